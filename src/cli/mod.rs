@@ -1,0 +1,326 @@
+//! The command line: `nfold check`, `nfold info`. Parses arguments (clap), runs the
+//! engines over the requested sizes, renders text or JSON, and maps outcomes to exit
+//! codes: 0 no violation, 1 a violation found, 2 usage or input error, 3 a limit was
+//! hit (or an internal check failed) before an answer.
+
+mod render;
+
+use crate::explicit::reach::{self, Limit, ReachOptions, ReachResult};
+use crate::lang;
+use crate::model::ir::Model;
+use crate::verdict::Verdict;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Exit codes.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_VIOLATION: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+pub const EXIT_LIMIT: i32 = 3;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "nfold",
+    version,
+    about = "Model checker for parameterized concurrent protocols (families of n processes)",
+    after_help = "Exit codes: 0 no violation, 1 violation found, 2 usage or input error, \
+                  3 limit hit before an answer."
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check the `unsafe` properties of a family for one size or a range of sizes.
+    Check(CheckArgs),
+    /// Describe a family: types, variables, transitions, properties, symmetry, state size.
+    Info(InfoArgs),
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Engine {
+    /// Exhaustive breadth-first search with symmetry reduction.
+    Explicit,
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// The model file (.cub).
+    file: String,
+    /// Range of sizes to check, e.g. `1..5` (default: 1..4, or the size fixed by
+    /// `number_procs`).
+    #[arg(long, value_name = "A..B", value_parser = parse_sizes, conflicts_with = "size")]
+    sizes: Option<(usize, usize)>,
+    /// A single size.
+    #[arg(long, value_name = "N", value_parser = parse_size)]
+    size: Option<usize>,
+    /// The engine.
+    #[arg(long, value_enum, default_value_t = Engine::Explicit)]
+    engine: Engine,
+    /// Do not reduce by symmetry even when the family is fully symmetric.
+    #[arg(long)]
+    no_symmetry: bool,
+    /// Also report reachable deadlocks (states with no enabled transition).
+    #[arg(long)]
+    deadlock: bool,
+    /// Check only this `unsafe` property (repeatable).
+    #[arg(long = "property", value_name = "NAME")]
+    properties: Vec<String>,
+    /// Stop a size after storing this many states.
+    #[arg(long, value_name = "M")]
+    max_states: Option<usize>,
+    /// Stop the whole run after this many seconds.
+    #[arg(long, value_name = "S")]
+    timeout: Option<f64>,
+    /// Stop when the visited set needs more than this (e.g. `8G`, `512M`; default: 3/4 of
+    /// physical memory).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    max_memory: Option<usize>,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Progress lines on stderr (default: when stderr is a terminal).
+    #[arg(long, conflicts_with = "quiet")]
+    progress: bool,
+    /// No progress lines.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct InfoArgs {
+    /// The model file (.cub).
+    file: String,
+    /// Also describe the instance of this size (state bits, cells, transition instances).
+    #[arg(long, value_name = "N", value_parser = parse_size)]
+    size: Option<usize>,
+}
+
+fn parse_size(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=64).contains(&n) => Ok(n),
+        Ok(_) => Err("a size is a whole number from 1 to 64".into()),
+        Err(_) => Err(format!("`{s}` is not a size (a whole number from 1 to 64)")),
+    }
+}
+
+fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
+    let Some((a, b)) = s.split_once("..") else {
+        let n = parse_size(s)?;
+        return Ok((n, n));
+    };
+    let (a, b) = (parse_size(a)?, parse_size(b)?);
+    if b < a {
+        return Err(format!("the size range {a}..{b} is empty"));
+    }
+    Ok((a, b))
+}
+
+fn parse_bytes(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let (num, mult) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 1usize << 10),
+        Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
+        Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1),
+    };
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size in bytes (e.g. 8G, 512M)"))?;
+    if !(v > 0.0) {
+        return Err("the memory limit must be positive".into());
+    }
+    Ok((v * mult as f64) as usize)
+}
+
+/// Physical memory in bytes (Linux), if known.
+fn physical_memory() -> Option<usize> {
+    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = s.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Run the command line; returns the exit code.
+pub fn main_with_args(args: Vec<String>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            return match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    print!("{e}");
+                    EXIT_OK
+                }
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    eprint!("{e}");
+                    EXIT_USAGE
+                }
+                _ => {
+                    let text = e.to_string();
+                    let first = text.lines().next().unwrap_or("usage error");
+                    let first = first.strip_prefix("error: ").unwrap_or(first);
+                    eprintln!("nfold: error: {first} (see `nfold --help`)");
+                    EXIT_USAGE
+                }
+            };
+        }
+    };
+    match cli.cmd {
+        Command::Check(a) => check(a),
+        Command::Info(a) => info(a),
+    }
+}
+
+fn load(path: &str) -> Result<Model, i32> {
+    match lang::load_file(path) {
+        Ok(m) => {
+            for w in &m.warnings {
+                eprint!("{}", w.render(&m.source));
+            }
+            Ok(m)
+        }
+        Err(e) => {
+            eprint!("{}", e.render());
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
+/// The sizes to check, honouring `number_procs`.
+fn sizes_for(model: &Model, sizes: Option<(usize, usize)>, size: Option<usize>) -> Result<Vec<usize>, String> {
+    let requested = size.map(|n| (n, n)).or(sizes);
+    match (model.number_procs, requested) {
+        (Some((k, _)), Some((a, b))) if !(a == k && b == k) => Err(format!(
+            "this family fixes the size to {k} (`number_procs {k}`); use --size {k} or leave the size out"
+        )),
+        (Some((k, _)), _) => Ok(vec![k]),
+        (None, Some((a, b))) => Ok((a..=b).collect()),
+        (None, None) => Ok((1..=4).collect()),
+    }
+}
+
+/// Everything the renderer needs about a run.
+pub(crate) struct Run<'a> {
+    pub model: &'a Model,
+    pub engine: &'static str,
+    pub symmetry_requested: bool,
+    pub sizes: Vec<usize>,
+    pub results: Vec<ReachResult>,
+    pub limit: Option<Limit>,
+    pub seconds: f64,
+}
+
+fn check(a: CheckArgs) -> i32 {
+    let model = match load(&a.file) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let sizes = match sizes_for(&model, a.sizes, a.size) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("nfold: error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let mut props = Vec::new();
+    for p in &a.properties {
+        match model.unsafes.iter().position(|u| &u.name == p) {
+            Some(k) => props.push(k),
+            None => {
+                let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
+                eprintln!(
+                    "nfold: error: no `unsafe` property named `{p}` (the model has: {})",
+                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                );
+                return EXIT_USAGE;
+            }
+        }
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        // A second handler cannot be installed in one process (tests call this twice).
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
+    }
+    let start = Instant::now();
+    let opts = ReachOptions {
+        symmetry: !a.no_symmetry,
+        deadlock: a.deadlock,
+        props: if props.is_empty() { None } else { Some(props) },
+        max_states: a.max_states,
+        max_memory: a
+            .max_memory
+            .or_else(|| physical_memory().map(|m| m / 4 * 3)),
+        deadline: a
+            .timeout
+            .map(|s| start + Duration::from_secs_f64(s.clamp(0.0, 1e9))),
+        stop: Some(stop),
+        progress: a.progress || (!a.quiet && std::io::stderr().is_terminal()),
+    };
+    let mut run = Run {
+        model: &model,
+        engine: "explicit",
+        symmetry_requested: !a.no_symmetry,
+        sizes: sizes.clone(),
+        results: Vec::new(),
+        limit: None,
+        seconds: 0.0,
+    };
+    if !a.json {
+        print!("{}", render::header(&run));
+    }
+    for &n in &sizes {
+        let r = reach::check_size(&model, n, &opts);
+        for e in &r.internal_errors {
+            eprintln!("nfold: internal error: a counterexample failed to replay: {e}");
+        }
+        if !a.json {
+            print!("{}", render::rows(&model, &r));
+        }
+        let limit = r.limit;
+        run.results.push(r);
+        if limit.is_some() {
+            run.limit = limit;
+            break;
+        }
+    }
+    run.seconds = start.elapsed().as_secs_f64();
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&render::json(&run)).unwrap_or_default());
+    } else {
+        print!("{}", render::footer(&run));
+    }
+    exit_code(&run)
+}
+
+fn exit_code(run: &Run) -> i32 {
+    let verdicts = run.results.iter().flat_map(|r| r.results.iter().map(|p| p.verdict));
+    let mut any_unknown = run.limit.is_some();
+    for v in verdicts {
+        match v {
+            Verdict::Violated => return EXIT_VIOLATION,
+            Verdict::Unknown => any_unknown = true,
+            _ => {}
+        }
+    }
+    if any_unknown || run.results.iter().any(|r| !r.internal_errors.is_empty()) {
+        EXIT_LIMIT
+    } else {
+        EXIT_OK
+    }
+}
+
+fn info(a: InfoArgs) -> i32 {
+    let model = match load(&a.file) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    print!("{}", render::info(&model, a.size));
+    EXIT_OK
+}

@@ -1,0 +1,260 @@
+//! Rendering of runs and models for the terminal (text) and for tools (`--json`).
+
+use super::Run;
+use crate::explicit::reach::{ReachResult, peak_memory};
+use crate::model::eval::transition_instances;
+use crate::model::init::for_each_initial;
+use crate::model::instance::Instance;
+use crate::model::ir::{Model, Ty, VarKind};
+use crate::trace;
+use crate::verdict::{PropResult, Verdict};
+use serde_json::{Value, json};
+
+fn verdict_text(p: &PropResult) -> String {
+    match p.verdict {
+        Verdict::Holds => "holds".into(),
+        Verdict::Violated => "VIOLATED".into(),
+        Verdict::NoViolationUpTo(k) => format!("no violation up to depth {k}"),
+        Verdict::Unknown => "unknown".into(),
+    }
+}
+
+fn symmetry_line(run: &Run) -> String {
+    let m = run.model;
+    match (m.is_symmetric(), run.symmetry_requested) {
+        (true, true) => "fully symmetric; reduction on".into(),
+        (true, false) => "fully symmetric; reduction off (--no-symmetry)".into(),
+        (false, _) => format!("{}; reduction off", m.symmetry_summary()),
+    }
+}
+
+/// The lines before the table.
+pub fn header(run: &Run) -> String {
+    format!(
+        "model     {}\nsymmetry  {}\nengine    explicit breadth-first search (exhaustive)\n\n{:>4}  {:<20} {:<10} {:>6} {:>12} {:>9}\n",
+        run.model.source.name,
+        symmetry_line(run),
+        "size",
+        "property",
+        "verdict",
+        "depth",
+        "states",
+        "time"
+    )
+}
+
+/// The table rows of one size.
+pub fn rows(_model: &Model, r: &ReachResult) -> String {
+    let mut out = String::new();
+    for p in &r.results {
+        out.push_str(&format!(
+            "{:>4}  {:<20} {:<10} {:>6} {:>12} {:>8.2}s\n",
+            r.size,
+            p.name,
+            verdict_text(p),
+            p.depth.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
+            r.stats.states,
+            r.stats.seconds
+        ));
+    }
+    if r.results.is_empty() {
+        out.push_str(&format!(
+            "{:>4}  {:<20} {:<10} {:>6} {:>12} {:>8.2}s\n",
+            r.size, "(no property)", "-", "-", r.stats.states, r.stats.seconds
+        ));
+    }
+    out
+}
+
+/// Traces, limits and the summary after the table.
+pub fn footer(run: &Run) -> String {
+    let mut out = String::new();
+    for r in &run.results {
+        if r.stats.initial_states == 0 && r.complete {
+            out.push_str(&format!(
+                "\nwarning: size {} has no initial state (the init formula is unsatisfiable)\n",
+                r.size
+            ));
+        }
+        for p in &r.results {
+            if let Some(t) = &p.trace {
+                let states = t.replay(run.model).unwrap_or_default();
+                out.push_str(&format!(
+                    "\nsize {}: `{}` violated at depth {} (trace replayed on the interpreter):\n",
+                    r.size, p.name, t.depth()
+                ));
+                if states.len() == t.steps.len() + 1 {
+                    out.push_str(&trace::render_text(run.model, t, &states));
+                }
+            }
+        }
+    }
+    if let Some(l) = run.limit {
+        let answered: Vec<String> = run
+            .results
+            .iter()
+            .filter(|r| r.complete)
+            .map(|r| r.size.to_string())
+            .collect();
+        out.push_str(&format!(
+            "\nstopped: {} at size {}; sizes fully answered: {}\n",
+            l.text(),
+            run.results.last().map(|r| r.size).unwrap_or(0),
+            if answered.is_empty() { "none".into() } else { answered.join(", ") }
+        ));
+        let skipped: Vec<String> = run
+            .sizes
+            .iter()
+            .filter(|n| !run.results.iter().any(|r| r.size == **n))
+            .map(|n| n.to_string())
+            .collect();
+        if !skipped.is_empty() {
+            out.push_str(&format!("not run: sizes {}\n", skipped.join(", ")));
+        }
+    }
+    let violated: Vec<String> = run
+        .results
+        .iter()
+        .filter(|r| r.results.iter().any(|p| p.verdict == Verdict::Violated))
+        .map(|r| r.size.to_string())
+        .collect();
+    out.push_str(&format!(
+        "\n{}; {:.2}s{}\n",
+        if violated.is_empty() {
+            "no violation found".to_string()
+        } else {
+            format!("violations at sizes {}", violated.join(", "))
+        },
+        run.seconds,
+        peak_memory()
+            .map(|b| format!(", peak memory {:.1} MiB", b as f64 / (1 << 20) as f64))
+            .unwrap_or_default()
+    ));
+    out
+}
+
+/// The `--json` document.
+pub fn json(run: &Run) -> Value {
+    let mut results = Vec::new();
+    for r in &run.results {
+        for p in &r.results {
+            let tr = p.trace.as_ref().map(|t| {
+                let states = t.replay(run.model).unwrap_or_default();
+                trace::to_json(run.model, t, &states)
+            });
+            results.push(json!({
+                "size": r.size,
+                "property": p.name,
+                "verdict": p.verdict.json_name(),
+                "depth": p.depth,
+                "states": r.stats.states,
+                "transitions": r.stats.transitions,
+                "seconds": r.stats.seconds,
+                "symmetry_reduction": r.symmetry,
+                "complete": r.complete,
+                "trace": tr,
+            }));
+        }
+    }
+    json!({
+        "model": run.model.source.name,
+        "engine": run.engine,
+        "symmetric": run.model.is_symmetric(),
+        "symmetry": run.model.symmetry_summary(),
+        "results": results,
+        "limit": run.limit.map(|l| l.text()),
+        "sizes": run.sizes,
+        "seconds": run.seconds,
+        "peak_memory_bytes": peak_memory(),
+    })
+}
+
+fn type_text(m: &Model, t: Ty) -> String {
+    match t {
+        Ty::Range(r) => {
+            let rg = &m.ranges[r];
+            let snippet = m.source.snippet(rg.span).trim().to_string();
+            if snippet.contains("..") && !snippet.contains('=') {
+                snippet
+            } else {
+                rg.name.clone()
+            }
+        }
+        _ => m.type_name(t),
+    }
+}
+
+/// `nfold info`.
+pub fn info(m: &Model, size: Option<usize>) -> String {
+    let mut out = format!("model     {}\nsymmetry  {}\n", m.source.name, m.symmetry_summary());
+    for b in m.symmetry_breaks.iter().skip(1) {
+        out.push_str(&format!(
+            "          also: {} at {}\n",
+            b.what,
+            m.source.file_line(b.span.lo)
+        ));
+    }
+    if let Some((k, _)) = m.number_procs {
+        out.push_str(&format!("size      fixed to {k} (number_procs)\n"));
+    }
+    out.push_str("\ntypes\n");
+    for e in &m.enums {
+        out.push_str(&format!("  {} = {}\n", e.name, e.ctors.join(" | ")));
+    }
+    for r in &m.ranges {
+        if !r.name.contains("..") {
+            out.push_str(&format!("  {} = {}\n", r.name, m.source.snippet(r.span).split('=').nth(1).unwrap_or("").trim()));
+        }
+    }
+    out.push_str("\nvariables\n");
+    for v in &m.vars {
+        let kind = match v.kind {
+            VarKind::Global => "var",
+            VarKind::Const => "const",
+            VarKind::Array => "array",
+        };
+        let dims = if v.dims.is_empty() {
+            String::new()
+        } else {
+            let d: Vec<String> = v.dims.iter().map(|&t| type_text(m, t)).collect();
+            format!("[{}]", d.join(", "))
+        };
+        out.push_str(&format!("  {kind:<5} {}{} : {}\n", v.name, dims, type_text(m, v.ty)));
+    }
+    out.push_str("\ntransitions\n");
+    for t in &m.transitions {
+        let ps: Vec<&str> = t.locals[..t.params].iter().map(|l| l.name.as_str()).collect();
+        out.push_str(&format!("  {}({})\n", t.name, ps.join(" ")));
+    }
+    out.push_str("\nproperties\n");
+    for u in &m.unsafes {
+        let ps: Vec<&str> = u.locals[..u.params].iter().map(|l| l.name.as_str()).collect();
+        out.push_str(&format!("  unsafe {} ({})\n", u.name, ps.join(" ")));
+    }
+    for l in &m.ltls {
+        let ps: Vec<&str> = l.locals[..l.params].iter().map(|l| l.name.as_str()).collect();
+        out.push_str(&format!("  ltl    {} ({})\n", l.name, ps.join(" ")));
+    }
+    if let Some(n) = size {
+        let inst = Instance::new(m, n);
+        let mut inits = 0usize;
+        let capped = for_each_initial(&inst, &mut |_| {
+            inits += 1;
+            inits < 1_000_000
+        });
+        out.push_str(&format!(
+            "\nsize {n}\n  cells              {}\n  state bits         {} ({} word(s) of 64 bits)\n  transition inst.   {}\n  initial states     {}{}\n",
+            inst.slots.len(),
+            inst.bits,
+            inst.words,
+            transition_instances(&inst).len(),
+            inits,
+            match capped {
+                Err(e) => format!(" (range error in init: {})", e.error),
+                Ok(()) if inits >= 1_000_000 => " or more".to_string(),
+                Ok(()) => String::new(),
+            }
+        ));
+    }
+    out
+}

@@ -1,0 +1,473 @@
+//! Breadth-first reachability for `unsafe` properties, range errors and deadlocks, at
+//! one size. With symmetry the visited set keeps canonical representatives while the
+//! search walks real states, so every parent chain is a real run; traces are rebuilt by
+//! re-firing the recorded transitions from the real initial state and replayed on the
+//! reference interpreter before they are returned. BFS order makes every reported
+//! counterexample a shortest one.
+
+use super::store::StateStore;
+use crate::model::canon::Symmetry;
+use crate::model::compiled::{Compiled, Outcome, Scratch};
+use crate::model::eval::{self, Fire, Step};
+use crate::model::init::for_each_initial;
+use crate::model::instance::{Instance, State};
+use crate::model::ir::Model;
+use crate::trace::{RangeSite, Trace, Violation};
+use crate::verdict::{PropId, PropResult, Verdict};
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Why a search stopped before exploring everything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    MaxStates,
+    Timeout,
+    Memory,
+    Interrupted,
+}
+
+impl Limit {
+    pub fn text(self) -> &'static str {
+        match self {
+            Limit::MaxStates => "state limit (--max-states) reached",
+            Limit::Timeout => "time limit (--timeout) reached",
+            Limit::Memory => "memory limit (--max-memory) reached",
+            Limit::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// How to search.
+#[derive(Clone, Debug, Default)]
+pub struct ReachOptions {
+    /// Reduce by symmetry (only honoured when the family is fully symmetric).
+    pub symmetry: bool,
+    /// Report deadlocks as violations.
+    pub deadlock: bool,
+    /// Which `unsafe` properties (indices into `model.unsafes`); all when `None`.
+    pub props: Option<Vec<usize>>,
+    /// Stop after storing this many states.
+    pub max_states: Option<usize>,
+    /// Stop when the visited set and its bookkeeping exceed this many bytes.
+    pub max_memory: Option<usize>,
+    pub deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C) to stop the search.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Print progress lines on stderr for searches over a second.
+    pub progress: bool,
+}
+
+/// Measurements of one search.
+#[derive(Clone, Debug, Default)]
+pub struct ReachStats {
+    /// States stored (canonical representatives under symmetry).
+    pub states: usize,
+    /// Successors generated.
+    pub transitions: u64,
+    /// Deepest BFS level reached.
+    pub depth: usize,
+    pub seconds: f64,
+    /// Bytes held by the visited set and parent records at the end.
+    pub bytes: usize,
+    pub initial_states: usize,
+}
+
+/// The outcome at one size.
+#[derive(Clone, Debug)]
+pub struct ReachResult {
+    pub size: usize,
+    /// Whether symmetry reduction was applied.
+    pub symmetry: bool,
+    pub results: Vec<PropResult>,
+    pub stats: ReachStats,
+    pub limit: Option<Limit>,
+    /// Every reachable state was explored.
+    pub complete: bool,
+    /// Traces that failed to replay (an engine bug; the verdict is then unknown).
+    pub internal_errors: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+enum Kind {
+    Unsafe { prop: usize, tuple: usize },
+    Deadlock,
+    RangeTrans { ctrans: usize },
+    RangeProp { prop: usize },
+    RangeInit { state: State },
+}
+
+#[derive(Clone, Debug)]
+struct Found {
+    depth: usize,
+    /// The store index of the last state (none for an init error).
+    node: usize,
+    kind: Kind,
+}
+
+const NO_PARENT: u32 = u32::MAX;
+
+struct Search<'a> {
+    inst: &'a Instance<'a>,
+    sym: Option<Symmetry>,
+    store: StateStore,
+    parent: Vec<u32>,
+    /// (transition instance, choice) that produced each state; (init number, 0) for roots.
+    via: Vec<(u32, u32)>,
+    /// Real packed states waiting to be expanded (symmetry only).
+    fifo: VecDeque<u64>,
+    /// Real packed initial states of the roots (symmetry only).
+    roots: Vec<u64>,
+    words: Vec<u64>,
+    key: Vec<u64>,
+    props: Vec<usize>,
+    unsafe_found: Vec<Option<Found>>,
+    range_found: Option<Found>,
+    transitions: u64,
+}
+
+impl Search<'_> {
+    /// Record a newly reached state; checks the properties on it. Returns whether new.
+    fn visit(&mut self, compiled: &Compiled, st: &[i64], parent: u32, via: (u32, u32), depth: usize) -> bool {
+        self.inst.pack(st, &mut self.words);
+        let (idx, new) = match &self.sym {
+            Some(sym) => {
+                let canon = sym.canonical_state(st);
+                self.inst.pack(&canon, &mut self.key);
+                self.store.insert(&self.key)
+            }
+            None => self.store.insert(&self.words),
+        };
+        if !new {
+            return false;
+        }
+        self.parent.push(parent);
+        self.via.push(via);
+        if self.sym.is_some() {
+            self.fifo.extend(self.words.iter().copied());
+            if parent == NO_PARENT {
+                self.roots.extend_from_slice(&self.words);
+            }
+        }
+        for k in 0..self.props.len() {
+            if self.unsafe_found[k].is_some() {
+                continue;
+            }
+            let u = self.props[k];
+            match compiled.props[u].check(st) {
+                Ok(None) => {}
+                Ok(Some(t)) => {
+                    self.unsafe_found[k] = Some(Found {
+                        depth,
+                        node: idx,
+                        kind: Kind::Unsafe { prop: u, tuple: t },
+                    })
+                }
+                Err(_) => self.range(Found {
+                    depth,
+                    node: idx,
+                    kind: Kind::RangeProp { prop: u },
+                }),
+            }
+        }
+        true
+    }
+
+    fn range(&mut self, f: Found) {
+        if self.range_found.as_ref().is_none_or(|r| f.depth < r.depth) {
+            self.range_found = Some(f);
+        }
+    }
+}
+
+fn peak_rss_bytes() -> Option<usize> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Peak resident memory of this process so far (Linux), in bytes.
+pub fn peak_memory() -> Option<usize> {
+    peak_rss_bytes()
+}
+
+/// Explore the instance of size `n` breadth-first.
+pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
+    let start = Instant::now();
+    let inst = Instance::new(model, n);
+    let compiled = Compiled::new(&inst);
+    let use_sym = opts.symmetry && model.is_symmetric() && n > 1;
+    let props: Vec<usize> = opts
+        .props
+        .clone()
+        .unwrap_or_else(|| (0..model.unsafes.len()).collect());
+    let mut s = Search {
+        inst: &inst,
+        sym: use_sym.then(|| Symmetry::new(&inst)),
+        store: StateStore::new(inst.words),
+        parent: Vec::new(),
+        via: Vec::new(),
+        fifo: VecDeque::new(),
+        roots: Vec::new(),
+        words: vec![0; inst.words],
+        key: vec![0; inst.words],
+        unsafe_found: vec![None; props.len()],
+        props,
+        range_found: None,
+        transitions: 0,
+    };
+    let mut deadlock_found: Option<Found> = None;
+    let mut limit = None;
+    let mut init_count = 0usize;
+    let init_res = for_each_initial(&inst, &mut |st| {
+        init_count += 1;
+        s.visit(&compiled, st, NO_PARENT, (init_count as u32 - 1, 0), 0);
+        !opts.max_states.is_some_and(|m| s.store.len() >= m)
+    });
+    if let Err(e) = init_res {
+        s.range(Found {
+            depth: 0,
+            node: usize::MAX,
+            kind: Kind::RangeInit { state: e.state },
+        });
+    }
+    let mut scratch = Scratch::default();
+    let mut st: State = vec![0; inst.slots.len()];
+    let mut next_words = vec![0u64; inst.words];
+    let mut cursor = 0usize;
+    let mut depth = 0usize;
+    let mut level_end = s.store.len();
+    let mut last_progress = Instant::now();
+    let all_done = |s: &Search, dl: &Option<Found>, depth: usize| {
+        s.unsafe_found.iter().all(|f| f.is_some())
+            && (!opts.deadlock || dl.is_some())
+            && s.range_found.as_ref().is_none_or(|r| r.depth <= depth)
+    };
+    if opts.max_states.is_some_and(|m| s.store.len() >= m) && init_count > s.store.len() {
+        limit = Some(Limit::MaxStates);
+    }
+    while limit.is_none() && cursor < s.store.len() && !all_done(&s, &deadlock_found, depth) {
+        if cursor == level_end {
+            depth += 1;
+            level_end = s.store.len();
+            if all_done(&s, &deadlock_found, depth) {
+                break;
+            }
+        }
+        if s.sym.is_some() {
+            for w in next_words.iter_mut() {
+                *w = s.fifo.pop_front().unwrap();
+            }
+            inst.unpack(&next_words, &mut st);
+        } else {
+            inst.unpack(s.store.get(cursor), &mut st);
+        }
+        let mut enabled = 0usize;
+        for k in 0..compiled.trans.len() {
+            let parent = cursor as u32;
+            let out = compiled.fire(k, &st, &mut scratch, &mut |c, next| {
+                s.transitions += 1;
+                s.visit(&compiled, next, parent, (k as u32, c as u32), depth + 1);
+            });
+            match out {
+                Outcome::Disabled => {}
+                Outcome::Enabled(c) => enabled += c,
+                Outcome::Fault => s.range(Found {
+                    depth,
+                    node: cursor,
+                    kind: Kind::RangeTrans { ctrans: k },
+                }),
+            }
+        }
+        if enabled == 0 && opts.deadlock && deadlock_found.is_none() {
+            deadlock_found = Some(Found {
+                depth,
+                node: cursor,
+                kind: Kind::Deadlock,
+            });
+        }
+        cursor += 1;
+        if opts.max_states.is_some_and(|m| s.store.len() >= m) && cursor < s.store.len() {
+            limit = Some(Limit::MaxStates);
+        }
+        if cursor % 256 == 0 {
+            if opts.deadline.is_some_and(|d| Instant::now() >= d) {
+                limit = Some(Limit::Timeout);
+            }
+            if opts.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+                limit = Some(Limit::Interrupted);
+            }
+            let bytes = s.store.memory_bytes() + s.parent.len() * 12 + s.fifo.len() * 8;
+            if opts.max_memory.is_some_and(|m| bytes > m) {
+                limit = Some(Limit::Memory);
+            }
+            if opts.progress && last_progress.elapsed().as_secs_f64() >= 1.0 {
+                last_progress = Instant::now();
+                let t = start.elapsed().as_secs_f64();
+                eprintln!(
+                    "nfold: size {n}: depth {depth}, {} states, {} expanded, {:.0} states/s",
+                    s.store.len(),
+                    cursor,
+                    s.store.len() as f64 / t
+                );
+            }
+        }
+    }
+    let complete = limit.is_none() && cursor >= s.store.len();
+    let stats = ReachStats {
+        states: s.store.len(),
+        transitions: s.transitions,
+        depth,
+        seconds: start.elapsed().as_secs_f64(),
+        bytes: s.store.memory_bytes() + s.parent.len() * 12,
+        initial_states: init_count,
+    };
+    // Build the results, with replayed traces.
+    let mut results = Vec::new();
+    let mut internal_errors = Vec::new();
+    let mut push = |prop: PropId, name: String, found: Option<&Found>, decided: bool| {
+        let (verdict, depth, trace) = match found {
+            Some(f) => match build_trace(model, &inst, &compiled, &s, f) {
+                Ok(t) => (Verdict::Violated, Some(t.depth()), Some(t)),
+                Err(e) => {
+                    internal_errors.push(format!("size {n}, {name}: {e}"));
+                    (Verdict::Unknown, None, None)
+                }
+            },
+            None if decided => (Verdict::Holds, None, None),
+            None => (Verdict::Unknown, None, None),
+        };
+        results.push(PropResult {
+            size: n,
+            prop,
+            name,
+            verdict,
+            depth,
+            trace,
+        });
+    };
+    for (k, &u) in s.props.iter().enumerate() {
+        push(
+            PropId::Unsafe(u),
+            model.unsafes[u].name.clone(),
+            s.unsafe_found[k].as_ref(),
+            complete,
+        );
+    }
+    if opts.deadlock {
+        push(PropId::Deadlock, "deadlock".into(), deadlock_found.as_ref(), complete);
+    }
+    if let Some(r) = &s.range_found {
+        push(PropId::Range, "range_error".into(), Some(r), true);
+    }
+    ReachResult {
+        size: n,
+        symmetry: use_sym,
+        results,
+        stats,
+        limit,
+        complete,
+        internal_errors,
+    }
+}
+
+/// Rebuild the real run to a found state and replay it on the reference interpreter.
+fn build_trace(model: &Model, inst: &Instance, compiled: &Compiled, s: &Search, f: &Found) -> Result<Trace, String> {
+    if let Kind::RangeInit { state } = &f.kind {
+        let message = match eval::satisfies_init(inst, state) {
+            Err(e) => e.message,
+            Ok(_) => return Err("init error did not reproduce".into()),
+        };
+        let t = Trace {
+            size: inst.n,
+            init: state.clone(),
+            steps: Vec::new(),
+            violation: Violation::Range {
+                site: RangeSite::Init,
+                message,
+            },
+        };
+        t.replay(model)?;
+        return Ok(t);
+    }
+    let mut path = vec![f.node];
+    while s.parent[*path.last().unwrap()] != NO_PARENT {
+        path.push(s.parent[*path.last().unwrap()] as usize);
+    }
+    path.reverse();
+    let root = path[0];
+    let mut st: State = vec![0; inst.slots.len()];
+    let root_words: &[u64] = if s.sym.is_some() {
+        &s.roots[root * inst.words..(root + 1) * inst.words]
+    } else {
+        s.store.get(root)
+    };
+    inst.unpack(root_words, &mut st);
+    let init = st.clone();
+    let mut steps = Vec::new();
+    let mut scratch = Scratch::default();
+    for &node in &path[1..] {
+        let (k, c) = s.via[node];
+        let ct = &compiled.trans[k as usize];
+        let mut next = None;
+        compiled.fire(k as usize, &st, &mut scratch, &mut |i, succ| {
+            if i == c as usize {
+                next = Some(succ.to_vec());
+            }
+        });
+        let next = next.ok_or("a recorded step does not fire")?;
+        // The reference interpreter names the nondeterministic choices.
+        let choices = match eval::fire(inst, &st, ct.trans, &ct.params) {
+            Fire::Enabled(v) => v
+                .into_iter()
+                .find(|(_, s2)| *s2 == next)
+                .map(|(c, _)| c)
+                .ok_or("the reference interpreter does not produce a recorded successor")?,
+            _ => return Err("the reference interpreter disagrees on a recorded step".into()),
+        };
+        steps.push(Step {
+            trans: ct.trans,
+            params: ct.params.clone(),
+            choices,
+        });
+        st = next;
+    }
+    let violation = match &f.kind {
+        Kind::Unsafe { prop, tuple } => Violation::Unsafe {
+            prop: *prop,
+            tuple: compiled.props[*prop].tuples[*tuple].0.clone(),
+        },
+        Kind::Deadlock => Violation::Deadlock,
+        Kind::RangeTrans { ctrans } => {
+            let ct = &compiled.trans[*ctrans];
+            match eval::fire(inst, &st, ct.trans, &ct.params) {
+                Fire::Error(e) => Violation::Range {
+                    site: RangeSite::Transition {
+                        trans: ct.trans,
+                        params: ct.params.clone(),
+                    },
+                    message: e.message,
+                },
+                _ => return Err("the reference interpreter meets no range error".into()),
+            }
+        }
+        Kind::RangeProp { prop } => match eval::violation(inst, &st, &model.unsafes[*prop]) {
+            Err(e) => Violation::Range {
+                site: RangeSite::Property(*prop),
+                message: e.message,
+            },
+            Ok(_) => return Err("the reference interpreter meets no range error".into()),
+        },
+        Kind::RangeInit { .. } => return Err("an init error has no run".into()),
+    };
+    let t = Trace {
+        size: inst.n,
+        init,
+        steps,
+        violation,
+    };
+    t.replay(model)?;
+    Ok(t)
+}

@@ -1,0 +1,1107 @@
+//! Name resolution and type checking: syntax tree to the typed IR of `model::ir`.
+//! Predicates and `let` are expanded where they are used. Along the way the checker
+//! records every construct that makes the family not fully symmetric (LANGUAGE.md
+//! "Symmetry"), with its position.
+
+use super::ast::{self, BinOp, ExprKind, Ident, QuantDom, TempOp, TypeExpr};
+use super::diag::{Diagnostic, Source, Span};
+use crate::model::ir::*;
+use std::collections::HashMap;
+
+/// What a lower-case name stands for in a scope.
+#[derive(Clone, Debug)]
+enum Binding {
+    Local(LocalId),
+    /// `let` names and predicate parameters stand for an already checked term.
+    Subst(Expr, Ty),
+}
+
+/// The names visible inside one transition, property or init.
+struct Scope {
+    locals: Vec<Local>,
+    names: Vec<(String, Binding)>,
+    /// Parameters of the enclosing item (what `forall_other` excludes).
+    params: Vec<LocalId>,
+}
+
+impl Scope {
+    fn new() -> Scope {
+        Scope {
+            locals: Vec::new(),
+            names: Vec::new(),
+            params: Vec::new(),
+        }
+    }
+    fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.names.iter().rev().find(|(n, _)| n == name).map(|(_, b)| b)
+    }
+    fn fresh(&mut self, name: &str, ty: Ty) -> LocalId {
+        self.locals.push(Local {
+            name: name.to_string(),
+            ty,
+        });
+        self.locals.len() - 1
+    }
+    /// Declare the item's parameters (process ids); duplicates are an error.
+    fn params(&mut self, ps: &[Ident]) -> Result<(), Diagnostic> {
+        for (k, p) in ps.iter().enumerate() {
+            if ps[..k].iter().any(|q| q.name == p.name) {
+                return Err(Diagnostic::error(
+                    p.span,
+                    format!("parameter `{}` is declared twice", p.name),
+                ));
+            }
+            let id = self.fresh(&p.name, Ty::Proc);
+            self.names.push((p.name.clone(), Binding::Local(id)));
+            self.params.push(id);
+        }
+        Ok(())
+    }
+}
+
+struct Checker<'a> {
+    src: &'a Source,
+    enums: Vec<EnumType>,
+    ranges: Vec<RangeType>,
+    vars: Vec<Var>,
+    types: HashMap<String, Ty>,
+    ctors: HashMap<String, (usize, usize)>,
+    var_names: HashMap<String, VarId>,
+    preds: HashMap<String, (&'a [Ident], &'a ast::Expr, Span)>,
+    pred_stack: Vec<String>,
+    number_procs: Option<(usize, Span)>,
+    breaks: Vec<SymmetryBreak>,
+}
+
+type R<T> = Result<T, Diagnostic>;
+
+fn err<T>(span: Span, msg: impl Into<String>) -> R<T> {
+    Err(Diagnostic::error(span, msg))
+}
+
+/// Check a parsed file into a model.
+pub fn check(file: &ast::File, source: Source) -> Result<Model, Diagnostic> {
+    let mut c = Checker {
+        src: &source,
+        enums: Vec::new(),
+        ranges: Vec::new(),
+        vars: Vec::new(),
+        types: HashMap::new(),
+        ctors: HashMap::new(),
+        var_names: HashMap::new(),
+        preds: HashMap::new(),
+        pred_stack: Vec::new(),
+        number_procs: None,
+        breaks: Vec::new(),
+    };
+    if let Some((k, span)) = file.number_procs {
+        if !(1..=64).contains(&k) {
+            return err(span, format!("`number_procs {k}`: the size must be 1 to 64"));
+        }
+        c.number_procs = Some((k as usize, span));
+        c.asym("`number_procs` fixes the size (and allows `#k`)", span);
+    }
+    for d in &file.decls {
+        c.decl(d)?;
+    }
+    for it in &file.items {
+        if let ast::Item::Predicate {
+            name,
+            params,
+            body,
+            span,
+        } = it
+        {
+            if c.preds.contains_key(&name.name) {
+                return err(name.span, format!("predicate `{}` is defined twice", name.name));
+            }
+            for (k, p) in params.iter().enumerate() {
+                if params[..k].iter().any(|q| q.name == p.name) {
+                    return err(p.span, format!("parameter `{}` is declared twice", p.name));
+                }
+            }
+            c.preds
+                .insert(name.name.clone(), (params.as_slice(), body, *span));
+        }
+    }
+    let mut transitions: Vec<Transition> = Vec::new();
+    let mut inits = Vec::new();
+    let mut unsafes: Vec<Unsafe> = Vec::new();
+    let mut ltls: Vec<LtlProp> = Vec::new();
+    let mut unnamed = 0;
+    let mut warnings = Vec::new();
+    for it in &file.items {
+        match it {
+            ast::Item::Init { params, body, span } => inits.push(c.init(params, body, *span)?),
+            ast::Item::Invariant { .. } | ast::Item::Predicate { .. } => {}
+            ast::Item::Unsafe {
+                name,
+                params,
+                body,
+                span,
+            } => {
+                let nm = match name {
+                    Some(n) => n.name.clone(),
+                    None => {
+                        unnamed += 1;
+                        format!("unsafe{unnamed}")
+                    }
+                };
+                if unsafes.iter().any(|u| u.name == nm) {
+                    return err(*span, format!("a property named `{nm}` is already defined"));
+                }
+                unsafes.push(c.unsafe_prop(nm, params, body, *span)?);
+            }
+            ast::Item::Transition {
+                name,
+                params,
+                requires,
+                updates,
+                span,
+            } => {
+                if transitions.iter().any(|t| t.name == name.name) {
+                    return err(
+                        name.span,
+                        format!("transition `{}` is defined twice", name.name),
+                    );
+                }
+                transitions.push(c.transition(name, params, requires.as_ref(), updates, *span)?);
+            }
+            ast::Item::Ltl {
+                name,
+                params,
+                body,
+                span,
+            } => {
+                if ltls.iter().any(|l| l.name == name.name) {
+                    return err(
+                        name.span,
+                        format!("an ltl property named `{}` is already defined", name.name),
+                    );
+                }
+                ltls.push(c.ltl_prop(name, params, body, *span)?);
+            }
+        }
+    }
+    if inits.is_empty() {
+        let end = source.text.len();
+        return Err(Diagnostic::error(Span::new(end, end), "the model has no `init`")
+            .with_note("help: add `init (z) { ... }`; write `init () { true }` to leave every variable unconstrained"));
+    }
+    if unsafes.is_empty() && ltls.is_empty() {
+        warnings.push(Diagnostic::warning(
+            Span::new(0, 0),
+            "the model states no property (`unsafe` or `ltl`)",
+        ));
+    }
+    Ok(Model {
+        number_procs: c.number_procs,
+        enums: c.enums,
+        ranges: c.ranges,
+        vars: c.vars,
+        transitions,
+        inits,
+        unsafes,
+        ltls,
+        symmetry_breaks: c.breaks,
+        warnings,
+        source,
+    })
+}
+
+impl<'a> Checker<'a> {
+    fn asym(&mut self, what: impl Into<String>, span: Span) {
+        self.breaks.push(SymmetryBreak {
+            what: what.into(),
+            span,
+        });
+    }
+
+    fn ty_name(&self, t: Ty) -> String {
+        match t {
+            Ty::Bool => "bool".into(),
+            Ty::Proc => "proc".into(),
+            Ty::Int => "int".into(),
+            Ty::Enum(e) => self.enums[e].name.clone(),
+            Ty::Range(r) => self.ranges[r].name.clone(),
+        }
+    }
+
+    // ------------------------------------------------------------ declarations
+
+    fn size_expr(&self, e: &ast::Expr) -> R<SizeExpr> {
+        Ok(match &e.kind {
+            ExprKind::Int(v) => SizeExpr::Lit(*v),
+            ExprKind::Size => SizeExpr::Size,
+            ExprKind::Neg(a) => SizeExpr::Neg(Box::new(self.size_expr(a)?)),
+            ExprKind::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
+                let (a, b) = (Box::new(self.size_expr(a)?), Box::new(self.size_expr(b)?));
+                match op {
+                    BinOp::Add => SizeExpr::Add(a, b),
+                    BinOp::Sub => SizeExpr::Sub(a, b),
+                    _ => SizeExpr::Mul(a, b),
+                }
+            }
+            _ => {
+                return err(
+                    e.span,
+                    "a range bound must be an integer expression over literals and `N`",
+                );
+            }
+        })
+    }
+
+    fn new_range(&mut self, name: String, lo: &ast::Expr, hi: &ast::Expr, span: Span) -> R<Ty> {
+        let lo = self.size_expr(lo)?;
+        let hi = self.size_expr(hi)?;
+        if !lo.uses_size() && !hi.uses_size() && hi.eval(0) < lo.eval(0) {
+            return err(span, format!("the range `{name}` is empty"));
+        }
+        self.ranges.push(RangeType { name, lo, hi, span });
+        Ok(Ty::Range(self.ranges.len() - 1))
+    }
+
+    fn resolve_type(&mut self, t: &TypeExpr) -> R<Ty> {
+        match t {
+            TypeExpr::Named(id) => match id.name.as_str() {
+                "bool" => Ok(Ty::Bool),
+                "proc" => Ok(Ty::Proc),
+                "int" | "real" => Err(Diagnostic::error(
+                    id.span,
+                    format!(
+                        "unsupported type `{}`: nfold checks finite-state families",
+                        id.name
+                    ),
+                )
+                .with_note("help: use a range instead, e.g. `0 .. 7` or `0 .. N`")),
+                other => match self.types.get(other) {
+                    Some(t) => Ok(*t),
+                    None => err(id.span, format!("unknown type `{other}`")),
+                },
+            },
+            TypeExpr::Range(lo, hi, span) => {
+                let name = self.src.snippet(*span).split_whitespace().collect::<Vec<_>>().join(" ");
+                self.new_range(name, lo, hi, *span)
+            }
+        }
+    }
+
+    fn check_new_type_name(&self, name: &Ident) -> R<()> {
+        if matches!(name.name.as_str(), "bool" | "proc" | "int" | "real")
+            || self.types.contains_key(&name.name)
+        {
+            return err(name.span, format!("type `{}` is already defined", name.name));
+        }
+        Ok(())
+    }
+
+    fn check_new_upper(&self, name: &Ident) -> R<()> {
+        if self.var_names.contains_key(&name.name)
+            || self.ctors.contains_key(&name.name)
+            || name.name == "True"
+            || name.name == "False"
+        {
+            return err(name.span, format!("`{}` is already defined", name.name));
+        }
+        Ok(())
+    }
+
+    fn decl(&mut self, d: &ast::Decl) -> R<()> {
+        match d {
+            ast::Decl::Enum { name, ctors } => {
+                self.check_new_type_name(name)?;
+                let id = self.enums.len();
+                for (k, c) in ctors.iter().enumerate() {
+                    self.check_new_upper(c)?;
+                    self.ctors.insert(c.name.clone(), (id, k));
+                }
+                self.enums.push(EnumType {
+                    name: name.name.clone(),
+                    ctors: ctors.iter().map(|c| c.name.clone()).collect(),
+                });
+                self.types.insert(name.name.clone(), Ty::Enum(id));
+            }
+            ast::Decl::Range { name, lo, hi } => {
+                self.check_new_type_name(name)?;
+                let t = self.new_range(name.name.clone(), lo, hi, name.span.to(hi.span))?;
+                self.types.insert(name.name.clone(), t);
+            }
+            ast::Decl::Abstract { name } => {
+                return Err(Diagnostic::error(
+                    name.span,
+                    format!("abstract type `{}` is not supported: nfold needs finite domains", name.name),
+                )
+                .with_note(format!(
+                    "help: list its values, `type {} = A | B | C`, or give a range, `type {} = 0 .. 3`",
+                    name.name, name.name
+                )));
+            }
+            ast::Decl::Var { name, ty } | ast::Decl::Const { name, ty } => {
+                self.check_new_upper(name)?;
+                let t = self.resolve_type(ty)?;
+                let kind = if matches!(d, ast::Decl::Var { .. }) {
+                    VarKind::Global
+                } else {
+                    VarKind::Const
+                };
+                self.var_names.insert(name.name.clone(), self.vars.len());
+                self.vars.push(Var {
+                    name: name.name.clone(),
+                    kind,
+                    dims: Vec::new(),
+                    ty: t,
+                    span: name.span,
+                });
+            }
+            ast::Decl::Array { name, index, elem } => {
+                self.check_new_upper(name)?;
+                let mut dims = Vec::new();
+                for ix in index {
+                    dims.push(self.resolve_type(ix)?);
+                }
+                let t = self.resolve_type(elem)?;
+                self.var_names.insert(name.name.clone(), self.vars.len());
+                self.vars.push(Var {
+                    name: name.name.clone(),
+                    kind: VarKind::Array,
+                    dims,
+                    ty: t,
+                    span: name.span,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ expressions
+
+    fn formula(&mut self, sc: &mut Scope, e: &ast::Expr) -> R<Expr> {
+        let (x, t) = self.expr(sc, e)?;
+        if t != Ty::Bool {
+            return Err(Diagnostic::error(
+                e.span,
+                format!("expected a formula, found a term of type `{}`", self.ty_name(t)),
+            )
+            .with_note("help: compare it with something, e.g. `A[i] = Idle`"));
+        }
+        Ok(x)
+    }
+
+    /// Check that a term of type `have` may index a dimension of type `dim`.
+    fn index_compat(&mut self, dim: Ty, have: Ty, var: &str, span: Span) -> R<()> {
+        match (dim, have) {
+            (Ty::Proc, Ty::Proc) => Ok(()),
+            (Ty::Proc, Ty::Range(_) | Ty::Int) => {
+                self.asym(
+                    format!("an integer term used as a process index of `{var}`"),
+                    span,
+                );
+                Ok(())
+            }
+            (Ty::Range(_), Ty::Range(_) | Ty::Int) => Ok(()),
+            (Ty::Range(_), Ty::Proc) => {
+                self.asym(
+                    format!("a process id used to index the range-indexed array `{var}`"),
+                    span,
+                );
+                Ok(())
+            }
+            (Ty::Enum(a), Ty::Enum(b)) if a == b => Ok(()),
+            (Ty::Bool, Ty::Bool) => Ok(()),
+            _ => err(
+                span,
+                format!(
+                    "`{}` is indexed by `{}`, but this index has type `{}`",
+                    var,
+                    self.ty_name(dim),
+                    self.ty_name(have)
+                ),
+            ),
+        }
+    }
+
+    /// Check that a value of type `have` may be stored in a variable of type `target`.
+    fn store_compat(&mut self, target: Ty, have: Ty, var: &str, span: Span) -> R<()> {
+        if target == have {
+            return Ok(());
+        }
+        if target.is_intlike() && have.is_intlike() {
+            if target == Ty::Proc || have == Ty::Proc {
+                self.asym(
+                    format!("a process id converted to or from an integer in an update of `{var}`"),
+                    span,
+                );
+            }
+            return Ok(());
+        }
+        err(
+            span,
+            format!(
+                "cannot store a value of type `{}` in `{}` of type `{}`",
+                self.ty_name(have),
+                var,
+                self.ty_name(target)
+            ),
+        )
+    }
+
+    fn cmp_compat(&mut self, op: CmpOp, l: Ty, r: Ty, span: Span) -> R<()> {
+        let eq = matches!(op, CmpOp::Eq | CmpOp::Ne);
+        match (l, r) {
+            (Ty::Bool, Ty::Bool) if eq => Ok(()),
+            (Ty::Enum(a), Ty::Enum(b)) if a == b && eq => Ok(()),
+            (Ty::Enum(_), Ty::Enum(_)) if eq => err(
+                span,
+                format!(
+                    "cannot compare values of types `{}` and `{}`",
+                    self.ty_name(l),
+                    self.ty_name(r)
+                ),
+            ),
+            (Ty::Enum(_), Ty::Enum(_)) | (Ty::Bool, Ty::Bool) => err(
+                span,
+                format!(
+                    "`{}` compares integers; values of type `{}` compare only with `=` and `<>`",
+                    op.text(),
+                    self.ty_name(l)
+                ),
+            ),
+            (a, b) if a.is_intlike() && b.is_intlike() => {
+                if !eq && (a == Ty::Proc || b == Ty::Proc) {
+                    self.asym("an order comparison on process ids", span);
+                } else if eq && ((a == Ty::Proc) != (b == Ty::Proc)) {
+                    self.asym("a process id compared with an integer term", span);
+                }
+                Ok(())
+            }
+            _ => err(
+                span,
+                format!(
+                    "cannot compare a value of type `{}` with one of type `{}`",
+                    self.ty_name(l),
+                    self.ty_name(r)
+                ),
+            ),
+        }
+    }
+
+    fn intlike(&mut self, t: Ty, span: Span, what: &str) -> R<()> {
+        if !t.is_intlike() {
+            return err(
+                span,
+                format!("{what} needs integers, found a value of type `{}`", self.ty_name(t)),
+            );
+        }
+        if t == Ty::Proc {
+            self.asym("arithmetic on a process id", span);
+        }
+        Ok(())
+    }
+
+    fn expr(&mut self, sc: &mut Scope, e: &ast::Expr) -> R<(Expr, Ty)> {
+        match &e.kind {
+            ExprKind::Int(v) => Ok((Expr::Const(*v, Ty::Int), Ty::Int)),
+            ExprKind::ProcConst(k) => {
+                if *k < 1 {
+                    return err(e.span, "process constants start at `#1`");
+                }
+                if let Some((np, _)) = self.number_procs {
+                    if *k as usize > np {
+                        return err(
+                            e.span,
+                            format!("`#{k}` exceeds `number_procs {np}`"),
+                        );
+                    }
+                }
+                self.asym(format!("the process constant `#{k}`"), e.span);
+                Ok((Expr::Const(*k, Ty::Proc), Ty::Proc))
+            }
+            ExprKind::Size => Ok((Expr::Size, Ty::Int)),
+            ExprKind::True => Ok((Expr::Const(1, Ty::Bool), Ty::Bool)),
+            ExprKind::False => Ok((Expr::Const(0, Ty::Bool), Ty::Bool)),
+            ExprKind::Lower(name) => match sc.lookup(name) {
+                Some(Binding::Local(id)) => Ok((Expr::Local(*id), sc.locals[*id].ty)),
+                Some(Binding::Subst(x, t)) => Ok((x.clone(), *t)),
+                None if self.preds.contains_key(name) => err(
+                    e.span,
+                    format!("predicate `{name}` needs its arguments: `{name}(...)`"),
+                ),
+                None => Err(Diagnostic::error(e.span, format!("unknown name `{name}`"))
+                    .with_note("help: lower-case names are parameters, quantified variables, `let` names or predicates")),
+            },
+            ExprKind::Upper(name) => {
+                if let Some(&v) = self.var_names.get(name) {
+                    let var = &self.vars[v];
+                    if !var.dims.is_empty() {
+                        return err(
+                            e.span,
+                            format!(
+                                "`{name}` is an array with {} index(es); write `{name}[...]`",
+                                var.dims.len()
+                            ),
+                        );
+                    }
+                    return Ok((Expr::Read(v, Vec::new()), var.ty));
+                }
+                if name == "True" || name == "False" {
+                    let b = (name == "True") as i64;
+                    return Ok((Expr::Const(b, Ty::Bool), Ty::Bool));
+                }
+                if let Some(&(en, k)) = self.ctors.get(name) {
+                    return Ok((Expr::Const(k as i64, Ty::Enum(en)), Ty::Enum(en)));
+                }
+                err(e.span, format!("unknown name `{name}`"))
+            }
+            ExprKind::Index(name, idx) => {
+                let Some(&v) = self.var_names.get(&name.name) else {
+                    return err(name.span, format!("unknown array `{}`", name.name));
+                };
+                let (dims, ty) = (self.vars[v].dims.clone(), self.vars[v].ty);
+                if dims.len() != idx.len() {
+                    return err(
+                        e.span,
+                        format!(
+                            "`{}` has {} index(es), but {} given",
+                            name.name,
+                            dims.len(),
+                            idx.len()
+                        ),
+                    );
+                }
+                let mut xs = Vec::new();
+                for (d, ix) in dims.iter().zip(idx) {
+                    let (x, t) = self.expr(sc, ix)?;
+                    self.index_compat(*d, t, &name.name, ix.span)?;
+                    xs.push(x);
+                }
+                Ok((Expr::Read(v, xs), ty))
+            }
+            ExprKind::Call(name, args) => self.call(sc, name, args, e.span),
+            ExprKind::Neg(a) => {
+                let (x, t) = self.expr(sc, a)?;
+                self.intlike(t, a.span, "`-`")?;
+                Ok((
+                    Expr::Arith(ArithOp::Sub, Box::new(Expr::Const(0, Ty::Int)), Box::new(x)),
+                    Ty::Int,
+                ))
+            }
+            ExprKind::Not(a) => Ok((Expr::Not(Box::new(self.formula(sc, a)?)), Ty::Bool)),
+            ExprKind::Bin(op, l, r) => self.binary(sc, *op, l, r, e.span),
+            ExprKind::Ite(c, t, f) => {
+                let c = self.formula(sc, c)?;
+                let (a, ta) = self.expr(sc, t)?;
+                let (b, tb) = self.expr(sc, f)?;
+                let ty = if ta == tb {
+                    ta
+                } else if ta.is_intlike() && tb.is_intlike() {
+                    if ta == Ty::Proc || tb == Ty::Proc {
+                        self.asym("`if then else` mixing process ids and integers", e.span);
+                    }
+                    Ty::Int
+                } else {
+                    return err(
+                        e.span,
+                        format!(
+                            "the branches of `if then else` have types `{}` and `{}`",
+                            self.ty_name(ta),
+                            self.ty_name(tb)
+                        ),
+                    );
+                };
+                Ok((Expr::Ite(Box::new(c), Box::new(a), Box::new(b), ty), ty))
+            }
+            ExprKind::Let(x, v, body) => {
+                let (xv, xt) = self.expr(sc, v)?;
+                sc.names.push((x.name.clone(), Binding::Subst(xv, xt)));
+                let r = self.expr(sc, body);
+                sc.names.pop();
+                r
+            }
+            ExprKind::Quant {
+                forall,
+                var,
+                dom,
+                body,
+            } => {
+                let (dom, ty) = self.domain(sc, dom)?;
+                let id = sc.fresh(&var.name, ty);
+                sc.names.push((var.name.clone(), Binding::Local(id)));
+                let b = self.formula(sc, body);
+                sc.names.pop();
+                Ok((
+                    Expr::Quant {
+                        forall: *forall,
+                        var: id,
+                        dom,
+                        body: Box::new(b?),
+                    },
+                    Ty::Bool,
+                ))
+            }
+            ExprKind::Temporal(..) => err(
+                e.span,
+                "temporal operators are allowed only inside `ltl` blocks",
+            ),
+        }
+    }
+
+    fn domain(&mut self, sc: &mut Scope, d: &QuantDom) -> R<(Domain, Ty)> {
+        Ok(match d {
+            QuantDom::Proc => (Domain::Procs { except: Vec::new() }, Ty::Proc),
+            QuantDom::Other => (
+                Domain::Procs {
+                    except: sc.params.iter().map(|&p| Expr::Local(p)).collect(),
+                },
+                Ty::Proc,
+            ),
+            QuantDom::ProcExcept(names) => {
+                let mut except = Vec::new();
+                for n in names {
+                    let e = ast::Expr {
+                        kind: ExprKind::Lower(n.name.clone()),
+                        span: n.span,
+                    };
+                    let (x, t) = self.expr(sc, &e)?;
+                    if t != Ty::Proc {
+                        return err(
+                            n.span,
+                            format!("`{}` is not a process (it has type `{}`)", n.name, self.ty_name(t)),
+                        );
+                    }
+                    except.push(x);
+                }
+                (Domain::Procs { except }, Ty::Proc)
+            }
+            QuantDom::Type(t) => {
+                let ty = self.resolve_type(t)?;
+                match ty {
+                    Ty::Proc => (Domain::Procs { except: Vec::new() }, Ty::Proc),
+                    _ => (Domain::Type(ty), ty),
+                }
+            }
+        })
+    }
+
+    fn binary(&mut self, sc: &mut Scope, op: BinOp, l: &ast::Expr, r: &ast::Expr, span: Span) -> R<(Expr, Ty)> {
+        let cmp = |op| match op {
+            BinOp::Eq => Some(CmpOp::Eq),
+            BinOp::Ne => Some(CmpOp::Ne),
+            BinOp::Lt => Some(CmpOp::Lt),
+            BinOp::Le => Some(CmpOp::Le),
+            BinOp::Gt => Some(CmpOp::Gt),
+            BinOp::Ge => Some(CmpOp::Ge),
+            _ => None,
+        };
+        match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                let (a, ta) = self.expr(sc, l)?;
+                let (b, tb) = self.expr(sc, r)?;
+                let sym = match op {
+                    BinOp::Add => "`+`",
+                    BinOp::Sub => "`-`",
+                    _ => "`*`",
+                };
+                self.intlike(ta, l.span, sym)?;
+                self.intlike(tb, r.span, sym)?;
+                let aop = match op {
+                    BinOp::Add => ArithOp::Add,
+                    BinOp::Sub => ArithOp::Sub,
+                    _ => ArithOp::Mul,
+                };
+                Ok((Expr::Arith(aop, Box::new(a), Box::new(b)), Ty::Int))
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let c = cmp(op).unwrap();
+                let (a, ta) = self.expr(sc, l)?;
+                let (b, tb) = self.expr(sc, r)?;
+                self.cmp_compat(c, ta, tb, span)?;
+                Ok((Expr::Cmp(c, Box::new(a), Box::new(b)), Ty::Bool))
+            }
+            BinOp::And | BinOp::Or => {
+                let a = self.formula(sc, l)?;
+                let b = self.formula(sc, r)?;
+                let mut xs = Vec::new();
+                for x in [a, b] {
+                    match (op, x) {
+                        (BinOp::And, Expr::And(v)) | (BinOp::Or, Expr::Or(v)) => xs.extend(v),
+                        (_, x) => xs.push(x),
+                    }
+                }
+                Ok((
+                    if op == BinOp::And {
+                        Expr::And(xs)
+                    } else {
+                        Expr::Or(xs)
+                    },
+                    Ty::Bool,
+                ))
+            }
+            BinOp::Imp | BinOp::Iff => {
+                let a = Box::new(self.formula(sc, l)?);
+                let b = Box::new(self.formula(sc, r)?);
+                Ok((
+                    if op == BinOp::Imp {
+                        Expr::Imp(a, b)
+                    } else {
+                        Expr::Iff(a, b)
+                    },
+                    Ty::Bool,
+                ))
+            }
+            BinOp::Until | BinOp::Release | BinOp::WeakUntil => {
+                err(span, "temporal operators are allowed only inside `ltl` blocks")
+            }
+        }
+    }
+
+    fn call(&mut self, sc: &mut Scope, name: &Ident, args: &[ast::Expr], span: Span) -> R<(Expr, Ty)> {
+        let Some(&(params, body, pspan)) = self.preds.get(&name.name) else {
+            return err(name.span, format!("unknown predicate `{}`", name.name));
+        };
+        if params.len() != args.len() {
+            return err(
+                span,
+                format!(
+                    "predicate `{}` takes {} argument(s), but {} given",
+                    name.name,
+                    params.len(),
+                    args.len()
+                ),
+            );
+        }
+        if self.pred_stack.contains(&name.name) {
+            return err(span, format!("predicate `{}` is used inside itself", name.name));
+        }
+        let mut binds = Vec::new();
+        for (p, a) in params.iter().zip(args) {
+            let (x, t) = self.expr(sc, a)?;
+            binds.push((p.name.clone(), Binding::Subst(x, t)));
+        }
+        let saved = std::mem::replace(&mut sc.names, binds);
+        self.pred_stack.push(name.name.clone());
+        let r = self.expr(sc, body);
+        self.pred_stack.pop();
+        sc.names = saved;
+        let _ = pspan;
+        r.map_err(|d| {
+            let at = self.src.file_line(span.lo);
+            d.with_note(format!("note: in predicate `{}` used at {}", name.name, at))
+        })
+    }
+
+    // ------------------------------------------------------------ items
+
+    fn init(&mut self, params: &[Ident], body: &ast::Expr, span: Span) -> R<Init> {
+        let mut sc = Scope::new();
+        sc.params(params)?;
+        let body = self.formula(&mut sc, body)?;
+        Ok(Init {
+            params: params.len(),
+            locals: sc.locals,
+            body,
+            span,
+        })
+    }
+
+    fn unsafe_prop(&mut self, name: String, params: &[Ident], body: &ast::Expr, span: Span) -> R<Unsafe> {
+        let mut sc = Scope::new();
+        sc.params(params)?;
+        let body = self.formula(&mut sc, body)?;
+        Ok(Unsafe {
+            name,
+            params: params.len(),
+            locals: sc.locals,
+            body,
+            span,
+        })
+    }
+
+    fn transition(
+        &mut self,
+        name: &Ident,
+        params: &[Ident],
+        requires: Option<&ast::Expr>,
+        items: &[ast::UpdateItem],
+        span: Span,
+    ) -> R<Transition> {
+        let mut sc = Scope::new();
+        sc.params(params)?;
+        let guard = match requires {
+            Some(r) => self.formula(&mut sc, r)?,
+            None => Expr::tt(),
+        };
+        let mut updates: Vec<Update> = Vec::new();
+        let base_names = sc.names.len();
+        for it in items {
+            match it {
+                ast::UpdateItem::Let(x, v) => {
+                    let (xv, xt) = self.expr(&mut sc, v)?;
+                    sc.names.push((x.name.clone(), Binding::Subst(xv, xt)));
+                }
+                ast::UpdateItem::Assign { lhs, rhs, span } => {
+                    let u = self.update(&mut sc, lhs, rhs, *span)?;
+                    self.check_single_assignment(&sc, &updates, &u, params.len())?;
+                    updates.push(u);
+                }
+            }
+        }
+        sc.names.truncate(base_names);
+        Ok(Transition {
+            name: name.name.clone(),
+            params: params.len(),
+            locals: sc.locals,
+            guard,
+            updates,
+            span,
+        })
+    }
+
+    fn update(&mut self, sc: &mut Scope, lhs: &ast::Lhs, rhs: &ast::Rhs, span: Span) -> R<Update> {
+        let Some(&v) = self.var_names.get(&lhs.var.name) else {
+            return err(lhs.var.span, format!("unknown variable `{}`", lhs.var.name));
+        };
+        let var = self.vars[v].clone();
+        if var.kind == VarKind::Const {
+            return err(
+                lhs.var.span,
+                format!("`{}` is a constant and cannot be assigned", var.name),
+            );
+        }
+        if var.dims.len() != lhs.index.len() {
+            return err(
+                lhs.var.span,
+                if var.dims.is_empty() {
+                    format!("`{}` is not an array", var.name)
+                } else {
+                    format!(
+                        "`{}` has {} index(es), but {} given",
+                        var.name,
+                        var.dims.len(),
+                        lhs.index.len()
+                    )
+                },
+            );
+        }
+        let mark = sc.names.len();
+        let mut index = Vec::new();
+        let mut fresh = Vec::new();
+        for (d, ix) in var.dims.iter().zip(&lhs.index) {
+            if let ExprKind::Lower(n) = &ix.kind {
+                if sc.lookup(n).is_none() && !self.preds.contains_key(n) {
+                    if fresh.iter().any(|(f, _): &(String, Span)| f == n) {
+                        return err(ix.span, format!("`{n}` is bound twice in this update"));
+                    }
+                    let id = sc.fresh(n, *d);
+                    sc.names.push((n.clone(), Binding::Local(id)));
+                    index.push(Index::Bind(id));
+                    fresh.push((n.clone(), ix.span));
+                    continue;
+                }
+            }
+            let (x, t) = self.expr(sc, ix)?;
+            self.index_compat(*d, t, &var.name, ix.span)?;
+            index.push(Index::Term(x));
+        }
+        let value = match rhs {
+            ast::Rhs::Expr(e) => {
+                if let Some((n, sp)) = fresh.first() {
+                    return Err(Diagnostic::error(
+                        *sp,
+                        format!("unknown name `{n}` in the index of an update"),
+                    )
+                    .with_note(format!(
+                        "help: to update every cell, bind `{n}` with a case: `{}[{n}] := case | ... | _ : t`",
+                        var.name
+                    )));
+                }
+                let (x, t) = self.expr(sc, e)?;
+                self.store_compat(var.ty, t, &var.name, e.span)?;
+                UpdValue::Term(x)
+            }
+            ast::Rhs::Case {
+                branches,
+                default,
+                span: cspan,
+            } => {
+                let Some(default) = default else {
+                    return Err(Diagnostic::error(
+                        *cspan,
+                        "a `case` without a `_` branch is not supported",
+                    )
+                    .with_note(format!(
+                        "help: end it with a default branch, e.g. `| _ : {}`",
+                        if lhs.index.is_empty() {
+                            var.name.clone()
+                        } else {
+                            self.src.snippet(lhs.var.span.to(lhs.index.last().unwrap().span)).to_string() + "]"
+                        }
+                    )));
+                };
+                let (mut acc, t) = self.expr(sc, default)?;
+                self.store_compat(var.ty, t, &var.name, default.span)?;
+                let mut checked = Vec::new();
+                for (c, t) in branches {
+                    let c = self.formula(sc, c)?;
+                    let (x, tx) = self.expr(sc, t)?;
+                    self.store_compat(var.ty, tx, &var.name, t.span)?;
+                    checked.push((c, x));
+                }
+                for (c, x) in checked.into_iter().rev() {
+                    acc = Expr::Ite(Box::new(c), Box::new(x), Box::new(acc), var.ty);
+                }
+                UpdValue::Term(acc)
+            }
+            ast::Rhs::Nondet(sp) => {
+                if var.kind != VarKind::Global {
+                    return err(
+                        *sp,
+                        format!("`{} := .` is supported for global variables only", var.name),
+                    );
+                }
+                UpdValue::Nondet
+            }
+            ast::Rhs::Any(x, f) => {
+                if var.kind != VarKind::Global || var.ty != Ty::Proc {
+                    return err(
+                        x.span,
+                        format!(
+                            "`:= any` is supported for global variables of type `proc` only; `{}` is not one",
+                            var.name
+                        ),
+                    );
+                }
+                let id = sc.fresh(&x.name, Ty::Proc);
+                sc.names.push((x.name.clone(), Binding::Local(id)));
+                let cond = self.formula(sc, f);
+                sc.names.pop();
+                UpdValue::Any { var: id, cond: cond? }
+            }
+        };
+        sc.names.truncate(mark);
+        Ok(Update {
+            var: v,
+            index,
+            value,
+            span,
+        })
+    }
+
+    /// A variable is assigned at most once per transition; several single-cell updates
+    /// of one array are allowed when their indices are provably different (distinct
+    /// parameters or distinct constants in some position).
+    fn check_single_assignment(&self, sc: &Scope, prev: &[Update], u: &Update, nparams: usize) -> R<()> {
+        let distinct = |a: &Index, b: &Index| match (a, b) {
+            (Index::Term(Expr::Local(x)), Index::Term(Expr::Local(y))) => {
+                x != y && *x < nparams && *y < nparams
+            }
+            (Index::Term(Expr::Const(x, _)), Index::Term(Expr::Const(y, _))) => x != y,
+            _ => false,
+        };
+        for p in prev.iter().filter(|p| p.var == u.var) {
+            let ok = !p.index.is_empty()
+                && p.index.iter().zip(&u.index).any(|(a, b)| distinct(a, b))
+                && !p.index.iter().chain(&u.index).any(|i| matches!(i, Index::Bind(_)));
+            if !ok {
+                let _ = sc;
+                return Err(Diagnostic::error(
+                    u.span,
+                    format!(
+                        "`{}` is assigned twice in this transition",
+                        self.vars[u.var].name
+                    ),
+                )
+                .with_note(format!(
+                    "note: the other assignment is at {}",
+                    self.src.position(p.span.lo)
+                ))
+                .with_note("help: combine them into one `case` update"));
+            }
+        }
+        Ok(())
+    }
+
+    fn ltl_prop(&mut self, name: &Ident, params: &[Ident], body: &ast::Expr, span: Span) -> R<LtlProp> {
+        if params.len() > 1 {
+            return err(
+                params[1].span,
+                "an ltl property takes at most one process parameter",
+            );
+        }
+        let mut sc = Scope::new();
+        sc.params(params)?;
+        let body = self.ltl(&mut sc, body)?;
+        Ok(LtlProp {
+            name: name.name.clone(),
+            params: params.len(),
+            locals: sc.locals,
+            body,
+            span,
+        })
+    }
+
+    fn ltl(&mut self, sc: &mut Scope, e: &ast::Expr) -> R<Ltl> {
+        if !has_temporal(e) {
+            return Ok(Ltl::Atom(self.formula(sc, e)?));
+        }
+        let b = |x: Ltl| Box::new(x);
+        Ok(match &e.kind {
+            ExprKind::Not(a) => Ltl::Not(b(self.ltl(sc, a)?)),
+            ExprKind::Temporal(op, a) => {
+                let a = b(self.ltl(sc, a)?);
+                match op {
+                    TempOp::Globally => Ltl::Globally(a),
+                    TempOp::Finally => Ltl::Finally(a),
+                    TempOp::Next => Ltl::Next(a),
+                }
+            }
+            ExprKind::Bin(op, l, r) => {
+                let (l, r) = (b(self.ltl(sc, l)?), b(self.ltl(sc, r)?));
+                match op {
+                    BinOp::And => Ltl::And(l, r),
+                    BinOp::Or => Ltl::Or(l, r),
+                    BinOp::Imp => Ltl::Imp(l, r),
+                    BinOp::Iff => Ltl::Iff(l, r),
+                    BinOp::Until => Ltl::Until(l, r),
+                    BinOp::Release => Ltl::Release(l, r),
+                    BinOp::WeakUntil => Ltl::WeakUntil(l, r),
+                    _ => return err(e.span, "temporal formulas cannot be compared or added"),
+                }
+            }
+            ExprKind::Ite(c, t, f) => {
+                let c = self.ltl(sc, c)?;
+                let (t, f) = (self.ltl(sc, t)?, self.ltl(sc, f)?);
+                Ltl::Or(
+                    b(Ltl::And(b(c.clone()), b(t))),
+                    b(Ltl::And(b(Ltl::Not(b(c))), b(f))),
+                )
+            }
+            ExprKind::Let(x, v, body) => {
+                let (xv, xt) = self.expr(sc, v)?;
+                sc.names.push((x.name.clone(), Binding::Subst(xv, xt)));
+                let r = self.ltl(sc, body);
+                sc.names.pop();
+                r?
+            }
+            _ => {
+                return err(
+                    e.span,
+                    "temporal operators cannot appear under quantifiers or inside terms",
+                );
+            }
+        })
+    }
+}
+
+fn has_temporal(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ExprKind::Temporal(..) => true,
+        ExprKind::Bin(BinOp::Until | BinOp::Release | BinOp::WeakUntil, ..) => true,
+        ExprKind::Bin(_, l, r) => has_temporal(l) || has_temporal(r),
+        ExprKind::Not(a) | ExprKind::Neg(a) => has_temporal(a),
+        ExprKind::Ite(a, b, c) => has_temporal(a) || has_temporal(b) || has_temporal(c),
+        ExprKind::Let(_, a, b) => has_temporal(a) || has_temporal(b),
+        ExprKind::Quant { body, .. } => has_temporal(body),
+        ExprKind::Index(_, xs) | ExprKind::Call(_, xs) => xs.iter().any(has_temporal),
+        _ => false,
+    }
+}

@@ -1,0 +1,203 @@
+//! Source text bookkeeping and diagnostics: byte spans, line/column lookup, and the
+//! `file:line:col: error: ...` rendering with the offending line and a caret.
+
+use std::fmt;
+
+/// A half-open byte range `[lo, hi)` into a source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub lo: usize,
+    pub hi: usize,
+}
+
+impl Span {
+    pub fn new(lo: usize, hi: usize) -> Span {
+        Span { lo, hi }
+    }
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.lo.min(other.lo), self.hi.max(other.hi))
+    }
+}
+
+/// A named source text with a line index.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub name: String,
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+impl Source {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Source {
+        let text = text.into();
+        let mut line_starts = vec![0];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        Source {
+            name: name.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, off: usize) -> (usize, usize) {
+        let off = off.min(self.text.len());
+        let line = match self.line_starts.binary_search(&off) {
+            Ok(l) => l,
+            Err(l) => l - 1,
+        };
+        let start = self.line_starts[line];
+        let col = self.text[start..floor_char(&self.text, off)].chars().count() + 1;
+        (line + 1, col)
+    }
+
+    /// The text of a 1-based line, without its newline.
+    pub fn line_text(&self, line: usize) -> &str {
+        let start = self.line_starts[line - 1];
+        let end = self
+            .line_starts
+            .get(line)
+            .map(|e| e - 1)
+            .unwrap_or(self.text.len());
+        self.text[start..end].trim_end_matches('\r')
+    }
+
+    /// `file:line:col` of a byte offset.
+    pub fn position(&self, off: usize) -> String {
+        let (l, c) = self.line_col(off);
+        format!("{}:{}:{}", self.name, l, c)
+    }
+
+    /// `file:line` of a byte offset.
+    pub fn file_line(&self, off: usize) -> String {
+        let (l, _) = self.line_col(off);
+        format!("{}:{}", self.name, l)
+    }
+
+    /// The source text a span covers.
+    pub fn snippet(&self, span: Span) -> &str {
+        let lo = floor_char(&self.text, span.lo.min(self.text.len()));
+        let hi = floor_char(&self.text, span.hi.min(self.text.len())).max(lo);
+        &self.text[lo..hi]
+    }
+}
+
+fn floor_char(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One message about a place in the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub span: Span,
+    pub message: String,
+    /// Extra lines printed after the source excerpt (`help: ...`, `note: ...`).
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            span,
+            message: message.into(),
+            notes: Vec::new(),
+        }
+    }
+    pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(span, message)
+        }
+    }
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Render as `file:line:col: error: message`, the source line and a caret.
+    pub fn render(&self, src: &Source) -> String {
+        let (line, col) = src.line_col(self.span.lo);
+        let kind = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let mut out = format!(
+            "{}:{}:{}: {}: {}\n",
+            src.name, line, col, kind, self.message
+        );
+        let text = src.line_text(line);
+        let gutter = line.to_string().len().max(3);
+        out.push_str(&format!("{:>gutter$} | {}\n", line, text));
+        // Underline the span up to the end of its first line, at least one caret.
+        let prefix: String = text
+            .chars()
+            .take(col - 1)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        let (end_line, end_col) = src.line_col(self.span.hi);
+        let width = if end_line == line && end_col > col {
+            end_col - col
+        } else {
+            1
+        };
+        out.push_str(&format!(
+            "{:>gutter$} | {}{}\n",
+            "",
+            prefix,
+            "^".repeat(width)
+        ));
+        for n in &self.notes {
+            out.push_str(&format!("{:>gutter$} = {}\n", "", n));
+        }
+        out
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_and_render() {
+        let src = Source::new("m.cub", "type t = A\nvar X : int\n");
+        assert_eq!(src.line_col(0), (1, 1));
+        assert_eq!(src.line_col(11), (2, 1));
+        assert_eq!(src.line_col(19), (2, 9));
+        let d = Diagnostic::error(Span::new(19, 22), "unsupported type `int`");
+        let r = d.render(&src);
+        assert!(r.starts_with("m.cub:2:9: error: unsupported type `int`\n"));
+        assert!(r.contains("  2 | var X : int\n"));
+        assert!(r.contains("    |         ^^^\n"));
+    }
+
+    #[test]
+    fn offsets_past_end_are_clamped() {
+        let src = Source::new("m.cub", "ab");
+        assert_eq!(src.line_col(10), (1, 3));
+        let d = Diagnostic::error(Span::new(2, 2), "unexpected end of file");
+        assert!(d.render(&src).contains("m.cub:1:3"));
+    }
+}

@@ -1,0 +1,337 @@
+//! The permutation action on states and canonical representatives of orbits.
+//!
+//! A permutation π of process ids acts on a state by moving every cell indexed by
+//! processes (rows and columns of `[proc, proc]` arrays alike) and renaming every
+//! process-valued cell. The representative of a state is the least image (in slot
+//! order) over the permutations that order processes by an equivariant colouring:
+//! - without process-valued cells or multi-process arrays, the colouring is the sort
+//!   of the per-process blocks and ties are identical blocks, so sorting is exact;
+//! - otherwise colour refinement (local values, which cells point at a process, rows
+//!   and columns) splits processes, and remaining ties are individualised one by one
+//!   (a tie whose members can be swapped without changing the state is broken in any
+//!   order, as all orders give the same image).
+//! Both give a true canonical form: two states have the same representative exactly
+//! when they lie in the same orbit, so the symmetric state count is the orbit count.
+
+use super::instance::{Instance, State};
+use super::ir::Ty;
+
+/// How one slot moves under a permutation: `target = base + sum (pi(v) - 1) * stride`
+/// over its process index positions `(stride, v)`.
+#[derive(Clone, Debug)]
+struct SlotMove {
+    base: usize,
+    procs: Vec<(usize, i64)>,
+    proc_valued: bool,
+}
+
+/// Precomputed permutation structure of an instance.
+#[derive(Clone, Debug)]
+pub struct Symmetry {
+    n: usize,
+    moves: Vec<SlotMove>,
+    /// Cells with exactly one process index: `own[p][k]` is the k-th cell of process p+1.
+    own: Vec<Vec<usize>>,
+    /// Cells with no process index holding a process id.
+    pointers: Vec<usize>,
+    /// `[proc, proc]` arrays (exactly two process indices): the slot of (p, q), 0-based.
+    pairs: Vec<PairArray>,
+    /// Whether block sorting is exact (no process-valued cells, no multi-process arrays).
+    sortable: bool,
+}
+
+#[derive(Clone, Debug)]
+struct PairArray {
+    /// slot[p * n + q] for the cells with the other indices fixed.
+    slot: Vec<usize>,
+    proc_valued: bool,
+}
+
+fn mix(h: u64, v: u64) -> u64 {
+    (h ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29)
+}
+
+impl Symmetry {
+    pub fn new(inst: &Instance) -> Symmetry {
+        let n = inst.n;
+        let model = inst.model;
+        let mut moves = Vec::with_capacity(inst.slots.len());
+        let mut own = vec![Vec::new(); n];
+        let mut pointers = Vec::new();
+        let mut pairs = Vec::new();
+        let mut sortable = true;
+        for (vid, var) in model.vars.iter().enumerate() {
+            let l = &inst.vars[vid];
+            let proc_dims: Vec<usize> = (0..var.dims.len()).filter(|&d| var.dims[d] == Ty::Proc).collect();
+            let proc_valued = var.ty == Ty::Proc;
+            if proc_valued || proc_dims.len() > 1 {
+                sortable = false;
+            }
+            // Group the cells of a two-process array by their other indices.
+            let mut pair_groups: Vec<(Vec<i64>, PairArray)> = Vec::new();
+            for c in 0..l.cells {
+                let slot = l.base + c;
+                let index = &inst.slots[slot].index;
+                let mut base = l.base;
+                let mut procs = Vec::new();
+                for (d, &i) in index.iter().enumerate() {
+                    let off = (i - l.dims[d].0) as usize * l.strides[d];
+                    if var.dims[d] == Ty::Proc {
+                        procs.push((l.strides[d], i));
+                    } else {
+                        base += off;
+                    }
+                }
+                moves.push(SlotMove {
+                    base,
+                    procs,
+                    proc_valued,
+                });
+                match proc_dims.len() {
+                    0 if proc_valued => pointers.push(slot),
+                    1 => own[(index[proc_dims[0]] - 1) as usize].push(slot),
+                    2 => {
+                        let rest: Vec<i64> = index
+                            .iter()
+                            .enumerate()
+                            .filter(|(d, _)| !proc_dims.contains(d))
+                            .map(|(_, &i)| i)
+                            .collect();
+                        let (p, q) = (index[proc_dims[0]] - 1, index[proc_dims[1]] - 1);
+                        let g = match pair_groups.iter().position(|(r, _)| *r == rest) {
+                            Some(g) => g,
+                            None => {
+                                pair_groups.push((
+                                    rest,
+                                    PairArray {
+                                        slot: vec![0; n * n],
+                                        proc_valued,
+                                    },
+                                ));
+                                pair_groups.len() - 1
+                            }
+                        };
+                        pair_groups[g].1.slot[p as usize * n + q as usize] = slot;
+                    }
+                    _ => {}
+                }
+            }
+            pairs.extend(pair_groups.into_iter().map(|(_, p)| p));
+        }
+        Symmetry {
+            n,
+            moves,
+            own,
+            pointers,
+            pairs,
+            sortable,
+        }
+    }
+
+    /// The image of a state under π, where `pi[p - 1]` is the new id of process p.
+    pub fn apply(&self, pi: &[i64], st: &[i64], out: &mut [i64]) {
+        for (a, m) in self.moves.iter().enumerate() {
+            let mut t = m.base;
+            for &(stride, v) in &m.procs {
+                t += (pi[(v - 1) as usize] - 1) as usize * stride;
+            }
+            let v = st[a];
+            out[t] = if m.proc_valued && v >= 1 && v as usize <= self.n {
+                pi[(v - 1) as usize]
+            } else {
+                v
+            };
+        }
+    }
+
+    /// The canonical representative of a state's orbit and a permutation that maps the
+    /// state to it.
+    pub fn canonical(&self, st: &[i64]) -> (State, Vec<i64>) {
+        let n = self.n;
+        if n <= 1 {
+            return (st.to_vec(), (1..=n as i64).collect());
+        }
+        if self.sortable {
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| {
+                let (ka, kb) = (&self.own[a], &self.own[b]);
+                ka.iter().map(|&s| st[s]).cmp(kb.iter().map(|&s| st[s]))
+            });
+            let mut pi = vec![0i64; n];
+            for (rank, &p) in order.iter().enumerate() {
+                pi[p] = rank as i64 + 1;
+            }
+            let mut out = vec![0; st.len()];
+            self.apply(&pi, st, &mut out);
+            return (out, pi);
+        }
+        let mut best: Option<(State, Vec<i64>)> = None;
+        let colours = vec![0u32; n];
+        let mut buf = vec![0; st.len()];
+        self.search(st, colours, &mut best, &mut buf);
+        best.unwrap()
+    }
+
+    /// Only the representative.
+    pub fn canonical_state(&self, st: &[i64]) -> State {
+        self.canonical(st).0
+    }
+
+    fn search(&self, st: &[i64], mut col: Vec<u32>, best: &mut Option<(State, Vec<i64>)>, buf: &mut [i64]) {
+        let n = self.n;
+        self.refine(st, &mut col);
+        // First (lowest-coloured) cell with more than one member.
+        let mut cell: Option<(u32, Vec<usize>)> = None;
+        let mut counts = vec![0u32; n];
+        for &c in &col {
+            counts[c as usize] += 1;
+        }
+        if let Some(c) = (0..n as u32).find(|&c| counts[c as usize] > 1) {
+            cell = Some((c, (0..n).filter(|&p| col[p] == c).collect()));
+        }
+        let Some((c, members)) = cell else {
+            let pi: Vec<i64> = col.iter().map(|&c| c as i64 + 1).collect();
+            self.apply(&pi, st, buf);
+            if best.as_ref().is_none_or(|(b, _)| buf[..] < b[..]) {
+                *best = Some((buf.to_vec(), pi));
+            }
+            return;
+        };
+        if self.interchangeable(st, &members, buf) {
+            // Every order of the cell gives the same image: take the order of ids.
+            let mut next = col.clone();
+            for p in 0..n {
+                if col[p] > c {
+                    next[p] += members.len() as u32 - 1;
+                }
+            }
+            for (k, &p) in members.iter().enumerate() {
+                next[p] = c + k as u32;
+            }
+            self.search(st, next, best, buf);
+            return;
+        }
+        for &v in &members {
+            let mut next = col.clone();
+            for p in 0..n {
+                if col[p] > c || (col[p] == c && p != v) {
+                    next[p] += 1;
+                }
+            }
+            self.search(st, next, best, buf);
+        }
+    }
+
+    /// Whether swapping the first member with each other one leaves the state unchanged
+    /// (then the whole symmetric group of the cell does).
+    fn interchangeable(&self, st: &[i64], members: &[usize], buf: &mut [i64]) -> bool {
+        let mut pi: Vec<i64> = (1..=self.n as i64).collect();
+        let a = members[0];
+        for &b in &members[1..] {
+            pi.swap(a, b);
+            self.apply(&pi, st, buf);
+            pi.swap(a, b);
+            if buf != st {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Refine an ordered colouring until stable. Colours are dense ranks; the new colour
+    /// orders by (old colour, signature), so refinement only splits cells.
+    fn refine(&self, st: &[i64], col: &mut [u32]) {
+        let n = self.n;
+        let mut distinct = count_distinct(col);
+        let mut sig = vec![0u64; n];
+        let mut multiset: Vec<u64> = Vec::new();
+        loop {
+            if distinct == n {
+                return;
+            }
+            let val = |v: i64, me: usize, proc_valued: bool| -> u64 {
+                if !proc_valued || v < 1 || v as usize > n {
+                    v as u64
+                } else if v as usize - 1 == me {
+                    u64::MAX
+                } else {
+                    (1u64 << 40) + col[v as usize - 1] as u64
+                }
+            };
+            for p in 0..n {
+                let mut h = mix(0x51ED, col[p] as u64);
+                for &s in &self.own[p] {
+                    h = mix(h, val(st[s], p, self.moves[s].proc_valued));
+                }
+                for (k, &g) in self.pointers.iter().enumerate() {
+                    if st[g] as usize == p + 1 {
+                        h = mix(h, 0xA000 + k as u64);
+                    }
+                }
+                for (k, pa) in self.pairs.iter().enumerate() {
+                    multiset.clear();
+                    for q in 0..n {
+                        if q == p {
+                            continue;
+                        }
+                        let out = val(st[pa.slot[p * n + q]], p, pa.proc_valued);
+                        let inn = val(st[pa.slot[q * n + p]], p, pa.proc_valued);
+                        multiset.push(mix(mix(mix(k as u64, col[q] as u64), out), inn));
+                    }
+                    multiset.sort_unstable();
+                    h = mix(h, val(st[pa.slot[p * n + p]], p, pa.proc_valued));
+                    for &x in &multiset {
+                        h = mix(h, x);
+                    }
+                }
+                sig[p] = h;
+            }
+            // Cells pointing at p from other processes' own cells.
+            if !self.sortable {
+                for p in 0..n {
+                    multiset.clear();
+                    for q in 0..n {
+                        if q == p {
+                            continue;
+                        }
+                        for (k, &s) in self.own[q].iter().enumerate() {
+                            if self.moves[s].proc_valued && st[s] as usize == p + 1 {
+                                multiset.push(mix(col[q] as u64, k as u64));
+                            }
+                        }
+                    }
+                    multiset.sort_unstable();
+                    for &x in &multiset {
+                        sig[p] = mix(sig[p], x);
+                    }
+                }
+            }
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by_key(|&p| (col[p], sig[p]));
+            let mut rank = 0u32;
+            let mut newcol = vec![0u32; n];
+            for k in 0..n {
+                if k > 0 {
+                    let (a, b) = (order[k - 1], order[k]);
+                    if (col[a], sig[a]) != (col[b], sig[b]) {
+                        rank += 1;
+                    }
+                }
+                newcol[order[k]] = rank;
+            }
+            let d = rank as usize + 1;
+            col.copy_from_slice(&newcol);
+            if d == distinct {
+                return;
+            }
+            distinct = d;
+        }
+    }
+}
+
+fn count_distinct(col: &[u32]) -> usize {
+    let mut v = col.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    v.len()
+}

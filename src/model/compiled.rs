@@ -1,0 +1,614 @@
+//! The fast evaluator of the explicit engine. Every transition instance (transition
+//! with its parameter values) and every property instance is specialised once per size:
+//! parameters and quantified variables become constants (quantifiers are unrolled in
+//! ascending order), cells with constant indices become slot numbers, and constant
+//! subterms fold. Evaluation order and short-circuiting are those of the reference
+//! interpreter, so both meet exactly the same range errors; the engines ask the
+//! reference interpreter for the message, and tests compare the two on random states.
+
+use super::eval::transition_instances;
+use super::instance::Instance;
+use super::ir::*;
+
+/// A range error (details come from the reference interpreter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fault;
+
+type Ev = Result<i64, Fault>;
+
+/// A specialised expression over an unpacked state.
+#[derive(Clone, Debug)]
+pub enum C {
+    Const(i64),
+    Slot(u32),
+    SlotEq(u32, i64),
+    SlotNe(u32, i64),
+    /// A cell whose index is computed at run time.
+    Dyn(Box<DynCell>),
+    Arith(ArithOp, Box<C>, Box<C>),
+    Cmp(CmpOp, Box<C>, Box<C>),
+    Not(Box<C>),
+    And(Box<[C]>),
+    Or(Box<[C]>),
+    Imp(Box<C>, Box<C>),
+    Iff(Box<C>, Box<C>),
+    Ite(Box<(C, C, C)>),
+    /// A range error known at compile time, raised if evaluation reaches it.
+    Fail,
+}
+
+/// A run-time index computation: `base + sum (idx_k - lo_k) * stride_k`.
+#[derive(Clone, Debug)]
+pub struct DynCell {
+    pub base: usize,
+    /// Per position: the index term, its lowest value, number of values and stride.
+    pub idx: Vec<(C, i64, usize, usize)>,
+}
+
+impl DynCell {
+    #[inline]
+    fn slot(&self, st: &[i64]) -> Result<usize, Fault> {
+        let mut s = self.base;
+        for (c, lo, size, stride) in &self.idx {
+            let v = c.eval(st)?;
+            let off = v.wrapping_sub(*lo);
+            if off < 0 || off as usize >= *size {
+                return Err(Fault);
+            }
+            s += off as usize * stride;
+        }
+        Ok(s)
+    }
+}
+
+impl C {
+    /// Evaluate on an unpacked state.
+    #[inline]
+    pub fn eval(&self, st: &[i64]) -> Ev {
+        Ok(match self {
+            C::Const(v) => *v,
+            C::Slot(s) => st[*s as usize],
+            C::SlotEq(s, v) => (st[*s as usize] == *v) as i64,
+            C::SlotNe(s, v) => (st[*s as usize] != *v) as i64,
+            C::Dyn(d) => st[d.slot(st)?],
+            C::Arith(op, a, b) => {
+                let (a, b) = (a.eval(st)?, b.eval(st)?);
+                match op {
+                    ArithOp::Add => a.checked_add(b),
+                    ArithOp::Sub => a.checked_sub(b),
+                    ArithOp::Mul => a.checked_mul(b),
+                }
+                .ok_or(Fault)?
+            }
+            C::Cmp(op, a, b) => {
+                let a = a.eval(st)?;
+                op.apply(a, b.eval(st)?) as i64
+            }
+            C::Not(a) => (a.eval(st)? == 0) as i64,
+            C::And(xs) => {
+                for x in xs.iter() {
+                    if x.eval(st)? == 0 {
+                        return Ok(0);
+                    }
+                }
+                1
+            }
+            C::Or(xs) => {
+                for x in xs.iter() {
+                    if x.eval(st)? != 0 {
+                        return Ok(1);
+                    }
+                }
+                0
+            }
+            C::Imp(a, b) => {
+                if a.eval(st)? == 0 {
+                    1
+                } else {
+                    (b.eval(st)? != 0) as i64
+                }
+            }
+            C::Iff(a, b) => {
+                let a = a.eval(st)? != 0;
+                (a == (b.eval(st)? != 0)) as i64
+            }
+            C::Ite(x) => {
+                if x.0.eval(st)? != 0 {
+                    x.1.eval(st)?
+                } else {
+                    x.2.eval(st)?
+                }
+            }
+            C::Fail => return Err(Fault),
+        })
+    }
+
+    fn as_const(&self) -> Option<i64> {
+        match self {
+            C::Const(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// Whether evaluation can neither fail nor depend on the state (safe to drop).
+    fn is_pure_const(&self) -> bool {
+        matches!(self, C::Const(_))
+    }
+}
+
+/// Specialise an expression; `env` holds the values of the locals in scope.
+pub fn compile(inst: &Instance, env: &mut Vec<i64>, e: &Expr) -> C {
+    match e {
+        Expr::Const(v, _) => C::Const(*v),
+        Expr::Size => C::Const(inst.n as i64),
+        Expr::Local(id) => C::Const(env[*id]),
+        Expr::Read(var, idx) => {
+            let cs: Vec<C> = idx.iter().map(|x| compile(inst, env, x)).collect();
+            if cs.iter().all(|c| c.as_const().is_some()) {
+                let ix: Vec<i64> = cs.iter().map(|c| c.as_const().unwrap()).collect();
+                return match inst.slot_of(*var, &ix) {
+                    Some(s) => C::Slot(s as u32),
+                    None => C::Fail,
+                };
+            }
+            let l = &inst.vars[*var];
+            C::Dyn(Box::new(DynCell {
+                base: l.base,
+                idx: cs
+                    .into_iter()
+                    .zip(&l.dims)
+                    .zip(&l.strides)
+                    .map(|((c, &(lo, size)), &stride)| (c, lo, size, stride))
+                    .collect(),
+            }))
+        }
+        Expr::Arith(op, a, b) => {
+            let (a, b) = (compile(inst, env, a), compile(inst, env, b));
+            if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
+                let r = match op {
+                    ArithOp::Add => x.checked_add(y),
+                    ArithOp::Sub => x.checked_sub(y),
+                    ArithOp::Mul => x.checked_mul(y),
+                };
+                return r.map(C::Const).unwrap_or(C::Fail);
+            }
+            C::Arith(*op, Box::new(a), Box::new(b))
+        }
+        Expr::Cmp(op, a, b) => {
+            let (a, b) = (compile(inst, env, a), compile(inst, env, b));
+            match (&a, &b, op) {
+                (C::Const(x), C::Const(y), _) => C::Const(op.apply(*x, *y) as i64),
+                (C::Slot(s), C::Const(v), CmpOp::Eq) | (C::Const(v), C::Slot(s), CmpOp::Eq) => {
+                    C::SlotEq(*s, *v)
+                }
+                (C::Slot(s), C::Const(v), CmpOp::Ne) | (C::Const(v), C::Slot(s), CmpOp::Ne) => {
+                    C::SlotNe(*s, *v)
+                }
+                _ => C::Cmp(*op, Box::new(a), Box::new(b)),
+            }
+        }
+        Expr::Not(a) => match compile(inst, env, a) {
+            C::Const(v) => C::Const((v == 0) as i64),
+            C::SlotEq(s, v) => C::SlotNe(s, v),
+            C::SlotNe(s, v) => C::SlotEq(s, v),
+            c => C::Not(Box::new(c)),
+        },
+        Expr::And(xs) => junction(xs.iter().map(|x| compile(inst, env, x)).collect(), true),
+        Expr::Or(xs) => junction(xs.iter().map(|x| compile(inst, env, x)).collect(), false),
+        Expr::Imp(a, b) => {
+            let a = compile(inst, env, a);
+            match a.as_const() {
+                Some(0) => C::Const(1),
+                Some(_) => truth(compile(inst, env, b)),
+                None => C::Imp(Box::new(a), Box::new(compile(inst, env, b))),
+            }
+        }
+        Expr::Iff(a, b) => {
+            let (a, b) = (compile(inst, env, a), compile(inst, env, b));
+            match (a.as_const(), b.as_const()) {
+                (Some(x), Some(y)) => C::Const(((x != 0) == (y != 0)) as i64),
+                _ => C::Iff(Box::new(a), Box::new(b)),
+            }
+        }
+        Expr::Ite(c, a, b, _) => {
+            let c = compile(inst, env, c);
+            match c.as_const() {
+                Some(0) => compile(inst, env, b),
+                Some(_) => compile(inst, env, a),
+                None => C::Ite(Box::new((c, compile(inst, env, a), compile(inst, env, b)))),
+            }
+        }
+        Expr::Quant {
+            forall,
+            var,
+            dom,
+            body,
+        } => {
+            let mut parts = Vec::new();
+            match dom {
+                Domain::Procs { except } => {
+                    let ex: Vec<C> = except.iter().map(|x| compile(inst, env, x)).collect();
+                    for p in 1..=inst.n as i64 {
+                        env[*var] = p;
+                        let b = compile(inst, env, body);
+                        if ex.iter().all(|c| c.as_const().is_some()) {
+                            if ex.iter().any(|c| c.as_const() == Some(p)) {
+                                continue;
+                            }
+                            parts.push(b);
+                        } else {
+                            // p is excluded when it equals a (run-time) excepted value.
+                            let hit: Vec<C> = ex
+                                .iter()
+                                .map(|c| C::Cmp(CmpOp::Eq, Box::new(c.clone()), Box::new(C::Const(p))))
+                                .collect();
+                            let hit = junction(hit, false);
+                            parts.push(if *forall {
+                                junction(vec![hit, b], false)
+                            } else {
+                                junction(vec![C::Not(Box::new(hit)), b], true)
+                            });
+                        }
+                    }
+                }
+                Domain::Type(t) => {
+                    let (lo, hi) = inst.domain(*t);
+                    for v in lo..=hi {
+                        env[*var] = v;
+                        parts.push(compile(inst, env, body));
+                    }
+                }
+            }
+            junction(parts, *forall)
+        }
+    }
+}
+
+/// A formula's truth value as 0/1 (`b` in `a => b` must give 0/1 like the interpreter).
+fn truth(c: C) -> C {
+    match c {
+        C::Const(v) => C::Const((v != 0) as i64),
+        c => c,
+    }
+}
+
+/// `&&` (and_ = true) or `||` of already compiled operands, folding constants while
+/// keeping everything evaluated before a deciding constant.
+fn junction(xs: Vec<C>, and_: bool) -> C {
+    let (unit, zero) = if and_ { (1, 0) } else { (0, 1) };
+    let mut out = Vec::with_capacity(xs.len());
+    for x in xs {
+        match x.as_const() {
+            Some(v) if (v != 0) as i64 == unit => continue,
+            Some(_) => {
+                if out.is_empty() {
+                    return C::Const(zero);
+                }
+                out.push(C::Const(zero));
+                break;
+            }
+            None => {}
+        }
+        match (x, and_) {
+            (C::And(inner), true) => out.extend(inner.into_vec()),
+            (C::Or(inner), false) => out.extend(inner.into_vec()),
+            (x, _) => out.push(x),
+        }
+    }
+    match out.len() {
+        0 => C::Const(unit),
+        1 if !out[0].is_pure_const() && is_bool_valued(&out[0]) => out.pop().unwrap(),
+        _ => {
+            if and_ {
+                C::And(out.into_boxed_slice())
+            } else {
+                C::Or(out.into_boxed_slice())
+            }
+        }
+    }
+}
+
+/// Whether a compiled formula is known to yield exactly 0 or 1.
+fn is_bool_valued(c: &C) -> bool {
+    !matches!(c, C::Slot(_) | C::Dyn(_) | C::Arith(..) | C::Ite(_) | C::Const(_))
+}
+
+/// A target cell of a write.
+#[derive(Clone, Debug)]
+pub enum Target {
+    Slot(u32),
+    Dyn(DynCell),
+}
+
+/// One step of a compiled action, in update order.
+#[derive(Clone, Debug)]
+pub enum Op {
+    /// Store a value, which must lie in `lo..=hi`.
+    Write {
+        target: Target,
+        value: C,
+        lo: i64,
+        hi: i64,
+    },
+    /// `X := .`: every value of the type.
+    Nondet { slot: u32, lo: i64, hi: i64 },
+    /// `X := any j. f`: the processes whose condition holds; none disables the step.
+    Any { slot: u32, options: Vec<(i64, C)> },
+}
+
+/// A compiled transition instance.
+#[derive(Clone, Debug)]
+pub struct CTrans {
+    pub trans: usize,
+    pub params: Vec<i64>,
+    pub guard: C,
+    pub ops: Vec<Op>,
+}
+
+/// A compiled `unsafe` property: its body for every tuple of distinct processes.
+#[derive(Clone, Debug)]
+pub struct CProp {
+    pub tuples: Vec<(Vec<i64>, C)>,
+}
+
+impl CProp {
+    /// Index of the first tuple whose body holds.
+    #[inline]
+    pub fn check(&self, st: &[i64]) -> Result<Option<usize>, Fault> {
+        for (k, (_, c)) in self.tuples.iter().enumerate() {
+            if c.eval(st)? != 0 {
+                return Ok(Some(k));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// All transition and property instances of a family at one size.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub trans: Vec<CTrans>,
+    pub props: Vec<CProp>,
+}
+
+/// What firing a compiled transition instance did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Disabled,
+    /// It produced this many successors.
+    Enabled(usize),
+    Fault,
+}
+
+/// Reusable buffers for `Compiled::fire`.
+#[derive(Default)]
+pub struct Scratch {
+    writes: Vec<(usize, i64)>,
+    nondet: Vec<(usize, Vec<i64>)>,
+    choice: Vec<usize>,
+    pub next: Vec<i64>,
+}
+
+impl Compiled {
+    pub fn new(inst: &Instance) -> Compiled {
+        let mut trans = Vec::new();
+        for (t, params) in transition_instances(inst) {
+            trans.push(compile_trans(inst, t, params));
+        }
+        let props = inst
+            .model
+            .unsafes
+            .iter()
+            .map(|u| CProp {
+                tuples: inst
+                    .distinct_tuples(u.params)
+                    .into_iter()
+                    .map(|tuple| {
+                        let mut env = vec![0; u.locals.len().max(tuple.len())];
+                        env[..tuple.len()].copy_from_slice(&tuple);
+                        let c = compile(inst, &mut env, &u.body);
+                        (tuple, c)
+                    })
+                    .collect(),
+            })
+            .collect();
+        Compiled { trans, props }
+    }
+
+    /// Fire transition instance `k` on `st`; `f(choice_index, successor)` is called for
+    /// every successor in the reference order.
+    pub fn fire(&self, k: usize, st: &[i64], sc: &mut Scratch, f: &mut dyn FnMut(usize, &[i64])) -> Outcome {
+        let t = &self.trans[k];
+        match t.guard.eval(st) {
+            Err(Fault) => return Outcome::Fault,
+            Ok(0) => return Outcome::Disabled,
+            Ok(_) => {}
+        }
+        sc.writes.clear();
+        sc.nondet.clear();
+        for op in &t.ops {
+            match op {
+                Op::Write { target, value, lo, hi } => {
+                    let slot = match target {
+                        Target::Slot(s) => *s as usize,
+                        Target::Dyn(d) => match d.slot(st) {
+                            Ok(s) => s,
+                            Err(_) => return Outcome::Fault,
+                        },
+                    };
+                    let v = match value.eval(st) {
+                        Ok(v) => v,
+                        Err(_) => return Outcome::Fault,
+                    };
+                    if v < *lo || v > *hi {
+                        return Outcome::Fault;
+                    }
+                    sc.writes.push((slot, v));
+                }
+                Op::Nondet { slot, lo, hi } => sc.nondet.push((*slot as usize, (*lo..=*hi).collect())),
+                Op::Any { slot, options } => {
+                    let mut vals = Vec::new();
+                    for (p, c) in options {
+                        match c.eval(st) {
+                            Err(_) => return Outcome::Fault,
+                            Ok(0) => {}
+                            Ok(_) => vals.push(*p),
+                        }
+                    }
+                    if vals.is_empty() {
+                        return Outcome::Disabled;
+                    }
+                    sc.nondet.push((*slot as usize, vals));
+                }
+            }
+        }
+        // Conflicting writes to one cell (only possible through run-time indices).
+        if sc.writes.len() + sc.nondet.len() > 1 && has_duplicate(&sc.writes, &sc.nondet) {
+            return Outcome::Fault;
+        }
+        sc.next.clear();
+        sc.next.extend_from_slice(st);
+        for &(s, v) in &sc.writes {
+            sc.next[s] = v;
+        }
+        if sc.nondet.is_empty() {
+            f(0, &sc.next);
+            return Outcome::Enabled(1);
+        }
+        sc.choice.clear();
+        sc.choice.resize(sc.nondet.len(), 0);
+        let mut count = 0;
+        loop {
+            for (k, (slot, options)) in sc.nondet.iter().enumerate() {
+                sc.next[*slot] = options[sc.choice[k]];
+            }
+            f(count, &sc.next);
+            count += 1;
+            let mut k = sc.nondet.len();
+            loop {
+                if k == 0 {
+                    return Outcome::Enabled(count);
+                }
+                k -= 1;
+                sc.choice[k] += 1;
+                if sc.choice[k] < sc.nondet[k].1.len() {
+                    break;
+                }
+                sc.choice[k] = 0;
+            }
+        }
+    }
+}
+
+fn has_duplicate(writes: &[(usize, i64)], nondet: &[(usize, Vec<i64>)]) -> bool {
+    let mut slots: Vec<usize> = writes.iter().map(|w| w.0).chain(nondet.iter().map(|n| n.0)).collect();
+    slots.sort_unstable();
+    slots.windows(2).any(|w| w[0] == w[1])
+}
+
+fn compile_trans(inst: &Instance, t: usize, params: Vec<i64>) -> CTrans {
+    let tr = &inst.model.transitions[t];
+    let mut env = vec![0; tr.locals.len().max(params.len())];
+    env[..params.len()].copy_from_slice(&params);
+    let guard = compile(inst, &mut env, &tr.guard);
+    let mut ops = Vec::new();
+    for u in &tr.updates {
+        let l = &inst.vars[u.var];
+        match &u.value {
+            UpdValue::Term(e) => {
+                let ranges: Vec<(i64, i64)> = u
+                    .index
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, ix)| match ix {
+                        Index::Bind(_) => Some(inst.domain(inst.model.vars[u.var].dims[k])),
+                        Index::Term(_) => None,
+                    })
+                    .collect();
+                if ranges.iter().any(|(lo, hi)| hi < lo) {
+                    continue;
+                }
+                let binders: Vec<LocalId> = u
+                    .index
+                    .iter()
+                    .filter_map(|ix| match ix {
+                        Index::Bind(id) => Some(*id),
+                        _ => None,
+                    })
+                    .collect();
+                let mut cur: Vec<i64> = ranges.iter().map(|r| r.0).collect();
+                loop {
+                    for (b, v) in binders.iter().zip(&cur) {
+                        env[*b] = *v;
+                    }
+                    let idx: Vec<C> = u
+                        .index
+                        .iter()
+                        .map(|ix| match ix {
+                            Index::Term(x) => compile(inst, &mut env, x),
+                            Index::Bind(id) => C::Const(env[*id]),
+                        })
+                        .collect();
+                    let target = if idx.iter().all(|c| c.as_const().is_some()) {
+                        let ix: Vec<i64> = idx.iter().map(|c| c.as_const().unwrap()).collect();
+                        match inst.slot_of(u.var, &ix) {
+                            Some(s) => Target::Slot(s as u32),
+                            None => Target::Dyn(DynCell {
+                                base: l.base,
+                                idx: idx
+                                    .into_iter()
+                                    .zip(&l.dims)
+                                    .zip(&l.strides)
+                                    .map(|((c, &(lo, size)), &stride)| (c, lo, size, stride))
+                                    .collect(),
+                            }),
+                        }
+                    } else {
+                        Target::Dyn(DynCell {
+                            base: l.base,
+                            idx: idx
+                                .into_iter()
+                                .zip(&l.dims)
+                                .zip(&l.strides)
+                                .map(|((c, &(lo, size)), &stride)| (c, lo, size, stride))
+                                .collect(),
+                        })
+                    };
+                    let value = compile(inst, &mut env, e);
+                    ops.push(Op::Write {
+                        target,
+                        value,
+                        lo: l.lo,
+                        hi: l.hi,
+                    });
+                    if !super::instance::odometer(&mut cur, &ranges) {
+                        break;
+                    }
+                }
+            }
+            UpdValue::Nondet => ops.push(Op::Nondet {
+                slot: l.base as u32,
+                lo: l.lo,
+                hi: l.hi,
+            }),
+            UpdValue::Any { var, cond } => {
+                let options = (1..=inst.n as i64)
+                    .map(|p| {
+                        env[*var] = p;
+                        (p, compile(inst, &mut env, cond))
+                    })
+                    .collect();
+                ops.push(Op::Any {
+                    slot: l.base as u32,
+                    options,
+                });
+            }
+        }
+    }
+    CTrans {
+        trans: t,
+        params,
+        guard,
+        ops,
+    }
+}

@@ -1,0 +1,242 @@
+//! Initial states: every valuation satisfying all `init` blocks. Enumerated by
+//! backtracking over the slots in layout order with a three-valued evaluation of the
+//! init formulas on partial states, so constrained cells are fixed early and
+//! unconstrained ones take every value of their type.
+
+use super::eval::{EvalError, domain_values, index_error};
+use super::instance::{Instance, State};
+use super::ir::*;
+
+/// A range error met while evaluating `init` on a (completed) valuation.
+#[derive(Clone, Debug)]
+pub struct InitError {
+    pub state: State,
+    pub error: EvalError,
+}
+
+type P = Result<Option<i64>, EvalError>;
+
+/// Evaluate on a partial state: `Ok(None)` when the value depends on unassigned cells.
+/// An error reached only after an unknown value is reported as unknown, since full
+/// evaluation might stop before reaching it.
+fn peval(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], e: &Expr) -> P {
+    Ok(match e {
+        Expr::Const(v, _) => Some(*v),
+        Expr::Size => Some(inst.n as i64),
+        Expr::Local(id) => Some(env[*id]),
+        Expr::Read(var, idx) => {
+            let mut ix = Vec::with_capacity(idx.len());
+            let mut unknown = false;
+            for x in idx {
+                match peval(inst, st, known, env, x)? {
+                    Some(v) => ix.push(v),
+                    None => unknown = true,
+                }
+            }
+            if unknown {
+                return Ok(None);
+            }
+            match inst.slot_of(*var, &ix) {
+                Some(s) if known[s] => Some(st[s]),
+                Some(_) => None,
+                None => return Err(index_error(inst, *var, &ix)),
+            }
+        }
+        Expr::Arith(op, a, b) => {
+            let (a, b) = (peval(inst, st, known, env, a)?, peval(inst, st, known, env, b)?);
+            match (a, b) {
+                (Some(a), Some(b)) => {
+                    let r = match op {
+                        ArithOp::Add => a.checked_add(b),
+                        ArithOp::Sub => a.checked_sub(b),
+                        ArithOp::Mul => a.checked_mul(b),
+                    };
+                    match r {
+                        Some(v) => Some(v),
+                        None => {
+                            return Err(EvalError {
+                                message: "arithmetic overflow".into(),
+                            });
+                        }
+                    }
+                }
+                _ => None,
+            }
+        }
+        Expr::Cmp(op, a, b) => {
+            let (a, b) = (peval(inst, st, known, env, a)?, peval(inst, st, known, env, b)?);
+            match (a, b) {
+                (Some(a), Some(b)) => Some(op.apply(a, b) as i64),
+                _ => None,
+            }
+        }
+        Expr::Not(a) => peval(inst, st, known, env, a)?.map(|v| (v == 0) as i64),
+        Expr::And(xs) => junction(inst, st, known, env, xs, 0)?,
+        Expr::Or(xs) => junction(inst, st, known, env, xs, 1)?,
+        Expr::Imp(a, b) => match peval(inst, st, known, env, a)? {
+            Some(0) => Some(1),
+            Some(_) => peval(inst, st, known, env, b)?.map(|v| (v != 0) as i64),
+            None => match peval(inst, st, known, env, b) {
+                Ok(Some(v)) if v != 0 => Some(1),
+                _ => None,
+            },
+        },
+        Expr::Iff(a, b) => {
+            let (a, b) = (peval(inst, st, known, env, a)?, peval(inst, st, known, env, b)?);
+            match (a, b) {
+                (Some(a), Some(b)) => Some(((a != 0) == (b != 0)) as i64),
+                _ => None,
+            }
+        }
+        Expr::Ite(c, a, b, _) => match peval(inst, st, known, env, c)? {
+            Some(0) => peval(inst, st, known, env, b)?,
+            Some(_) => peval(inst, st, known, env, a)?,
+            None => {
+                let a = peval(inst, st, known, env, a).ok().flatten();
+                let b = peval(inst, st, known, env, b).ok().flatten();
+                match (a, b) {
+                    (Some(x), Some(y)) if x == y => Some(x),
+                    _ => None,
+                }
+            }
+        },
+        Expr::Quant {
+            forall,
+            var,
+            dom,
+            body,
+        } => {
+            let vals = match dom {
+                Domain::Procs { except } => {
+                    let mut ex = Vec::new();
+                    for x in except {
+                        match peval(inst, st, known, env, x)? {
+                            Some(v) => ex.push(v),
+                            None => return Ok(None),
+                        }
+                    }
+                    (1..=inst.n as i64).filter(|p| !ex.contains(p)).collect()
+                }
+                Domain::Type(_) => domain_values(inst, st, env, dom)?,
+            };
+            let stop = if *forall { 0 } else { 1 };
+            let mut unknown = false;
+            for v in vals {
+                env[*var] = v;
+                match peval(inst, st, known, env, body) {
+                    Err(e) if !unknown => return Err(e),
+                    Err(_) | Ok(None) => unknown = true,
+                    Ok(Some(r)) if (r != 0) as i64 == stop => return Ok(Some(stop)),
+                    Ok(Some(_)) => {}
+                }
+            }
+            if unknown { None } else { Some(1 - stop) }
+        }
+    })
+}
+
+/// `&&` (stop = 0) or `||` (stop = 1) over partially known operands.
+fn junction(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], xs: &[Expr], stop: i64) -> P {
+    let mut unknown = false;
+    for x in xs {
+        match peval(inst, st, known, env, x) {
+            Err(e) if !unknown => return Err(e),
+            Err(_) | Ok(None) => unknown = true,
+            Ok(Some(v)) if (v != 0) as i64 == stop => return Ok(Some(stop)),
+            Ok(Some(_)) => {}
+        }
+    }
+    Ok(if unknown { None } else { Some(1 - stop) })
+}
+
+struct Constraint<'a> {
+    env: Vec<i64>,
+    body: &'a Expr,
+}
+
+/// Call `f` on every initial state, in lexicographic order of slot values, until it
+/// returns false. A range error in `init` ends the enumeration with that valuation.
+pub fn for_each_initial(inst: &Instance, f: &mut dyn FnMut(&[i64]) -> bool) -> Result<(), InitError> {
+    if !inst.has_states() {
+        return Ok(());
+    }
+    let mut cons = Vec::new();
+    for init in &inst.model.inits {
+        for tuple in inst.all_tuples(init.params) {
+            let mut env = vec![0; init.locals.len().max(tuple.len())];
+            env[..tuple.len()].copy_from_slice(&tuple);
+            cons.push(Constraint {
+                env,
+                body: &init.body,
+            });
+        }
+    }
+    let mut st: State = inst.slots.iter().map(|s| s.lo).collect();
+    let mut known = vec![false; st.len()];
+    let mut pending = Vec::new();
+    for (k, c) in cons.iter_mut().enumerate() {
+        match peval(inst, &st, &known, &mut c.env, c.body) {
+            Ok(Some(0)) => return Ok(()),
+            Ok(Some(_)) => {}
+            Ok(None) => pending.push(k),
+            Err(error) => return Err(InitError { state: st, error }),
+        }
+    }
+    rec(inst, &mut cons, &mut st, &mut known, 0, &pending, f).map(|_| ())
+}
+
+/// Returns Ok(false) when `f` asked to stop.
+fn rec(
+    inst: &Instance,
+    cons: &mut [Constraint],
+    st: &mut State,
+    known: &mut Vec<bool>,
+    slot: usize,
+    pending: &[usize],
+    f: &mut dyn FnMut(&[i64]) -> bool,
+) -> Result<bool, InitError> {
+    if slot == st.len() {
+        return Ok(f(st));
+    }
+    let (lo, hi) = (inst.slots[slot].lo, inst.slots[slot].hi);
+    known[slot] = true;
+    let mut next = Vec::with_capacity(pending.len());
+    'values: for v in lo..=hi {
+        st[slot] = v;
+        next.clear();
+        for &k in pending {
+            let c = &mut cons[k];
+            match peval(inst, st, known, &mut c.env, c.body) {
+                Ok(Some(0)) => continue 'values,
+                Ok(Some(_)) => {}
+                Ok(None) => next.push(k),
+                Err(error) => {
+                    for s in slot + 1..st.len() {
+                        st[s] = inst.slots[s].lo;
+                    }
+                    return Err(InitError {
+                        state: st.clone(),
+                        error,
+                    });
+                }
+            }
+        }
+        let pend = next.clone();
+        if !rec(inst, cons, st, known, slot + 1, &pend, f)? {
+            known[slot] = false;
+            return Ok(false);
+        }
+    }
+    known[slot] = false;
+    Ok(true)
+}
+
+/// All initial states (for small instances and tests).
+pub fn initial_states(inst: &Instance) -> Result<Vec<State>, InitError> {
+    let mut out = Vec::new();
+    for_each_initial(inst, &mut |s| {
+        out.push(s.to_vec());
+        true
+    })?;
+    Ok(out)
+}

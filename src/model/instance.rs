@@ -1,0 +1,269 @@
+//! An instance of a family at size n: every variable laid out as cells ("slots"),
+//! each with a finite domain, and the packing of a state into 64-bit words.
+//! A state in unpacked form is one `i64` per slot (the value itself, not an offset).
+
+use super::ir::*;
+
+/// A state, unpacked: one value per slot.
+pub type State = Vec<i64>;
+
+/// Where a variable's cells start and how its indices map to slots.
+#[derive(Clone, Debug)]
+pub struct VarLayout {
+    pub base: usize,
+    /// Per index position: lowest index value and number of values.
+    pub dims: Vec<(i64, usize)>,
+    pub strides: Vec<usize>,
+    /// Number of cells.
+    pub cells: usize,
+    /// The value domain, `lo..=hi` (empty when hi < lo).
+    pub lo: i64,
+    pub hi: i64,
+}
+
+/// One cell of the state.
+#[derive(Clone, Debug)]
+pub struct Slot {
+    pub var: VarId,
+    /// The index tuple of the cell (empty for globals).
+    pub index: Vec<i64>,
+    pub lo: i64,
+    pub hi: i64,
+    pub word: usize,
+    pub shift: u32,
+    pub bits: u32,
+}
+
+/// A family at one size.
+#[derive(Clone, Debug)]
+pub struct Instance<'m> {
+    pub model: &'m Model,
+    pub n: usize,
+    /// `(lo, hi)` of every range type at this size.
+    pub ranges: Vec<(i64, i64)>,
+    pub vars: Vec<VarLayout>,
+    pub slots: Vec<Slot>,
+    /// Number of 64-bit words of a packed state.
+    pub words: usize,
+    /// Bits of state actually used.
+    pub bits: usize,
+}
+
+impl<'m> Instance<'m> {
+    /// Lay out the family at size `n` (n ≥ 1).
+    pub fn new(model: &'m Model, n: usize) -> Instance<'m> {
+        let ranges: Vec<(i64, i64)> = model
+            .ranges
+            .iter()
+            .map(|r| (r.lo.eval(n as i64), r.hi.eval(n as i64)))
+            .collect();
+        let mut inst = Instance {
+            model,
+            n,
+            ranges,
+            vars: Vec::new(),
+            slots: Vec::new(),
+            words: 0,
+            bits: 0,
+        };
+        let (mut word, mut shift) = (0usize, 0u32);
+        for (vid, v) in model.vars.iter().enumerate() {
+            let dims: Vec<(i64, usize)> = v
+                .dims
+                .iter()
+                .map(|&t| {
+                    let (lo, hi) = inst.domain(t);
+                    (lo, (hi - lo + 1).max(0) as usize)
+                })
+                .collect();
+            let mut strides = vec![0; dims.len()];
+            let mut cells = 1usize;
+            for k in (0..dims.len()).rev() {
+                strides[k] = cells;
+                cells = cells.saturating_mul(dims[k].1);
+            }
+            let (lo, hi) = inst.domain(v.ty);
+            let size = (hi - lo + 1).max(1) as u64;
+            let bits = 64 - (size - 1).leading_zeros();
+            let base = inst.slots.len();
+            for c in 0..cells {
+                let mut index = Vec::with_capacity(dims.len());
+                let mut rem = c;
+                for k in 0..dims.len() {
+                    index.push(dims[k].0 + (rem / strides[k]) as i64);
+                    rem %= strides[k];
+                }
+                if shift + bits > 64 {
+                    word += 1;
+                    shift = 0;
+                }
+                inst.slots.push(Slot {
+                    var: vid,
+                    index,
+                    lo,
+                    hi,
+                    word,
+                    shift,
+                    bits,
+                });
+                shift += bits;
+                inst.bits += bits as usize;
+            }
+            inst.vars.push(VarLayout {
+                base,
+                dims,
+                strides,
+                cells,
+                lo,
+                hi,
+            });
+        }
+        inst.words = inst
+            .slots
+            .iter()
+            .filter(|s| s.bits > 0)
+            .map(|s| s.word + 1)
+            .max()
+            .unwrap_or(1);
+        inst
+    }
+
+    /// The values of a type at this size, `lo..=hi` (empty when hi < lo).
+    pub fn domain(&self, t: Ty) -> (i64, i64) {
+        match t {
+            Ty::Bool => (0, 1),
+            Ty::Enum(e) => (0, self.model.enums[e].ctors.len() as i64 - 1),
+            Ty::Proc => (1, self.n as i64),
+            Ty::Range(r) => self.ranges[r],
+            Ty::Int => (i64::MIN, i64::MAX),
+        }
+    }
+
+    /// The slot of a cell, or `None` when an index is out of range.
+    pub fn slot_of(&self, var: VarId, index: &[i64]) -> Option<usize> {
+        let l = &self.vars[var];
+        let mut s = l.base;
+        for (k, &i) in index.iter().enumerate() {
+            let (lo, size) = l.dims[k];
+            let off = i.checked_sub(lo)?;
+            if off < 0 || off as usize >= size {
+                return None;
+            }
+            s += off as usize * l.strides[k];
+        }
+        Some(s)
+    }
+
+    /// Whether every slot has a non-empty domain (otherwise there are no states).
+    pub fn has_states(&self) -> bool {
+        self.slots.iter().all(|s| s.lo <= s.hi)
+    }
+
+    /// Pack an unpacked state into words (`out.len() == self.words`).
+    pub fn pack(&self, st: &[i64], out: &mut [u64]) {
+        out.iter_mut().for_each(|w| *w = 0);
+        for (s, v) in self.slots.iter().zip(st) {
+            if s.bits > 0 {
+                out[s.word] |= ((v - s.lo) as u64) << s.shift;
+            }
+        }
+    }
+
+    /// Unpack words into a state (`out.len() == self.slots.len()`).
+    pub fn unpack(&self, words: &[u64], out: &mut [i64]) {
+        for (s, o) in self.slots.iter().zip(out.iter_mut()) {
+            if s.bits == 0 {
+                *o = s.lo;
+                continue;
+            }
+            let mask = if s.bits == 64 {
+                u64::MAX
+            } else {
+                (1u64 << s.bits) - 1
+            };
+            *o = s.lo + ((words[s.word] >> s.shift) & mask) as i64;
+        }
+    }
+
+    /// `A[1,2]`, `X`: how a cell is named in traces.
+    pub fn cell_name(&self, slot: usize) -> String {
+        let s = &self.slots[slot];
+        let name = &self.model.vars[s.var].name;
+        if s.index.is_empty() {
+            name.clone()
+        } else {
+            let dims = &self.model.vars[s.var].dims;
+            let ix: Vec<String> = s
+                .index
+                .iter()
+                .zip(dims)
+                .map(|(&i, &t)| self.value_name(t, i))
+                .collect();
+            format!("{}[{}]", name, ix.join(","))
+        }
+    }
+
+    /// How a value of a type is printed: constructor names, `True`/`False`, numbers.
+    pub fn value_name(&self, t: Ty, v: i64) -> String {
+        match t {
+            Ty::Bool => if v != 0 { "True" } else { "False" }.to_string(),
+            Ty::Enum(e) => self.model.enums[e]
+                .ctors
+                .get(v as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("<{v}>")),
+            _ => v.to_string(),
+        }
+    }
+
+    /// The value of a slot, printed.
+    pub fn slot_value_name(&self, slot: usize, v: i64) -> String {
+        self.value_name(self.model.vars[self.slots[slot].var].ty, v)
+    }
+
+    /// All tuples of `k` pairwise distinct process ids, in lexicographic order.
+    pub fn distinct_tuples(&self, k: usize) -> Vec<Vec<i64>> {
+        tuples(self.n, k, true)
+    }
+
+    /// All tuples of `k` process ids (repetitions allowed), in lexicographic order.
+    pub fn all_tuples(&self, k: usize) -> Vec<Vec<i64>> {
+        tuples(self.n, k, false)
+    }
+}
+
+fn tuples(n: usize, k: usize, distinct: bool) -> Vec<Vec<i64>> {
+    let mut out = Vec::new();
+    let mut cur = Vec::with_capacity(k);
+    fn rec(n: usize, k: usize, distinct: bool, cur: &mut Vec<i64>, out: &mut Vec<Vec<i64>>) {
+        if cur.len() == k {
+            out.push(cur.clone());
+            return;
+        }
+        for p in 1..=n as i64 {
+            if distinct && cur.contains(&p) {
+                continue;
+            }
+            cur.push(p);
+            rec(n, k, distinct, cur, out);
+            cur.pop();
+        }
+    }
+    rec(n, k, distinct, &mut cur, &mut out);
+    out
+}
+
+/// Advance `cur` to the next combination of values, last position fastest, each
+/// position within its `(lo, hi)`; false (and `cur` unchanged) after the last one.
+pub fn odometer(cur: &mut [i64], ranges: &[(i64, i64)]) -> bool {
+    for k in (0..cur.len()).rev() {
+        if cur[k] < ranges[k].1 {
+            cur[k] += 1;
+            for j in k + 1..cur.len() {
+                cur[j] = ranges[j].0;
+            }
+            return true;
+        }
+    }
+    false
+}

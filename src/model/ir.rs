@@ -1,0 +1,339 @@
+//! The typed, size-independent intermediate representation of a family: what the
+//! checker produces and what every engine consumes. Values of every type are `i64`:
+//! `bool` is 0/1, an enumeration value is its constructor's ordinal, a process id is
+//! 1..n and a range value is itself.
+
+use crate::lang::diag::{Diagnostic, Source, Span};
+
+/// The type of a term. `Int` is the type of literals, `N` and arithmetic results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Bool,
+    Enum(usize),
+    Range(usize),
+    Proc,
+    Int,
+}
+
+impl Ty {
+    /// Process ids, range values and integers compare as integers.
+    pub fn is_intlike(self) -> bool {
+        matches!(self, Ty::Proc | Ty::Range(_) | Ty::Int)
+    }
+}
+
+/// `type t = A | B | C`
+#[derive(Clone, Debug)]
+pub struct EnumType {
+    pub name: String,
+    pub ctors: Vec<String>,
+}
+
+/// An integer expression over literals and `N`, for range bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SizeExpr {
+    Lit(i64),
+    Size,
+    Neg(Box<SizeExpr>),
+    Add(Box<SizeExpr>, Box<SizeExpr>),
+    Sub(Box<SizeExpr>, Box<SizeExpr>),
+    Mul(Box<SizeExpr>, Box<SizeExpr>),
+}
+
+impl SizeExpr {
+    /// The value at size `n` (saturating, so absurd bounds stay finite).
+    pub fn eval(&self, n: i64) -> i64 {
+        match self {
+            SizeExpr::Lit(v) => *v,
+            SizeExpr::Size => n,
+            SizeExpr::Neg(a) => a.eval(n).saturating_neg(),
+            SizeExpr::Add(a, b) => a.eval(n).saturating_add(b.eval(n)),
+            SizeExpr::Sub(a, b) => a.eval(n).saturating_sub(b.eval(n)),
+            SizeExpr::Mul(a, b) => a.eval(n).saturating_mul(b.eval(n)),
+        }
+    }
+    /// Whether the bound mentions `N`.
+    pub fn uses_size(&self) -> bool {
+        match self {
+            SizeExpr::Lit(_) => false,
+            SizeExpr::Size => true,
+            SizeExpr::Neg(a) => a.uses_size(),
+            SizeExpr::Add(a, b) | SizeExpr::Sub(a, b) | SizeExpr::Mul(a, b) => {
+                a.uses_size() || b.uses_size()
+            }
+        }
+    }
+}
+
+/// `type level = lo .. hi` (or a range written in place, named by its text).
+#[derive(Clone, Debug)]
+pub struct RangeType {
+    pub name: String,
+    pub lo: SizeExpr,
+    pub hi: SizeExpr,
+    pub span: Span,
+}
+
+/// What kind of state variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    /// `var X : t`
+    Global,
+    /// `const X : t` — arbitrary initial value, never assigned.
+    Const,
+    /// `array A[...] : t`
+    Array,
+}
+
+/// A state variable: a global, a constant or an array with one cell per index tuple.
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: String,
+    pub kind: VarKind,
+    /// Index types (empty for globals and constants).
+    pub dims: Vec<Ty>,
+    pub ty: Ty,
+    pub span: Span,
+}
+
+/// A local name of a transition, property or init: parameters first, then the
+/// names bound by quantifiers, `case` rows and `any`.
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: String,
+    pub ty: Ty,
+}
+
+pub type LocalId = usize;
+pub type VarId = usize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CmpOp {
+    pub fn apply(self, a: i64, b: i64) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+    pub fn text(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "<>",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+}
+
+/// What a quantified variable ranges over.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Domain {
+    /// The processes of the instance other than the values of `except`.
+    Procs { except: Vec<Expr> },
+    /// Every value of a range, enumeration or `bool` type.
+    Type(Ty),
+}
+
+/// A typed term or formula. Evaluation is left to right and `&&`, `||`, `=>`,
+/// `if then else` and quantifiers (in ascending order of the bound value) stop early.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Const(i64, Ty),
+    /// `N`
+    Size,
+    Local(LocalId),
+    /// A global (no indices) or an array cell.
+    Read(VarId, Vec<Expr>),
+    Arith(ArithOp, Box<Expr>, Box<Expr>),
+    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    And(Vec<Expr>),
+    Or(Vec<Expr>),
+    Imp(Box<Expr>, Box<Expr>),
+    Iff(Box<Expr>, Box<Expr>),
+    Ite(Box<Expr>, Box<Expr>, Box<Expr>, Ty),
+    Quant {
+        forall: bool,
+        var: LocalId,
+        dom: Domain,
+        body: Box<Expr>,
+    },
+}
+
+impl Expr {
+    pub fn tt() -> Expr {
+        Expr::Const(1, Ty::Bool)
+    }
+}
+
+/// One index position of an update target.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Index {
+    /// A term evaluated on the old state.
+    Term(Expr),
+    /// A fresh name bound to every value of the dimension (`A[j] := case ...`).
+    Bind(LocalId),
+}
+
+/// What an update stores.
+#[derive(Clone, Debug, PartialEq)]
+pub enum UpdValue {
+    Term(Expr),
+    /// `X := .` — every value of the variable's type.
+    Nondet,
+    /// `X := any j. f` — every process j satisfying f; disabled when there is none.
+    Any { var: LocalId, cond: Expr },
+}
+
+/// One assignment of a transition's action; all read the old state.
+#[derive(Clone, Debug)]
+pub struct Update {
+    pub var: VarId,
+    pub index: Vec<Index>,
+    pub value: UpdValue,
+    pub span: Span,
+}
+
+/// `transition name (params) requires { guard } { updates }`
+#[derive(Clone, Debug)]
+pub struct Transition {
+    pub name: String,
+    /// The first `params` locals are the (pairwise distinct) process parameters.
+    pub params: usize,
+    pub locals: Vec<Local>,
+    pub guard: Expr,
+    pub updates: Vec<Update>,
+    pub span: Span,
+}
+
+/// `unsafe name (params) { body }`: bad when body holds for pairwise distinct params.
+#[derive(Clone, Debug)]
+pub struct Unsafe {
+    pub name: String,
+    pub params: usize,
+    pub locals: Vec<Local>,
+    pub body: Expr,
+    pub span: Span,
+}
+
+/// `init (params) { body }`: body holds for all (not necessarily distinct) params.
+#[derive(Clone, Debug)]
+pub struct Init {
+    pub params: usize,
+    pub locals: Vec<Local>,
+    pub body: Expr,
+    pub span: Span,
+}
+
+/// An LTL formula; atoms are state formulas over the parameter and the globals.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ltl {
+    Atom(Expr),
+    Not(Box<Ltl>),
+    And(Box<Ltl>, Box<Ltl>),
+    Or(Box<Ltl>, Box<Ltl>),
+    Imp(Box<Ltl>, Box<Ltl>),
+    Iff(Box<Ltl>, Box<Ltl>),
+    Next(Box<Ltl>),
+    Globally(Box<Ltl>),
+    Finally(Box<Ltl>),
+    Until(Box<Ltl>, Box<Ltl>),
+    Release(Box<Ltl>, Box<Ltl>),
+    WeakUntil(Box<Ltl>, Box<Ltl>),
+}
+
+/// `ltl name (i) { psi }`
+#[derive(Clone, Debug)]
+pub struct LtlProp {
+    pub name: String,
+    pub params: usize,
+    pub locals: Vec<Local>,
+    pub body: Ltl,
+    pub span: Span,
+}
+
+/// A construct that makes the family not fully symmetric.
+#[derive(Clone, Debug)]
+pub struct SymmetryBreak {
+    pub what: String,
+    pub span: Span,
+}
+
+/// A checked family.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub source: Source,
+    /// `number_procs k`: the family is the single size k.
+    pub number_procs: Option<(usize, Span)>,
+    pub enums: Vec<EnumType>,
+    pub ranges: Vec<RangeType>,
+    pub vars: Vec<Var>,
+    pub transitions: Vec<Transition>,
+    pub inits: Vec<Init>,
+    pub unsafes: Vec<Unsafe>,
+    pub ltls: Vec<LtlProp>,
+    /// Empty when the family is fully symmetric; otherwise every construct that breaks it.
+    pub symmetry_breaks: Vec<SymmetryBreak>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Model {
+    /// Fully symmetric: process ids are only compared for equality, copied and used as
+    /// indices of `proc`-indexed arrays.
+    pub fn is_symmetric(&self) -> bool {
+        self.symmetry_breaks.is_empty()
+    }
+
+    /// A one-line verdict on symmetry with the first construct that breaks it.
+    pub fn symmetry_summary(&self) -> String {
+        match self.symmetry_breaks.first() {
+            None => "fully symmetric".to_string(),
+            Some(b) => format!(
+                "not fully symmetric: {} at {}",
+                b.what,
+                self.source.file_line(b.span.lo)
+            ),
+        }
+    }
+
+    /// Name of a type, as written in the source.
+    pub fn type_name(&self, t: Ty) -> String {
+        match t {
+            Ty::Bool => "bool".into(),
+            Ty::Proc => "proc".into(),
+            Ty::Int => "int".into(),
+            Ty::Enum(e) => self.enums[e].name.clone(),
+            Ty::Range(r) => self.ranges[r].name.clone(),
+        }
+    }
+
+    pub fn var_by_name(&self, name: &str) -> Option<VarId> {
+        self.vars.iter().position(|v| v.name == name)
+    }
+
+    pub fn transition_by_name(&self, name: &str) -> Option<usize> {
+        self.transitions.iter().position(|t| t.name == name)
+    }
+}

@@ -1,0 +1,10 @@
+//! The model layer: the typed IR of a family (`ir`) and, per size n, an instance with
+//! its state layout, the reference interpreter, initial states, successors and the
+//! permutation action with canonical representatives.
+
+pub mod ir;
+pub mod eval;
+pub mod instance;
+pub mod init;
+pub mod compiled;
+pub mod canon;

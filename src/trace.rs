@@ -1,0 +1,241 @@
+//! Counterexamples: an initial state, the steps fired and what goes wrong at the end.
+//! Every trace any engine reports is replayed here on the reference interpreter of the
+//! unreduced instance before it is printed; rendering to text and JSON lives here too.
+
+use crate::model::eval::{self, Fire, Step};
+use crate::model::instance::{Instance, State};
+use crate::model::ir::Model;
+use serde_json::{Value, json};
+
+/// Where a range error happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RangeSite {
+    /// Evaluating `init` on the first state (which is then not an initial state).
+    Init,
+    /// Trying this transition instance on the last state.
+    Transition { trans: usize, params: Vec<i64> },
+    /// Evaluating this `unsafe` property on the last state.
+    Property(usize),
+}
+
+/// What the last state of a trace violates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// The property's body holds for these pairwise distinct processes.
+    Unsafe { prop: usize, tuple: Vec<i64> },
+    /// No transition instance is enabled.
+    Deadlock,
+    /// A value or index out of range.
+    Range { site: RangeSite, message: String },
+}
+
+/// A finite counterexample at one size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    pub size: usize,
+    pub init: State,
+    pub steps: Vec<Step>,
+    pub violation: Violation,
+}
+
+impl Trace {
+    /// Number of steps.
+    pub fn depth(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Replay on the reference interpreter of the unreduced instance: the first state
+    /// must be initial, every step enabled with the recorded choices, and the last
+    /// state must show the violation. Returns every state of the run.
+    pub fn replay(&self, model: &Model) -> Result<Vec<State>, String> {
+        let inst = Instance::new(model, self.size);
+        let init_ok = eval::satisfies_init(&inst, &self.init);
+        match (&self.violation, init_ok) {
+            (Violation::Range { site: RangeSite::Init, .. }, Err(_)) => {
+                return if self.steps.is_empty() {
+                    Ok(vec![self.init.clone()])
+                } else {
+                    Err("an init range error has no steps".into())
+                };
+            }
+            (Violation::Range { site: RangeSite::Init, .. }, Ok(_)) => {
+                return Err("evaluating init on the first state raises no range error".into());
+            }
+            (_, Ok(true)) => {}
+            (_, Ok(false)) => return Err("the first state is not an initial state".into()),
+            (_, Err(e)) => return Err(format!("evaluating init on the first state: {e}")),
+        }
+        let mut states = vec![self.init.clone()];
+        for (k, step) in self.steps.iter().enumerate() {
+            let last = states.last().unwrap();
+            match eval::apply(&inst, last, step) {
+                Ok(Some(next)) => states.push(next),
+                Ok(None) => {
+                    return Err(format!(
+                        "step {} ({}) is not enabled with these choices",
+                        k + 1,
+                        step_label(model, step)
+                    ));
+                }
+                Err(e) => return Err(format!("step {}: {}", k + 1, e)),
+            }
+        }
+        let last = states.last().unwrap();
+        match &self.violation {
+            Violation::Unsafe { prop, tuple } => {
+                let u = &model.unsafes[*prop];
+                let mut sorted = tuple.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                if tuple.len() != u.params || sorted.len() != tuple.len()
+                    || tuple.iter().any(|&p| p < 1 || p as usize > self.size)
+                {
+                    return Err("the witness is not a tuple of distinct processes".into());
+                }
+                let mut env = vec![0; u.locals.len().max(tuple.len())];
+                env[..tuple.len()].copy_from_slice(tuple);
+                match eval::eval(&inst, last, &mut env, &u.body) {
+                    Ok(v) if v != 0 => {}
+                    Ok(_) => return Err(format!("`{}` does not hold in the last state", u.name)),
+                    Err(e) => return Err(format!("evaluating `{}`: {e}", u.name)),
+                }
+            }
+            Violation::Deadlock => {
+                let (succ, errs) = eval::successors(&inst, last);
+                if !succ.is_empty() || !errs.is_empty() {
+                    return Err("the last state is not a deadlock".into());
+                }
+            }
+            Violation::Range { site, .. } => match site {
+                RangeSite::Init => return Err("an init range error has no run".into()),
+                RangeSite::Transition { trans, params } => {
+                    if !matches!(eval::fire(&inst, last, *trans, params), Fire::Error(_)) {
+                        return Err("the transition raises no range error in the last state".into());
+                    }
+                }
+                RangeSite::Property(p) => {
+                    if eval::violation(&inst, last, &model.unsafes[*p]).is_ok() {
+                        return Err("the property raises no range error in the last state".into());
+                    }
+                }
+            },
+        }
+        Ok(states)
+    }
+}
+
+/// `name(p1,p2)`, with nondeterministic choices as `[X:=v]`.
+pub fn step_label(model: &Model, step: &Step) -> String {
+    let t = &model.transitions[step.trans];
+    let ps: Vec<String> = step.params.iter().map(|p| p.to_string()).collect();
+    format!("{}({})", t.name, ps.join(","))
+}
+
+/// The cells that differ between two states, as `name=value`.
+pub fn changes(inst: &Instance, a: &[i64], b: &[i64]) -> Vec<(String, String)> {
+    (0..a.len())
+        .filter(|&s| a[s] != b[s])
+        .map(|s| (inst.cell_name(s), inst.slot_value_name(s, b[s])))
+        .collect()
+}
+
+/// Every cell of a state, as `name=value`.
+pub fn cells(inst: &Instance, st: &[i64]) -> Vec<(String, String)> {
+    (0..st.len())
+        .map(|s| (inst.cell_name(s), inst.slot_value_name(s, st[s])))
+        .collect()
+}
+
+/// One line saying what the last state violates.
+pub fn violation_text(model: &Model, v: &Violation) -> String {
+    match v {
+        Violation::Unsafe { prop, tuple } => {
+            let u = &model.unsafes[*prop];
+            let names: Vec<String> = u.locals[..u.params]
+                .iter()
+                .zip(tuple)
+                .map(|(l, p)| format!("{}={}", l.name, p))
+                .collect();
+            if names.is_empty() {
+                format!("`{}` holds", u.name)
+            } else {
+                format!("`{}` holds for {}", u.name, names.join(", "))
+            }
+        }
+        Violation::Deadlock => "deadlock: no transition is enabled".to_string(),
+        Violation::Range { site, message } => match site {
+            RangeSite::Init => format!("range error evaluating init: {message}"),
+            RangeSite::Transition { trans, params } => format!(
+                "range error in {}: {}",
+                step_label(
+                    model,
+                    &Step {
+                        trans: *trans,
+                        params: params.clone(),
+                        choices: Vec::new()
+                    }
+                ),
+                message
+            ),
+            RangeSite::Property(p) => {
+                format!("range error evaluating `{}`: {}", model.unsafes[*p].name, message)
+            }
+        },
+    }
+}
+
+/// The trace as indented text lines: the initial state, each step with the cells it
+/// changed, and the violation.
+pub fn render_text(model: &Model, trace: &Trace, states: &[State]) -> String {
+    let inst = Instance::new(model, trace.size);
+    let mut out = String::new();
+    let init: Vec<String> = cells(&inst, &trace.init)
+        .into_iter()
+        .map(|(c, v)| format!("{c}={v}"))
+        .collect();
+    let labels: Vec<String> = trace.steps.iter().map(|s| step_label(model, s)).collect();
+    let width = labels.iter().map(|l| l.len()).max().unwrap_or(0).max(9);
+    out.push_str(&format!("    {:>3}  {:<width$}  {}\n", 0, "(initial)", init.join(" ")));
+    for (k, label) in labels.iter().enumerate() {
+        let ch: Vec<String> = changes(&inst, &states[k], &states[k + 1])
+            .into_iter()
+            .map(|(c, v)| format!("{c}={v}"))
+            .collect();
+        let ch = if ch.is_empty() {
+            "(no change)".to_string()
+        } else {
+            ch.join(" ")
+        };
+        out.push_str(&format!("    {:>3}  {:<width$}  {}\n", k + 1, label, ch));
+    }
+    out.push_str(&format!("    => {}\n", violation_text(model, &trace.violation)));
+    out
+}
+
+/// The trace as JSON: `{"init": {cell: value}, "steps": [{"transition", "params",
+/// "process", "choices", "changes"}], "violation": text}`.
+pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
+    let inst = Instance::new(model, trace.size);
+    let obj = |pairs: Vec<(String, String)>| {
+        Value::Object(pairs.into_iter().map(|(c, v)| (c, Value::String(v))).collect())
+    };
+    let steps: Vec<Value> = trace
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            json!({
+                "transition": model.transitions[s.trans].name,
+                "params": s.params,
+                "process": s.params.first(),
+                "choices": s.choices,
+                "changes": obj(changes(&inst, &states[k], &states[k + 1])),
+            })
+        })
+        .collect();
+    json!({
+        "init": obj(cells(&inst, &trace.init)),
+        "steps": steps,
+        "violation": violation_text(model, &trace.violation),
+    })
+}
