@@ -51,14 +51,26 @@ impl Trace {
         let inst = Instance::new(model, self.size);
         let init_ok = eval::satisfies_init(&inst, &self.init);
         match (&self.violation, init_ok) {
-            (Violation::Range { site: RangeSite::Init, .. }, Err(_)) => {
+            (
+                Violation::Range {
+                    site: RangeSite::Init,
+                    ..
+                },
+                Err(_),
+            ) => {
                 return if self.steps.is_empty() {
                     Ok(vec![self.init.clone()])
                 } else {
                     Err("an init range error has no steps".into())
                 };
             }
-            (Violation::Range { site: RangeSite::Init, .. }, Ok(_)) => {
+            (
+                Violation::Range {
+                    site: RangeSite::Init,
+                    ..
+                },
+                Ok(_),
+            ) => {
                 return Err("evaluating init on the first state raises no range error".into());
             }
             (_, Ok(true)) => {}
@@ -87,7 +99,8 @@ impl Trace {
                 let mut sorted = tuple.clone();
                 sorted.sort_unstable();
                 sorted.dedup();
-                if tuple.len() != u.params || sorted.len() != tuple.len()
+                if tuple.len() != u.params
+                    || sorted.len() != tuple.len()
                     || tuple.iter().any(|&p| p < 1 || p as usize > self.size)
                 {
                     return Err("the witness is not a tuple of distinct processes".into());
@@ -178,10 +191,38 @@ pub fn violation_text(model: &Model, v: &Violation) -> String {
                 message
             ),
             RangeSite::Property(p) => {
-                format!("range error evaluating `{}`: {}", model.unsafes[*p].name, message)
+                format!(
+                    "range error evaluating `{}`: {}",
+                    model.unsafes[*p].name, message
+                )
             }
         },
     }
+}
+
+/// A state in short form: globals as `X=v`, arrays whose cells are all equal as
+/// `A[*]=v`, other arrays cell by cell.
+pub fn state_summary(inst: &Instance, st: &[i64]) -> String {
+    let mut parts = Vec::new();
+    for (vid, l) in inst.vars.iter().enumerate() {
+        let cells = l.base..l.base + l.cells;
+        if inst.model.vars[vid].dims.is_empty() || l.cells == 0 {
+            parts.extend(
+                cells.map(|s| format!("{}={}", inst.cell_name(s), inst.slot_value_name(s, st[s]))),
+            );
+        } else if cells.clone().all(|s| st[s] == st[l.base]) {
+            parts.push(format!(
+                "{}[*]={}",
+                inst.model.vars[vid].name,
+                inst.slot_value_name(l.base, st[l.base])
+            ));
+        } else {
+            parts.extend(
+                cells.map(|s| format!("{}={}", inst.cell_name(s), inst.slot_value_name(s, st[s]))),
+            );
+        }
+    }
+    parts.join(" ")
 }
 
 /// The trace as indented text lines: the initial state, each step with the cells it
@@ -189,13 +230,13 @@ pub fn violation_text(model: &Model, v: &Violation) -> String {
 pub fn render_text(model: &Model, trace: &Trace, states: &[State]) -> String {
     let inst = Instance::new(model, trace.size);
     let mut out = String::new();
-    let init: Vec<String> = cells(&inst, &trace.init)
-        .into_iter()
-        .map(|(c, v)| format!("{c}={v}"))
-        .collect();
+    let init = state_summary(&inst, &trace.init);
     let labels: Vec<String> = trace.steps.iter().map(|s| step_label(model, s)).collect();
     let width = labels.iter().map(|l| l.len()).max().unwrap_or(0).max(9);
-    out.push_str(&format!("    {:>3}  {:<width$}  {}\n", 0, "(initial)", init.join(" ")));
+    out.push_str(&format!(
+        "    {:>3}  {:<width$}  {}\n",
+        0, "(initial)", init
+    ));
     for (k, label) in labels.iter().enumerate() {
         let ch: Vec<String> = changes(&inst, &states[k], &states[k + 1])
             .into_iter()
@@ -208,7 +249,10 @@ pub fn render_text(model: &Model, trace: &Trace, states: &[State]) -> String {
         };
         out.push_str(&format!("    {:>3}  {:<width$}  {}\n", k + 1, label, ch));
     }
-    out.push_str(&format!("    => {}\n", violation_text(model, &trace.violation)));
+    out.push_str(&format!(
+        "    => {}\n",
+        violation_text(model, &trace.violation)
+    ));
     out
 }
 
@@ -217,7 +261,12 @@ pub fn render_text(model: &Model, trace: &Trace, states: &[State]) -> String {
 pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
     let inst = Instance::new(model, trace.size);
     let obj = |pairs: Vec<(String, String)>| {
-        Value::Object(pairs.into_iter().map(|(c, v)| (c, Value::String(v))).collect())
+        Value::Object(
+            pairs
+                .into_iter()
+                .map(|(c, v)| (c, Value::String(v)))
+                .collect(),
+        )
     };
     let steps: Vec<Value> = trace
         .steps

@@ -132,7 +132,7 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
     let v: f64 = num
         .parse()
         .map_err(|_| format!("`{s}` is not a size in bytes (e.g. 8G, 512M)"))?;
-    if !(v > 0.0) {
+    if v.is_nan() || v <= 0.0 {
         return Err("the memory limit must be positive".into());
     }
     Ok((v * mult as f64) as usize)
@@ -193,7 +193,11 @@ fn load(path: &str) -> Result<Model, i32> {
 }
 
 /// The sizes to check, honouring `number_procs`.
-fn sizes_for(model: &Model, sizes: Option<(usize, usize)>, size: Option<usize>) -> Result<Vec<usize>, String> {
+fn sizes_for(
+    model: &Model,
+    sizes: Option<(usize, usize)>,
+    size: Option<usize>,
+) -> Result<Vec<usize>, String> {
     let requested = size.map(|n| (n, n)).or(sizes);
     match (model.number_procs, requested) {
         (Some((k, _)), Some((a, b))) if !(a == k && b == k) => Err(format!(
@@ -236,7 +240,11 @@ fn check(a: CheckArgs) -> i32 {
                 let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
                 eprintln!(
                     "nfold: error: no `unsafe` property named `{p}` (the model has: {})",
-                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
                 );
                 return EXIT_USAGE;
             }
@@ -292,7 +300,10 @@ fn check(a: CheckArgs) -> i32 {
     }
     run.seconds = start.elapsed().as_secs_f64();
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&render::json(&run)).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&render::json(&run)).unwrap_or_default()
+        );
     } else {
         print!("{}", render::footer(&run));
     }
@@ -300,7 +311,10 @@ fn check(a: CheckArgs) -> i32 {
 }
 
 fn exit_code(run: &Run) -> i32 {
-    let verdicts = run.results.iter().flat_map(|r| r.results.iter().map(|p| p.verdict));
+    let verdicts = run
+        .results
+        .iter()
+        .flat_map(|r| r.results.iter().map(|p| p.verdict));
     let mut any_unknown = run.limit.is_some();
     for v in verdicts {
         match v {

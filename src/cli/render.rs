@@ -81,7 +81,9 @@ pub fn footer(run: &Run) -> String {
                 let states = t.replay(run.model).unwrap_or_default();
                 out.push_str(&format!(
                     "\nsize {}: `{}` violated at depth {} (trace replayed on the interpreter):\n",
-                    r.size, p.name, t.depth()
+                    r.size,
+                    p.name,
+                    t.depth()
                 ));
                 if states.len() == t.steps.len() + 1 {
                     out.push_str(&trace::render_text(run.model, t, &states));
@@ -100,7 +102,11 @@ pub fn footer(run: &Run) -> String {
             "\nstopped: {} at size {}; sizes fully answered: {}\n",
             l.text(),
             run.results.last().map(|r| r.size).unwrap_or(0),
-            if answered.is_empty() { "none".into() } else { answered.join(", ") }
+            if answered.is_empty() {
+                "none".into()
+            } else {
+                answered.join(", ")
+            }
         ));
         let skipped: Vec<String> = run
             .sizes
@@ -186,7 +192,11 @@ fn type_text(m: &Model, t: Ty) -> String {
 
 /// `nfold info`.
 pub fn info(m: &Model, size: Option<usize>) -> String {
-    let mut out = format!("model     {}\nsymmetry  {}\n", m.source.name, m.symmetry_summary());
+    let mut out = format!(
+        "model     {}\nsymmetry  {}\n",
+        m.source.name,
+        m.symmetry_summary()
+    );
     for b in m.symmetry_breaks.iter().skip(1) {
         out.push_str(&format!(
             "          also: {} at {}\n",
@@ -203,7 +213,16 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
     }
     for r in &m.ranges {
         if !r.name.contains("..") {
-            out.push_str(&format!("  {} = {}\n", r.name, m.source.snippet(r.span).split('=').nth(1).unwrap_or("").trim()));
+            out.push_str(&format!(
+                "  {} = {}\n",
+                r.name,
+                m.source
+                    .snippet(r.span)
+                    .split('=')
+                    .nth(1)
+                    .unwrap_or("")
+                    .trim()
+            ));
         }
     }
     out.push_str("\nvariables\n");
@@ -219,20 +238,34 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             let d: Vec<String> = v.dims.iter().map(|&t| type_text(m, t)).collect();
             format!("[{}]", d.join(", "))
         };
-        out.push_str(&format!("  {kind:<5} {}{} : {}\n", v.name, dims, type_text(m, v.ty)));
+        out.push_str(&format!(
+            "  {kind:<5} {}{} : {}\n",
+            v.name,
+            dims,
+            type_text(m, v.ty)
+        ));
     }
     out.push_str("\ntransitions\n");
     for t in &m.transitions {
-        let ps: Vec<&str> = t.locals[..t.params].iter().map(|l| l.name.as_str()).collect();
+        let ps: Vec<&str> = t.locals[..t.params]
+            .iter()
+            .map(|l| l.name.as_str())
+            .collect();
         out.push_str(&format!("  {}({})\n", t.name, ps.join(" ")));
     }
     out.push_str("\nproperties\n");
     for u in &m.unsafes {
-        let ps: Vec<&str> = u.locals[..u.params].iter().map(|l| l.name.as_str()).collect();
+        let ps: Vec<&str> = u.locals[..u.params]
+            .iter()
+            .map(|l| l.name.as_str())
+            .collect();
         out.push_str(&format!("  unsafe {} ({})\n", u.name, ps.join(" ")));
     }
     for l in &m.ltls {
-        let ps: Vec<&str> = l.locals[..l.params].iter().map(|l| l.name.as_str()).collect();
+        let ps: Vec<&str> = l.locals[..l.params]
+            .iter()
+            .map(|l| l.name.as_str())
+            .collect();
         out.push_str(&format!("  ltl    {} ({})\n", l.name, ps.join(" ")));
     }
     if let Some(n) = size {

@@ -129,7 +129,14 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// Record a newly reached state; checks the properties on it. Returns whether new.
-    fn visit(&mut self, compiled: &Compiled, st: &[i64], parent: u32, via: (u32, u32), depth: usize) -> bool {
+    fn visit(
+        &mut self,
+        compiled: &Compiled,
+        st: &[i64],
+        parent: u32,
+        via: (u32, u32),
+        depth: usize,
+    ) -> bool {
         self.inst.pack(st, &mut self.words);
         let (idx, new) = match &self.sym {
             Some(sym) => {
@@ -224,7 +231,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let init_res = for_each_initial(&inst, &mut |st| {
         init_count += 1;
         s.visit(&compiled, st, NO_PARENT, (init_count as u32 - 1, 0), 0);
-        !opts.max_states.is_some_and(|m| s.store.len() >= m)
+        opts.max_states.is_none_or(|m| s.store.len() < m)
     });
     if let Err(e) = init_res {
         s.range(Found {
@@ -240,8 +247,10 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let mut depth = 0usize;
     let mut level_end = s.store.len();
     let mut last_progress = Instant::now();
+    let tracked = !s.props.is_empty() || opts.deadlock;
     let all_done = |s: &Search, dl: &Option<Found>, depth: usize| {
-        s.unsafe_found.iter().all(|f| f.is_some())
+        tracked
+            && s.unsafe_found.iter().all(|f| f.is_some())
             && (!opts.deadlock || dl.is_some())
             && s.range_found.as_ref().is_none_or(|r| r.depth <= depth)
     };
@@ -292,11 +301,15 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         if opts.max_states.is_some_and(|m| s.store.len() >= m) && cursor < s.store.len() {
             limit = Some(Limit::MaxStates);
         }
-        if cursor % 256 == 0 {
+        if cursor.is_multiple_of(256) {
             if opts.deadline.is_some_and(|d| Instant::now() >= d) {
                 limit = Some(Limit::Timeout);
             }
-            if opts.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            if opts
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
                 limit = Some(Limit::Interrupted);
             }
             let bytes = s.store.memory_bytes() + s.parent.len() * 12 + s.fifo.len() * 8;
@@ -357,7 +370,12 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         );
     }
     if opts.deadlock {
-        push(PropId::Deadlock, "deadlock".into(), deadlock_found.as_ref(), complete);
+        push(
+            PropId::Deadlock,
+            "deadlock".into(),
+            deadlock_found.as_ref(),
+            complete,
+        );
     }
     if let Some(r) = &s.range_found {
         push(PropId::Range, "range_error".into(), Some(r), true);
@@ -374,7 +392,13 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
 }
 
 /// Rebuild the real run to a found state and replay it on the reference interpreter.
-fn build_trace(model: &Model, inst: &Instance, compiled: &Compiled, s: &Search, f: &Found) -> Result<Trace, String> {
+fn build_trace(
+    model: &Model,
+    inst: &Instance,
+    compiled: &Compiled,
+    s: &Search,
+    f: &Found,
+) -> Result<Trace, String> {
     if let Kind::RangeInit { state } = &f.kind {
         let message = match eval::satisfies_init(inst, state) {
             Err(e) => e.message,

@@ -99,8 +99,9 @@ impl StateStore {
     }
 
     fn push(&mut self, key: &[u64]) {
-        if self.len % CHUNK_STATES == 0 {
-            self.chunks.push(Vec::with_capacity(CHUNK_STATES * self.words));
+        if self.len.is_multiple_of(CHUNK_STATES) {
+            self.chunks
+                .push(Vec::with_capacity(CHUNK_STATES * self.words));
         }
         self.chunks.last_mut().unwrap().extend_from_slice(key);
         self.len += 1;

@@ -33,7 +33,11 @@ impl Scope {
         }
     }
     fn lookup(&self, name: &str) -> Option<&Binding> {
-        self.names.iter().rev().find(|(n, _)| n == name).map(|(_, b)| b)
+        self.names
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b)
     }
     fn fresh(&mut self, name: &str, ty: Ty) -> LocalId {
         self.locals.push(Local {
@@ -96,7 +100,10 @@ pub fn check(file: &ast::File, source: Source) -> Result<Model, Diagnostic> {
     };
     if let Some((k, span)) = file.number_procs {
         if !(1..=64).contains(&k) {
-            return err(span, format!("`number_procs {k}`: the size must be 1 to 64"));
+            return err(
+                span,
+                format!("`number_procs {k}`: the size must be 1 to 64"),
+            );
         }
         c.number_procs = Some((k as usize, span));
         c.asym("`number_procs` fixes the size (and allows `#k`)", span);
@@ -113,7 +120,10 @@ pub fn check(file: &ast::File, source: Source) -> Result<Model, Diagnostic> {
         } = it
         {
             if c.preds.contains_key(&name.name) {
-                return err(name.span, format!("predicate `{}` is defined twice", name.name));
+                return err(
+                    name.span,
+                    format!("predicate `{}` is defined twice", name.name),
+                );
             }
             for (k, p) in params.iter().enumerate() {
                 if params[..k].iter().any(|q| q.name == p.name) {
@@ -280,7 +290,12 @@ impl<'a> Checker<'a> {
                 },
             },
             TypeExpr::Range(lo, hi, span) => {
-                let name = self.src.snippet(*span).split_whitespace().collect::<Vec<_>>().join(" ");
+                let name = self
+                    .src
+                    .snippet(*span)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 self.new_range(name, lo, hi, *span)
             }
         }
@@ -290,7 +305,10 @@ impl<'a> Checker<'a> {
         if matches!(name.name.as_str(), "bool" | "proc" | "int" | "real")
             || self.types.contains_key(&name.name)
         {
-            return err(name.span, format!("type `{}` is already defined", name.name));
+            return err(
+                name.span,
+                format!("type `{}` is already defined", name.name),
+            );
         }
         Ok(())
     }
@@ -380,7 +398,10 @@ impl<'a> Checker<'a> {
         if t != Ty::Bool {
             return Err(Diagnostic::error(
                 e.span,
-                format!("expected a formula, found a term of type `{}`", self.ty_name(t)),
+                format!(
+                    "expected a formula, found a term of type `{}`",
+                    self.ty_name(t)
+                ),
             )
             .with_note("help: compare it with something, e.g. `A[i] = Idle`"));
         }
@@ -489,7 +510,10 @@ impl<'a> Checker<'a> {
         if !t.is_intlike() {
             return err(
                 span,
-                format!("{what} needs integers, found a value of type `{}`", self.ty_name(t)),
+                format!(
+                    "{what} needs integers, found a value of type `{}`",
+                    self.ty_name(t)
+                ),
             );
         }
         if t == Ty::Proc {
@@ -505,14 +529,13 @@ impl<'a> Checker<'a> {
                 if *k < 1 {
                     return err(e.span, "process constants start at `#1`");
                 }
-                if let Some((np, _)) = self.number_procs {
-                    if *k as usize > np {
+                if let Some((np, _)) = self.number_procs
+                    && *k as usize > np {
                         return err(
                             e.span,
                             format!("`#{k}` exceeds `number_procs {np}`"),
                         );
                     }
-                }
                 self.asym(format!("the process constant `#{k}`"), e.span);
                 Ok((Expr::Const(*k, Ty::Proc), Ty::Proc))
             }
@@ -665,7 +688,11 @@ impl<'a> Checker<'a> {
                     if t != Ty::Proc {
                         return err(
                             n.span,
-                            format!("`{}` is not a process (it has type `{}`)", n.name, self.ty_name(t)),
+                            format!(
+                                "`{}` is not a process (it has type `{}`)",
+                                n.name,
+                                self.ty_name(t)
+                            ),
                         );
                     }
                     except.push(x);
@@ -682,7 +709,14 @@ impl<'a> Checker<'a> {
         })
     }
 
-    fn binary(&mut self, sc: &mut Scope, op: BinOp, l: &ast::Expr, r: &ast::Expr, span: Span) -> R<(Expr, Ty)> {
+    fn binary(
+        &mut self,
+        sc: &mut Scope,
+        op: BinOp,
+        l: &ast::Expr,
+        r: &ast::Expr,
+        span: Span,
+    ) -> R<(Expr, Ty)> {
         let cmp = |op| match op {
             BinOp::Eq => Some(CmpOp::Eq),
             BinOp::Ne => Some(CmpOp::Ne),
@@ -748,13 +782,20 @@ impl<'a> Checker<'a> {
                     Ty::Bool,
                 ))
             }
-            BinOp::Until | BinOp::Release | BinOp::WeakUntil => {
-                err(span, "temporal operators are allowed only inside `ltl` blocks")
-            }
+            BinOp::Until | BinOp::Release | BinOp::WeakUntil => err(
+                span,
+                "temporal operators are allowed only inside `ltl` blocks",
+            ),
         }
     }
 
-    fn call(&mut self, sc: &mut Scope, name: &Ident, args: &[ast::Expr], span: Span) -> R<(Expr, Ty)> {
+    fn call(
+        &mut self,
+        sc: &mut Scope,
+        name: &Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> R<(Expr, Ty)> {
         let Some(&(params, body, pspan)) = self.preds.get(&name.name) else {
             return err(name.span, format!("unknown predicate `{}`", name.name));
         };
@@ -770,7 +811,10 @@ impl<'a> Checker<'a> {
             );
         }
         if self.pred_stack.contains(&name.name) {
-            return err(span, format!("predicate `{}` is used inside itself", name.name));
+            return err(
+                span,
+                format!("predicate `{}` is used inside itself", name.name),
+            );
         }
         let mut binds = Vec::new();
         for (p, a) in params.iter().zip(args) {
@@ -803,7 +847,13 @@ impl<'a> Checker<'a> {
         })
     }
 
-    fn unsafe_prop(&mut self, name: String, params: &[Ident], body: &ast::Expr, span: Span) -> R<Unsafe> {
+    fn unsafe_prop(
+        &mut self,
+        name: String,
+        params: &[Ident],
+        body: &ast::Expr,
+        span: Span,
+    ) -> R<Unsafe> {
         let mut sc = Scope::new();
         sc.params(params)?;
         let body = self.formula(&mut sc, body)?;
@@ -886,17 +936,18 @@ impl<'a> Checker<'a> {
         let mut index = Vec::new();
         let mut fresh = Vec::new();
         for (d, ix) in var.dims.iter().zip(&lhs.index) {
-            if let ExprKind::Lower(n) = &ix.kind {
-                if sc.lookup(n).is_none() && !self.preds.contains_key(n) {
-                    if fresh.iter().any(|(f, _): &(String, Span)| f == n) {
-                        return err(ix.span, format!("`{n}` is bound twice in this update"));
-                    }
-                    let id = sc.fresh(n, *d);
-                    sc.names.push((n.clone(), Binding::Local(id)));
-                    index.push(Index::Bind(id));
-                    fresh.push((n.clone(), ix.span));
-                    continue;
+            if let ExprKind::Lower(n) = &ix.kind
+                && sc.lookup(n).is_none()
+                && !self.preds.contains_key(n)
+            {
+                if fresh.iter().any(|(f, _): &(String, Span)| f == n) {
+                    return err(ix.span, format!("`{n}` is bound twice in this update"));
                 }
+                let id = sc.fresh(n, *d);
+                sc.names.push((n.clone(), Binding::Local(id)));
+                index.push(Index::Bind(id));
+                fresh.push((n.clone(), ix.span));
+                continue;
             }
             let (x, t) = self.expr(sc, ix)?;
             self.index_compat(*d, t, &var.name, ix.span)?;
@@ -933,7 +984,10 @@ impl<'a> Checker<'a> {
                         if lhs.index.is_empty() {
                             var.name.clone()
                         } else {
-                            self.src.snippet(lhs.var.span.to(lhs.index.last().unwrap().span)).to_string() + "]"
+                            self.src
+                                .snippet(lhs.var.span.to(lhs.index.last().unwrap().span))
+                                .to_string()
+                                + "]"
                         }
                     )));
                 };
@@ -974,7 +1028,10 @@ impl<'a> Checker<'a> {
                 sc.names.push((x.name.clone(), Binding::Local(id)));
                 let cond = self.formula(sc, f);
                 sc.names.pop();
-                UpdValue::Any { var: id, cond: cond? }
+                UpdValue::Any {
+                    var: id,
+                    cond: cond?,
+                }
             }
         };
         sc.names.truncate(mark);
@@ -989,7 +1046,13 @@ impl<'a> Checker<'a> {
     /// A variable is assigned at most once per transition; several single-cell updates
     /// of one array are allowed when their indices are provably different (distinct
     /// parameters or distinct constants in some position).
-    fn check_single_assignment(&self, sc: &Scope, prev: &[Update], u: &Update, nparams: usize) -> R<()> {
+    fn check_single_assignment(
+        &self,
+        sc: &Scope,
+        prev: &[Update],
+        u: &Update,
+        nparams: usize,
+    ) -> R<()> {
         let distinct = |a: &Index, b: &Index| match (a, b) {
             (Index::Term(Expr::Local(x)), Index::Term(Expr::Local(y))) => {
                 x != y && *x < nparams && *y < nparams
@@ -1000,7 +1063,11 @@ impl<'a> Checker<'a> {
         for p in prev.iter().filter(|p| p.var == u.var) {
             let ok = !p.index.is_empty()
                 && p.index.iter().zip(&u.index).any(|(a, b)| distinct(a, b))
-                && !p.index.iter().chain(&u.index).any(|i| matches!(i, Index::Bind(_)));
+                && !p
+                    .index
+                    .iter()
+                    .chain(&u.index)
+                    .any(|i| matches!(i, Index::Bind(_)));
             if !ok {
                 let _ = sc;
                 return Err(Diagnostic::error(
@@ -1020,7 +1087,13 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 
-    fn ltl_prop(&mut self, name: &Ident, params: &[Ident], body: &ast::Expr, span: Span) -> R<LtlProp> {
+    fn ltl_prop(
+        &mut self,
+        name: &Ident,
+        params: &[Ident],
+        body: &ast::Expr,
+        span: Span,
+    ) -> R<LtlProp> {
         if params.len() > 1 {
             return err(
                 params[1].span,

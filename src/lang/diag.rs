@@ -52,7 +52,10 @@ impl Source {
             Err(l) => l - 1,
         };
         let start = self.line_starts[line];
-        let col = self.text[start..floor_char(&self.text, off)].chars().count() + 1;
+        let col = self.text[start..floor_char(&self.text, off)]
+            .chars()
+            .count()
+            + 1;
         (line + 1, col)
     }
 

@@ -344,6 +344,18 @@ fn args(i: P<'_>) -> PRes<'_, Vec<Expr>> {
     separated_list1(sym(Sym::Comma), expr)(i)
 }
 
+/// Whether a token can begin a term or formula.
+fn starts_term(t: &Tok) -> bool {
+    matches!(
+        t,
+        Tok::Upper(_)
+            | Tok::Lower(_)
+            | Tok::Int(_)
+            | Tok::Sym(Sym::LParen | Sym::Hash)
+            | Tok::Kw(Kw::True | Kw::False | Kw::Not | Kw::Size | Kw::Forall | Kw::Exists)
+    )
+}
+
 fn primary(i: P<'_>) -> PRes<'_, Expr> {
     let start = i.span();
     match i.tok().clone() {
@@ -361,6 +373,13 @@ fn primary(i: P<'_>) -> PRes<'_, Expr> {
                 span: start,
             };
             let j = i.next();
+            if !i.ltl && matches!(name.as_str(), "G" | "F" | "X") && starts_term(j.tok()) {
+                return fail_msg(
+                    i,
+                    format!("temporal operator `{name}` outside an `ltl` block"),
+                    Some("help: temporal operators are allowed only inside `ltl` blocks".into()),
+                );
+            }
             if *j.tok() == Tok::Sym(Sym::LBrack) {
                 let (k, ix) = cut(args)(j.next())?;
                 let (k, end) = cut(sym(Sym::RBrack))(k)?;
@@ -493,12 +512,7 @@ fn type_decl(i: P<'_>) -> PRes<'_, Decl> {
         return Ok((i, Decl::Abstract { name }));
     }
     let i = i.next();
-    let enum_start = match i.tok() {
-        Tok::Sym(Sym::Bar) => true,
-        Tok::Upper(_) => true,
-        _ => false,
-    };
-    if enum_start {
+    if matches!(i.tok(), Tok::Sym(Sym::Bar) | Tok::Upper(_)) {
         let (i, _) = opt(sym(Sym::Bar))(i)?;
         let (i, ctors) = cut(separated_list1(sym(Sym::Bar), upper))(i)?;
         Ok((i, Decl::Enum { name, ctors }))
@@ -564,9 +578,7 @@ fn params(i: P<'_>) -> PRes<'_, Vec<Ident>> {
     }
 }
 
-fn braced<'a, O>(
-    f: impl FnMut(P<'a>) -> PRes<'a, O>,
-) -> impl FnMut(P<'a>) -> PRes<'a, (O, Span)> {
+fn braced<'a, O>(f: impl FnMut(P<'a>) -> PRes<'a, O>) -> impl FnMut(P<'a>) -> PRes<'a, (O, Span)> {
     let mut f = f;
     move |i: P<'a>| {
         let (i, _) = sym(Sym::LBrace)(i)?;
@@ -798,10 +810,12 @@ fn file(i: P<'_>) -> PRes<'_, File> {
         if let Tok::Kw(k @ (Kw::Type | Kw::Var | Kw::Const | Kw::Array)) = i.tok() {
             return fail_msg(
                 i,
-                format!("declaration `{}` after the first init, transition or property", k.text()),
+                format!(
+                    "declaration `{}` after the first init, transition or property",
+                    k.text()
+                ),
                 Some(
-                    "help: declarations (type, var, const, array) come first in a file"
-                        .to_string(),
+                    "help: declarations (type, var, const, array) come first in a file".to_string(),
                 ),
             );
         }
@@ -814,7 +828,9 @@ fn file(i: P<'_>) -> PRes<'_, File> {
         }
         return fail_cut(
             i,
-            &["a declaration or an item (`init`, `transition`, `unsafe`, `predicate`, `ltl`, `invariant`)"],
+            &[
+                "a declaration or an item (`init`, `transition`, `unsafe`, `predicate`, `ltl`, `invariant`)",
+            ],
         );
     }
     Ok((

@@ -10,6 +10,7 @@
 //!   and columns) splits processes, and remaining ties are individualised one by one
 //!   (a tie whose members can be swapped without changing the state is broken in any
 //!   order, as all orders give the same image).
+//!
 //! Both give a true canonical form: two states have the same representative exactly
 //! when they lie in the same orbit, so the symmetric state count is the orbit count.
 
@@ -62,7 +63,9 @@ impl Symmetry {
         let mut sortable = true;
         for (vid, var) in model.vars.iter().enumerate() {
             let l = &inst.vars[vid];
-            let proc_dims: Vec<usize> = (0..var.dims.len()).filter(|&d| var.dims[d] == Ty::Proc).collect();
+            let proc_dims: Vec<usize> = (0..var.dims.len())
+                .filter(|&d| var.dims[d] == Ty::Proc)
+                .collect();
             let proc_valued = var.ty == Ty::Proc;
             if proc_valued || proc_dims.len() > 1 {
                 sortable = false;
@@ -177,7 +180,13 @@ impl Symmetry {
         self.canonical(st).0
     }
 
-    fn search(&self, st: &[i64], mut col: Vec<u32>, best: &mut Option<(State, Vec<i64>)>, buf: &mut [i64]) {
+    fn search(
+        &self,
+        st: &[i64],
+        mut col: Vec<u32>,
+        best: &mut Option<(State, Vec<i64>)>,
+        buf: &mut [i64],
+    ) {
         let n = self.n;
         self.refine(st, &mut col);
         // First (lowest-coloured) cell with more than one member.
@@ -288,21 +297,21 @@ impl Symmetry {
             }
             // Cells pointing at p from other processes' own cells.
             if !self.sortable {
-                for p in 0..n {
+                for (p, sp) in sig.iter_mut().enumerate() {
                     multiset.clear();
-                    for q in 0..n {
+                    for (q, (own, &cq)) in self.own.iter().zip(col.iter()).enumerate() {
                         if q == p {
                             continue;
                         }
-                        for (k, &s) in self.own[q].iter().enumerate() {
+                        for (k, &s) in own.iter().enumerate() {
                             if self.moves[s].proc_valued && st[s] as usize == p + 1 {
-                                multiset.push(mix(col[q] as u64, k as u64));
+                                multiset.push(mix(cq as u64, k as u64));
                             }
                         }
                     }
                     multiset.sort_unstable();
                     for &x in &multiset {
-                        sig[p] = mix(sig[p], x);
+                        *sp = mix(*sp, x);
                     }
                 }
             }

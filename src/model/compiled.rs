@@ -240,7 +240,9 @@ pub fn compile(inst: &Instance, env: &mut Vec<i64>, e: &Expr) -> C {
                             // p is excluded when it equals a (run-time) excepted value.
                             let hit: Vec<C> = ex
                                 .iter()
-                                .map(|c| C::Cmp(CmpOp::Eq, Box::new(c.clone()), Box::new(C::Const(p))))
+                                .map(|c| {
+                                    C::Cmp(CmpOp::Eq, Box::new(c.clone()), Box::new(C::Const(p)))
+                                })
                                 .collect();
                             let hit = junction(hit, false);
                             parts.push(if *forall {
@@ -310,7 +312,10 @@ fn junction(xs: Vec<C>, and_: bool) -> C {
 
 /// Whether a compiled formula is known to yield exactly 0 or 1.
 fn is_bool_valued(c: &C) -> bool {
-    !matches!(c, C::Slot(_) | C::Dyn(_) | C::Arith(..) | C::Ite(_) | C::Const(_))
+    !matches!(
+        c,
+        C::Slot(_) | C::Dyn(_) | C::Arith(..) | C::Ite(_) | C::Const(_)
+    )
 }
 
 /// A target cell of a write.
@@ -417,7 +422,13 @@ impl Compiled {
 
     /// Fire transition instance `k` on `st`; `f(choice_index, successor)` is called for
     /// every successor in the reference order.
-    pub fn fire(&self, k: usize, st: &[i64], sc: &mut Scratch, f: &mut dyn FnMut(usize, &[i64])) -> Outcome {
+    pub fn fire(
+        &self,
+        k: usize,
+        st: &[i64],
+        sc: &mut Scratch,
+        f: &mut dyn FnMut(usize, &[i64]),
+    ) -> Outcome {
         let t = &self.trans[k];
         match t.guard.eval(st) {
             Err(Fault) => return Outcome::Fault,
@@ -428,7 +439,12 @@ impl Compiled {
         sc.nondet.clear();
         for op in &t.ops {
             match op {
-                Op::Write { target, value, lo, hi } => {
+                Op::Write {
+                    target,
+                    value,
+                    lo,
+                    hi,
+                } => {
                     let slot = match target {
                         Target::Slot(s) => *s as usize,
                         Target::Dyn(d) => match d.slot(st) {
@@ -445,7 +461,9 @@ impl Compiled {
                     }
                     sc.writes.push((slot, v));
                 }
-                Op::Nondet { slot, lo, hi } => sc.nondet.push((*slot as usize, (*lo..=*hi).collect())),
+                Op::Nondet { slot, lo, hi } => {
+                    sc.nondet.push((*slot as usize, (*lo..=*hi).collect()))
+                }
                 Op::Any { slot, options } => {
                     let mut vals = Vec::new();
                     for (p, c) in options {
@@ -501,7 +519,11 @@ impl Compiled {
 }
 
 fn has_duplicate(writes: &[(usize, i64)], nondet: &[(usize, Vec<i64>)]) -> bool {
-    let mut slots: Vec<usize> = writes.iter().map(|w| w.0).chain(nondet.iter().map(|n| n.0)).collect();
+    let mut slots: Vec<usize> = writes
+        .iter()
+        .map(|w| w.0)
+        .chain(nondet.iter().map(|n| n.0))
+        .collect();
     slots.sort_unstable();
     slots.windows(2).any(|w| w[0] == w[1])
 }

@@ -229,7 +229,9 @@ fn fire_inner(inst: &Instance, st: &[i64], t: usize, params: &[i64]) -> Result<F
                     .iter()
                     .enumerate()
                     .filter_map(|(k, ix)| match ix {
-                        Index::Bind(id) => Some((k, *id, inst.domain(inst.model.vars[u.var].dims[k]))),
+                        Index::Bind(id) => {
+                            Some((k, *id, inst.domain(inst.model.vars[u.var].dims[k])))
+                        }
                         Index::Term(_) => None,
                     })
                     .collect();
@@ -283,7 +285,11 @@ fn fire_inner(inst: &Instance, st: &[i64], t: usize, params: &[i64]) -> Result<F
             }
         }
     }
-    let mut seen: Vec<usize> = writes.iter().map(|w| w.0).chain(nondet.iter().map(|n| n.0)).collect();
+    let mut seen: Vec<usize> = writes
+        .iter()
+        .map(|w| w.0)
+        .chain(nondet.iter().map(|n| n.0))
+        .collect();
     seen.sort_unstable();
     if let Some(w) = seen.windows(2).find(|w| w[0] == w[1]) {
         return range_err(format!(
@@ -344,10 +350,13 @@ pub fn transition_instances(inst: &Instance) -> Vec<(usize, Vec<i64>)> {
     out
 }
 
+/// Successors with their steps, and the range errors met (step without choices).
+pub type Successors = (Vec<(Step, State)>, Vec<(Step, EvalError)>);
+
 /// All successors of a state in the canonical order (transitions in source order,
 /// parameters lexicographic, choices lexicographic), and the range errors met on the way
 /// (an erroneous transition instance contributes no successor).
-pub fn successors(inst: &Instance, st: &[i64]) -> (Vec<(Step, State)>, Vec<(Step, EvalError)>) {
+pub fn successors(inst: &Instance, st: &[i64]) -> Successors {
     let mut out = Vec::new();
     let mut errs = Vec::new();
     for (t, ps) in transition_instances(inst) {

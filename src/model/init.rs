@@ -43,7 +43,10 @@ fn peval(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], e: &Expr)
             }
         }
         Expr::Arith(op, a, b) => {
-            let (a, b) = (peval(inst, st, known, env, a)?, peval(inst, st, known, env, b)?);
+            let (a, b) = (
+                peval(inst, st, known, env, a)?,
+                peval(inst, st, known, env, b)?,
+            );
             match (a, b) {
                 (Some(a), Some(b)) => {
                     let r = match op {
@@ -64,7 +67,10 @@ fn peval(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], e: &Expr)
             }
         }
         Expr::Cmp(op, a, b) => {
-            let (a, b) = (peval(inst, st, known, env, a)?, peval(inst, st, known, env, b)?);
+            let (a, b) = (
+                peval(inst, st, known, env, a)?,
+                peval(inst, st, known, env, b)?,
+            );
             match (a, b) {
                 (Some(a), Some(b)) => Some(op.apply(a, b) as i64),
                 _ => None,
@@ -82,7 +88,10 @@ fn peval(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], e: &Expr)
             },
         },
         Expr::Iff(a, b) => {
-            let (a, b) = (peval(inst, st, known, env, a)?, peval(inst, st, known, env, b)?);
+            let (a, b) = (
+                peval(inst, st, known, env, a)?,
+                peval(inst, st, known, env, b)?,
+            );
             match (a, b) {
                 (Some(a), Some(b)) => Some(((a != 0) == (b != 0)) as i64),
                 _ => None,
@@ -136,7 +145,14 @@ fn peval(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], e: &Expr)
 }
 
 /// `&&` (stop = 0) or `||` (stop = 1) over partially known operands.
-fn junction(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], xs: &[Expr], stop: i64) -> P {
+fn junction(
+    inst: &Instance,
+    st: &[i64],
+    known: &[bool],
+    env: &mut [i64],
+    xs: &[Expr],
+    stop: i64,
+) -> P {
     let mut unknown = false;
     for x in xs {
         match peval(inst, st, known, env, x) {
@@ -156,7 +172,10 @@ struct Constraint<'a> {
 
 /// Call `f` on every initial state, in lexicographic order of slot values, until it
 /// returns false. A range error in `init` ends the enumeration with that valuation.
-pub fn for_each_initial(inst: &Instance, f: &mut dyn FnMut(&[i64]) -> bool) -> Result<(), InitError> {
+pub fn for_each_initial(
+    inst: &Instance,
+    f: &mut dyn FnMut(&[i64]) -> bool,
+) -> Result<(), InitError> {
     if !inst.has_states() {
         return Ok(());
     }
@@ -211,8 +230,8 @@ fn rec(
                 Ok(Some(_)) => {}
                 Ok(None) => next.push(k),
                 Err(error) => {
-                    for s in slot + 1..st.len() {
-                        st[s] = inst.slots[s].lo;
+                    for (v, s) in st.iter_mut().zip(&inst.slots).skip(slot + 1) {
+                        *v = s.lo;
                     }
                     return Err(InitError {
                         state: st.clone(),

@@ -204,7 +204,10 @@ pub enum UpdValue {
     /// `X := .` — every value of the variable's type.
     Nondet,
     /// `X := any j. f` — every process j satisfying f; disabled when there is none.
-    Any { var: LocalId, cond: Expr },
+    Any {
+        var: LocalId,
+        cond: Expr,
+    },
 }
 
 /// One assignment of a transition's action; all read the old state.

@@ -2,9 +2,9 @@
 //! its state layout, the reference interpreter, initial states, successors and the
 //! permutation action with canonical representatives.
 
-pub mod ir;
-pub mod eval;
-pub mod instance;
-pub mod init;
-pub mod compiled;
 pub mod canon;
+pub mod compiled;
+pub mod eval;
+pub mod init;
+pub mod instance;
+pub mod ir;

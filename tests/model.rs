@@ -1,0 +1,229 @@
+//! Model-layer tests on every shipped family: the compiled evaluator agrees with the
+//! reference interpreter, the permutation action agrees with an independent
+//! definition, canonical representatives are orbit invariants, and the explicit
+//! engine's counts equal brute-force counts (all n! permutations) of the reference BFS.
+
+use itertools::Itertools;
+use nfold::explicit::reach::{ReachOptions, check_size};
+use nfold::model::canon::Symmetry;
+use nfold::model::compiled::{Compiled, Outcome, Scratch};
+use nfold::model::eval::{self, Fire};
+use nfold::model::init::initial_states;
+use nfold::model::instance::{Instance, State};
+use nfold::model::ir::{Model, Ty};
+use std::collections::{HashSet, VecDeque};
+
+fn families() -> Vec<(String, Model)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/families")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "cub") {
+            let m = nfold::lang::load_file(p.to_str().unwrap()).unwrap();
+            out.push((p.file_name().unwrap().to_string_lossy().into_owned(), m));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+}
+
+fn random_state(inst: &Instance, rng: &mut Rng) -> State {
+    inst.slots.iter().map(|s| rng.range(s.lo, s.hi)).collect()
+}
+
+/// Reachable states by the reference interpreter (small instances).
+fn reference_reach(inst: &Instance, cap: usize) -> Vec<State> {
+    let mut seen: HashSet<State> = HashSet::new();
+    let mut order = Vec::new();
+    let mut q = VecDeque::new();
+    for s in initial_states(inst).unwrap() {
+        if seen.insert(s.clone()) {
+            q.push_back(s.clone());
+            order.push(s);
+        }
+    }
+    while let Some(s) = q.pop_front() {
+        if order.len() > cap {
+            break;
+        }
+        for (_, t) in eval::successors(inst, &s).0 {
+            if seen.insert(t.clone()) {
+                q.push_back(t.clone());
+                order.push(t);
+            }
+        }
+    }
+    order
+}
+
+fn compare_on(inst: &Instance, compiled: &Compiled, st: &State) {
+    let mut sc = Scratch::default();
+    for (k, ct) in compiled.trans.iter().enumerate() {
+        let mut got = Vec::new();
+        let out = compiled.fire(k, st, &mut sc, &mut |_, s| got.push(s.to_vec()));
+        match (eval::fire(inst, st, ct.trans, &ct.params), out) {
+            (Fire::Disabled, Outcome::Disabled) => {}
+            (Fire::Error(_), Outcome::Fault) => {}
+            (Fire::Enabled(v), Outcome::Enabled(c)) => {
+                assert_eq!(v.len(), c);
+                let want: Vec<State> = v.into_iter().map(|x| x.1).collect();
+                assert_eq!(want, got, "successors of {st:?} by {:?}", ct.params);
+            }
+            (r, c) => panic!(
+                "reference {r:?} vs compiled {c:?} on {st:?}, transition {} {:?}",
+                ct.trans, ct.params
+            ),
+        }
+    }
+    for (u, cp) in compiled.props.iter().enumerate() {
+        let r = eval::violation(inst, st, &inst.model.unsafes[u]);
+        let c = cp.check(st);
+        match (r, c) {
+            (Ok(None), Ok(None)) | (Err(_), Err(_)) => {}
+            (Ok(Some(t)), Ok(Some(k))) => assert_eq!(t, cp.tuples[k].0),
+            (r, c) => panic!("property {u}: reference {r:?} vs compiled {c:?} on {st:?}"),
+        }
+    }
+}
+
+#[test]
+fn compiled_evaluator_agrees_with_reference_interpreter() {
+    let mut rng = Rng(0x5EED_1234);
+    for (name, m) in families() {
+        for n in 1..=4 {
+            let inst = Instance::new(&m, n);
+            let compiled = Compiled::new(&inst);
+            for st in reference_reach(&inst, 3000) {
+                compare_on(&inst, &compiled, &st);
+            }
+            for _ in 0..300 {
+                let st = random_state(&inst, &mut rng);
+                compare_on(&inst, &compiled, &st);
+            }
+            let _ = &name;
+        }
+    }
+}
+
+/// The permutation action written out from its definition, independently of `canon`.
+fn permute(inst: &Instance, pi: &[i64], st: &[i64]) -> State {
+    let mut out = st.to_vec();
+    for (a, slot) in inst.slots.iter().enumerate() {
+        let var = &inst.model.vars[slot.var];
+        let index: Vec<i64> = slot
+            .index
+            .iter()
+            .zip(&var.dims)
+            .map(|(&i, &t)| {
+                if t == Ty::Proc {
+                    pi[(i - 1) as usize]
+                } else {
+                    i
+                }
+            })
+            .collect();
+        let target = inst.slot_of(slot.var, &index).unwrap();
+        out[target] = if var.ty == Ty::Proc {
+            pi[(st[a] - 1) as usize]
+        } else {
+            st[a]
+        };
+    }
+    out
+}
+
+#[test]
+fn permutation_action_and_canonical_forms() {
+    let mut rng = Rng(42);
+    for (name, m) in families() {
+        if !m.is_symmetric() {
+            continue;
+        }
+        for n in 2..=5 {
+            let inst = Instance::new(&m, n);
+            let sym = Symmetry::new(&inst);
+            let perms: Vec<Vec<i64>> = (1..=n as i64).permutations(n).collect();
+            let mut buf = vec![0; inst.slots.len()];
+            for _ in 0..200 {
+                let st = random_state(&inst, &mut rng);
+                let pi = &perms[rng.range(0, perms.len() as i64 - 1) as usize];
+                sym.apply(pi, &st, &mut buf);
+                assert_eq!(buf, permute(&inst, pi, &st), "{name} n={n}");
+                let (c, by) = sym.canonical(&st);
+                assert_eq!(
+                    permute(&inst, &by, &st),
+                    c,
+                    "{name}: representative not in the orbit"
+                );
+                assert_eq!(
+                    sym.canonical_state(&buf),
+                    c,
+                    "{name} n={n}: not invariant under {pi:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn symmetric_counts_are_orbit_counts_and_plain_counts_match_reference_bfs() {
+    for (name, m) in families() {
+        for n in 1..=4 {
+            let inst = Instance::new(&m, n);
+            let reach = reference_reach(&inst, 50_000);
+            if reach.len() > 50_000 {
+                continue; // too big for brute force; pinned from tests/oracle in tests/cli.rs
+            }
+            let opts = ReachOptions {
+                props: Some(Vec::new()),
+                ..Default::default()
+            };
+            let plain = check_size(&m, n, &opts);
+            assert!(plain.complete);
+            assert_eq!(
+                plain.stats.states,
+                reach.len(),
+                "{name} n={n} without symmetry"
+            );
+            if !m.is_symmetric() {
+                continue;
+            }
+            let orbits: HashSet<State> = reach
+                .iter()
+                .map(|s| {
+                    (1..=n as i64)
+                        .permutations(n)
+                        .map(|pi| permute(&inst, &pi, s))
+                        .min()
+                        .unwrap()
+                })
+                .collect();
+            let reduced = check_size(
+                &m,
+                n,
+                &ReachOptions {
+                    symmetry: true,
+                    ..opts.clone()
+                },
+            );
+            assert_eq!(
+                reduced.stats.states,
+                orbits.len(),
+                "{name} n={n} with symmetry"
+            );
+        }
+    }
+}
