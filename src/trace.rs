@@ -257,7 +257,8 @@ pub fn render_text(model: &Model, trace: &Trace, states: &[State]) -> String {
 }
 
 /// The trace as JSON: `{"init": {cell: value}, "steps": [{"transition", "params",
-/// "process", "choices", "changes"}], "violation": text}`.
+/// "process", "choices", "changes"}], "violation": text, "kind": "unsafe" | "deadlock" |
+/// "range_error", "processes": the unsafe property's witness (or null)}`.
 pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
     let inst = Instance::new(model, trace.size);
     let obj = |pairs: Vec<(String, String)>| {
@@ -282,9 +283,16 @@ pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
             })
         })
         .collect();
+    let (kind, processes) = match &trace.violation {
+        Violation::Unsafe { tuple, .. } => ("unsafe", Some(tuple.clone())),
+        Violation::Deadlock => ("deadlock", None),
+        Violation::Range { .. } => ("range_error", None),
+    };
     json!({
         "init": obj(cells(&inst, &trace.init)),
         "steps": steps,
         "violation": violation_text(model, &trace.violation),
+        "kind": kind,
+        "processes": processes,
     })
 }

@@ -73,7 +73,9 @@ fn compare_on(inst: &Instance, compiled: &Compiled, st: &State) {
     let mut sc = Scratch::default();
     for (k, ct) in compiled.trans.iter().enumerate() {
         let mut got = Vec::new();
-        let out = compiled.fire(k, st, &mut sc, &mut |_, s| got.push(s.to_vec()));
+        let mut work = st.clone();
+        let out = compiled.fire(k, &mut work, &mut sc, &mut |_, s, _| got.push(s.to_vec()));
+        assert_eq!(&work, st, "fire must restore the state");
         match (eval::fire(inst, st, ct.trans, &ct.params), out) {
             (Fire::Disabled, Outcome::Disabled) => {}
             (Fire::Error(_), Outcome::Fault) => {}

@@ -46,6 +46,8 @@ enum Command {
 enum Engine {
     /// Exhaustive breadth-first search with symmetry reduction.
     Explicit,
+    /// SAT-based bounded model checking (not built yet).
+    Sat,
 }
 
 #[derive(Args, Debug)]
@@ -221,6 +223,10 @@ pub(crate) struct Run<'a> {
 }
 
 fn check(a: CheckArgs) -> i32 {
+    if a.engine == Engine::Sat {
+        eprintln!("nfold: error: the SAT engine is not supported yet; use --engine explicit");
+        return EXIT_USAGE;
+    }
     let model = match load(&a.file) {
         Ok(m) => m,
         Err(code) => return code,

@@ -5,7 +5,7 @@
 //! reference interpreter before they are returned. BFS order makes every reported
 //! counterexample a shortest one.
 
-use super::store::StateStore;
+use super::store::{VisitedSet, hash_words};
 use crate::model::canon::Symmetry;
 use crate::model::compiled::{Compiled, Outcome, Scratch};
 use crate::model::eval::{self, Fire, Step};
@@ -14,7 +14,7 @@ use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::trace::{RangeSite, Trace, Violation};
 use crate::verdict::{PropId, PropResult, Verdict};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -107,20 +107,36 @@ struct Found {
 }
 
 const NO_PARENT: u32 = u32::MAX;
+/// Choice indices from this value on are kept in `Search::big_choice`.
+const BIG_CHOICE: u32 = 255;
+/// Successors gathered before their hash-table lookups are made.
+const BATCH: usize = 256;
 
 struct Search<'a> {
     inst: &'a Instance<'a>,
     sym: Option<Symmetry>,
-    store: StateStore,
+    visited: VisitedSet,
+    /// States stored so far; states are numbered in insertion (= BFS) order.
+    count: usize,
     parent: Vec<u32>,
-    /// (transition instance, choice) that produced each state; (init number, 0) for roots.
-    via: Vec<(u32, u32)>,
-    /// Real packed states waiting to be expanded (symmetry only).
+    /// `transition instance << 8 | choice` that produced each state (0 for roots).
+    via: Vec<u32>,
+    big_choice: HashMap<u32, u32>,
+    /// Real packed states waiting to be expanded, in number order.
     fifo: VecDeque<u64>,
-    /// Real packed initial states of the roots (symmetry only).
+    /// Real packed initial states; roots are the states numbered 0..roots.
     roots: Vec<u64>,
+    /// The real packed state being expanded.
+    cur: Vec<u64>,
     words: Vec<u64>,
     key: Vec<u64>,
+    /// Successors of recently expanded states, gathered so that their hash-table
+    /// entries are fetched from memory together: real packed states, keys (canonical
+    /// under symmetry), and (hash, parent, transition instance, choice).
+    batch_words: Vec<u64>,
+    batch_keys: Vec<u64>,
+    batch: Vec<(u64, u32, u32, u32)>,
+    tmp: State,
     props: Vec<usize>,
     unsafe_found: Vec<Option<Found>>,
     range_found: Option<Found>,
@@ -128,34 +144,102 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// Record a newly reached state; checks the properties on it. Returns whether new.
-    fn visit(
+    /// Pack a successor of the state being expanded (patching the packed parent with
+    /// `writes`, the cells that differ), compute its key and hash, prefetch its table
+    /// entry and queue it for `flush`.
+    fn gather(&mut self, st: &[i64], writes: &[(usize, i64)], parent: u32, via: (usize, usize)) {
+        for (w, c) in self.words.iter_mut().zip(&self.cur) {
+            *w = *c;
+        }
+        for &(slot, v) in writes {
+            self.inst.patch(&mut self.words, slot, v);
+        }
+        for &w in &self.words {
+            self.batch_words.push(w);
+        }
+        let hash = match &self.sym {
+            Some(sym) => {
+                let canon = sym.canonical_state(st);
+                self.inst.pack(&canon, &mut self.key);
+                for &w in &self.key {
+                    self.batch_keys.push(w);
+                }
+                hash_words(&self.key)
+            }
+            None => hash_words(&self.words),
+        };
+        self.visited.prefetch(hash);
+        self.batch.push((hash, parent, via.0 as u32, via.1 as u32));
+    }
+
+    /// Insert the gathered successors in order (all at BFS depth `depth`).
+    fn flush(&mut self, compiled: &Compiled, depth: usize) {
+        let w = self.inst.words;
+        let batch = std::mem::take(&mut self.batch);
+        for (i, &(hash, parent, k, c)) in batch.iter().enumerate() {
+            let words = &self.batch_words[i * w..(i + 1) * w];
+            let key = if self.sym.is_some() {
+                &self.batch_keys[i * w..(i + 1) * w]
+            } else {
+                words
+            };
+            if !self.visited.insert_hashed(key, hash) {
+                continue;
+            }
+            for (d, x) in self.words.iter_mut().zip(words) {
+                *d = *x;
+            }
+            let mut st = std::mem::take(&mut self.tmp);
+            self.inst.unpack(&self.words, &mut st);
+            self.record(compiled, &st, parent, (k as usize, c as usize), depth);
+            self.tmp = st;
+        }
+        self.batch = batch;
+        self.batch.clear();
+        self.batch_words.clear();
+        self.batch_keys.clear();
+    }
+
+    /// Record an initial state (packed from scratch).
+    fn visit_initial(&mut self, compiled: &Compiled, st: &[i64]) {
+        self.inst.pack(st, &mut self.words);
+        let new = match &self.sym {
+            Some(sym) => {
+                let canon = sym.canonical_state(st);
+                self.inst.pack(&canon, &mut self.key);
+                self.visited.insert(&self.key)
+            }
+            None => self.visited.insert(&self.words),
+        };
+        if new {
+            self.record(compiled, st, NO_PARENT, (0, 0), 0);
+        }
+    }
+
+    /// Number a new state (its real packed form is in `self.words`), queue it and
+    /// check the properties on it.
+    fn record(
         &mut self,
         compiled: &Compiled,
         st: &[i64],
         parent: u32,
-        via: (u32, u32),
+        via: (usize, usize),
         depth: usize,
-    ) -> bool {
-        self.inst.pack(st, &mut self.words);
-        let (idx, new) = match &self.sym {
-            Some(sym) => {
-                let canon = sym.canonical_state(st);
-                self.inst.pack(&canon, &mut self.key);
-                self.store.insert(&self.key)
-            }
-            None => self.store.insert(&self.words),
-        };
-        if !new {
-            return false;
-        }
+    ) {
+        let idx = self.count;
+        self.count += 1;
         self.parent.push(parent);
-        self.via.push(via);
-        if self.sym.is_some() {
-            self.fifo.extend(self.words.iter().copied());
-            if parent == NO_PARENT {
-                self.roots.extend_from_slice(&self.words);
-            }
+        let choice = via.1 as u32;
+        if choice >= BIG_CHOICE {
+            self.big_choice.insert(idx as u32, choice);
+        }
+        self.via
+            .push(((via.0 as u32) << 8) | choice.min(BIG_CHOICE));
+        for &w in &self.words {
+            self.fifo.push_back(w);
+        }
+        if parent == NO_PARENT {
+            self.roots.extend(self.words.iter().copied());
         }
         for k in 0..self.props.len() {
             if self.unsafe_found[k].is_some() {
@@ -178,13 +262,33 @@ impl Search<'_> {
                 }),
             }
         }
-        true
     }
 
     fn range(&mut self, f: Found) {
         if self.range_found.as_ref().is_none_or(|r| f.depth < r.depth) {
             self.range_found = Some(f);
         }
+    }
+
+    /// The transition instance and choice that produced state `i`.
+    fn step_of(&self, i: usize) -> (usize, usize) {
+        let v = self.via[i];
+        let c = v & 0xFF;
+        let c = if c == BIG_CHOICE {
+            self.big_choice[&(i as u32)]
+        } else {
+            c
+        };
+        ((v >> 8) as usize, c as usize)
+    }
+
+    /// Bytes held by the visited set, the parent records and the frontier.
+    fn bytes(&self) -> usize {
+        self.visited.memory_bytes()
+            + self.parent.capacity() * 4
+            + self.via.capacity() * 4
+            + self.fifo.capacity() * 8
+            + self.roots.capacity() * 8
     }
 }
 
@@ -213,13 +317,20 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let mut s = Search {
         inst: &inst,
         sym: use_sym.then(|| Symmetry::new(&inst)),
-        store: StateStore::new(inst.words),
+        visited: VisitedSet::new(inst.words),
+        count: 0,
         parent: Vec::new(),
         via: Vec::new(),
+        big_choice: HashMap::new(),
         fifo: VecDeque::new(),
         roots: Vec::new(),
+        cur: vec![0; inst.words],
         words: vec![0; inst.words],
         key: vec![0; inst.words],
+        batch_words: Vec::new(),
+        batch_keys: Vec::new(),
+        batch: Vec::new(),
+        tmp: vec![0; inst.slots.len()],
         unsafe_found: vec![None; props.len()],
         props,
         range_found: None,
@@ -230,8 +341,8 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let mut init_count = 0usize;
     let init_res = for_each_initial(&inst, &mut |st| {
         init_count += 1;
-        s.visit(&compiled, st, NO_PARENT, (init_count as u32 - 1, 0), 0);
-        opts.max_states.is_none_or(|m| s.store.len() < m)
+        s.visit_initial(&compiled, st);
+        opts.max_states.is_none_or(|m| s.count < m)
     });
     if let Err(e) = init_res {
         s.range(Found {
@@ -241,11 +352,11 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         });
     }
     let mut scratch = Scratch::default();
+    let mut candidates = Vec::new();
     let mut st: State = vec![0; inst.slots.len()];
-    let mut next_words = vec![0u64; inst.words];
     let mut cursor = 0usize;
     let mut depth = 0usize;
-    let mut level_end = s.store.len();
+    let mut level_end = s.count;
     let mut last_progress = Instant::now();
     let tracked = !s.props.is_empty() || opts.deadlock;
     let all_done = |s: &Search, dl: &Option<Found>, depth: usize| {
@@ -254,31 +365,35 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
             && (!opts.deadlock || dl.is_some())
             && s.range_found.as_ref().is_none_or(|r| r.depth <= depth)
     };
-    if opts.max_states.is_some_and(|m| s.store.len() >= m) && init_count > s.store.len() {
+    if opts.max_states.is_some_and(|m| s.count >= m) && init_count > s.count {
         limit = Some(Limit::MaxStates);
     }
-    while limit.is_none() && cursor < s.store.len() && !all_done(&s, &deadlock_found, depth) {
+    while limit.is_none() && !all_done(&s, &deadlock_found, depth) {
+        if cursor == level_end || s.batch.len() >= BATCH {
+            s.flush(&compiled, depth + 1);
+        }
+        if cursor >= s.count {
+            break;
+        }
         if cursor == level_end {
             depth += 1;
-            level_end = s.store.len();
+            level_end = s.count;
             if all_done(&s, &deadlock_found, depth) {
                 break;
             }
         }
-        if s.sym.is_some() {
-            for w in next_words.iter_mut() {
-                *w = s.fifo.pop_front().unwrap();
-            }
-            inst.unpack(&next_words, &mut st);
-        } else {
-            inst.unpack(s.store.get(cursor), &mut st);
+        for w in s.cur.iter_mut() {
+            *w = s.fifo.pop_front().unwrap_or(0);
         }
+        inst.unpack(&s.cur, &mut st);
         let mut enabled = 0usize;
-        for k in 0..compiled.trans.len() {
-            let parent = cursor as u32;
-            let out = compiled.fire(k, &st, &mut scratch, &mut |c, next| {
+        let parent = cursor as u32;
+        compiled.candidates(&st, &mut candidates);
+        for &k in &candidates {
+            let k = k as usize;
+            let out = compiled.fire(k, &mut st, &mut scratch, &mut |c, next, writes| {
                 s.transitions += 1;
-                s.visit(&compiled, next, parent, (k as u32, c as u32), depth + 1);
+                s.gather(next, writes, parent, (k, c));
             });
             match out {
                 Outcome::Disabled => {}
@@ -298,7 +413,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
             });
         }
         cursor += 1;
-        if opts.max_states.is_some_and(|m| s.store.len() >= m) && cursor < s.store.len() {
+        if opts.max_states.is_some_and(|m| s.count >= m) && cursor < s.count {
             limit = Some(Limit::MaxStates);
         }
         if cursor.is_multiple_of(256) {
@@ -312,8 +427,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
             {
                 limit = Some(Limit::Interrupted);
             }
-            let bytes = s.store.memory_bytes() + s.parent.len() * 12 + s.fifo.len() * 8;
-            if opts.max_memory.is_some_and(|m| bytes > m) {
+            if opts.max_memory.is_some_and(|m| s.bytes() > m) {
                 limit = Some(Limit::Memory);
             }
             if opts.progress && last_progress.elapsed().as_secs_f64() >= 1.0 {
@@ -321,20 +435,21 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
                 let t = start.elapsed().as_secs_f64();
                 eprintln!(
                     "nfold: size {n}: depth {depth}, {} states, {} expanded, {:.0} states/s",
-                    s.store.len(),
+                    s.count,
                     cursor,
-                    s.store.len() as f64 / t
+                    s.count as f64 / t
                 );
             }
         }
     }
-    let complete = limit.is_none() && cursor >= s.store.len();
+    s.flush(&compiled, depth + 1);
+    let complete = limit.is_none() && cursor >= s.count;
     let stats = ReachStats {
-        states: s.store.len(),
+        states: s.count,
         transitions: s.transitions,
         depth,
         seconds: start.elapsed().as_secs_f64(),
-        bytes: s.store.memory_bytes() + s.parent.len() * 12,
+        bytes: s.bytes(),
         initial_states: init_count,
     };
     // Build the results, with replayed traces.
@@ -423,21 +538,19 @@ fn build_trace(
     path.reverse();
     let root = path[0];
     let mut st: State = vec![0; inst.slots.len()];
-    let root_words: &[u64] = if s.sym.is_some() {
-        &s.roots[root * inst.words..(root + 1) * inst.words]
-    } else {
-        s.store.get(root)
-    };
-    inst.unpack(root_words, &mut st);
+    inst.unpack(
+        &s.roots[root * inst.words..(root + 1) * inst.words],
+        &mut st,
+    );
     let init = st.clone();
     let mut steps = Vec::new();
     let mut scratch = Scratch::default();
     for &node in &path[1..] {
-        let (k, c) = s.via[node];
-        let ct = &compiled.trans[k as usize];
+        let (k, c) = s.step_of(node);
+        let ct = &compiled.trans[k];
         let mut next = None;
-        compiled.fire(k as usize, &st, &mut scratch, &mut |i, succ| {
-            if i == c as usize {
+        compiled.fire(k, &mut st, &mut scratch, &mut |i, succ, _| {
+            if i == c {
                 next = Some(succ.to_vec());
             }
         });

@@ -346,8 +346,15 @@ pub enum Op {
 pub struct CTrans {
     pub trans: usize,
     pub params: Vec<i64>,
+    /// Leading conjuncts of the guard that cannot fail: `(slot, value, equal)` means
+    /// `st[slot] == value` (or `!=` when not `equal`); checked first, in order.
+    pub pre: Vec<(u32, i64, bool)>,
+    /// The rest of the guard.
     pub guard: C,
     pub ops: Vec<Op>,
+    /// Whether two updates may write one cell (run-time indices, or a nondeterministic
+    /// update beside a write of the same global).
+    pub may_conflict: bool,
 }
 
 /// A compiled `unsafe` property: its body for every tuple of distinct processes.
@@ -374,7 +381,80 @@ impl CProp {
 pub struct Compiled {
     pub trans: Vec<CTrans>,
     pub props: Vec<CProp>,
+    dispatch: Dispatch,
 }
+
+/// Which transition instances can be enabled in a state, found without evaluating
+/// them: most instances test `cell = const` first, so they are filed under one such
+/// test (the rarest among all instances) and looked up by the cell's value.
+#[derive(Clone, Debug, Default)]
+struct Dispatch {
+    /// Instances with no `cell = const` test.
+    always: Vec<u32>,
+    /// Per dispatch cell: `(slot, lowest value, offset of its first value's entry in
+    /// `starts`, number of values)`.
+    cells: Vec<(u32, i64, u32, u32)>,
+    /// The instances filed under value v of a cell are
+    /// `items[starts[off + v]..starts[off + v + 1]]`.
+    starts: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Dispatch {
+    fn new(inst: &Instance, trans: &[CTrans]) -> Dispatch {
+        let mut count: std::collections::HashMap<(u32, i64), usize> = Default::default();
+        for t in trans {
+            for &(s, v, eq) in &t.pre {
+                if eq {
+                    *count.entry((s, v)).or_default() += 1;
+                }
+            }
+        }
+        let mut always = Vec::new();
+        // slot -> lists per value
+        let mut groups: Vec<(u32, i64, Vec<Vec<u32>>)> = Vec::new();
+        for (k, t) in trans.iter().enumerate() {
+            let key = t
+                .pre
+                .iter()
+                .filter(|p| p.2)
+                .min_by_key(|p| (count[&(p.0, p.1)], p.0))
+                .map(|p| (p.0, p.1));
+            let Some((slot, v)) = key else {
+                always.push(k as u32);
+                continue;
+            };
+            let sl = &inst.slots[slot as usize];
+            let g = match groups.iter().position(|g| g.0 == slot) {
+                Some(g) => g,
+                None => {
+                    let size = (sl.hi - sl.lo + 1).max(0) as usize;
+                    groups.push((slot, sl.lo, vec![Vec::new(); size]));
+                    groups.len() - 1
+                }
+            };
+            let (_, lo, lists) = &mut groups[g];
+            lists[(v - *lo) as usize].push(k as u32);
+        }
+        let mut d = Dispatch {
+            always,
+            ..Default::default()
+        };
+        for (slot, lo, lists) in groups {
+            d.cells
+                .push((slot, lo, d.starts.len() as u32, lists.len() as u32));
+            for l in &lists {
+                d.starts.push(d.items.len() as u32);
+                d.items.extend_from_slice(l);
+            }
+        }
+        d.starts.push(d.items.len() as u32);
+        d
+    }
+}
+
+/// Receives `(choice index, successor state, cells written)` from `Compiled::fire`.
+pub type SuccessorFn<'a> = dyn FnMut(usize, &[i64], &[(usize, i64)]) + 'a;
 
 /// What firing a compiled transition instance did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -388,10 +468,11 @@ pub enum Outcome {
 /// Reusable buffers for `Compiled::fire`.
 #[derive(Default)]
 pub struct Scratch {
+    /// Deterministic writes, then one entry per nondeterministic update.
     writes: Vec<(usize, i64)>,
     nondet: Vec<(usize, Vec<i64>)>,
     choice: Vec<usize>,
-    pub next: Vec<i64>,
+    saved: Vec<i64>,
 }
 
 impl Compiled {
@@ -417,19 +498,42 @@ impl Compiled {
                     .collect(),
             })
             .collect();
-        Compiled { trans, props }
+        let dispatch = Dispatch::new(inst, &trans);
+        Compiled {
+            trans,
+            props,
+            dispatch,
+        }
     }
 
-    /// Fire transition instance `k` on `st`; `f(choice_index, successor)` is called for
-    /// every successor in the reference order.
-    pub fn fire(
-        &self,
-        k: usize,
-        st: &[i64],
-        sc: &mut Scratch,
-        f: &mut dyn FnMut(usize, &[i64]),
-    ) -> Outcome {
+    /// The transition instances that may be enabled in `st`, in a fixed order for a
+    /// given state (all others fail one of their `cell = const` tests).
+    pub fn candidates(&self, st: &[i64], out: &mut Vec<u32>) {
+        let d = &self.dispatch;
+        out.clear();
+        out.extend_from_slice(&d.always);
+        for &(slot, lo, off, size) in &d.cells {
+            let v = st[slot as usize].wrapping_sub(lo) as u64;
+            if v < size as u64 {
+                let k = off as usize + v as usize;
+                for &t in &d.items[d.starts[k] as usize..d.starts[k + 1] as usize] {
+                    out.push(t);
+                }
+            }
+        }
+    }
+
+    /// Fire transition instance `k` on `st`. For every successor, in the reference
+    /// order, `f(choice_index, successor, writes)` is called, where `writes` lists the
+    /// cells that differ from `st` (possibly with unchanged values). The successor is
+    /// built in place in `st`, which is restored before returning.
+    pub fn fire(&self, k: usize, st: &mut [i64], sc: &mut Scratch, f: &mut SuccessorFn) -> Outcome {
         let t = &self.trans[k];
+        for &(s, v, eq) in &t.pre {
+            if (st[s as usize] == v) != eq {
+                return Outcome::Disabled;
+            }
+        }
         match t.guard.eval(st) {
             Err(Fault) => return Outcome::Fault,
             Ok(0) => return Outcome::Disabled,
@@ -480,52 +584,53 @@ impl Compiled {
                 }
             }
         }
-        // Conflicting writes to one cell (only possible through run-time indices).
-        if sc.writes.len() + sc.nondet.len() > 1 && has_duplicate(&sc.writes, &sc.nondet) {
-            return Outcome::Fault;
+        let det = sc.writes.len();
+        for (slot, options) in &sc.nondet {
+            sc.writes.push((*slot, options[0]));
         }
-        sc.next.clear();
-        sc.next.extend_from_slice(st);
-        for &(s, v) in &sc.writes {
-            sc.next[s] = v;
+        if t.may_conflict {
+            let w = &sc.writes;
+            if (1..w.len()).any(|i| w[..i].iter().any(|x| x.0 == w[i].0)) {
+                return Outcome::Fault;
+            }
         }
-        if sc.nondet.is_empty() {
-            f(0, &sc.next);
-            return Outcome::Enabled(1);
+        sc.saved.clear();
+        sc.saved.extend(sc.writes.iter().map(|&(s, _)| st[s]));
+        for &(s, v) in &sc.writes[..det] {
+            st[s] = v;
         }
         sc.choice.clear();
         sc.choice.resize(sc.nondet.len(), 0);
         let mut count = 0;
         loop {
             for (k, (slot, options)) in sc.nondet.iter().enumerate() {
-                sc.next[*slot] = options[sc.choice[k]];
+                let v = options[sc.choice[k]];
+                st[*slot] = v;
+                sc.writes[det + k].1 = v;
             }
-            f(count, &sc.next);
+            f(count, st, &sc.writes);
             count += 1;
             let mut k = sc.nondet.len();
-            loop {
+            let more = loop {
                 if k == 0 {
-                    return Outcome::Enabled(count);
+                    break false;
                 }
                 k -= 1;
                 sc.choice[k] += 1;
                 if sc.choice[k] < sc.nondet[k].1.len() {
-                    break;
+                    break true;
                 }
                 sc.choice[k] = 0;
+            };
+            if !more {
+                break;
             }
         }
+        for (&(s, _), &old) in sc.writes.iter().zip(&sc.saved) {
+            st[s] = old;
+        }
+        Outcome::Enabled(count)
     }
-}
-
-fn has_duplicate(writes: &[(usize, i64)], nondet: &[(usize, Vec<i64>)]) -> bool {
-    let mut slots: Vec<usize> = writes
-        .iter()
-        .map(|w| w.0)
-        .chain(nondet.iter().map(|n| n.0))
-        .collect();
-    slots.sort_unstable();
-    slots.windows(2).any(|w| w[0] == w[1])
 }
 
 fn compile_trans(inst: &Instance, t: usize, params: Vec<i64>) -> CTrans {
@@ -627,10 +732,59 @@ fn compile_trans(inst: &Instance, t: usize, params: Vec<i64>) -> CTrans {
             }
         }
     }
+    let (pre, guard) = split_prefix(guard);
+    let mut static_slots = Vec::new();
+    let mut may_conflict = false;
+    for op in &ops {
+        match op {
+            Op::Write {
+                target: Target::Slot(s),
+                ..
+            }
+            | Op::Nondet { slot: s, .. }
+            | Op::Any { slot: s, .. } => {
+                may_conflict |= static_slots.contains(s);
+                static_slots.push(*s);
+            }
+            Op::Write {
+                target: Target::Dyn(_),
+                ..
+            } => may_conflict = true,
+        }
+    }
     CTrans {
         trans: t,
         params,
+        pre,
         guard,
         ops,
+        may_conflict,
     }
+}
+
+/// Split the leading conjuncts of the form `cell = const` / `cell <> const` (which
+/// cannot fail) off a guard; they can be tested first without changing which range
+/// errors evaluation meets.
+fn split_prefix(guard: C) -> (Vec<(u32, i64, bool)>, C) {
+    let atom = |c: &C| match c {
+        C::SlotEq(s, v) => Some((*s, *v, true)),
+        C::SlotNe(s, v) => Some((*s, *v, false)),
+        _ => None,
+    };
+    if let Some(a) = atom(&guard) {
+        return (vec![a], C::Const(1));
+    }
+    let C::And(parts) = guard else {
+        return (Vec::new(), guard);
+    };
+    let mut parts = parts.into_vec();
+    let k = parts.iter().take_while(|c| atom(c).is_some()).count();
+    let pre = parts[..k].iter().map(|c| atom(c).unwrap()).collect();
+    let rest: Vec<C> = parts.drain(k..).collect();
+    let rest = match rest.len() {
+        0 => C::Const(1),
+        1 => rest.into_iter().next().unwrap(),
+        _ => C::And(rest.into_boxed_slice()),
+    };
+    (pre, rest)
 }

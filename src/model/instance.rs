@@ -169,6 +169,21 @@ impl<'m> Instance<'m> {
         }
     }
 
+    /// Overwrite one cell of a packed state.
+    #[inline]
+    pub fn patch(&self, words: &mut [u64], slot: usize, v: i64) {
+        let s = &self.slots[slot];
+        if s.bits == 0 {
+            return;
+        }
+        let mask = if s.bits == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << s.bits) - 1) << s.shift
+        };
+        words[s.word] = (words[s.word] & !mask) | (((v - s.lo) as u64) << s.shift);
+    }
+
     /// Unpack words into a state (`out.len() == self.slots.len()`).
     pub fn unpack(&self, words: &[u64], out: &mut [i64]) {
         for (s, o) in self.slots.iter().zip(out.iter_mut()) {

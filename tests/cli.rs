@@ -1,0 +1,464 @@
+//! Integration tests through the command line on the shipped families: verdicts per
+//! size, exact state counts with and without symmetry (derived independently by
+//! `tests/oracle/count_states.py`, a hand translation, and by closed forms in the
+//! family headers), shortest depths, symmetry on/off agreement, JSON output whose
+//! traces replay, exit codes, limits and bad input. Larger sizes run only in release.
+
+use nfold::model::eval::Step;
+use nfold::model::instance::Instance;
+use nfold::trace::{Trace, Violation};
+use serde_json::Value;
+use std::process::Command;
+
+fn nfold(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_nfold"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run nfold");
+    let (o, e) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert!(
+        !e.contains("panicked") && !e.contains("RUST_BACKTRACE"),
+        "panic:\n{e}"
+    );
+    (out.status.code().unwrap_or(-1), o, e)
+}
+
+fn family(name: &str) -> String {
+    format!("families/{name}.cub")
+}
+
+/// Largest size the slow parts go to: more in release builds.
+fn max_size() -> usize {
+    if cfg!(debug_assertions) { 4 } else { 5 }
+}
+
+fn json_run(args: &[&str]) -> (i32, Value) {
+    let mut a = args.to_vec();
+    a.push("--json");
+    let (code, out, err) = nfold(&a);
+    let v: Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("bad JSON ({e}):\n{out}\n{err}"));
+    (code, v)
+}
+
+/// (size, property) -> (verdict, depth, states)
+fn rows(v: &Value) -> Vec<(u64, String, String, Option<u64>, u64)> {
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["size"].as_u64().unwrap(),
+                r["property"].as_str().unwrap().to_string(),
+                r["verdict"].as_str().unwrap().to_string(),
+                r["depth"].as_u64(),
+                r["states"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Expected verdict per family: the sizes from which the property is violated and the
+/// shortest depth (from the family headers).
+/// (family, property, Some((first failing size, shortest depth)) or None when it holds)
+type Expected = (&'static str, &'static str, Option<(u64, u64)>);
+
+const VERDICTS: &[Expected] = &[
+    ("mutex", "mutex", None),
+    ("mutex_bug", "mutex", Some((2, 6))),
+    ("token_mutex", "mutex", None),
+    ("token_mutex", "crit_holds_token", None),
+    ("german", "coherence", None),
+    ("german_bug", "coherence", Some((2, 8))),
+    ("mesi", "modified_alone", None),
+    ("mesi", "exclusive_alone", None),
+    ("peterson", "mutex", None),
+    ("grant_mutex", "mutex", None),
+    ("token_ring", "mutex", None),
+    ("token_ring", "crit_holds_token", None),
+];
+
+#[test]
+fn every_family_gives_the_verdicts_its_header_promises() {
+    let top = format!("1..{}", max_size());
+    for sym in [true, false] {
+        for (fam, prop, fails) in VERDICTS {
+            let f = family(fam);
+            let mut args = vec!["check", &f[..], "--sizes", &top[..]];
+            if !sym {
+                args.push("--no-symmetry");
+            }
+            let (code, v) = json_run(&args);
+            let mut any = false;
+            for (n, p, verdict, depth, _) in rows(&v).into_iter().filter(|r| r.1 == *prop) {
+                match fails {
+                    Some((from, d)) if n >= *from => {
+                        assert_eq!(verdict, "violated", "{fam} {p} n={n}");
+                        assert_eq!(depth, Some(*d), "{fam} {p} n={n} shortest depth");
+                        any = true;
+                    }
+                    _ => assert_eq!(verdict, "holds", "{fam} {p} n={n}"),
+                }
+            }
+            assert_eq!(code, if any { 1 } else { 0 }, "{fam} exit code");
+        }
+    }
+}
+
+/// (family, n, states, orbits) from tests/oracle/counts.txt and the family headers.
+const COUNTS: &[(&str, u64, u64, u64)] = &[
+    ("mutex", 1, 3, 3),
+    ("mutex", 2, 8, 5),
+    ("mutex", 3, 20, 7),
+    ("mutex", 4, 48, 9),
+    ("mutex", 5, 112, 11),
+    ("token_mutex", 2, 12, 6),
+    ("token_mutex", 3, 36, 9),
+    ("token_mutex", 4, 96, 12),
+    ("token_mutex", 5, 240, 15),
+    ("mesi", 1, 3, 3),
+    ("mesi", 2, 8, 5),
+    ("mesi", 3, 14, 6),
+    ("mesi", 4, 24, 7),
+    ("mesi", 5, 42, 8),
+    ("peterson", 1, 2, 2),
+    ("peterson", 2, 20, 10),
+    ("peterson", 3, 336, 63),
+    ("peterson", 4, 9168, 470),
+    ("peterson", 5, 386_800, 4321),
+    ("german", 1, 73, 73),
+    ("german", 2, 1506, 753),
+    ("german", 3, 28_647, 5115),
+    ("german", 4, 566_892, 28_514),
+    ("grant_mutex", 2, 12, 7),
+    ("grant_mutex", 3, 98, 22),
+    ("grant_mutex", 4, 1960, 110),
+    ("grant_mutex", 5, 99_042, 1023),
+];
+
+#[test]
+fn exact_state_counts_with_and_without_symmetry() {
+    for &(fam, n, states, orbits) in COUNTS {
+        if n as usize > max_size() || (cfg!(debug_assertions) && states > 100_000) {
+            continue;
+        }
+        let f = family(fam);
+        let size = n.to_string();
+        let (_, v) = json_run(&["check", &f, "--size", &size, "--no-symmetry"]);
+        assert_eq!(rows(&v)[0].4, states, "{fam} n={n} without symmetry");
+        let (_, v) = json_run(&["check", &f, "--size", &size]);
+        assert_eq!(rows(&v)[0].4, orbits, "{fam} n={n} with symmetry");
+        assert_eq!(v["results"][0]["symmetry_reduction"], Value::Bool(n > 1));
+    }
+    // The asymmetric token ring: n * 3 * 2^(n-1) states, symmetry never applied.
+    for n in 1..=max_size() as u64 {
+        let (_, v) = json_run(&["check", "families/token_ring.cub", "--size", &n.to_string()]);
+        assert_eq!(rows(&v)[0].4, n * 3 * (1 << (n - 1)));
+        assert_eq!(v["symmetric"], Value::Bool(false));
+        assert_eq!(v["results"][0]["symmetry_reduction"], Value::Bool(false));
+    }
+}
+
+#[test]
+fn deadlocks_and_their_shortest_depths() {
+    let (code, v) = json_run(&[
+        "check",
+        "families/grant_mutex.cub",
+        "--sizes",
+        "1..4",
+        "--deadlock",
+    ]);
+    assert_eq!(code, 1);
+    for (n, p, verdict, depth, _) in rows(&v) {
+        if p == "deadlock" {
+            if n == 1 {
+                assert_eq!(verdict, "holds");
+            } else {
+                assert_eq!((verdict.as_str(), depth), ("violated", Some(n)));
+            }
+        }
+    }
+    let (_, v) = json_run(&[
+        "check",
+        "families/german.cub",
+        "--sizes",
+        "1..2",
+        "--deadlock",
+        "--no-symmetry",
+    ]);
+    let dl: Vec<_> = rows(&v).into_iter().filter(|r| r.1 == "deadlock").collect();
+    assert_eq!((dl[0].2.as_str(), dl[0].3), ("violated", Some(4)));
+    assert_eq!(dl[1].2, "holds");
+}
+
+/// Rebuild a trace from its JSON form and replay it on the interpreter.
+fn replay_json(model: &nfold::model::ir::Model, size: usize, prop: &str, t: &Value) {
+    let inst = Instance::new(model, size);
+    let init_obj = t["init"].as_object().unwrap();
+    let init: Vec<i64> = (0..inst.slots.len())
+        .map(|s| {
+            let want = init_obj[&inst.cell_name(s)].as_str().unwrap();
+            let (lo, hi) = (inst.slots[s].lo, inst.slots[s].hi);
+            (lo..=hi)
+                .find(|&v| inst.slot_value_name(s, v) == want)
+                .unwrap()
+        })
+        .collect();
+    let steps: Vec<Step> = t["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| Step {
+            trans: model
+                .transition_by_name(s["transition"].as_str().unwrap())
+                .unwrap(),
+            params: s["params"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_i64().unwrap())
+                .collect(),
+            choices: s["choices"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_i64().unwrap())
+                .collect(),
+        })
+        .collect();
+    let violation = match t["kind"].as_str().unwrap() {
+        "unsafe" => Violation::Unsafe {
+            prop: model.unsafes.iter().position(|u| u.name == prop).unwrap(),
+            tuple: t["processes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_i64().unwrap())
+                .collect(),
+        },
+        "deadlock" => Violation::Deadlock,
+        k => panic!("unexpected kind {k}"),
+    };
+    let trace = Trace {
+        size,
+        init,
+        steps,
+        violation,
+    };
+    let states = trace.replay(model).expect("printed trace replays");
+    // The printed changes are exactly the differences between replayed states.
+    for (k, s) in t["steps"].as_array().unwrap().iter().enumerate() {
+        let ch = nfold::trace::changes(&inst, &states[k], &states[k + 1]);
+        let printed = s["changes"].as_object().unwrap();
+        assert_eq!(ch.len(), printed.len());
+        for (c, v) in ch {
+            assert_eq!(printed[&c].as_str().unwrap(), v);
+        }
+    }
+}
+
+#[test]
+fn printed_traces_replay_and_json_has_the_documented_schema() {
+    for (fam, extra) in [
+        ("mutex_bug", vec![]),
+        ("mutex_bug", vec!["--no-symmetry"]),
+        ("german_bug", vec![]),
+        ("german_bug", vec!["--no-symmetry"]),
+        ("grant_mutex", vec!["--deadlock"]),
+    ] {
+        let f = family(fam);
+        let mut args = vec!["check", &f[..], "--sizes", "1..4"];
+        args.extend(extra);
+        let (_, v) = json_run(&args);
+        let model = nfold::lang::load_file(&f).unwrap();
+        assert_eq!(v["model"], Value::String(f.clone()));
+        assert!(v["symmetric"].is_boolean());
+        assert_eq!(v["engine"], "explicit");
+        let mut traces = 0;
+        for r in v["results"].as_array().unwrap() {
+            for key in ["size", "property", "verdict", "depth", "states", "trace"] {
+                assert!(r.get(key).is_some(), "missing {key}");
+            }
+            if r["verdict"] == "violated" {
+                let t = &r["trace"];
+                assert_eq!(
+                    t["steps"].as_array().unwrap().len() as u64,
+                    r["depth"].as_u64().unwrap()
+                );
+                replay_json(
+                    &model,
+                    r["size"].as_u64().unwrap() as usize,
+                    r["property"].as_str().unwrap(),
+                    t,
+                );
+                traces += 1;
+            } else {
+                assert!(r["trace"].is_null());
+            }
+        }
+        assert!(traces >= 2, "{fam}");
+    }
+}
+
+#[test]
+fn text_output_has_table_and_traces() {
+    let (code, out, _) = nfold(&["check", "families/mutex_bug.cub", "--sizes", "1..3"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("size  property"));
+    assert!(out.contains("   2  mutex                VIOLATED        6"));
+    assert!(
+        out.contains("size 2: `mutex` violated at depth 6 (trace replayed on the interpreter):")
+    );
+    assert!(out.contains("      1  req(1)     A[1]=Want"));
+    assert!(out.contains("=> `mutex` holds for z1=1, z2=2"));
+    assert!(out.contains("violations at sizes 2, 3"));
+    let (code, out, _) = nfold(&["check", "families/token_ring.cub", "--size", "3"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("not fully symmetric: arithmetic on a process id at families/token_ring.cub:")
+    );
+}
+
+#[test]
+fn limits_end_the_run_cleanly_with_exit_code_3() {
+    let (code, out, _) = nfold(&[
+        "check",
+        "families/peterson.cub",
+        "--sizes",
+        "1..5",
+        "--max-states",
+        "100",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("stopped: state limit (--max-states) reached at size 4"),
+        "{out}"
+    );
+    assert!(out.contains("sizes fully answered: 1, 2, 3"), "{out}");
+    assert!(out.contains("not run: sizes 5"), "{out}");
+    assert!(out.contains("   4  mutex                unknown"), "{out}");
+    let (code, v) = json_run(&[
+        "check",
+        "families/german.cub",
+        "--sizes",
+        "1..4",
+        "--timeout",
+        "0",
+    ]);
+    assert_eq!(code, 3);
+    assert_eq!(v["limit"], "time limit (--timeout) reached");
+    assert!(rows(&v).iter().all(|r| r.2 != "holds" || r.0 < 4));
+    // A violation found before the limit is still reported (exit code 1).
+    let (code, _, _) = nfold(&[
+        "check",
+        "families/mutex_bug.cub",
+        "--sizes",
+        "2..5",
+        "--max-states",
+        "40",
+    ]);
+    assert_eq!(code, 1);
+    let (code, _, _) = nfold(&[
+        "check",
+        "families/peterson.cub",
+        "--size",
+        "4",
+        "--max-memory",
+        "1K",
+    ]);
+    assert_eq!(code, 3);
+}
+
+#[test]
+fn property_selection_and_number_procs() {
+    let (_, v) = json_run(&[
+        "check",
+        "families/mesi.cub",
+        "--size",
+        "2",
+        "--property",
+        "exclusive_alone",
+    ]);
+    let r = rows(&v);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].1, "exclusive_alone");
+    let (code, _, err) = nfold(&["check", "families/mesi.cub", "--property", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no `unsafe` property named `nope`"));
+
+    let dir = std::env::temp_dir().join(format!("nfold-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("fixed.cub");
+    std::fs::write(&p, "number_procs 3\narray A[proc] : bool\ninit (z) { A[z] = False }\n\
+                        unsafe (z) { A[z] = True }\ntransition t (i) requires { i = #2 } { A[i] := True; }\n").unwrap();
+    let f = p.to_str().unwrap();
+    let (code, v) = json_run(&["check", f]);
+    assert_eq!(code, 1);
+    assert_eq!(rows(&v)[0].0, 3);
+    assert_eq!(rows(&v)[0].3, Some(1));
+    let (code, _, err) = nfold(&["check", f, "--sizes", "1..4"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("fixes the size to 3"));
+}
+
+#[test]
+fn info_describes_the_family() {
+    let (code, out, _) = nfold(&["info", "families/peterson.cub", "--size", "3"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("symmetry  fully symmetric"));
+    assert!(out.contains("array Victim[1 .. N - 1] : proc"));
+    assert!(out.contains("climb(i)"));
+    assert!(out.contains("unsafe mutex (z1 z2)"));
+    assert!(out.contains("ltl    starvation_free (i)"));
+    assert!(out.contains("transition inst.   18"));
+    let (_, out, _) = nfold(&["info", "families/token_ring.cub"]);
+    assert!(
+        out.contains("not fully symmetric: arithmetic on a process id at families/token_ring.cub:")
+    );
+}
+
+#[test]
+fn usage_and_input_errors_exit_2_with_one_line_or_a_located_message() {
+    for args in [
+        vec!["check", "families/mutex.cub", "--sizes", "5..3"],
+        vec!["check", "families/mutex.cub", "--sizez", "1..3"],
+        vec!["check", "families/mutex.cub", "--size", "0"],
+        vec!["check", "families/mutex.cub", "--size", "x"],
+        vec!["check", "families/mutex.cub", "--engine", "magic"],
+        vec!["frobnicate"],
+    ] {
+        let (code, out, err) = nfold(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty());
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("nfold: error: "), "{err}");
+    }
+    let (code, _, err) = nfold(&["check", "families/mutex.cub", "--sizes", "5..3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("empty"), "{err}");
+    let (code, _, err) = nfold(&["check", "no/such/file.cub"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read file"));
+    let dir = std::env::temp_dir().join(format!("nfold-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("bad.cub");
+    std::fs::write(
+        &p,
+        "type s = A | B\narray X[proc] : s\ninit (z) { X[z] := A }\n",
+    )
+    .unwrap();
+    let (code, out, err) = nfold(&["check", p.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("bad.cub:3:17: error: expected"), "{err}");
+    assert!(err.contains("  3 | init (z) { X[z] := A }"), "{err}");
+    assert!(err.contains("^"), "{err}");
+    let (code, out, _) = nfold(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Exit codes"));
+}
