@@ -6,7 +6,7 @@
 //! counterexample a shortest one.
 
 use super::store::{VisitedSet, hash_words};
-use crate::model::canon::Symmetry;
+use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{Compiled, Outcome, Scratch};
 use crate::model::eval::{self, Fire, Step};
 use crate::model::init::for_each_initial;
@@ -130,6 +130,8 @@ struct Search<'a> {
     cur: Vec<u64>,
     words: Vec<u64>,
     key: Vec<u64>,
+    canon: State,
+    canon_buf: CanonBuf,
     /// Successors of recently expanded states, gathered so that their hash-table
     /// entries are fetched from memory together: real packed states, keys (canonical
     /// under symmetry), and (hash, parent, transition instance, choice).
@@ -159,8 +161,8 @@ impl Search<'_> {
         }
         let hash = match &self.sym {
             Some(sym) => {
-                let canon = sym.canonical_state(st);
-                self.inst.pack(&canon, &mut self.key);
+                sym.canonical_into(st, &mut self.canon, &mut self.canon_buf);
+                self.inst.pack(&self.canon, &mut self.key);
                 for &w in &self.key {
                     self.batch_keys.push(w);
                 }
@@ -327,6 +329,8 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         cur: vec![0; inst.words],
         words: vec![0; inst.words],
         key: vec![0; inst.words],
+        canon: vec![0; inst.slots.len()],
+        canon_buf: CanonBuf::default(),
         batch_words: Vec::new(),
         batch_keys: Vec::new(),
         batch: Vec::new(),

@@ -26,6 +26,13 @@ struct SlotMove {
     proc_valued: bool,
 }
 
+/// Buffers reused across `Symmetry::canonical_into` calls.
+#[derive(Default)]
+pub struct CanonBuf {
+    order: Vec<usize>,
+    pi: Vec<i64>,
+}
+
 /// Precomputed permutation structure of an instance.
 #[derive(Clone, Debug)]
 pub struct Symmetry {
@@ -37,7 +44,8 @@ pub struct Symmetry {
     pointers: Vec<usize>,
     /// `[proc, proc]` arrays (exactly two process indices): the slot of (p, q), 0-based.
     pairs: Vec<PairArray>,
-    /// Whether block sorting is exact (no process-valued cells, no multi-process arrays).
+    /// Whether sorting processes by (own block, pointers at it) is exact: no
+    /// process-valued cell indexed by a process and no multi-process arrays.
     sortable: bool,
 }
 
@@ -67,7 +75,7 @@ impl Symmetry {
                 .filter(|&d| var.dims[d] == Ty::Proc)
                 .collect();
             let proc_valued = var.ty == Ty::Proc;
-            if proc_valued || proc_dims.len() > 1 {
+            if (proc_valued && !proc_dims.is_empty()) || proc_dims.len() > 1 {
                 sortable = false;
             }
             // Group the cells of a two-process array by their other indices.
@@ -155,17 +163,10 @@ impl Symmetry {
             return (st.to_vec(), (1..=n as i64).collect());
         }
         if self.sortable {
-            let mut order: Vec<usize> = (0..n).collect();
-            order.sort_by(|&a, &b| {
-                let (ka, kb) = (&self.own[a], &self.own[b]);
-                ka.iter().map(|&s| st[s]).cmp(kb.iter().map(|&s| st[s]))
-            });
-            let mut pi = vec![0i64; n];
-            for (rank, &p) in order.iter().enumerate() {
-                pi[p] = rank as i64 + 1;
-            }
             let mut out = vec![0; st.len()];
-            self.apply(&pi, st, &mut out);
+            let mut pi = vec![0i64; n];
+            let mut order = Vec::new();
+            self.sort_canonical(st, &mut order, &mut pi, &mut out);
             return (out, pi);
         }
         let mut best: Option<(State, Vec<i64>)> = None;
@@ -178,6 +179,47 @@ impl Symmetry {
     /// Only the representative.
     pub fn canonical_state(&self, st: &[i64]) -> State {
         self.canonical(st).0
+    }
+
+    /// The representative written into `out`, reusing `buf` between calls.
+    pub fn canonical_into(&self, st: &[i64], out: &mut [i64], buf: &mut CanonBuf) {
+        if self.n > 1 && self.sortable {
+            self.sort_canonical(st, &mut buf.order, &mut buf.pi, out);
+        } else {
+            out.copy_from_slice(&self.canonical(st).0);
+        }
+    }
+
+    /// Sort processes by their own cells, then by which pointer cells (process-valued
+    /// cells not indexed by processes) point at them. Processes with equal keys have
+    /// equal blocks and no pointer at them, so they are interchangeable: exact.
+    fn sort_canonical(
+        &self,
+        st: &[i64],
+        order: &mut Vec<usize>,
+        pi: &mut Vec<i64>,
+        out: &mut [i64],
+    ) {
+        let n = self.n;
+        order.clear();
+        order.extend(0..n);
+        order.sort_unstable_by(|&a, &b| {
+            let (ka, kb) = (&self.own[a], &self.own[b]);
+            ka.iter()
+                .map(|&s| st[s])
+                .cmp(kb.iter().map(|&s| st[s]))
+                .then_with(|| {
+                    let flags =
+                        |p: usize| self.pointers.iter().map(move |&g| st[g] == p as i64 + 1);
+                    flags(a).cmp(flags(b))
+                })
+        });
+        pi.clear();
+        pi.resize(n, 0);
+        for (rank, &p) in order.iter().enumerate() {
+            pi[p] = rank as i64 + 1;
+        }
+        self.apply(pi, st, out);
     }
 
     fn search(
