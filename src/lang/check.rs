@@ -228,13 +228,7 @@ impl<'a> Checker<'a> {
     }
 
     fn ty_name(&self, t: Ty) -> String {
-        match t {
-            Ty::Bool => "bool".into(),
-            Ty::Proc => "proc".into(),
-            Ty::Int => "int".into(),
-            Ty::Enum(e) => self.enums[e].name.clone(),
-            Ty::Range(r) => self.ranges[r].name.clone(),
-        }
+        type_name(&self.enums, &self.ranges, t)
     }
 
     // ------------------------------------------------------------ declarations

@@ -37,6 +37,29 @@ pub enum C {
     Fail,
 }
 
+/// The cell of `var` at compiled indices: `Ok(Some(slot))` when they are constant and
+/// in range, `Ok(None)` when constant and out of range, otherwise a run-time cell.
+fn cell(inst: &Instance, var: VarId, idx: Vec<C>) -> Result<Option<u32>, DynCell> {
+    if idx.iter().all(|c| c.as_const().is_some()) {
+        let ix: Vec<i64> = idx.iter().map(|c| c.as_const().unwrap()).collect();
+        return Ok(inst.slot_of(var, &ix).map(|s| s as u32));
+    }
+    Err(dyn_cell(inst, var, idx))
+}
+
+fn dyn_cell(inst: &Instance, var: VarId, idx: Vec<C>) -> DynCell {
+    let l = &inst.vars[var];
+    DynCell {
+        base: l.base,
+        idx: idx
+            .into_iter()
+            .zip(&l.dims)
+            .zip(&l.strides)
+            .map(|((c, &(lo, size)), &stride)| (c, lo, size, stride))
+            .collect(),
+    }
+}
+
 /// A run-time index computation: `base + sum (idx_k - lo_k) * stride_k`.
 #[derive(Clone, Debug)]
 pub struct DynCell {
@@ -144,23 +167,11 @@ pub fn compile(inst: &Instance, env: &mut Vec<i64>, e: &Expr) -> C {
         Expr::Local(id) => C::Const(env[*id]),
         Expr::Read(var, idx) => {
             let cs: Vec<C> = idx.iter().map(|x| compile(inst, env, x)).collect();
-            if cs.iter().all(|c| c.as_const().is_some()) {
-                let ix: Vec<i64> = cs.iter().map(|c| c.as_const().unwrap()).collect();
-                return match inst.slot_of(*var, &ix) {
-                    Some(s) => C::Slot(s as u32),
-                    None => C::Fail,
-                };
+            match cell(inst, *var, cs) {
+                Ok(Some(s)) => C::Slot(s),
+                Ok(None) => C::Fail,
+                Err(d) => C::Dyn(Box::new(d)),
             }
-            let l = &inst.vars[*var];
-            C::Dyn(Box::new(DynCell {
-                base: l.base,
-                idx: cs
-                    .into_iter()
-                    .zip(&l.dims)
-                    .zip(&l.strides)
-                    .map(|((c, &(lo, size)), &stride)| (c, lo, size, stride))
-                    .collect(),
-            }))
         }
         Expr::Arith(op, a, b) => {
             let (a, b) = (compile(inst, env, a), compile(inst, env, b));
@@ -676,30 +687,11 @@ fn compile_trans(inst: &Instance, t: usize, params: Vec<i64>) -> CTrans {
                             Index::Bind(id) => C::Const(env[*id]),
                         })
                         .collect();
-                    let target = if idx.iter().all(|c| c.as_const().is_some()) {
-                        let ix: Vec<i64> = idx.iter().map(|c| c.as_const().unwrap()).collect();
-                        match inst.slot_of(u.var, &ix) {
-                            Some(s) => Target::Slot(s as u32),
-                            None => Target::Dyn(DynCell {
-                                base: l.base,
-                                idx: idx
-                                    .into_iter()
-                                    .zip(&l.dims)
-                                    .zip(&l.strides)
-                                    .map(|((c, &(lo, size)), &stride)| (c, lo, size, stride))
-                                    .collect(),
-                            }),
-                        }
-                    } else {
-                        Target::Dyn(DynCell {
-                            base: l.base,
-                            idx: idx
-                                .into_iter()
-                                .zip(&l.dims)
-                                .zip(&l.strides)
-                                .map(|((c, &(lo, size)), &stride)| (c, lo, size, stride))
-                                .collect(),
-                        })
+                    let target = match cell(inst, u.var, idx) {
+                        Ok(Some(s)) => Target::Slot(s),
+                        // An out-of-range constant index faults when evaluated.
+                        Ok(None) => Target::Dyn(dyn_cell(inst, u.var, vec![C::Fail; l.dims.len()])),
+                        Err(d) => Target::Dyn(d),
                     };
                     let value = compile(inst, &mut env, e);
                     ops.push(Op::Write {

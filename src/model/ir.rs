@@ -277,6 +277,17 @@ pub struct LtlProp {
     pub span: Span,
 }
 
+/// Name of a type given the declared enumerations and ranges.
+pub fn type_name(enums: &[EnumType], ranges: &[RangeType], t: Ty) -> String {
+    match t {
+        Ty::Bool => "bool".into(),
+        Ty::Proc => "proc".into(),
+        Ty::Int => "int".into(),
+        Ty::Enum(e) => enums[e].name.clone(),
+        Ty::Range(r) => ranges[r].name.clone(),
+    }
+}
+
 /// A construct that makes the family not fully symmetric.
 #[derive(Clone, Debug)]
 pub struct SymmetryBreak {
@@ -323,13 +334,7 @@ impl Model {
 
     /// Name of a type, as written in the source.
     pub fn type_name(&self, t: Ty) -> String {
-        match t {
-            Ty::Bool => "bool".into(),
-            Ty::Proc => "proc".into(),
-            Ty::Int => "int".into(),
-            Ty::Enum(e) => self.enums[e].name.clone(),
-            Ty::Range(r) => self.ranges[r].name.clone(),
-        }
+        type_name(&self.enums, &self.ranges, t)
     }
 
     pub fn var_by_name(&self, name: &str) -> Option<VarId> {
