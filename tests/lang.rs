@@ -473,3 +473,23 @@ fn non_utf8_and_missing_files_are_errors() {
     let e = nfold::lang::load_file("/nonexistent/x.cub").unwrap_err();
     assert!(e.render().contains("cannot read file"));
 }
+
+#[test]
+fn whole_array_copy() {
+    let m = ok(
+        "array A[proc] : bool\narray B[proc] : bool\narray C[proc] : 0 .. 2\n\
+                init (z) { A[z] = False && B[z] = True }\n\
+                transition t (i) requires { A[i] = False } { A := B; B[j] := case | j = i : False | _ : B[j]; }",
+    );
+    let inst = Instance::new(&m, 2);
+    let s0 = initial_states(&inst).unwrap().remove(0);
+    let Fire::Enabled(v) = eval::fire(&inst, &s0, 0, &[1]) else {
+        panic!()
+    };
+    // A := old B (True, True); B[1] := False. C stays free: its first value 0.
+    assert_eq!(v[0].1, vec![1, 1, 0, 1, 0, 0]);
+    let (_, _, r) = err(
+        "array A[proc] : bool\narray C[proc] : 0 .. 2\ninit () { true }\ntransition t (i) { A := C; }",
+    );
+    assert!(r.contains("needs an index"), "{r}");
+}

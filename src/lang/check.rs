@@ -911,6 +911,9 @@ impl<'a> Checker<'a> {
                 format!("`{}` is a constant and cannot be assigned", var.name),
             );
         }
+        if lhs.index.is_empty() && !var.dims.is_empty() {
+            return self.array_copy(sc, &var, v, lhs, rhs, span);
+        }
         if var.dims.len() != lhs.index.len() {
             return err(
                 lhs.var.span,
@@ -1033,6 +1036,50 @@ impl<'a> Checker<'a> {
             var: v,
             index,
             value,
+            span,
+        })
+    }
+
+    /// `A := B` copies every cell of the array B (same index and value types) into A.
+    fn array_copy(
+        &mut self,
+        sc: &mut Scope,
+        var: &Var,
+        v: VarId,
+        lhs: &ast::Lhs,
+        rhs: &ast::Rhs,
+        span: Span,
+    ) -> R<Update> {
+        let help = format!(
+            "help: update cells with `{0}[j] := case | ... | _ : {0}[j]`, or copy an array of the same type with `{0} := B`",
+            var.name
+        );
+        let src = match rhs {
+            ast::Rhs::Expr(ast::Expr {
+                kind: ExprKind::Upper(name),
+                ..
+            }) => self.var_names.get(name).copied(),
+            _ => None,
+        };
+        let Some(src) = src.filter(|&s| self.vars[s].dims == var.dims && self.vars[s].ty == var.ty)
+        else {
+            return Err(Diagnostic::error(
+                lhs.var.span,
+                format!("`{}` is an array and needs an index here", var.name),
+            )
+            .with_note(help));
+        };
+        let mut index = Vec::new();
+        let mut read = Vec::new();
+        for (k, d) in var.dims.iter().enumerate() {
+            let id = sc.fresh(&format!("_{k}"), *d);
+            index.push(Index::Bind(id));
+            read.push(Expr::Local(id));
+        }
+        Ok(Update {
+            var: v,
+            index,
+            value: UpdValue::Term(Expr::Read(src, read)),
             span,
         })
     }
