@@ -1,9 +1,11 @@
 //! nfold: a model checker for parameterized concurrent protocols written as families of
 //! n replicated processes with shared variables (Cubicle-style guarded transitions).
 
+pub mod bmc;
 pub mod cli;
 pub mod explicit;
 pub mod lang;
 pub mod model;
+pub mod sat;
 pub mod trace;
 pub mod verdict;

@@ -48,3 +48,46 @@ pub struct PropResult {
     pub depth: Option<usize>,
     pub trace: Option<Trace>,
 }
+
+/// Why a search stopped before an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    MaxStates,
+    Timeout,
+    Memory,
+    Interrupted,
+}
+
+impl Limit {
+    pub fn text(self) -> &'static str {
+        match self {
+            Limit::MaxStates => "state limit (--max-states) reached",
+            Limit::Timeout => "time limit (--timeout) reached",
+            Limit::Memory => "memory limit (--max-memory) reached",
+            Limit::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// Everything an engine reports for one size, for rendering.
+#[derive(Clone, Debug)]
+pub struct SizeReport {
+    pub size: usize,
+    /// Whether symmetry reduction (explicit) or symmetry breaking (SAT) was applied.
+    pub symmetry: bool,
+    pub results: Vec<PropResult>,
+    pub seconds: f64,
+    pub limit: Option<Limit>,
+    /// Every reachable state was explored (explicit engine only).
+    pub complete: bool,
+    /// Counterexamples that failed to replay (an engine bug; verdicts are then unknown).
+    pub internal_errors: Vec<String>,
+    /// Explicit engine: states stored, successors generated, initial states.
+    pub states: Option<usize>,
+    pub transitions: Option<u64>,
+    pub initial_states: Option<usize>,
+    /// SAT engine: depth bound, and variables and clauses of the deepest formula.
+    pub bound: Option<usize>,
+    pub vars: Option<i32>,
+    pub clauses: Option<usize>,
+}

@@ -1,14 +1,17 @@
-//! The command line: `nfold check`, `nfold info`. Parses arguments (clap), runs the
-//! engines over the requested sizes, renders text or JSON, and maps outcomes to exit
-//! codes: 0 no violation, 1 a violation found, 2 usage or input error, 3 a limit was
-//! hit (or an internal check failed) before an answer.
+//! The command line: `nfold check`, `nfold info`, `nfold cnf`. Parses arguments
+//! (clap), runs the engines over the requested sizes, renders text or JSON, and maps
+//! outcomes to exit codes: 0 no violation, 1 a violation found, 2 usage or input error,
+//! 3 a limit was hit (or an internal check failed) before an answer.
 
 mod render;
 
-use crate::explicit::reach::{self, Limit, ReachOptions, ReachResult};
+use crate::bmc::driver::{self as bmc, BmcOptions};
+use crate::bmc::frame::Encoding;
+use crate::explicit::reach::{self, ReachOptions};
 use crate::lang;
 use crate::model::ir::Model;
-use crate::verdict::Verdict;
+use crate::sat::SolverKind;
+use crate::verdict::{Limit, SizeReport, Verdict};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -40,14 +43,74 @@ enum Command {
     Check(CheckArgs),
     /// Describe a family: types, variables, transitions, properties, symmetry, state size.
     Info(InfoArgs),
+    /// Write the SAT engine's formula for one size and depth as DIMACS CNF.
+    Cnf(CnfArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum Engine {
     /// Exhaustive breadth-first search with symmetry reduction.
     Explicit,
-    /// SAT-based bounded model checking (not built yet).
+    /// SAT-based bounded model checking up to --depth.
     Sat,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SolverArg {
+    Cadical,
+    Varisat,
+    Splr,
+}
+
+impl SolverArg {
+    fn kind(self) -> SolverKind {
+        match self {
+            SolverArg::Cadical => SolverKind::Cadical,
+            SolverArg::Varisat => SolverKind::Varisat,
+            SolverArg::Splr => SolverKind::Splr,
+        }
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum EncodingArg {
+    /// ⌈log2 d⌉ bits per cell.
+    Binary,
+    /// One literal per value of a cell.
+    Onehot,
+}
+
+impl EncodingArg {
+    fn encoding(self) -> Encoding {
+        match self {
+            EncodingArg::Binary => Encoding::Binary,
+            EncodingArg::Onehot => Encoding::OneHot,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+struct CnfArgs {
+    /// The model file (.cub).
+    file: String,
+    /// The instance size.
+    #[arg(long, value_name = "N", value_parser = parse_size)]
+    size: usize,
+    /// The depth of the unrolling.
+    #[arg(long, value_name = "K")]
+    depth: usize,
+    /// The property asked for (default: any `unsafe` property or a range error).
+    #[arg(long, value_name = "NAME")]
+    property: Option<String>,
+    /// No lex-leader symmetry-breaking clauses.
+    #[arg(long)]
+    no_symmetry: bool,
+    /// How cells are encoded.
+    #[arg(long, value_enum, default_value_t = EncodingArg::Binary)]
+    encoding: EncodingArg,
+    /// Write to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -61,9 +124,21 @@ struct CheckArgs {
     /// A single size.
     #[arg(long, value_name = "N", value_parser = parse_size)]
     size: Option<usize>,
-    /// The engine.
-    #[arg(long, value_enum, default_value_t = Engine::Explicit)]
-    engine: Engine,
+    /// The engine (default: explicit; sat when --depth is given).
+    #[arg(long, value_enum)]
+    engine: Option<Engine>,
+    /// SAT engine: look for violations up to this depth (default 20).
+    #[arg(long, value_name = "K")]
+    depth: Option<usize>,
+    /// SAT engine: the solver (default: cadical when built in).
+    #[arg(long, value_enum)]
+    solver: Option<SolverArg>,
+    /// SAT engine: how cells are encoded.
+    #[arg(long, value_enum, default_value_t = EncodingArg::Binary)]
+    encoding: EncodingArg,
+    /// SAT engine: check each size of a range separately.
+    #[arg(long)]
+    one_by_one: bool,
     /// Do not reduce by symmetry even when the family is fully symmetric.
     #[arg(long)]
     no_symmetry: bool,
@@ -176,6 +251,7 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
     match cli.cmd {
         Command::Check(a) => check(a),
         Command::Info(a) => info(a),
+        Command::Cnf(a) => cnf(a),
     }
 }
 
@@ -214,18 +290,49 @@ fn sizes_for(
 /// Everything the renderer needs about a run.
 pub(crate) struct Run<'a> {
     pub model: &'a Model,
+    /// `explicit` or `sat`.
     pub engine: &'static str,
+    /// One line describing the engine and its settings.
+    pub engine_text: String,
     pub symmetry_requested: bool,
     pub sizes: Vec<usize>,
-    pub results: Vec<ReachResult>,
+    pub reports: Vec<SizeReport>,
     pub limit: Option<Limit>,
     pub seconds: f64,
 }
 
+fn usage(msg: &str) -> i32 {
+    eprintln!("nfold: error: {msg}");
+    EXIT_USAGE
+}
+
 fn check(a: CheckArgs) -> i32 {
-    if a.engine == Engine::Sat {
-        eprintln!("nfold: error: the SAT engine is not supported yet; use --engine explicit");
-        return EXIT_USAGE;
+    let engine = a.engine.unwrap_or(if a.depth.is_some() {
+        Engine::Sat
+    } else {
+        Engine::Explicit
+    });
+    if engine == Engine::Explicit {
+        if a.depth.is_some()
+            || a.solver.is_some()
+            || a.one_by_one
+            || a.encoding != EncodingArg::Binary
+        {
+            return usage(
+                "--depth, --solver, --encoding and --one-by-one belong to the SAT engine (--engine sat)",
+            );
+        }
+    } else {
+        if a.deadlock {
+            return usage(
+                "--deadlock is supported by the explicit engine only (--engine explicit)",
+            );
+        }
+        if a.max_states.is_some() {
+            return usage(
+                "--max-states limits the explicit engine; the SAT engine is bounded by --depth",
+            );
+        }
     }
     let model = match load(&a.file) {
         Ok(m) => m,
@@ -233,10 +340,7 @@ fn check(a: CheckArgs) -> i32 {
     };
     let sizes = match sizes_for(&model, a.sizes, a.size) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("nfold: error: {e}");
-            return EXIT_USAGE;
-        }
+        Err(e) => return usage(&e),
     };
     let mut props = Vec::new();
     for p in &a.properties {
@@ -244,18 +348,18 @@ fn check(a: CheckArgs) -> i32 {
             Some(k) => props.push(k),
             None => {
                 let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
-                eprintln!(
-                    "nfold: error: no `unsafe` property named `{p}` (the model has: {})",
+                return usage(&format!(
+                    "no `unsafe` property named `{p}` (the model has: {})",
                     if names.is_empty() {
                         "none".to_string()
                     } else {
                         names.join(", ")
                     }
-                );
-                return EXIT_USAGE;
+                ));
             }
         }
     }
+    let props = if props.is_empty() { None } else { Some(props) };
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -263,26 +367,63 @@ fn check(a: CheckArgs) -> i32 {
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
     }
     let start = Instant::now();
-    let opts = ReachOptions {
+    let deadline = a
+        .timeout
+        .map(|s| start + Duration::from_secs_f64(s.clamp(0.0, 1e9)));
+    let progress = a.progress || (!a.quiet && std::io::stderr().is_terminal());
+    let explicit_opts = ReachOptions {
         symmetry: !a.no_symmetry,
         deadlock: a.deadlock,
-        props: if props.is_empty() { None } else { Some(props) },
+        props: props.clone(),
         max_states: a.max_states,
         max_memory: a
             .max_memory
             .or_else(|| physical_memory().map(|m| m / 4 * 3)),
-        deadline: a
-            .timeout
-            .map(|s| start + Duration::from_secs_f64(s.clamp(0.0, 1e9))),
+        deadline,
+        stop: Some(stop.clone()),
+        progress,
+    };
+    let solver = a
+        .solver
+        .map(|s| s.kind())
+        .unwrap_or_else(SolverKind::default_kind);
+    let bmc_opts = BmcOptions {
+        depth: a.depth.unwrap_or(20),
+        symmetry: !a.no_symmetry,
+        solver,
+        encoding: a.encoding.encoding(),
+        props,
+        deadline,
         stop: Some(stop),
-        progress: a.progress || (!a.quiet && std::io::stderr().is_terminal()),
+        progress,
+    };
+    let engine_text = match engine {
+        Engine::Explicit => "explicit breadth-first search (exhaustive)".to_string(),
+        Engine::Sat => format!(
+            "SAT bounded model checking up to depth {} ({}, {} encoding{})",
+            bmc_opts.depth,
+            solver.name(),
+            match bmc_opts.encoding {
+                Encoding::Binary => "binary",
+                Encoding::OneHot => "one-hot",
+            },
+            if sizes.len() > 1 {
+                ", each size separately"
+            } else {
+                ""
+            }
+        ),
     };
     let mut run = Run {
         model: &model,
-        engine: "explicit",
+        engine: match engine {
+            Engine::Explicit => "explicit",
+            Engine::Sat => "sat",
+        },
+        engine_text,
         symmetry_requested: !a.no_symmetry,
         sizes: sizes.clone(),
-        results: Vec::new(),
+        reports: Vec::new(),
         limit: None,
         seconds: 0.0,
     };
@@ -290,15 +431,21 @@ fn check(a: CheckArgs) -> i32 {
         print!("{}", render::header(&run));
     }
     for &n in &sizes {
-        let r = reach::check_size(&model, n, &opts);
+        let r: SizeReport = match engine {
+            Engine::Explicit => reach::check_size(&model, n, &explicit_opts).into(),
+            Engine::Sat => match bmc::check_size(&model, n, &bmc_opts) {
+                Ok(r) => r.report,
+                Err(e) => return usage(&e),
+            },
+        };
         for e in &r.internal_errors {
             eprintln!("nfold: internal error: a counterexample failed to replay: {e}");
         }
         if !a.json {
-            print!("{}", render::rows(&model, &r));
+            print!("{}", render::rows(&r));
         }
         let limit = r.limit;
-        run.results.push(r);
+        run.reports.push(r);
         if limit.is_some() {
             run.limit = limit;
             break;
@@ -318,7 +465,7 @@ fn check(a: CheckArgs) -> i32 {
 
 fn exit_code(run: &Run) -> i32 {
     let verdicts = run
-        .results
+        .reports
         .iter()
         .flat_map(|r| r.results.iter().map(|p| p.verdict));
     let mut any_unknown = run.limit.is_some();
@@ -329,10 +476,44 @@ fn exit_code(run: &Run) -> i32 {
             _ => {}
         }
     }
-    if any_unknown || run.results.iter().any(|r| !r.internal_errors.is_empty()) {
+    if any_unknown || run.reports.iter().any(|r| !r.internal_errors.is_empty()) {
         EXIT_LIMIT
     } else {
         EXIT_OK
+    }
+}
+
+fn cnf(a: CnfArgs) -> i32 {
+    let model = match load(&a.file) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    if let Err(e) = sizes_for(&model, None, Some(a.size)) {
+        return usage(&e);
+    }
+    let prop = match &a.property {
+        None => None,
+        Some(p) => match model.unsafes.iter().position(|u| &u.name == p) {
+            Some(k) => Some(k),
+            None => return usage(&format!("no `unsafe` property named `{p}`")),
+        },
+    };
+    let (cnf, units, comments) = crate::bmc::cnf::query(
+        &model,
+        a.size,
+        a.depth,
+        prop,
+        !a.no_symmetry,
+        a.encoding.encoding(),
+    );
+    let result = match &a.output {
+        Some(path) => std::fs::File::create(path)
+            .and_then(|mut f| crate::sat::dimacs::write(&mut f, &cnf, &units, &comments)),
+        None => crate::sat::dimacs::write(&mut std::io::stdout(), &cnf, &units, &comments),
+    };
+    match result {
+        Ok(()) => EXIT_OK,
+        Err(e) => usage(&format!("cannot write the CNF: {e}")),
     }
 }
 

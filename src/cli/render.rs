@@ -1,66 +1,82 @@
 //! Rendering of runs and models for the terminal (text) and for tools (`--json`).
 
 use super::Run;
-use crate::explicit::reach::{ReachResult, peak_memory};
+use crate::explicit::reach::peak_memory;
 use crate::model::eval::transition_instances;
 use crate::model::init::for_each_initial;
 use crate::model::instance::Instance;
 use crate::model::ir::{Model, Ty, VarKind};
 use crate::trace;
-use crate::verdict::{PropResult, Verdict};
+use crate::verdict::{PropResult, SizeReport, Verdict};
 use serde_json::{Value, json};
 
 fn verdict_text(p: &PropResult) -> String {
     match p.verdict {
         Verdict::Holds => "holds".into(),
         Verdict::Violated => "VIOLATED".into(),
-        Verdict::NoViolationUpTo(k) => format!("no violation up to depth {k}"),
+        Verdict::NoViolationUpTo(k) => format!("none up to {k}"),
         Verdict::Unknown => "unknown".into(),
     }
 }
 
 fn symmetry_line(run: &Run) -> String {
     let m = run.model;
+    let what = if run.engine == "sat" {
+        "lex-leader symmetry breaking"
+    } else {
+        "reduction"
+    };
     match (m.is_symmetric(), run.symmetry_requested) {
-        (true, true) => "fully symmetric; reduction on".into(),
-        (true, false) => "fully symmetric; reduction off (--no-symmetry)".into(),
-        (false, _) => format!("{}; reduction off", m.symmetry_summary()),
+        (true, true) => format!("fully symmetric; {what} on"),
+        (true, false) => format!("fully symmetric; {what} off (--no-symmetry)"),
+        (false, _) => format!("{}; {what} off", m.symmetry_summary()),
     }
 }
 
 /// The lines before the table.
 pub fn header(run: &Run) -> String {
+    let size_col = if run.engine == "sat" {
+        "clauses"
+    } else {
+        "states"
+    };
     format!(
-        "model     {}\nsymmetry  {}\nengine    explicit breadth-first search (exhaustive)\n\n{:>4}  {:<20} {:<10} {:>6} {:>12} {:>9}\n",
+        "model     {}\nsymmetry  {}\nengine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
         run.model.source.name,
         symmetry_line(run),
+        run.engine_text,
         "size",
         "property",
         "verdict",
         "depth",
-        "states",
+        size_col,
         "time"
     )
 }
 
 /// The table rows of one size.
-pub fn rows(_model: &Model, r: &ReachResult) -> String {
+pub fn rows(r: &SizeReport) -> String {
     let mut out = String::new();
+    let count = r
+        .states
+        .or(r.clauses)
+        .map(|c| c.to_string())
+        .unwrap_or_else(|| "-".into());
     for p in &r.results {
         out.push_str(&format!(
-            "{:>4}  {:<20} {:<10} {:>6} {:>12} {:>8.2}s\n",
+            "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>8.2}s\n",
             r.size,
             p.name,
             verdict_text(p),
             p.depth.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
-            r.stats.states,
-            r.stats.seconds
+            count,
+            r.seconds
         ));
     }
     if r.results.is_empty() {
         out.push_str(&format!(
-            "{:>4}  {:<20} {:<10} {:>6} {:>12} {:>8.2}s\n",
-            r.size, "(no property)", "-", "-", r.stats.states, r.stats.seconds
+            "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>8.2}s\n",
+            r.size, "(no property)", "-", "-", count, r.seconds
         ));
     }
     out
@@ -69,8 +85,8 @@ pub fn rows(_model: &Model, r: &ReachResult) -> String {
 /// Traces, limits and the summary after the table.
 pub fn footer(run: &Run) -> String {
     let mut out = String::new();
-    for r in &run.results {
-        if r.stats.initial_states == 0 && r.complete {
+    for r in &run.reports {
+        if r.initial_states == Some(0) && r.complete {
             out.push_str(&format!(
                 "\nwarning: size {} has no initial state (the init formula is unsatisfiable)\n",
                 r.size
@@ -93,15 +109,15 @@ pub fn footer(run: &Run) -> String {
     }
     if let Some(l) = run.limit {
         let answered: Vec<String> = run
-            .results
+            .reports
             .iter()
-            .filter(|r| r.complete)
+            .filter(|r| r.limit.is_none())
             .map(|r| r.size.to_string())
             .collect();
         out.push_str(&format!(
             "\nstopped: {} at size {}; sizes fully answered: {}\n",
             l.text(),
-            run.results.last().map(|r| r.size).unwrap_or(0),
+            run.reports.last().map(|r| r.size).unwrap_or(0),
             if answered.is_empty() {
                 "none".into()
             } else {
@@ -111,7 +127,7 @@ pub fn footer(run: &Run) -> String {
         let skipped: Vec<String> = run
             .sizes
             .iter()
-            .filter(|n| !run.results.iter().any(|r| r.size == **n))
+            .filter(|n| !run.reports.iter().any(|r| r.size == **n))
             .map(|n| n.to_string())
             .collect();
         if !skipped.is_empty() {
@@ -119,15 +135,19 @@ pub fn footer(run: &Run) -> String {
         }
     }
     let violated: Vec<String> = run
-        .results
+        .reports
         .iter()
         .filter(|r| r.results.iter().any(|p| p.verdict == Verdict::Violated))
         .map(|r| r.size.to_string())
         .collect();
+    let none = match run.reports.first().and_then(|r| r.bound) {
+        Some(k) => format!("no violation up to depth {k}"),
+        None => "no violation found".to_string(),
+    };
     out.push_str(&format!(
         "\n{}; {:.2}s{}\n",
         if violated.is_empty() {
-            "no violation found".to_string()
+            none
         } else {
             format!("violations at sizes {}", violated.join(", "))
         },
@@ -142,27 +162,37 @@ pub fn footer(run: &Run) -> String {
 /// The `--json` document.
 pub fn json(run: &Run) -> Value {
     let mut results = Vec::new();
-    for r in &run.results {
+    for r in &run.reports {
         for p in &r.results {
             let tr = p.trace.as_ref().map(|t| {
                 let states = t.replay(run.model).unwrap_or_default();
                 trace::to_json(run.model, t, &states)
             });
-            results.push(json!({
+            let mut row = json!({
                 "size": r.size,
                 "property": p.name,
                 "verdict": p.verdict.json_name(),
                 "depth": p.depth,
-                "states": r.stats.states,
-                "transitions": r.stats.transitions,
-                "seconds": r.stats.seconds,
-                "symmetry_reduction": r.symmetry,
-                "complete": r.complete,
+                "states": r.states,
+                "seconds": r.seconds,
                 "trace": tr,
-            }));
+            });
+            let o = row.as_object_mut().unwrap();
+            if run.engine == "sat" {
+                o.insert("bound".into(), json!(r.bound));
+                o.insert("bounded".into(), json!(true));
+                o.insert("symmetry_breaking".into(), json!(r.symmetry));
+                o.insert("variables".into(), json!(r.vars));
+                o.insert("clauses".into(), json!(r.clauses));
+            } else {
+                o.insert("transitions".into(), json!(r.transitions));
+                o.insert("symmetry_reduction".into(), json!(r.symmetry));
+                o.insert("complete".into(), json!(r.complete));
+            }
+            results.push(row);
         }
     }
-    json!({
+    let mut doc = json!({
         "model": run.model.source.name,
         "engine": run.engine,
         "symmetric": run.model.is_symmetric(),
@@ -172,7 +202,14 @@ pub fn json(run: &Run) -> Value {
         "sizes": run.sizes,
         "seconds": run.seconds,
         "peak_memory_bytes": peak_memory(),
-    })
+    });
+    if run.engine == "sat" {
+        doc.as_object_mut().unwrap().insert(
+            "bound".into(),
+            json!(run.reports.first().and_then(|r| r.bound)),
+        );
+    }
+    doc
 }
 
 fn type_text(m: &Model, t: Ty) -> String {

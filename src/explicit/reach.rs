@@ -13,31 +13,12 @@ use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::trace::{RangeSite, Trace, Violation};
-use crate::verdict::{PropId, PropResult, Verdict};
+pub use crate::verdict::Limit;
+use crate::verdict::{PropId, PropResult, SizeReport, Verdict};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-
-/// Why a search stopped before exploring everything.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    MaxStates,
-    Timeout,
-    Memory,
-    Interrupted,
-}
-
-impl Limit {
-    pub fn text(self) -> &'static str {
-        match self {
-            Limit::MaxStates => "state limit (--max-states) reached",
-            Limit::Timeout => "time limit (--timeout) reached",
-            Limit::Memory => "memory limit (--max-memory) reached",
-            Limit::Interrupted => "interrupted",
-        }
-    }
-}
 
 /// How to search.
 #[derive(Clone, Debug, Default)]
@@ -611,4 +592,24 @@ fn build_trace(
     };
     t.replay(model)?;
     Ok(t)
+}
+
+impl From<ReachResult> for SizeReport {
+    fn from(r: ReachResult) -> SizeReport {
+        SizeReport {
+            size: r.size,
+            symmetry: r.symmetry,
+            results: r.results,
+            seconds: r.stats.seconds,
+            limit: r.limit,
+            complete: r.complete,
+            internal_errors: r.internal_errors,
+            states: Some(r.stats.states),
+            transitions: Some(r.stats.transitions),
+            initial_states: Some(r.stats.initial_states),
+            bound: None,
+            vars: None,
+            clauses: None,
+        }
+    }
 }

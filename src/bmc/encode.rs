@@ -1,0 +1,405 @@
+//! The unrolling of an instance into CNF: frame 0 constrained by `init`, and per step
+//! a one-hot choice among the transition instances and an idle step (so that depth k
+//! covers every run of length at most k). A chosen instance must be enabled without
+//! range error; its updates are written into the next frame, every other cell keeps
+//! its value. Bad-state literals for `unsafe` properties and for range errors are built
+//! per frame on demand.
+
+use super::frame::{Cell, Encoding, Frame};
+use super::symbolic::Sym;
+use super::term::Term;
+use crate::model::eval::transition_instances;
+use crate::model::instance::Instance;
+use crate::model::ir::*;
+use crate::sat::Lit;
+use crate::sat::circuit::{Circuit, FALSE, TRUE};
+use std::collections::HashMap;
+
+/// What a write stores.
+#[derive(Clone, Debug)]
+enum Value {
+    Term(Term),
+    /// The step's nondeterministic input for this global variable.
+    Choice(VarId),
+}
+
+/// A transition instance evaluated on one frame.
+#[derive(Clone, Debug)]
+pub struct InstanceEval {
+    /// Guard true, no range error, and every `any` has a candidate.
+    pub enabled: Lit,
+    /// Evaluating the instance on this frame meets a range error.
+    pub err: Lit,
+    /// Writes in update order: possible target cells with conditions, and the value.
+    writes: Vec<(Vec<(usize, Lit)>, Value)>,
+    /// For each `X := any j. f`: X and, per candidate j, whether f holds.
+    anys: Vec<(VarId, Vec<(i64, Lit)>)>,
+}
+
+/// The literals of one step (frame k to frame k+1).
+#[derive(Clone, Debug)]
+pub struct StepVars {
+    /// One selector per transition instance, then the idle selector.
+    pub sel: Vec<Lit>,
+}
+
+/// Formula sizes, for reports.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Size {
+    pub vars: i32,
+    pub clauses: usize,
+}
+
+/// An instance unrolled to some depth.
+pub struct Unroller<'m> {
+    pub inst: Instance<'m>,
+    pub c: Circuit,
+    pub enc: Encoding,
+    pub frames: Vec<Frame>,
+    pub steps: Vec<StepVars>,
+    /// `(transition, parameters)` of every instance.
+    pub instances: Vec<(usize, Vec<i64>)>,
+    /// Frame 0 satisfies `init` (evaluated without error).
+    pub init_ok: Lit,
+    /// Evaluating `init` on frame 0 meets a range error.
+    pub init_err: Lit,
+    evals: Vec<Option<Vec<InstanceEval>>>,
+    bad: HashMap<(usize, usize), (Lit, Lit)>,
+    /// Formula size after each frame was added.
+    pub sizes: Vec<Size>,
+}
+
+impl<'m> Unroller<'m> {
+    /// Frame 0 of the instance of size `n`, constrained by `init` (or by an init range
+    /// error, which `range_query(0)` reports).
+    pub fn new(model: &'m Model, n: usize, enc: Encoding) -> Unroller<'m> {
+        let inst = Instance::new(model, n);
+        let mut c = Circuit::new();
+        let mut f0 = Frame::fresh(&mut c, &inst, enc);
+        // init: every block, for every parameter tuple (repetitions allowed), in order.
+        let mut pending = TRUE;
+        let mut errs = Vec::new();
+        {
+            let mut sym = Sym {
+                inst: &inst,
+                c: &mut c,
+                frame: &mut f0,
+            };
+            'all: for init in &model.inits {
+                for tuple in inst.all_tuples(init.params) {
+                    let mut env = vec![0; init.locals.len().max(tuple.len())];
+                    env[..tuple.len()].copy_from_slice(&tuple);
+                    let (v, e) = sym.formula(&mut env, &init.body);
+                    errs.push(sym.c.and2(pending, e));
+                    pending = sym.c.and(&[pending, -e, v]);
+                    if pending == FALSE {
+                        break 'all;
+                    }
+                }
+            }
+        }
+        let init_err = c.or(&errs);
+        let init_ok = pending;
+        c.clause(&[init_ok, init_err]);
+        let instances = transition_instances(&inst);
+        let mut u = Unroller {
+            inst,
+            c,
+            enc,
+            frames: vec![f0],
+            steps: Vec::new(),
+            instances,
+            init_ok,
+            init_err,
+            evals: vec![None],
+            bad: HashMap::new(),
+            sizes: Vec::new(),
+        };
+        u.sizes.push(u.size());
+        u
+    }
+
+    pub fn size(&self) -> Size {
+        Size {
+            vars: self.c.cnf.num_vars,
+            clauses: self.c.cnf.num_clauses,
+        }
+    }
+
+    /// The deepest frame.
+    pub fn depth(&self) -> usize {
+        self.frames.len() - 1
+    }
+
+    fn sym(&mut self, k: usize) -> Sym<'_, 'm> {
+        Sym {
+            inst: &self.inst,
+            c: &mut self.c,
+            frame: &mut self.frames[k],
+        }
+    }
+
+    /// Every transition instance evaluated on frame k (cached).
+    pub fn evals(&mut self, k: usize) -> &[InstanceEval] {
+        if self.evals[k].is_none() {
+            let model = self.inst.model;
+            let instances = self.instances.clone();
+            let mut out = Vec::with_capacity(instances.len());
+            for (t, params) in &instances {
+                out.push(self.eval_instance(k, &model.transitions[*t], params));
+            }
+            self.evals[k] = Some(out);
+        }
+        self.evals[k].as_ref().unwrap()
+    }
+
+    fn eval_instance(&mut self, k: usize, tr: &Transition, params: &[i64]) -> InstanceEval {
+        let n = self.inst.n as i64;
+        let mut env = vec![0; tr.locals.len().max(params.len())];
+        env[..params.len()].copy_from_slice(params);
+        let mut sym = self.sym(k);
+        let (g, ge) = sym.formula(&mut env, &tr.guard);
+        let mut reached = sym.c.and2(g, -ge);
+        let mut errs = vec![ge];
+        let mut writes = Vec::new();
+        let mut anys = Vec::new();
+        for u in &tr.updates {
+            if reached == FALSE {
+                break;
+            }
+            let layout = &sym.inst.vars[u.var];
+            let (lo, hi) = (layout.lo, layout.hi);
+            match &u.value {
+                UpdValue::Term(e) => {
+                    let ranges: Vec<(i64, i64)> = u
+                        .index
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(d, ix)| match ix {
+                            Index::Bind(_) => {
+                                Some(sym.inst.domain(sym.inst.model.vars[u.var].dims[d]))
+                            }
+                            Index::Term(_) => None,
+                        })
+                        .collect();
+                    if ranges.iter().any(|(a, b)| b < a) {
+                        continue;
+                    }
+                    let binders: Vec<LocalId> = u
+                        .index
+                        .iter()
+                        .filter_map(|ix| match ix {
+                            Index::Bind(id) => Some(*id),
+                            _ => None,
+                        })
+                        .collect();
+                    let mut cur: Vec<i64> = ranges.iter().map(|r| r.0).collect();
+                    loop {
+                        for (b, v) in binders.iter().zip(&cur) {
+                            env[*b] = *v;
+                        }
+                        let idx: Vec<Expr> = u
+                            .index
+                            .iter()
+                            .map(|ix| match ix {
+                                Index::Term(x) => x.clone(),
+                                Index::Bind(id) => Expr::Const(env[*id], Ty::Int),
+                            })
+                            .collect();
+                        let (targets, ie) = sym.cells(&mut env, u.var, &idx);
+                        let (val, ve) = sym.term(&mut env, e);
+                        let oob = val.outside(sym.c, lo, hi);
+                        // The index is evaluated first; either failing is an error.
+                        let e_here = sym.c.or(&[ie, ve, oob]);
+                        errs.push(sym.c.and2(reached, e_here));
+                        reached = sym.c.and2(reached, -e_here);
+                        writes.push((targets, Value::Term(val)));
+                        if !crate::model::instance::odometer(&mut cur, &ranges) {
+                            break;
+                        }
+                    }
+                }
+                UpdValue::Nondet => {
+                    writes.push((vec![(layout.base, TRUE)], Value::Choice(u.var)));
+                }
+                UpdValue::Any { var, cond } => {
+                    // The interpreter evaluates the condition for every process in order.
+                    let mut options = Vec::new();
+                    let mut pending = TRUE;
+                    let mut any_errs = Vec::new();
+                    for j in 1..=n {
+                        env[*var] = j;
+                        let (v, e) = sym.formula(&mut env, cond);
+                        any_errs.push(sym.c.and2(pending, e));
+                        pending = sym.c.and2(pending, -e);
+                        options.push((j, v));
+                    }
+                    let any_err = sym.c.or(&any_errs);
+                    let opts: Vec<Lit> = options.iter().map(|o| o.1).collect();
+                    let exists = sym.c.or(&opts);
+                    errs.push(sym.c.and2(reached, any_err));
+                    reached = sym.c.and(&[reached, -any_err, exists]);
+                    writes.push((vec![(layout.base, TRUE)], Value::Choice(u.var)));
+                    anys.push((u.var, options));
+                }
+            }
+        }
+        let err = sym.c.or(&errs);
+        // `errs[0]` is the guard's error; later ones are already conditioned on reaching.
+        InstanceEval {
+            enabled: reached,
+            err,
+            writes,
+            anys,
+        }
+    }
+
+    /// Add frame k+1 (k = current depth) and the step from frame k to it.
+    pub fn add_step(&mut self) {
+        let k = self.depth();
+        self.evals(k);
+        let evals = self.evals[k].take().unwrap();
+        let ninst = evals.len();
+        let sel: Vec<Lit> = (0..=ninst).map(|_| self.c.var()).collect();
+        self.c.clause(&sel);
+        self.c.at_most_one(&sel);
+        for (t, ev) in evals.iter().enumerate() {
+            self.c.imply(sel[t], ev.enabled);
+        }
+        // Nondeterministic inputs: one per global that some instance chooses.
+        let mut choices: HashMap<VarId, Term> = HashMap::new();
+        for ev in &evals {
+            for (_, v) in &ev.writes {
+                if let Value::Choice(var) = v
+                    && !choices.contains_key(var)
+                {
+                    let l = &self.inst.vars[*var];
+                    let size = (l.hi - l.lo + 1) as usize;
+                    let cell = Cell::fresh(&mut self.c, self.enc, size);
+                    let t = cell.decode(&mut self.c, l.lo, size);
+                    choices.insert(*var, t);
+                }
+            }
+        }
+        for (t, ev) in evals.iter().enumerate() {
+            for (var, options) in &ev.anys {
+                let choice = &choices[var];
+                let ok: Vec<Lit> = options
+                    .iter()
+                    .map(|&(j, f)| self.c.and2(choice.cond(j), f))
+                    .collect();
+                let ok = self.c.or(&ok);
+                self.c.imply(sel[t], ok);
+            }
+        }
+        // Writers per cell.
+        let nslots = self.inst.slots.len();
+        let mut writers: Vec<Vec<(Lit, Term)>> = vec![Vec::new(); nslots];
+        for (t, ev) in evals.iter().enumerate() {
+            for (targets, v) in &ev.writes {
+                let value = match v {
+                    Value::Term(x) => x.clone(),
+                    Value::Choice(var) => choices[var].clone(),
+                };
+                for &(s, cond) in targets {
+                    if cond == TRUE && value == self.frames[k].term(&mut self.c, &self.inst, s) {
+                        continue; // writes the cell's own value
+                    }
+                    let w = self.c.and2(sel[t], cond);
+                    if w != FALSE {
+                        writers[s].push((w, value.clone()));
+                    }
+                }
+            }
+        }
+        let mut cells = Vec::with_capacity(nslots);
+        for (s, ws) in writers.into_iter().enumerate() {
+            let cur = self.frames[k].cells[s].clone();
+            if ws.is_empty() {
+                cells.push(cur);
+                continue;
+            }
+            let slot = &self.inst.slots[s];
+            let size = (slot.hi - slot.lo + 1) as usize;
+            let conds: Vec<Lit> = ws.iter().map(|w| w.0).collect();
+            let any_write = self.c.or(&conds);
+            // The new value: the written one under its condition, else the old one.
+            let cur_term = self.frames[k].term(&mut self.c, &self.inst, s);
+            let mut alts = Vec::new();
+            for (v, cv) in &cur_term.0 {
+                alts.push((*v, self.c.and2(-any_write, *cv)));
+            }
+            for (w, t) in &ws {
+                for (v, cv) in &t.0 {
+                    if *v >= slot.lo && *v <= slot.hi {
+                        alts.push((*v, self.c.and2(*w, *cv)));
+                    }
+                }
+            }
+            let next = super::term::collect(&mut self.c, alts);
+            cells.push(Cell::from_term(&mut self.c, self.enc, &next, slot.lo, size));
+        }
+        self.evals[k] = Some(evals);
+        self.frames.push(Frame::new(cells));
+        self.evals.push(None);
+        self.steps.push(StepVars { sel });
+        self.sizes.push(self.size());
+    }
+
+    /// `unsafe` property `u` at frame k: (bad, range error while evaluating it). The
+    /// interpreter tries the tuples of distinct processes in order.
+    pub fn bad(&mut self, u: usize, k: usize) -> (Lit, Lit) {
+        if let Some(&r) = self.bad.get(&(u, k)) {
+            return r;
+        }
+        let model = self.inst.model;
+        let prop = &model.unsafes[u];
+        let tuples = self.inst.distinct_tuples(prop.params);
+        let mut sym = self.sym(k);
+        let mut pending = TRUE;
+        let mut hits = Vec::new();
+        let mut errs = Vec::new();
+        for tuple in tuples {
+            let mut env = vec![0; prop.locals.len().max(tuple.len())];
+            env[..tuple.len()].copy_from_slice(&tuple);
+            let (v, e) = sym.formula(&mut env, &prop.body);
+            errs.push(sym.c.and2(pending, e));
+            hits.push(sym.c.and(&[pending, -e, v]));
+            pending = sym.c.and(&[pending, -e, -v]);
+            if pending == FALSE {
+                break;
+            }
+        }
+        let r = (sym.c.or(&hits), sym.c.or(&errs));
+        self.bad.insert((u, k), r);
+        r
+    }
+
+    /// A literal for "frame k is reached from an initial state and violates `u`".
+    pub fn unsafe_query(&mut self, u: usize, k: usize) -> Lit {
+        let (b, _) = self.bad(u, k);
+        self.c.and2(self.init_ok, b)
+    }
+
+    /// A literal for "a range error is met at frame k": evaluating a transition instance
+    /// or one of the properties `props` on a reachable frame k, or (k = 0) `init`.
+    pub fn range_query(&mut self, k: usize, props: &[usize]) -> Lit {
+        let mut errs: Vec<Lit> = self.evals(k).iter().map(|e| e.err).collect();
+        for &u in props {
+            errs.push(self.bad(u, k).1);
+        }
+        let at_k = self.c.or(&errs);
+        let reached = self.c.and2(self.init_ok, at_k);
+        if k == 0 {
+            self.c.or2(reached, self.init_err)
+        } else {
+            reached
+        }
+    }
+
+    /// The instance fired at step k under a model (`None`: idle).
+    pub fn fired(&self, k: usize, model: &dyn Fn(Lit) -> bool) -> Option<usize> {
+        let sel = &self.steps[k].sel;
+        sel[..sel.len() - 1].iter().position(|&l| model(l))
+    }
+}

@@ -1,0 +1,246 @@
+//! Symbolic evaluation of IR expressions over a frame: the SAT counterpart of the
+//! reference interpreter. Every expression gives its value and an error literal that is
+//! true exactly when the interpreter would meet a range error evaluating it (same
+//! left-to-right order, same short-circuits), so the encoding and the interpreter agree
+//! on which runs fail and where. Locals are constants: parameters are fixed per
+//! transition instance and quantifiers are unrolled.
+
+use super::frame::Frame;
+use super::term::{self, Term};
+use crate::model::instance::Instance;
+use crate::model::ir::*;
+use crate::sat::Lit;
+use crate::sat::circuit::{Circuit, FALSE, TRUE};
+
+/// An evaluator over one frame.
+pub struct Sym<'x, 'm> {
+    pub inst: &'x Instance<'m>,
+    pub c: &'x mut Circuit,
+    pub frame: &'x mut Frame,
+}
+
+impl Sym<'_, '_> {
+    /// A formula's truth and error literals.
+    pub fn formula(&mut self, env: &mut [i64], e: &Expr) -> (Lit, Lit) {
+        match e {
+            Expr::And(xs) => self.junction(env, xs.iter(), true),
+            Expr::Or(xs) => self.junction(env, xs.iter(), false),
+            Expr::Not(a) => {
+                let (v, err) = self.formula(env, a);
+                (-v, err)
+            }
+            Expr::Imp(a, b) => {
+                let (va, ea) = self.formula(env, a);
+                if va == FALSE && ea == FALSE {
+                    return (TRUE, FALSE);
+                }
+                let (vb, eb) = self.formula(env, b);
+                let reach_b = self.c.and(&[-ea, va]);
+                let late = self.c_and(reach_b, eb);
+                let err = self.c.or2(ea, late);
+                (self.c.or2(-va, vb), err)
+            }
+            Expr::Iff(a, b) => {
+                let (va, ea) = self.formula(env, a);
+                let (vb, eb) = self.formula(env, b);
+                (self.c.iff(va, vb), self.c.or2(ea, eb))
+            }
+            Expr::Cmp(op, a, b) => {
+                let (ta, ea) = self.term(env, a);
+                let (tb, eb) = self.term(env, b);
+                (term::cmp(self.c, *op, &ta, &tb), self.c.or2(ea, eb))
+            }
+            Expr::Quant {
+                forall,
+                var,
+                dom,
+                body,
+            } => self.quant(env, *forall, *var, dom, body),
+            _ => {
+                let (t, err) = self.term(env, e);
+                (t.truth(self.c), err)
+            }
+        }
+    }
+
+    fn c_and(&mut self, a: Lit, b: Lit) -> Lit {
+        self.c.and2(a, b)
+    }
+
+    /// `&&` (and_ = true) or `||` evaluated left to right, stopping early.
+    fn junction<'e>(
+        &mut self,
+        env: &mut [i64],
+        xs: impl Iterator<Item = &'e Expr>,
+        and_: bool,
+    ) -> (Lit, Lit) {
+        // `pending`: every operand so far evaluated without error and without deciding.
+        let mut pending = TRUE;
+        let mut decided = Vec::new();
+        let mut errs = Vec::new();
+        for x in xs {
+            let (v, e) = self.formula(env, x);
+            errs.push(self.c.and2(pending, e));
+            let deciding = if and_ { -v } else { v };
+            decided.push(self.c.and(&[pending, -e, deciding]));
+            pending = self.c.and(&[pending, -e, -deciding]);
+            if pending == FALSE {
+                break;
+            }
+        }
+        let err = self.c.or(&errs);
+        let any_decided = self.c.or(&decided);
+        // && is true when nothing decided it false; || is true when something decided it.
+        let val = if and_ { pending } else { any_decided };
+        (val, err)
+    }
+
+    fn quant(
+        &mut self,
+        env: &mut [i64],
+        forall: bool,
+        var: LocalId,
+        dom: &Domain,
+        body: &Expr,
+    ) -> (Lit, Lit) {
+        match dom {
+            Domain::Type(t) => {
+                let (lo, hi) = self.inst.domain(*t);
+                let bodies: Vec<(i64, &Expr)> = (lo..=hi).map(|v| (v, body)).collect();
+                self.unrolled(env, var, &bodies, &[], forall)
+            }
+            Domain::Procs { except } => {
+                let mut ex = Vec::new();
+                let mut ex_err = Vec::new();
+                for x in except {
+                    let (t, e) = self.term(env, x);
+                    ex.push(t);
+                    ex_err.push(e);
+                }
+                let bodies: Vec<(i64, &Expr)> =
+                    (1..=self.inst.n as i64).map(|p| (p, body)).collect();
+                let (v, e) = self.unrolled(env, var, &bodies, &ex, forall);
+                let pre = self.c.or(&ex_err);
+                (v, self.c.or2(pre, e))
+            }
+        }
+    }
+
+    /// A quantifier as a junction over its instances; instance p is skipped when it
+    /// equals one of the (possibly symbolic) excepted values.
+    fn unrolled(
+        &mut self,
+        env: &mut [i64],
+        var: LocalId,
+        bodies: &[(i64, &Expr)],
+        except: &[Term],
+        forall: bool,
+    ) -> (Lit, Lit) {
+        let mut pending = TRUE;
+        let mut decided = Vec::new();
+        let mut errs = Vec::new();
+        for &(p, body) in bodies {
+            let hits: Vec<Lit> = except.iter().map(|t| t.cond(p)).collect();
+            let excluded = self.c.or(&hits);
+            if excluded == TRUE {
+                continue;
+            }
+            env[var] = p;
+            let (v, e) = self.formula(env, body);
+            let live = self.c.and2(pending, -excluded);
+            errs.push(self.c.and2(live, e));
+            let deciding = if forall { -v } else { v };
+            decided.push(self.c.and(&[live, -e, deciding]));
+            let cont = self.c.and(&[-e, -deciding]);
+            let go_on = self.c_or(excluded, cont);
+            pending = self.c.and2(pending, go_on);
+            if pending == FALSE {
+                break;
+            }
+        }
+        let err = self.c.or(&errs);
+        let any_decided = self.c.or(&decided);
+        (if forall { pending } else { any_decided }, err)
+    }
+
+    fn c_or(&mut self, a: Lit, b: Lit) -> Lit {
+        self.c.or2(a, b)
+    }
+
+    /// The cells an indexed access may denote, with their conditions, and the error of
+    /// evaluating the indices or of an index out of range.
+    pub fn cells(&mut self, env: &mut [i64], var: VarId, idx: &[Expr]) -> (Vec<(usize, Lit)>, Lit) {
+        let mut terms = Vec::with_capacity(idx.len());
+        let mut errs = Vec::new();
+        for x in idx {
+            let (t, e) = self.term(env, x);
+            terms.push(t);
+            errs.push(e);
+        }
+        let mut combos: Vec<(Vec<i64>, Lit)> = vec![(Vec::new(), TRUE)];
+        for t in &terms {
+            let mut next = Vec::with_capacity(combos.len() * t.0.len());
+            for (vals, cond) in &combos {
+                for &(v, cv) in &t.0 {
+                    let c2 = self.c.and2(*cond, cv);
+                    if c2 != FALSE {
+                        let mut vs = vals.clone();
+                        vs.push(v);
+                        next.push((vs, c2));
+                    }
+                }
+            }
+            combos = next;
+        }
+        let mut out = Vec::new();
+        for (vals, cond) in combos {
+            match self.inst.slot_of(var, &vals) {
+                Some(s) => out.push((s, cond)),
+                None => errs.push(cond),
+            }
+        }
+        (out, self.c.or(&errs))
+    }
+
+    /// A term's value and error literals.
+    pub fn term(&mut self, env: &mut [i64], e: &Expr) -> (Term, Lit) {
+        match e {
+            Expr::Const(v, _) => (Term::constant(*v), FALSE),
+            Expr::Size => (Term::constant(self.inst.n as i64), FALSE),
+            Expr::Local(id) => (Term::constant(env[*id]), FALSE),
+            Expr::Read(var, idx) => {
+                let (cells, err) = self.cells(env, *var, idx);
+                if let [(s, TRUE)] = cells.as_slice() {
+                    return (self.frame.term(self.c, self.inst, *s), err);
+                }
+                let mut alts = Vec::new();
+                for (s, cond) in cells {
+                    let t = self.frame.term(self.c, self.inst, s);
+                    for (v, cv) in t.0 {
+                        alts.push((v, self.c.and2(cond, cv)));
+                    }
+                }
+                (term::collect(self.c, alts), err)
+            }
+            Expr::Arith(op, a, b) => {
+                let (ta, ea) = self.term(env, a);
+                let (tb, eb) = self.term(env, b);
+                let (t, overflow) = term::arith(self.c, *op, &ta, &tb);
+                (t, self.c.or(&[ea, eb, overflow]))
+            }
+            Expr::Ite(cond, a, b, _) => {
+                let (vc, ec) = self.formula(env, cond);
+                let (ta, ea) = self.term(env, a);
+                let (tb, eb) = self.term(env, b);
+                let t = term::ite(self.c, vc, &ta, &tb);
+                let then_err = self.c.and(&[-ec, vc, ea]);
+                let else_err = self.c.and(&[-ec, -vc, eb]);
+                (t, self.c.or(&[ec, then_err, else_err]))
+            }
+            _ => {
+                let (v, err) = self.formula(env, e);
+                (Term::boolean(v), err)
+            }
+        }
+    }
+}

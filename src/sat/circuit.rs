@@ -1,0 +1,186 @@
+//! Tseitin circuits over a `Cnf` with structural hashing: an n-ary AND gate is created
+//! once per set of inputs (sorted, deduplicated), constants fold away, and OR is
+//! AND of negations. Literal 1 is the constant true.
+
+use super::{Cnf, Lit};
+use std::collections::HashMap;
+
+/// The constant true literal (variable 1, fixed by a unit clause).
+pub const TRUE: Lit = 1;
+/// The constant false literal.
+pub const FALSE: Lit = -1;
+
+/// A circuit builder writing its gates into a CNF.
+pub struct Circuit {
+    pub cnf: Cnf,
+    ands: HashMap<Box<[Lit]>, Lit>,
+    scratch: Vec<Lit>,
+    /// Number of AND gates created.
+    pub gates: usize,
+}
+
+impl Default for Circuit {
+    fn default() -> Self {
+        Circuit::new()
+    }
+}
+
+impl Circuit {
+    pub fn new() -> Circuit {
+        let mut cnf = Cnf::default();
+        let t = cnf.new_var();
+        debug_assert_eq!(t, TRUE);
+        cnf.add_clause(&[TRUE]);
+        Circuit {
+            cnf,
+            ands: HashMap::new(),
+            scratch: Vec::new(),
+            gates: 0,
+        }
+    }
+
+    /// A fresh unconstrained variable.
+    pub fn var(&mut self) -> Lit {
+        self.cnf.new_var()
+    }
+
+    pub fn clause(&mut self, lits: &[Lit]) {
+        if lits.contains(&TRUE) {
+            return;
+        }
+        let c: Vec<Lit> = lits.iter().copied().filter(|&l| l != FALSE).collect();
+        self.cnf.add_clause(&c);
+    }
+
+    /// Assert a literal.
+    pub fn assert(&mut self, l: Lit) {
+        self.clause(&[l]);
+    }
+
+    /// `a -> b` as a clause.
+    pub fn imply(&mut self, a: Lit, b: Lit) {
+        self.clause(&[-a, b]);
+    }
+
+    pub fn and(&mut self, lits: &[Lit]) -> Lit {
+        let mut v = std::mem::take(&mut self.scratch);
+        v.clear();
+        for &l in lits {
+            if l == FALSE {
+                self.scratch = v;
+                return FALSE;
+            }
+            if l != TRUE {
+                v.push(l);
+            }
+        }
+        v.sort_unstable_by_key(|l| (l.abs(), *l));
+        v.dedup();
+        if v.windows(2).any(|w| w[0] == -w[1]) {
+            self.scratch = v;
+            return FALSE;
+        }
+        let out = match v.len() {
+            0 => TRUE,
+            1 => v[0],
+            _ => {
+                if let Some(&g) = self.ands.get(&v[..]) {
+                    g
+                } else {
+                    let g = self.cnf.new_var();
+                    for &l in &v {
+                        self.cnf.add_clause(&[-g, l]);
+                    }
+                    let mut big: Vec<Lit> = v.iter().map(|&l| -l).collect();
+                    big.push(g);
+                    self.cnf.add_clause(&big);
+                    self.ands.insert(v.clone().into_boxed_slice(), g);
+                    self.gates += 1;
+                    g
+                }
+            }
+        };
+        self.scratch = v;
+        out
+    }
+
+    pub fn and2(&mut self, a: Lit, b: Lit) -> Lit {
+        self.and(&[a, b])
+    }
+
+    pub fn or(&mut self, lits: &[Lit]) -> Lit {
+        let neg: Vec<Lit> = lits.iter().map(|&l| -l).collect();
+        -self.and(&neg)
+    }
+
+    pub fn or2(&mut self, a: Lit, b: Lit) -> Lit {
+        -self.and(&[-a, -b])
+    }
+
+    /// `if c then a else b`.
+    pub fn ite(&mut self, c: Lit, a: Lit, b: Lit) -> Lit {
+        if a == b {
+            return a;
+        }
+        let x = self.and2(c, a);
+        let y = self.and2(-c, b);
+        self.or2(x, y)
+    }
+
+    /// `a <-> b`.
+    pub fn iff(&mut self, a: Lit, b: Lit) -> Lit {
+        if a == b {
+            return TRUE;
+        }
+        if a == -b {
+            return FALSE;
+        }
+        let x = self.or2(-a, b);
+        let y = self.or2(a, -b);
+        self.and2(x, y)
+    }
+
+    /// At most one of the literals is true (sequential counter, 3n clauses).
+    pub fn at_most_one(&mut self, lits: &[Lit]) {
+        if lits.len() <= 4 {
+            for i in 0..lits.len() {
+                for j in i + 1..lits.len() {
+                    self.clause(&[-lits[i], -lits[j]]);
+                }
+            }
+            return;
+        }
+        let mut prev = FALSE;
+        for (k, &x) in lits.iter().enumerate() {
+            if k + 1 == lits.len() {
+                self.clause(&[-x, -prev]);
+                break;
+            }
+            let s = self.var();
+            self.clause(&[-x, s]);
+            self.clause(&[-prev, s]);
+            self.clause(&[-x, -prev]);
+            prev = s;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashing_and_folding() {
+        let mut c = Circuit::new();
+        let (a, b) = (c.var(), c.var());
+        let g = c.and(&[a, b]);
+        assert_eq!(c.and(&[b, a, TRUE, b]), g);
+        assert_eq!(c.and(&[a, -a]), FALSE);
+        assert_eq!(c.and(&[a, FALSE]), FALSE);
+        assert_eq!(c.and(&[]), TRUE);
+        assert_eq!(c.or(&[a, TRUE]), TRUE);
+        assert_eq!(c.or(&[-g]), -g);
+        assert_eq!(c.gates, 1);
+        assert_eq!(c.iff(a, a), TRUE);
+    }
+}
