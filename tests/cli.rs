@@ -310,7 +310,7 @@ fn text_output_has_table_and_traces() {
     let (code, out, _) = nfold(&["check", "families/mutex_bug.cub", "--sizes", "1..3"]);
     assert_eq!(code, 1);
     assert!(out.contains("size  property"));
-    assert!(out.contains("   2  mutex                VIOLATED        6"));
+    assert!(out.contains("   2  mutex                VIOLATED            6"));
     assert!(
         out.contains("size 2: `mutex` violated at depth 6 (trace replayed on the interpreter):")
     );

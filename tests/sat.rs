@@ -5,6 +5,7 @@
 
 use nfold::bmc::driver::{BmcOptions, check_size as bmc};
 use nfold::bmc::frame::Encoding;
+use nfold::bmc::query::SymBreak;
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::model::ir::Model;
 use nfold::sat::{Cnf, SolveResult, SolverKind, Stop};
@@ -84,9 +85,9 @@ fn agree(name: &str, m: &Model, n: usize, depth: usize, opts: &BmcOptions) {
 fn sat_agrees_with_explicit_on_every_family() {
     for (name, m) in families() {
         for n in 1..=max_size() {
-            for symmetry in [true, false] {
+            for symbreak in [SymBreak::WitnessLex, SymBreak::LexLeader, SymBreak::Off] {
                 let opts = BmcOptions {
-                    symmetry,
+                    symbreak,
                     ..Default::default()
                 };
                 agree(&name, &m, n, 9, &opts);

@@ -5,42 +5,46 @@
 
 use super::encode::Unroller;
 use super::frame::{Cell, Encoding};
-use super::symbreak;
+use super::query::{Queries, SymBreak, Target};
 use crate::model::ir::Model;
 use crate::sat::{Cnf, Lit};
 use crate::trace::step_label;
 
 /// The CNF, its unit clauses (the query) and comment lines describing the variables.
+/// `prop`: one `unsafe` property, or (None) any property or a range error.
 pub fn query(
     model: &Model,
     n: usize,
     depth: usize,
     prop: Option<usize>,
-    symmetry: bool,
+    mode: SymBreak,
     enc: Encoding,
 ) -> (Cnf, Vec<Lit>, Vec<String>) {
     let mut u = Unroller::new(model, n, enc);
-    let use_sym = symmetry && model.is_symmetric() && n > 1;
+    let use_sym = mode != SymBreak::Off && model.is_symmetric() && n > 1;
+    let mut queries = Queries::new(if use_sym { mode } else { SymBreak::Off });
     let props: Vec<usize> = (0..model.unsafes.len()).collect();
+    let mut open: Vec<Target> = props.iter().map(|&p| Target::Unsafe(p)).collect();
+    open.push(Target::Range(props.clone()));
+    let any = Target::Any(open.clone());
     let mut units = Vec::new();
+    // The same construction sequence as the driver, every property open throughout.
     for k in 0..=depth {
         if k > 0 {
             u.add_step();
         }
-        let sb = use_sym.then(|| symbreak::lex_leader(&mut u, k));
-        let qs: Vec<Lit> = props.iter().map(|&p| u.unsafe_query(p, k)).collect();
-        let range = u.range_query(k, &props);
+        let combined = queries.assumptions(&mut u, &any, k);
+        let single: Vec<Option<Vec<Lit>>> = open
+            .iter()
+            .map(|t| queries.assumptions(&mut u, t, k))
+            .collect();
         if k == depth {
-            let q = match prop {
-                Some(p) => qs[p],
-                None => {
-                    let mut all = qs.clone();
-                    all.push(range);
-                    u.c.or(&all)
-                }
+            let chosen = match prop {
+                Some(p) => single[p].clone(),
+                None => combined,
             };
-            units.push(q);
-            units.extend(sb);
+            // A trivially unsatisfiable query becomes the empty clause's unit: false.
+            units = chosen.unwrap_or_else(|| vec![-1]);
         }
     }
     let mut comments = vec![
@@ -53,7 +57,11 @@ pub fn query(
                 Encoding::Binary => "binary",
                 Encoding::OneHot => "one-hot",
             },
-            if use_sym { "on" } else { "off" }
+            match (use_sym, mode) {
+                (false, _) | (_, SymBreak::Off) => "off",
+                (_, SymBreak::LexLeader) => "lex-leader",
+                (_, SymBreak::WitnessLex) => "witnesses fixed + lex-leader",
+            }
         ),
         format!(
             "satisfiable iff the property is violated within {depth} steps (idle steps allowed)"

@@ -7,7 +7,7 @@
 
 use super::encode::{Size, Unroller};
 use super::frame::Encoding;
-use super::symbreak;
+use super::query::{Queries, SymBreak, Target};
 use crate::model::eval::{self, Fire, Step};
 use crate::model::ir::{Model, UpdValue};
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
@@ -22,8 +22,8 @@ use std::time::Instant;
 pub struct BmcOptions {
     /// The largest depth K.
     pub depth: usize,
-    /// Lex-leader symmetry breaking on the final frame (fully symmetric families only).
-    pub symmetry: bool,
+    /// Symmetry breaking on the final frame (applied to fully symmetric families only).
+    pub symbreak: SymBreak,
     pub solver: SolverKind,
     pub encoding: Encoding,
     /// Which `unsafe` properties; all when `None`.
@@ -38,7 +38,7 @@ impl Default for BmcOptions {
     fn default() -> Self {
         BmcOptions {
             depth: 20,
-            symmetry: true,
+            symbreak: SymBreak::WitnessLex,
             solver: SolverKind::default_kind(),
             encoding: Encoding::Binary,
             props: None,
@@ -64,7 +64,12 @@ pub fn check_size(model: &Model, n: usize, opts: &BmcOptions) -> Result<BmcResul
     let start = Instant::now();
     let mut solver = opts.solver.create()?;
     let mut u = Unroller::new(model, n, opts.encoding);
-    let use_sym = opts.symmetry && model.is_symmetric() && n > 1;
+    let use_sym = opts.symbreak != SymBreak::Off && model.is_symmetric() && n > 1;
+    let mut queries = Queries::new(if use_sym {
+        opts.symbreak
+    } else {
+        SymBreak::Off
+    });
     let props: Vec<usize> = opts
         .props
         .clone()
@@ -80,50 +85,61 @@ pub fn check_size(model: &Model, n: usize, opts: &BmcOptions) -> Result<BmcResul
     let mut solve_seconds = 0.0;
     let mut last_progress = Instant::now();
     let mut reached = 0;
+    let solve = |solver: &mut Box<dyn Backend>, u: &Unroller, a: &[Lit], secs: &mut f64| {
+        let t0 = Instant::now();
+        let r = solver.solve(&u.c.cnf, a, &stop);
+        *secs += t0.elapsed().as_secs_f64();
+        r
+    };
     'depth: for k in 0..=opts.depth {
         if k > 0 {
             u.add_step();
         }
-        let sb = use_sym.then(|| symbreak::lex_leader(&mut u, k));
-        let mut queries: Vec<(Option<usize>, Lit)> = Vec::new();
+        let mut open: Vec<Target> = Vec::new();
         for (i, &p) in props.iter().enumerate() {
             if found[i].is_none() {
-                queries.push((Some(i), u.unsafe_query(p, k)));
+                open.push(Target::Unsafe(p));
             }
         }
         if range.is_none() {
-            queries.push((None, u.range_query(k, &props)));
+            open.push(Target::Range(props.clone()));
         }
-        for (which, q) in queries {
-            if q == crate::sat::circuit::FALSE {
+        // One combined query first: most depths have no violation at all.
+        if open.len() > 1 {
+            let Some(a) = queries.assumptions(&mut u, &Target::Any(open.clone()), k) else {
+                reached = k;
                 continue;
+            };
+            match solve(&mut solver, &u, &a, &mut solve_seconds) {
+                SolveResult::Unsat => {
+                    reached = k;
+                    continue;
+                }
+                SolveResult::Unknown => {
+                    limit = Some(stopped(&opts.stop));
+                    break 'depth;
+                }
+                SolveResult::Sat => {}
             }
-            let mut assumptions = vec![q];
-            assumptions.extend(sb);
-            let t0 = Instant::now();
-            let res = solver.solve(&u.c.cnf, &assumptions, &stop);
-            solve_seconds += t0.elapsed().as_secs_f64();
-            match res {
+        }
+        for target in open {
+            let Some(a) = queries.assumptions(&mut u, &target, k) else {
+                continue;
+            };
+            match solve(&mut solver, &u, &a, &mut solve_seconds) {
                 SolveResult::Unsat => {}
                 SolveResult::Unknown => {
-                    limit = Some(
-                        if stop
-                            .flag
-                            .as_ref()
-                            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-                        {
-                            Limit::Interrupted
-                        } else {
-                            Limit::Timeout
-                        },
-                    );
+                    limit = Some(stopped(&opts.stop));
                     break 'depth;
                 }
                 SolveResult::Sat => {
-                    let prop = which.map(|i| props[i]);
+                    let prop = match &target {
+                        Target::Unsafe(p) => Some(*p),
+                        _ => None,
+                    };
                     match decode(model, &u, solver.as_ref(), k, prop) {
-                        Ok(t) => match which {
-                            Some(i) => found[i] = Some(t),
+                        Ok(t) => match prop {
+                            Some(p) => found[props.iter().position(|&x| x == p).unwrap()] = Some(t),
                             None => range = Some(t),
                         },
                         Err(e) => {
@@ -131,9 +147,6 @@ pub fn check_size(model: &Model, n: usize, opts: &BmcOptions) -> Result<BmcResul
                                 .map(|p| model.unsafes[p].name.as_str())
                                 .unwrap_or("range_error");
                             internal_errors.push(format!("size {n}, {name}, depth {k}: {e}"));
-                            if let Some(i) = which {
-                                found[i] = None;
-                            }
                             break 'depth;
                         }
                     }
@@ -159,6 +172,7 @@ pub fn check_size(model: &Model, n: usize, opts: &BmcOptions) -> Result<BmcResul
             break;
         }
     }
+    let _ = reached;
     let finished = limit.is_none() && internal_errors.is_empty();
     let mut results = Vec::new();
     for (i, &p) in props.iter().enumerate() {
@@ -187,7 +201,6 @@ pub fn check_size(model: &Model, n: usize, opts: &BmcOptions) -> Result<BmcResul
         });
     }
     let s = u.size();
-    let _ = reached;
     Ok(BmcResult {
         report: SizeReport {
             size: n,
@@ -207,6 +220,18 @@ pub fn check_size(model: &Model, n: usize, opts: &BmcOptions) -> Result<BmcResul
         sizes: u.sizes.clone(),
         solve_seconds,
     })
+}
+
+/// Which limit stopped a solve.
+fn stopped(flag: &Option<Arc<AtomicBool>>) -> Limit {
+    if flag
+        .as_ref()
+        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    {
+        Limit::Interrupted
+    } else {
+        Limit::Timeout
+    }
 }
 
 /// Turn a model of depth k into a trace, and replay it.

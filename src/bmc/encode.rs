@@ -286,7 +286,10 @@ impl<'m> Unroller<'m> {
                 let choice = &choices[var];
                 let ok: Vec<Lit> = options
                     .iter()
-                    .map(|&(j, f)| self.c.and2(choice.cond(j), f))
+                    .map(|&(j, f)| {
+                        let is_j = choice.cond(&mut self.c, j);
+                        self.c.and2(is_j, f)
+                    })
                     .collect();
                 let ok = self.c.or(&ok);
                 self.c.imply(sel[t], ok);
@@ -320,24 +323,43 @@ impl<'m> Unroller<'m> {
                 continue;
             }
             let slot = &self.inst.slots[s];
-            let size = (slot.hi - slot.lo + 1) as usize;
+            let (lo, size) = (slot.lo, (slot.hi - slot.lo + 1) as usize);
             let conds: Vec<Lit> = ws.iter().map(|w| w.0).collect();
-            let any_write = self.c.or(&conds);
-            // The new value: the written one under its condition, else the old one.
-            let cur_term = self.frames[k].term(&mut self.c, &self.inst, s);
-            let mut alts = Vec::new();
-            for (v, cv) in &cur_term.0 {
-                alts.push((*v, self.c.and2(-any_write, *cv)));
-            }
-            for (w, t) in &ws {
-                for (v, cv) in &t.0 {
-                    if *v >= slot.lo && *v <= slot.hi {
-                        alts.push((*v, self.c.and2(*w, *cv)));
-                    }
+            let keep = -self.c.or(&conds);
+            // Each literal of the new cell: the written value's under its condition,
+            // else the old one's.
+            let cell = match cur {
+                Cell::Binary(cur_bits) => {
+                    let vals: Vec<Vec<Lit>> = ws
+                        .iter()
+                        .map(|(_, t)| t.to_bits(&mut self.c, lo, cur_bits.len()))
+                        .collect();
+                    Cell::Binary(
+                        (0..cur_bits.len())
+                            .map(|b| {
+                                let mut parts = vec![self.c.and2(keep, cur_bits[b])];
+                                for ((w, _), v) in ws.iter().zip(&vals) {
+                                    parts.push(self.c.and2(*w, v[b]));
+                                }
+                                self.c.or(&parts)
+                            })
+                            .collect(),
+                    )
                 }
-            }
-            let next = super::term::collect(&mut self.c, alts);
-            cells.push(Cell::from_term(&mut self.c, self.enc, &next, slot.lo, size));
+                Cell::OneHot(cur_hots) => Cell::OneHot(
+                    (0..size)
+                        .map(|k| {
+                            let mut parts = vec![self.c.and2(keep, cur_hots[k])];
+                            for (w, t) in &ws {
+                                let is_v = t.cond(&mut self.c, lo + k as i64);
+                                parts.push(self.c.and2(*w, is_v));
+                            }
+                            self.c.or(&parts)
+                        })
+                        .collect(),
+                ),
+            };
+            cells.push(cell);
         }
         self.evals[k] = Some(evals);
         self.frames.push(Frame::new(cells));
@@ -375,6 +397,16 @@ impl<'m> Unroller<'m> {
         r
     }
 
+    /// Property `u` at frame k for one tuple of processes: (holds, range error).
+    pub fn bad_tuple(&mut self, u: usize, k: usize, tuple: &[i64]) -> (Lit, Lit) {
+        let model = self.inst.model;
+        let prop = &model.unsafes[u];
+        let mut sym = self.sym(k);
+        let mut env = vec![0; prop.locals.len().max(tuple.len())];
+        env[..tuple.len()].copy_from_slice(tuple);
+        sym.formula(&mut env, &prop.body)
+    }
+
     /// A literal for "frame k is reached from an initial state and violates `u`".
     pub fn unsafe_query(&mut self, u: usize, k: usize) -> Lit {
         let (b, _) = self.bad(u, k);
@@ -384,9 +416,36 @@ impl<'m> Unroller<'m> {
     /// A literal for "a range error is met at frame k": evaluating a transition instance
     /// or one of the properties `props` on a reachable frame k, or (k = 0) `init`.
     pub fn range_query(&mut self, k: usize, props: &[usize]) -> Lit {
-        let mut errs: Vec<Lit> = self.evals(k).iter().map(|e| e.err).collect();
+        self.range_query_where(k, props, false)
+    }
+
+    /// `range_query` with `first_only`: only the transition instances whose parameters
+    /// are 1, 2, ... and only the first tuple of each property. For a fully symmetric
+    /// family this is equivalent at every depth: any range error can be permuted into
+    /// one of these.
+    pub fn range_query_where(&mut self, k: usize, props: &[usize], first_only: bool) -> Lit {
+        let keep: Vec<bool> = self
+            .instances
+            .iter()
+            .map(|(_, ps)| !first_only || ps.iter().enumerate().all(|(i, &p)| p == i as i64 + 1))
+            .collect();
+        let mut errs: Vec<Lit> = self
+            .evals(k)
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(e, _)| e.err)
+            .collect();
         for &u in props {
-            errs.push(self.bad(u, k).1);
+            if first_only {
+                let m = self.inst.model.unsafes[u].params as i64;
+                if m as usize <= self.inst.n {
+                    let t: Vec<i64> = (1..=m).collect();
+                    errs.push(self.bad_tuple(u, k, &t).1);
+                }
+            } else {
+                errs.push(self.bad(u, k).1);
+            }
         }
         let at_k = self.c.or(&errs);
         let reached = self.c.and2(self.init_ok, at_k);

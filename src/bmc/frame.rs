@@ -53,51 +53,28 @@ impl Cell {
     }
 
     /// The value as a term over `lo .. lo + size - 1`.
-    pub fn decode(&self, c: &mut Circuit, lo: i64, size: usize) -> Term {
+    pub fn decode(&self, _c: &mut Circuit, lo: i64, size: usize) -> Term {
         match self {
-            Cell::OneHot(h) => Term(
+            Cell::OneHot(h) => Term::Alts(
                 h.iter()
                     .enumerate()
                     .filter(|(_, l)| **l != FALSE)
                     .map(|(k, &l)| (lo + k as i64, l))
                     .collect(),
             ),
-            Cell::Binary(bits) => {
-                let mut alts = Vec::with_capacity(size);
-                let mut lits = Vec::with_capacity(bits.len());
-                for k in 0..size {
-                    lits.clear();
-                    lits.extend(
-                        bits.iter()
-                            .enumerate()
-                            .map(|(b, &l)| if k >> b & 1 == 1 { l } else { -l }),
-                    );
-                    let m = c.and(&lits);
-                    if m != FALSE {
-                        alts.push((lo + k as i64, m));
-                    }
-                }
-                Term(alts)
-            }
+            Cell::Binary(bits) => Term::Bits {
+                lo,
+                bits: bits.clone(),
+                size,
+            },
         }
     }
 
     /// A cell holding a term's value (the term's values must lie in the domain).
     pub fn from_term(c: &mut Circuit, enc: Encoding, t: &Term, lo: i64, size: usize) -> Cell {
         match enc {
-            Encoding::OneHot => Cell::OneHot((0..size).map(|k| t.cond(lo + k as i64)).collect()),
-            Encoding::Binary => Cell::Binary(
-                (0..width(size))
-                    .map(|b| {
-                        let on: Vec<Lit> =
-                            t.0.iter()
-                                .filter(|(v, _)| (v - lo) >> b & 1 == 1)
-                                .map(|a| a.1)
-                                .collect();
-                        c.or(&on)
-                    })
-                    .collect(),
-            ),
+            Encoding::OneHot => Cell::OneHot((0..size).map(|k| t.cond(c, lo + k as i64)).collect()),
+            Encoding::Binary => Cell::Binary(t.to_bits(c, lo, width(size))),
         }
     }
 
@@ -187,7 +164,7 @@ mod tests {
         assert_eq!(width(8), 3);
         let mut c = Circuit::new();
         for enc in [Encoding::Binary, Encoding::OneHot] {
-            let t = Term(vec![(3, TRUE)]);
+            let t = Term::Alts(vec![(3, TRUE)]);
             let cell = Cell::from_term(&mut c, enc, &t, 1, 5);
             let model = |l: Lit| l == TRUE;
             assert_eq!(cell.value(1, &model), 3);

@@ -7,6 +7,7 @@ pub mod cnf;
 pub mod driver;
 pub mod encode;
 pub mod frame;
+pub mod query;
 pub mod symbolic;
 pub mod symbreak;
 pub mod term;

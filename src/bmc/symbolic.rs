@@ -140,7 +140,7 @@ impl Sym<'_, '_> {
         let mut decided = Vec::new();
         let mut errs = Vec::new();
         for &(p, body) in bodies {
-            let hits: Vec<Lit> = except.iter().map(|t| t.cond(p)).collect();
+            let hits: Vec<Lit> = except.iter().map(|t| t.cond(self.c, p)).collect();
             let excluded = self.c.or(&hits);
             if excluded == TRUE {
                 continue;
@@ -179,9 +179,10 @@ impl Sym<'_, '_> {
         }
         let mut combos: Vec<(Vec<i64>, Lit)> = vec![(Vec::new(), TRUE)];
         for t in &terms {
-            let mut next = Vec::with_capacity(combos.len() * t.0.len());
+            let alts = t.flatten(self.c);
+            let mut next = Vec::with_capacity(combos.len() * alts.len());
             for (vals, cond) in &combos {
-                for &(v, cv) in &t.0 {
+                for &(v, cv) in &alts {
                     let c2 = self.c.and2(*cond, cv);
                     if c2 != FALSE {
                         let mut vs = vals.clone();
@@ -213,14 +214,11 @@ impl Sym<'_, '_> {
                 if let [(s, TRUE)] = cells.as_slice() {
                     return (self.frame.term(self.c, self.inst, *s), err);
                 }
-                let mut alts = Vec::new();
-                for (s, cond) in cells {
-                    let t = self.frame.term(self.c, self.inst, s);
-                    for (v, cv) in t.0 {
-                        alts.push((v, self.c.and2(cond, cv)));
-                    }
-                }
-                (term::collect(self.c, alts), err)
+                let alts: Vec<(Lit, Term)> = cells
+                    .into_iter()
+                    .map(|(s, cond)| (cond, self.frame.term(self.c, self.inst, s)))
+                    .collect();
+                (Term::Mux(alts), err)
             }
             Expr::Arith(op, a, b) => {
                 let (ta, ea) = self.term(env, a);
@@ -232,7 +230,7 @@ impl Sym<'_, '_> {
                 let (vc, ec) = self.formula(env, cond);
                 let (ta, ea) = self.term(env, a);
                 let (tb, eb) = self.term(env, b);
-                let t = term::ite(self.c, vc, &ta, &tb);
+                let t = term::ite(vc, &ta, &tb);
                 let then_err = self.c.and(&[-ec, vc, ea]);
                 let else_err = self.c.and(&[-ec, -vc, eb]);
                 (t, self.c.or(&[ec, then_err, else_err]))

@@ -10,7 +10,6 @@ use super::frame::Cell;
 use super::term::{self, Term};
 use crate::model::ir::Ty;
 use crate::sat::Lit;
-use crate::sat::circuit::TRUE;
 
 /// The slot a cell moves to under the transposition of processes p and p + 1.
 fn swapped_slot(u: &Unroller, slot: usize, p: i64) -> usize {
@@ -31,32 +30,42 @@ fn swapped_slot(u: &Unroller, slot: usize, p: i64) -> usize {
 
 /// Add the lex-leader constraints for frame k, active under the returned literal.
 pub fn lex_leader(u: &mut Unroller, k: usize) -> Lit {
+    lex_leader_from(u, k, 1)
+}
+
+/// Lex-leader constraints for the transpositions (p p+1) with p >= first (those fix
+/// the processes below `first`).
+pub fn lex_leader_from(u: &mut Unroller, k: usize, first: i64) -> Lit {
     let act = u.c.var();
     let n = u.inst.n as i64;
     let nslots = u.inst.slots.len();
-    for p in 1..n {
-        let mut eq = TRUE;
+    for p in first..n {
+        // `eq` is forced true while every earlier position is equal (one direction
+        // suffices: setting it true elsewhere only removes models, and the lex-least
+        // member of an orbit keeps it exact).
+        let mut eq = act;
         for b in 0..nslots {
             let a = swapped_slot(u, b, p);
             let proc_valued = u.inst.model.vars[u.inst.slots[b].var].ty == Ty::Proc;
             let x = u.frames[k].cells[b].lex_lits();
             let y = if proc_valued {
                 let t = u.frames[k].term(&mut u.c, &u.inst, a);
-                let renamed: Vec<(i64, Lit)> =
-                    t.0.iter()
-                        .map(|&(v, c)| {
-                            (
-                                if v == p {
-                                    p + 1
-                                } else if v == p + 1 {
-                                    p
-                                } else {
-                                    v
-                                },
-                                c,
-                            )
-                        })
-                        .collect();
+                let renamed: Vec<(i64, Lit)> = t
+                    .flatten(&mut u.c)
+                    .into_iter()
+                    .map(|(v, c)| {
+                        (
+                            if v == p {
+                                p + 1
+                            } else if v == p + 1 {
+                                p
+                            } else {
+                                v
+                            },
+                            c,
+                        )
+                    })
+                    .collect();
                 let renamed: Term = term::collect(&mut u.c, renamed);
                 let s = &u.inst.slots[b];
                 let size = (s.hi - s.lo + 1) as usize;
@@ -68,10 +77,13 @@ pub fn lex_leader(u: &mut Unroller, k: usize) -> Lit {
                 if xj == yj {
                     continue;
                 }
-                // While all earlier positions are equal, x_j <= y_j.
-                u.c.clause(&[-act, -eq, -xj, yj]);
-                let same = u.c.iff(xj, yj);
-                eq = u.c.and2(eq, same);
+                // While all earlier positions are equal, x_j <= y_j ...
+                u.c.clause(&[-eq, -xj, yj]);
+                // ... and if equal here too, the prefix stays equal.
+                let next = u.c.var();
+                u.c.clause(&[-eq, yj, next]);
+                u.c.clause(&[-eq, -xj, next]);
+                eq = next;
             }
         }
     }

@@ -7,6 +7,7 @@ mod render;
 
 use crate::bmc::driver::{self as bmc, BmcOptions};
 use crate::bmc::frame::Encoding;
+use crate::bmc::query::SymBreak;
 use crate::explicit::reach::{self, ReachOptions};
 use crate::lang;
 use crate::model::ir::Model;
@@ -73,6 +74,25 @@ impl SolverArg {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SymBreakArg {
+    /// Witness processes fixed to 1..m, lex-leader for the transpositions that fix them.
+    WitnessLex,
+    /// Lex-leader for every adjacent transposition.
+    Lex,
+    Off,
+}
+
+impl SymBreakArg {
+    fn mode(self) -> SymBreak {
+        match self {
+            SymBreakArg::WitnessLex => SymBreak::WitnessLex,
+            SymBreakArg::Lex => SymBreak::LexLeader,
+            SymBreakArg::Off => SymBreak::Off,
+        }
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum EncodingArg {
     /// ⌈log2 d⌉ bits per cell.
     Binary,
@@ -102,15 +122,22 @@ struct CnfArgs {
     /// The property asked for (default: any `unsafe` property or a range error).
     #[arg(long, value_name = "NAME")]
     property: Option<String>,
-    /// No lex-leader symmetry-breaking clauses.
+    /// No symmetry breaking.
     #[arg(long)]
     no_symmetry: bool,
+    /// Which symmetry breaking (fully symmetric families only).
+    #[arg(long, value_enum, default_value_t = SymBreakArg::WitnessLex)]
+    symmetry_breaking: SymBreakArg,
     /// How cells are encoded.
     #[arg(long, value_enum, default_value_t = EncodingArg::Binary)]
     encoding: EncodingArg,
     /// Write to this file instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<String>,
+    /// Also solve the formula once with a built-in solver (fresh, not incremental) and
+    /// print the answer and the solving time on stderr.
+    #[arg(long, value_enum, value_name = "SOLVER")]
+    solve: Option<SolverArg>,
 }
 
 #[derive(Args, Debug)]
@@ -139,6 +166,10 @@ struct CheckArgs {
     /// SAT engine: check each size of a range separately.
     #[arg(long)]
     one_by_one: bool,
+    /// SAT engine: which symmetry breaking (fully symmetric families only;
+    /// --no-symmetry means off).
+    #[arg(long, value_enum, default_value_t = SymBreakArg::WitnessLex)]
+    symmetry_breaking: SymBreakArg,
     /// Do not reduce by symmetry even when the family is fully symmetric.
     #[arg(long)]
     no_symmetry: bool,
@@ -389,7 +420,11 @@ fn check(a: CheckArgs) -> i32 {
         .unwrap_or_else(SolverKind::default_kind);
     let bmc_opts = BmcOptions {
         depth: a.depth.unwrap_or(20),
-        symmetry: !a.no_symmetry,
+        symbreak: if a.no_symmetry {
+            SymBreak::Off
+        } else {
+            a.symmetry_breaking.mode()
+        },
         solver,
         encoding: a.encoding.encoding(),
         props,
@@ -498,23 +533,43 @@ fn cnf(a: CnfArgs) -> i32 {
             None => return usage(&format!("no `unsafe` property named `{p}`")),
         },
     };
-    let (cnf, units, comments) = crate::bmc::cnf::query(
-        &model,
-        a.size,
-        a.depth,
-        prop,
-        !a.no_symmetry,
-        a.encoding.encoding(),
-    );
+    let mode = if a.no_symmetry {
+        SymBreak::Off
+    } else {
+        a.symmetry_breaking.mode()
+    };
+    let (cnf, units, comments) =
+        crate::bmc::cnf::query(&model, a.size, a.depth, prop, mode, a.encoding.encoding());
     let result = match &a.output {
         Some(path) => std::fs::File::create(path)
             .and_then(|mut f| crate::sat::dimacs::write(&mut f, &cnf, &units, &comments)),
         None => crate::sat::dimacs::write(&mut std::io::stdout(), &cnf, &units, &comments),
     };
-    match result {
-        Ok(()) => EXIT_OK,
-        Err(e) => usage(&format!("cannot write the CNF: {e}")),
+    if let Err(e) = result {
+        return usage(&format!("cannot write the CNF: {e}"));
     }
+    let Some(kind) = a.solve else {
+        return EXIT_OK;
+    };
+    let mut solver = match kind.kind().create() {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
+    let t0 = Instant::now();
+    let r = solver.solve(&cnf, &units, &crate::sat::Stop::default());
+    eprintln!(
+        "s {} ({}, {:.3}s solving, {} variables, {} clauses)",
+        match r {
+            crate::sat::SolveResult::Sat => "SATISFIABLE",
+            crate::sat::SolveResult::Unsat => "UNSATISFIABLE",
+            crate::sat::SolveResult::Unknown => "UNKNOWN",
+        },
+        solver.name(),
+        t0.elapsed().as_secs_f64(),
+        cnf.num_vars,
+        cnf.num_clauses + units.len()
+    );
+    EXIT_OK
 }
 
 fn info(a: InfoArgs) -> i32 {

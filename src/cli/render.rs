@@ -227,6 +227,48 @@ fn type_text(m: &Model, t: Ty) -> String {
     }
 }
 
+/// Sizes of the SAT encoding at size n (binary cells): frame 0, one step of the
+/// transition relation, and each bad-state check.
+fn sat_sizes(m: &Model, n: usize) -> String {
+    use crate::bmc::encode::Unroller;
+    use crate::bmc::frame::Encoding;
+    let mut u = Unroller::new(m, n, Encoding::Binary);
+    u.add_step();
+    let s1 = u.size();
+    u.add_step();
+    let s2 = u.size();
+    let mut out = format!(
+        "\nSAT encoding at size {n} (binary cells)\n  frame 0 + init     {} variables, {} clauses\n  per step           {} variables, {} clauses\n",
+        u.sizes[0].vars,
+        u.sizes[0].clauses,
+        s2.vars - s1.vars,
+        s2.clauses - s1.clauses
+    );
+    for (p, prop) in m.unsafes.iter().enumerate() {
+        let before = u.size();
+        u.unsafe_query(p, 2);
+        let after = u.size();
+        out.push_str(&format!(
+            "  bad `{}`{}{} variables, {} clauses (all {} tuples)\n",
+            prop.name,
+            " ".repeat(12usize.saturating_sub(prop.name.len())),
+            after.vars - before.vars,
+            after.clauses - before.clauses,
+            u.inst.distinct_tuples(prop.params).len()
+        ));
+    }
+    let before = u.size();
+    let props: Vec<usize> = (0..m.unsafes.len()).collect();
+    u.range_query(2, &props);
+    let after = u.size();
+    out.push_str(&format!(
+        "  range errors       {} variables, {} clauses\n",
+        after.vars - before.vars,
+        after.clauses - before.clauses
+    ));
+    out
+}
+
 /// `nfold info`.
 pub fn info(m: &Model, size: Option<usize>) -> String {
     let mut out = format!(
@@ -306,6 +348,7 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
         out.push_str(&format!("  ltl    {} ({})\n", l.name, ps.join(" ")));
     }
     if let Some(n) = size {
+        out.push_str(&sat_sizes(m, n));
         let inst = Instance::new(m, n);
         let mut inits = 0usize;
         let capped = for_each_initial(&inst, &mut |_| {

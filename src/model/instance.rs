@@ -128,6 +128,11 @@ impl<'m> Instance<'m> {
         inst
     }
 
+    /// Whether the family is fully symmetric and has more than one process here.
+    pub fn inst_symmetric(&self) -> bool {
+        self.n > 1 && self.model.is_symmetric()
+    }
+
     /// The values of a type at this size, `lo..=hi` (empty when hi < lo).
     pub fn domain(&self, t: Ty) -> (i64, i64) {
         match t {

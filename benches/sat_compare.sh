@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Side-by-side measurements of the SAT engine, in one run:
+#   1. symmetry breaking on the final frame: off vs lex-leader vs witnesses fixed +
+#      lex-leader (the default), on fully symmetric families at n = 8 and 12, at depths
+#      whose queries are all UNSAT and at the first SAT depth of the buggy families;
+#   2. the three backends (CaDiCaL, varisat, splr) on the same queries;
+#   3. in-process CaDiCaL vs Debian's `cadical` binary on the DIMACS of the same query;
+#   4. variables and clauses per frame as n doubles;
+#   5. binary vs one-hot cell encoding.
+# Prints times and ratios. Needs `cadical` (Debian package) for part 3.
+# Usage: benches/sat_compare.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -q
+NF=./target/release/nfold
+
+# seconds of a whole `nfold check` run (exit code 1 = violation is fine)
+t_check() {
+  /usr/bin/time -f "%e" -o /tmp/nfold-bench-t "$NF" check "$@" --quiet > /dev/null 2>&1 || true
+  tail -1 /tmp/nfold-bench-t
+}
+ratio() { python3 -c "a,b=float('$1'),float('$2'); print(f'{a/max(b,0.005):.2f}x')"; }
+
+echo "== 1. symmetry breaking on the final frame (time of the whole depth loop, CaDiCaL)"
+printf "%-12s %3s %5s %-6s %8s %8s %8s %10s %10s\n" family n depth answer off lex witness off/lex off/witness
+for spec in "mutex 20 unsat" "german 12 unsat" "peterson 14 unsat" "mesi 15 unsat" "grant_mutex 10 unsat" \
+            "german_bug 8 sat" "mutex_bug 6 sat"; do
+  set -- $spec
+  for n in 8 12; do
+    off=$(t_check families/$1.cub --size $n --depth $2 --symmetry-breaking off)
+    lex=$(t_check families/$1.cub --size $n --depth $2 --symmetry-breaking lex)
+    wit=$(t_check families/$1.cub --size $n --depth $2 --symmetry-breaking witness-lex)
+    printf "%-12s %3s %5s %-6s %8s %8s %8s %10s %10s\n" "$1" "$n" "$2" "$3" "$off" "$lex" "$wit" "$(ratio $off $lex)" "$(ratio $off $wit)"
+  done
+done
+
+echo
+echo "== 2. backends on the same queries (seconds; ratio to CaDiCaL)"
+printf "%-40s %9s %9s %9s %9s %9s\n" query cadical varisat splr varisat/c splr/c
+for spec in "mutex 16 30" "mutex 12 40" "german 8 12"; do
+  set -- $spec
+  "$NF" cnf families/$1.cub --size $2 --depth $3 --symmetry-breaking off -o /tmp/nfold-bench.cnf
+  line=()
+  for s in cadical varisat splr; do
+    t=$( { timeout 600 "$NF" cnf families/$1.cub --size $2 --depth $3 --symmetry-breaking off -o /dev/null --solve $s; } 2>&1 | grep -oE "[0-9.]+s solving" | grep -oE "[0-9.]+" || echo 600)
+    line+=("$t")
+  done
+  printf "%-40s %9s %9s %9s %9s %9s\n" "one-shot $1 n=$2 depth $3 (UNSAT)" "${line[0]}" "${line[1]}" "${line[2]}" "$(ratio ${line[1]} ${line[0]})" "$(ratio ${line[2]} ${line[0]})"
+done
+for spec in "german 6 12" "mutex 12 20"; do
+  set -- $spec
+  c=$(t_check families/$1.cub --size $2 --depth $3 --symmetry-breaking off --solver cadical)
+  v=$(t_check families/$1.cub --size $2 --depth $3 --symmetry-breaking off --solver varisat)
+  s=$(t_check families/$1.cub --size $2 --depth $3 --symmetry-breaking off --solver splr)
+  printf "%-40s %9s %9s %9s %9s %9s\n" "depth loop $1 n=$2 0..$3 (splr one-shot)" "$c" "$v" "$s" "$(ratio $v $c)" "$(ratio $s $c)"
+done
+
+echo
+echo "== 3. in-process CaDiCaL vs Debian's cadical binary on the same DIMACS"
+if command -v cadical > /dev/null; then
+  printf "%-36s %12s %12s %9s\n" query in-process binary ratio
+  for spec in "mutex 12 40 off" "mutex 16 30 off" "german 8 14 off" "peterson 8 16 witness-lex" "german_bug 10 8 witness-lex"; do
+    set -- $spec
+    ip=$("$NF" cnf families/$1.cub --size $2 --depth $3 --symmetry-breaking $4 -o /tmp/nfold-bench.cnf --solve cadical 2>&1 | grep -oE "[0-9.]+s solving" | grep -oE "[0-9.]+")
+    /usr/bin/time -f "%e" -o /tmp/nfold-bench-t cadical -q /tmp/nfold-bench.cnf > /dev/null 2>&1 || true
+    bin=$(tail -1 /tmp/nfold-bench-t)
+    printf "%-36s %12s %12s %9s\n" "$1 n=$2 depth $3 ($4)" "$ip" "$bin" "$(ratio $ip $bin)"
+  done
+  echo "(ratio = in-process over binary; binary: CaDiCaL $(cadical --version 2>/dev/null | head -1) from Debian, in-process: the cadical crate's CaDiCaL)"
+else
+  echo "cadical binary not installed (apt-get install cadical); skipped"
+fi
+
+echo
+echo "== 4. SAT encoding size per step (transition relation of one frame) as n doubles"
+printf "%-12s %4s %10s %10s %12s %16s\n" family n vars/step clauses/step "growth(x2 n)" "bad (all tuples)"
+for fam in mutex token_mutex mesi german peterson grant_mutex; do
+  prev=""
+  for n in 4 8 16 32; do
+    info=$("$NF" info families/$fam.cub --size $n)
+    dv=$(echo "$info" | awk '/per step/ {print $3}')
+    dc=$(echo "$info" | awk '/per step/ {print $5}')
+    bad=$(echo "$info" | awk '/  bad / {print $5; exit}')
+    g="-"; [ -n "$prev" ] && g=$(ratio $dc $prev)
+    printf "%-12s %4s %10s %10s %12s %16s\n" "$fam" "$n" "$dv" "$dc" "$g" "$bad clauses"
+    prev=$dc
+  done
+done
+echo "(growth 2x per doubling of n = O(n) per step; 4x = O(n^2): the text's quantifiers"
+echo " over processes or whole-array updates; the bad condition of an m-parameter property"
+echo " has n^m tuples, 1 with the default symmetry breaking)"
+
+echo
+echo "== 5. binary vs one-hot cells (whole depth loop, default symmetry breaking)"
+printf "%-12s %3s %5s %8s %8s %8s\n" family n depth binary onehot bin/1hot
+for spec in "mutex 12 30" "german 8 14" "peterson 8 16" "mesi 12 15" "grant_mutex 8 12" "german_bug 12 8" "token_mutex 12 20"; do
+  set -- $spec
+  b=$(t_check families/$1.cub --size $2 --depth $3 --encoding binary)
+  o=$(t_check families/$1.cub --size $2 --depth $3 --encoding onehot)
+  printf "%-12s %3s %5s %8s %8s %8s\n" "$1" "$2" "$3" "$b" "$o" "$(ratio $b $o)"
+done
