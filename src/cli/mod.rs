@@ -134,8 +134,9 @@ struct CnfArgs {
     /// Write to this file instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<String>,
-    /// Also solve the formula once with a built-in solver (fresh, not incremental) and
-    /// print the answer and the solving time on stderr.
+    /// Also solve the written formula once with a built-in solver (fresh, not
+    /// incremental; the query as unit clauses) and print the answer and the solving time
+    /// on stderr.
     #[arg(long, value_enum, value_name = "SOLVER")]
     solve: Option<SolverArg>,
 }
@@ -555,8 +556,13 @@ fn cnf(a: CnfArgs) -> i32 {
         Ok(s) => s,
         Err(e) => return usage(&e),
     };
+    // Solve exactly the written formula: the query as unit clauses, as in the file.
+    let mut whole = cnf.clone();
+    for &u in &units {
+        whole.add_clause(&[u]);
+    }
     let t0 = Instant::now();
-    let r = solver.solve(&cnf, &units, &crate::sat::Stop::default());
+    let r = solver.solve(&whole, &[], &crate::sat::Stop::default());
     eprintln!(
         "s {} ({}, {:.3}s solving, {} variables, {} clauses)",
         match r {
@@ -566,8 +572,8 @@ fn cnf(a: CnfArgs) -> i32 {
         },
         solver.name(),
         t0.elapsed().as_secs_f64(),
-        cnf.num_vars,
-        cnf.num_clauses + units.len()
+        whole.num_vars,
+        whole.num_clauses
     );
     EXIT_OK
 }
