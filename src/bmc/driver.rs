@@ -9,10 +9,12 @@ use super::encode::{Size, Unroller};
 use super::frame::Encoding;
 use super::query::{Queries, SymBreak, Target};
 use crate::model::eval::{self, Fire, Step};
+use crate::model::instance::Instance;
 use crate::model::ir::{Model, UpdValue};
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
 use crate::trace::{RangeSite, Trace, Violation};
 use crate::verdict::{Limit, PropId, PropResult, SizeReport, Verdict};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -59,12 +61,50 @@ pub struct BmcResult {
     pub solve_seconds: f64,
 }
 
+/// The outcome of one run over several sizes (the aggregate): a report per size.
+#[derive(Clone, Debug)]
+pub struct BmcRun {
+    pub reports: Vec<SizeReport>,
+    pub sizes: Vec<Size>,
+    pub solve_seconds: f64,
+}
+
 /// Check the instance of size `n` up to depth `opts.depth`.
 pub fn check_size(model: &Model, n: usize, opts: &BmcOptions) -> Result<BmcResult, String> {
+    let u = Unroller::new(model, n, opts.encoding);
+    let mut run = run(model, u, opts)?;
+    Ok(BmcResult {
+        report: run.reports.remove(0),
+        sizes: run.sizes,
+        solve_seconds: run.solve_seconds,
+    })
+}
+
+/// Check every size in `min..=max` in one run over the aggregate family: at each depth,
+/// every width with a violation is found (solving again with each found width blocked).
+pub fn check_aggregate(
+    model: &Model,
+    min: usize,
+    max: usize,
+    opts: &BmcOptions,
+) -> Result<BmcRun, String> {
+    let u = Unroller::aggregate(model, min, max, opts.encoding);
+    run(model, u, opts)
+}
+
+/// Which property a query is about: `Some(u)` for `unsafe` number u, `None` for range
+/// errors.
+type PropKey = Option<usize>;
+
+fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, String> {
     let start = Instant::now();
     let mut solver = opts.solver.create()?;
-    let mut u = Unroller::new(model, n, opts.encoding);
-    let use_sym = opts.symbreak != SymBreak::Off && model.is_symmetric() && n > 1;
+    let widths: Vec<usize> = match &u.agg {
+        Some(a) => (a.min..=a.max).collect(),
+        None => vec![u.inst.n],
+    };
+    let aggregate = u.agg.is_some();
+    let use_sym = opts.symbreak != SymBreak::Off && model.is_symmetric() && u.inst.n > 1;
     let mut queries = Queries::new(if use_sym {
         opts.symbreak
     } else {
@@ -78,13 +118,16 @@ pub fn check_size(model: &Model, n: usize, opts: &BmcOptions) -> Result<BmcResul
         deadline: opts.deadline,
         flag: opts.stop.clone(),
     };
-    let mut found: Vec<Option<Trace>> = vec![None; props.len()];
-    let mut range: Option<Trace> = None;
+    let keys: Vec<PropKey> = props.iter().map(|&p| Some(p)).chain([None]).collect();
+    let mut found: HashMap<(PropKey, usize), Trace> = HashMap::new();
     let mut internal_errors = Vec::new();
     let mut limit = None;
     let mut solve_seconds = 0.0;
     let mut last_progress = Instant::now();
-    let mut reached = 0;
+    let target_of = |key: PropKey| match key {
+        Some(p) => Target::Unsafe(p),
+        None => Target::Range(props.clone()),
+    };
     let solve = |solver: &mut Box<dyn Backend>, u: &Unroller, a: &[Lit], secs: &mut f64| {
         let t0 = Instant::now();
         let r = solver.solve(&u.c.cnf, a, &stop);
@@ -95,65 +138,84 @@ pub fn check_size(model: &Model, n: usize, opts: &BmcOptions) -> Result<BmcResul
         if k > 0 {
             u.add_step();
         }
-        let mut open: Vec<Target> = Vec::new();
-        for (i, &p) in props.iter().enumerate() {
-            if found[i].is_none() {
-                open.push(Target::Unsafe(p));
-            }
-        }
-        if range.is_none() {
-            open.push(Target::Range(props.clone()));
+        // Open queries: a property with a width not yet found violated.
+        let open = |found: &HashMap<(PropKey, usize), Trace>| -> Vec<(PropKey, Target)> {
+            keys.iter()
+                .filter_map(|&key| {
+                    let done: Vec<usize> = widths
+                        .iter()
+                        .copied()
+                        .filter(|w| found.contains_key(&(key, *w)))
+                        .collect();
+                    if done.len() == widths.len() {
+                        return None;
+                    }
+                    let t = target_of(key);
+                    Some((
+                        key,
+                        if done.is_empty() {
+                            t
+                        } else {
+                            Target::Excluding(Box::new(t), done)
+                        },
+                    ))
+                })
+                .collect()
+        };
+        let first = open(&found);
+        if first.is_empty() {
+            break;
         }
         // One combined query first: most depths have no violation at all.
-        if open.len() > 1 {
-            let Some(a) = queries.assumptions(&mut u, &Target::Any(open.clone()), k) else {
-                reached = k;
+        if first.len() > 1 {
+            let any = Target::Any(first.iter().map(|x| x.1.clone()).collect());
+            if let Some(a) = queries.assumptions(&mut u, &any, k) {
+                match solve(&mut solver, &u, &a, &mut solve_seconds) {
+                    SolveResult::Unsat => continue,
+                    SolveResult::Unknown => {
+                        limit = Some(stopped(&opts.stop));
+                        break 'depth;
+                    }
+                    SolveResult::Sat => {}
+                }
+            } else {
                 continue;
-            };
-            match solve(&mut solver, &u, &a, &mut solve_seconds) {
-                SolveResult::Unsat => {
-                    reached = k;
-                    continue;
-                }
-                SolveResult::Unknown => {
-                    limit = Some(stopped(&opts.stop));
-                    break 'depth;
-                }
-                SolveResult::Sat => {}
             }
         }
-        for target in open {
-            let Some(a) = queries.assumptions(&mut u, &target, k) else {
-                continue;
-            };
-            match solve(&mut solver, &u, &a, &mut solve_seconds) {
-                SolveResult::Unsat => {}
-                SolveResult::Unknown => {
-                    limit = Some(stopped(&opts.stop));
-                    break 'depth;
-                }
-                SolveResult::Sat => {
-                    let prop = match &target {
-                        Target::Unsafe(p) => Some(*p),
-                        _ => None,
-                    };
-                    match decode(model, &u, solver.as_ref(), k, prop) {
-                        Ok(t) => match prop {
-                            Some(p) => found[props.iter().position(|&x| x == p).unwrap()] = Some(t),
-                            None => range = Some(t),
-                        },
+        for (key, _) in first {
+            // Every width violating this property at depth k, one at a time.
+            loop {
+                let Some((_, target)) = open(&found).into_iter().find(|x| x.0 == key) else {
+                    break;
+                };
+                let Some(a) = queries.assumptions(&mut u, &target, k) else {
+                    break;
+                };
+                match solve(&mut solver, &u, &a, &mut solve_seconds) {
+                    SolveResult::Unsat => break,
+                    SolveResult::Unknown => {
+                        limit = Some(stopped(&opts.stop));
+                        break 'depth;
+                    }
+                    SolveResult::Sat => match decode(model, &u, solver.as_ref(), k, key) {
+                        Ok(t) => {
+                            let w = t.size;
+                            found.insert((key, w), t);
+                            if !aggregate {
+                                break;
+                            }
+                        }
                         Err(e) => {
-                            let name = prop
+                            let name = key
                                 .map(|p| model.unsafes[p].name.as_str())
                                 .unwrap_or("range_error");
-                            internal_errors.push(format!("size {n}, {name}, depth {k}: {e}"));
+                            internal_errors.push(format!("{name}, depth {k}: {e}"));
                             break 'depth;
                         }
-                    }
+                    },
                 }
             }
         }
-        reached = k;
         if opts.progress
             && start.elapsed().as_secs_f64() > 1.0
             && last_progress.elapsed().as_secs_f64() >= 1.0
@@ -161,62 +223,64 @@ pub fn check_size(model: &Model, n: usize, opts: &BmcOptions) -> Result<BmcResul
             last_progress = Instant::now();
             let s = u.size();
             eprintln!(
-                "nfold: size {n}: depth {k} of {}, {} variables, {} clauses, {:.1}s",
+                "nfold: depth {k} of {}, {} variables, {} clauses, {:.1}s",
                 opts.depth,
                 s.vars,
                 s.clauses,
                 start.elapsed().as_secs_f64()
             );
         }
-        if found.iter().all(|f| f.is_some()) {
-            break;
-        }
     }
-    let _ = reached;
     let finished = limit.is_none() && internal_errors.is_empty();
-    let mut results = Vec::new();
-    for (i, &p) in props.iter().enumerate() {
-        let (verdict, depth) = match &found[i] {
-            Some(t) => (Verdict::Violated, Some(t.depth())),
-            None if finished => (Verdict::NoViolationUpTo(opts.depth), None),
-            None => (Verdict::Unknown, None),
-        };
-        results.push(PropResult {
-            size: n,
-            prop: PropId::Unsafe(p),
-            name: model.unsafes[p].name.clone(),
-            verdict,
-            depth,
-            trace: found[i].take(),
-        });
-    }
-    if let Some(t) = range {
-        results.push(PropResult {
-            size: n,
-            prop: PropId::Range,
-            name: "range_error".into(),
-            verdict: Verdict::Violated,
-            depth: Some(t.depth()),
-            trace: Some(t),
-        });
-    }
     let s = u.size();
-    Ok(BmcResult {
-        report: SizeReport {
-            size: n,
+    let seconds = start.elapsed().as_secs_f64();
+    let mut reports = Vec::new();
+    for &w in &widths {
+        let mut results = Vec::new();
+        for &p in &props {
+            let trace = found.remove(&(Some(p), w));
+            let (verdict, depth) = match &trace {
+                Some(t) => (Verdict::Violated, Some(t.depth())),
+                None if finished => (Verdict::NoViolationUpTo(opts.depth), None),
+                None => (Verdict::Unknown, None),
+            };
+            results.push(PropResult {
+                size: w,
+                prop: PropId::Unsafe(p),
+                name: model.unsafes[p].name.clone(),
+                verdict,
+                depth,
+                trace,
+            });
+        }
+        if let Some(t) = found.remove(&(None, w)) {
+            results.push(PropResult {
+                size: w,
+                prop: PropId::Range,
+                name: "range_error".into(),
+                verdict: Verdict::Violated,
+                depth: Some(t.depth()),
+                trace: Some(t),
+            });
+        }
+        reports.push(SizeReport {
+            size: w,
             symmetry: use_sym,
             results,
-            seconds: start.elapsed().as_secs_f64(),
+            seconds,
             limit,
             complete: false,
-            internal_errors,
+            internal_errors: internal_errors.clone(),
             states: None,
             transitions: None,
             initial_states: None,
             bound: Some(opts.depth),
             vars: Some(s.vars),
             clauses: Some(s.clauses),
-        },
+        });
+    }
+    Ok(BmcRun {
+        reports,
         sizes: u.sizes.clone(),
         solve_seconds,
     })
@@ -234,7 +298,8 @@ fn stopped(flag: &Option<Arc<AtomicBool>>) -> Limit {
     }
 }
 
-/// Turn a model of depth k into a trace, and replay it.
+/// Turn a model of depth k into a trace at the model's width (the size itself outside
+/// the aggregate), projecting the aggregate's cells onto that instance, and replay it.
 fn decode(
     model: &Model,
     u: &Unroller,
@@ -243,14 +308,29 @@ fn decode(
     prop: Option<usize>,
 ) -> Result<Trace, String> {
     let val = |l: Lit| solver.value(l);
-    let inst = &u.inst;
-    let states: Vec<Vec<i64>> = (0..=k).map(|j| u.frames[j].state(inst, &val)).collect();
+    let w = u.width(&val);
+    let inst = Instance::new(model, w);
+    let map: Vec<usize> = inst
+        .slots
+        .iter()
+        .map(|s| u.inst.slot_of(s.var, &s.index))
+        .collect::<Option<Vec<_>>>()
+        .ok_or("a cell of the instance is missing from the unrolling")?;
+    let states: Vec<Vec<i64>> = (0..=k)
+        .map(|j| {
+            let full = u.frames[j].state(&u.inst, &val);
+            map.iter().map(|&s| full[s]).collect()
+        })
+        .collect();
     let mut steps = Vec::new();
     for j in 0..k {
         let Some(idx) = u.fired(j, &val) else {
             continue;
         };
         let (t, params) = &u.instances[idx];
+        if params.iter().any(|&p| p < 1 || p as usize > w) {
+            return Err("a fired transition has a parameter outside the width".into());
+        }
         let choices = model.transitions[*t]
             .updates
             .iter()
@@ -265,15 +345,15 @@ fn decode(
     }
     let last = &states[k];
     let violation = match prop {
-        Some(p) => match eval::violation(inst, last, &model.unsafes[p]) {
+        Some(p) => match eval::violation(&inst, last, &model.unsafes[p]) {
             Ok(Some(tuple)) => Violation::Unsafe { prop: p, tuple },
             Ok(None) => return Err("the decoded final state does not violate the property".into()),
             Err(e) => return Err(format!("the decoded final state meets a range error: {e}")),
         },
-        None => range_violation(model, inst, &states[0], last)?,
+        None => range_violation(model, &inst, &states[0], last)?,
     };
     let trace = Trace {
-        size: inst.n,
+        size: w,
         init: states[0].clone(),
         steps,
         violation,

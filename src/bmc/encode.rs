@@ -5,6 +5,7 @@
 //! its value. Bad-state literals for `unsafe` properties and for range errors are built
 //! per frame on demand.
 
+use super::aggregate::Agg;
 use super::frame::{Cell, Encoding, Frame};
 use super::symbolic::Sym;
 use super::term::Term;
@@ -67,16 +68,29 @@ pub struct Unroller<'m> {
     bad: HashMap<(usize, usize), (Lit, Lit)>,
     /// Formula size after each frame was added.
     pub sizes: Vec<Size>,
+    /// The aggregate context (sizes min..=max as one system), if any.
+    pub agg: Option<Agg>,
 }
 
 impl<'m> Unroller<'m> {
     /// Frame 0 of the instance of size `n`, constrained by `init` (or by an init range
     /// error, which `range_query(0)` reports).
     pub fn new(model: &'m Model, n: usize, enc: Encoding) -> Unroller<'m> {
-        let inst = Instance::new(model, n);
+        Unroller::build(Instance::new(model, n), Circuit::new(), None, enc)
+    }
+
+    /// Frame 0 of the aggregate of sizes `min..=max`.
+    pub fn aggregate(model: &'m Model, min: usize, max: usize, enc: Encoding) -> Unroller<'m> {
         let mut c = Circuit::new();
+        let agg = Agg::new(&mut c, model, min, max);
+        Unroller::build(Instance::aggregate(model, min, max), c, Some(agg), enc)
+    }
+
+    fn build(inst: Instance<'m>, mut c: Circuit, agg: Option<Agg>, enc: Encoding) -> Unroller<'m> {
+        let model = inst.model;
         let mut f0 = Frame::fresh(&mut c, &inst, enc);
-        // init: every block, for every parameter tuple (repetitions allowed), in order.
+        // init: every block, for every parameter tuple (repetitions allowed) of present
+        // processes, in order.
         let mut pending = TRUE;
         let mut errs = Vec::new();
         {
@@ -84,17 +98,46 @@ impl<'m> Unroller<'m> {
                 inst: &inst,
                 c: &mut c,
                 frame: &mut f0,
+                agg: agg.as_ref(),
             };
             'all: for init in &model.inits {
                 for tuple in inst.all_tuples(init.params) {
+                    let pres = match sym.agg {
+                        Some(a) => a.all_present(sym.c, &tuple),
+                        None => TRUE,
+                    };
+                    if pres == FALSE {
+                        continue;
+                    }
                     let mut env = vec![0; init.locals.len().max(tuple.len())];
                     env[..tuple.len()].copy_from_slice(&tuple);
                     let (v, e) = sym.formula(&mut env, &init.body);
-                    errs.push(sym.c.and2(pending, e));
-                    pending = sym.c.and(&[pending, -e, v]);
+                    errs.push(sym.c.and(&[pending, pres, e]));
+                    let ok = sym.c.and2(-e, v);
+                    let go_on = sym.c.or2(-pres, ok);
+                    pending = sym.c.and2(pending, go_on);
                     if pending == FALSE {
                         break 'all;
                     }
+                }
+            }
+            // In the aggregate, the cells that exist at the width hold values of their
+            // type at the width (process ids at most the width, ranges at the width).
+            if let Some(a) = sym.agg {
+                for (s, slot) in sym.inst.slots.iter().enumerate() {
+                    let var = &model.vars[slot.var];
+                    let t = sym.frame.term(sym.c, sym.inst, s);
+                    let Some(out) = a.outside_at_width(sym.c, var.ty, &t) else {
+                        continue;
+                    };
+                    let exists: Vec<Lit> = slot
+                        .index
+                        .iter()
+                        .zip(&var.dims)
+                        .map(|(&i, &d)| a.index_exists(sym.c, d, i))
+                        .collect();
+                    let exists = sym.c.and(&exists);
+                    sym.c.clause(&[-exists, -out]);
                 }
             }
         }
@@ -114,6 +157,7 @@ impl<'m> Unroller<'m> {
             evals: vec![None],
             bad: HashMap::new(),
             sizes: Vec::new(),
+            agg,
         };
         u.sizes.push(u.size());
         u
@@ -136,6 +180,17 @@ impl<'m> Unroller<'m> {
             inst: &self.inst,
             c: &mut self.c,
             frame: &mut self.frames[k],
+            agg: self.agg.as_ref(),
+        }
+    }
+
+    /// The width of a model's state (the size itself outside the aggregate).
+    pub fn width(&self, model: &dyn Fn(Lit) -> bool) -> usize {
+        match &self.agg {
+            Some(a) => (1..=a.max)
+                .find(|&w| model(a.width[w - 1]))
+                .unwrap_or(a.max),
+            None => self.inst.n,
         }
     }
 
@@ -158,9 +213,22 @@ impl<'m> Unroller<'m> {
         let mut env = vec![0; tr.locals.len().max(params.len())];
         env[..params.len()].copy_from_slice(params);
         let mut sym = self.sym(k);
+        // In the aggregate, the instance exists when its parameters are present.
+        let pres = match sym.agg {
+            Some(a) => a.all_present(sym.c, params),
+            None => TRUE,
+        };
+        if pres == FALSE {
+            return InstanceEval {
+                enabled: FALSE,
+                err: FALSE,
+                writes: Vec::new(),
+                anys: Vec::new(),
+            };
+        }
         let (g, ge) = sym.formula(&mut env, &tr.guard);
-        let mut reached = sym.c.and2(g, -ge);
-        let mut errs = vec![ge];
+        let mut reached = sym.c.and(&[pres, g, -ge]);
+        let mut errs = vec![sym.c.and2(pres, ge)];
         let mut writes = Vec::new();
         let mut anys = Vec::new();
         for u in &tr.updates {
@@ -193,10 +261,35 @@ impl<'m> Unroller<'m> {
                             _ => None,
                         })
                         .collect();
+                    let bind_dims: Vec<Ty> = u
+                        .index
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, ix)| matches!(ix, Index::Bind(_)))
+                        .map(|(d, _)| sym.inst.model.vars[u.var].dims[d])
+                        .collect();
                     let mut cur: Vec<i64> = ranges.iter().map(|r| r.0).collect();
                     loop {
                         for (b, v) in binders.iter().zip(&cur) {
                             env[*b] = *v;
+                        }
+                        // A bound index ranges over the cells existing at the width.
+                        let bind_ok = match sym.agg {
+                            Some(a) => {
+                                let ok: Vec<Lit> = bind_dims
+                                    .iter()
+                                    .zip(&cur)
+                                    .map(|(&t, &v)| a.index_exists(sym.c, t, v))
+                                    .collect();
+                                sym.c.and(&ok)
+                            }
+                            None => TRUE,
+                        };
+                        if bind_ok == FALSE {
+                            if !crate::model::instance::odometer(&mut cur, &ranges) {
+                                break;
+                            }
+                            continue;
                         }
                         let idx: Vec<Expr> = u
                             .index
@@ -208,11 +301,17 @@ impl<'m> Unroller<'m> {
                             .collect();
                         let (targets, ie) = sym.cells(&mut env, u.var, &idx);
                         let (val, ve) = sym.term(&mut env, e);
-                        let oob = val.outside(sym.c, lo, hi);
+                        let ty = sym.inst.model.vars[u.var].ty;
+                        let oob = sym.outside_type(ty, &val, lo, hi);
                         // The index is evaluated first; either failing is an error.
                         let e_here = sym.c.or(&[ie, ve, oob]);
+                        let e_here = sym.c.and2(bind_ok, e_here);
                         errs.push(sym.c.and2(reached, e_here));
                         reached = sym.c.and2(reached, -e_here);
+                        let targets = targets
+                            .into_iter()
+                            .map(|(s, c)| (s, sym.c.and2(bind_ok, c)))
+                            .collect();
                         writes.push((targets, Value::Term(val)));
                         if !crate::model::instance::odometer(&mut cur, &ranges) {
                             break;
@@ -228,11 +327,13 @@ impl<'m> Unroller<'m> {
                     let mut pending = TRUE;
                     let mut any_errs = Vec::new();
                     for j in 1..=n {
+                        let present = sym.agg.map(|a| a.present(j)).unwrap_or(TRUE);
                         env[*var] = j;
                         let (v, e) = sym.formula(&mut env, cond);
-                        any_errs.push(sym.c.and2(pending, e));
-                        pending = sym.c.and2(pending, -e);
-                        options.push((j, v));
+                        any_errs.push(sym.c.and(&[pending, present, e]));
+                        let go_on = sym.c.or2(-present, -e);
+                        pending = sym.c.and2(pending, go_on);
+                        options.push((j, sym.c.and2(present, v)));
                     }
                     let any_err = sym.c.or(&any_errs);
                     let opts: Vec<Lit> = options.iter().map(|o| o.1).collect();
@@ -278,6 +379,19 @@ impl<'m> Unroller<'m> {
                     let cell = Cell::fresh(&mut self.c, self.enc, size);
                     let t = cell.decode(&mut self.c, l.lo, size);
                     choices.insert(*var, t);
+                }
+            }
+        }
+        // In the aggregate a chosen value must be of its type at the width.
+        if let Some(a) = &self.agg {
+            for (t, ev) in evals.iter().enumerate() {
+                for (_, v) in &ev.writes {
+                    if let Value::Choice(var) = v {
+                        let ty = self.inst.model.vars[*var].ty;
+                        if let Some(out) = a.outside_at_width(&mut self.c, ty, &choices[var]) {
+                            self.c.imply(sel[t], -out);
+                        }
+                    }
                 }
             }
         }
@@ -382,12 +496,21 @@ impl<'m> Unroller<'m> {
         let mut hits = Vec::new();
         let mut errs = Vec::new();
         for tuple in tuples {
+            let pres = match sym.agg {
+                Some(a) => a.all_present(sym.c, &tuple),
+                None => TRUE,
+            };
+            if pres == FALSE {
+                continue;
+            }
             let mut env = vec![0; prop.locals.len().max(tuple.len())];
             env[..tuple.len()].copy_from_slice(&tuple);
             let (v, e) = sym.formula(&mut env, &prop.body);
-            errs.push(sym.c.and2(pending, e));
-            hits.push(sym.c.and(&[pending, -e, v]));
-            pending = sym.c.and(&[pending, -e, -v]);
+            errs.push(sym.c.and(&[pending, pres, e]));
+            hits.push(sym.c.and(&[pending, pres, -e, v]));
+            let go_on = sym.c.and2(-e, -v);
+            let go_on = sym.c.or2(-pres, go_on);
+            pending = sym.c.and2(pending, go_on);
             if pending == FALSE {
                 break;
             }
@@ -402,9 +525,14 @@ impl<'m> Unroller<'m> {
         let model = self.inst.model;
         let prop = &model.unsafes[u];
         let mut sym = self.sym(k);
+        let pres = match sym.agg {
+            Some(a) => a.all_present(sym.c, tuple),
+            None => TRUE,
+        };
         let mut env = vec![0; prop.locals.len().max(tuple.len())];
         env[..tuple.len()].copy_from_slice(tuple);
-        sym.formula(&mut env, &prop.body)
+        let (v, e) = sym.formula(&mut env, &prop.body);
+        (sym.c.and2(pres, v), sym.c.and2(pres, e))
     }
 
     /// A literal for "frame k is reached from an initial state and violates `u`".

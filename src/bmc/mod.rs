@@ -3,6 +3,7 @@
 //! lexicographic-leader symmetry breaking on the final frame (`symbreak`), and the
 //! depth loop that finds shortest counterexamples (`driver`).
 
+pub mod aggregate;
 pub mod cnf;
 pub mod driver;
 pub mod encode;

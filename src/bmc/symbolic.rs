@@ -5,6 +5,7 @@
 //! on which runs fail and where. Locals are constants: parameters are fixed per
 //! transition instance and quantifiers are unrolled.
 
+use super::aggregate::Agg;
 use super::frame::Frame;
 use super::term::{self, Term};
 use crate::model::instance::Instance;
@@ -17,6 +18,8 @@ pub struct Sym<'x, 'm> {
     pub inst: &'x Instance<'m>,
     pub c: &'x mut Circuit,
     pub frame: &'x mut Frame,
+    /// The aggregate context, when evaluating over the aggregate family.
+    pub agg: Option<&'x Agg>,
 }
 
 impl Sym<'_, '_> {
@@ -106,7 +109,16 @@ impl Sym<'_, '_> {
         match dom {
             Domain::Type(t) => {
                 let (lo, hi) = self.inst.domain(*t);
-                let bodies: Vec<(i64, &Expr)> = (lo..=hi).map(|v| (v, body)).collect();
+                // In the aggregate, a range's values depend on the width.
+                let bodies: Vec<(i64, &Expr, Lit)> = (lo..=hi)
+                    .map(|v| {
+                        let absent = match self.agg {
+                            Some(a) => -a.index_exists(self.c, *t, v),
+                            None => FALSE,
+                        };
+                        (v, body, absent)
+                    })
+                    .collect();
                 self.unrolled(env, var, &bodies, &[], forall)
             }
             Domain::Procs { except } => {
@@ -117,8 +129,9 @@ impl Sym<'_, '_> {
                     ex.push(t);
                     ex_err.push(e);
                 }
-                let bodies: Vec<(i64, &Expr)> =
-                    (1..=self.inst.n as i64).map(|p| (p, body)).collect();
+                let bodies: Vec<(i64, &Expr, Lit)> = (1..=self.inst.n as i64)
+                    .map(|p| (p, body, self.agg.map(|a| -a.present(p)).unwrap_or(FALSE)))
+                    .collect();
                 let (v, e) = self.unrolled(env, var, &bodies, &ex, forall);
                 let pre = self.c.or(&ex_err);
                 (v, self.c.or2(pre, e))
@@ -126,21 +139,27 @@ impl Sym<'_, '_> {
         }
     }
 
+    fn c_or(&mut self, a: Lit, b: Lit) -> Lit {
+        self.c.or2(a, b)
+    }
+
     /// A quantifier as a junction over its instances; instance p is skipped when it
-    /// equals one of the (possibly symbolic) excepted values.
+    /// equals one of the (possibly symbolic) excepted values or when its literal
+    /// `absent` holds (an absent process, a range value missing at the width).
     fn unrolled(
         &mut self,
         env: &mut [i64],
         var: LocalId,
-        bodies: &[(i64, &Expr)],
+        bodies: &[(i64, &Expr, Lit)],
         except: &[Term],
         forall: bool,
     ) -> (Lit, Lit) {
         let mut pending = TRUE;
         let mut decided = Vec::new();
         let mut errs = Vec::new();
-        for &(p, body) in bodies {
-            let hits: Vec<Lit> = except.iter().map(|t| t.cond(self.c, p)).collect();
+        for &(p, body, absent) in bodies {
+            let mut hits: Vec<Lit> = except.iter().map(|t| t.cond(self.c, p)).collect();
+            hits.push(absent);
             let excluded = self.c.or(&hits);
             if excluded == TRUE {
                 continue;
@@ -161,10 +180,6 @@ impl Sym<'_, '_> {
         let err = self.c.or(&errs);
         let any_decided = self.c.or(&decided);
         (if forall { pending } else { any_decided }, err)
-    }
-
-    fn c_or(&mut self, a: Lit, b: Lit) -> Lit {
-        self.c.or2(a, b)
     }
 
     /// The cells an indexed access may denote, with their conditions, and the error of
@@ -196,22 +211,54 @@ impl Sym<'_, '_> {
         let mut out = Vec::new();
         for (vals, cond) in combos {
             match self.inst.slot_of(var, &vals) {
-                Some(s) => out.push((s, cond)),
+                Some(s) => {
+                    // In the aggregate the cell must exist at the state's width.
+                    let exists = match self.agg {
+                        Some(a) => {
+                            let dims = &self.inst.model.vars[var].dims;
+                            let ok: Vec<Lit> = vals
+                                .iter()
+                                .zip(dims)
+                                .map(|(&v, &t)| a.index_exists(self.c, t, v))
+                                .collect();
+                            self.c.and(&ok)
+                        }
+                        None => TRUE,
+                    };
+                    let missing = self.c.and2(cond, -exists);
+                    errs.push(missing);
+                    out.push((s, self.c.and2(cond, exists)));
+                }
                 None => errs.push(cond),
             }
         }
         (out, self.c.or(&errs))
     }
 
+    /// The condition that a value of type `ty` is out of range: outside `lo..=hi`, or
+    /// in the aggregate outside the type's values at the state's width.
+    pub fn outside_type(&mut self, ty: Ty, t: &Term, lo: i64, hi: i64) -> Lit {
+        if let Some(a) = self.agg
+            && let Some(l) = a.outside_at_width(self.c, ty, t)
+        {
+            return l;
+        }
+        t.outside(self.c, lo, hi)
+    }
+
     /// A term's value and error literals.
     pub fn term(&mut self, env: &mut [i64], e: &Expr) -> (Term, Lit) {
         match e {
             Expr::Const(v, _) => (Term::constant(*v), FALSE),
-            Expr::Size => (Term::constant(self.inst.n as i64), FALSE),
+            Expr::Size => match self.agg {
+                Some(a) => (a.width_term(), FALSE),
+                None => (Term::constant(self.inst.n as i64), FALSE),
+            },
             Expr::Local(id) => (Term::constant(env[*id]), FALSE),
             Expr::Read(var, idx) => {
                 let (cells, err) = self.cells(env, *var, idx);
-                if let [(s, TRUE)] = cells.as_slice() {
+                // One candidate cell: its value (meaningful only without error).
+                if let [(s, _)] = cells.as_slice() {
                     return (self.frame.term(self.c, self.inst, *s), err);
                 }
                 let alts: Vec<(Lit, Term)> = cells

@@ -44,6 +44,19 @@ pub fn lex_leader_from(u: &mut Unroller, k: usize, first: i64) -> Lit {
         // suffices: setting it true elsewhere only removes models, and the lex-least
         // member of an orbit keeps it exact).
         let mut eq = act;
+        // The presence bits come first in the order, absent (`$`) above every present
+        // local state: the least member of an orbit keeps absent slots last and stays
+        // proper (dissertation, Theorem 46).
+        if let Some(a) = &u.agg {
+            let (x, y) = (a.absent[p as usize - 1], a.absent[p as usize]);
+            if x != y {
+                u.c.clause(&[-eq, -x, y]);
+                let next = u.c.var();
+                u.c.clause(&[-eq, y, next]);
+                u.c.clause(&[-eq, -x, next]);
+                eq = next;
+            }
+        }
         for b in 0..nslots {
             let a = swapped_slot(u, b, p);
             let proc_valued = u.inst.model.vars[u.inst.slots[b].var].ty == Ty::Proc;

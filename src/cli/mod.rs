@@ -331,6 +331,8 @@ pub(crate) struct Run<'a> {
     pub reports: Vec<SizeReport>,
     pub limit: Option<Limit>,
     pub seconds: f64,
+    /// The SAT engine checked the size range as one aggregate.
+    pub aggregate: bool,
 }
 
 fn usage(msg: &str) -> i32 {
@@ -433,6 +435,7 @@ fn check(a: CheckArgs) -> i32 {
         stop: Some(stop),
         progress,
     };
+    let aggregate = engine == Engine::Sat && sizes.len() > 1 && !a.one_by_one;
     let engine_text = match engine {
         Engine::Explicit => "explicit breadth-first search (exhaustive)".to_string(),
         Engine::Sat => format!(
@@ -443,10 +446,16 @@ fn check(a: CheckArgs) -> i32 {
                 Encoding::Binary => "binary",
                 Encoding::OneHot => "one-hot",
             },
-            if sizes.len() > 1 {
-                ", each size separately"
+            if aggregate {
+                format!(
+                    ", sizes {}..{} in one aggregate run",
+                    sizes[0],
+                    sizes[sizes.len() - 1]
+                )
+            } else if sizes.len() > 1 {
+                ", each size separately".to_string()
             } else {
-                ""
+                String::new()
             }
         ),
     };
@@ -462,11 +471,29 @@ fn check(a: CheckArgs) -> i32 {
         reports: Vec::new(),
         limit: None,
         seconds: 0.0,
+        aggregate,
     };
     if !a.json {
         print!("{}", render::header(&run));
     }
-    for &n in &sizes {
+    if aggregate {
+        let (lo, hi) = (sizes[0], sizes[sizes.len() - 1]);
+        let r = match bmc::check_aggregate(&model, lo, hi, &bmc_opts) {
+            Ok(r) => r,
+            Err(e) => return usage(&e),
+        };
+        if let Some(e) = r.reports.first().and_then(|x| x.internal_errors.first()) {
+            eprintln!("nfold: internal error: a counterexample failed to replay: {e}");
+        }
+        for rep in r.reports {
+            if !a.json {
+                print!("{}", render::rows(&rep));
+            }
+            run.limit = run.limit.or(rep.limit);
+            run.reports.push(rep);
+        }
+    }
+    for &n in sizes.iter().filter(|_| !aggregate) {
         let r: SizeReport = match engine {
             Engine::Explicit => reach::check_size(&model, n, &explicit_opts).into(),
             Engine::Sat => match bmc::check_size(&model, n, &bmc_opts) {

@@ -107,6 +107,9 @@ pub fn footer(run: &Run) -> String {
             }
         }
     }
+    if run.aggregate {
+        out.push_str(&picture(run));
+    }
     if let Some(l) = run.limit {
         let answered: Vec<String> = run
             .reports
@@ -159,6 +162,29 @@ pub fn footer(run: &Run) -> String {
     out
 }
 
+/// The failing sizes as rows of the aggregate: `-` a present process, `$` an absent one
+/// (dissertation §11.6).
+fn picture(run: &Run) -> String {
+    let max = run.sizes.iter().copied().max().unwrap_or(0);
+    let failing: Vec<usize> = run
+        .reports
+        .iter()
+        .filter(|r| r.results.iter().any(|p| p.verdict == Verdict::Violated))
+        .map(|r| r.size)
+        .collect();
+    if failing.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\nsizes with a violation, as states of the aggregate of {max} slots (- present, $ absent):\n"
+    );
+    for w in failing {
+        let cells: Vec<&str> = (1..=max).map(|p| if p <= w { "-" } else { "$" }).collect();
+        out.push_str(&format!("    {}    size {w}\n", cells.join("  ")));
+    }
+    out
+}
+
 /// The `--json` document.
 pub fn json(run: &Run) -> Value {
     let mut results = Vec::new();
@@ -204,9 +230,18 @@ pub fn json(run: &Run) -> Value {
         "peak_memory_bytes": peak_memory(),
     });
     if run.engine == "sat" {
-        doc.as_object_mut().unwrap().insert(
+        let o = doc.as_object_mut().unwrap();
+        o.insert(
             "bound".into(),
             json!(run.reports.first().and_then(|r| r.bound)),
+        );
+        o.insert(
+            "mode".into(),
+            json!(if run.aggregate {
+                "aggregate"
+            } else {
+                "one-by-one"
+            }),
         );
     }
     doc

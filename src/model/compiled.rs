@@ -436,6 +436,10 @@ impl Dispatch {
                 continue;
             };
             let sl = &inst.slots[slot as usize];
+            if v < sl.lo || v > sl.hi {
+                // It tests the cell for a value the cell cannot hold: never enabled.
+                continue;
+            }
             let g = match groups.iter().position(|g| g.0 == slot) {
                 Some(g) => g,
                 None => {

@@ -57,6 +57,32 @@ impl<'m> Instance<'m> {
             .iter()
             .map(|r| (r.lo.eval(n as i64), r.hi.eval(n as i64)))
             .collect();
+        Instance::with_ranges(model, n, ranges)
+    }
+
+    /// The layout of the aggregate of sizes `min..=max`: `max` process slots, and every
+    /// range type with the union of its values over those sizes.
+    pub fn aggregate(model: &'m Model, min: usize, max: usize) -> Instance<'m> {
+        let ranges = model
+            .ranges
+            .iter()
+            .map(|r| {
+                let mut lo = i64::MAX;
+                let mut hi = i64::MIN;
+                for w in min..=max {
+                    let (a, b) = (r.lo.eval(w as i64), r.hi.eval(w as i64));
+                    if a <= b {
+                        lo = lo.min(a);
+                        hi = hi.max(b);
+                    }
+                }
+                if lo > hi { (0, -1) } else { (lo, hi) }
+            })
+            .collect();
+        Instance::with_ranges(model, max, ranges)
+    }
+
+    fn with_ranges(model: &'m Model, n: usize, ranges: Vec<(i64, i64)>) -> Instance<'m> {
         let mut inst = Instance {
             model,
             n,

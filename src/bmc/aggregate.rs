@@ -1,0 +1,139 @@
+//! The aggregate family of dissertation ch. 11: sizes min..=max as one system of `max`
+//! process slots. Slot p is *absent* (`$`) or present; absent slots form a suffix and
+//! never change, so every run keeps its *width* (the number of present slots), and a
+//! state of width w behaves exactly as the instance of size w: parameters, quantifiers,
+//! `any` and `unsafe` tuples range over present slots, `N` is the width, range types
+//! take their values at the width, process values are at most the width, and a cell
+//! that does not exist at the width (an absent process's, or a range index outside the
+//! width's range) is a range error when indexed. Cells are laid out for `max` and the
+//! union of the range types' values over the widths.
+
+use super::term::Term;
+use crate::model::ir::{Model, Ty};
+use crate::sat::Lit;
+use crate::sat::circuit::{Circuit, FALSE, TRUE};
+
+/// Presence bits, width literals and per-width range bounds.
+#[derive(Clone, Debug)]
+pub struct Agg {
+    pub min: usize,
+    pub max: usize,
+    /// `absent[p - 1]`: slot p holds `$`.
+    pub absent: Vec<Lit>,
+    /// `width[w - 1]`: the state has width w (FALSE below `min`).
+    pub width: Vec<Lit>,
+    /// `ranges_at[r][w - 1]`: range type r at width w (empty when hi < lo).
+    pub ranges_at: Vec<Vec<(i64, i64)>>,
+}
+
+impl Agg {
+    /// Presence variables for slots 1..=max with the properness constraints: slots
+    /// 1..=min present, an absent slot followed only by absent ones.
+    pub fn new(c: &mut Circuit, model: &Model, min: usize, max: usize) -> Agg {
+        let absent: Vec<Lit> = (1..=max)
+            .map(|p| if p <= min.max(1) { FALSE } else { c.var() })
+            .collect();
+        for p in 1..max {
+            c.imply(absent[p - 1], absent[p]);
+        }
+        let width: Vec<Lit> = (1..=max)
+            .map(|w| {
+                if w < min {
+                    FALSE
+                } else if w == max {
+                    -absent[w - 1]
+                } else {
+                    c.and2(-absent[w - 1], absent[w])
+                }
+            })
+            .collect();
+        let ranges_at = model
+            .ranges
+            .iter()
+            .map(|r| {
+                (1..=max)
+                    .map(|w| (r.lo.eval(w as i64), r.hi.eval(w as i64)))
+                    .collect()
+            })
+            .collect();
+        Agg {
+            min,
+            max,
+            absent,
+            width,
+            ranges_at,
+        }
+    }
+
+    /// Slot p is present (FALSE outside 1..=max).
+    pub fn present(&self, p: i64) -> Lit {
+        if p < 1 || p as usize > self.max {
+            FALSE
+        } else {
+            -self.absent[p as usize - 1]
+        }
+    }
+
+    /// All of these slots are present.
+    pub fn all_present(&self, c: &mut Circuit, ps: &[i64]) -> Lit {
+        let lits: Vec<Lit> = ps.iter().map(|&p| self.present(p)).collect();
+        c.and(&lits)
+    }
+
+    /// `N`: the width.
+    pub fn width_term(&self) -> Term {
+        Term::Alts(
+            (1..=self.max)
+                .filter(|&w| self.width[w - 1] != FALSE)
+                .map(|w| (w as i64, self.width[w - 1]))
+                .collect(),
+        )
+    }
+
+    /// The values of a type at each width, `None` for types that do not depend on it.
+    fn bounds_at(&self, ty: Ty) -> Option<Vec<(i64, i64)>> {
+        match ty {
+            Ty::Proc => Some((1..=self.max).map(|w| (1, w as i64)).collect()),
+            Ty::Range(r) => {
+                let b = &self.ranges_at[r];
+                if b.iter().all(|x| *x == b[self.max - 1]) {
+                    None
+                } else {
+                    Some(b.clone())
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The index value v of a dimension of type `ty` exists at the state's width.
+    pub fn index_exists(&self, c: &mut Circuit, ty: Ty, v: i64) -> Lit {
+        match ty {
+            Ty::Proc => self.present(v),
+            _ => match self.bounds_at(ty) {
+                None => TRUE,
+                Some(b) => {
+                    let ws: Vec<Lit> = (1..=self.max)
+                        .filter(|&w| b[w - 1].0 <= v && v <= b[w - 1].1)
+                        .map(|w| self.width[w - 1])
+                        .collect();
+                    c.or(&ws)
+                }
+            },
+        }
+    }
+
+    /// The term's value lies outside type `ty` at the state's width (for types whose
+    /// values depend on the width; FALSE for the others, checked by the caller).
+    pub fn outside_at_width(&self, c: &mut Circuit, ty: Ty, t: &Term) -> Option<Lit> {
+        let b = self.bounds_at(ty)?;
+        let parts: Vec<Lit> = (1..=self.max)
+            .filter(|&w| self.width[w - 1] != FALSE)
+            .map(|w| {
+                let out = t.outside(c, b[w - 1].0, b[w - 1].1);
+                c.and2(self.width[w - 1], out)
+            })
+            .collect();
+        Some(c.or(&parts))
+    }
+}
