@@ -184,10 +184,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
         }
         for (key, _) in first {
             // Every width violating this property at depth k, one at a time.
-            loop {
-                let Some((_, target)) = open(&found).into_iter().find(|x| x.0 == key) else {
-                    break;
-                };
+            while let Some((_, target)) = open(&found).into_iter().find(|x| x.0 == key) {
                 let Some(a) = queries.assumptions(&mut u, &target, k) else {
                     break;
                 };
