@@ -74,18 +74,35 @@ impl Agg {
         }
     }
 
-    /// All of these slots are present.
-    pub fn all_present(&self, c: &mut Circuit, ps: &[i64]) -> Lit {
-        let lits: Vec<Lit> = ps.iter().map(|&p| self.present(p)).collect();
-        c.and(&lits)
+    /// All of these slots are present: since absent slots form a suffix, the largest.
+    pub fn all_present(&self, ps: &[i64]) -> Lit {
+        match ps.iter().max() {
+            Some(&p) => self.present(p),
+            None => TRUE,
+        }
     }
 
-    /// `N`: the width.
-    pub fn width_term(&self) -> Term {
+    /// Width w, for a state known to have width at least `floor` (evaluation under the
+    /// assumption that slots 1..=floor are present).
+    fn width_at(&self, w: usize, floor: usize) -> Lit {
+        if w < floor { FALSE } else { self.width[w - 1] }
+    }
+
+    /// Slot p is present, given width at least `floor`.
+    pub fn present_above(&self, p: i64, floor: usize) -> Lit {
+        if p >= 1 && p as usize <= floor {
+            TRUE
+        } else {
+            self.present(p)
+        }
+    }
+
+    /// `N`: the width (at least `floor`).
+    pub fn width_term(&self, floor: usize) -> Term {
         Term::Alts(
             (1..=self.max)
-                .filter(|&w| self.width[w - 1] != FALSE)
-                .map(|w| (w as i64, self.width[w - 1]))
+                .filter(|&w| self.width_at(w, floor) != FALSE)
+                .map(|w| (w as i64, self.width_at(w, floor)))
                 .collect(),
         )
     }
@@ -106,14 +123,22 @@ impl Agg {
         }
     }
 
-    /// The index value v of a dimension of type `ty` exists at the state's width.
-    pub fn index_exists(&self, c: &mut Circuit, ty: Ty, v: i64) -> Lit {
+    /// The index value v of a dimension of type `ty` exists at the state's width (at
+    /// least `floor`).
+    pub fn index_exists(&self, c: &mut Circuit, ty: Ty, v: i64, floor: usize) -> Lit {
         match ty {
-            Ty::Proc => self.present(v),
+            Ty::Proc => self.present_above(v, floor),
             _ => match self.bounds_at(ty) {
                 None => TRUE,
                 Some(b) => {
-                    let ws: Vec<Lit> = (1..=self.max)
+                    let live: Vec<usize> = (floor.max(1)..=self.max)
+                        .filter(|&w| self.width[w - 1] != FALSE)
+                        .collect();
+                    if live.iter().all(|&w| b[w - 1].0 <= v && v <= b[w - 1].1) {
+                        return TRUE;
+                    }
+                    let ws: Vec<Lit> = live
+                        .into_iter()
                         .filter(|&w| b[w - 1].0 <= v && v <= b[w - 1].1)
                         .map(|w| self.width[w - 1])
                         .collect();
@@ -123,11 +148,11 @@ impl Agg {
         }
     }
 
-    /// The term's value lies outside type `ty` at the state's width (for types whose
-    /// values depend on the width; FALSE for the others, checked by the caller).
-    pub fn outside_at_width(&self, c: &mut Circuit, ty: Ty, t: &Term) -> Option<Lit> {
+    /// The term's value lies outside type `ty` at the state's width (at least `floor`),
+    /// for types whose values depend on the width (`None` for the others).
+    pub fn outside_at_width(&self, c: &mut Circuit, ty: Ty, t: &Term, floor: usize) -> Option<Lit> {
         let b = self.bounds_at(ty)?;
-        let parts: Vec<Lit> = (1..=self.max)
+        let parts: Vec<Lit> = (floor.max(1)..=self.max)
             .filter(|&w| self.width[w - 1] != FALSE)
             .map(|w| {
                 let out = t.outside(c, b[w - 1].0, b[w - 1].1);

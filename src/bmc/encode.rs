@@ -27,7 +27,9 @@ enum Value {
 /// A transition instance evaluated on one frame.
 #[derive(Clone, Debug)]
 pub struct InstanceEval {
-    /// Guard true, no range error, and every `any` has a candidate.
+    /// In the aggregate: the instance's processes are present.
+    pub present: Lit,
+    /// Given `present`: guard true, no range error, and every `any` has a candidate.
     pub enabled: Lit,
     /// Evaluating the instance on this frame meets a range error.
     pub err: Lit,
@@ -90,20 +92,22 @@ impl<'m> Unroller<'m> {
         let model = inst.model;
         let mut f0 = Frame::fresh(&mut c, &inst, enc);
         // init: every block, for every parameter tuple (repetitions allowed) of present
-        // processes, in order.
-        let mut pending = TRUE;
-        let mut errs = Vec::new();
+        // processes, in order: a conjunction.
+        let init_val;
+        let init_err;
         {
             let mut sym = Sym {
                 inst: &inst,
                 c: &mut c,
                 frame: &mut f0,
                 agg: agg.as_ref(),
+                floor: 0,
             };
+            let mut items = Vec::new();
             'all: for init in &model.inits {
                 for tuple in inst.all_tuples(init.params) {
                     let pres = match sym.agg {
-                        Some(a) => a.all_present(sym.c, &tuple),
+                        Some(a) => a.all_present(&tuple),
                         None => TRUE,
                     };
                     if pres == FALSE {
@@ -111,38 +115,58 @@ impl<'m> Unroller<'m> {
                     }
                     let mut env = vec![0; init.locals.len().max(tuple.len())];
                     env[..tuple.len()].copy_from_slice(&tuple);
+                    sym.floor = tuple.iter().copied().max().unwrap_or(0) as usize;
                     let (v, e) = sym.formula(&mut env, &init.body);
-                    errs.push(sym.c.and(&[pending, pres, e]));
-                    let ok = sym.c.and2(-e, v);
-                    let go_on = sym.c.or2(-pres, ok);
-                    pending = sym.c.and2(pending, go_on);
-                    if pending == FALSE {
+                    items.push((-pres, v, e));
+                    if pres == TRUE && e == FALSE && v == FALSE {
                         break 'all;
                     }
                 }
             }
+            (init_val, init_err) = sym.combine(&items, true);
             // In the aggregate, the cells that exist at the width hold values of their
-            // type at the width (process ids at most the width, ranges at the width).
+            // type at the width (process ids at most the width, ranges at the width);
+            // the others, never observed, start at their lowest value so the solver
+            // does not range over them.
             if let Some(a) = sym.agg {
                 for (s, slot) in sym.inst.slots.iter().enumerate() {
                     let var = &model.vars[slot.var];
                     let t = sym.frame.term(sym.c, sym.inst, s);
-                    let Some(out) = a.outside_at_width(sym.c, var.ty, &t) else {
+                    let exists: Vec<Lit> = slot
+                        .index
+                        .iter()
+                        .zip(&var.dims)
+                        .map(|(&i, &d)| a.index_exists(sym.c, d, i, 0))
+                        .collect();
+                    let exists = sym.c.and(&exists);
+                    if exists != TRUE {
+                        let lowest = t.cond(sym.c, slot.lo);
+                        sym.c.clause(&[exists, lowest]);
+                    }
+                    // Given that the cell exists, its process indices are present.
+                    let floor = slot
+                        .index
+                        .iter()
+                        .zip(&var.dims)
+                        .filter(|(_, d)| **d == Ty::Proc)
+                        .map(|(&i, _)| i as usize)
+                        .max()
+                        .unwrap_or(0);
+                    let Some(out) = a.outside_at_width(sym.c, var.ty, &t, floor) else {
                         continue;
                     };
                     let exists: Vec<Lit> = slot
                         .index
                         .iter()
                         .zip(&var.dims)
-                        .map(|(&i, &d)| a.index_exists(sym.c, d, i))
+                        .map(|(&i, &d)| a.index_exists(sym.c, d, i, 0))
                         .collect();
                     let exists = sym.c.and(&exists);
                     sym.c.clause(&[-exists, -out]);
                 }
             }
         }
-        let init_err = c.or(&errs);
-        let init_ok = pending;
+        let init_ok = c.and2(init_val, -init_err);
         c.clause(&[init_ok, init_err]);
         let instances = transition_instances(&inst);
         let mut u = Unroller {
@@ -181,6 +205,7 @@ impl<'m> Unroller<'m> {
             c: &mut self.c,
             frame: &mut self.frames[k],
             agg: self.agg.as_ref(),
+            floor: 0,
         }
     }
 
@@ -215,20 +240,23 @@ impl<'m> Unroller<'m> {
         let mut sym = self.sym(k);
         // In the aggregate, the instance exists when its parameters are present.
         let pres = match sym.agg {
-            Some(a) => a.all_present(sym.c, params),
+            Some(a) => a.all_present(params),
             None => TRUE,
         };
+        sym.floor = params.iter().copied().max().unwrap_or(0) as usize;
         if pres == FALSE {
             return InstanceEval {
+                present: FALSE,
                 enabled: FALSE,
                 err: FALSE,
                 writes: Vec::new(),
                 anys: Vec::new(),
             };
         }
+        // Evaluated as if present; `pres` conditions the result at the end.
         let (g, ge) = sym.formula(&mut env, &tr.guard);
-        let mut reached = sym.c.and(&[pres, g, -ge]);
-        let mut errs = vec![sym.c.and2(pres, ge)];
+        let mut reached = sym.c.and2(g, -ge);
+        let mut errs = vec![ge];
         let mut writes = Vec::new();
         let mut anys = Vec::new();
         for u in &tr.updates {
@@ -279,7 +307,7 @@ impl<'m> Unroller<'m> {
                                 let ok: Vec<Lit> = bind_dims
                                     .iter()
                                     .zip(&cur)
-                                    .map(|(&t, &v)| a.index_exists(sym.c, t, v))
+                                    .map(|(&t, &v)| a.index_exists(sym.c, t, v, sym.floor))
                                     .collect();
                                 sym.c.and(&ok)
                             }
@@ -308,10 +336,8 @@ impl<'m> Unroller<'m> {
                         let e_here = sym.c.and2(bind_ok, e_here);
                         errs.push(sym.c.and2(reached, e_here));
                         reached = sym.c.and2(reached, -e_here);
-                        let targets = targets
-                            .into_iter()
-                            .map(|(s, c)| (s, sym.c.and2(bind_ok, c)))
-                            .collect();
+                        // Writing a cell that does not exist at the width is harmless:
+                        // it is never read without a range error.
                         writes.push((targets, Value::Term(val)));
                         if !crate::model::instance::odometer(&mut cur, &ranges) {
                             break;
@@ -327,9 +353,15 @@ impl<'m> Unroller<'m> {
                     let mut pending = TRUE;
                     let mut any_errs = Vec::new();
                     for j in 1..=n {
-                        let present = sym.agg.map(|a| a.present(j)).unwrap_or(TRUE);
+                        let present = sym
+                            .agg
+                            .map(|a| a.present_above(j, sym.floor))
+                            .unwrap_or(TRUE);
                         env[*var] = j;
+                        let saved = sym.floor;
+                        sym.floor = sym.floor.max(j as usize);
                         let (v, e) = sym.formula(&mut env, cond);
+                        sym.floor = saved;
                         any_errs.push(sym.c.and(&[pending, present, e]));
                         let go_on = sym.c.or2(-present, -e);
                         pending = sym.c.and2(pending, go_on);
@@ -348,8 +380,9 @@ impl<'m> Unroller<'m> {
         let err = sym.c.or(&errs);
         // `errs[0]` is the guard's error; later ones are already conditioned on reaching.
         InstanceEval {
+            present: pres,
             enabled: reached,
-            err,
+            err: sym.c.and2(pres, err),
             writes,
             anys,
         }
@@ -365,6 +398,7 @@ impl<'m> Unroller<'m> {
         self.c.clause(&sel);
         self.c.at_most_one(&sel);
         for (t, ev) in evals.iter().enumerate() {
+            self.c.imply(sel[t], ev.present);
             self.c.imply(sel[t], ev.enabled);
         }
         // Nondeterministic inputs: one per global that some instance chooses.
@@ -385,10 +419,12 @@ impl<'m> Unroller<'m> {
         // In the aggregate a chosen value must be of its type at the width.
         if let Some(a) = &self.agg {
             for (t, ev) in evals.iter().enumerate() {
+                let floor = self.instances[t].1.iter().copied().max().unwrap_or(0) as usize;
                 for (_, v) in &ev.writes {
                     if let Value::Choice(var) = v {
                         let ty = self.inst.model.vars[*var].ty;
-                        if let Some(out) = a.outside_at_width(&mut self.c, ty, &choices[var]) {
+                        if let Some(out) = a.outside_at_width(&mut self.c, ty, &choices[var], floor)
+                        {
                             self.c.imply(sel[t], -out);
                         }
                     }
@@ -492,12 +528,12 @@ impl<'m> Unroller<'m> {
         let prop = &model.unsafes[u];
         let tuples = self.inst.distinct_tuples(prop.params);
         let mut sym = self.sym(k);
-        let mut pending = TRUE;
-        let mut hits = Vec::new();
-        let mut errs = Vec::new();
+        // The interpreter tries the tuples in order: a disjunction over the tuples of
+        // present processes.
+        let mut items = Vec::new();
         for tuple in tuples {
             let pres = match sym.agg {
-                Some(a) => a.all_present(sym.c, &tuple),
+                Some(a) => a.all_present(&tuple),
                 None => TRUE,
             };
             if pres == FALSE {
@@ -505,17 +541,14 @@ impl<'m> Unroller<'m> {
             }
             let mut env = vec![0; prop.locals.len().max(tuple.len())];
             env[..tuple.len()].copy_from_slice(&tuple);
+            sym.floor = tuple.iter().copied().max().unwrap_or(0) as usize;
             let (v, e) = sym.formula(&mut env, &prop.body);
-            errs.push(sym.c.and(&[pending, pres, e]));
-            hits.push(sym.c.and(&[pending, pres, -e, v]));
-            let go_on = sym.c.and2(-e, -v);
-            let go_on = sym.c.or2(-pres, go_on);
-            pending = sym.c.and2(pending, go_on);
-            if pending == FALSE {
+            items.push((-pres, v, e));
+            if pres == TRUE && e == FALSE && v == TRUE {
                 break;
             }
         }
-        let r = (sym.c.or(&hits), sym.c.or(&errs));
+        let r = sym.combine(&items, false);
         self.bad.insert((u, k), r);
         r
     }
@@ -526,9 +559,10 @@ impl<'m> Unroller<'m> {
         let prop = &model.unsafes[u];
         let mut sym = self.sym(k);
         let pres = match sym.agg {
-            Some(a) => a.all_present(sym.c, tuple),
+            Some(a) => a.all_present(tuple),
             None => TRUE,
         };
+        sym.floor = tuple.iter().copied().max().unwrap_or(0) as usize;
         let mut env = vec![0; prop.locals.len().max(tuple.len())];
         env[..tuple.len()].copy_from_slice(tuple);
         let (v, e) = sym.formula(&mut env, &prop.body);
@@ -537,8 +571,8 @@ impl<'m> Unroller<'m> {
 
     /// A literal for "frame k is reached from an initial state and violates `u`".
     pub fn unsafe_query(&mut self, u: usize, k: usize) -> Lit {
-        let (b, _) = self.bad(u, k);
-        self.c.and2(self.init_ok, b)
+        let (b, e) = self.bad(u, k);
+        self.c.and(&[self.init_ok, b, -e])
     }
 
     /// A literal for "a range error is met at frame k": evaluating a transition instance

@@ -20,6 +20,10 @@ pub struct Sym<'x, 'm> {
     pub frame: &'x mut Frame,
     /// The aggregate context, when evaluating over the aggregate family.
     pub agg: Option<&'x Agg>,
+    /// In the aggregate: the evaluation only matters when slots 1..=floor are present
+    /// (a transition's or tuple's parameters, a quantifier's instance), so those slots
+    /// count as present and smaller widths as impossible.
+    pub floor: usize,
 }
 
 impl Sym<'_, '_> {
@@ -77,25 +81,66 @@ impl Sym<'_, '_> {
         xs: impl Iterator<Item = &'e Expr>,
         and_: bool,
     ) -> (Lit, Lit) {
-        // `pending`: every operand so far evaluated without error and without deciding.
-        let mut pending = TRUE;
-        let mut decided = Vec::new();
-        let mut errs = Vec::new();
+        let mut items = Vec::new();
         for x in xs {
             let (v, e) = self.formula(env, x);
-            errs.push(self.c.and2(pending, e));
-            let deciding = if and_ { -v } else { v };
-            decided.push(self.c.and(&[pending, -e, deciding]));
-            pending = self.c.and(&[pending, -e, -deciding]);
-            if pending == FALSE {
+            items.push((FALSE, v, e));
+            // A constant deciding operand: the ones after it are never evaluated.
+            if e == FALSE && v == if and_ { FALSE } else { TRUE } {
                 break;
             }
         }
-        let err = self.c.or(&errs);
-        let any_decided = self.c.or(&decided);
-        // && is true when nothing decided it false; || is true when something decided it.
-        let val = if and_ { pending } else { any_decided };
-        (val, err)
+        self.combine(&items, and_)
+    }
+
+    /// Combine operands `(skip, value, error)` of a conjunction (`and_`) or
+    /// disjunction evaluated in order; an operand whose `skip` holds is left out (an
+    /// excluded quantifier instance). The value is only meaningful without error, so it
+    /// is one n-ary gate; the error follows the evaluation order: operand k fails when it
+    /// is reached (every earlier one skipped or neither failing nor deciding) and fails.
+    pub fn combine(&mut self, items: &[(Lit, Lit, Lit)], and_: bool) -> (Lit, Lit) {
+        // Operands sharing a skip literal are joined first (in the aggregate many
+        // share one presence condition).
+        let mut groups: Vec<(Lit, Vec<Lit>)> = Vec::new();
+        for &(skip, v, _) in items {
+            match groups.iter_mut().find(|g| g.0 == skip) {
+                Some(g) => g.1.push(v),
+                None => groups.push((skip, vec![v])),
+            }
+        }
+        let vals: Vec<Lit> = groups
+            .into_iter()
+            .map(|(skip, vs)| {
+                if and_ {
+                    let all = self.c.and(&vs);
+                    self.c.or2(skip, all)
+                } else {
+                    let any = self.c.or(&vs);
+                    self.c.and2(-skip, any)
+                }
+            })
+            .collect();
+        let val = if and_ {
+            self.c.and(&vals)
+        } else {
+            self.c.or(&vals)
+        };
+        let Some(last) = items.iter().rposition(|x| x.2 != FALSE) else {
+            return (val, FALSE);
+        };
+        let mut reach = TRUE;
+        let mut errs = Vec::new();
+        for &(skip, v, e) in &items[..=last] {
+            errs.push(self.c.and(&[reach, -skip, e]));
+            let deciding = if and_ { -v } else { v };
+            let cont = self.c.and2(-e, -deciding);
+            let go_on = self.c.or2(skip, cont);
+            reach = self.c.and2(reach, go_on);
+            if reach == FALSE {
+                break;
+            }
+        }
+        (val, self.c.or(&errs))
     }
 
     fn quant(
@@ -113,13 +158,13 @@ impl Sym<'_, '_> {
                 let bodies: Vec<(i64, &Expr, Lit)> = (lo..=hi)
                     .map(|v| {
                         let absent = match self.agg {
-                            Some(a) => -a.index_exists(self.c, *t, v),
+                            Some(a) => -a.index_exists(self.c, *t, v, self.floor),
                             None => FALSE,
                         };
                         (v, body, absent)
                     })
                     .collect();
-                self.unrolled(env, var, &bodies, &[], forall)
+                self.unrolled(env, var, &bodies, &[], forall, false)
             }
             Domain::Procs { except } => {
                 let mut ex = Vec::new();
@@ -129,18 +174,23 @@ impl Sym<'_, '_> {
                     ex.push(t);
                     ex_err.push(e);
                 }
+                let floor = self.floor;
                 let bodies: Vec<(i64, &Expr, Lit)> = (1..=self.inst.n as i64)
-                    .map(|p| (p, body, self.agg.map(|a| -a.present(p)).unwrap_or(FALSE)))
+                    .map(|p| {
+                        (
+                            p,
+                            body,
+                            self.agg
+                                .map(|a| -a.present_above(p, floor))
+                                .unwrap_or(FALSE),
+                        )
+                    })
                     .collect();
-                let (v, e) = self.unrolled(env, var, &bodies, &ex, forall);
+                let (v, e) = self.unrolled(env, var, &bodies, &ex, forall, true);
                 let pre = self.c.or(&ex_err);
                 (v, self.c.or2(pre, e))
             }
         }
-    }
-
-    fn c_or(&mut self, a: Lit, b: Lit) -> Lit {
-        self.c.or2(a, b)
     }
 
     /// A quantifier as a junction over its instances; instance p is skipped when it
@@ -153,33 +203,30 @@ impl Sym<'_, '_> {
         bodies: &[(i64, &Expr, Lit)],
         except: &[Term],
         forall: bool,
+        procs: bool,
     ) -> (Lit, Lit) {
-        let mut pending = TRUE;
-        let mut decided = Vec::new();
-        let mut errs = Vec::new();
+        let mut items = Vec::new();
         for &(p, body, absent) in bodies {
             let mut hits: Vec<Lit> = except.iter().map(|t| t.cond(self.c, p)).collect();
             hits.push(absent);
-            let excluded = self.c.or(&hits);
-            if excluded == TRUE {
+            let skip = self.c.or(&hits);
+            if skip == TRUE {
                 continue;
             }
             env[var] = p;
+            // The body matters only when p is present (else the instance is skipped).
+            let saved = self.floor;
+            if procs {
+                self.floor = self.floor.max(p as usize);
+            }
             let (v, e) = self.formula(env, body);
-            let live = self.c.and2(pending, -excluded);
-            errs.push(self.c.and2(live, e));
-            let deciding = if forall { -v } else { v };
-            decided.push(self.c.and(&[live, -e, deciding]));
-            let cont = self.c.and(&[-e, -deciding]);
-            let go_on = self.c_or(excluded, cont);
-            pending = self.c.and2(pending, go_on);
-            if pending == FALSE {
+            self.floor = saved;
+            items.push((skip, v, e));
+            if skip == FALSE && e == FALSE && v == if forall { FALSE } else { TRUE } {
                 break;
             }
         }
-        let err = self.c.or(&errs);
-        let any_decided = self.c.or(&decided);
-        (if forall { pending } else { any_decided }, err)
+        self.combine(&items, forall)
     }
 
     /// The cells an indexed access may denote, with their conditions, and the error of
@@ -219,15 +266,17 @@ impl Sym<'_, '_> {
                             let ok: Vec<Lit> = vals
                                 .iter()
                                 .zip(dims)
-                                .map(|(&v, &t)| a.index_exists(self.c, t, v))
+                                .map(|(&v, &t)| a.index_exists(self.c, t, v, self.floor))
                                 .collect();
                             self.c.and(&ok)
                         }
                         None => TRUE,
                     };
+                    // A missing cell is an error; the cell stays a candidate (its value
+                    // or write only matters without error).
                     let missing = self.c.and2(cond, -exists);
                     errs.push(missing);
-                    out.push((s, self.c.and2(cond, exists)));
+                    out.push((s, cond));
                 }
                 None => errs.push(cond),
             }
@@ -239,7 +288,7 @@ impl Sym<'_, '_> {
     /// in the aggregate outside the type's values at the state's width.
     pub fn outside_type(&mut self, ty: Ty, t: &Term, lo: i64, hi: i64) -> Lit {
         if let Some(a) = self.agg
-            && let Some(l) = a.outside_at_width(self.c, ty, t)
+            && let Some(l) = a.outside_at_width(self.c, ty, t, self.floor)
         {
             return l;
         }
@@ -251,7 +300,7 @@ impl Sym<'_, '_> {
         match e {
             Expr::Const(v, _) => (Term::constant(*v), FALSE),
             Expr::Size => match self.agg {
-                Some(a) => (a.width_term(), FALSE),
+                Some(a) => (a.width_term(self.floor), FALSE),
                 None => (Term::constant(self.inst.n as i64), FALSE),
             },
             Expr::Local(id) => (Term::constant(env[*id]), FALSE),
