@@ -81,6 +81,8 @@ const VERDICTS: &[Expected] = &[
     ("grant_mutex", "mutex", None),
     ("token_ring", "mutex", None),
     ("token_ring", "crit_holds_token", None),
+    ("ticket_lock", "mutex", None),
+    ("oddeven_sort", "unsorted", None),
 ];
 
 #[test]
@@ -461,4 +463,22 @@ fn usage_and_input_errors_exit_2_with_one_line_or_a_located_message() {
     let (code, out, _) = nfold(&["--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("Exit codes"));
+}
+
+#[test]
+fn oddeven_bug_fails_at_odd_sizes_with_the_explicit_engine() {
+    let top = format!("1..{}", max_size());
+    let (code, v) = json_run(&["check", "families/oddeven_sort_bug.cub", "--sizes", &top]);
+    assert_eq!(code, 1);
+    for (n, _, verdict, depth, _) in rows(&v) {
+        if n % 2 == 1 {
+            assert_eq!(
+                (verdict.as_str(), depth),
+                ("violated", Some(3 * n)),
+                "size {n}"
+            );
+        } else {
+            assert_eq!(verdict, "holds", "size {n}");
+        }
+    }
 }

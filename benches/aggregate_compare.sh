@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The aggregate (all sizes 1..N in one SAT run) against one-by-one SAT runs over the
+# same sizes, same depth, same solver (CaDiCaL), default symmetry breaking, measured
+# side by side in one run:
+#   1. whole-run time for N = 4, 6, 8, 10, on families whose depth range is all UNSAT
+#      and on families with failing sizes; ratio = one-by-one / aggregate (> 1: the
+#      aggregate is faster);
+#   2. formula size: clauses of the aggregate of 1..N over clauses of size N alone, at
+#      the same depth, without symmetry breaking.
+# Usage: benches/aggregate_compare.sh [max N, default 10]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MAXN=${1:-10}
+cargo build --release -q
+NF=./target/release/nfold
+t() {
+  /usr/bin/time -f "%e" -o /tmp/nfold-agg-t "$NF" check "$@" --quiet > /dev/null 2>&1 || true
+  tail -1 /tmp/nfold-agg-t
+}
+ratio() { python3 -c "a,b=float('$1'),float('$2'); print(f'{a/max(b,0.005):.2f}x')"; }
+
+echo "== 1. time: aggregate vs one-by-one (seconds; ratio = one-by-one / aggregate)"
+printf "%-18s %-10s %4s %9s %11s %8s\n" family kind N aggregate one-by-one ratio
+for spec in "mutex 12 unsat" "german 10 unsat" "mesi 12 unsat" "token_ring 10 unsat" "ticket_lock 12 unsat" \
+            "peterson 12 unsat" "german_bug 10 failing" "mutex_bug 8 failing" "oddeven_sort_bug 3N failing"; do
+  set -- $spec
+  for N in 4 6 8 10; do
+    [ "$N" -gt "$MAXN" ] && continue
+    d=$2; [ "$d" = 3N ] && d=$((3 * N))
+    a=$(t families/$1.cub --sizes 1..$N --depth $d)
+    o=$(t families/$1.cub --sizes 1..$N --depth $d --one-by-one)
+    printf "%-18s %-10s %4s %9s %11s %8s\n" "$1" "$3 d=$d" "$N" "$a" "$o" "$(ratio $o $a)"
+  done
+done
+
+echo
+echo "== 2. formula size: aggregate of 1..N over size N alone (clauses at depth 8, no symmetry breaking)"
+printf "%-18s %4s %10s %10s %7s %s\n" family N aggregate size-N ratio "size-dependent transitions?"
+clauses() {
+  "$NF" check "$@" --json --symmetry-breaking off 2> /dev/null | python3 -c "import json,sys; print(json.load(sys.stdin)['results'][0]['clauses'])"
+}
+for spec in "mutex no" "token_mutex no" "german no" "mesi no" "grant_mutex no" \
+            "peterson yes" "token_ring yes" "ticket_lock yes" "oddeven_sort yes"; do
+  set -- $spec
+  N=8
+  a=$(clauses families/$1.cub --sizes 1..$N --depth 8)
+  s=$(clauses families/$1.cub --size $N --depth 8)
+  printf "%-18s %4s %10s %10s %7s %s\n" "$1" "$N" "$a" "$s" "$(python3 -c "print(f'{$a/$s:.2f}')")" "$2"
+done
+echo "(targets: <= 1.15 without size-dependent transitions, <= 2.5 with)"
