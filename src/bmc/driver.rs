@@ -138,14 +138,29 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
         if k > 0 {
             u.add_step();
         }
-        // Open queries: a property with a width not yet found violated.
+        // Open queries: a property with a width not yet found violated. Range errors of
+        // a width whose properties are all violated, the last at depth D, are decided up
+        // to D only (as the explicit engine does).
         let open = |found: &HashMap<(PropKey, usize), Trace>| -> Vec<(PropKey, Target)> {
+            let finished = |w: usize| -> bool {
+                !props.is_empty()
+                    && props.iter().all(|&p| found.contains_key(&(Some(p), w)))
+                    && props
+                        .iter()
+                        .filter_map(|&p| found.get(&(Some(p), w)))
+                        .map(|t| t.depth())
+                        .max()
+                        .unwrap_or(0)
+                        < k
+            };
             keys.iter()
                 .filter_map(|&key| {
                     let done: Vec<usize> = widths
                         .iter()
                         .copied()
-                        .filter(|w| found.contains_key(&(key, *w)))
+                        .filter(|w| {
+                            found.contains_key(&(key, *w)) || (key.is_none() && finished(*w))
+                        })
                         .collect();
                     if done.len() == widths.len() {
                         return None;

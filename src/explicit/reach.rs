@@ -225,12 +225,15 @@ impl Search<'_> {
             self.roots.extend(self.words.iter().copied());
         }
         for k in 0..self.props.len() {
-            if self.unsafe_found[k].is_some() {
+            // A violated property is still evaluated while no range error is known:
+            // evaluating it may meet one in another state.
+            if self.unsafe_found[k].is_some() && self.range_found.is_some() {
                 continue;
             }
             let u = self.props[k];
             match compiled.props[u].check(st) {
                 Ok(None) => {}
+                Ok(Some(_)) if self.unsafe_found[k].is_some() => {}
                 Ok(Some(t)) => {
                     self.unsafe_found[k] = Some(Found {
                         depth,
@@ -344,11 +347,25 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let mut level_end = s.count;
     let mut last_progress = Instant::now();
     let tracked = !s.props.is_empty() || opts.deadlock;
+    // Done when every requested property is violated, the last one at depth D, and
+    // range errors are decided up to D: one was found at most this deep, or every state
+    // of depth <= D has been expanded (the SAT engine decides them as far).
     let all_done = |s: &Search, dl: &Option<Found>, depth: usize| {
-        tracked
-            && s.unsafe_found.iter().all(|f| f.is_some())
-            && (!opts.deadlock || dl.is_some())
-            && s.range_found.as_ref().is_none_or(|r| r.depth <= depth)
+        if !tracked
+            || !s.unsafe_found.iter().all(|f| f.is_some())
+            || (opts.deadlock && dl.is_none())
+        {
+            return false;
+        }
+        let last = s
+            .unsafe_found
+            .iter()
+            .chain(std::iter::once(dl))
+            .flatten()
+            .map(|f| f.depth)
+            .max()
+            .unwrap_or(0);
+        s.range_found.as_ref().is_some_and(|r| r.depth <= depth) || depth > last
     };
     if opts.max_states.is_some_and(|m| s.count >= m) && init_count > s.count {
         limit = Some(Limit::MaxStates);
@@ -477,7 +494,25 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
             complete,
         );
     }
-    if let Some(r) = &s.range_found {
+    // When every property was violated, the last at depth D, range errors are decided
+    // up to D: one found deeper (evaluating a property on a new state) is not reported.
+    let decided_to = (tracked
+        && s.unsafe_found.iter().all(|f| f.is_some())
+        && (!opts.deadlock || deadlock_found.is_some()))
+    .then(|| {
+        s.unsafe_found
+            .iter()
+            .chain(std::iter::once(&deadlock_found))
+            .flatten()
+            .map(|f| f.depth)
+            .max()
+            .unwrap_or(0)
+    });
+    if let Some(r) = s
+        .range_found
+        .as_ref()
+        .filter(|r| decided_to.is_none_or(|d| r.depth <= d))
+    {
         push(PropId::Range, "range_error".into(), Some(r), true);
     }
     ReachResult {

@@ -989,16 +989,20 @@ impl<'a> Checker<'a> {
                     )));
                 };
                 let (mut acc, t) = self.expr(sc, default)?;
+                let mut acc_ty = t;
                 self.store_compat(var.ty, t, &var.name, default.span)?;
                 let mut checked = Vec::new();
                 for (c, t) in branches {
                     let c = self.formula(sc, c)?;
                     let (x, tx) = self.expr(sc, t)?;
                     self.store_compat(var.ty, tx, &var.name, t.span)?;
-                    checked.push((c, x));
+                    checked.push((c, x, tx));
                 }
-                for (c, x) in checked.into_iter().rev() {
-                    acc = Expr::Ite(Box::new(c), Box::new(x), Box::new(acc), var.ty);
+                // Typed as the `if then else` chain it is, so that printing it as one
+                // gives back the same IR.
+                for (c, x, tx) in checked.into_iter().rev() {
+                    acc_ty = if tx == acc_ty { tx } else { Ty::Int };
+                    acc = Expr::Ite(Box::new(c), Box::new(x), Box::new(acc), acc_ty);
                 }
                 UpdValue::Term(acc)
             }
@@ -1072,7 +1076,7 @@ impl<'a> Checker<'a> {
         let mut index = Vec::new();
         let mut read = Vec::new();
         for (k, d) in var.dims.iter().enumerate() {
-            let id = sc.fresh(&format!("_{k}"), *d);
+            let id = sc.fresh(&format!("copy_index_{k}"), *d);
             index.push(Index::Bind(id));
             read.push(Expr::Local(id));
         }

@@ -62,3 +62,4 @@ pub fn load_file(path: &str) -> Result<Model, Box<LoadError>> {
         }
     }
 }
+pub mod print;

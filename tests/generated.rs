@@ -1,0 +1,793 @@
+//! Generated-model differential testing. A seeded generator writes small well-typed
+//! families (enumerations, booleans, ranges, process-valued globals, `[proc]` and
+//! `[proc, proc]` arrays, quantified guards, `case` updates, `any`, `X := .`, several
+//! `unsafe` properties; fully symmetric or not, some with range errors), and every
+//! model goes through these oracles:
+//! - printing the checked model and parsing it again gives the same model;
+//! - the compiled evaluator agrees with the reference interpreter on random states;
+//! - canonical representatives are invariant under random permutations (symmetric
+//!   families);
+//! - the explicit engine with and without symmetry reduction: same verdicts, same
+//!   shortest depths;
+//! - the SAT engine against the explicit engine within its bound (every symmetry mode);
+//! - the aggregate against one-by-one SAT runs: same failing sizes and depths;
+//! - no engine reports a counterexample that fails to replay.
+//!
+//! A failing model is shrunk (transitions, updates, guard conjuncts, properties removed
+//! while it still fails) and saved under `tests/regressions/`, whose files
+//! `saved_regressions_pass` runs on every test run.
+//!
+//! `NFOLD_MODELS` sets how many models (default 1000 in release builds, 25 in debug);
+//! `NFOLD_SEED` the first seed (default 20261121); model k uses seed + k. To reproduce
+//! a failure: `NFOLD_SEED=<seed> NFOLD_MODELS=1 cargo test --release --test generated`.
+
+use itertools::Itertools;
+use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
+use nfold::bmc::query::SymBreak;
+use nfold::explicit::reach::{ReachOptions, check_size as explicit};
+use nfold::model::canon::Symmetry;
+use nfold::model::compiled::{Compiled, Outcome, Scratch};
+use nfold::model::eval::{self, Fire};
+use nfold::model::instance::Instance;
+use nfold::model::ir::Model;
+use nfold::verdict::{PropId, Verdict};
+use std::collections::HashMap;
+
+// ------------------------------------------------------------------ generator
+
+/// xorshift64*: small, seeded, reproducible.
+#[derive(Clone)]
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum GTy {
+    Bool,
+    Enum(usize),
+    Range,
+    Proc,
+}
+
+#[derive(Clone, Debug)]
+struct GVar {
+    name: String,
+    /// 0: global, 1: [proc], 2: [proc, proc]
+    dims: usize,
+    ty: GTy,
+}
+
+#[derive(Clone, Debug)]
+struct GTrans {
+    params: Vec<String>,
+    guard: Vec<String>,
+    updates: Vec<String>,
+}
+
+/// A generated family, kept in pieces so that it can be shrunk.
+#[derive(Clone, Debug)]
+struct GModel {
+    enums: Vec<Vec<String>>,
+    range_hi: String,
+    vars: Vec<GVar>,
+    init: Vec<String>,
+    unsafes: Vec<(Vec<String>, Vec<String>)>,
+    trans: Vec<GTrans>,
+}
+
+impl GModel {
+    fn text(&self) -> String {
+        let mut s = String::new();
+        for (k, e) in self.enums.iter().enumerate() {
+            s.push_str(&format!("type e{k} = {}\n", e.join(" | ")));
+        }
+        s.push_str(&format!("type lvl = 0 .. {}\n", self.range_hi));
+        for v in &self.vars {
+            let ty = match v.ty {
+                GTy::Bool => "bool".to_string(),
+                GTy::Enum(k) => format!("e{k}"),
+                GTy::Range => "lvl".to_string(),
+                GTy::Proc => "proc".to_string(),
+            };
+            match v.dims {
+                0 => s.push_str(&format!("var {} : {ty}\n", v.name)),
+                1 => s.push_str(&format!("array {}[proc] : {ty}\n", v.name)),
+                _ => s.push_str(&format!("array {}[proc, proc] : {ty}\n", v.name)),
+            }
+        }
+        let init = if self.init.is_empty() {
+            "true".to_string()
+        } else {
+            self.init.join(" && ")
+        };
+        s.push_str(&format!("init (z w) {{ {init} }}\n"));
+        for (k, (ps, atoms)) in self.unsafes.iter().enumerate() {
+            let body = if atoms.is_empty() {
+                "true".to_string()
+            } else {
+                atoms.join(" && ")
+            };
+            s.push_str(&format!("unsafe p{k} ({}) {{ {body} }}\n", ps.join(" ")));
+        }
+        for (k, t) in self.trans.iter().enumerate() {
+            let guard = if t.guard.is_empty() {
+                "true".to_string()
+            } else {
+                t.guard.join(" && ")
+            };
+            s.push_str(&format!(
+                "transition t{k} ({})\nrequires {{ {guard} }}\n{{ {} }}\n",
+                t.params.join(" "),
+                t.updates.iter().map(|u| format!("{u};")).join(" ")
+            ));
+        }
+        s
+    }
+}
+
+struct Gen {
+    rng: Rng,
+    asym: bool,
+}
+
+impl Gen {
+    fn ctor(&mut self, m: &GModel, e: usize) -> String {
+        self.rng.pick(&m.enums[e]).clone()
+    }
+
+    /// A constant of a type (process constants only in asymmetric models).
+    fn constant(&mut self, m: &GModel, ty: GTy) -> Option<String> {
+        Some(match ty {
+            GTy::Bool => (if self.rng.chance(50) { "True" } else { "False" }).to_string(),
+            GTy::Enum(e) => self.ctor(m, e),
+            GTy::Range => self.rng.below(3).to_string(),
+            GTy::Proc if self.asym => "#1".to_string(),
+            GTy::Proc => return None,
+        })
+    }
+
+    /// A cell of variable v, indexed by processes from `procs`.
+    fn cell(&mut self, v: &GVar, procs: &[String]) -> Option<String> {
+        match v.dims {
+            0 => Some(v.name.clone()),
+            1 => {
+                let p = self.rng.pick(procs).clone();
+                if self.asym && self.rng.chance(10) {
+                    // An index that may fall outside the processes: a range error.
+                    return Some(format!("{}[{p} + 1]", v.name));
+                }
+                Some(format!("{}[{p}]", v.name))
+            }
+            _ => {
+                let a = self.rng.pick(procs).clone();
+                let b = self.rng.pick(procs).clone();
+                Some(format!("{}[{a}, {b}]", v.name))
+            }
+        }
+    }
+
+    /// A term of a type over the process names in scope.
+    fn term(&mut self, m: &GModel, ty: GTy, procs: &[String]) -> String {
+        let vars: Vec<GVar> = m.vars.iter().filter(|v| v.ty == ty).cloned().collect();
+        if ty == GTy::Proc && !procs.is_empty() && self.rng.chance(50) {
+            return self.rng.pick(procs).clone();
+        }
+        if !vars.is_empty() && !procs.is_empty() && self.rng.chance(50) {
+            let v = self.rng.pick(&vars).clone();
+            if let Some(c) = self.cell(&v, procs) {
+                if ty == GTy::Range && self.rng.chance(25) {
+                    return format!("{c} + 1");
+                }
+                return c;
+            }
+        }
+        match self.constant(m, ty) {
+            Some(c) => c,
+            None => self.rng.pick(procs).clone(),
+        }
+    }
+
+    /// An atomic formula (possibly quantified) over the process names in scope.
+    fn atom(&mut self, m: &GModel, procs: &[String], depth: usize) -> String {
+        let roll = self.rng.below(10);
+        if roll < 2 && depth == 0 {
+            let q = *self
+                .rng
+                .pick(&["forall_other", "exists_other", "forall", "exists"]);
+            let j = format!("q{}", self.rng.below(1000));
+            let mut inner = procs.to_vec();
+            inner.push(j.clone());
+            let body = self.atom(m, &inner, 1);
+            return format!("({q} {j}. {body})");
+        }
+        if roll == 2 && self.asym && procs.len() >= 2 {
+            let a = self.rng.pick(procs).clone();
+            let b = self.rng.pick(procs).clone();
+            return format!("{a} < {b}");
+        }
+        if roll == 3 && procs.len() >= 2 {
+            let a = self.rng.pick(procs).clone();
+            let b = self.rng.pick(procs).clone();
+            return format!("{a} <> {b}");
+        }
+        let v = self.rng.pick(&m.vars).clone();
+        let Some(lhs) = self
+            .cell(&v, if procs.is_empty() { &[] } else { procs })
+            .filter(|_| !procs.is_empty() || v.dims == 0)
+        else {
+            return "true".into();
+        };
+        let rhs = self.term(m, v.ty, procs);
+        let op = match v.ty {
+            GTy::Range if self.rng.chance(40) => *self.rng.pick(&["<", "<=", ">"]),
+            _ => *self.rng.pick(&["=", "<>"]),
+        };
+        if v.ty == GTy::Bool && self.rng.chance(30) {
+            return if self.rng.chance(50) {
+                lhs
+            } else {
+                format!("not {lhs}")
+            };
+        }
+        format!("{lhs} {op} {rhs}")
+    }
+
+    fn update(&mut self, m: &GModel, v: &GVar, params: &[String]) -> Option<String> {
+        let roll = self.rng.below(10);
+        match v.dims {
+            0 => {
+                if roll < 2 && v.ty != GTy::Proc {
+                    return Some(format!("{} := .", v.name));
+                }
+                if roll < 4 && v.ty == GTy::Proc {
+                    let cond = self.atom(m, &["a".to_string()], 1);
+                    return Some(format!("{} := any a. {cond}", v.name));
+                }
+                if roll < 5 {
+                    let c = self.atom(m, params, 1);
+                    let t1 = self.term(m, v.ty, params);
+                    let t2 = self.term(m, v.ty, params);
+                    return Some(format!("{} := case | {c} : {t1} | _ : {t2}", v.name));
+                }
+                let t = self.term(m, v.ty, params);
+                Some(format!("{} := {t}", v.name))
+            }
+            1 => {
+                if roll < 3 {
+                    let p = self.rng.pick(params).clone();
+                    let t = self.term(m, v.ty, params);
+                    let mut scope = params.to_vec();
+                    scope.push("x".into());
+                    let c = self.atom(m, &scope, 1);
+                    let t2 = self.term(m, v.ty, &scope);
+                    return Some(format!(
+                        "{}[x] := case | x = {p} : {t} | {c} : {t2} | _ : {}[x]",
+                        v.name, v.name
+                    ));
+                }
+                let p = self.rng.pick(params).clone();
+                let t = self.term(m, v.ty, params);
+                Some(format!("{}[{p}] := {t}", v.name))
+            }
+            _ => {
+                if roll < 3 {
+                    let p = self.rng.pick(params).clone();
+                    let t = self.term(m, v.ty, params);
+                    return Some(format!(
+                        "{}[x, y] := case | y = {p} : {t} | _ : {}[x, y]",
+                        v.name, v.name
+                    ));
+                }
+                let a = self.rng.pick(params).clone();
+                let b = self.rng.pick(params).clone();
+                let t = self.term(m, v.ty, params);
+                Some(format!("{}[{a}, {b}] := {t}", v.name))
+            }
+        }
+    }
+
+    fn model(&mut self) -> GModel {
+        let rng = &mut self.rng;
+        let nenums = 1 + rng.below(2);
+        let enums: Vec<Vec<String>> = (0..nenums)
+            .map(|e| (0..2 + rng.below(2)).map(|c| format!("C{e}x{c}")).collect())
+            .collect();
+        let range_hi = if rng.chance(40) {
+            "N".to_string()
+        } else {
+            (1 + rng.below(2)).to_string()
+        };
+        let mut m = GModel {
+            enums,
+            range_hi,
+            vars: Vec::new(),
+            init: Vec::new(),
+            unsafes: Vec::new(),
+            trans: Vec::new(),
+        };
+        let nvars = 2 + self.rng.below(3);
+        for k in 0..nvars {
+            let ty = match self.rng.below(10) {
+                0..=3 => GTy::Enum(self.rng.below(nenums)),
+                4..=5 => GTy::Bool,
+                6..=7 => GTy::Range,
+                _ => GTy::Proc,
+            };
+            let dims = match self.rng.below(10) {
+                0..=2 => 0,
+                3..=8 => 1,
+                _ => 2,
+            };
+            m.vars.push(GVar {
+                name: format!("V{k}"),
+                dims,
+                ty,
+            });
+        }
+        // init: most cells start at a constant; some stay free.
+        for v in m.vars.clone() {
+            if self.rng.chance(25) {
+                continue;
+            }
+            let cell = match v.dims {
+                0 => v.name.clone(),
+                1 => format!("{}[z]", v.name),
+                _ => format!("{}[z, w]", v.name),
+            };
+            match self.constant(&m, v.ty) {
+                Some(c) => m.init.push(format!("{cell} = {c}")),
+                None => m.init.push(format!("{cell} = z")),
+            }
+        }
+        for _ in 0..1 + self.rng.below(3) {
+            let ps: Vec<String> = (0..1 + self.rng.below(2))
+                .map(|k| format!("u{k}"))
+                .collect();
+            let atoms: Vec<String> = (0..1 + self.rng.below(2))
+                .map(|_| self.atom(&m, &ps, 1))
+                .collect();
+            m.unsafes.push((ps, atoms));
+        }
+        for _ in 0..2 + self.rng.below(4) {
+            let params: Vec<String> = (0..1 + self.rng.below(2))
+                .map(|k| ["i", "j"][k].to_string())
+                .collect();
+            let guard: Vec<String> = (0..self.rng.below(3) + 1)
+                .map(|_| self.atom(&m, &params, 0))
+                .collect();
+            let mut updates = Vec::new();
+            let vars = m.vars.clone();
+            for v in &vars {
+                if self.rng.chance(45)
+                    && let Some(u) = self.update(&m, v, &params)
+                {
+                    updates.push(u);
+                }
+            }
+            m.trans.push(GTrans {
+                params,
+                guard,
+                updates,
+            });
+        }
+        m
+    }
+}
+
+// ------------------------------------------------------------------ oracles
+
+/// (size, property) -> (verdict, depth)
+type Answers = HashMap<(usize, PropId), (Verdict, Option<usize>)>;
+
+fn explicit_answers(m: &Model, sizes: &[usize], symmetry: bool) -> Result<Answers, String> {
+    let mut out = HashMap::new();
+    for &n in sizes {
+        let r = explicit(
+            m,
+            n,
+            &ReachOptions {
+                symmetry,
+                max_states: Some(200_000),
+                ..Default::default()
+            },
+        );
+        if !r.internal_errors.is_empty() {
+            return Err(format!("explicit: {:?}", r.internal_errors));
+        }
+        if r.limit.is_some() {
+            return Err("skip: too many states".into());
+        }
+        for p in &r.results {
+            out.insert((n, p.prop), (p.verdict, p.depth));
+        }
+    }
+    Ok(out)
+}
+
+fn check_compiled(m: &Model, n: usize, rng: &mut Rng) -> Result<(), String> {
+    let inst = Instance::new(m, n);
+    if !inst.has_states() {
+        return Ok(());
+    }
+    let compiled = Compiled::new(&inst);
+    let mut sc = Scratch::default();
+    for _ in 0..40 {
+        let st: Vec<i64> = inst
+            .slots
+            .iter()
+            .map(|s| s.lo + rng.below((s.hi - s.lo + 1) as usize) as i64)
+            .collect();
+        for (k, ct) in compiled.trans.iter().enumerate() {
+            let mut got = Vec::new();
+            let mut work = st.clone();
+            let out = compiled.fire(k, &mut work, &mut sc, &mut |_, s, _| got.push(s.to_vec()));
+            let ok = match (eval::fire(&inst, &st, ct.trans, &ct.params), out) {
+                (Fire::Disabled, Outcome::Disabled) | (Fire::Error(_), Outcome::Fault) => true,
+                (Fire::Enabled(v), Outcome::Enabled(_)) => {
+                    v.into_iter().map(|x| x.1).collect::<Vec<_>>() == got
+                }
+                _ => false,
+            };
+            if !ok || work != st {
+                return Err(format!(
+                    "compiled and reference disagree at size {n} on {st:?}, instance {k}"
+                ));
+            }
+        }
+        for (u, cp) in compiled.props.iter().enumerate() {
+            let r = eval::violation(&inst, &st, &m.unsafes[u]);
+            let c = cp.check(&st);
+            let same = match (&r, &c) {
+                (Ok(None), Ok(None)) | (Err(_), Err(_)) => true,
+                (Ok(Some(t)), Ok(Some(k))) => *t == cp.tuples[*k].0,
+                _ => false,
+            };
+            if !same {
+                return Err(format!(
+                    "property {u}: reference {r:?} vs compiled {c:?} on {st:?}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_canonical(m: &Model, n: usize, rng: &mut Rng) -> Result<(), String> {
+    if !m.is_symmetric() || n < 2 {
+        return Ok(());
+    }
+    let inst = Instance::new(m, n);
+    if !inst.has_states() {
+        return Ok(());
+    }
+    let sym = Symmetry::new(&inst);
+    let perms: Vec<Vec<i64>> = (1..=n as i64).permutations(n).collect();
+    let mut buf = vec![0; inst.slots.len()];
+    for _ in 0..30 {
+        let st: Vec<i64> = inst
+            .slots
+            .iter()
+            .map(|s| s.lo + rng.below((s.hi - s.lo + 1) as usize) as i64)
+            .collect();
+        let c = sym.canonical_state(&st);
+        let pi = &perms[rng.below(perms.len())];
+        sym.apply(pi, &st, &mut buf);
+        if sym.canonical_state(&buf) != c {
+            return Err(format!(
+                "canonical form not invariant at size {n} on {st:?} under {pi:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Print the checked model and parse it again: the same model.
+fn check_round_trip(m: &Model) -> Result<(), String> {
+    let t1 = nfold::lang::print::model_text(m);
+    let m2 = nfold::lang::load_str("printed.cub", &t1)
+        .map_err(|e| format!("printed model does not parse:\n{}\n{t1}", e.render()))?;
+    let t2 = nfold::lang::print::model_text(&m2);
+    if t1 != t2 {
+        return Err(format!("printing is not a fixpoint:\n{t1}\n---\n{t2}"));
+    }
+    let same = m.transitions.len() == m2.transitions.len()
+        && m.transitions.iter().zip(&m2.transitions).all(|(a, b)| {
+            a.guard == b.guard
+                && a.params == b.params
+                && a.updates.len() == b.updates.len()
+                && a.updates
+                    .iter()
+                    .zip(&b.updates)
+                    .all(|(x, y)| x.var == y.var && x.index == y.index && x.value == y.value)
+        })
+        && m.unsafes
+            .iter()
+            .zip(&m2.unsafes)
+            .all(|(a, b)| a.body == b.body && a.params == b.params)
+        && m.inits.iter().zip(&m2.inits).all(|(a, b)| a.body == b.body)
+        && m.vars
+            .iter()
+            .zip(&m2.vars)
+            .all(|(a, b)| a.name == b.name && a.dims == b.dims && a.ty == b.ty && a.kind == b.kind)
+        && m.is_symmetric() == m2.is_symmetric();
+    if !same {
+        return Err("the re-parsed model differs from the printed one".into());
+    }
+    Ok(())
+}
+
+const DEPTH: usize = 5;
+
+/// Run every oracle on a model; `Err` describes the first disagreement.
+fn oracles(m: &Model, seed: u64) -> Result<(), String> {
+    let mut rng = Rng::new(seed ^ 0xABCD);
+    check_round_trip(m)?;
+    for n in 1..=3 {
+        check_compiled(m, n, &mut rng)?;
+        check_canonical(m, n, &mut rng)?;
+    }
+    let sizes = [1, 2, 3];
+    let plain = match explicit_answers(m, &sizes, false) {
+        Err(e) if e.starts_with("skip") => return Ok(()),
+        r => r?,
+    };
+    let reduced = explicit_answers(m, &sizes, true)?;
+    if plain != reduced {
+        return Err(format!(
+            "explicit with and without symmetry differ:\n{plain:?}\n{reduced:?}"
+        ));
+    }
+    for symbreak in [SymBreak::WitnessLex, SymBreak::LexLeader, SymBreak::Off] {
+        let opts = BmcOptions {
+            depth: DEPTH,
+            symbreak,
+            ..Default::default()
+        };
+        let mut single = HashMap::new();
+        for &n in &sizes {
+            let r = bmc(m, n, &opts).map_err(|e| e.to_string())?.report;
+            if !r.internal_errors.is_empty() {
+                return Err(format!("sat {symbreak:?}: {:?}", r.internal_errors));
+            }
+            for p in &r.results {
+                single.insert((n, p.prop), (p.verdict, p.depth));
+            }
+        }
+        // SAT vs explicit within the bound.
+        for (key, &(v, d)) in &plain {
+            let sat = single.get(key).copied();
+            let ok = match (v, d) {
+                (Verdict::Violated, Some(d)) if d <= DEPTH => {
+                    sat == Some((Verdict::Violated, Some(d)))
+                }
+                _ => matches!(sat, None | Some((Verdict::NoViolationUpTo(DEPTH), None))),
+            };
+            if !ok {
+                return Err(format!(
+                    "sat {symbreak:?} vs explicit at {key:?}: {sat:?} vs {:?}",
+                    (v, d)
+                ));
+            }
+        }
+        for (key, s) in &single {
+            if s.0 == Verdict::Violated && !plain.contains_key(key) {
+                return Err(format!(
+                    "sat {symbreak:?} reports {key:?} the explicit engine does not"
+                ));
+            }
+        }
+        // The aggregate vs one-by-one.
+        let agg = check_aggregate(m, 1, 3, &opts).map_err(|e| e.to_string())?;
+        let mut got = HashMap::new();
+        for r in &agg.reports {
+            if !r.internal_errors.is_empty() {
+                return Err(format!("aggregate {symbreak:?}: {:?}", r.internal_errors));
+            }
+            for p in &r.results {
+                got.insert((r.size, p.prop), (p.verdict, p.depth));
+            }
+        }
+        if got != single {
+            return Err(format!(
+                "aggregate {symbreak:?} differs from one-by-one:\n{got:?}\n{single:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------ shrinking
+
+/// Candidate models with one piece removed.
+fn smaller(g: &GModel) -> Vec<GModel> {
+    let mut out = Vec::new();
+    for k in 0..g.trans.len() {
+        let mut x = g.clone();
+        x.trans.remove(k);
+        out.push(x);
+        for u in 0..g.trans[k].updates.len() {
+            let mut x = g.clone();
+            x.trans[k].updates.remove(u);
+            out.push(x);
+        }
+        for a in 0..g.trans[k].guard.len() {
+            let mut x = g.clone();
+            x.trans[k].guard.remove(a);
+            out.push(x);
+        }
+    }
+    for k in 0..g.unsafes.len() {
+        let mut x = g.clone();
+        x.unsafes.remove(k);
+        out.push(x);
+        for a in 0..g.unsafes[k].1.len() {
+            let mut x = g.clone();
+            x.unsafes[k].1.remove(a);
+            out.push(x);
+        }
+    }
+    for k in 0..g.init.len() {
+        let mut x = g.clone();
+        x.init.remove(k);
+        out.push(x);
+    }
+    out
+}
+
+fn fails(g: &GModel, seed: u64) -> Option<String> {
+    let m = nfold::lang::load_str("generated.cub", &g.text()).ok()?;
+    oracles(&m, seed).err()
+}
+
+fn shrink(mut g: GModel, seed: u64) -> GModel {
+    'outer: loop {
+        for c in smaller(&g) {
+            if fails(&c, seed).is_some() {
+                g = c;
+                continue 'outer;
+            }
+        }
+        return g;
+    }
+}
+
+fn regression_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions")
+}
+
+#[test]
+fn generated_models_pass_every_oracle() {
+    let count: u64 = std::env::var("NFOLD_MODELS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 25 } else { 1000 });
+    let base: u64 = std::env::var("NFOLD_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20261121);
+    let mut symmetric = 0;
+    for k in 0..count {
+        let seed = base + k;
+        let mut generator = Gen {
+            rng: Rng::new(seed),
+            asym: seed.is_multiple_of(3),
+        };
+        let g = generator.model();
+        let text = g.text();
+        let m = match nfold::lang::load_str("generated.cub", &text) {
+            Ok(m) => m,
+            Err(e) => panic!(
+                "seed {seed}: the generator wrote a model the checker rejects:\n{}\n{text}",
+                e.render()
+            ),
+        };
+        symmetric += m.is_symmetric() as usize;
+        if let Err(e) = oracles(&m, seed) {
+            let small = shrink(g, seed);
+            let dir = regression_dir();
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join(format!("seed-{seed}.cub"));
+            std::fs::write(
+                &path,
+                format!(
+                    "// seed {seed}: {}\n{}",
+                    e.lines().next().unwrap_or(""),
+                    small.text()
+                ),
+            )
+            .unwrap();
+            panic!(
+                "seed {seed}: {e}\nshrunk model saved to {}:\n{}",
+                path.display(),
+                small.text()
+            );
+        }
+    }
+    // Both kinds were exercised.
+    assert!(
+        symmetric > 0 && (symmetric as u64) < count,
+        "{symmetric} of {count} symmetric"
+    );
+}
+
+#[test]
+fn saved_regressions_pass() {
+    let Ok(dir) = std::fs::read_dir(regression_dir()) else {
+        return;
+    };
+    for e in dir {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "cub") {
+            let m = nfold::lang::load_file(p.to_str().unwrap()).unwrap();
+            if let Err(e) = oracles(&m, 7) {
+                panic!("{}: {e}", p.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn generator_covers_the_constructs() {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for seed in 0..200 {
+        let mut generator = Gen {
+            rng: Rng::new(seed),
+            asym: seed % 3 == 0,
+        };
+        let text = generator.model().text();
+        for (what, needle) in [
+            ("forall", "forall"),
+            ("exists", "exists"),
+            ("case", "case |"),
+            ("any", ":= any"),
+            ("nondet", ":= ."),
+            ("proc array", "[proc] : proc"),
+            ("2D array", "[proc, proc]"),
+            ("range over N", "0 .. N"),
+            ("order on ids", "i < j"),
+            ("#k", "#1"),
+            ("index + 1", " + 1]"),
+        ] {
+            if text.contains(needle) {
+                *seen.entry(what).or_default() += 1;
+            }
+        }
+    }
+    for what in [
+        "forall",
+        "exists",
+        "case",
+        "any",
+        "nondet",
+        "proc array",
+        "2D array",
+        "range over N",
+        "order on ids",
+        "#k",
+        "index + 1",
+    ] {
+        assert!(
+            seen.get(what).copied().unwrap_or(0) > 3,
+            "generator rarely produces {what}: {seen:?}"
+        );
+    }
+}
