@@ -5,6 +5,7 @@ pub mod bmc;
 pub mod cli;
 pub mod explicit;
 pub mod lang;
+pub mod limits;
 pub mod model;
 pub mod sat;
 pub mod trace;

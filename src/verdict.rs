@@ -86,6 +86,9 @@ pub struct SizeReport {
     pub states: Option<usize>,
     pub transitions: Option<u64>,
     pub initial_states: Option<usize>,
+    /// The depth up to which every requested property was answered (explicit: every
+    /// state of a smaller depth expanded; SAT: every query up to it solved).
+    pub answered_depth: Option<usize>,
     /// SAT engine: depth bound, and variables and clauses of the deepest formula.
     pub bound: Option<usize>,
     pub vars: Option<i32>,

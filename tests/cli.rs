@@ -482,3 +482,68 @@ fn oddeven_bug_fails_at_odd_sizes_with_the_explicit_engine() {
         }
     }
 }
+
+#[test]
+fn ctrl_c_ends_the_run_cleanly() {
+    use std::process::Stdio;
+    let child = Command::new(env!("CARGO_BIN_EXE_nfold"))
+        .args([
+            "check",
+            "families/german.cub",
+            "--sizes",
+            "4..6",
+            "--no-symmetry",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: sending SIGINT to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    let (o, e) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(3), "{o}\n{e}");
+    assert!(o.contains("stopped: interrupted at size"), "{o}");
+    assert!(o.contains("every run of up to"), "{o}");
+    assert!(!e.contains("panicked"), "{e}");
+}
+
+#[test]
+fn sat_limits_report_how_far_each_size_was_answered() {
+    let (code, v) = json_run(&[
+        "check",
+        "families/ticket_lock.cub",
+        "--sizes",
+        "1..4",
+        "--depth",
+        "40",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(code, 3);
+    assert_eq!(v["limit"], "time limit (--timeout) reached");
+    for r in v["results"].as_array().unwrap() {
+        assert_eq!(r["verdict"], "unknown");
+        assert!(r["answered_depth"].as_u64().unwrap() < 40);
+    }
+    let (code, out, _) = nfold(&[
+        "check",
+        "families/mutex.cub",
+        "--size",
+        "3",
+        "--depth",
+        "10",
+        "--max-memory",
+        "1K",
+    ]);
+    assert_eq!(code, 3);
+    assert!(out.contains("memory limit (--max-memory) reached"), "{out}");
+    assert!(!out.contains("holds"));
+}

@@ -32,6 +32,8 @@ pub struct BmcOptions {
     pub props: Option<Vec<usize>>,
     pub deadline: Option<Instant>,
     pub stop: Option<Arc<AtomicBool>>,
+    /// Stop when the process's resident memory exceeds this many bytes.
+    pub max_memory: Option<usize>,
     /// Progress lines on stderr (depth, clauses, time) once a run takes over a second.
     pub progress: bool,
 }
@@ -46,6 +48,7 @@ impl Default for BmcOptions {
             props: None,
             deadline: None,
             stop: None,
+            max_memory: None,
             progress: false,
         }
     }
@@ -134,7 +137,21 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
         *secs += t0.elapsed().as_secs_f64();
         r
     };
+    // The last depth whose queries were all answered.
+    let mut answered: Option<usize> = None;
+    let mut last_k = 0;
     'depth: for k in 0..=opts.depth {
+        if k > 0 {
+            answered = Some(k - 1);
+        }
+        last_k = k;
+        if opts
+            .max_memory
+            .is_some_and(|m| crate::limits::current_memory().is_some_and(|r| r > m))
+        {
+            limit = Some(Limit::Memory);
+            break;
+        }
         if k > 0 {
             u.add_step();
         }
@@ -244,6 +261,9 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
         }
     }
     let finished = limit.is_none() && internal_errors.is_empty();
+    if finished {
+        answered = Some(last_k);
+    }
     let s = u.size();
     let seconds = start.elapsed().as_secs_f64();
     let mut reports = Vec::new();
@@ -286,6 +306,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
             states: None,
             transitions: None,
             initial_states: None,
+            answered_depth: answered,
             bound: Some(opts.depth),
             vars: Some(s.vars),
             clauses: Some(s.clauses),

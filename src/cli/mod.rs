@@ -247,14 +247,6 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
     Ok((v * mult as f64) as usize)
 }
 
-/// Physical memory in bytes (Linux), if known.
-fn physical_memory() -> Option<usize> {
-    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = s.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
 /// Run the command line; returns the exit code.
 pub fn main_with_args(args: Vec<String>) -> i32 {
     let cli = match Cli::try_parse_from(args) {
@@ -412,7 +404,7 @@ fn check(a: CheckArgs) -> i32 {
         max_states: a.max_states,
         max_memory: a
             .max_memory
-            .or_else(|| physical_memory().map(|m| m / 4 * 3)),
+            .or_else(|| crate::limits::physical_memory().map(|m| m / 4 * 3)),
         deadline,
         stop: Some(stop.clone()),
         progress,
@@ -433,6 +425,9 @@ fn check(a: CheckArgs) -> i32 {
         props,
         deadline,
         stop: Some(stop),
+        max_memory: a
+            .max_memory
+            .or_else(|| crate::limits::physical_memory().map(|m| m / 4 * 3)),
         progress,
     };
     let aggregate = engine == Engine::Sat && sizes.len() > 1 && !a.one_by_one;

@@ -117,16 +117,31 @@ pub fn footer(run: &Run) -> String {
             .filter(|r| r.limit.is_none())
             .map(|r| r.size.to_string())
             .collect();
+        let at = if run.aggregate {
+            "in the aggregate run".to_string()
+        } else {
+            format!(
+                "at size {}",
+                run.reports.last().map(|r| r.size).unwrap_or(0)
+            )
+        };
         out.push_str(&format!(
-            "\nstopped: {} at size {}; sizes fully answered: {}\n",
+            "\nstopped: {} {at}; sizes fully answered: {}\n",
             l.text(),
-            run.reports.last().map(|r| r.size).unwrap_or(0),
             if answered.is_empty() {
                 "none".into()
             } else {
                 answered.join(", ")
             }
         ));
+        for r in run.reports.iter().filter(|r| r.limit.is_some()) {
+            if let Some(d) = r.answered_depth {
+                out.push_str(&format!(
+                    "size {}: every run of up to {d} steps was examined before the limit\n",
+                    r.size
+                ));
+            }
+        }
         let skipped: Vec<String> = run
             .sizes
             .iter()
@@ -143,9 +158,10 @@ pub fn footer(run: &Run) -> String {
         .filter(|r| r.results.iter().any(|p| p.verdict == Verdict::Violated))
         .map(|r| r.size.to_string())
         .collect();
-    let none = match run.reports.first().and_then(|r| r.bound) {
-        Some(k) => format!("no violation up to depth {k}"),
-        None => "no violation found".to_string(),
+    let none = match (run.limit, run.reports.first().and_then(|r| r.bound)) {
+        (Some(_), _) => "no violation found before the limit".to_string(),
+        (None, Some(k)) => format!("no violation up to depth {k}"),
+        (None, None) => "no violation found".to_string(),
     };
     out.push_str(&format!(
         "\n{}; {:.2}s{}\n",
@@ -201,6 +217,7 @@ pub fn json(run: &Run) -> Value {
                 "depth": p.depth,
                 "states": r.states,
                 "seconds": r.seconds,
+                "answered_depth": r.answered_depth,
                 "trace": tr,
             });
             let o = row.as_object_mut().unwrap();

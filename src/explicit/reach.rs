@@ -278,16 +278,9 @@ impl Search<'_> {
     }
 }
 
-fn peak_rss_bytes() -> Option<usize> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
 /// Peak resident memory of this process so far (Linux), in bytes.
 pub fn peak_memory() -> Option<usize> {
-    peak_rss_bytes()
+    crate::limits::peak_memory()
 }
 
 /// Explore the instance of size `n` breadth-first.
@@ -642,6 +635,8 @@ impl From<ReachResult> for SizeReport {
             states: Some(r.stats.states),
             transitions: Some(r.stats.transitions),
             initial_states: Some(r.stats.initial_states),
+            // Every state of depth <= the level being expanded was discovered and checked.
+            answered_depth: Some(r.stats.depth),
             bound: None,
             vars: None,
             clauses: None,
