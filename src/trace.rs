@@ -16,6 +16,8 @@ pub enum RangeSite {
     Transition { trans: usize, params: Vec<i64> },
     /// Evaluating this `unsafe` property on the last state.
     Property(usize),
+    /// Evaluating an atom of this `ltl` property (for this process) on the last state.
+    Ltl { prop: usize, process: Option<i64> },
 }
 
 /// What the last state of a trace violates.
@@ -131,10 +133,35 @@ impl Trace {
                         return Err("the property raises no range error in the last state".into());
                     }
                 }
+                RangeSite::Ltl { prop, process } => {
+                    if ltl_atoms_error(&inst, last, *prop, *process).is_none() {
+                        return Err("the property raises no range error in the last state".into());
+                    }
+                }
             },
         }
         Ok(states)
     }
+}
+
+/// The first range error met evaluating the atoms of `ltl` property `prop` (for
+/// `process`) on a state, if any.
+pub fn ltl_atoms_error(
+    inst: &Instance,
+    st: &[i64],
+    prop: usize,
+    process: Option<i64>,
+) -> Option<eval::EvalError> {
+    let l = &inst.model.ltls[prop];
+    let mut atoms = Vec::new();
+    crate::ltl::formula::from_ir(&l.body, &mut atoms);
+    let mut env = vec![0i64; l.locals.len().max(1)];
+    atoms.iter().find_map(|a| {
+        if let Some(p) = process {
+            env[0] = p;
+        }
+        eval::eval(inst, st, &mut env, a).err()
+    })
 }
 
 /// `name(p1,p2)`, with nondeterministic choices as `[X:=v]`.
@@ -194,6 +221,12 @@ pub fn violation_text(model: &Model, v: &Violation) -> String {
                 format!(
                     "range error evaluating `{}`: {}",
                     model.unsafes[*p].name, message
+                )
+            }
+            RangeSite::Ltl { prop, .. } => {
+                format!(
+                    "range error evaluating `{}`: {}",
+                    model.ltls[*prop].name, message
                 )
             }
         },

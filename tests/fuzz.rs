@@ -1,13 +1,15 @@
 //! Bad input never panics. Mutated and truncated versions of every family and random
 //! byte strings go through the front end: each either loads or gives an error located
 //! inside the text (`file:line:col: error:` with a caret); mutants that still load are
-//! run briefly through both engines, which must not panic either. A sample also goes
+//! run briefly through the engines (breadth-first, SAT, nested depth-first for `ltl`),
+//! which must not panic either. A sample also goes
 //! through the command line: exit code 0-3, never a panic or a backtrace.
 //!
 //! `NFOLD_FUZZ` sets the number of mutants per family (default 1000 in release builds,
 //! 40 in debug).
 
 use nfold::bmc::driver::{BmcOptions, check_size as bmc};
+use nfold::explicit::ndfs::{self, LiveOptions, LtlProperty};
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use std::time::{Duration, Instant};
 
@@ -192,6 +194,31 @@ fn exercise(text: &str) -> bool {
                         r.report.internal_errors
                     );
                 }
+                for prop in 0..m.ltls.len() {
+                    let Ok(p) = LtlProperty::new(&m, prop) else {
+                        continue;
+                    };
+                    for fair in [false, true] {
+                        let r = ndfs::check(
+                            &m,
+                            n,
+                            &p,
+                            ndfs::processes_to_check(&m, prop, n)[0],
+                            &LiveOptions {
+                                symmetry: true,
+                                fair,
+                                max_states: Some(2000),
+                                deadline,
+                                ..Default::default()
+                            },
+                        );
+                        assert!(
+                            r.internal_errors.is_empty(),
+                            "{:?}\n{text}",
+                            r.internal_errors
+                        );
+                    }
+                }
             }
             true
         }
@@ -258,6 +285,7 @@ fn cli_on_mutants_exits_cleanly() {
             vec!["check", "--size", "2", "--max-states", "5000"],
             vec!["check", "--size", "2", "--depth", "3"],
             vec!["info", "--size", "2"],
+            vec!["live", "--size", "2", "--fair", "--max-states", "5000"],
         ] {
             let mut a: Vec<&str> = args.clone();
             let ps = p.to_str().unwrap();
@@ -277,7 +305,7 @@ fn cli_on_mutants_exits_cleanly() {
                 !err.contains("panicked") && !err.contains("stack backtrace"),
                 "{err}\n{text}"
             );
-            if code == 2 && args[0] == "check" {
+            if code == 2 && args[0] != "info" {
                 assert!(err.contains(": error: "), "{err}");
             }
         }

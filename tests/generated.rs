@@ -11,6 +11,8 @@
 //!   shortest depths;
 //! - the SAT engine against the explicit engine within its bound (every symmetry mode);
 //! - the aggregate against one-by-one SAT runs: same failing sizes and depths;
+//! - the nested depth-first search for `ltl` properties against an SCC-based check of
+//!   (weakly fair) accepting cycles, with and without fairness and symmetry;
 //! - no engine reports a counterexample that fails to replay.
 //!
 //! A failing model is shrunk (transitions, updates, guard conjuncts, properties removed
@@ -21,9 +23,13 @@
 //! `NFOLD_SEED` the first seed (default 20261121); model k uses seed + k. To reproduce
 //! a failure: `NFOLD_SEED=<seed> NFOLD_MODELS=1 cargo test --release --test generated`.
 
+mod common;
+
+use common::fair_scc::{self, Oracle};
 use itertools::Itertools;
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
 use nfold::bmc::query::SymBreak;
+use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict, LtlProperty};
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::model::canon::Symmetry;
 use nfold::model::compiled::{Compiled, Outcome, Scratch};
@@ -92,6 +98,8 @@ struct GModel {
     init: Vec<String>,
     unsafes: Vec<(Vec<String>, Vec<String>)>,
     trans: Vec<GTrans>,
+    /// `ltl` bodies over the parameter `i`.
+    ltls: Vec<String>,
 }
 
 impl GModel {
@@ -127,6 +135,9 @@ impl GModel {
                 atoms.join(" && ")
             };
             s.push_str(&format!("unsafe p{k} ({}) {{ {body} }}\n", ps.join(" ")));
+        }
+        for (k, body) in self.ltls.iter().enumerate() {
+            s.push_str(&format!("ltl l{k} (i) {{ {body} }}\n"));
         }
         for (k, t) in self.trans.iter().enumerate() {
             let guard = if t.guard.is_empty() {
@@ -323,6 +334,7 @@ impl Gen {
             init: Vec::new(),
             unsafes: Vec::new(),
             trans: Vec::new(),
+            ltls: Vec::new(),
         };
         let nvars = 2 + self.rng.below(3);
         for k in 0..nvars {
@@ -389,7 +401,39 @@ impl Gen {
                 updates,
             });
         }
+        for _ in 0..self.rng.below(3) {
+            let f = self.temporal(&m, 2);
+            m.ltls.push(f);
+        }
         m
+    }
+
+    /// An LTL formula over the parameter `i` and the globals: the usual response and
+    /// recurrence shapes, or a random one.
+    fn temporal(&mut self, m: &GModel, depth: usize) -> String {
+        let i = ["i".to_string()];
+        let roll = self.rng.below(12);
+        if depth == 0 || roll < 2 {
+            return self.atom(m, &i, 0);
+        }
+        match roll {
+            2 => {
+                let (a, b) = (self.atom(m, &i, 0), self.atom(m, &i, 0));
+                format!("G ({a} => F {b})")
+            }
+            3 => format!("G F {}", self.atom(m, &i, 0)),
+            4 => format!("F G {}", self.atom(m, &i, 0)),
+            5..=7 => {
+                let op = *self.rng.pick(&["G", "F", "X", "not"]);
+                format!("{op} ({})", self.temporal(m, depth - 1))
+            }
+            _ => {
+                let op = *self.rng.pick(&["U", "R", "W", "&&", "||", "=>"]);
+                let a = self.temporal(m, depth - 1);
+                let b = self.temporal(m, depth - 1);
+                format!("({a}) {op} ({b})")
+            }
+        }
     }
 }
 
@@ -524,6 +568,8 @@ fn check_round_trip(m: &Model) -> Result<(), String> {
             .zip(&m2.unsafes)
             .all(|(a, b)| a.body == b.body && a.params == b.params)
         && m.inits.iter().zip(&m2.inits).all(|(a, b)| a.body == b.body)
+        && m.ltls.len() == m2.ltls.len()
+        && m.ltls.iter().zip(&m2.ltls).all(|(a, b)| a.body == b.body)
         && m.vars
             .iter()
             .zip(&m2.vars)
@@ -612,6 +658,69 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
             ));
         }
     }
+    check_liveness(m, &sizes)
+}
+
+/// The nested depth-first search against the SCC oracle for every `ltl` property,
+/// process, fairness and symmetry setting: without symmetry (or without fairness) the
+/// verdicts agree; with fairness and symmetry a reported cycle is real but one may be
+/// missed. Lassos replay (else `internal_errors`).
+fn check_liveness(m: &Model, sizes: &[usize]) -> Result<(), String> {
+    for prop in 0..m.ltls.len() {
+        let p = LtlProperty::new(m, prop).map_err(|e| format!("ltl translation: {e}"))?;
+        for &n in sizes {
+            for process in 1..=n as i64 {
+                for fair in [false, true] {
+                    let oracle = fair_scc::check(m, n, &p, Some(process), fair, 20_000);
+                    if oracle == Oracle::TooBig {
+                        continue;
+                    }
+                    for symmetry in [false, true] {
+                        if symmetry && (process != 1 || !m.is_symmetric()) {
+                            continue;
+                        }
+                        let opts = LiveOptions {
+                            symmetry,
+                            fair,
+                            ..Default::default()
+                        };
+                        let r = ndfs::check(m, n, &p, Some(process), &opts);
+                        let what = format!(
+                            "ltl l{prop} n={n} process {process} fair={fair} symmetry={symmetry}"
+                        );
+                        if !r.internal_errors.is_empty() {
+                            return Err(format!("{what}: {:?}", r.internal_errors));
+                        }
+                        // Symmetry is applied from size 2 on.
+                        let reduced = r.symmetry;
+                        let ok = match (oracle, r.verdict) {
+                            (Oracle::Cycle, LiveVerdict::Violated) => true,
+                            (Oracle::NoCycle, LiveVerdict::Holds) => !(fair && reduced),
+                            (
+                                Oracle::Cycle | Oracle::NoCycle,
+                                LiveVerdict::NoFairViolationFound,
+                            ) => fair && reduced,
+                            // A cycle may be met before a range error.
+                            (Oracle::RangeError, LiveVerdict::Violated) => true,
+                            (Oracle::RangeError, _) => r.range.is_some(),
+                            _ => false,
+                        };
+                        if !ok {
+                            return Err(format!(
+                                "{what}: the SCC oracle says {oracle:?}, the nested search {:?}{}",
+                                r.verdict,
+                                if r.range.is_some() {
+                                    " (range error)"
+                                } else {
+                                    ""
+                                }
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
     Ok(())
 }
 
@@ -648,6 +757,11 @@ fn smaller(g: &GModel) -> Vec<GModel> {
     for k in 0..g.init.len() {
         let mut x = g.clone();
         x.init.remove(k);
+        out.push(x);
+    }
+    for k in 0..g.ltls.len() {
+        let mut x = g.clone();
+        x.ltls.remove(k);
         out.push(x);
     }
     out
@@ -766,6 +880,9 @@ fn generator_covers_the_constructs() {
             ("order on ids", "i < j"),
             ("#k", "#1"),
             ("index + 1", " + 1]"),
+            ("ltl", "ltl l0"),
+            ("until", ") U ("),
+            ("response", "=> F "),
         ] {
             if text.contains(needle) {
                 *seen.entry(what).or_default() += 1;
@@ -784,6 +901,9 @@ fn generator_covers_the_constructs() {
         "order on ids",
         "#k",
         "index + 1",
+        "ltl",
+        "until",
+        "response",
     ] {
         assert!(
             seen.get(what).copied().unwrap_or(0) > 3,

@@ -493,3 +493,23 @@ fn whole_array_copy() {
     );
     assert!(r.contains("needs an index"), "{r}");
 }
+
+/// Inside `ltl`, `G`, `F` and `X` are operators only when a formula follows: `X[i]` and
+/// `F = ...` name a variable and a constructor.
+#[test]
+fn temporal_letters_as_names_inside_ltl() {
+    use nfold::model::ir::Ltl;
+    let m = ok(
+        "type s = E | F\narray X[proc] : s\nvar G : bool\ninit (z) { X[z] = E }\n\
+                ltl p (i) { G F X[i] = F && X X[i] = E || G }\n",
+    );
+    let Ltl::Or(a, b) = &m.ltls[0].body else {
+        panic!("{:?}", m.ltls[0].body)
+    };
+    let Ltl::And(g, x) = &**a else {
+        panic!("{a:?}")
+    };
+    assert!(matches!(&**g, Ltl::Globally(f) if matches!(&**f, Ltl::Finally(_))));
+    assert!(matches!(&**x, Ltl::Next(inner) if matches!(&**inner, Ltl::Atom(_))));
+    assert!(matches!(&**b, Ltl::Atom(_)));
+}

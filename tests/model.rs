@@ -270,3 +270,56 @@ fn canonical_forms_with_process_valued_arrays() {
         }
     }
 }
+
+/// Canonical forms under the stabiliser of process 1 (used for LTL properties about
+/// process 1): the permutation found fixes process 1, the representative is invariant
+/// under every permutation fixing 1, and over all reachable states the number of
+/// representatives is the number of orbits of that subgroup (brute force), for both the
+/// sorting and the general canonicalisation paths.
+#[test]
+fn canonical_forms_under_the_stabiliser_of_process_one() {
+    let extra = nfold::lang::load_str(
+        "t.cub",
+        "type s = A | B\nvar P : proc\narray Next[proc] : proc\narray L[proc] : s\n\
+         array M[proc, proc] : bool\ninit (z) { L[z] = A && Next[z] = z && P = z && M[z,z] = False }\n\
+         transition t (i j) requires { L[i] = A } { L[i] := B; Next[i] := j; M[i,j] := True; P := j; }\n\
+         transition u (i) requires { L[i] = B } { L[i] := A; }\n\
+         unsafe (z) { L[z] = B && P = z && Next[z] = z }",
+    )
+    .unwrap();
+    let mut all = families();
+    all.push(("extra".into(), extra));
+    let mut rng = Rng(11);
+    for (name, m) in all {
+        if !m.is_symmetric() {
+            assert_ne!(name, "extra");
+            continue;
+        }
+        for n in 2..=4 {
+            let inst = Instance::new(&m, n);
+            let sym = Symmetry::new(&inst).fixing_first();
+            let stab: Vec<Vec<i64>> = (1..=n as i64)
+                .permutations(n)
+                .filter(|p| p[0] == 1)
+                .collect();
+            for _ in 0..100 {
+                let st = random_state(&inst, &mut rng);
+                let (c, by) = sym.canonical(&st);
+                assert_eq!(by[0], 1, "{name} n={n}: process 1 moved");
+                assert_eq!(permute(&inst, &by, &st), c);
+                let pi = &stab[rng.range(0, stab.len() as i64 - 1) as usize];
+                assert_eq!(sym.canonical_state(&permute(&inst, pi, &st)), c);
+            }
+            let reach = reference_reach(&inst, 20_000);
+            if reach.len() > 20_000 {
+                continue;
+            }
+            let orbits: HashSet<State> = reach
+                .iter()
+                .map(|s| stab.iter().map(|pi| permute(&inst, pi, s)).min().unwrap())
+                .collect();
+            let reps: HashSet<State> = reach.iter().map(|s| sym.canonical_state(s)).collect();
+            assert_eq!(reps.len(), orbits.len(), "{name} n={n}");
+        }
+    }
+}

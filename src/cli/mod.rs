@@ -1,8 +1,9 @@
-//! The command line: `nfold check`, `nfold info`, `nfold cnf`. Parses arguments
+//! The command line: `nfold check`, `nfold live`, `nfold info`, `nfold cnf`. Parses arguments
 //! (clap), runs the engines over the requested sizes, renders text or JSON, and maps
 //! outcomes to exit codes: 0 no violation, 1 a violation found, 2 usage or input error,
 //! 3 a limit was hit (or an internal check failed) before an answer.
 
+mod live;
 mod render;
 
 use crate::bmc::driver::{self as bmc, BmcOptions};
@@ -42,6 +43,9 @@ struct Cli {
 enum Command {
     /// Check the `unsafe` properties of a family for one size or a range of sizes.
     Check(CheckArgs),
+    /// Check the `ltl` properties (liveness) of a family by nested depth-first search,
+    /// optionally under weak fairness.
+    Live(live::LiveArgs),
     /// Describe a family: types, variables, transitions, properties, symmetry, state size.
     Info(InfoArgs),
     /// Write the SAT engine's formula for one size and depth as DIMACS CNF.
@@ -274,6 +278,7 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
     };
     match cli.cmd {
         Command::Check(a) => check(a),
+        Command::Live(a) => live::live(a),
         Command::Info(a) => info(a),
         Command::Cnf(a) => cnf(a),
     }

@@ -1,5 +1,8 @@
-//! The explicit-state engine: breadth-first reachability with symmetry reduction by
-//! canonical representatives (`reach`) over a visited set of packed states (`store`).
+//! The explicit-state engine: breadth-first reachability for safety (`reach`) and
+//! nested depth-first search for LTL under weak fairness (`ndfs`), both with symmetry
+//! reduction by canonical representatives, over hash tables of packed states (`store`).
 
+pub mod ndfs;
 pub mod reach;
+pub mod steps;
 pub mod store;

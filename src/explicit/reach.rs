@@ -5,10 +5,11 @@
 //! reference interpreter before they are returned. BFS order makes every reported
 //! counterexample a shortest one.
 
+use super::steps::step_for;
 use super::store::{VisitedSet, hash_words};
 use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{Compiled, Outcome, Scratch};
-use crate::model::eval::{self, Fire, Step};
+use crate::model::eval::{self, Fire};
 use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
@@ -557,31 +558,10 @@ fn build_trace(
     );
     let init = st.clone();
     let mut steps = Vec::new();
-    let mut scratch = Scratch::default();
     for &node in &path[1..] {
         let (k, c) = s.step_of(node);
-        let ct = &compiled.trans[k];
-        let mut next = None;
-        compiled.fire(k, &mut st, &mut scratch, &mut |i, succ, _| {
-            if i == c {
-                next = Some(succ.to_vec());
-            }
-        });
-        let next = next.ok_or("a recorded step does not fire")?;
-        // The reference interpreter names the nondeterministic choices.
-        let choices = match eval::fire(inst, &st, ct.trans, &ct.params) {
-            Fire::Enabled(v) => v
-                .into_iter()
-                .find(|(_, s2)| *s2 == next)
-                .map(|(c, _)| c)
-                .ok_or("the reference interpreter does not produce a recorded successor")?,
-            _ => return Err("the reference interpreter disagrees on a recorded step".into()),
-        };
-        steps.push(Step {
-            trans: ct.trans,
-            params: ct.params.clone(),
-            choices,
-        });
+        let (step, next) = step_for(inst, compiled, &st, k, c)?;
+        steps.push(step);
         st = next;
     }
     let violation = match &f.kind {

@@ -25,6 +25,22 @@ pub fn hash_words(key: &[u64]) -> u64 {
     h ^ (h >> 29)
 }
 
+/// Ask the memory system for the cache line holding `w`.
+#[inline(always)]
+fn prefetch_word(w: &u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; the pointer comes from a reference.
+    #[allow(unused_unsafe)]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(
+            w as *const u64 as *const i8,
+            std::arch::x86_64::_MM_HINT_T0,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = w;
+}
+
 /// Word-wise equality, inlined (a `memcmp` call costs more for one or two words).
 #[inline(always)]
 fn same(a: &[u64], b: &[u64]) -> bool {
@@ -90,15 +106,7 @@ impl VisitedSet {
     #[inline]
     pub fn prefetch(&self, hash: u64) {
         let pos = (hash as usize) & (self.cap - 1);
-        let p = self.table[pos * self.words..].as_ptr();
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is a hint; `p` points into the table.
-        #[allow(unused_unsafe)]
-        unsafe {
-            std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = p;
+        prefetch_word(&self.table[pos * self.words]);
     }
 
     /// `insert` with the key's `hash_words` already computed.
@@ -176,6 +184,152 @@ impl VisitedSet {
     }
 }
 
+/// A map from packed keys of a fixed number of words to a few words of flags, for the
+/// nested depth-first search (visit bits per product state). Same layout idea as
+/// `VisitedSet`: keys and their flags inline, linear probing, the all-zero key aside.
+pub struct FlagTable {
+    kw: usize,
+    vw: usize,
+    table: Vec<u64>,
+    cap: usize,
+    len: usize,
+    /// The flags of the all-zero key, once it is present.
+    zero: Option<Vec<u64>>,
+    generation: u64,
+}
+
+impl FlagTable {
+    /// An empty table for keys of `kw` words with `vw` words of flags each.
+    pub fn new(kw: usize, vw: usize) -> FlagTable {
+        let cap = 1 << 12;
+        FlagTable {
+            kw: kw.max(1),
+            vw: vw.max(1),
+            table: zeroed_table(cap * (kw.max(1) + vw.max(1))),
+            cap,
+            len: 0,
+            zero: None,
+            generation: 0,
+        }
+    }
+
+    /// Keys present.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The flags of a key, if present (`hash` is `hash_words(key)`).
+    #[inline]
+    pub fn get(&self, key: &[u64], hash: u64) -> Option<&[u64]> {
+        if key.iter().all(|&w| w == 0) {
+            return self.zero.as_deref();
+        }
+        let (kw, ew) = (self.kw, self.kw + self.vw);
+        let mask = self.cap - 1;
+        let mut pos = (hash as usize) & mask;
+        loop {
+            let e = &self.table[pos * ew..pos * ew + ew];
+            if same(&e[..kw], key) {
+                return Some(&e[kw..]);
+            }
+            if e[..kw].iter().all(|&x| x == 0) {
+                return None;
+            }
+            pos = (pos + 1) & mask;
+        }
+    }
+
+    /// The flags of a key, inserting it with all flags clear when absent.
+    #[inline]
+    pub fn entry(&mut self, key: &[u64], hash: u64) -> &mut [u64] {
+        let pos = self.slot(key, hash);
+        self.flags_mut(pos)
+    }
+
+    /// The position of a key's entry, inserting it with all flags clear when absent.
+    /// Positions stay valid until the table grows (see `generation`).
+    #[inline]
+    pub fn slot(&mut self, key: &[u64], hash: u64) -> usize {
+        debug_assert_eq!(key.len(), self.kw);
+        if key.iter().all(|&w| w == 0) {
+            if self.zero.is_none() {
+                self.len += 1;
+                self.zero = Some(vec![0; self.vw]);
+            }
+            return usize::MAX;
+        }
+        if (self.len + 1) * 10 > self.cap * 7 {
+            self.grow();
+        }
+        let (kw, ew) = (self.kw, self.kw + self.vw);
+        let mask = self.cap - 1;
+        let mut pos = (hash as usize) & mask;
+        loop {
+            let e = &self.table[pos * ew..pos * ew + kw];
+            if same(e, key) {
+                return pos;
+            }
+            if e.iter().all(|&x| x == 0) {
+                self.table[pos * ew..pos * ew + kw].copy_from_slice(key);
+                self.len += 1;
+                return pos;
+            }
+            pos = (pos + 1) & mask;
+        }
+    }
+
+    /// Ask the memory system for the entry a hash maps to (for a later `slot`).
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        let pos = (hash as usize) & (self.cap - 1);
+        prefetch_word(&self.table[pos * (self.kw + self.vw)]);
+    }
+
+    /// The flags at a position from `slot`.
+    #[inline]
+    pub fn flags_mut(&mut self, pos: usize) -> &mut [u64] {
+        if pos == usize::MAX {
+            return self.zero.as_deref_mut().expect("the zero key is present");
+        }
+        let (kw, ew) = (self.kw, self.kw + self.vw);
+        &mut self.table[pos * ew + kw..pos * ew + ew]
+    }
+
+    /// Counts the times the table grew (and moved its entries).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    fn grow(&mut self) {
+        let (kw, ew) = (self.kw, self.kw + self.vw);
+        let cap = self.cap * 2;
+        let mask = cap - 1;
+        let mut table = zeroed_table(cap * ew);
+        for e in self.table.chunks_exact(ew) {
+            if e[..kw].iter().all(|&x| x == 0) {
+                continue;
+            }
+            let mut pos = (hash_words(&e[..kw]) as usize) & mask;
+            while table[pos * ew..pos * ew + kw].iter().any(|&x| x != 0) {
+                pos = (pos + 1) & mask;
+            }
+            table[pos * ew..pos * ew + ew].copy_from_slice(e);
+        }
+        self.table = table;
+        self.cap = cap;
+        self.generation += 1;
+    }
+
+    /// Bytes held by the table.
+    pub fn memory_bytes(&self) -> usize {
+        self.table.len() * 8
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,5 +352,26 @@ mod tests {
         assert!(!z.insert(&[0]));
         assert!(z.contains(&[0]));
         assert_eq!(z.len(), 1);
+    }
+
+    #[test]
+    fn flags_stick_to_their_keys() {
+        let mut t = FlagTable::new(2, 1);
+        for i in 0..100_000u64 {
+            let k = [i, i.wrapping_mul(31)];
+            t.entry(&k, hash_words(&k))[0] = i + 1;
+        }
+        assert_eq!(t.len(), 100_000);
+        for i in 0..100_000u64 {
+            let k = [i, i.wrapping_mul(31)];
+            assert_eq!(t.get(&k, hash_words(&k)), Some(&[i + 1][..]));
+        }
+        let k = [5, 5];
+        assert_eq!(t.get(&k, hash_words(&k)), None);
+        // The all-zero key was inserted (i = 0) and keeps its flags.
+        assert_eq!(t.get(&[0, 0], 0), Some(&[1][..]));
+        t.entry(&[0, 0], 0)[0] |= 8;
+        assert_eq!(t.get(&[0, 0], 0), Some(&[9][..]));
+        assert_eq!(t.len(), 100_000);
     }
 }

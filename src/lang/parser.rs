@@ -272,7 +272,13 @@ fn neg(i: P<'_>) -> PRes<'_, Expr> {
             Tok::Upper(s) if s == "X" => Some(TempOp::Next),
             _ => None,
         };
-        if let Some(op) = op {
+        // `X[i]` or `F = A` name variables or constructors: an operator is followed by
+        // the start of a formula.
+        let operand = || {
+            let next = i.next();
+            starts_term(next.tok()) || *next.tok() == Tok::Kw(Kw::If)
+        };
+        if let Some(op) = op.filter(|_| operand()) {
             let (j, e) = cut(neg)(i.next())?;
             let span = start.to(e.span);
             return Ok((j, mk(ExprKind::Temporal(op, Box::new(e)), span)));

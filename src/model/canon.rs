@@ -47,6 +47,9 @@ pub struct Symmetry {
     /// Whether sorting processes by (own block, pointers at it) is exact: no
     /// process-valued cell indexed by a process and no multi-process arrays.
     sortable: bool,
+    /// Only permutations that fix process 1 are used (the stabiliser of process 1, for
+    /// properties stated about process 1).
+    fix_first: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -136,7 +139,20 @@ impl Symmetry {
             pointers,
             pairs,
             sortable,
+            fix_first: false,
         }
+    }
+
+    /// The same action, restricted to the permutations that fix process 1: states are
+    /// identified only when some permutation fixing process 1 maps one to the other.
+    pub fn fixing_first(mut self) -> Symmetry {
+        self.fix_first = true;
+        self
+    }
+
+    /// Whether only permutations fixing process 1 are used.
+    pub fn fixes_first(&self) -> bool {
+        self.fix_first
     }
 
     /// The image of a state under π, where `pi[p - 1]` is the new id of process p.
@@ -170,7 +186,9 @@ impl Symmetry {
             return (out, pi);
         }
         let mut best: Option<(State, Vec<i64>)> = None;
-        let colours = vec![0u32; n];
+        // Process 1 alone in the first colour class keeps it fixed through refinement
+        // and individualisation.
+        let colours: Vec<u32> = (0..n).map(|p| u32::from(self.fix_first && p > 0)).collect();
         let mut buf = vec![0; st.len()];
         self.search(st, colours, &mut best, &mut buf);
         best.unwrap()
@@ -203,7 +221,8 @@ impl Symmetry {
         let n = self.n;
         order.clear();
         order.extend(0..n);
-        order.sort_unstable_by(|&a, &b| {
+        let first = usize::from(self.fix_first);
+        order[first..].sort_unstable_by(|&a, &b| {
             let (ka, kb) = (&self.own[a], &self.own[b]);
             ka.iter()
                 .map(|&s| st[s])

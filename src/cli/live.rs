@@ -1,0 +1,441 @@
+//! `nfold live`: LTL properties by nested depth-first search, for one size or a range,
+//! rendered as a table, lassos and a summary (or one JSON document).
+
+use super::{EXIT_LIMIT, EXIT_OK, EXIT_VIOLATION, load, parse_bytes, parse_size, parse_sizes};
+use super::{sizes_for, usage};
+use crate::explicit::ndfs::{self, LiveOptions, LiveResult, LiveVerdict, LtlProperty};
+use crate::explicit::reach::peak_memory;
+use crate::lasso;
+use crate::model::ir::Model;
+use crate::trace;
+use crate::verdict::Limit;
+use clap::Args;
+use serde_json::{Value, json};
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub(crate) struct LiveArgs {
+    /// The model file (.cub).
+    file: String,
+    /// Range of sizes to check, e.g. `1..5` (default: 1..4, or the size fixed by
+    /// `number_procs`).
+    #[arg(long, value_name = "A..B", value_parser = parse_sizes, conflicts_with = "size")]
+    sizes: Option<(usize, usize)>,
+    /// A single size.
+    #[arg(long, value_name = "N", value_parser = parse_size)]
+    size: Option<usize>,
+    /// Check only this `ltl` property (repeatable; default: all).
+    #[arg(long = "property", value_name = "NAME")]
+    properties: Vec<String>,
+    /// Only weakly fair runs count: every process that stays enabled eventually executes.
+    #[arg(long)]
+    fair: bool,
+    /// Do not reduce by symmetry even when the family is fully symmetric.
+    #[arg(long)]
+    no_symmetry: bool,
+    /// Stop a search after storing this many product states.
+    #[arg(long, value_name = "M")]
+    max_states: Option<usize>,
+    /// Stop the whole run after this many seconds.
+    #[arg(long, value_name = "S")]
+    timeout: Option<f64>,
+    /// Stop when the search needs more than this (e.g. `8G`, `512M`; default: 3/4 of
+    /// physical memory).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    max_memory: Option<usize>,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Progress lines on stderr (default: when stderr is a terminal).
+    #[arg(long, conflicts_with = "quiet")]
+    progress: bool,
+    /// No progress lines.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn verdict_text(r: &LiveResult) -> &'static str {
+    if r.range.is_some() {
+        return "range error";
+    }
+    match r.verdict {
+        LiveVerdict::Holds => "holds",
+        LiveVerdict::Violated => "VIOLATED",
+        LiveVerdict::NoFairViolationFound => "none found*",
+        LiveVerdict::Unknown => "unknown",
+    }
+}
+
+fn process_text(p: Option<i64>) -> String {
+    p.map(|p| p.to_string()).unwrap_or_else(|| "-".into())
+}
+
+fn row(model: &Model, r: &LiveResult) -> String {
+    format!(
+        "{:>4}  {:<20} {:>7}  {:<12} {:>11} {:>12} {:>8} {:>8.2}s\n",
+        r.size,
+        model.ltls[r.prop].name,
+        process_text(r.process),
+        verdict_text(r),
+        r.stats.states,
+        r.stats.transitions,
+        r.stats.max_depth,
+        r.stats.seconds
+    )
+}
+
+/// Run `nfold live`; returns the exit code.
+pub(crate) fn live(a: LiveArgs) -> i32 {
+    let model = match load(&a.file) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    if model.ltls.is_empty() {
+        return usage("the model states no `ltl` property (`nfold check` checks `unsafe` ones)");
+    }
+    let sizes = match sizes_for(&model, a.sizes, a.size) {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
+    let mut props = Vec::new();
+    for p in &a.properties {
+        match model.ltls.iter().position(|l| &l.name == p) {
+            Some(k) => props.push(k),
+            None => {
+                let names: Vec<&str> = model.ltls.iter().map(|l| l.name.as_str()).collect();
+                return usage(&format!(
+                    "no `ltl` property named `{p}` (the model has: {})",
+                    names.join(", ")
+                ));
+            }
+        }
+    }
+    if props.is_empty() {
+        props = (0..model.ltls.len()).collect();
+    }
+    let mut prepared = Vec::new();
+    for &k in &props {
+        match LtlProperty::new(&model, k) {
+            Ok(p) => prepared.push(p),
+            Err(e) => return usage(&format!("ltl property `{}`: {e}", model.ltls[k].name)),
+        }
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
+    }
+    let start = Instant::now();
+    let opts = LiveOptions {
+        symmetry: !a.no_symmetry,
+        fair: a.fair,
+        max_states: a.max_states,
+        max_memory: a
+            .max_memory
+            .or_else(|| crate::limits::physical_memory().map(|m| m / 4 * 3)),
+        deadline: a
+            .timeout
+            .map(|s| start + Duration::from_secs_f64(s.clamp(0.0, 1e9))),
+        stop: Some(stop),
+        progress: a.progress || (!a.quiet && std::io::stderr().is_terminal()),
+    };
+    let sym_on = !a.no_symmetry && model.is_symmetric();
+    if !a.json {
+        print!("{}", header(&model, &prepared, &opts, sym_on));
+    }
+    let mut results: Vec<LiveResult> = Vec::new();
+    let mut limit: Option<Limit> = None;
+    'sizes: for &n in &sizes {
+        for p in &prepared {
+            for process in ndfs::processes_to_check(&model, p.prop, n) {
+                let r = ndfs::check(&model, n, p, process, &opts);
+                for e in &r.internal_errors {
+                    eprintln!("nfold: internal error: a counterexample failed to replay: {e}");
+                }
+                if !a.json {
+                    print!("{}", row(&model, &r));
+                }
+                let l = r.limit;
+                // Under symmetry the other processes follow; otherwise one violating
+                // process answers the property at this size.
+                let stop_here = r.verdict == LiveVerdict::Violated || r.range.is_some();
+                results.push(r);
+                if l.is_some() {
+                    limit = l;
+                    break 'sizes;
+                }
+                if stop_here {
+                    break;
+                }
+            }
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    if a.json {
+        let doc = json_doc(&model, &results, &opts, sym_on, &sizes, limit, seconds);
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    } else {
+        print!(
+            "{}",
+            footer(&model, &prepared, &results, &opts, &sizes, limit, seconds)
+        );
+    }
+    let violated = results
+        .iter()
+        .any(|r| r.verdict == LiveVerdict::Violated || r.range.is_some());
+    if violated {
+        EXIT_VIOLATION
+    } else if limit.is_some()
+        || results
+            .iter()
+            .any(|r| r.verdict == LiveVerdict::Unknown || !r.internal_errors.is_empty())
+    {
+        EXIT_LIMIT
+    } else {
+        EXIT_OK
+    }
+}
+
+fn header(model: &Model, props: &[LtlProperty], opts: &LiveOptions, sym_on: bool) -> String {
+    let autos: Vec<String> = props
+        .iter()
+        .map(|p| {
+            format!(
+                "¬{}: {} states",
+                model.ltls[p.prop].name,
+                p.buchi.states.len()
+            )
+        })
+        .collect();
+    let symmetry = if sym_on {
+        "fully symmetric; reduction on (permutations fixing the property's process; \
+         the property is checked for process 1 and holds for all by symmetry)"
+            .to_string()
+    } else if model.is_symmetric() {
+        "fully symmetric; reduction off (--no-symmetry); checked for process 1".to_string()
+    } else {
+        format!(
+            "{}; reduction off; checked for every process",
+            model.symmetry_summary()
+        )
+    };
+    format!(
+        "model     {}\nsymmetry  {}\nengine    nested depth-first search on the product with the Büchi automaton ({}){}\n\n{:>4}  {:<20} {:>7}  {:<12} {:>11} {:>12} {:>8} {:>9}\n",
+        model.source.name,
+        symmetry,
+        autos.join(", "),
+        if opts.fair {
+            "; weak fairness per process (Choueka flags)"
+        } else {
+            "; no fairness"
+        },
+        "size",
+        "property",
+        "process",
+        "verdict",
+        "states",
+        "transitions",
+        "depth",
+        "time"
+    )
+}
+
+fn footer(
+    model: &Model,
+    props: &[LtlProperty],
+    results: &[LiveResult],
+    opts: &LiveOptions,
+    sizes: &[usize],
+    limit: Option<Limit>,
+    seconds: f64,
+) -> String {
+    let mut out = String::new();
+    if results
+        .iter()
+        .any(|r| r.verdict == LiveVerdict::NoFairViolationFound)
+    {
+        out.push_str(
+            "\n* no fair violation found (incomplete with symmetry; run with --no-symmetry for a complete check)\n",
+        );
+    }
+    for r in results {
+        if let Some(l) = &r.lasso {
+            let states = l.replay(model).unwrap_or_default();
+            out.push_str(&format!(
+                "\nsize {}: {} violated by a {}lasso of {} steps, cycle of {} (replayed on the interpreter{}):\n",
+                r.size,
+                lasso::property_text(model, r.prop, r.process),
+                if opts.fair { "weakly fair " } else { "" },
+                l.steps.len(),
+                if l.is_deadlock() {
+                    "a deadlock".to_string()
+                } else {
+                    format!("{} steps", l.steps.len() - l.loop_start)
+                },
+                if opts.fair {
+                    ", fairness checked"
+                } else {
+                    ""
+                }
+            ));
+            if !states.is_empty() {
+                out.push_str(&lasso::render_text(model, l, &states));
+            }
+        }
+        if let Some(t) = &r.range {
+            let states = t.replay(model).unwrap_or_default();
+            out.push_str(&format!(
+                "\nsize {}: the search stopped at a range error, reached by a run of {} steps (replayed on the interpreter):\n",
+                r.size,
+                t.depth()
+            ));
+            if states.len() == t.steps.len() + 1 {
+                out.push_str(&trace::render_text(model, t, &states));
+            }
+        }
+    }
+    if let Some(l) = limit {
+        let at = results.last().map(|r| r.size).unwrap_or(0);
+        out.push_str(&format!("\nstopped: {} at size {at}\n", l.text()));
+        let skipped: Vec<String> = sizes
+            .iter()
+            .filter(|&&n| n > at)
+            .map(|n| n.to_string())
+            .collect();
+        if !skipped.is_empty() {
+            out.push_str(&format!("not run: sizes {}\n", skipped.join(", ")));
+        }
+    }
+    out.push('\n');
+    for p in props {
+        let name = &model.ltls[p.prop].name;
+        let of = |v: LiveVerdict| -> Vec<String> {
+            let mut ns: Vec<usize> = results
+                .iter()
+                .filter(|r| r.prop == p.prop && r.verdict == v && r.range.is_none())
+                .map(|r| r.size)
+                .collect();
+            ns.dedup();
+            ns.iter().map(|n| n.to_string()).collect()
+        };
+        let violated = of(LiveVerdict::Violated);
+        let mut parts = Vec::new();
+        if !violated.is_empty() {
+            parts.push(format!("violated at sizes {}", violated.join(", ")));
+        }
+        let holds: Vec<String> = sizes
+            .iter()
+            .filter(|&&n| {
+                let rs: Vec<&LiveResult> = results
+                    .iter()
+                    .filter(|r| r.prop == p.prop && r.size == n)
+                    .collect();
+                !rs.is_empty()
+                    && rs
+                        .iter()
+                        .all(|r| r.verdict == LiveVerdict::Holds && r.range.is_none())
+            })
+            .map(|n| n.to_string())
+            .collect();
+        if !holds.is_empty() {
+            parts.push(format!("holds at sizes {}", holds.join(", ")));
+        }
+        let none = of(LiveVerdict::NoFairViolationFound);
+        if !none.is_empty() {
+            parts.push(format!(
+                "no fair violation found at sizes {} (incomplete with symmetry)",
+                none.join(", ")
+            ));
+        }
+        let mut ranged: Vec<usize> = results
+            .iter()
+            .filter(|r| r.prop == p.prop && r.range.is_some())
+            .map(|r| r.size)
+            .collect();
+        ranged.dedup();
+        if !ranged.is_empty() {
+            let ns: Vec<String> = ranged.iter().map(|n| n.to_string()).collect();
+            parts.push(format!("range error at sizes {}", ns.join(", ")));
+        }
+        let unknown = of(LiveVerdict::Unknown);
+        if !unknown.is_empty() {
+            parts.push(format!("unknown at sizes {}", unknown.join(", ")));
+        }
+        out.push_str(&format!(
+            "{name}{}: {}\n",
+            if opts.fair { " (weak fairness)" } else { "" },
+            if parts.is_empty() {
+                "no answer".to_string()
+            } else {
+                parts.join("; ")
+            }
+        ));
+    }
+    out.push_str(&format!(
+        "{:.2}s{}\n",
+        seconds,
+        peak_memory()
+            .map(|b| format!(", peak memory {:.1} MiB", b as f64 / (1 << 20) as f64))
+            .unwrap_or_default()
+    ));
+    out
+}
+
+fn json_doc(
+    model: &Model,
+    results: &[LiveResult],
+    opts: &LiveOptions,
+    sym_on: bool,
+    sizes: &[usize],
+    limit: Option<Limit>,
+    seconds: f64,
+) -> Value {
+    let rows: Vec<Value> = results
+        .iter()
+        .map(|r| {
+            let lasso = r.lasso.as_ref().map(|l| {
+                let states = l.replay(model).unwrap_or_default();
+                lasso::to_json(model, l, &states)
+            });
+            let range = r.range.as_ref().map(|t| {
+                let states = t.replay(model).unwrap_or_default();
+                trace::to_json(model, t, &states)
+            });
+            json!({
+                "size": r.size,
+                "property": model.ltls[r.prop].name,
+                "process": r.process,
+                "verdict": if r.range.is_some() { "unknown" } else { r.verdict.json_name() },
+                "incomplete": r.verdict == LiveVerdict::NoFairViolationFound,
+                "fair": r.fair,
+                "symmetry_reduction": r.symmetry,
+                "states": r.stats.states,
+                "nodes": r.stats.nodes,
+                "nested_nodes": r.stats.nested_nodes,
+                "transitions": r.stats.transitions,
+                "max_depth": r.stats.max_depth,
+                "seconds": r.stats.seconds,
+                "bytes": r.stats.bytes,
+                "limit": r.limit.map(|l| l.text()),
+                "trace": lasso,
+                "range_error": range,
+            })
+        })
+        .collect();
+    json!({
+        "model": model.source.name,
+        "engine": "ndfs",
+        "fair": opts.fair,
+        "symmetric": model.is_symmetric(),
+        "symmetry": model.symmetry_summary(),
+        "symmetry_reduction": sym_on,
+        "results": rows,
+        "limit": limit.map(|l| l.text()),
+        "sizes": sizes,
+        "seconds": seconds,
+        "peak_memory_bytes": peak_memory(),
+    })
+}

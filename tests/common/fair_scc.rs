@@ -1,0 +1,247 @@
+//! An independent check of LTL properties for the nested depth-first search: the
+//! reachable product of an instance (built with the reference interpreter) with the Büchi
+//! automaton of the negated property, split into strongly connected components
+//! (Tarjan). A reachable component holds an accepting cycle that is weakly fair exactly
+//! when it has an edge, an accepting node, and (under fairness) every process either
+//! is disabled at one of its states or executes on one of its edges: the cycle through
+//! every edge of such a component is fair, and if some process is enabled at all its
+//! states and never executes inside it, no cycle inside it is fair.
+
+use nfold::explicit::ndfs::LtlProperty;
+use nfold::model::eval;
+use nfold::model::init::initial_states;
+use nfold::model::instance::{Instance, State};
+use nfold::model::ir::Model;
+use std::collections::HashMap;
+
+/// What the oracle found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Oracle {
+    /// A reachable accepting (fair) cycle exists.
+    Cycle,
+    NoCycle,
+    /// A reachable state raises a range error (in a transition or an atom).
+    RangeError,
+    /// More product nodes than the cap.
+    TooBig,
+}
+
+/// Search the product for a reachable accepting cycle (weakly fair when `fair`).
+pub fn check(
+    model: &Model,
+    n: usize,
+    p: &LtlProperty,
+    process: Option<i64>,
+    fair: bool,
+    cap: usize,
+) -> Oracle {
+    let inst = Instance::new(model, n);
+    let l = &model.ltls[p.prop];
+    let Ok(inits) = initial_states(&inst) else {
+        return Oracle::RangeError;
+    };
+    let mut env = vec![0i64; l.locals.len().max(1)];
+    let mut mask_of = |st: &State| -> Option<u64> {
+        let mut m = 0;
+        for (k, a) in p.atoms.iter().enumerate() {
+            if let Some(pr) = process {
+                env[0] = pr;
+            }
+            match eval::eval(&inst, st, &mut env, a) {
+                Ok(0) => {}
+                Ok(_) => m |= 1 << k,
+                Err(_) => return None,
+            }
+        }
+        Some(m)
+    };
+    let label = |q: usize, m: u64| {
+        let s = &p.buchi.states[q];
+        m & s.pos == s.pos && m & s.neg == 0
+    };
+    // The system graph, expanded only where the product reaches (as the nested search
+    // does): successors with their executing process (0: a deadlock's stutter), the
+    // enabled processes, and the atoms of every state met.
+    struct Sys {
+        succ: Vec<(usize, i64)>,
+        enabled: Vec<bool>,
+    }
+    let mut sys_index: HashMap<State, usize> = HashMap::new();
+    let mut sys_states: Vec<State> = Vec::new();
+    let mut masks: Vec<u64> = Vec::new();
+    let mut expanded: Vec<Option<Sys>> = Vec::new();
+    let mut intern = |st: State,
+                      sys_states: &mut Vec<State>,
+                      masks: &mut Vec<u64>,
+                      expanded: &mut Vec<Option<Sys>>|
+     -> Option<usize> {
+        if let Some(&i) = sys_index.get(&st) {
+            return Some(i);
+        }
+        let m = mask_of(&st)?;
+        sys_index.insert(st.clone(), sys_states.len());
+        sys_states.push(st);
+        masks.push(m);
+        expanded.push(None);
+        Some(sys_states.len() - 1)
+    };
+    let mut index: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut nodes: Vec<(usize, usize)> = Vec::new();
+    let mut edges: Vec<Vec<(usize, i64)>> = Vec::new();
+    let mut stack = Vec::new();
+    for st in inits {
+        let Some(s) = intern(st, &mut sys_states, &mut masks, &mut expanded) else {
+            return Oracle::RangeError;
+        };
+        for &q in &p.buchi.initial {
+            if label(q, masks[s]) && !index.contains_key(&(s, q)) {
+                index.insert((s, q), nodes.len());
+                nodes.push((s, q));
+                stack.push(nodes.len() - 1);
+            }
+        }
+    }
+    while let Some(v) = stack.pop() {
+        if nodes.len() > cap {
+            return Oracle::TooBig;
+        }
+        let (s, q) = nodes[v];
+        if expanded[s].is_none() {
+            let (succ, errs) = eval::successors(&inst, &sys_states[s]);
+            if !errs.is_empty() {
+                return Oracle::RangeError;
+            }
+            let mut en = vec![false; n + 1];
+            let mut out = Vec::new();
+            for (step, s2) in succ {
+                let pr = step.params.first().copied().unwrap_or(0);
+                if pr > 0 {
+                    en[pr as usize] = true;
+                }
+                let Some(j) = intern(s2, &mut sys_states, &mut masks, &mut expanded) else {
+                    return Oracle::RangeError;
+                };
+                out.push((j, pr));
+            }
+            if out.is_empty() {
+                out.push((s, 0)); // a deadlock repeats forever
+            }
+            expanded[s] = Some(Sys {
+                succ: out,
+                enabled: en,
+            });
+        }
+        let mut out = Vec::new();
+        let sys = expanded[s].as_ref().unwrap();
+        for &(s2, pr) in &sys.succ {
+            for &q2 in &p.buchi.states[q].succ {
+                if !label(q2, masks[s2]) {
+                    continue;
+                }
+                let w = match index.get(&(s2, q2)) {
+                    Some(&w) => w,
+                    None => {
+                        let w = nodes.len();
+                        index.insert((s2, q2), w);
+                        nodes.push((s2, q2));
+                        stack.push(w);
+                        w
+                    }
+                };
+                out.push((w, pr));
+            }
+        }
+        if edges.len() <= v {
+            edges.resize(v + 1, Vec::new());
+        }
+        edges[v] = out;
+    }
+    edges.resize(nodes.len(), Vec::new());
+    let comp = tarjan(&edges);
+    let ncomp = comp.iter().copied().max().map_or(0, |c| c + 1);
+    let mut has_edge = vec![false; ncomp];
+    let mut accepting = vec![false; ncomp];
+    let mut served = vec![vec![false; n + 1]; ncomp];
+    for (v, &(s, q)) in nodes.iter().enumerate() {
+        let c = comp[v];
+        accepting[c] |= p.buchi.states[q].accepting;
+        let en = &expanded[s].as_ref().unwrap().enabled;
+        for pr in 1..=n {
+            if !en[pr] {
+                served[c][pr] = true;
+            }
+        }
+        for &(w, pr) in &edges[v] {
+            if comp[w] == c {
+                has_edge[c] = true;
+                if pr > 0 {
+                    served[c][pr as usize] = true;
+                }
+            }
+        }
+    }
+    let found = (0..ncomp)
+        .any(|c| has_edge[c] && accepting[c] && (!fair || served[c][1..].iter().all(|&x| x)));
+    if found {
+        Oracle::Cycle
+    } else {
+        Oracle::NoCycle
+    }
+}
+
+/// Strongly connected components (iterative Tarjan): the component of each node.
+fn tarjan(edges: &[Vec<(usize, i64)>]) -> Vec<usize> {
+    let n = edges.len();
+    const NONE: usize = usize::MAX;
+    let mut index = vec![NONE; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut comp = vec![NONE; n];
+    let mut next_index = 0;
+    let mut next_comp = 0;
+    for root in 0..n {
+        if index[root] != NONE {
+            continue;
+        }
+        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next_index;
+        low[root] = next_index;
+        next_index += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut k)) = call.last_mut() {
+            if *k < edges[v].len() {
+                let w = edges[v][*k].0;
+                *k += 1;
+                if index[w] == NONE {
+                    index[w] = next_index;
+                    low[w] = next_index;
+                    next_index += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(u, _)) = call.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    loop {
+                        let w = stack.pop().unwrap();
+                        on_stack[w] = false;
+                        comp[w] = next_comp;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    next_comp += 1;
+                }
+            }
+        }
+    }
+    comp
+}

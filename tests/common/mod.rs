@@ -1,0 +1,3 @@
+//! Oracles shared by the integration tests.
+
+pub mod fair_scc;

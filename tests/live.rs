@@ -1,0 +1,365 @@
+//! Liveness (`nfold live`): starvation-freedom verdicts of the shipped families with and
+//! without weak fairness and symmetry, pinned per size (confirmed independently by
+//! SPIN's `pan -a [-f]` on hand translations, see benches/live_pml.py, and by the SCC
+//! oracle below); the nested depth-first search against an SCC-based check of fair
+//! accepting cycles (tests/common/fair_scc.rs) on every family without symmetry; lassos
+//! in JSON rebuilt and replayed; deadlock stutters, range errors, limits and usage errors.
+
+mod common;
+
+use common::fair_scc::{self, Oracle};
+use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict, LtlProperty};
+use nfold::lasso::Lasso;
+use nfold::model::eval::Step;
+use nfold::model::instance::Instance;
+use nfold::model::ir::Model;
+use serde_json::Value;
+use std::process::Command;
+
+fn nfold(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_nfold"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run nfold");
+    let (o, e) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert!(
+        !e.contains("panicked") && !e.contains("RUST_BACKTRACE"),
+        "panic:\n{e}"
+    );
+    (out.status.code().unwrap_or(-1), o, e)
+}
+
+fn json_run(args: &[&str]) -> (i32, Value) {
+    let mut a = args.to_vec();
+    a.push("--json");
+    let (code, out, err) = nfold(&a);
+    let v: Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("bad JSON ({e}):\n{out}\n{err}"));
+    (code, v)
+}
+
+fn load(name: &str) -> Model {
+    nfold::lang::load_file(&format!(
+        "{}/families/{name}.cub",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+fn max_size() -> usize {
+    if cfg!(debug_assertions) { 4 } else { 5 }
+}
+
+/// The expected verdict of `starvation_free` at size n: whether it is violated.
+fn expected_violated(family: &str, fair: bool, n: usize) -> bool {
+    match (family, fair) {
+        // A waiting process can be overtaken forever, fair or not.
+        ("mutex", _) | ("token_mutex", _) => n >= 2,
+        // A holder that wants again keeps the token: starvation even under fairness.
+        ("token_ring", _) => n >= 2,
+        // Two processes: the filter lock is Peterson's algorithm, which lets no process
+        // wait forever even unfairly (the other blocks). From three on, two processes
+        // can overtake an unscheduled one forever; weak fairness rules that out.
+        ("peterson", false) => n >= 3,
+        ("peterson", true) => false,
+        ("ticket_lock", _) => false,
+        _ => panic!("no expectation for {family}"),
+    }
+}
+
+const FAMILIES: [&str; 5] = [
+    "mutex",
+    "token_mutex",
+    "token_ring",
+    "peterson",
+    "ticket_lock",
+];
+
+/// Verdicts through the CLI for sizes 1..max, fair and unfair, with and without
+/// symmetry; under fairness with symmetry a run that finds nothing must say it is
+/// incomplete.
+#[test]
+fn starvation_freedom_verdicts_of_the_families() {
+    let top = max_size();
+    for fam in FAMILIES {
+        for fair in [false, true] {
+            for sym in [true, false] {
+                let sizes = format!("1..{top}");
+                let mut args = vec!["live", "--quiet"];
+                let path = format!("families/{fam}.cub");
+                args.push(&path);
+                args.extend(["--sizes", &sizes]);
+                if fair {
+                    args.push("--fair");
+                }
+                if !sym {
+                    args.push("--no-symmetry");
+                }
+                let (code, v) = json_run(&args);
+                let reduced = v["symmetry_reduction"].as_bool().unwrap();
+                let mut any_violated = false;
+                for n in 1..=top {
+                    let rows: Vec<&Value> = v["results"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter(|r| r["size"].as_u64() == Some(n as u64))
+                        .collect();
+                    assert!(!rows.is_empty(), "{fam} n={n}: no result");
+                    let violated = rows.iter().any(|r| r["verdict"] == "violated");
+                    let want = expected_violated(fam, fair, n);
+                    assert_eq!(
+                        violated, want,
+                        "{fam} fair={fair} sym={sym} n={n}: {rows:?}"
+                    );
+                    any_violated |= violated;
+                    for r in &rows {
+                        if r["verdict"] == "violated" {
+                            let t = &r["trace"];
+                            assert_eq!(t["kind"], "lasso");
+                            replay_json(&load(fam), n, t);
+                        } else if fair && reduced && n > 1 {
+                            assert_eq!(r["verdict"], "unknown", "{fam} n={n}");
+                            assert_eq!(r["incomplete"], true);
+                        } else {
+                            assert_eq!(r["verdict"], "holds", "{fam} n={n}");
+                        }
+                    }
+                }
+                assert_eq!(code, if any_violated { 1 } else { 0 }, "{fam}");
+            }
+        }
+    }
+}
+
+/// Rebuild a lasso from its JSON form and replay it (init, steps, closing of the
+/// cycle, violation of the property, fairness).
+fn replay_json(model: &Model, size: usize, t: &Value) {
+    let inst = Instance::new(model, size);
+    let init_obj = t["init"].as_object().unwrap();
+    let init: Vec<i64> = (0..inst.slots.len())
+        .map(|s| {
+            let want = init_obj[&inst.cell_name(s)].as_str().unwrap();
+            let (lo, hi) = (inst.slots[s].lo, inst.slots[s].hi);
+            (lo..=hi)
+                .find(|&v| inst.slot_value_name(s, v) == want)
+                .unwrap()
+        })
+        .collect();
+    let ints = |v: &Value| -> Vec<i64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_i64().unwrap())
+            .collect()
+    };
+    let steps: Vec<Step> = t["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| Step {
+            trans: model
+                .transition_by_name(s["transition"].as_str().unwrap())
+                .unwrap(),
+            params: ints(&s["params"]),
+            choices: ints(&s["choices"]),
+        })
+        .collect();
+    let loop_start = t["loop_start"].as_u64().unwrap() as usize;
+    for (k, s) in t["steps"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(s["in_cycle"].as_bool().unwrap(), k >= loop_start);
+    }
+    let lasso = Lasso {
+        size,
+        prop: model
+            .ltls
+            .iter()
+            .position(|l| l.name == t["property"].as_str().unwrap())
+            .unwrap(),
+        process: t["process"].as_i64(),
+        init,
+        steps,
+        loop_start,
+        fair: t["fair"].as_bool().unwrap(),
+    };
+    assert_eq!(lasso.is_deadlock(), t["deadlock"].as_bool().unwrap());
+    if let Err(e) = lasso.replay(model) {
+        panic!("the printed lasso does not replay: {e}\n{t}");
+    }
+}
+
+/// The nested depth-first search without symmetry against the SCC oracle, fair and
+/// unfair, for every process of every family with an `ltl` property; with symmetry
+/// and without fairness it must agree too, and with both it may only miss cycles.
+#[test]
+fn ndfs_agrees_with_the_scc_oracle_on_the_families() {
+    let top = if cfg!(debug_assertions) { 3 } else { 4 };
+    let mut compared = 0;
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/families")).unwrap() {
+        let path = entry.unwrap().path();
+        let m = nfold::lang::load_file(path.to_str().unwrap()).unwrap();
+        for prop in 0..m.ltls.len() {
+            let p = LtlProperty::new(&m, prop).unwrap();
+            for n in 1..=top {
+                let procs: Vec<Option<i64>> = if m.ltls[prop].params == 0 {
+                    vec![None]
+                } else {
+                    (1..=n as i64).map(Some).collect()
+                };
+                for process in procs {
+                    for fair in [false, true] {
+                        let oracle = fair_scc::check(&m, n, &p, process, fair, 300_000);
+                        if oracle == Oracle::TooBig {
+                            continue;
+                        }
+                        for symmetry in [false, true] {
+                            if symmetry && (process.unwrap_or(1) != 1 || !m.is_symmetric()) {
+                                continue;
+                            }
+                            let opts = LiveOptions {
+                                symmetry,
+                                fair,
+                                ..Default::default()
+                            };
+                            let r = ndfs::check(&m, n, &p, process, &opts);
+                            assert!(r.internal_errors.is_empty(), "{:?}", r.internal_errors);
+                            let what = format!(
+                                "{} `{}` n={n} process={process:?} fair={fair} sym={symmetry}",
+                                path.display(),
+                                m.ltls[prop].name
+                            );
+                            match (oracle, r.verdict) {
+                                (Oracle::Cycle, LiveVerdict::Violated)
+                                | (Oracle::NoCycle, LiveVerdict::Holds) => {}
+                                (
+                                    Oracle::Cycle | Oracle::NoCycle,
+                                    LiveVerdict::NoFairViolationFound,
+                                ) if fair && r.symmetry => {}
+                                (Oracle::RangeError, _) if r.range.is_some() => {}
+                                (Oracle::RangeError, LiveVerdict::Violated) => {}
+                                _ => panic!("{what}: oracle {oracle:?}, ndfs {:?}", r.verdict),
+                            }
+                            if oracle == Oracle::NoCycle && fair && symmetry {
+                                assert_ne!(r.verdict, LiveVerdict::Violated, "{what}");
+                            }
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 50, "only {compared} comparisons");
+}
+
+fn write_model(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("nfold-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+/// A deadlock repeats forever: a run into a deadlocked state violates `G F` of
+/// something false there, and the lasso says so.
+#[test]
+fn deadlocks_stutter() {
+    let path = write_model(
+        "stuck.cub",
+        "type s = A | B\narray X[proc] : s\ninit (z) { X[z] = A }\n\
+         transition go (i) requires { X[i] = A } { X[i] := B; }\n\
+         ltl back (i) { G F X[i] = A }\n",
+    );
+    let (code, v) = json_run(&["live", &path, "--size", "2", "--fair", "--no-symmetry"]);
+    assert_eq!(code, 1);
+    let t = &v["results"][0]["trace"];
+    assert_eq!(t["deadlock"], true);
+    assert_eq!(t["steps"].as_array().unwrap().len(), 2);
+    let m = nfold::lang::load_file(&path).unwrap();
+    replay_json(&m, 2, t);
+    let (code, out, _) = nfold(&["live", &path, "--size", "2"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("is a deadlock and repeats forever"), "{out}");
+}
+
+/// A range error met by the search stops it with a replayed trace to the error.
+#[test]
+fn range_errors_stop_the_search() {
+    let path = write_model(
+        "range.cub",
+        "type s = A | B\narray X[proc] : s\ninit (z) { X[z] = A }\n\
+         transition go (i) requires { X[i] = A } { X[i] := B; }\n\
+         transition back (i) requires { X[i] = B } { X[i] := A; }\n\
+         ltl bad (i) { G F X[i - 1] = A }\n",
+    );
+    let (code, out, _) = nfold(&["live", &path, "--size", "2"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("range error"), "{out}");
+    let (_, v) = json_run(&["live", &path, "--size", "2"]);
+    let r = &v["results"][0];
+    assert_eq!(r["verdict"], "unknown");
+    assert_eq!(r["range_error"]["kind"], "range_error");
+}
+
+#[test]
+fn limits_and_usage_errors() {
+    let (code, out, _) = nfold(&[
+        "live",
+        "families/peterson.cub",
+        "--size",
+        "4",
+        "--fair",
+        "--no-symmetry",
+        "--max-states",
+        "100",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("stopped: state limit"), "{out}");
+    assert!(!out.contains("holds"), "{out}");
+    let (code, _, err) = nfold(&["live", "families/mutex.cub", "--property", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no `ltl` property named `nope`"), "{err}");
+    let (code, _, err) = nfold(&["live", "families/german.cub"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("states no `ltl` property"), "{err}");
+    let (code, _, err) = nfold(&["live", "families/mutex.cub", "--sizes", "3..2"]);
+    assert_eq!(code, 2);
+    assert!(err.lines().count() == 1, "{err}");
+}
+
+/// The text output: the table, the marked cycle with executing processes, and the
+/// incompleteness note under fairness with symmetry.
+#[test]
+fn text_output() {
+    let (code, out, _) = nfold(&["live", "families/mutex.cub", "--size", "3", "--fair"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("VIOLATED"), "{out}");
+    assert!(out.contains("---- cycle starts at state"), "{out}");
+    assert!(
+        out.contains("replayed on the interpreter, fairness checked"),
+        "{out}"
+    );
+    assert!(out.contains("  p2 "), "{out}");
+    let (code, out, _) = nfold(&["live", "families/peterson.cub", "--size", "3", "--fair"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("no fair violation found (incomplete with symmetry; run with --no-symmetry for a complete check)"),
+        "{out}"
+    );
+    assert!(!out.contains("holds at"), "{out}");
+    assert!(!out.contains("  holds  "), "{out}");
+    let (code, out, _) = nfold(&[
+        "live",
+        "families/peterson.cub",
+        "--size",
+        "4",
+        "--fair",
+        "--no-symmetry",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("holds"), "{out}");
+}
