@@ -10,7 +10,7 @@ use crate::ltl::formula::{Formula, eval_lasso, from_ir};
 use crate::model::eval::{self, Step};
 use crate::model::instance::{Instance, State};
 use crate::model::ir::{Expr, Model};
-use crate::trace::{cells, changes, state_summary, step_label};
+use crate::trace::{cells, cells_json, changes_text, state_summary, step_json, step_label};
 use serde_json::{Value, json};
 
 /// An infinite counterexample at one size.
@@ -191,15 +191,7 @@ pub fn render_text(model: &Model, lasso: &Lasso, states: &[State]) -> String {
                 state_summary(&inst, &states[k])
             ));
         }
-        let ch: Vec<String> = changes(&inst, &states[k], &states[k + 1])
-            .into_iter()
-            .map(|(c, v)| format!("{c}={v}"))
-            .collect();
-        let ch = if ch.is_empty() {
-            "(no change)".to_string()
-        } else {
-            ch.join(" ")
-        };
+        let ch = changes_text(&inst, &states[k], &states[k + 1]);
         out.push_str(&format!(
             "    {:>4}  {:<4} {:<width$}  {}\n",
             k + 1,
@@ -237,32 +229,19 @@ pub fn render_text(model: &Model, lasso: &Lasso, states: &[State]) -> String {
 /// "property", "process", "fair", "violation"}`.
 pub fn to_json(model: &Model, lasso: &Lasso, states: &[State]) -> Value {
     let inst = Instance::new(model, lasso.size);
-    let obj = |pairs: Vec<(String, String)>| {
-        Value::Object(
-            pairs
-                .into_iter()
-                .map(|(c, v)| (c, Value::String(v)))
-                .collect(),
-        )
-    };
     let steps: Vec<Value> = lasso
         .steps
         .iter()
         .enumerate()
         .map(|(k, s)| {
-            json!({
-                "transition": model.transitions[s.trans].name,
-                "params": s.params,
-                "process": s.params.first(),
-                "choices": s.choices,
-                "changes": obj(changes(&inst, &states[k], &states[k + 1])),
-                "in_cycle": k >= lasso.loop_start,
-            })
+            let mut v = step_json(model, &inst, s, &states[k], &states[k + 1]);
+            v["in_cycle"] = json!(k >= lasso.loop_start);
+            v
         })
         .collect();
     json!({
         "kind": "lasso",
-        "init": obj(cells(&inst, &lasso.init)),
+        "init": cells_json(cells(&inst, &lasso.init)),
         "steps": steps,
         "loop_start": lasso.loop_start,
         "deadlock": lasso.is_deadlock(),

@@ -258,6 +258,47 @@ pub fn state_summary(inst: &Instance, st: &[i64]) -> String {
     parts.join(" ")
 }
 
+/// The cells changed from `a` to `b` as `X=v ...`, or `(no change)`.
+pub fn changes_text(inst: &Instance, a: &[i64], b: &[i64]) -> String {
+    let ch: Vec<String> = changes(inst, a, b)
+        .into_iter()
+        .map(|(c, v)| format!("{c}={v}"))
+        .collect();
+    if ch.is_empty() {
+        "(no change)".to_string()
+    } else {
+        ch.join(" ")
+    }
+}
+
+/// Cell names and values as a JSON object.
+pub fn cells_json(pairs: Vec<(String, String)>) -> Value {
+    Value::Object(
+        pairs
+            .into_iter()
+            .map(|(c, v)| (c, Value::String(v)))
+            .collect(),
+    )
+}
+
+/// One step from `before` to `after` as JSON: `{"transition", "params", "process",
+/// "choices", "changes"}`.
+pub fn step_json(
+    model: &Model,
+    inst: &Instance,
+    step: &Step,
+    before: &[i64],
+    after: &[i64],
+) -> Value {
+    json!({
+        "transition": model.transitions[step.trans].name,
+        "params": step.params,
+        "process": step.params.first(),
+        "choices": step.choices,
+        "changes": cells_json(changes(inst, before, after)),
+    })
+}
+
 /// The trace as indented text lines: the initial state, each step with the cells it
 /// changed, and the violation.
 pub fn render_text(model: &Model, trace: &Trace, states: &[State]) -> String {
@@ -271,15 +312,7 @@ pub fn render_text(model: &Model, trace: &Trace, states: &[State]) -> String {
         0, "(initial)", init
     ));
     for (k, label) in labels.iter().enumerate() {
-        let ch: Vec<String> = changes(&inst, &states[k], &states[k + 1])
-            .into_iter()
-            .map(|(c, v)| format!("{c}={v}"))
-            .collect();
-        let ch = if ch.is_empty() {
-            "(no change)".to_string()
-        } else {
-            ch.join(" ")
-        };
+        let ch = changes_text(&inst, &states[k], &states[k + 1]);
         out.push_str(&format!("    {:>3}  {:<width$}  {}\n", k + 1, label, ch));
     }
     out.push_str(&format!(
@@ -294,27 +327,11 @@ pub fn render_text(model: &Model, trace: &Trace, states: &[State]) -> String {
 /// "range_error", "processes": the unsafe property's witness (or null)}`.
 pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
     let inst = Instance::new(model, trace.size);
-    let obj = |pairs: Vec<(String, String)>| {
-        Value::Object(
-            pairs
-                .into_iter()
-                .map(|(c, v)| (c, Value::String(v)))
-                .collect(),
-        )
-    };
     let steps: Vec<Value> = trace
         .steps
         .iter()
         .enumerate()
-        .map(|(k, s)| {
-            json!({
-                "transition": model.transitions[s.trans].name,
-                "params": s.params,
-                "process": s.params.first(),
-                "choices": s.choices,
-                "changes": obj(changes(&inst, &states[k], &states[k + 1])),
-            })
-        })
+        .map(|(k, s)| step_json(model, &inst, s, &states[k], &states[k + 1]))
         .collect();
     let (kind, processes) = match &trace.violation {
         Violation::Unsafe { tuple, .. } => ("unsafe", Some(tuple.clone())),
@@ -322,7 +339,7 @@ pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
         Violation::Range { .. } => ("range_error", None),
     };
     json!({
-        "init": obj(cells(&inst, &trace.init)),
+        "init": cells_json(cells(&inst, &trace.init)),
         "steps": steps,
         "violation": violation_text(model, &trace.violation),
         "kind": kind,
