@@ -8,24 +8,9 @@ use nfold::model::eval::Step;
 use nfold::model::instance::Instance;
 use nfold::trace::{Trace, Violation};
 use serde_json::Value;
+mod common;
+use common::nfold;
 use std::process::Command;
-
-fn nfold(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nfold"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run nfold");
-    let (o, e) = (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    );
-    assert!(
-        !e.contains("panicked") && !e.contains("RUST_BACKTRACE"),
-        "panic:\n{e}"
-    );
-    (out.status.code().unwrap_or(-1), o, e)
-}
 
 fn family(name: &str) -> String {
     format!("families/{name}.cub")

@@ -8,30 +8,13 @@
 mod common;
 
 use common::fair_scc::{self, Oracle};
+use common::nfold;
 use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict, LtlProperty};
 use nfold::lasso::Lasso;
 use nfold::model::eval::Step;
 use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
 use serde_json::Value;
-use std::process::Command;
-
-fn nfold(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nfold"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run nfold");
-    let (o, e) = (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    );
-    assert!(
-        !e.contains("panicked") && !e.contains("RUST_BACKTRACE"),
-        "panic:\n{e}"
-    );
-    (out.status.code().unwrap_or(-1), o, e)
-}
 
 fn json_run(args: &[&str]) -> (i32, Value) {
     let mut a = args.to_vec();

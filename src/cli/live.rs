@@ -1,8 +1,8 @@
 //! `nfold live`: LTL properties by nested depth-first search, for one size or a range,
 //! rendered as a table, lassos and a summary (or one JSON document).
 
-use super::{EXIT_LIMIT, EXIT_OK, EXIT_VIOLATION, load, parse_bytes, parse_size, parse_sizes};
-use super::{sizes_for, usage};
+use super::{EXIT_LIMIT, EXIT_OK, EXIT_VIOLATION, RunArgs, load, parse_size, parse_sizes};
+use super::{ctrl_c_flag, sizes_for, usage};
 use crate::explicit::ndfs::{self, LiveOptions, LiveResult, LiveVerdict, LtlProperty};
 use crate::explicit::reach::peak_memory;
 use crate::lasso;
@@ -11,10 +11,7 @@ use crate::trace;
 use crate::verdict::Limit;
 use clap::Args;
 use serde_json::{Value, json};
-use std::io::IsTerminal;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub(crate) struct LiveArgs {
@@ -39,22 +36,8 @@ pub(crate) struct LiveArgs {
     /// Stop a search after storing this many product states.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
-    /// Stop the whole run after this many seconds.
-    #[arg(long, value_name = "S")]
-    timeout: Option<f64>,
-    /// Stop when the search needs more than this (e.g. `8G`, `512M`; default: 3/4 of
-    /// physical memory).
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
-    max_memory: Option<usize>,
-    /// Print one JSON document instead of text.
-    #[arg(long)]
-    json: bool,
-    /// Progress lines on stderr (default: when stderr is a terminal).
-    #[arg(long, conflicts_with = "quiet")]
-    progress: bool,
-    /// No progress lines.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 fn verdict_text(r: &LiveResult) -> &'static str {
@@ -123,27 +106,19 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
             Err(e) => return usage(&format!("ltl property `{}`: {e}", model.ltls[k].name)),
         }
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
-    }
+    let stop = ctrl_c_flag();
     let start = Instant::now();
     let opts = LiveOptions {
         symmetry: !a.no_symmetry,
         fair: a.fair,
         max_states: a.max_states,
-        max_memory: a
-            .max_memory
-            .or_else(|| crate::limits::physical_memory().map(|m| m / 4 * 3)),
-        deadline: a
-            .timeout
-            .map(|s| start + Duration::from_secs_f64(s.clamp(0.0, 1e9))),
+        max_memory: a.run.memory_cap(),
+        deadline: a.run.deadline(start),
         stop: Some(stop),
-        progress: a.progress || (!a.quiet && std::io::stderr().is_terminal()),
+        progress: a.run.progress_on(),
     };
     let sym_on = !a.no_symmetry && model.is_symmetric();
-    if !a.json {
+    if !a.run.json {
         print!("{}", header(&model, &prepared, &opts, sym_on));
     }
     let mut results: Vec<LiveResult> = Vec::new();
@@ -155,7 +130,7 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
                 for e in &r.internal_errors {
                     eprintln!("nfold: internal error: a counterexample failed to replay: {e}");
                 }
-                if !a.json {
+                if !a.run.json {
                     print!("{}", row(&model, &r));
                 }
                 let l = r.limit;
@@ -174,7 +149,7 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
         }
     }
     let seconds = start.elapsed().as_secs_f64();
-    if a.json {
+    if a.run.json {
         let doc = json_doc(&model, &results, &opts, sym_on, &sizes, limit, seconds);
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {

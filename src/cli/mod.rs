@@ -187,11 +187,18 @@ struct CheckArgs {
     /// Stop a size after storing this many states.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Limits and output flags shared by `check` and `live`.
+#[derive(Args, Debug)]
+pub(crate) struct RunArgs {
     /// Stop the whole run after this many seconds.
     #[arg(long, value_name = "S")]
     timeout: Option<f64>,
-    /// Stop when the visited set needs more than this (e.g. `8G`, `512M`; default: 3/4 of
-    /// physical memory).
+    /// Stop when the search's tables need more than this (e.g. `8G`, `512M`; default:
+    /// 3/4 of physical memory).
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     max_memory: Option<usize>,
     /// Print one JSON document instead of text.
@@ -203,6 +210,33 @@ struct CheckArgs {
     /// No progress lines.
     #[arg(long)]
     quiet: bool,
+}
+
+impl RunArgs {
+    /// When `--timeout` runs out, counted from `start`.
+    fn deadline(&self, start: Instant) -> Option<Instant> {
+        self.timeout
+            .map(|s| start + Duration::from_secs_f64(s.clamp(0.0, 1e9)))
+    }
+
+    /// `--max-memory`, or 3/4 of physical memory.
+    fn memory_cap(&self) -> Option<usize> {
+        self.max_memory
+            .or_else(|| crate::limits::physical_memory().map(|m| m / 4 * 3))
+    }
+
+    fn progress_on(&self) -> bool {
+        self.progress || (!self.quiet && std::io::stderr().is_terminal())
+    }
+}
+
+/// A flag set by Ctrl-C, so that a run stops cleanly and reports what it answered.
+fn ctrl_c_flag() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    // A second handler cannot be installed in one process (tests call this twice).
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    stop
 }
 
 #[derive(Args, Debug)]
@@ -391,25 +425,16 @@ fn check(a: CheckArgs) -> i32 {
         }
     }
     let props = if props.is_empty() { None } else { Some(props) };
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // A second handler cannot be installed in one process (tests call this twice).
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
-    }
+    let stop = ctrl_c_flag();
     let start = Instant::now();
-    let deadline = a
-        .timeout
-        .map(|s| start + Duration::from_secs_f64(s.clamp(0.0, 1e9)));
-    let progress = a.progress || (!a.quiet && std::io::stderr().is_terminal());
+    let deadline = a.run.deadline(start);
+    let progress = a.run.progress_on();
     let explicit_opts = ReachOptions {
         symmetry: !a.no_symmetry,
         deadlock: a.deadlock,
         props: props.clone(),
         max_states: a.max_states,
-        max_memory: a
-            .max_memory
-            .or_else(|| crate::limits::physical_memory().map(|m| m / 4 * 3)),
+        max_memory: a.run.memory_cap(),
         deadline,
         stop: Some(stop.clone()),
         progress,
@@ -430,9 +455,7 @@ fn check(a: CheckArgs) -> i32 {
         props,
         deadline,
         stop: Some(stop),
-        max_memory: a
-            .max_memory
-            .or_else(|| crate::limits::physical_memory().map(|m| m / 4 * 3)),
+        max_memory: a.run.memory_cap(),
         progress,
     };
     let aggregate = engine == Engine::Sat && sizes.len() > 1 && !a.one_by_one;
@@ -473,7 +496,7 @@ fn check(a: CheckArgs) -> i32 {
         seconds: 0.0,
         aggregate,
     };
-    if !a.json {
+    if !a.run.json {
         print!("{}", render::header(&run));
     }
     if aggregate {
@@ -486,7 +509,7 @@ fn check(a: CheckArgs) -> i32 {
             eprintln!("nfold: internal error: a counterexample failed to replay: {e}");
         }
         for rep in r.reports {
-            if !a.json {
+            if !a.run.json {
                 print!("{}", render::rows(&rep));
             }
             run.limit = run.limit.or(rep.limit);
@@ -504,7 +527,7 @@ fn check(a: CheckArgs) -> i32 {
         for e in &r.internal_errors {
             eprintln!("nfold: internal error: a counterexample failed to replay: {e}");
         }
-        if !a.json {
+        if !a.run.json {
             print!("{}", render::rows(&r));
         }
         let limit = r.limit;
@@ -515,7 +538,7 @@ fn check(a: CheckArgs) -> i32 {
         }
     }
     run.seconds = start.elapsed().as_secs_f64();
-    if a.json {
+    if a.run.json {
         println!(
             "{}",
             serde_json::to_string_pretty(&render::json(&run)).unwrap_or_default()
