@@ -10,7 +10,9 @@ use crate::ltl::formula::{Formula, eval_lasso, from_ir};
 use crate::model::eval::{self, Step};
 use crate::model::instance::{Instance, State};
 use crate::model::ir::{Expr, Model};
-use crate::trace::{cells, cells_json, changes_text, state_summary, step_json, step_label};
+use crate::trace::{
+    cells, cells_json, changes_text, replay_steps, state_summary, step_json, step_label,
+};
 use serde_json::{Value, json};
 
 /// An infinite counterexample at one size.
@@ -60,21 +62,7 @@ impl Lasso {
         if self.loop_start > self.steps.len() {
             return Err("the cycle starts after the last state".into());
         }
-        let mut states = vec![self.init.clone()];
-        for (k, step) in self.steps.iter().enumerate() {
-            let last = states.last().unwrap();
-            match eval::apply(&inst, last, step) {
-                Ok(Some(next)) => states.push(next),
-                Ok(None) => {
-                    return Err(format!(
-                        "step {} ({}) is not enabled with these choices",
-                        k + 1,
-                        step_label(model, step)
-                    ));
-                }
-                Err(e) => return Err(format!("step {}: {}", k + 1, e)),
-            }
-        }
+        let states = replay_steps(&inst, &self.init, &self.steps)?;
         let last = states.last().unwrap();
         // The positions of the infinite word: without the closing repetition.
         let positions = if self.is_deadlock() {

@@ -79,21 +79,7 @@ impl Trace {
             (_, Ok(false)) => return Err("the first state is not an initial state".into()),
             (_, Err(e)) => return Err(format!("evaluating init on the first state: {e}")),
         }
-        let mut states = vec![self.init.clone()];
-        for (k, step) in self.steps.iter().enumerate() {
-            let last = states.last().unwrap();
-            match eval::apply(&inst, last, step) {
-                Ok(Some(next)) => states.push(next),
-                Ok(None) => {
-                    return Err(format!(
-                        "step {} ({}) is not enabled with these choices",
-                        k + 1,
-                        step_label(model, step)
-                    ));
-                }
-                Err(e) => return Err(format!("step {}: {}", k + 1, e)),
-            }
-        }
+        let states = replay_steps(&inst, &self.init, &self.steps)?;
         let last = states.last().unwrap();
         match &self.violation {
             Violation::Unsafe { prop, tuple } => {
@@ -162,6 +148,27 @@ pub fn ltl_atoms_error(
         }
         eval::eval(inst, st, &mut env, a).err()
     })
+}
+
+/// The states that `steps` pass through from `init` on the interpreter of `inst`
+/// (`init` first), or which step is not enabled or faults.
+pub fn replay_steps(inst: &Instance, init: &[i64], steps: &[Step]) -> Result<Vec<State>, String> {
+    let mut states = vec![init.to_vec()];
+    for (k, step) in steps.iter().enumerate() {
+        let last = states.last().unwrap();
+        match eval::apply(inst, last, step) {
+            Ok(Some(next)) => states.push(next),
+            Ok(None) => {
+                return Err(format!(
+                    "step {} ({}) is not enabled with these choices",
+                    k + 1,
+                    step_label(inst.model, step)
+                ));
+            }
+            Err(e) => return Err(format!("step {}: {}", k + 1, e)),
+        }
+    }
+    Ok(states)
 }
 
 /// `name(p1,p2)`, with nondeterministic choices as `[X:=v]`.

@@ -4,12 +4,11 @@
 //! family headers), shortest depths, symmetry on/off agreement, JSON output whose
 //! traces replay, exit codes, limits and bad input. Larger sizes run only in release.
 
-use nfold::model::eval::Step;
 use nfold::model::instance::Instance;
 use nfold::trace::{Trace, Violation};
 use serde_json::Value;
 mod common;
-use common::nfold;
+use common::{init_from_json, nfold, steps_from_json};
 use std::process::Command;
 
 fn family(name: &str) -> String {
@@ -186,38 +185,8 @@ fn deadlocks_and_their_shortest_depths() {
 /// Rebuild a trace from its JSON form and replay it on the interpreter.
 fn replay_json(model: &nfold::model::ir::Model, size: usize, prop: &str, t: &Value) {
     let inst = Instance::new(model, size);
-    let init_obj = t["init"].as_object().unwrap();
-    let init: Vec<i64> = (0..inst.slots.len())
-        .map(|s| {
-            let want = init_obj[&inst.cell_name(s)].as_str().unwrap();
-            let (lo, hi) = (inst.slots[s].lo, inst.slots[s].hi);
-            (lo..=hi)
-                .find(|&v| inst.slot_value_name(s, v) == want)
-                .unwrap()
-        })
-        .collect();
-    let steps: Vec<Step> = t["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| Step {
-            trans: model
-                .transition_by_name(s["transition"].as_str().unwrap())
-                .unwrap(),
-            params: s["params"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| p.as_i64().unwrap())
-                .collect(),
-            choices: s["choices"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| p.as_i64().unwrap())
-                .collect(),
-        })
-        .collect();
+    let init = init_from_json(&inst, t);
+    let steps = steps_from_json(model, t);
     let violation = match t["kind"].as_str().unwrap() {
         "unsafe" => Violation::Unsafe {
             prop: model.unsafes.iter().position(|u| u.name == prop).unwrap(),

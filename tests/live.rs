@@ -8,10 +8,9 @@
 mod common;
 
 use common::fair_scc::{self, Oracle};
-use common::nfold;
+use common::{init_from_json, nfold, steps_from_json};
 use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict, LtlProperty};
 use nfold::lasso::Lasso;
-use nfold::model::eval::Step;
 use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
 use serde_json::Value;
@@ -123,35 +122,8 @@ fn starvation_freedom_verdicts_of_the_families() {
 /// cycle, violation of the property, fairness).
 fn replay_json(model: &Model, size: usize, t: &Value) {
     let inst = Instance::new(model, size);
-    let init_obj = t["init"].as_object().unwrap();
-    let init: Vec<i64> = (0..inst.slots.len())
-        .map(|s| {
-            let want = init_obj[&inst.cell_name(s)].as_str().unwrap();
-            let (lo, hi) = (inst.slots[s].lo, inst.slots[s].hi);
-            (lo..=hi)
-                .find(|&v| inst.slot_value_name(s, v) == want)
-                .unwrap()
-        })
-        .collect();
-    let ints = |v: &Value| -> Vec<i64> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p.as_i64().unwrap())
-            .collect()
-    };
-    let steps: Vec<Step> = t["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| Step {
-            trans: model
-                .transition_by_name(s["transition"].as_str().unwrap())
-                .unwrap(),
-            params: ints(&s["params"]),
-            choices: ints(&s["choices"]),
-        })
-        .collect();
+    let init = init_from_json(&inst, t);
+    let steps = steps_from_json(model, t);
     let loop_start = t["loop_start"].as_u64().unwrap() as usize;
     for (k, s) in t["steps"].as_array().unwrap().iter().enumerate() {
         assert_eq!(s["in_cycle"].as_bool().unwrap(), k >= loop_start);

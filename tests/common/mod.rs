@@ -5,6 +5,10 @@
 
 pub mod fair_scc;
 
+use nfold::model::eval::Step;
+use nfold::model::instance::Instance;
+use nfold::model::ir::Model;
+use serde_json::Value;
 use std::process::Command;
 
 /// Runs the `nfold` binary from the crate root: exit code, stdout, stderr. Fails the
@@ -24,4 +28,44 @@ pub fn nfold(args: &[&str]) -> (i32, String, String) {
         "panic:\n{e}"
     );
     (out.status.code().unwrap_or(-1), o, e)
+}
+
+/// A JSON array of integers.
+pub fn ints(v: &Value) -> Vec<i64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_i64().unwrap())
+        .collect()
+}
+
+/// The initial state of a printed trace or lasso (`"init": {cell: value name}`).
+pub fn init_from_json(inst: &Instance, t: &Value) -> Vec<i64> {
+    let init_obj = t["init"].as_object().unwrap();
+    (0..inst.slots.len())
+        .map(|s| {
+            let want = init_obj[&inst.cell_name(s)].as_str().unwrap();
+            let (lo, hi) = (inst.slots[s].lo, inst.slots[s].hi);
+            (lo..=hi)
+                .find(|&v| inst.slot_value_name(s, v) == want)
+                .unwrap()
+        })
+        .collect()
+}
+
+/// The steps of a printed trace or lasso (`"steps": [{"transition", "params",
+/// "choices"}]`).
+pub fn steps_from_json(model: &Model, t: &Value) -> Vec<Step> {
+    t["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| Step {
+            trans: model
+                .transition_by_name(s["transition"].as_str().unwrap())
+                .unwrap(),
+            params: ints(&s["params"]),
+            choices: ints(&s["choices"]),
+        })
+        .collect()
 }
