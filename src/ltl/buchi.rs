@@ -648,33 +648,7 @@ impl Buchi {
 mod tests {
     use super::*;
 
-    fn a(k: usize) -> Formula {
-        Formula::Atom(k)
-    }
-    fn na(k: usize) -> Formula {
-        Formula::NotAtom(k)
-    }
-    fn and(x: Formula, y: Formula) -> Formula {
-        Formula::And(Box::new(x), Box::new(y))
-    }
-    fn or(x: Formula, y: Formula) -> Formula {
-        Formula::Or(Box::new(x), Box::new(y))
-    }
-    fn u(x: Formula, y: Formula) -> Formula {
-        Formula::Until(Box::new(x), Box::new(y))
-    }
-    fn r(x: Formula, y: Formula) -> Formula {
-        Formula::Release(Box::new(x), Box::new(y))
-    }
-    fn f(x: Formula) -> Formula {
-        u(Formula::True, x)
-    }
-    fn g(x: Formula) -> Formula {
-        r(Formula::False, x)
-    }
-    fn x(y: Formula) -> Formula {
-        Formula::Next(Box::new(y))
-    }
+    use crate::ltl::testutil::build::*;
 
     // Letters over a = bit 0, b = bit 1.
     const N: u64 = 0;

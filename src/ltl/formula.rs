@@ -448,24 +448,7 @@ mod tests {
     use super::*;
     use crate::ltl::testutil::{Rng, ir_atom, naive_eval, random_lasso, random_ltl, remap};
 
-    fn a(k: usize) -> Formula {
-        Formula::Atom(k)
-    }
-    fn na(k: usize) -> Formula {
-        Formula::NotAtom(k)
-    }
-    fn u(x: Formula, y: Formula) -> Formula {
-        Formula::Until(Box::new(x), Box::new(y))
-    }
-    fn r(x: Formula, y: Formula) -> Formula {
-        Formula::Release(Box::new(x), Box::new(y))
-    }
-    fn f(x: Formula) -> Formula {
-        u(Formula::True, x)
-    }
-    fn g(x: Formula) -> Formula {
-        r(Formula::False, x)
-    }
+    use crate::ltl::testutil::build::*;
 
     #[test]
     fn nnf_of_ir() {

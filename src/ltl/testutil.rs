@@ -155,3 +155,36 @@ pub fn naive_eval(l: &Ltl, word: &[u64], loop_start: usize, i: usize) -> bool {
         }
     }
 }
+
+/// Short constructors for hand-written formulas in tests.
+pub mod build {
+    use crate::ltl::formula::Formula;
+
+    pub fn a(k: usize) -> Formula {
+        Formula::Atom(k)
+    }
+    pub fn na(k: usize) -> Formula {
+        Formula::NotAtom(k)
+    }
+    pub fn and(x: Formula, y: Formula) -> Formula {
+        Formula::And(Box::new(x), Box::new(y))
+    }
+    pub fn or(x: Formula, y: Formula) -> Formula {
+        Formula::Or(Box::new(x), Box::new(y))
+    }
+    pub fn u(x: Formula, y: Formula) -> Formula {
+        Formula::Until(Box::new(x), Box::new(y))
+    }
+    pub fn r(x: Formula, y: Formula) -> Formula {
+        Formula::Release(Box::new(x), Box::new(y))
+    }
+    pub fn f(x: Formula) -> Formula {
+        u(Formula::True, x)
+    }
+    pub fn g(x: Formula) -> Formula {
+        r(Formula::False, x)
+    }
+    pub fn x(y: Formula) -> Formula {
+        Formula::Next(Box::new(y))
+    }
+}
