@@ -387,6 +387,9 @@ fn usage_and_input_errors_exit_2_with_one_line_or_a_located_message() {
         vec!["check", "families/mutex.cub", "--size", "x"],
         vec!["check", "families/mutex.cub", "--engine", "magic"],
         vec!["frobnicate"],
+        vec!["live"],
+        vec!["live", "families/mutex.cub", "--fiar"],
+        vec!["cnf", "families/mutex.cub"],
     ] {
         let (code, out, err) = nfold(&args);
         assert_eq!(code, 2, "{args:?}");
@@ -397,6 +400,11 @@ fn usage_and_input_errors_exit_2_with_one_line_or_a_located_message() {
     let (code, _, err) = nfold(&["check", "families/mutex.cub", "--sizes", "5..3"]);
     assert_eq!(code, 2);
     assert!(err.contains("empty"), "{err}");
+    // Missing arguments are named on the one line.
+    let (_, _, err) = nfold(&["cnf", "families/mutex.cub"]);
+    assert!(err.contains("--size <N>, --depth <K>"), "{err}");
+    let (_, _, err) = nfold(&["live"]);
+    assert!(err.contains("provided: <FILE>"), "{err}");
     let (code, _, err) = nfold(&["check", "no/such/file.cub"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read file"));

@@ -301,10 +301,19 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
                     EXIT_USAGE
                 }
                 _ => {
+                    // clap lists missing arguments on the lines after the first; keep
+                    // them (but not its tips and usage) so the one line stays complete.
                     let text = e.to_string();
-                    let first = text.lines().next().unwrap_or("usage error");
-                    let first = first.strip_prefix("error: ").unwrap_or(first);
-                    eprintln!("nfold: error: {first} (see `nfold --help`)");
+                    let mut lines = text.lines();
+                    let first = lines.next().unwrap_or("usage error");
+                    let mut msg = first.strip_prefix("error: ").unwrap_or(first).to_string();
+                    if msg.ends_with(':') {
+                        let items: Vec<&str> =
+                            lines.map(str::trim).take_while(|l| !l.is_empty()).collect();
+                        msg.push(' ');
+                        msg.push_str(&items.join(", "));
+                    }
+                    eprintln!("nfold: error: {msg} (see `nfold --help`)");
                     EXIT_USAGE
                 }
             };
