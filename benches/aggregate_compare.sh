@@ -5,6 +5,9 @@
 #   1. whole-run time for N = 4, 6, 8, 10, on families whose depth range is all UNSAT
 #      and on families with failing sizes; ratio = one-by-one / aggregate (> 1: the
 #      aggregate is faster);
+#   1b. the UNSAT families again at N = 6, 8, 10 and depths where a run takes long
+#      enough to time (at the shallow depths of table 1 both modes take well under
+#      0.1 s and the ratio is mostly process start-up);
 #   2. formula size: clauses of the aggregate of 1..N over clauses of size N alone, at
 #      the same depth, without symmetry breaking.
 # Usage: benches/aggregate_compare.sh [max N, default 10]
@@ -30,6 +33,19 @@ for spec in "mutex 12 unsat" "german 10 unsat" "mesi 12 unsat" "token_ring 10 un
     a=$(t families/$1.cub --sizes 1..$N --depth $d)
     o=$(t families/$1.cub --sizes 1..$N --depth $d --one-by-one)
     printf "%-18s %-10s %4s %9s %11s %8s\n" "$1" "$3 d=$d" "$N" "$a" "$o" "$(ratio $o $a)"
+  done
+done
+
+echo
+echo "== 1b. time at deeper UNSAT depths (same columns)"
+printf "%-18s %-10s %4s %9s %11s %8s\n" family kind N aggregate one-by-one ratio
+for spec in "mutex 20" "german 16" "mesi 20" "token_ring 40" "ticket_lock 13" "peterson 16"; do
+  set -- $spec
+  for N in 6 8 10; do
+    [ "$N" -gt "$MAXN" ] && continue
+    a=$(t families/$1.cub --sizes 1..$N --depth $2)
+    o=$(t families/$1.cub --sizes 1..$N --depth $2 --one-by-one)
+    printf "%-18s %-10s %4s %9s %11s %8s\n" "$1" "unsat d=$2" "$N" "$a" "$o" "$(ratio $o $a)"
   done
 done
 
