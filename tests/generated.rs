@@ -31,6 +31,7 @@ use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
 use nfold::bmc::query::SymBreak;
 use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict, LtlProperty};
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
+use nfold::explicit::shorten;
 use nfold::model::canon::Symmetry;
 use nfold::model::compiled::{Compiled, Outcome, Scratch};
 use nfold::model::eval::{self, Fire};
@@ -690,6 +691,17 @@ fn check_liveness(m: &Model, sizes: &[usize]) -> Result<(), String> {
                         );
                         if !r.internal_errors.is_empty() {
                             return Err(format!("{what}: {:?}", r.internal_errors));
+                        }
+                        // A shortened lasso must replay and be shorter.
+                        if let Some(l) = &r.lasso
+                            && let Some(s) = shorten::shorten(m, &p, l, 100_000, None)
+                        {
+                            if let Err(e) = s.replay(m) {
+                                return Err(format!("{what}: shortened lasso: {e}\n{s:?}"));
+                            }
+                            if s.steps.len() >= l.steps.len() {
+                                return Err(format!("{what}: shortened lasso is not shorter"));
+                            }
                         }
                         // Symmetry is applied from size 2 on.
                         let reduced = r.symmetry;

@@ -36,6 +36,9 @@ pub(crate) struct LiveArgs {
     /// Stop a search after storing this many product states.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
+    /// Print lassos as the search found them, without looking for a shorter one.
+    #[arg(long)]
+    no_shorten: bool,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -116,6 +119,7 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
         deadline: a.run.deadline(start),
         stop: Some(stop),
         progress: a.run.progress_on(),
+        shorten: !a.no_shorten,
     };
     let sym_on = !a.no_symmetry && model.is_symmetric();
     if !a.run.json {

@@ -4,5 +4,6 @@
 
 pub mod ndfs;
 pub mod reach;
+pub mod shorten;
 pub mod steps;
 pub mod store;

@@ -66,7 +66,13 @@ pub struct LiveOptions {
     pub stop: Option<Arc<AtomicBool>>,
     /// Print progress lines on stderr for searches over a second.
     pub progress: bool,
+    /// Look for a shorter lasso once one is found (see `shorten`).
+    pub shorten: bool,
 }
+
+/// Product nodes the lasso shortening may visit at least (at most the larger of this
+/// and the number of states the search stored).
+const SHORTEN_BUDGET: usize = 50_000;
 
 /// The answer for one property, size and process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -863,7 +869,14 @@ pub fn check(
             Ok(lasso) => match lasso.replay(model) {
                 Ok(_) => {
                     result.verdict = LiveVerdict::Violated;
-                    result.lasso = Some(lasso);
+                    // A shorter lasso by breadth-first search, kept only if it replays.
+                    let budget = SHORTEN_BUDGET.max(result.stats.states);
+                    let short = opts
+                        .shorten
+                        .then(|| super::shorten::shorten(model, p, &lasso, budget, opts.deadline))
+                        .flatten()
+                        .filter(|l| l.replay(model).is_ok());
+                    result.lasso = Some(short.unwrap_or(lasso));
                 }
                 Err(e) => result
                     .internal_errors

@@ -1,0 +1,326 @@
+//! Shorter lassos. The nested DFS reports the lasso its stacks hold: the stem is a
+//! depth-first path, often far longer than needed. Once a lasso is known, this module
+//! looks for a shorter one by breadth-first search in the product of the unreduced
+//! instance (reference interpreter) with the property's Büchi automaton:
+//! - the automaton states that the found lasso's word can be in at each position are
+//!   worked out on the small product of the lasso with the automaton;
+//! - without fairness: an accepting product node on the found cycle is chosen, and the
+//!   result is a shortest stem to it followed by a shortest cycle through it;
+//! - with fairness the cycle must stay weakly fair, so it is kept and only the stem is
+//!   replaced by a shortest path to the cycle's first product node;
+//! - a deadlock cycle (the stutter of a state with no successor) is kept and the stem
+//!   replaced by a shortest path to that state with an automaton state from which the
+//!   stutter is accepted;
+//! - last, the same infinite run is written shorter where it repeats itself (a stem
+//!   that ends the way the cycle does, a cycle that goes round twice).
+//!
+//! The searches stop at a node budget (or the deadline); the caller replays the result
+//! on the interpreter like any lasso and keeps the original when anything fails.
+
+use super::ndfs::LtlProperty;
+use crate::lasso::Lasso;
+use crate::ltl::buchi::Buchi;
+use crate::model::eval::{self, Step};
+use crate::model::init::for_each_initial;
+use crate::model::instance::{Instance, State};
+use crate::model::ir::Model;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// A node of the product: a system state and an automaton state.
+type Node = (State, usize);
+
+/// Letters (atom bit masks) of states, evaluated by the interpreter.
+struct Letters<'a> {
+    inst: &'a Instance<'a>,
+    p: &'a LtlProperty,
+    env: Vec<i64>,
+    process: Option<i64>,
+}
+
+impl Letters<'_> {
+    fn of(&mut self, st: &[i64]) -> Option<u64> {
+        let mut mask = 0u64;
+        for (k, a) in self.p.atoms.iter().enumerate() {
+            if let Some(pr) = self.process {
+                self.env[0] = pr;
+            }
+            match eval::eval(self.inst, st, &mut self.env, a) {
+                Ok(0) => {}
+                Ok(_) => mask |= 1 << k,
+                Err(_) => return None,
+            }
+        }
+        Some(mask)
+    }
+}
+
+/// Breadth-first searches over the product of the unreduced instance with the automaton.
+struct Bfs<'a> {
+    inst: &'a Instance<'a>,
+    buchi: &'a Buchi,
+    budget: usize,
+    deadline: Option<Instant>,
+}
+
+impl Bfs<'_> {
+    /// Shortest path (at least one step when `nonempty`) from one of `sources` to a node
+    /// satisfying `is_target`: the source index, the steps, and the node reached.
+    fn path(
+        &self,
+        letters: &mut Letters,
+        sources: &[Node],
+        nonempty: bool,
+        is_target: &dyn Fn(&Node) -> bool,
+    ) -> Option<(usize, Vec<Step>, Node)> {
+        // parent[k] = (index of the parent, step), None for a source.
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut parent: Vec<Option<(usize, Step)>> = Vec::new();
+        let mut origin: Vec<usize> = Vec::new();
+        let mut seen: HashMap<Node, usize> = HashMap::new();
+        for (k, s) in sources.iter().enumerate() {
+            if !nonempty && is_target(s) {
+                return Some((k, Vec::new(), s.clone()));
+            }
+            if !seen.contains_key(s) {
+                seen.insert(s.clone(), nodes.len());
+                nodes.push(s.clone());
+                parent.push(None);
+                origin.push(k);
+            }
+        }
+        let mut head = 0;
+        while head < nodes.len() {
+            if nodes.len() > self.budget || self.deadline.is_some_and(|d| Instant::now() > d) {
+                return None;
+            }
+            let (st, q) = nodes[head].clone();
+            let (succ, _) = eval::successors(self.inst, &st);
+            for (step, next) in succ {
+                let mask = letters.of(&next)?;
+                for &q2 in &self.buchi.states[q].succ {
+                    if !self.buchi.states[q2].matches(mask) {
+                        continue;
+                    }
+                    let node = (next.clone(), q2);
+                    if is_target(&node) {
+                        let found = node;
+                        let mut steps = vec![step];
+                        let mut k = head;
+                        while let Some((pk, s)) = &parent[k] {
+                            steps.push(s.clone());
+                            k = *pk;
+                        }
+                        steps.reverse();
+                        return Some((origin[k], steps, found));
+                    }
+                    if !seen.contains_key(&node) {
+                        seen.insert(node.clone(), nodes.len());
+                        nodes.push(node);
+                        parent.push(Some((head, step.clone())));
+                        origin.push(origin[head]);
+                    }
+                }
+            }
+            head += 1;
+        }
+        None
+    }
+}
+
+/// On the found lasso's word, for each position i and automaton state q: whether
+/// (i, q) is *good* (reachable from an initial node, accepting, and on a cycle of the
+/// lasso's product with the automaton) and whether it is *viable* (reachable and
+/// reaching a good node, so that some accepting run passes through it). Positions are
+/// the lasso's states without the closing repetition; `next[i]` is the position after i.
+fn product_of_lasso(buchi: &Buchi, word: &[u64], next: &[usize]) -> (Vec<bool>, Vec<bool>) {
+    let nq = buchi.states.len();
+    let total = word.len() * nq;
+    let succ: Vec<Vec<usize>> = (0..total)
+        .map(|v| {
+            let (i, q) = (v / nq, v % nq);
+            let j = next[i];
+            buchi.states[q]
+                .succ
+                .iter()
+                .filter(|&&q2| buchi.states[q2].matches(word[j]))
+                .map(|&q2| j * nq + q2)
+                .collect()
+        })
+        .collect();
+    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); total];
+    for (v, out) in succ.iter().enumerate() {
+        for &w in out {
+            pred[w].push(v);
+        }
+    }
+    let closure = |from: &mut dyn Iterator<Item = usize>, edges: &[Vec<usize>]| {
+        let mut seen = vec![false; total];
+        let mut stack: Vec<usize> = from.collect();
+        while let Some(v) = stack.pop() {
+            if !std::mem::replace(&mut seen[v], true) {
+                stack.extend(edges[v].iter().copied());
+            }
+        }
+        seen
+    };
+    let reach = closure(
+        &mut buchi
+            .initial
+            .iter()
+            .copied()
+            .filter(|&q| buchi.states[q].matches(word[0])),
+        &succ,
+    );
+    let good: Vec<bool> = (0..total)
+        .map(|v| {
+            reach[v]
+                && buchi.states[v % nq].accepting
+                && closure(&mut succ[v].iter().copied(), &succ)[v]
+        })
+        .collect();
+    let back = closure(&mut (0..total).filter(|&v| good[v]), &pred);
+    let viable = (0..total).map(|v| reach[v] && back[v]).collect();
+    (good, viable)
+}
+
+/// A lasso for the same property, size and process, at most as long as `lasso` and
+/// with a shortest stem to its cycle (and, without fairness, a shortest cycle through
+/// an accepting node of the found one); `None` when nothing shorter was found within
+/// `budget` product nodes. The result still has to be replayed.
+pub fn shorten(
+    model: &Model,
+    p: &LtlProperty,
+    lasso: &Lasso,
+    budget: usize,
+    deadline: Option<Instant>,
+) -> Option<Lasso> {
+    let inst = Instance::new(model, lasso.size);
+    let l = &model.ltls[p.prop];
+    let mut letters = Letters {
+        inst: &inst,
+        p,
+        env: vec![0; l.locals.len().max(1)],
+        process: lasso.process,
+    };
+    let states = lasso.replay(model).ok()?;
+    let len = if lasso.is_deadlock() {
+        states.len()
+    } else {
+        states.len() - 1
+    };
+    let word: Vec<u64> = states[..len]
+        .iter()
+        .map(|s| letters.of(s))
+        .collect::<Option<_>>()?;
+    let next: Vec<usize> = (0..len)
+        .map(|i| {
+            if i + 1 < len {
+                i + 1
+            } else {
+                lasso.loop_start.min(len - 1)
+            }
+        })
+        .collect();
+    let (good, viable) = product_of_lasso(&p.buchi, &word, &next);
+    let nq = p.buchi.states.len();
+    let bfs = Bfs {
+        inst: &inst,
+        buchi: &p.buchi,
+        budget,
+        deadline,
+    };
+    let mut inits: Vec<Node> = Vec::new();
+    for_each_initial(&inst, &mut |st| {
+        if let Some(mask) = letters.of(st) {
+            for &q in &p.buchi.initial {
+                if p.buchi.states[q].matches(mask) {
+                    inits.push((st.to_vec(), q));
+                }
+            }
+        }
+        true
+    })
+    .ok()?;
+    let stem_to = |letters: &mut Letters, i: usize, qs: &[bool]| {
+        let target = &states[i];
+        bfs.path(letters, &inits, false, &|(s, q): &Node| {
+            s == target && qs[*q]
+        })
+    };
+    let mut found = || -> Option<Lasso> {
+        Some(if lasso.fair || lasso.is_deadlock() {
+            // Keep the cycle; a shortest stem to its first state in a viable automaton state.
+            let ls = lasso.loop_start.min(len - 1);
+            let (k, stem, _) = stem_to(&mut letters, ls, &viable[ls * nq..(ls + 1) * nq])?;
+            let mut steps = stem;
+            let loop_start = steps.len();
+            steps.extend_from_slice(&lasso.steps[lasso.loop_start..]);
+            Lasso {
+                init: inits[k].0.clone(),
+                steps,
+                loop_start,
+                ..lasso.clone()
+            }
+        } else {
+            // The accepting node of the found cycle nearest to an initial state: a shortest
+            // stem to it, then a shortest cycle through it.
+            let targets: Vec<Node> = (lasso.loop_start..len)
+                .flat_map(|i| (0..nq).map(move |q| (i, q)))
+                .filter(|&(i, q)| good[i * nq + q])
+                .map(|(i, q)| (states[i].clone(), q))
+                .collect();
+            let (k, stem, node) =
+                bfs.path(&mut letters, &inits, false, &|n| targets.contains(n))?;
+            let (_, cycle, _) =
+                bfs.path(&mut letters, std::slice::from_ref(&node), true, &|n| {
+                    *n == node
+                })?;
+            let mut steps = stem;
+            let loop_start = steps.len();
+            steps.extend(cycle);
+            Lasso {
+                init: inits[k].0.clone(),
+                steps,
+                loop_start,
+                ..lasso.clone()
+            }
+        })
+    };
+    let best = match found() {
+        Some(c) if c.steps.len() < lasso.steps.len() => c,
+        _ => lasso.clone(),
+    };
+    let best = rotated(model, best);
+    (best.steps.len() < lasso.steps.len()).then_some(best)
+}
+
+/// The same infinite run, written shorter: the cycle entered one state earlier as long
+/// as the state before the cycle equals the cycle's last state (and, under fairness,
+/// the step into the cycle is the cycle's last step, so that the cycle's steps stay the
+/// same), and a cycle that repeats a shorter one cut to one period.
+fn rotated(model: &Model, mut l: Lasso) -> Lasso {
+    let Ok(states) = l.replay(model) else {
+        return l;
+    };
+    let mut end = l.steps.len();
+    while !l.is_deadlock()
+        && l.loop_start > 0
+        && states[l.loop_start - 1] == states[end - 1]
+        && (!l.fair || l.steps[l.loop_start - 1] == l.steps[end - 1])
+    {
+        l.steps.pop();
+        end -= 1;
+        l.loop_start -= 1;
+    }
+    // A cycle that goes round a shorter cycle several times (the fairness copies make
+    // the search find such): once round is the same infinite run.
+    let cycle = l.steps[l.loop_start..].to_vec();
+    if let Some(d) = (1..cycle.len())
+        .filter(|&d| cycle.len().is_multiple_of(d))
+        .find(|&d| (d..cycle.len()).all(|j| cycle[j] == cycle[j - d]))
+    {
+        l.steps.truncate(l.loop_start + d);
+    }
+    l
+}
