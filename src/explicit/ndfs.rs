@@ -70,9 +70,10 @@ pub struct LiveOptions {
     pub shorten: bool,
 }
 
-/// Product nodes the lasso shortening may visit at least (at most the larger of this
-/// and the number of states the search stored).
-const SHORTEN_BUDGET: usize = 50_000;
+/// Product nodes the lasso shortening may visit: as many as the search stored, but at
+/// least the first and at most the second (so that shortening costs about as much as
+/// the search did, and little when the violation was found at once).
+const SHORTEN_BUDGET: (usize, usize) = (10_000, 1_000_000);
 
 /// The answer for one property, size and process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -870,7 +871,10 @@ pub fn check(
                 Ok(_) => {
                     result.verdict = LiveVerdict::Violated;
                     // A shorter lasso by breadth-first search, kept only if it replays.
-                    let budget = SHORTEN_BUDGET.max(result.stats.states);
+                    let budget = result
+                        .stats
+                        .states
+                        .clamp(SHORTEN_BUDGET.0, SHORTEN_BUDGET.1);
                     let short = opts
                         .shorten
                         .then(|| super::shorten::shorten(model, p, &lasso, budget, opts.deadline))
