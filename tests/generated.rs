@@ -694,7 +694,15 @@ fn check_liveness(m: &Model, sizes: &[usize]) -> Result<(), String> {
                         }
                         // A shortened lasso must replay and be shorter.
                         if let Some(l) = &r.lasso
-                            && let Some(s) = shorten::shorten(m, &p, l, 100_000, None)
+                            && let Some(s) = shorten::shorten(
+                                m,
+                                &p,
+                                l,
+                                &shorten::Limits {
+                                    budget: 100_000,
+                                    ..Default::default()
+                                },
+                            )
                         {
                             if let Err(e) = s.replay(m) {
                                 return Err(format!("{what}: shortened lasso: {e}\n{s:?}"));

@@ -871,13 +871,17 @@ pub fn check(
                 Ok(_) => {
                     result.verdict = LiveVerdict::Violated;
                     // A shorter lasso by breadth-first search, kept only if it replays.
-                    let budget = result
-                        .stats
-                        .states
-                        .clamp(SHORTEN_BUDGET.0, SHORTEN_BUDGET.1);
+                    let limits = super::shorten::Limits {
+                        budget: result
+                            .stats
+                            .states
+                            .clamp(SHORTEN_BUDGET.0, SHORTEN_BUDGET.1),
+                        deadline: opts.deadline,
+                        stop: opts.stop.clone(),
+                    };
                     let short = opts
                         .shorten
-                        .then(|| super::shorten::shorten(model, p, &lasso, budget, opts.deadline))
+                        .then(|| super::shorten::shorten(model, p, &lasso, &limits))
                         .flatten()
                         .filter(|l| l.replay(model).is_ok());
                     result.lasso = Some(short.unwrap_or(lasso));

@@ -14,7 +14,7 @@
 //! - last, the same infinite run is written shorter where it repeats itself (a stem
 //!   that ends the way the cycle does, a cycle that goes round twice).
 //!
-//! The searches stop at a node budget (or the deadline); the caller replays the result
+//! The searches stop at a node budget, the deadline or Ctrl-C; the caller replays the result
 //! on the interpreter like any lasso and keeps the original when anything fails.
 
 use super::ndfs::LtlProperty;
@@ -25,6 +25,8 @@ use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// A node of the product: a system state and an automaton state.
@@ -59,8 +61,28 @@ impl Letters<'_> {
 struct Bfs<'a> {
     inst: &'a Instance<'a>,
     buchi: &'a Buchi,
-    budget: usize,
-    deadline: Option<Instant>,
+    limits: &'a Limits,
+}
+
+/// When to give up looking for a shorter lasso.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Product nodes one breadth-first search may store.
+    pub budget: usize,
+    pub deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    fn exceeded(&self, nodes: usize) -> bool {
+        nodes > self.budget
+            || self.deadline.is_some_and(|d| Instant::now() > d)
+            || self
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
 }
 
 impl Bfs<'_> {
@@ -91,7 +113,7 @@ impl Bfs<'_> {
         }
         let mut head = 0;
         while head < nodes.len() {
-            if nodes.len() > self.budget || self.deadline.is_some_and(|d| Instant::now() > d) {
+            if self.limits.exceeded(nodes.len()) {
                 return None;
             }
             let (st, q) = nodes[head].clone();
@@ -187,14 +209,8 @@ fn product_of_lasso(buchi: &Buchi, word: &[u64], next: &[usize]) -> (Vec<bool>, 
 /// A lasso for the same property, size and process, at most as long as `lasso` and
 /// with a shortest stem to its cycle (and, without fairness, a shortest cycle through
 /// an accepting node of the found one); `None` when nothing shorter was found within
-/// `budget` product nodes. The result still has to be replayed.
-pub fn shorten(
-    model: &Model,
-    p: &LtlProperty,
-    lasso: &Lasso,
-    budget: usize,
-    deadline: Option<Instant>,
-) -> Option<Lasso> {
+/// the limits. The result still has to be replayed.
+pub fn shorten(model: &Model, p: &LtlProperty, lasso: &Lasso, limits: &Limits) -> Option<Lasso> {
     let inst = Instance::new(model, lasso.size);
     let l = &model.ltls[p.prop];
     let mut letters = Letters {
@@ -227,8 +243,7 @@ pub fn shorten(
     let bfs = Bfs {
         inst: &inst,
         buchi: &p.buchi,
-        budget,
-        deadline,
+        limits,
     };
     let mut inits: Vec<Node> = Vec::new();
     for_each_initial(&inst, &mut |st| {
