@@ -856,9 +856,10 @@ fn generated_models_pass_every_oracle() {
             );
         }
     }
-    // Both kinds were exercised.
+    // Both kinds were exercised (when there are enough models to ask it of, not when a
+    // single seed is replayed).
     assert!(
-        symmetric > 0 && (symmetric as u64) < count,
+        count < 20 || (symmetric > 0 && (symmetric as u64) < count),
         "{symmetric} of {count} symmetric"
     );
 }

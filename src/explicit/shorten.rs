@@ -329,11 +329,16 @@ fn rotated(model: &Model, mut l: Lasso) -> Lasso {
         l.loop_start -= 1;
     }
     // A cycle that goes round a shorter cycle several times (the fairness copies make
-    // the search find such): once round is the same infinite run.
-    let cycle = l.steps[l.loop_start..].to_vec();
+    // the search find such): once round is the same infinite run. The same steps may
+    // lead elsewhere from another state, so the state after one round must be the
+    // cycle's first.
+    let ls = l.loop_start;
+    let cycle = l.steps[ls..].to_vec();
     if let Some(d) = (1..cycle.len())
         .filter(|&d| cycle.len().is_multiple_of(d))
-        .find(|&d| (d..cycle.len()).all(|j| cycle[j] == cycle[j - d]))
+        .find(|&d| {
+            states[ls + d] == states[ls] && (d..cycle.len()).all(|j| cycle[j] == cycle[j - d])
+        })
     {
         l.steps.truncate(l.loop_start + d);
     }
