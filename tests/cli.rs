@@ -8,7 +8,7 @@ use nfold::model::instance::Instance;
 use nfold::trace::{Trace, Violation};
 use serde_json::Value;
 mod common;
-use common::{init_from_json, nfold, steps_from_json};
+use common::{init_from_json, json_run, nfold, steps_from_json};
 use std::process::Command;
 
 fn family(name: &str) -> String {
@@ -18,15 +18,6 @@ fn family(name: &str) -> String {
 /// Largest size the slow parts go to: more in release builds.
 fn max_size() -> usize {
     if cfg!(debug_assertions) { 4 } else { 5 }
-}
-
-fn json_run(args: &[&str]) -> (i32, Value) {
-    let mut a = args.to_vec();
-    a.push("--json");
-    let (code, out, err) = nfold(&a);
-    let v: Value =
-        serde_json::from_str(&out).unwrap_or_else(|e| panic!("bad JSON ({e}):\n{out}\n{err}"));
-    (code, v)
 }
 
 /// (size, property) -> (verdict, depth, states)

@@ -8,21 +8,12 @@
 mod common;
 
 use common::fair_scc::{self, Oracle};
-use common::{init_from_json, nfold, steps_from_json};
+use common::{init_from_json, json_run, nfold, steps_from_json};
 use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict, LtlProperty};
 use nfold::lasso::Lasso;
 use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
 use serde_json::Value;
-
-fn json_run(args: &[&str]) -> (i32, Value) {
-    let mut a = args.to_vec();
-    a.push("--json");
-    let (code, out, err) = nfold(&a);
-    let v: Value =
-        serde_json::from_str(&out).unwrap_or_else(|e| panic!("bad JSON ({e}):\n{out}\n{err}"));
-    (code, v)
-}
 
 fn load(name: &str) -> Model {
     nfold::lang::load_file(&format!(

@@ -30,6 +30,16 @@ pub fn nfold(args: &[&str]) -> (i32, String, String) {
     (out.status.code().unwrap_or(-1), o, e)
 }
 
+/// Runs `nfold ... --json`: exit code and the parsed document.
+pub fn json_run(args: &[&str]) -> (i32, Value) {
+    let mut a = args.to_vec();
+    a.push("--json");
+    let (code, out, err) = nfold(&a);
+    let v: Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("bad JSON ({e}):\n{out}\n{err}"));
+    (code, v)
+}
+
 /// A JSON array of integers.
 pub fn ints(v: &Value) -> Vec<i64> {
     v.as_array()
