@@ -110,7 +110,9 @@ rc = int(sys.argv[3])
 try:
     r = json.load(open(sys.argv[1]))["results"][0]
     rss = open(sys.argv[2]).read().split()[-1]
-    print(r.get("verdict", "-"), r.get("states", "-"), r.get("transitions", "-"),
+    # The incomplete answer of fairness with symmetry: "no fair violation found".
+    verdict = "none*" if r.get("incomplete") else r.get("verdict", "-")
+    print(verdict, r.get("states", "-"), r.get("transitions", "-"),
           r.get("seconds", "-"), rss)
 except Exception:
     print("timeout" if rc == 124 else f"error(rc={rc})", "-", "-", f">{sys.argv[4]}" if rc == 124 else "-", "-")
@@ -173,6 +175,7 @@ red = f"{f(ps)/f(s):.1f}" if f(ps) and f(s) else "-"
 print(f"{n:>3} {v:<9} {s:>11} {tr:>11} {t[:9]:>9} {rate:>12} {mb:>9} {red:>11} {math.factorial(int(n) - 1):>9}")
 PY
 done
+echo "(none* = no fair violation found: with fairness and symmetry the search is incomplete)"
 
 echo
 echo "== 3. Without fairness: time to the violation of starvation_free (nfold live, no symmetry, vs SPIN pan -a)"
