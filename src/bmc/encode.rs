@@ -106,16 +106,10 @@ impl<'m> Unroller<'m> {
             let mut items = Vec::new();
             'all: for init in &model.inits {
                 for tuple in inst.all_tuples(init.params) {
-                    let pres = match sym.agg {
-                        Some(a) => a.all_present(&tuple),
-                        None => TRUE,
-                    };
+                    let (pres, mut env) = sym.bind(init.locals.len(), &tuple);
                     if pres == FALSE {
                         continue;
                     }
-                    let mut env = vec![0; init.locals.len().max(tuple.len())];
-                    env[..tuple.len()].copy_from_slice(&tuple);
-                    sym.floor = tuple.iter().copied().max().unwrap_or(0) as usize;
                     let (v, e) = sym.formula(&mut env, &init.body);
                     items.push((-pres, v, e));
                     if pres == TRUE && e == FALSE && v == FALSE {
@@ -235,15 +229,9 @@ impl<'m> Unroller<'m> {
 
     fn eval_instance(&mut self, k: usize, tr: &Transition, params: &[i64]) -> InstanceEval {
         let n = self.inst.n as i64;
-        let mut env = vec![0; tr.locals.len().max(params.len())];
-        env[..params.len()].copy_from_slice(params);
         let mut sym = self.sym(k);
         // In the aggregate, the instance exists when its parameters are present.
-        let pres = match sym.agg {
-            Some(a) => a.all_present(params),
-            None => TRUE,
-        };
-        sym.floor = params.iter().copied().max().unwrap_or(0) as usize;
+        let (pres, mut env) = sym.bind(tr.locals.len(), params);
         if pres == FALSE {
             return InstanceEval {
                 present: FALSE,
@@ -267,47 +255,24 @@ impl<'m> Unroller<'m> {
             let (lo, hi) = (layout.lo, layout.hi);
             match &u.value {
                 UpdValue::Term(e) => {
-                    let ranges: Vec<(i64, i64)> = u
-                        .index
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(d, ix)| match ix {
-                            Index::Bind(_) => {
-                                Some(sym.inst.domain(sym.inst.model.vars[u.var].dims[d]))
-                            }
-                            Index::Term(_) => None,
-                        })
-                        .collect();
+                    let binders = u.binders(sym.inst.model);
+                    let ranges: Vec<(i64, i64)> =
+                        binders.iter().map(|b| sym.inst.domain(b.1)).collect();
                     if ranges.iter().any(|(a, b)| b < a) {
                         continue;
                     }
-                    let binders: Vec<LocalId> = u
-                        .index
-                        .iter()
-                        .filter_map(|ix| match ix {
-                            Index::Bind(id) => Some(*id),
-                            _ => None,
-                        })
-                        .collect();
-                    let bind_dims: Vec<Ty> = u
-                        .index
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, ix)| matches!(ix, Index::Bind(_)))
-                        .map(|(d, _)| sym.inst.model.vars[u.var].dims[d])
-                        .collect();
                     let mut cur: Vec<i64> = ranges.iter().map(|r| r.0).collect();
                     loop {
                         for (b, v) in binders.iter().zip(&cur) {
-                            env[*b] = *v;
+                            env[b.0] = *v;
                         }
                         // A bound index ranges over the cells existing at the width.
                         let bind_ok = match sym.agg {
                             Some(a) => {
-                                let ok: Vec<Lit> = bind_dims
+                                let ok: Vec<Lit> = binders
                                     .iter()
                                     .zip(&cur)
-                                    .map(|(&t, &v)| a.index_exists(sym.c, t, v, sym.floor))
+                                    .map(|(b, &v)| a.index_exists(sym.c, b.1, v, sym.floor))
                                     .collect();
                                 sym.c.and(&ok)
                             }
@@ -532,16 +497,10 @@ impl<'m> Unroller<'m> {
         // present processes.
         let mut items = Vec::new();
         for tuple in tuples {
-            let pres = match sym.agg {
-                Some(a) => a.all_present(&tuple),
-                None => TRUE,
-            };
+            let (pres, mut env) = sym.bind(prop.locals.len(), &tuple);
             if pres == FALSE {
                 continue;
             }
-            let mut env = vec![0; prop.locals.len().max(tuple.len())];
-            env[..tuple.len()].copy_from_slice(&tuple);
-            sym.floor = tuple.iter().copied().max().unwrap_or(0) as usize;
             let (v, e) = sym.formula(&mut env, &prop.body);
             items.push((-pres, v, e));
             if pres == TRUE && e == FALSE && v == TRUE {
@@ -558,13 +517,7 @@ impl<'m> Unroller<'m> {
         let model = self.inst.model;
         let prop = &model.unsafes[u];
         let mut sym = self.sym(k);
-        let pres = match sym.agg {
-            Some(a) => a.all_present(tuple),
-            None => TRUE,
-        };
-        sym.floor = tuple.iter().copied().max().unwrap_or(0) as usize;
-        let mut env = vec![0; prop.locals.len().max(tuple.len())];
-        env[..tuple.len()].copy_from_slice(tuple);
+        let (pres, mut env) = sym.bind(prop.locals.len(), tuple);
         let (v, e) = sym.formula(&mut env, &prop.body);
         (sym.c.and2(pres, v), sym.c.and2(pres, e))
     }

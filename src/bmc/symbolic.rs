@@ -27,6 +27,20 @@ pub struct Sym<'x, 'm> {
 }
 
 impl Sym<'_, '_> {
+    /// Binds the parameters `tuple` (the first of `locals` locals) for an evaluation:
+    /// `floor` becomes the largest of them, and the result is whether the tuple's
+    /// processes are present (TRUE outside the aggregate) and the environment.
+    pub fn bind(&mut self, locals: usize, tuple: &[i64]) -> (Lit, Vec<i64>) {
+        let pres = match self.agg {
+            Some(a) => a.all_present(tuple),
+            None => TRUE,
+        };
+        self.floor = tuple.iter().copied().max().unwrap_or(0) as usize;
+        let mut env = vec![0; locals.max(tuple.len())];
+        env[..tuple.len()].copy_from_slice(tuple);
+        (pres, env)
+    }
+
     /// A formula's truth and error literals.
     pub fn formula(&mut self, env: &mut [i64], e: &Expr) -> (Lit, Lit) {
         match e {

@@ -658,30 +658,15 @@ fn compile_trans(inst: &Instance, t: usize, params: Vec<i64>) -> CTrans {
         let l = &inst.vars[u.var];
         match &u.value {
             UpdValue::Term(e) => {
-                let ranges: Vec<(i64, i64)> = u
-                    .index
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(k, ix)| match ix {
-                        Index::Bind(_) => Some(inst.domain(inst.model.vars[u.var].dims[k])),
-                        Index::Term(_) => None,
-                    })
-                    .collect();
+                let binders = u.binders(inst.model);
+                let ranges: Vec<(i64, i64)> = binders.iter().map(|b| inst.domain(b.1)).collect();
                 if ranges.iter().any(|(lo, hi)| hi < lo) {
                     continue;
                 }
-                let binders: Vec<LocalId> = u
-                    .index
-                    .iter()
-                    .filter_map(|ix| match ix {
-                        Index::Bind(id) => Some(*id),
-                        _ => None,
-                    })
-                    .collect();
                 let mut cur: Vec<i64> = ranges.iter().map(|r| r.0).collect();
                 loop {
                     for (b, v) in binders.iter().zip(&cur) {
-                        env[*b] = *v;
+                        env[b.0] = *v;
                     }
                     let idx: Vec<C> = u
                         .index

@@ -224,25 +224,15 @@ fn fire_inner(inst: &Instance, st: &[i64], t: usize, params: &[i64]) -> Result<F
         match &u.value {
             UpdValue::Term(e) => {
                 // Every combination of values of the bound index positions.
-                let binds: Vec<(usize, LocalId, (i64, i64))> = u
-                    .index
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(k, ix)| match ix {
-                        Index::Bind(id) => {
-                            Some((k, *id, inst.domain(inst.model.vars[u.var].dims[k])))
-                        }
-                        Index::Term(_) => None,
-                    })
-                    .collect();
-                let ranges: Vec<(i64, i64)> = binds.iter().map(|b| b.2).collect();
+                let binds = u.binders(inst.model);
+                let ranges: Vec<(i64, i64)> = binds.iter().map(|b| inst.domain(b.1)).collect();
                 if ranges.iter().any(|(lo, hi)| hi < lo) {
                     continue;
                 }
                 let mut cur: Vec<i64> = ranges.iter().map(|r| r.0).collect();
                 loop {
                     for (b, v) in binds.iter().zip(&cur) {
-                        env[b.1] = *v;
+                        env[b.0] = *v;
                     }
                     let mut ix = Vec::with_capacity(u.index.len());
                     for x in &u.index {

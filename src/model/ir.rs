@@ -219,6 +219,21 @@ pub struct Update {
     pub span: Span,
 }
 
+impl Update {
+    /// The bound index positions of the target (`A[j] := ...`), in index order: each
+    /// binder with the type of its dimension.
+    pub fn binders(&self, model: &Model) -> Vec<(LocalId, Ty)> {
+        self.index
+            .iter()
+            .zip(&model.vars[self.var].dims)
+            .filter_map(|(ix, &t)| match ix {
+                Index::Bind(id) => Some((*id, t)),
+                Index::Term(_) => None,
+            })
+            .collect()
+    }
+}
+
 /// `transition name (params) requires { guard } { updates }`
 #[derive(Clone, Debug)]
 pub struct Transition {
