@@ -3,24 +3,13 @@
 //! property, with and without symmetry breaking, on every family and on models whose
 //! transitions depend on the size (ranges over N, arithmetic on ids, `#k`).
 
+mod common;
+use common::families;
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size};
 use nfold::bmc::query::SymBreak;
 use nfold::model::ir::Model;
 use nfold::verdict::{PropId, Verdict};
 use std::collections::HashMap;
-
-fn families() -> Vec<(String, Model)> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/families")).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "cub") {
-            let m = nfold::lang::load_file(p.to_str().unwrap()).unwrap();
-            out.push((p.file_stem().unwrap().to_string_lossy().into_owned(), m));
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
-}
 
 fn max_size() -> usize {
     if cfg!(debug_assertions) { 4 } else { 6 }

@@ -8,24 +8,12 @@
 //! `NFOLD_FUZZ` sets the number of mutants per family (default 1000 in release builds,
 //! 40 in debug).
 
+mod common;
+use common::Rng;
 use nfold::bmc::driver::{BmcOptions, check_size as bmc};
 use nfold::explicit::ndfs::{self, LiveOptions, LtlProperty};
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use std::time::{Duration, Instant};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 const PIECES: &[&str] = &[
     "(",

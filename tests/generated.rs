@@ -25,6 +25,7 @@
 
 mod common;
 
+use common::Rng;
 use common::fair_scc::{self, Oracle};
 use itertools::Itertools;
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
@@ -41,31 +42,6 @@ use nfold::verdict::{PropId, Verdict};
 use std::collections::HashMap;
 
 // ------------------------------------------------------------------ generator
-
-/// xorshift64*: small, seeded, reproducible.
-#[derive(Clone)]
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len())]
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum GTy {

@@ -3,6 +3,8 @@
 //! definition, canonical representatives are orbit invariants, and the explicit
 //! engine's counts equal brute-force counts (all n! permutations) of the reference BFS.
 
+mod common;
+use common::{Rng, families};
 use itertools::Itertools;
 use nfold::explicit::reach::{ReachOptions, check_size};
 use nfold::model::canon::Symmetry;
@@ -10,35 +12,8 @@ use nfold::model::compiled::{Compiled, Outcome, Scratch};
 use nfold::model::eval::{self, Fire};
 use nfold::model::init::initial_states;
 use nfold::model::instance::{Instance, State};
-use nfold::model::ir::{Model, Ty};
+use nfold::model::ir::Ty;
 use std::collections::{HashSet, VecDeque};
-
-fn families() -> Vec<(String, Model)> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/families")).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "cub") {
-            let m = nfold::lang::load_file(p.to_str().unwrap()).unwrap();
-            out.push((p.file_name().unwrap().to_string_lossy().into_owned(), m));
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
-}
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-}
 
 fn random_state(inst: &Instance, rng: &mut Rng) -> State {
     inst.slots.iter().map(|s| rng.range(s.lo, s.hi)).collect()

@@ -3,6 +3,8 @@
 //! without lex-leader symmetry breaking, in both cell encodings and with every backend;
 //! and the DIMACS written by `nfold cnf` has the engine's satisfiability.
 
+mod common;
+use common::families;
 use nfold::bmc::driver::{BmcOptions, check_size as bmc};
 use nfold::bmc::frame::Encoding;
 use nfold::bmc::query::SymBreak;
@@ -11,19 +13,6 @@ use nfold::model::ir::Model;
 use nfold::sat::{Cnf, SolveResult, SolverKind, Stop};
 use nfold::verdict::{PropId, Verdict};
 use std::collections::HashMap;
-
-fn families() -> Vec<(String, Model)> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/families")).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "cub") {
-            let m = nfold::lang::load_file(p.to_str().unwrap()).unwrap();
-            out.push((p.file_stem().unwrap().to_string_lossy().into_owned(), m));
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
-}
 
 fn max_size() -> usize {
     if cfg!(debug_assertions) { 3 } else { 4 }

@@ -79,3 +79,48 @@ pub fn steps_from_json(model: &Model, t: &Value) -> Vec<Step> {
         })
         .collect()
 }
+
+/// The shipped families, by file stem, sorted.
+pub fn families() -> Vec<(String, Model)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/families")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "cub") {
+            let m = nfold::lang::load_file(p.to_str().unwrap()).unwrap();
+            out.push((p.file_stem().unwrap().to_string_lossy().into_owned(), m));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// xorshift64*: a small, seeded, reproducible generator for the tests.
+#[derive(Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A generator whose state is spread from `seed` (any seed, 0 included).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// A number in 0..n (0 when n is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    /// A number in lo..=hi.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
+}
