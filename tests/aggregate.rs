@@ -4,7 +4,7 @@
 //! transitions depend on the size (ranges over N, arithmetic on ids, `#k`).
 
 mod common;
-use common::families;
+use common::{families, json_run, nfold};
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size};
 use nfold::bmc::query::SymBreak;
 use nfold::model::ir::Model;
@@ -172,16 +172,7 @@ fn oddeven_bug_fails_exactly_at_odd_sizes() {
 
 #[test]
 fn cli_prints_the_dollar_picture_and_json_mode() {
-    let bin = env!("CARGO_BIN_EXE_nfold");
-    let run = |args: &[&str]| {
-        let o = std::process::Command::new(bin)
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .unwrap();
-        (o.status.code(), String::from_utf8(o.stdout).unwrap())
-    };
-    let (code, out) = run(&[
+    let (code, out, _) = nfold(&[
         "check",
         "families/oddeven_sort_bug.cub",
         "--sizes",
@@ -189,7 +180,7 @@ fn cli_prints_the_dollar_picture_and_json_mode() {
         "--depth",
         "12",
     ]);
-    assert_eq!(code, Some(1));
+    assert_eq!(code, 1);
     assert!(out.contains("sizes 1..4 in one aggregate run"), "{out}");
     assert!(out.contains("    -  $  $  $    size 1\n"), "{out}");
     assert!(out.contains("    -  -  -  $    size 3\n"), "{out}");
@@ -198,20 +189,18 @@ fn cli_prints_the_dollar_picture_and_json_mode() {
         "{out}"
     );
     assert!(out.contains("violations at sizes 1, 3;"), "{out}");
-    let (_, out) = run(&[
+    let (_, v) = json_run(&[
         "check",
         "families/mutex_bug.cub",
         "--sizes",
         "1..3",
         "--depth",
         "6",
-        "--json",
     ]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["mode"], "aggregate");
     assert_eq!(v["engine"], "sat");
     assert_eq!(v["bound"], 6);
-    let (_, out) = run(&[
+    let (_, v) = json_run(&[
         "check",
         "families/mutex_bug.cub",
         "--sizes",
@@ -219,8 +208,6 @@ fn cli_prints_the_dollar_picture_and_json_mode() {
         "--depth",
         "6",
         "--one-by-one",
-        "--json",
     ]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["mode"], "one-by-one");
 }
