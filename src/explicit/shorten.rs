@@ -24,7 +24,8 @@ use crate::model::eval::{self, Step};
 use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
-use std::collections::HashMap;
+use crate::trace::replay_steps;
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -95,20 +96,20 @@ impl Bfs<'_> {
         nonempty: bool,
         is_target: &dyn Fn(&Node) -> bool,
     ) -> Option<(usize, Vec<Step>, Node)> {
-        // parent[k] = (index of the parent, step), None for a source.
+        // parent[k] = (index of the parent, step), None for a source; the sources come
+        // first, and root_source[k] is the index in `sources` of root node k.
         let mut nodes: Vec<Node> = Vec::new();
         let mut parent: Vec<Option<(usize, Step)>> = Vec::new();
-        let mut origin: Vec<usize> = Vec::new();
-        let mut seen: HashMap<Node, usize> = HashMap::new();
+        let mut root_source: Vec<usize> = Vec::new();
+        let mut seen: HashSet<Node> = HashSet::new();
         for (k, s) in sources.iter().enumerate() {
             if !nonempty && is_target(s) {
                 return Some((k, Vec::new(), s.clone()));
             }
-            if !seen.contains_key(s) {
-                seen.insert(s.clone(), nodes.len());
+            if seen.insert(s.clone()) {
                 nodes.push(s.clone());
                 parent.push(None);
-                origin.push(k);
+                root_source.push(k);
             }
         }
         let mut head = 0;
@@ -134,13 +135,11 @@ impl Bfs<'_> {
                             k = *pk;
                         }
                         steps.reverse();
-                        return Some((origin[k], steps, found));
+                        return Some((root_source[k], steps, found));
                     }
-                    if !seen.contains_key(&node) {
-                        seen.insert(node.clone(), nodes.len());
+                    if seen.insert(node.clone()) {
                         nodes.push(node);
                         parent.push(Some((head, step.clone())));
-                        origin.push(origin[head]);
                     }
                 }
             }
@@ -263,20 +262,13 @@ pub fn shorten(model: &Model, p: &LtlProperty, lasso: &Lasso, limits: &Limits) -
             s == target && qs[*q]
         })
     };
-    let mut found = || -> Option<Lasso> {
-        Some(if lasso.fair || lasso.is_deadlock() {
+    // The new lasso as (initial node, stem, cycle).
+    let found = (|| -> Option<(usize, Vec<Step>, Vec<Step>)> {
+        if lasso.fair || lasso.is_deadlock() {
             // Keep the cycle; a shortest stem to its first state in a viable automaton state.
             let ls = lasso.loop_start.min(len - 1);
             let (k, stem, _) = stem_to(&mut letters, ls, &viable[ls * nq..(ls + 1) * nq])?;
-            let mut steps = stem;
-            let loop_start = steps.len();
-            steps.extend_from_slice(&lasso.steps[lasso.loop_start..]);
-            Lasso {
-                init: inits[k].0.clone(),
-                steps,
-                loop_start,
-                ..lasso.clone()
-            }
+            Some((k, stem, lasso.steps[lasso.loop_start..].to_vec()))
         } else {
             // The accepting node of the found cycle nearest to an initial state: a shortest
             // stem to it, then a shortest cycle through it.
@@ -291,22 +283,19 @@ pub fn shorten(model: &Model, p: &LtlProperty, lasso: &Lasso, limits: &Limits) -
                 bfs.path(&mut letters, std::slice::from_ref(&node), true, &|n| {
                     *n == node
                 })?;
-            let mut steps = stem;
-            let loop_start = steps.len();
-            steps.extend(cycle);
-            Lasso {
-                init: inits[k].0.clone(),
-                steps,
-                loop_start,
-                ..lasso.clone()
-            }
-        })
-    };
-    let best = match found() {
-        Some(c) if c.steps.len() < lasso.steps.len() => c,
+            Some((k, stem, cycle))
+        }
+    })();
+    let best = match found {
+        Some((k, stem, cycle)) if stem.len() + cycle.len() < lasso.steps.len() => Lasso {
+            init: inits[k].0.clone(),
+            loop_start: stem.len(),
+            steps: [stem, cycle].concat(),
+            ..lasso.clone()
+        },
         _ => lasso.clone(),
     };
-    let best = rotated(model, best);
+    let best = rotated(&inst, best);
     (best.steps.len() < lasso.steps.len()).then_some(best)
 }
 
@@ -314,8 +303,8 @@ pub fn shorten(model: &Model, p: &LtlProperty, lasso: &Lasso, limits: &Limits) -
 /// as the state before the cycle equals the cycle's last state (and, under fairness,
 /// the step into the cycle is the cycle's last step, so that the cycle's steps stay the
 /// same), and a cycle that repeats a shorter one cut to one period.
-fn rotated(model: &Model, mut l: Lasso) -> Lasso {
-    let Ok(states) = l.replay(model) else {
+fn rotated(inst: &Instance, mut l: Lasso) -> Lasso {
+    let Ok(states) = replay_steps(inst, &l.init, &l.steps) else {
         return l;
     };
     let mut end = l.steps.len();
