@@ -670,10 +670,12 @@ fn check_liveness(m: &Model, sizes: &[usize]) -> Result<(), String> {
                         }
                         // A shortened lasso must replay and be shorter.
                         if let Some(l) = &r.lasso
+                            && let Ok(states) = l.replay(m)
                             && let Some(s) = shorten::shorten(
                                 m,
                                 &p,
                                 l,
+                                &states,
                                 &shorten::Limits {
                                     budget: 100_000,
                                     ..Default::default()

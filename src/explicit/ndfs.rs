@@ -868,7 +868,7 @@ pub fn check(
         },
         Err(Stop::Cycle { closing, start }) => match build_lasso(&s, &closing, start) {
             Ok(lasso) => match lasso.replay(model) {
-                Ok(_) => {
+                Ok(states) => {
                     result.verdict = LiveVerdict::Violated;
                     // A shorter lasso by breadth-first search, kept only if it replays.
                     let limits = super::shorten::Limits {
@@ -881,7 +881,7 @@ pub fn check(
                     };
                     let short = opts
                         .shorten
-                        .then(|| super::shorten::shorten(model, p, &lasso, &limits))
+                        .then(|| super::shorten::shorten(model, p, &lasso, &states, &limits))
                         .flatten()
                         .filter(|l| l.replay(model).is_ok());
                     result.lasso = Some(short.unwrap_or(lasso));

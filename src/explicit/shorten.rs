@@ -208,8 +208,15 @@ fn product_of_lasso(buchi: &Buchi, word: &[u64], next: &[usize]) -> (Vec<bool>, 
 /// A lasso for the same property, size and process, at most as long as `lasso` and
 /// with a shortest stem to its cycle (and, without fairness, a shortest cycle through
 /// an accepting node of the found one); `None` when nothing shorter was found within
-/// the limits. The result still has to be replayed.
-pub fn shorten(model: &Model, p: &LtlProperty, lasso: &Lasso, limits: &Limits) -> Option<Lasso> {
+/// the limits. `states` are the states of `lasso` as its replay gave them; the result
+/// still has to be replayed.
+pub fn shorten(
+    model: &Model,
+    p: &LtlProperty,
+    lasso: &Lasso,
+    states: &[State],
+    limits: &Limits,
+) -> Option<Lasso> {
     let inst = Instance::new(model, lasso.size);
     let l = &model.ltls[p.prop];
     let mut letters = Letters {
@@ -218,7 +225,6 @@ pub fn shorten(model: &Model, p: &LtlProperty, lasso: &Lasso, limits: &Limits) -
         env: vec![0; l.locals.len().max(1)],
         process: lasso.process,
     };
-    let states = lasso.replay(model).ok()?;
     let len = if lasso.is_deadlock() {
         states.len()
     } else {
