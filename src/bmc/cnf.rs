@@ -3,9 +3,9 @@
 //! query literal of the earlier depths), plus the query and its symmetry-breaking
 //! activation as unit clauses. It is satisfiable iff the engine's query at depth k is.
 
-use super::encode::Unroller;
 use super::frame::{Cell, Encoding};
 use super::query::{Queries, SymBreak, Target};
+use super::unroll::Unroller;
 use crate::model::ir::Model;
 use crate::sat::{Cnf, Lit};
 use crate::trace::step_label;

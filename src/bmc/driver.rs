@@ -5,9 +5,9 @@
 //! (the witness processes, the range error's site) and replayed before it is
 //! reported. Properties never violated are "no violation up to depth K".
 
-use super::encode::{Size, Unroller};
 use super::frame::Encoding;
 use super::query::{Queries, SymBreak, Target};
+use super::unroll::{Size, Unroller};
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::Instance;
 use crate::model::ir::{Model, UpdValue};
@@ -102,11 +102,8 @@ type PropKey = Option<usize>;
 fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, String> {
     let start = Instant::now();
     let mut solver = opts.solver.create()?;
-    let widths: Vec<usize> = match &u.agg {
-        Some(a) => (a.min..=a.max).collect(),
-        None => vec![u.inst.n],
-    };
-    let aggregate = u.agg.is_some();
+    let widths: Vec<usize> = (u.agg.min..=u.agg.max).collect();
+    let aggregate = widths.len() > 1;
     let use_sym = opts.symbreak != SymBreak::Off && model.is_symmetric() && u.inst.n > 1;
     let mut queries = Queries::new(if use_sym {
         opts.symbreak

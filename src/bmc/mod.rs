@@ -1,14 +1,16 @@
-//! Bounded model checking: the instance's transition relation unrolled into CNF
-//! (`encode`, over `frame`s of cells and `symbolic` evaluation into `term`s),
+//! The SAT side of nfold: the transition system of a family as a template circuit
+//! (`transys`, over `frame`s of cells and `symbolic` evaluation into `term`s, one size
+//! or the `aggregate` of a range), its unrolling into CNF (`unroll`),
 //! lexicographic-leader symmetry breaking on the final frame (`symbreak`), and the
-//! depth loop that finds shortest counterexamples (`driver`).
+//! bounded-model-checking depth loop that finds shortest counterexamples (`driver`).
 
 pub mod aggregate;
 pub mod cnf;
 pub mod driver;
-pub mod encode;
 pub mod frame;
 pub mod query;
 pub mod symbolic;
 pub mod symbreak;
 pub mod term;
+pub mod transys;
+pub mod unroll;

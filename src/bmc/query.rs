@@ -13,8 +13,8 @@
 //! properties are still open, one combined query per depth ("any of them") is asked
 //! first, and they are split only when it is satisfiable.
 
-use super::encode::Unroller;
 use super::symbreak;
+use super::unroll::Unroller;
 use crate::sat::Lit;
 use crate::sat::circuit::FALSE;
 use std::collections::HashMap;
@@ -97,10 +97,7 @@ impl Queries {
             Target::Range(props) => (u.range_query(k, props), 1),
             Target::Excluding(t, widths) => {
                 let (q, first) = self.main(u, t, k);
-                let blocked: Vec<Lit> = match &u.agg {
-                    Some(a) => widths.iter().map(|&w| a.width[w - 1]).collect(),
-                    None => Vec::new(),
-                };
+                let blocked: Vec<Lit> = widths.iter().map(|&w| u.agg.width[w - 1]).collect();
                 let other = -u.c.or(&blocked);
                 (u.c.and2(q, other), first)
             }

@@ -5,9 +5,9 @@
 //! member of every orbit satisfies all these constraints, so for a symmetric system
 //! and property they remove no bad state's orbit: a violation is found iff one exists.
 
-use super::encode::Unroller;
 use super::frame::Cell;
 use super::term::{self, Term};
+use super::unroll::Unroller;
 use crate::model::ir::Ty;
 use crate::sat::Lit;
 
@@ -47,7 +47,8 @@ pub fn lex_leader_from(u: &mut Unroller, k: usize, first: i64) -> Lit {
         // The presence bits come first in the order, absent (`$`) above every present
         // local state: the least member of an orbit keeps absent slots last and stays
         // proper (dissertation, Theorem 46).
-        if let Some(a) = &u.agg {
+        {
+            let a = &u.agg;
             let (x, y) = (a.absent[p as usize - 1], a.absent[p as usize]);
             if x != y {
                 u.c.clause(&[-eq, -x, y]);
@@ -82,7 +83,7 @@ pub fn lex_leader_from(u: &mut Unroller, k: usize, first: i64) -> Lit {
                 let renamed: Term = term::collect(&mut u.c, renamed);
                 let s = &u.inst.slots[b];
                 let size = (s.hi - s.lo + 1) as usize;
-                Cell::from_term(&mut u.c, u.enc, &renamed, s.lo, size).lex_lits()
+                Cell::from_term(&mut u.c, u.ts.enc, &renamed, s.lo, size).lex_lits()
             } else {
                 u.frames[k].cells[a].lex_lits()
             };

@@ -282,8 +282,8 @@ fn type_text(m: &Model, t: Ty) -> String {
 /// Sizes of the SAT encoding at size n (binary cells): frame 0, one step of the
 /// transition relation, and each bad-state check.
 fn sat_sizes(m: &Model, n: usize) -> String {
-    use crate::bmc::encode::Unroller;
     use crate::bmc::frame::Encoding;
+    use crate::bmc::unroll::Unroller;
     let mut u = Unroller::new(m, n, Encoding::Binary);
     u.add_step();
     let s1 = u.size();

@@ -1,6 +1,11 @@
 //! Tseitin circuits over a `Cnf` with structural hashing: an n-ary AND gate is created
 //! once per set of inputs (sorted, deduplicated), constants fold away, and OR is
 //! AND of negations. Literal 1 is the constant true.
+//!
+//! A circuit can also be a *template* (a transition system's): it then records every
+//! gate's inputs, so that engines can instantiate any literal's cone elsewhere (an
+//! unrolling frame), and routes constraint clauses into named groups instead of its
+//! CNF, so that each engine chooses which constraints it loads.
 
 use super::{Cnf, Lit};
 use std::collections::HashMap;
@@ -17,6 +22,14 @@ pub struct Circuit {
     scratch: Vec<Lit>,
     /// Number of AND gates created.
     pub gates: usize,
+    /// Template circuits: per variable, the `(start, len)` of its gate inputs in
+    /// `gate_lits` (len 0: not a gate).
+    defs: Option<Vec<(u32, u32)>>,
+    gate_lits: Vec<Lit>,
+    /// Constraint clauses go to this group (of `groups`) instead of the CNF.
+    pub route: Option<usize>,
+    /// Routed clauses per group, each clause followed by a 0.
+    pub groups: Vec<Vec<Lit>>,
 }
 
 impl Default for Circuit {
@@ -36,20 +49,56 @@ impl Circuit {
             ands: HashMap::new(),
             scratch: Vec::new(),
             gates: 0,
+            defs: None,
+            gate_lits: Vec::new(),
+            route: None,
+            groups: Vec::new(),
         }
+    }
+
+    /// A template circuit: gates recorded, `groups` constraint groups.
+    pub fn template(groups: usize) -> Circuit {
+        let mut c = Circuit::new();
+        c.defs = Some(vec![(0, 0); 2]);
+        c.groups = vec![Vec::new(); groups];
+        c
+    }
+
+    /// The inputs of the AND gate defining variable `v` (template circuits; `None`
+    /// for a variable that is not a gate output).
+    pub fn gate(&self, v: Lit) -> Option<&[Lit]> {
+        let defs = self.defs.as_ref()?;
+        let &(start, len) = defs.get(v.unsigned_abs() as usize)?;
+        (len > 0).then(|| &self.gate_lits[start as usize..(start + len) as usize])
+    }
+
+    /// The clauses of a constraint group.
+    pub fn group(&self, g: usize) -> impl Iterator<Item = &[Lit]> {
+        self.groups[g].split(|&l| l == 0).filter(|c| !c.is_empty())
     }
 
     /// A fresh unconstrained variable.
     pub fn var(&mut self) -> Lit {
-        self.cnf.new_var()
+        let v = self.cnf.new_var();
+        if let Some(d) = &mut self.defs {
+            d.push((0, 0));
+        }
+        v
     }
 
+    /// A constraint clause (into the current group of a template).
     pub fn clause(&mut self, lits: &[Lit]) {
         if lits.contains(&TRUE) {
             return;
         }
         let c: Vec<Lit> = lits.iter().copied().filter(|&l| l != FALSE).collect();
-        self.cnf.add_clause(&c);
+        match self.route {
+            Some(g) => {
+                self.groups[g].extend_from_slice(&c);
+                self.groups[g].push(0);
+            }
+            None => self.cnf.add_clause(&c),
+        }
     }
 
     /// Assert a literal.
@@ -87,7 +136,11 @@ impl Circuit {
                 if let Some(&g) = self.ands.get(&v[..]) {
                     g
                 } else {
-                    let g = self.cnf.new_var();
+                    let g = self.var();
+                    if let Some(d) = &mut self.defs {
+                        d[g as usize] = (self.gate_lits.len() as u32, v.len() as u32);
+                        self.gate_lits.extend_from_slice(&v);
+                    }
                     for &l in &v {
                         self.cnf.add_clause(&[-g, l]);
                     }
