@@ -4,11 +4,13 @@
 pub mod bmc;
 pub mod cli;
 pub mod explicit;
+pub mod ic3;
 pub mod lang;
 pub mod lasso;
 pub mod limits;
 pub mod ltl;
 pub mod model;
+pub mod proof;
 pub mod sat;
 pub mod trace;
 pub mod verdict;

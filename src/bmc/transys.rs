@@ -92,6 +92,8 @@ pub struct Transys<'m> {
     pub init: Lit,
     /// Evaluating `init` on x meets a range error.
     pub init_err: Lit,
+    /// The step inputs: every variable that is neither a state variable nor a gate.
+    pub inputs: Vec<Lit>,
     bad: HashMap<usize, (Lit, Lit)>,
     eq_cur: HashMap<(StateVar, i64), Lit>,
     eq_next: HashMap<(StateVar, i64), Lit>,
@@ -105,6 +107,7 @@ impl<'m> Transys<'m> {
         let agg = Agg::new(&mut c, model, min, max);
         let inst = Instance::aggregate(model, min, max);
         let cur = Frame::fresh(&mut c, &inst, enc);
+        c.route = None;
         let instances = transition_instances(&inst);
         let mut ts = Transys {
             inst,
@@ -119,6 +122,7 @@ impl<'m> Transys<'m> {
             evals: Vec::new(),
             init: TRUE,
             init_err: FALSE,
+            inputs: Vec::new(),
             bad: HashMap::new(),
             eq_cur: HashMap::new(),
             eq_next: HashMap::new(),
@@ -126,6 +130,11 @@ impl<'m> Transys<'m> {
         ts.build_init();
         ts.build_step();
         ts.c.route = None;
+        let latch: std::collections::HashSet<Lit> =
+            ts.latches().into_iter().map(|(x, _)| x).collect();
+        ts.inputs = (2..=ts.c.cnf.num_vars)
+            .filter(|&v| ts.c.gate(v).is_none() && !latch.contains(&v))
+            .collect();
         ts
     }
 
@@ -145,10 +154,12 @@ impl<'m> Transys<'m> {
     }
 
     /// `init`: every block, for every parameter tuple (repetitions allowed) of present
-    /// processes, in order: a conjunction. In the aggregate, the cells that exist at the
-    /// width hold values of their type at the width (process ids at most the width,
-    /// ranges at the width); the others, never observed, start at their lowest value so
-    /// that the solver does not range over them.
+    /// processes, in order: a conjunction. In the aggregate, the cells that do not exist
+    /// at the width, never observed, start at their lowest value so that the solver does
+    /// not range over them. The cells that exist hold values of their type at the width
+    /// (process ids at most the width, ranges at the width) in every state: a state
+    /// constraint, since every step keeps it (storing a value outside its type is a
+    /// range error), so that no engine ever meets a state whose width its values deny.
     fn build_init(&mut self) {
         let model = self.inst.model;
         let mut sym = self.sym();
@@ -195,8 +206,9 @@ impl<'m> Transys<'m> {
             let Some(out) = a.outside_at_width(sym.c, var.ty, &t, floor) else {
                 continue;
             };
-            let ok = sym.c.or2(-exists, -out);
-            parts.push(ok);
+            sym.c.route = Some(STATE);
+            sym.c.clause(&[-exists, -out]);
+            sym.c.route = None;
         }
         self.init = self.c.and(&parts);
         self.init_err = init_err;

@@ -52,6 +52,10 @@ impl Backend for CadicalBackend {
         }
     }
 
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.solver.add_clause(clause.iter().copied());
+    }
+
     fn value(&self, lit: Lit) -> bool {
         self.solver.value(lit).unwrap_or(false)
     }

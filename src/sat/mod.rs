@@ -81,6 +81,9 @@ pub trait Backend {
     fn name(&self) -> &'static str;
     /// Solve `cnf` (all clauses so far) under the assumptions.
     fn solve(&mut self, cnf: &Cnf, assumptions: &[Lit], stop: &Stop) -> SolveResult;
+    /// Add a clause of this solver's own, beside the shared `cnf` (an engine's frame
+    /// lemmas, activation clauses). Its variables must be numbered in `cnf`.
+    fn add_clause(&mut self, clause: &[Lit]);
     /// A literal's value in the last model.
     fn value(&self, lit: Lit) -> bool;
     /// Whether an assumption took part in the last unsatisfiability proof; `None`

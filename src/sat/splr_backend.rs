@@ -7,11 +7,16 @@ use std::time::Instant;
 
 pub struct SplrBackend {
     model: Vec<bool>,
+    /// Clauses added beside the shared CNF; every solve includes them.
+    own: Vec<Vec<Lit>>,
 }
 
 impl SplrBackend {
     pub fn new() -> SplrBackend {
-        SplrBackend { model: Vec::new() }
+        SplrBackend {
+            model: Vec::new(),
+            own: Vec::new(),
+        }
     }
 }
 
@@ -25,10 +30,11 @@ impl Backend for SplrBackend {
             return SolveResult::Unknown;
         }
         let mut clauses: Vec<Vec<i32>> = cnf.clauses_from(0).map(|c| c.to_vec()).collect();
+        clauses.extend(self.own.iter().cloned());
         clauses.extend(assumptions.iter().map(|&a| vec![a]));
         // splr wants every variable to occur; a tautology per unused one is harmless.
         let mut used = vec![false; cnf.num_vars as usize + 1];
-        for &l in &cnf.lits {
+        for &l in cnf.lits.iter().chain(self.own.iter().flatten()) {
             used[l.unsigned_abs() as usize] = true;
         }
         for (v, u) in used.iter().enumerate().skip(1) {
@@ -59,6 +65,10 @@ impl Backend for SplrBackend {
             Ok(Certificate::UNSAT) => SolveResult::Unsat,
             Err(_) => SolveResult::Unknown,
         }
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.own.push(clause.to_vec());
     }
 
     fn value(&self, l: Lit) -> bool {

@@ -63,6 +63,11 @@ impl Backend for VarisatBackend {
         }
     }
 
+    fn add_clause(&mut self, clause: &[Lit]) {
+        let c: Vec<varisat::Lit> = clause.iter().map(|&l| lit(l)).collect();
+        self.solver.add_clause(&c);
+    }
+
     fn value(&self, l: Lit) -> bool {
         model_value(&self.model, l)
     }

@@ -1,0 +1,101 @@
+//! Lemma generalization: drop atoms of a cube while its negation stays relatively
+//! inductive (MIC), meeting a counterexample to generalization first by trying to
+//! block it one level down (Hassan, Bradley and Somenzi, "Better generalization in
+//! IC3", FMCAD 2013), otherwise joining the cube with it.
+
+use super::{Engine, RelInd, Stopped};
+use crate::proof::lemma::{self, Cube};
+
+/// Counterexamples to generalization tried per atom, and their nesting depth.
+const MAX_CTGS: usize = 3;
+const MAX_CTG_DEPTH: usize = 1;
+
+impl Engine<'_, '_> {
+    /// A subcube of `cube` whose negation is inductive relative to frame `level - 1`.
+    pub(super) fn generalize(
+        &mut self,
+        cube: Cube,
+        level: usize,
+        width: usize,
+        depth: usize,
+    ) -> Result<Cube, Stopped> {
+        let mut cube = cube;
+        for a in cube.clone() {
+            if cube.len() <= 1 {
+                break;
+            }
+            if !cube.contains(&a) {
+                continue;
+            }
+            let cand: Cube = cube.iter().copied().filter(|x| *x != a).collect();
+            if let Some(c) = self.down(cand, level, width, depth)? {
+                cube = c;
+            }
+        }
+        Ok(cube)
+    }
+
+    /// The largest subcube of `cube` that is relatively inductive at `level`, if any.
+    fn down(
+        &mut self,
+        mut cube: Cube,
+        level: usize,
+        width: usize,
+        depth: usize,
+    ) -> Result<Option<Cube>, Stopped> {
+        let mut ctgs = 0;
+        loop {
+            if cube.is_empty() || self.init_intersects(&cube)? {
+                return Ok(None);
+            }
+            match self.relind(&cube, level, true)? {
+                RelInd::Holds(core) => {
+                    let c = if core.len() < cube.len() && !self.init_intersects(&core)? {
+                        core
+                    } else {
+                        cube
+                    };
+                    return Ok(Some(c));
+                }
+                RelInd::Pred(f) => {
+                    let t = self.full_cube(&f);
+                    if self.opts.ctg
+                        && depth < MAX_CTG_DEPTH
+                        && ctgs < MAX_CTGS
+                        && level > 1
+                        && !f.initial
+                        && !self.init_intersects(&t)?
+                        && let RelInd::Holds(core) = self.relind(&t, level - 1, true)?
+                    {
+                        ctgs += 1;
+                        self.stats.ctgs += 1;
+                        let core = if core.len() < t.len() && !self.init_intersects(&core)? {
+                            core
+                        } else {
+                            t
+                        };
+                        let mut j = level - 1;
+                        while j < self.top {
+                            match self.relind(&core, j + 1, true)? {
+                                RelInd::Holds(_) => j += 1,
+                                RelInd::Pred(_) => break,
+                            }
+                        }
+                        let g = self.generalize(core, j, f.width, depth + 1)?;
+                        let g = lemma::restrict(self.ts, &g, f.width);
+                        self.add_lemma(g, j);
+                        continue;
+                    }
+                    ctgs = 0;
+                    // Join: keep the atoms the predecessor satisfies.
+                    let before = cube.len();
+                    cube.retain(|a| t.contains(a));
+                    if cube.len() == before {
+                        return Ok(None);
+                    }
+                    let _ = width;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! Certificates: an invariant as formulas over the model's own variables, the sizes
+//! it is claimed at, and which properties it proves there. The text form is what
+//! `--certificate FILE` writes and `nfold certify` reads:
+//!
+//! ```text
+//! # nfold certificate: an inductive invariant (check it with `nfold certify`)
+//! model german.cub 9f3c0a7d12e4b655
+//! sizes 1..12
+//! engine ic3
+//! induction 1
+//! proves coherence at 1..12
+//! proves range_error at 1..12
+//! lemma forall distinct i j. not (Cache[i] = E && Cache[j] <> I)
+//! lemma sizes 2..12: not (ExGntd = True && CurCmd = Empty)
+//! ```
+//!
+//! A lemma `sizes a..b: forall distinct x1 .. xk. not (f)` says that at every size in
+//! a..b no reachable state has pairwise distinct processes x1..xk satisfying f (the
+//! meaning of an `unsafe (x1 .. xk) { f }` block); without `sizes` it is claimed at every
+//! size of the certificate. `induction k` > 1 states that the conjunction is
+//! k-inductive rather than inductive. `proves P at S` claims that the invariant
+//! excludes every state violating property P (`range_error`: every range error) at
+//! the sizes S.
+
+use crate::lang::diag::Span;
+
+/// A certificate, see the module comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    /// The model file's name and a hash of its text.
+    pub model: String,
+    pub hash: u64,
+    pub sizes: (usize, usize),
+    /// How the invariant was found (`ic3`, `k-induction`).
+    pub engine: String,
+    /// The invariant is `induction`-inductive (1: inductive).
+    pub induction: usize,
+    /// Properties (by name; `range_error` for range errors) and the sizes they are
+    /// claimed at.
+    pub proves: Vec<(String, Vec<usize>)>,
+    pub lemmas: Vec<CertLemma>,
+}
+
+/// One lemma: the sizes it is claimed at, its process variables and its formula
+/// (the text after `not`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CertLemma {
+    pub sizes: Option<(usize, usize)>,
+    pub vars: Vec<String>,
+    pub body: String,
+}
+
+impl CertLemma {
+    /// Whether the lemma is claimed at size n of a certificate for `all`.
+    pub fn at(&self, n: usize) -> bool {
+        let (a, b) = self.sizes.unwrap_or((1, usize::MAX));
+        a <= n && n <= b
+    }
+
+    /// The readable line (without the `lemma` keyword).
+    pub fn text(&self) -> String {
+        let sizes = self
+            .sizes
+            .map(|(a, b)| format!("sizes {a}..{b}: "))
+            .unwrap_or_default();
+        let quant = if self.vars.is_empty() {
+            String::new()
+        } else {
+            format!("forall distinct {}. ", self.vars.join(" "))
+        };
+        format!("{sizes}{quant}not ({})", self.body)
+    }
+
+    /// Parse the text of `text()`.
+    pub fn parse(line: &str) -> Result<CertLemma, String> {
+        let mut rest = line.trim();
+        let mut sizes = None;
+        if let Some(r) = rest.strip_prefix("sizes ") {
+            let (range, after) = r
+                .split_once(':')
+                .ok_or("expected `sizes A..B:` before the lemma")?;
+            sizes = Some(parse_range(range.trim())?);
+            rest = after.trim();
+        }
+        let mut vars = Vec::new();
+        if let Some(r) = rest.strip_prefix("forall distinct ") {
+            let (names, after) = r
+                .split_once('.')
+                .ok_or("expected `.` after the names of `forall distinct`")?;
+            for n in names.split_whitespace() {
+                if !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    || !n.starts_with(|c: char| c.is_ascii_lowercase())
+                {
+                    return Err(format!("`{n}` is not a process variable name"));
+                }
+                vars.push(n.to_string());
+            }
+            rest = after.trim();
+        }
+        let body = rest
+            .strip_prefix("not")
+            .map(str::trim)
+            .and_then(|r| r.strip_prefix('('))
+            .and_then(|r| r.strip_suffix(')'))
+            .ok_or("expected `not (...)`")?;
+        Ok(CertLemma {
+            sizes,
+            vars,
+            body: body.trim().to_string(),
+        })
+    }
+}
+
+/// `a..b` or `n`.
+pub fn parse_range(s: &str) -> Result<(usize, usize), String> {
+    let num = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{t}` is not a size"))
+    };
+    match s.split_once("..") {
+        Some((a, b)) => Ok((num(a)?, num(b)?)),
+        None => {
+            let n = num(s)?;
+            Ok((n, n))
+        }
+    }
+}
+
+/// Sizes as `1..3, 5, 7..9`.
+pub fn sizes_text(sizes: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < sizes.len() {
+        let mut j = i;
+        while j + 1 < sizes.len() && sizes[j + 1] == sizes[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            sizes[i].to_string()
+        } else {
+            format!("{}..{}", sizes[i], sizes[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+fn parse_sizes_list(s: &str) -> Result<Vec<usize>, String> {
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let (a, b) = parse_range(part)?;
+        out.extend(a..=b);
+    }
+    Ok(out)
+}
+
+/// A 64-bit FNV-1a hash of a model's text (to tell which model a certificate is for).
+pub fn text_hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+impl Certificate {
+    /// The text form.
+    pub fn to_text(&self) -> String {
+        let mut out = String::from(
+            "# nfold certificate: an inductive invariant (check it with `nfold certify`)\n",
+        );
+        out.push_str(&format!("model {} {:016x}\n", self.model, self.hash));
+        out.push_str(&format!("sizes {}..{}\n", self.sizes.0, self.sizes.1));
+        out.push_str(&format!("engine {}\n", self.engine));
+        out.push_str(&format!("induction {}\n", self.induction));
+        for (p, s) in &self.proves {
+            out.push_str(&format!("proves {p} at {}\n", sizes_text(s)));
+        }
+        for l in &self.lemmas {
+            out.push_str(&format!("lemma {}\n", l.text()));
+        }
+        out
+    }
+
+    /// Parse the text form; errors name the line.
+    pub fn parse(text: &str) -> Result<Certificate, (Span, String)> {
+        let mut c = Certificate {
+            model: String::new(),
+            hash: 0,
+            sizes: (1, 1),
+            engine: String::new(),
+            induction: 1,
+            proves: Vec::new(),
+            lemmas: Vec::new(),
+        };
+        let mut off = 0;
+        let mut seen_sizes = false;
+        for line in text.split_inclusive('\n') {
+            let start = off;
+            off += line.len();
+            let l = line.trim();
+            if l.is_empty() || l.starts_with('#') {
+                continue;
+            }
+            let span = Span::new(start, start + line.trim_end().len());
+            let (word, rest) = l.split_once(' ').unwrap_or((l, ""));
+            let rest = rest.trim();
+            let r: Result<(), String> = (|| {
+                match word {
+                    "model" => {
+                        let (name, hash) =
+                            rest.rsplit_once(' ').ok_or("expected `model NAME HASH`")?;
+                        c.model = name.to_string();
+                        c.hash = u64::from_str_radix(hash, 16)
+                            .map_err(|_| format!("`{hash}` is not a hexadecimal hash"))?;
+                    }
+                    "sizes" => {
+                        c.sizes = parse_range(rest)?;
+                        seen_sizes = true;
+                    }
+                    "engine" => c.engine = rest.to_string(),
+                    "induction" => {
+                        c.induction = rest
+                            .parse()
+                            .ok()
+                            .filter(|&k: &usize| k >= 1)
+                            .ok_or("expected a depth of at least 1")?
+                    }
+                    "proves" => {
+                        let (p, s) = rest
+                            .split_once(" at ")
+                            .ok_or("expected `proves PROPERTY at SIZES`")?;
+                        c.proves.push((p.trim().to_string(), parse_sizes_list(s)?));
+                    }
+                    "lemma" => c.lemmas.push(CertLemma::parse(rest)?),
+                    _ => {
+                        return Err(format!(
+                            "unknown line `{word}` (expected model, sizes, engine, induction, proves or lemma)"
+                        ));
+                    }
+                }
+                Ok(())
+            })();
+            r.map_err(|e| (span, e))?;
+        }
+        if !seen_sizes {
+            return Err((
+                Span::new(0, 0),
+                "the certificate has no `sizes` line".into(),
+            ));
+        }
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let c = Certificate {
+            model: "m.cub".into(),
+            hash: text_hash("x"),
+            sizes: (1, 12),
+            engine: "ic3".into(),
+            induction: 1,
+            proves: vec![("mutex".into(), vec![1, 2, 3, 5, 7, 8])],
+            lemmas: vec![
+                CertLemma::parse("forall distinct i j. not (A[i] = Crit && A[j] = Crit)").unwrap(),
+                CertLemma::parse("sizes 2..5: not (Sem = False && A[#1] = Crit)").unwrap(),
+            ],
+        };
+        let t = c.to_text();
+        assert!(t.contains("proves mutex at 1..3, 5, 7..8"));
+        assert_eq!(Certificate::parse(&t).unwrap(), c);
+        assert!(c.lemmas[1].at(2) && !c.lemmas[1].at(6) && c.lemmas[0].at(40));
+        assert!(CertLemma::parse("forall distinct I. not (x)").is_err());
+        assert!(CertLemma::parse("A = B").is_err());
+        assert!(Certificate::parse("bogus line\nsizes 1..2\n").is_err());
+    }
+}

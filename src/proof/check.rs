@@ -1,0 +1,205 @@
+//! The independent check of a certificate, run before any `holds` from a proof engine
+//! is printed and by `nfold certify`. It shares no code with the engines' search: the
+//! certificate's lemmas are read back from their text as `unsafe` blocks of the model
+//! (so the printed formulas are what is checked), every size is checked on its own
+//! instance (not the aggregate the engine searched), with one-hot cells (the engines
+//! use binary ones) and fresh solvers:
+//! - init ⇒ Inv (and no range error in `init` where range errors are claimed absent);
+//! - Inv ∧ T ⇒ Inv′ (for `induction k`: Inv holds on the first k-1 steps of every
+//!   run, and k consecutive Inv states are followed by an Inv state);
+//! - Inv ⇒ ¬bad for every property claimed at that size.
+//!
+//! Inv is the conjunction of the lemmas claimed at the size; a lemma whose evaluation
+//! meets a range error counts as violated.
+
+use super::cert::Certificate;
+use crate::bmc::frame::Encoding;
+use crate::bmc::unroll::Unroller;
+use crate::lang;
+use crate::model::ir::Model;
+use crate::sat::circuit::TRUE;
+use crate::sat::{Lit, SolveResult, SolverKind, Stop};
+
+/// The outcome at one size: every condition that failed (empty: certified).
+#[derive(Clone, Debug)]
+pub struct SizeCheck {
+    pub size: usize,
+    /// The properties certified at this size (`range_error` for range errors).
+    pub certified: Vec<String>,
+    pub failures: Vec<String>,
+}
+
+/// The model with the lemmas appended as `unsafe` blocks, and the index of each
+/// lemma's property.
+pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<(Model, Vec<usize>), String> {
+    let mut prefix = "nfold_lemma_".to_string();
+    while model.unsafes.iter().any(|u| u.name.starts_with(&prefix)) {
+        prefix.insert(0, 'x');
+    }
+    let mut text = model.source.text.clone();
+    text.push('\n');
+    for (i, l) in cert.lemmas.iter().enumerate() {
+        text.push_str(&format!(
+            "unsafe {prefix}{} ({}) {{ {} }}\n",
+            i + 1,
+            l.vars.join(" "),
+            l.body
+        ));
+    }
+    let m = lang::load_str(&model.source.name, &text).map_err(|e| {
+        let (line, _) = e.source.line_col(e.diagnostic.span.lo);
+        let base = model.source.text.lines().count() + 1;
+        let which = line.saturating_sub(base);
+        format!(
+            "lemma {} of the certificate does not read as a formula of the model: {}",
+            which, e.diagnostic.message
+        )
+    })?;
+    let base = model.unsafes.len();
+    Ok((m, (base..base + cert.lemmas.len()).collect()))
+}
+
+/// Check a certificate at each of `sizes` (those of its sizes to check).
+pub fn check(
+    model: &Model,
+    cert: &Certificate,
+    sizes: &[usize],
+    solver: SolverKind,
+    stop: &Stop,
+) -> Result<Vec<SizeCheck>, String> {
+    let (m, lemma_props) = with_lemmas(model, cert)?;
+    let mut out = Vec::new();
+    for &n in sizes {
+        let claims: Vec<String> = cert
+            .proves
+            .iter()
+            .filter(|(_, s)| s.contains(&n))
+            .map(|(p, _)| p.clone())
+            .collect();
+        let lemmas: Vec<usize> = cert
+            .lemmas
+            .iter()
+            .zip(&lemma_props)
+            .filter(|(l, _)| l.at(n))
+            .map(|(_, &p)| p)
+            .collect();
+        let failures = check_size(&m, model, cert, n, &claims, &lemmas, solver, stop)?;
+        out.push(SizeCheck {
+            size: n,
+            certified: if failures.is_empty() {
+                claims
+            } else {
+                Vec::new()
+            },
+            failures,
+        });
+    }
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_size(
+    m: &Model,
+    original: &Model,
+    cert: &Certificate,
+    n: usize,
+    claims: &[String],
+    lemmas: &[usize],
+    solver: SolverKind,
+    stop: &Stop,
+) -> Result<Vec<String>, String> {
+    let k = cert.induction;
+    let mut u = Unroller::new(m, n, Encoding::OneHot);
+    for _ in 0..k {
+        u.add_step();
+    }
+    let mut s = solver.create()?;
+    let mut failures = Vec::new();
+    // Inv at frame j, and each lemma's violation there.
+    let mut inv = Vec::new();
+    let mut viol: Vec<Vec<Lit>> = Vec::new();
+    for j in 0..=k {
+        let mut bad = Vec::new();
+        for &p in lemmas {
+            let (b, e) = u.bad(p, j);
+            bad.push(u.c.or2(b, e));
+        }
+        let any = u.c.or(&bad);
+        inv.push(-any);
+        viol.push(bad);
+    }
+    let lemma_text = |i: usize| {
+        let idx = lemmas[i] - original.unsafes.len();
+        cert.lemmas[idx].text()
+    };
+    let mut ask =
+        |u: &Unroller, a: &[Lit], what: &str, frame: usize, failures: &mut Vec<String>| match s
+            .solve(&u.c.cnf, a, stop)
+        {
+            SolveResult::Unsat => {}
+            SolveResult::Unknown => failures.push(format!("{what}: not checked (limit)")),
+            SolveResult::Sat => {
+                let which = viol[frame]
+                    .iter()
+                    .position(|&l| s.value(l))
+                    .map(|i| format!(" (lemma `{}`)", lemma_text(i)))
+                    .unwrap_or_default();
+                failures.push(format!("{what}{which}"));
+            }
+        };
+    // Initial states (and the first k-1 steps of every run) satisfy Inv.
+    for (j, &inv_j) in inv.iter().enumerate().take(k) {
+        let a = [u.init_ok, -inv_j];
+        let what = if j == 0 {
+            "an initial state violates the invariant".to_string()
+        } else {
+            format!("a state reached in {j} steps violates the invariant")
+        };
+        ask(&u, &a, &what, j, &mut failures);
+    }
+    // Consecution.
+    let mut a: Vec<Lit> = inv[..k].to_vec();
+    a.push(-inv[k]);
+    ask(
+        &u,
+        &a,
+        "the invariant is not inductive: a step from it leaves it",
+        k,
+        &mut failures,
+    );
+    // Every claimed property.
+    let all_props: Vec<usize> = (0..original.unsafes.len()).collect();
+    for c in claims {
+        let bad = if c == "range_error" {
+            let init_err = u.init_err;
+            ask(
+                &u,
+                &[init_err],
+                "evaluating init meets a range error",
+                0,
+                &mut failures,
+            );
+            let r = u.ts.range(&all_props, false);
+            u.lit(0, r)
+        } else {
+            let Some(p) = original.unsafes.iter().position(|x| &x.name == c) else {
+                failures.push(format!(
+                    "the certificate claims `{c}`, which the model lacks"
+                ));
+                continue;
+            };
+            let (b, e) = u.bad(p, 0);
+            u.c.and2(b, -e)
+        };
+        if bad != -TRUE {
+            ask(
+                &u,
+                &[inv[0], bad],
+                &format!("a state of the invariant violates `{c}`"),
+                0,
+                &mut failures,
+            );
+        }
+    }
+    Ok(failures)
+}
