@@ -3,8 +3,10 @@
 
 pub mod bmc;
 pub mod cli;
+pub mod engine;
 pub mod explicit;
 pub mod ic3;
+pub mod kind;
 pub mod lang;
 pub mod lasso;
 pub mod limits;

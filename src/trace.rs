@@ -204,12 +204,12 @@ pub fn violation_text(model: &Model, v: &Violation) -> String {
                 .map(|(l, p)| format!("{}={}", l.name, p))
                 .collect();
             if names.is_empty() {
-                format!("`{}` holds", u.name)
+                format!("bad state: `{}`", u.name)
             } else {
-                format!("`{}` holds for {}", u.name, names.join(", "))
+                format!("bad state: `{}` with {}", u.name, names.join(", "))
             }
         }
-        Violation::Deadlock => "deadlock: no transition is enabled".to_string(),
+        Violation::Deadlock => "deadlock reached: no transition is enabled".to_string(),
         Violation::Range { site, message } => match site {
             RangeSite::Init => format!("range error evaluating init: {message}"),
             RangeSite::Transition { trans, params } => format!(

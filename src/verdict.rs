@@ -1,28 +1,99 @@
-//! Engine-neutral results: one verdict per (size, property), with its bound and trace.
+//! Engine-neutral results: one verdict per (size, property), carrying its evidence (a
+//! replayed trace, how a `holds` was proved, the bound reached), and the exit code
+//! every command derives from its verdicts.
 
+use crate::proof::cert::Certificate;
 use crate::trace::Trace;
+use std::sync::Arc;
 
-/// The answer for one property at one size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a property was proved at a size.
+#[derive(Clone, Debug)]
+pub enum Proof {
+    /// Every reachable state was explored.
+    Exhaustive,
+    /// An inductive invariant found by `engine`, checked independently of it before
+    /// the verdict was given.
+    Invariant {
+        engine: &'static str,
+        certificate: Arc<Certificate>,
+    },
+}
+
+/// The answer for one property at one size, with its evidence.
+#[derive(Clone, Debug)]
 pub enum Verdict {
-    /// Proved by exhaustive search.
-    Holds,
-    /// A counterexample was found (and replayed).
-    Violated,
-    /// No violation up to the given depth (bounded search only).
+    Holds(Proof),
+    /// A counterexample, replayed on the reference interpreter.
+    Violated(Box<Trace>),
+    /// No violation up to this depth (bounded search only: not a proof).
     NoViolationUpTo(usize),
-    /// A limit was hit before an answer.
+    /// No violation found by a search that may miss one (not a proof).
+    Incomplete,
+    /// The size has no initial state: nothing was checked.
+    Vacuous,
+    /// A limit (or an internal check) stopped the search before an answer.
+    Unknown,
+}
+
+/// The kind of a verdict without its evidence, for comparisons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Holds,
+    Violated,
+    NoViolationUpTo(usize),
+    Incomplete,
+    Vacuous,
     Unknown,
 }
 
 impl Verdict {
-    /// The JSON spelling: `holds`, `violated` or `unknown` (bounded answers are
-    /// `unknown` with a `bound`).
-    pub fn json_name(self) -> &'static str {
+    pub fn kind(&self) -> Kind {
         match self {
-            Verdict::Holds => "holds",
-            Verdict::Violated => "violated",
-            Verdict::NoViolationUpTo(_) | Verdict::Unknown => "unknown",
+            Verdict::Holds(_) => Kind::Holds,
+            Verdict::Violated(_) => Kind::Violated,
+            Verdict::NoViolationUpTo(k) => Kind::NoViolationUpTo(*k),
+            Verdict::Incomplete => Kind::Incomplete,
+            Verdict::Vacuous => Kind::Vacuous,
+            Verdict::Unknown => Kind::Unknown,
+        }
+    }
+
+    pub fn trace(&self) -> Option<&Trace> {
+        match self {
+            Verdict::Violated(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The length of the counterexample.
+    pub fn depth(&self) -> Option<usize> {
+        self.trace().map(|t| t.depth())
+    }
+
+    /// The JSON spelling: `holds`, `violated`, `no_violation_up_to` (with a bound),
+    /// `incomplete`, `vacuous` or `unknown`.
+    pub fn json_name(&self) -> &'static str {
+        match self {
+            Verdict::Holds(_) => "holds",
+            Verdict::Violated(_) => "violated",
+            Verdict::NoViolationUpTo(_) => "no_violation_up_to",
+            Verdict::Incomplete => "incomplete",
+            Verdict::Vacuous => "vacuous",
+            Verdict::Unknown => "unknown",
+        }
+    }
+
+    /// The table's spelling. None but a proof reads `holds`; nothing else can be read
+    /// as a pass.
+    pub fn text(&self) -> String {
+        match self {
+            Verdict::Holds(Proof::Exhaustive) => "holds".into(),
+            Verdict::Holds(Proof::Invariant { .. }) => "holds (proved)".into(),
+            Verdict::Violated(_) => "VIOLATED".into(),
+            Verdict::NoViolationUpTo(k) => format!("none up to {k}"),
+            Verdict::Incomplete => "none found*".into(),
+            Verdict::Vacuous => "vacuous".into(),
+            Verdict::Unknown => "unknown".into(),
         }
     }
 }
@@ -44,9 +115,17 @@ pub struct PropResult {
     pub prop: PropId,
     pub name: String,
     pub verdict: Verdict,
-    /// Length of the (shortest) counterexample.
-    pub depth: Option<usize>,
-    pub trace: Option<Trace>,
+}
+
+impl PropResult {
+    /// The length of the (shortest) counterexample.
+    pub fn depth(&self) -> Option<usize> {
+        self.verdict.depth()
+    }
+
+    pub fn trace(&self) -> Option<&Trace> {
+        self.verdict.trace()
+    }
 }
 
 /// Why a search stopped before an answer.
@@ -70,17 +149,19 @@ impl Limit {
 }
 
 /// Everything an engine reports for one size, for rendering.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct SizeReport {
     pub size: usize,
-    /// Whether symmetry reduction (explicit) or symmetry breaking (SAT) was applied.
+    /// Whether symmetry reduction (explicit), symmetry breaking (SAT) or symmetric
+    /// lemma orbits (proofs) were applied.
     pub symmetry: bool,
     pub results: Vec<PropResult>,
     pub seconds: f64,
     pub limit: Option<Limit>,
     /// Every reachable state was explored (explicit engine only).
     pub complete: bool,
-    /// Counterexamples that failed to replay (an engine bug; verdicts are then unknown).
+    /// Counterexamples that failed to replay, certificates that failed their check
+    /// (an engine bug; the verdicts concerned are then unknown).
     pub internal_errors: Vec<String>,
     /// Explicit engine: states stored, successors generated, initial states.
     pub states: Option<usize>,
@@ -93,4 +174,79 @@ pub struct SizeReport {
     pub bound: Option<usize>,
     pub vars: Option<i32>,
     pub clauses: Option<usize>,
+    /// Proof engines: the frame or induction depth at which the proof closed, and the
+    /// number of lemmas of the invariant.
+    pub proof_depth: Option<usize>,
+    pub lemmas: Option<usize>,
+}
+
+/// Exit codes, for every command.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_VIOLATION: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+pub const EXIT_LIMIT: i32 = 3;
+pub const EXIT_NOT_PROVED: i32 = 4;
+
+/// The exit code of a set of verdicts: 1 when any is violated; else 3 when a limit
+/// stopped the run, an internal check failed or any answer is unknown; else 4 when any
+/// answer is not a proof (bounded, incomplete, vacuous); else 0 (everything proved).
+pub fn exit_code<'a>(
+    verdicts: impl IntoIterator<Item = &'a Verdict>,
+    limited_or_failed: bool,
+) -> i32 {
+    let (mut unknown, mut weak) = (limited_or_failed, false);
+    for v in verdicts {
+        match v.kind() {
+            Kind::Violated => return EXIT_VIOLATION,
+            Kind::Unknown => unknown = true,
+            Kind::NoViolationUpTo(_) | Kind::Incomplete | Kind::Vacuous => weak = true,
+            Kind::Holds => {}
+        }
+    }
+    if unknown {
+        EXIT_LIMIT
+    } else if weak {
+        EXIT_NOT_PROVED
+    } else {
+        EXIT_OK
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_rank_violations_then_unknowns_then_weak_answers() {
+        let h = Verdict::Holds(Proof::Exhaustive);
+        assert_eq!(exit_code([&h], false), EXIT_OK);
+        assert_eq!(
+            exit_code([&h, &Verdict::NoViolationUpTo(3)], false),
+            EXIT_NOT_PROVED
+        );
+        assert_eq!(exit_code([&h, &Verdict::Vacuous], false), EXIT_NOT_PROVED);
+        assert_eq!(
+            exit_code([&Verdict::Incomplete, &Verdict::Unknown], false),
+            EXIT_LIMIT
+        );
+        assert_eq!(exit_code([&h], true), EXIT_LIMIT);
+        let t = Trace {
+            size: 1,
+            init: vec![],
+            steps: vec![],
+            violation: crate::trace::Violation::Deadlock,
+        };
+        let v = Verdict::Violated(Box::new(t));
+        assert_eq!(exit_code([&Verdict::Unknown, &v], true), EXIT_VIOLATION);
+        assert_eq!(v.depth(), Some(0));
+        for v in [
+            &h,
+            &v,
+            &Verdict::NoViolationUpTo(2),
+            &Verdict::Incomplete,
+            &Verdict::Vacuous,
+        ] {
+            assert_eq!(v.text().starts_with("holds"), v.kind() == Kind::Holds);
+        }
+    }
 }

@@ -8,7 +8,7 @@ use common::{families, json_run, nfold};
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size};
 use nfold::bmc::query::SymBreak;
 use nfold::model::ir::Model;
-use nfold::verdict::{PropId, Verdict};
+use nfold::verdict::{Kind as Verdict, PropId};
 use std::collections::HashMap;
 
 fn max_size() -> usize {
@@ -23,8 +23,8 @@ fn answers(reports: &[nfold::verdict::SizeReport]) -> Answers {
         assert!(r.internal_errors.is_empty(), "{:?}", r.internal_errors);
         assert!(r.limit.is_none());
         for p in &r.results {
-            assert!(p.trace.as_ref().is_none_or(|t| t.size == r.size));
-            out.insert((r.size, p.prop), (p.verdict, p.depth));
+            assert!(p.trace().is_none_or(|t| t.size == r.size));
+            out.insert((r.size, p.prop), (p.verdict.kind(), p.depth()));
         }
     }
     out
@@ -104,7 +104,7 @@ fn size_dependent_transitions_agree() {
         assert!(r.internal_errors.is_empty());
         for p in &r.results {
             let sat = agg.get(&(n, p.prop)).copied();
-            match p.depth {
+            match p.depth() {
                 Some(d) if d <= 7 => assert_eq!(
                     sat,
                     Some((Verdict::Violated, Some(d))),
@@ -138,18 +138,18 @@ fn oddeven_bug_fails_exactly_at_odd_sizes() {
         let p = &r.results[0];
         if r.size % 2 == 1 {
             assert_eq!(
-                (p.verdict, p.depth),
+                (p.verdict.kind(), p.depth()),
                 (Verdict::Violated, Some(3 * r.size)),
                 "size {}",
                 r.size
             );
-            let t = p.trace.as_ref().unwrap();
+            let t = p.trace().unwrap();
             assert_eq!(t.size, r.size);
             t.replay(&m)
                 .expect("the projected trace replays on its own instance");
         } else {
             assert_eq!(
-                p.verdict,
+                p.verdict.kind(),
                 Verdict::NoViolationUpTo(3 * max),
                 "size {}",
                 r.size
@@ -166,7 +166,7 @@ fn oddeven_bug_fails_exactly_at_odd_sizes() {
     assert!(run.reports.iter().all(|r| {
         r.results
             .iter()
-            .all(|p| p.verdict == Verdict::NoViolationUpTo(3 * max))
+            .all(|p| p.verdict.kind() == Verdict::NoViolationUpTo(3 * max))
     }));
 }
 

@@ -272,6 +272,15 @@ fn cli_on_mutants_exits_cleanly() {
         for args in [
             vec!["check", "--size", "2", "--max-states", "5000"],
             vec!["check", "--size", "2", "--depth", "3"],
+            vec![
+                "check",
+                "--sizes",
+                "1..2",
+                "--engine",
+                "auto",
+                "--timeout",
+                "2",
+            ],
             vec!["info", "--size", "2"],
             vec!["live", "--size", "2", "--fair", "--max-states", "5000"],
         ] {
@@ -286,7 +295,7 @@ fn cli_on_mutants_exits_cleanly() {
             let err = String::from_utf8_lossy(&out.stderr);
             let code = out.status.code().unwrap_or(-1);
             assert!(
-                (0..=3).contains(&code),
+                (0..=4).contains(&code),
                 "exit {code} for {a:?}:\n{err}\n{text}"
             );
             assert!(

@@ -38,7 +38,7 @@ use nfold::model::compiled::{Compiled, Outcome, Scratch};
 use nfold::model::eval::{self, Fire};
 use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
-use nfold::verdict::{PropId, Verdict};
+use nfold::verdict::{Kind as Verdict, PropId};
 use std::collections::HashMap;
 
 // ------------------------------------------------------------------ generator
@@ -438,7 +438,7 @@ fn explicit_answers(m: &Model, sizes: &[usize], symmetry: bool) -> Result<Answer
             return Err("skip: too many states".into());
         }
         for p in &r.results {
-            out.insert((n, p.prop), (p.verdict, p.depth));
+            out.insert((n, p.prop), (p.verdict.kind(), p.depth()));
         }
     }
     Ok(out)
@@ -592,7 +592,7 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
                 return Err(format!("sat {symbreak:?}: {:?}", r.internal_errors));
             }
             for p in &r.results {
-                single.insert((n, p.prop), (p.verdict, p.depth));
+                single.insert((n, p.prop), (p.verdict.kind(), p.depth()));
             }
         }
         // SAT vs explicit within the bound.
@@ -626,7 +626,7 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
                 return Err(format!("aggregate {symbreak:?}: {:?}", r.internal_errors));
             }
             for p in &r.results {
-                got.insert((r.size, p.prop), (p.verdict, p.depth));
+                got.insert((r.size, p.prop), (p.verdict.kind(), p.depth()));
             }
         }
         if got != single {

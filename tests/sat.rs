@@ -11,7 +11,7 @@ use nfold::bmc::query::SymBreak;
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::model::ir::Model;
 use nfold::sat::{Cnf, SolveResult, SolverKind, Stop};
-use nfold::verdict::{PropId, Verdict};
+use nfold::verdict::{Kind as Verdict, PropId};
 use std::collections::HashMap;
 
 fn max_size() -> usize {
@@ -23,7 +23,7 @@ fn explicit_depths(m: &Model, n: usize) -> HashMap<PropId, Option<usize>> {
     let r = explicit(m, n, &ReachOptions::default());
     assert!(r.internal_errors.is_empty());
     let mut out: HashMap<PropId, Option<usize>> =
-        r.results.iter().map(|p| (p.prop, p.depth)).collect();
+        r.results.iter().map(|p| (p.prop, p.depth())).collect();
     out.entry(PropId::Range).or_insert(None);
     out
 }
@@ -49,9 +49,14 @@ fn agree(name: &str, m: &Model, n: usize, depth: usize, opts: &BmcOptions) {
     let mut seen_range = false;
     for p in &r.report.results {
         let expect = want[&p.prop];
-        match (expect, p.verdict) {
+        match (expect, p.verdict.kind()) {
             (Some(d), Verdict::Violated) if d <= depth => {
-                assert_eq!(p.depth, Some(d), "{name} n={n} {}: shortest depth", p.name)
+                assert_eq!(
+                    p.depth(),
+                    Some(d),
+                    "{name} n={n} {}: shortest depth",
+                    p.name
+                )
             }
             (Some(d), Verdict::NoViolationUpTo(k)) => {
                 assert!(d > k, "{name} n={n} {}: missed depth {d}", p.name)

@@ -267,19 +267,16 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
     for &w in &widths {
         let mut results = Vec::new();
         for &p in &props {
-            let trace = found.remove(&(Some(p), w));
-            let (verdict, depth) = match &trace {
-                Some(t) => (Verdict::Violated, Some(t.depth())),
-                None if finished => (Verdict::NoViolationUpTo(opts.depth), None),
-                None => (Verdict::Unknown, None),
+            let verdict = match found.remove(&(Some(p), w)) {
+                Some(t) => Verdict::Violated(Box::new(t)),
+                None if finished => Verdict::NoViolationUpTo(opts.depth),
+                None => Verdict::Unknown,
             };
             results.push(PropResult {
                 size: w,
                 prop: PropId::Unsafe(p),
                 name: model.unsafes[p].name.clone(),
                 verdict,
-                depth,
-                trace,
             });
         }
         if let Some(t) = found.remove(&(None, w)) {
@@ -287,9 +284,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
                 size: w,
                 prop: PropId::Range,
                 name: "range_error".into(),
-                verdict: Verdict::Violated,
-                depth: Some(t.depth()),
-                trace: Some(t),
+                verdict: Verdict::Violated(Box::new(t)),
             });
         }
         reports.push(SizeReport {
@@ -307,6 +302,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
             bound: Some(opts.depth),
             vars: Some(s.vars),
             clauses: Some(s.clauses),
+            ..SizeReport::default()
         });
     }
     Ok(BmcRun {

@@ -7,6 +7,7 @@
 pub mod aggregate;
 pub mod cnf;
 pub mod driver;
+pub mod engine;
 pub mod frame;
 pub mod query;
 pub mod symbolic;

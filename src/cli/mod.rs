@@ -1,38 +1,35 @@
-//! The command line: `nfold check`, `nfold live`, `nfold info`, `nfold cnf`. Parses arguments
-//! (clap), runs the engines over the requested sizes, renders text or JSON, and maps
-//! outcomes to exit codes: 0 no violation, 1 a violation found, 2 usage or input error,
-//! 3 a limit was hit (or an internal check failed) before an answer.
+//! The command line: `nfold check`, `nfold live`, `nfold info`, `nfold cnf`,
+//! `nfold certify`. Parses arguments (clap), runs the engines over the requested sizes,
+//! renders text or JSON, and maps outcomes to exit codes (`verdict::exit_code`): 0
+//! every answer a proof, 1 a violation found, 2 usage or input error, 3 a limit was hit
+//! (or an internal check failed) before an answer, 4 no violation found but some answer
+//! is not a proof (bounded, incomplete or vacuous).
 
+mod certify;
+mod check;
 mod live;
 mod render;
 
-use crate::bmc::driver::{self as bmc, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
-use crate::explicit::reach::{self, ReachOptions};
 use crate::lang;
 use crate::model::ir::Model;
 use crate::sat::SolverKind;
-use crate::verdict::{Limit, SizeReport, Verdict};
+pub use crate::verdict::{EXIT_LIMIT, EXIT_NOT_PROVED, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Exit codes.
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_VIOLATION: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
-pub const EXIT_LIMIT: i32 = 3;
-
 #[derive(Parser, Debug)]
 #[command(
     name = "nfold",
     version,
     about = "Model checker for parameterized concurrent protocols (families of n processes)",
-    after_help = "Exit codes: 0 no violation, 1 violation found, 2 usage or input error, \
-                  3 limit hit before an answer."
+    after_help = "Exit codes: 0 every answer proved (holds), 1 violation found, 2 usage or input \
+                  error, 3 limit hit (or internal check failed) before an answer, 4 no violation \
+                  found but some answer is not a proof (bounded, incomplete or vacuous)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -42,7 +39,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Check the `unsafe` properties of a family for one size or a range of sizes.
-    Check(CheckArgs),
+    Check(check::CheckArgs),
     /// Check the `ltl` properties (liveness) of a family by nested depth-first search,
     /// optionally under weak fairness.
     Live(live::LiveArgs),
@@ -50,14 +47,9 @@ enum Command {
     Info(InfoArgs),
     /// Write the SAT engine's formula for one size and depth as DIMACS CNF.
     Cnf(CnfArgs),
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Engine {
-    /// Exhaustive breadth-first search with symmetry reduction.
-    Explicit,
-    /// SAT-based bounded model checking up to --depth.
-    Sat,
+    /// Check a saved certificate (an invariant written by `check --certificate`) on a
+    /// model, independently of the engine that found it.
+    Certify(certify::CertifyArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,52 +135,6 @@ struct CnfArgs {
     /// on stderr.
     #[arg(long, value_enum, value_name = "SOLVER")]
     solve: Option<SolverArg>,
-}
-
-#[derive(Args, Debug)]
-struct CheckArgs {
-    /// The model file (.cub).
-    file: String,
-    /// Range of sizes to check, e.g. `1..5` (default: 1..4, or the size fixed by
-    /// `number_procs`).
-    #[arg(long, value_name = "A..B", value_parser = parse_sizes, conflicts_with = "size")]
-    sizes: Option<(usize, usize)>,
-    /// A single size.
-    #[arg(long, value_name = "N", value_parser = parse_size)]
-    size: Option<usize>,
-    /// The engine (default: explicit; sat when --depth is given).
-    #[arg(long, value_enum)]
-    engine: Option<Engine>,
-    /// SAT engine: look for violations up to this depth (default 20).
-    #[arg(long, value_name = "K")]
-    depth: Option<usize>,
-    /// SAT engine: the solver (default: cadical when built in).
-    #[arg(long, value_enum)]
-    solver: Option<SolverArg>,
-    /// SAT engine: how cells are encoded.
-    #[arg(long, value_enum, default_value_t = EncodingArg::Binary)]
-    encoding: EncodingArg,
-    /// SAT engine: check each size of a range separately.
-    #[arg(long)]
-    one_by_one: bool,
-    /// SAT engine: which symmetry breaking (fully symmetric families only;
-    /// --no-symmetry means off).
-    #[arg(long, value_enum, default_value_t = SymBreakArg::WitnessLex)]
-    symmetry_breaking: SymBreakArg,
-    /// Do not reduce by symmetry even when the family is fully symmetric.
-    #[arg(long)]
-    no_symmetry: bool,
-    /// Also report reachable deadlocks (states with no enabled transition).
-    #[arg(long)]
-    deadlock: bool,
-    /// Check only this `unsafe` property (repeatable).
-    #[arg(long = "property", value_name = "NAME")]
-    properties: Vec<String>,
-    /// Stop a size after storing this many states.
-    #[arg(long, value_name = "M")]
-    max_states: Option<usize>,
-    #[command(flatten)]
-    run: RunArgs,
 }
 
 /// Limits and output flags shared by `check` and `live`.
@@ -320,7 +266,8 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
         }
     };
     match cli.cmd {
-        Command::Check(a) => check(a),
+        Command::Check(a) => check::check(a),
+        Command::Certify(a) => certify::certify(a),
         Command::Live(a) => live::live(a),
         Command::Info(a) => info(a),
         Command::Cnf(a) => cnf(a),
@@ -359,223 +306,9 @@ fn sizes_for(
     }
 }
 
-/// Everything the renderer needs about a run.
-pub(crate) struct Run<'a> {
-    pub model: &'a Model,
-    /// `explicit` or `sat`.
-    pub engine: &'static str,
-    /// One line describing the engine and its settings.
-    pub engine_text: String,
-    pub symmetry_requested: bool,
-    pub sizes: Vec<usize>,
-    pub reports: Vec<SizeReport>,
-    pub limit: Option<Limit>,
-    pub seconds: f64,
-    /// The SAT engine checked the size range as one aggregate.
-    pub aggregate: bool,
-}
-
 fn usage(msg: &str) -> i32 {
     eprintln!("nfold: error: {msg}");
     EXIT_USAGE
-}
-
-fn check(a: CheckArgs) -> i32 {
-    let engine = a.engine.unwrap_or(if a.depth.is_some() {
-        Engine::Sat
-    } else {
-        Engine::Explicit
-    });
-    if engine == Engine::Explicit {
-        if a.depth.is_some()
-            || a.solver.is_some()
-            || a.one_by_one
-            || a.encoding != EncodingArg::Binary
-        {
-            return usage(
-                "--depth, --solver, --encoding and --one-by-one belong to the SAT engine (--engine sat)",
-            );
-        }
-    } else {
-        if a.deadlock {
-            return usage(
-                "--deadlock is supported by the explicit engine only (--engine explicit)",
-            );
-        }
-        if a.max_states.is_some() {
-            return usage(
-                "--max-states limits the explicit engine; the SAT engine is bounded by --depth",
-            );
-        }
-    }
-    let model = match load(&a.file) {
-        Ok(m) => m,
-        Err(code) => return code,
-    };
-    let sizes = match sizes_for(&model, a.sizes, a.size) {
-        Ok(s) => s,
-        Err(e) => return usage(&e),
-    };
-    let mut props = Vec::new();
-    for p in &a.properties {
-        match model.unsafes.iter().position(|u| &u.name == p) {
-            Some(k) => props.push(k),
-            None => {
-                let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
-                return usage(&format!(
-                    "no `unsafe` property named `{p}` (the model has: {})",
-                    if names.is_empty() {
-                        "none".to_string()
-                    } else {
-                        names.join(", ")
-                    }
-                ));
-            }
-        }
-    }
-    let props = if props.is_empty() { None } else { Some(props) };
-    let stop = ctrl_c_flag();
-    let start = Instant::now();
-    let deadline = a.run.deadline(start);
-    let progress = a.run.progress_on();
-    let explicit_opts = ReachOptions {
-        symmetry: !a.no_symmetry,
-        deadlock: a.deadlock,
-        props: props.clone(),
-        max_states: a.max_states,
-        max_memory: a.run.memory_cap(),
-        deadline,
-        stop: Some(stop.clone()),
-        progress,
-    };
-    let solver = a
-        .solver
-        .map(|s| s.kind())
-        .unwrap_or_else(SolverKind::default_kind);
-    let bmc_opts = BmcOptions {
-        depth: a.depth.unwrap_or(20),
-        symbreak: if a.no_symmetry {
-            SymBreak::Off
-        } else {
-            a.symmetry_breaking.mode()
-        },
-        solver,
-        encoding: a.encoding.encoding(),
-        props,
-        deadline,
-        stop: Some(stop),
-        max_memory: a.run.memory_cap(),
-        progress,
-    };
-    let aggregate = engine == Engine::Sat && sizes.len() > 1 && !a.one_by_one;
-    let engine_text = match engine {
-        Engine::Explicit => "explicit breadth-first search (exhaustive)".to_string(),
-        Engine::Sat => format!(
-            "SAT bounded model checking up to depth {} ({}, {} encoding{})",
-            bmc_opts.depth,
-            solver.name(),
-            match bmc_opts.encoding {
-                Encoding::Binary => "binary",
-                Encoding::OneHot => "one-hot",
-            },
-            if aggregate {
-                format!(
-                    ", sizes {}..{} in one aggregate run",
-                    sizes[0],
-                    sizes[sizes.len() - 1]
-                )
-            } else if sizes.len() > 1 {
-                ", each size separately".to_string()
-            } else {
-                String::new()
-            }
-        ),
-    };
-    let mut run = Run {
-        model: &model,
-        engine: match engine {
-            Engine::Explicit => "explicit",
-            Engine::Sat => "sat",
-        },
-        engine_text,
-        symmetry_requested: !a.no_symmetry,
-        sizes: sizes.clone(),
-        reports: Vec::new(),
-        limit: None,
-        seconds: 0.0,
-        aggregate,
-    };
-    if !a.run.json {
-        print!("{}", render::header(&run));
-    }
-    if aggregate {
-        let (lo, hi) = (sizes[0], sizes[sizes.len() - 1]);
-        let r = match bmc::check_aggregate(&model, lo, hi, &bmc_opts) {
-            Ok(r) => r,
-            Err(e) => return usage(&e),
-        };
-        if let Some(e) = r.reports.first().and_then(|x| x.internal_errors.first()) {
-            eprintln!("nfold: internal error: a counterexample failed to replay: {e}");
-        }
-        for rep in r.reports {
-            if !a.run.json {
-                print!("{}", render::rows(&rep));
-            }
-            run.limit = run.limit.or(rep.limit);
-            run.reports.push(rep);
-        }
-    }
-    for &n in sizes.iter().filter(|_| !aggregate) {
-        let r: SizeReport = match engine {
-            Engine::Explicit => reach::check_size(&model, n, &explicit_opts).into(),
-            Engine::Sat => match bmc::check_size(&model, n, &bmc_opts) {
-                Ok(r) => r.report,
-                Err(e) => return usage(&e),
-            },
-        };
-        for e in &r.internal_errors {
-            eprintln!("nfold: internal error: a counterexample failed to replay: {e}");
-        }
-        if !a.run.json {
-            print!("{}", render::rows(&r));
-        }
-        let limit = r.limit;
-        run.reports.push(r);
-        if limit.is_some() {
-            run.limit = limit;
-            break;
-        }
-    }
-    run.seconds = start.elapsed().as_secs_f64();
-    if a.run.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&render::json(&run)).unwrap_or_default()
-        );
-    } else {
-        print!("{}", render::footer(&run));
-    }
-    exit_code(&run)
-}
-
-fn exit_code(run: &Run) -> i32 {
-    let verdicts = run
-        .reports
-        .iter()
-        .flat_map(|r| r.results.iter().map(|p| p.verdict));
-    let mut any_unknown = run.limit.is_some();
-    for v in verdicts {
-        match v {
-            Verdict::Violated => return EXIT_VIOLATION,
-            Verdict::Unknown => any_unknown = true,
-            _ => {}
-        }
-    }
-    if any_unknown || run.reports.iter().any(|r| !r.internal_errors.is_empty()) {
-        EXIT_LIMIT
-    } else {
-        EXIT_OK
-    }
 }
 
 fn cnf(a: CnfArgs) -> i32 {

@@ -1,30 +1,22 @@
 //! Rendering of runs and models for the terminal (text) and for tools (`--json`).
 
-use super::Run;
+use super::check::Run;
 use crate::explicit::reach::peak_memory;
 use crate::model::eval::transition_instances;
 use crate::model::init::for_each_initial;
 use crate::model::instance::Instance;
 use crate::model::ir::{Model, Ty, VarKind};
+use crate::proof::cert::sizes_text;
 use crate::trace;
-use crate::verdict::{PropResult, SizeReport, Verdict};
+use crate::verdict::{Kind, Proof, SizeReport, Verdict};
 use serde_json::{Value, json};
-
-fn verdict_text(p: &PropResult) -> String {
-    match p.verdict {
-        Verdict::Holds => "holds".into(),
-        Verdict::Violated => "VIOLATED".into(),
-        Verdict::NoViolationUpTo(k) => format!("none up to {k}"),
-        Verdict::Unknown => "unknown".into(),
-    }
-}
 
 fn symmetry_line(run: &Run) -> String {
     let m = run.model;
-    let what = if run.engine == "sat" {
-        "lex-leader symmetry breaking"
-    } else {
-        "reduction"
+    let what = match run.engine {
+        "sat" => "lex-leader symmetry breaking",
+        "ic3" | "kind" | "auto" => "symmetric lemma orbits",
+        _ => "reduction",
     };
     match (m.is_symmetric(), run.symmetry_requested) {
         (true, true) => format!("fully symmetric; {what} on"),
@@ -35,10 +27,10 @@ fn symmetry_line(run: &Run) -> String {
 
 /// The lines before the table.
 pub fn header(run: &Run) -> String {
-    let size_col = if run.engine == "sat" {
-        "clauses"
-    } else {
-        "states"
+    let size_col = match run.engine {
+        "sat" => "clauses",
+        "explicit" => "states",
+        _ => "lemmas",
     };
     format!(
         "model     {}\nsymmetry  {}\nengine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
@@ -60,6 +52,7 @@ pub fn rows(r: &SizeReport) -> String {
     let count = r
         .states
         .or(r.clauses)
+        .or(r.lemmas)
         .map(|c| c.to_string())
         .unwrap_or_else(|| "-".into());
     for p in &r.results {
@@ -67,8 +60,10 @@ pub fn rows(r: &SizeReport) -> String {
             "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>8.2}s\n",
             r.size,
             p.name,
-            verdict_text(p),
-            p.depth.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
+            p.verdict.text(),
+            p.depth()
+                .map(|d| d.to_string())
+                .unwrap_or_else(|| "-".into()),
             count,
             r.seconds
         ));
@@ -85,40 +80,91 @@ pub fn rows(r: &SizeReport) -> String {
 /// Traces, limits and the summary after the table.
 pub fn footer(run: &Run) -> String {
     let mut out = String::new();
+    let vacuous: Vec<usize> = run
+        .reports
+        .iter()
+        .filter(|r| r.results.iter().any(|p| p.verdict.kind() == Kind::Vacuous))
+        .map(|r| r.size)
+        .collect();
+    if !vacuous.is_empty() {
+        out.push_str(&format!(
+            "\nwarning: no initial state at sizes {} (the init formula is unsatisfiable there): nothing was checked, the answer is vacuous\n",
+            sizes_text(&vacuous)
+        ));
+    }
+    // Each trace once: a later size whose trace takes the same steps to the same
+    // violation refers to the first.
+    let mut shown: Vec<(&trace::Trace, usize)> = Vec::new();
     for r in &run.reports {
-        if r.initial_states == Some(0) && r.complete {
-            out.push_str(&format!(
-                "\nwarning: size {} has no initial state (the init formula is unsatisfiable)\n",
-                r.size
-            ));
-        }
         for p in &r.results {
-            if let Some(t) = &p.trace {
-                let states = t.replay(run.model).unwrap_or_default();
+            let Some(t) = p.trace() else { continue };
+            if let Some((_, first)) = shown
+                .iter()
+                .find(|(s, _)| s.steps == t.steps && s.violation == t.violation)
+            {
                 out.push_str(&format!(
-                    "\nsize {}: `{}` violated at depth {} (trace replayed on the interpreter):\n",
+                    "\nsize {}: `{}` violated at depth {} by the same steps as size {first} (replayed at size {})\n",
                     r.size,
                     p.name,
-                    t.depth()
+                    t.depth(),
+                    r.size
                 ));
-                if states.len() == t.steps.len() + 1 {
-                    out.push_str(&trace::render_text(run.model, t, &states));
-                }
+                continue;
             }
+            let states = t.replay(run.model).unwrap_or_default();
+            out.push_str(&format!(
+                "\nsize {}: `{}` violated at depth {} (trace replayed on the interpreter):\n",
+                r.size,
+                p.name,
+                t.depth()
+            ));
+            if states.len() == t.steps.len() + 1 {
+                out.push_str(&trace::render_text(run.model, t, &states));
+            }
+            shown.push((t, r.size));
         }
     }
     if run.aggregate {
         out.push_str(&picture(run));
     }
-    if let Some(l) = run.limit {
-        let answered: Vec<String> = run
+    if let Some(c) = &run.certificate {
+        let proved: Vec<usize> = run
             .reports
             .iter()
-            .filter(|r| r.limit.is_none())
-            .map(|r| r.size.to_string())
+            .filter(|r| {
+                r.results
+                    .iter()
+                    .any(|p| matches!(p.verdict, Verdict::Holds(Proof::Invariant { .. })))
+            })
+            .map(|r| r.size)
             .collect();
-        let at = if run.aggregate {
-            "in the aggregate run".to_string()
+        if !proved.is_empty() {
+            out.push_str(&format!(
+                "\nproved at sizes {} by an inductive invariant of {} lemmas ({}{}), checked at every size on its own instance\n",
+                sizes_text(&proved),
+                c.lemmas.len(),
+                c.engine,
+                if c.induction > 1 {
+                    format!(", {}-inductive", c.induction)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+    }
+    for n in &run.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    if let Some(l) = run.limit {
+        // A size is answered when none of its verdicts is unknown.
+        let answered: Vec<usize> = run
+            .reports
+            .iter()
+            .filter(|r| r.results.iter().all(|p| p.verdict.kind() != Kind::Unknown))
+            .map(|r| r.size)
+            .collect();
+        let at = if run.aggregate || run.engine != "explicit" && run.sizes.len() > 1 {
+            "in the run over all sizes".to_string()
         } else {
             format!(
                 "at size {}",
@@ -126,12 +172,12 @@ pub fn footer(run: &Run) -> String {
             )
         };
         out.push_str(&format!(
-            "\nstopped: {} {at}; sizes fully answered: {}\n",
+            "\nstopped: {} {at}; sizes answered: {}\n",
             l.text(),
             if answered.is_empty() {
                 "none".into()
             } else {
-                answered.join(", ")
+                sizes_text(&answered)
             }
         ));
         for r in run.reports.iter().filter(|r| r.limit.is_some()) {
@@ -142,40 +188,82 @@ pub fn footer(run: &Run) -> String {
                 ));
             }
         }
-        let skipped: Vec<String> = run
+        let skipped: Vec<usize> = run
             .sizes
             .iter()
-            .filter(|n| !run.reports.iter().any(|r| r.size == **n))
-            .map(|n| n.to_string())
+            .copied()
+            .filter(|n| !run.reports.iter().any(|r| r.size == *n))
             .collect();
         if !skipped.is_empty() {
-            out.push_str(&format!("not run: sizes {}\n", skipped.join(", ")));
+            out.push_str(&format!("not run: sizes {}\n", sizes_text(&skipped)));
         }
     }
-    let violated: Vec<String> = run
-        .reports
-        .iter()
-        .filter(|r| r.results.iter().any(|p| p.verdict == Verdict::Violated))
-        .map(|r| r.size.to_string())
-        .collect();
-    let none = match (run.limit, run.reports.first().and_then(|r| r.bound)) {
-        (Some(_), _) => "no violation found before the limit".to_string(),
-        (None, Some(k)) => format!("no violation up to depth {k}"),
-        (None, None) => "no violation found".to_string(),
-    };
     out.push_str(&format!(
         "\n{}; {:.2}s{}\n",
-        if violated.is_empty() {
-            none
-        } else {
-            format!("violations at sizes {}", violated.join(", "))
-        },
+        summary(run),
         run.seconds,
         peak_memory()
             .map(|b| format!(", peak memory {:.1} MiB", b as f64 / (1 << 20) as f64))
             .unwrap_or_default()
     ));
     out
+}
+
+/// The last line: the sizes by kind of answer, violations first.
+fn summary(run: &Run) -> String {
+    let sizes_where = |f: &dyn Fn(Kind) -> bool| -> Vec<usize> {
+        run.reports
+            .iter()
+            .filter(|r| r.results.iter().any(|p| f(p.verdict.kind())))
+            .map(|r| r.size)
+            .collect()
+    };
+    let violated = sizes_where(&|k| k == Kind::Violated);
+    let mut parts = Vec::new();
+    if !violated.is_empty() {
+        let list: Vec<String> = violated.iter().map(|n| n.to_string()).collect();
+        parts.push(format!("violations at sizes {}", list.join(", ")));
+    }
+    // Sizes where every answer is a proof.
+    let proved: Vec<usize> = run
+        .reports
+        .iter()
+        .filter(|r| {
+            !r.results.is_empty() && r.results.iter().all(|p| p.verdict.kind() == Kind::Holds)
+        })
+        .map(|r| r.size)
+        .collect();
+    if !proved.is_empty() {
+        parts.push(format!("holds at sizes {}", sizes_text(&proved)));
+    }
+    let bounded = sizes_where(&|k| matches!(k, Kind::NoViolationUpTo(_)));
+    if !bounded.is_empty() {
+        let k = run.reports.iter().find_map(|r| r.bound).unwrap_or(0);
+        parts.push(format!(
+            "no violation up to depth {k} at sizes {} (bounded: not a proof)",
+            sizes_text(&bounded)
+        ));
+    }
+    let incomplete = sizes_where(&|k| k == Kind::Incomplete);
+    if !incomplete.is_empty() {
+        parts.push(format!(
+            "no violation found at sizes {} (incomplete: not a proof)",
+            sizes_text(&incomplete)
+        ));
+    }
+    let vacuous = sizes_where(&|k| k == Kind::Vacuous);
+    if !vacuous.is_empty() {
+        parts.push(format!("vacuous at sizes {}", sizes_text(&vacuous)));
+    }
+    let unknown = sizes_where(&|k| k == Kind::Unknown);
+    if !unknown.is_empty() {
+        parts.push(format!("unknown at sizes {}", sizes_text(&unknown)));
+    }
+    if parts.is_empty() {
+        "no property checked".to_string()
+    } else {
+        parts.join("; ")
+    }
 }
 
 /// The failing sizes as rows of the aggregate: `-` a present process, `$` an absent one
@@ -185,7 +273,7 @@ fn picture(run: &Run) -> String {
     let failing: Vec<usize> = run
         .reports
         .iter()
-        .filter(|r| r.results.iter().any(|p| p.verdict == Verdict::Violated))
+        .filter(|r| r.results.iter().any(|p| p.verdict.kind() == Kind::Violated))
         .map(|r| r.size)
         .collect();
     if failing.is_empty() {
@@ -206,7 +294,7 @@ pub fn json(run: &Run) -> Value {
     let mut results = Vec::new();
     for r in &run.reports {
         for p in &r.results {
-            let tr = p.trace.as_ref().map(|t| {
+            let tr = p.trace().map(|t| {
                 let states = t.replay(run.model).unwrap_or_default();
                 trace::to_json(run.model, t, &states)
             });
@@ -214,24 +302,56 @@ pub fn json(run: &Run) -> Value {
                 "size": r.size,
                 "property": p.name,
                 "verdict": p.verdict.json_name(),
-                "depth": p.depth,
+                "depth": p.depth(),
                 "states": r.states,
                 "seconds": r.seconds,
                 "answered_depth": r.answered_depth,
                 "trace": tr,
             });
             let o = row.as_object_mut().unwrap();
-            if run.engine == "sat" {
-                o.insert("bound".into(), json!(r.bound));
-                o.insert("bounded".into(), json!(true));
-                o.insert("symmetry_breaking".into(), json!(r.symmetry));
-                o.insert("variables".into(), json!(r.vars));
-                o.insert("clauses".into(), json!(r.clauses));
-            } else {
-                o.insert("transitions".into(), json!(r.transitions));
-                o.insert("symmetry_reduction".into(), json!(r.symmetry));
-                o.insert("complete".into(), json!(r.complete));
+            match &p.verdict {
+                Verdict::Holds(Proof::Exhaustive) => {
+                    o.insert("proof".into(), json!({"how": "exhaustive search"}));
+                }
+                Verdict::Holds(Proof::Invariant {
+                    engine,
+                    certificate,
+                }) => {
+                    o.insert(
+                        "proof".into(),
+                        json!({
+                            "how": "inductive invariant, checked",
+                            "engine": engine,
+                            "lemmas": certificate.lemmas.len(),
+                            "induction": certificate.induction,
+                        }),
+                    );
+                }
+                Verdict::NoViolationUpTo(k) => {
+                    o.insert("bound".into(), json!(k));
+                }
+                _ => {}
             }
+            match run.engine {
+                "sat" => {
+                    o.insert("bound".into(), json!(r.bound));
+                    o.insert("bounded".into(), json!(true));
+                    o.insert("symmetry_breaking".into(), json!(r.symmetry));
+                    o.insert("variables".into(), json!(r.vars));
+                    o.insert("clauses".into(), json!(r.clauses));
+                }
+                "explicit" => {
+                    o.insert("transitions".into(), json!(r.transitions));
+                    o.insert("symmetry_reduction".into(), json!(r.symmetry));
+                    o.insert("complete".into(), json!(r.complete));
+                }
+                _ => {
+                    o.insert("symmetric_lemmas".into(), json!(r.symmetry));
+                    o.insert("proof_depth".into(), json!(r.proof_depth));
+                    o.insert("lemmas".into(), json!(r.lemmas));
+                }
+            }
+            o.insert("internal_errors".into(), json!(r.internal_errors));
             results.push(row);
         }
     }
@@ -246,8 +366,12 @@ pub fn json(run: &Run) -> Value {
         "seconds": run.seconds,
         "peak_memory_bytes": peak_memory(),
     });
+    let o = doc.as_object_mut().unwrap();
+    o.insert("notes".into(), json!(run.notes));
+    if let Some(c) = &run.certificate {
+        o.insert("certificate".into(), json!(c.to_text()));
+    }
     if run.engine == "sat" {
-        let o = doc.as_object_mut().unwrap();
         o.insert(
             "bound".into(),
             json!(run.reports.first().and_then(|r| r.bound)),

@@ -2,6 +2,7 @@
 //! nested depth-first search for LTL under weak fairness (`ndfs`), both with symmetry
 //! reduction by canonical representatives, over hash tables of packed states (`store`).
 
+pub mod engine;
 pub mod ndfs;
 pub mod reach;
 pub mod shorten;

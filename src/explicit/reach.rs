@@ -15,7 +15,7 @@ use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::trace::{RangeSite, Trace, Violation};
 pub use crate::verdict::Limit;
-use crate::verdict::{PropId, PropResult, SizeReport, Verdict};
+use crate::verdict::{Proof, PropId, PropResult, SizeReport, Verdict};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -452,24 +452,24 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let mut results = Vec::new();
     let mut internal_errors = Vec::new();
     let mut push = |prop: PropId, name: String, found: Option<&Found>, decided: bool| {
-        let (verdict, depth, trace) = match found {
+        let verdict = match found {
             Some(f) => match build_trace(model, &inst, &compiled, &s, f) {
-                Ok(t) => (Verdict::Violated, Some(t.depth()), Some(t)),
+                Ok(t) => Verdict::Violated(Box::new(t)),
                 Err(e) => {
                     internal_errors.push(format!("size {n}, {name}: {e}"));
-                    (Verdict::Unknown, None, None)
+                    Verdict::Unknown
                 }
             },
-            None if decided => (Verdict::Holds, None, None),
-            None => (Verdict::Unknown, None, None),
+            // No initial state: nothing was checked.
+            None if decided && init_count == 0 => Verdict::Vacuous,
+            None if decided => Verdict::Holds(Proof::Exhaustive),
+            None => Verdict::Unknown,
         };
         results.push(PropResult {
             size: n,
             prop,
             name,
             verdict,
-            depth,
-            trace,
         });
     };
     for (k, &u) in s.props.iter().enumerate() {
@@ -617,9 +617,7 @@ impl From<ReachResult> for SizeReport {
             initial_states: Some(r.stats.initial_states),
             // Every state of depth <= the level being expanded was discovered and checked.
             answered_depth: Some(r.stats.depth),
-            bound: None,
-            vars: None,
-            clauses: None,
+            ..SizeReport::default()
         }
     }
 }

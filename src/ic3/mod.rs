@@ -25,6 +25,7 @@
 //! Counterexamples are reported as (property, width, depth): the caller finds a
 //! shortest trace with BMC and replays it; invariants are checked by `proof::check`.
 
+pub mod engine;
 mod generalize;
 
 use crate::bmc::transys::{FIRE, STATE, STEP, StateVar, Transys};
@@ -56,6 +57,10 @@ pub struct Ic3Options {
     pub max_memory: Option<usize>,
     /// Progress lines on stderr.
     pub progress: bool,
+    /// (property, width) pairs already answered: not searched.
+    pub exclude: Vec<(PropKey, usize)>,
+    /// Stop (without an answer) once this many frames are open: for the lemmas.
+    pub max_frames: Option<usize>,
 }
 
 /// A violation found: property, width, and the length of IC3's run to it (a shortest
@@ -85,6 +90,8 @@ pub struct Ic3Outcome {
     /// The lemmas of an inductive invariant that excludes every bad state of every
     /// property at every width not in `cexs`, when the search converged.
     pub invariant: Option<Vec<Lemma>>,
+    /// Every lemma alive at the end, with its level (frames from which it holds on).
+    pub lemmas: Vec<(Lemma, usize)>,
     pub limit: Option<Limit>,
     pub stats: Ic3Stats,
 }
@@ -154,6 +161,10 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
     let init = new_solver(ts, opts.solver, &[STATE, STEP, FIRE])?;
     let mut keys: Vec<PropKey> = opts.props.iter().map(|&p| Some(p)).collect();
     keys.push(None);
+    let mut excluded: HashMap<PropKey, Vec<usize>> = HashMap::new();
+    for &(k, w) in &opts.exclude {
+        excluded.entry(k).or_default().push(w);
+    }
     let mut e = Engine {
         svars: ts.state_vars(),
         ts,
@@ -163,7 +174,7 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
         lift,
         entries: Vec::new(),
         keys,
-        excluded: HashMap::new(),
+        excluded,
         bad: FALSE,
         bad_keys: Vec::new(),
         cexs: Vec::new(),
@@ -178,6 +189,12 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
     e.stats.seconds = e.start.elapsed().as_secs_f64();
     e.stats.lemmas = e.entries.iter().filter(|x| x.alive).count();
     Ok(Ic3Outcome {
+        lemmas: e
+            .entries
+            .iter()
+            .filter(|x| x.alive)
+            .map(|x| (x.lemma.clone(), x.level))
+            .collect(),
         cexs: e.cexs,
         invariant,
         limit: e.limit,
@@ -266,6 +283,9 @@ impl Engine<'_, '_> {
             k += 1;
             self.stats.frames = k;
             self.progress(k);
+            if self.opts.max_frames.is_some_and(|m| k > m) {
+                return Ok(None);
+            }
         }
     }
 

@@ -17,10 +17,11 @@
 //! A lemma `sizes a..b: forall distinct x1 .. xk. not (f)` says that at every size in
 //! a..b no reachable state has pairwise distinct processes x1..xk satisfying f (the
 //! meaning of an `unsafe (x1 .. xk) { f }` block); without `sizes` it is claimed at every
-//! size of the certificate. `induction k` > 1 states that the conjunction is
-//! k-inductive rather than inductive. `proves P at S` claims that the invariant
-//! excludes every state violating property P (`range_error`: every range error) at
-//! the sizes S.
+//! size of the certificate; `no range error` says that no transition instance or
+//! property meets a range error. `induction k` > 1 states that the conjunction is
+//! k-inductive rather than inductive (`induction k simple-path`: over runs of k+1
+//! pairwise distinct states). `proves P at S` claims that the invariant excludes every
+//! state violating property P (`range_error`: every range error) at the sizes S.
 
 use crate::lang::diag::Span;
 
@@ -35,6 +36,8 @@ pub struct Certificate {
     pub engine: String,
     /// The invariant is `induction`-inductive (1: inductive).
     pub induction: usize,
+    /// Induction over runs of pairwise distinct states only.
+    pub simple_path: bool,
     /// Properties (by name; `range_error` for range errors) and the sizes they are
     /// claimed at.
     pub proves: Vec<(String, Vec<usize>)>,
@@ -42,12 +45,13 @@ pub struct Certificate {
 }
 
 /// One lemma: the sizes it is claimed at, its process variables and its formula
-/// (the text after `not`).
+/// (the text after `not`), or (`no_range`) the absence of range errors.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CertLemma {
     pub sizes: Option<(usize, usize)>,
     pub vars: Vec<String>,
     pub body: String,
+    pub no_range: bool,
 }
 
 impl CertLemma {
@@ -63,6 +67,9 @@ impl CertLemma {
             .sizes
             .map(|(a, b)| format!("sizes {a}..{b}: "))
             .unwrap_or_default();
+        if self.no_range {
+            return format!("{sizes}no range error");
+        }
         let quant = if self.vars.is_empty() {
             String::new()
         } else {
@@ -81,6 +88,14 @@ impl CertLemma {
                 .ok_or("expected `sizes A..B:` before the lemma")?;
             sizes = Some(parse_range(range.trim())?);
             rest = after.trim();
+        }
+        if rest == "no range error" {
+            return Ok(CertLemma {
+                sizes,
+                vars: Vec::new(),
+                body: String::new(),
+                no_range: true,
+            });
         }
         let mut vars = Vec::new();
         if let Some(r) = rest.strip_prefix("forall distinct ") {
@@ -107,6 +122,7 @@ impl CertLemma {
             sizes,
             vars,
             body: body.trim().to_string(),
+            no_range: false,
         })
     }
 }
@@ -171,7 +187,11 @@ impl Certificate {
         out.push_str(&format!("model {} {:016x}\n", self.model, self.hash));
         out.push_str(&format!("sizes {}..{}\n", self.sizes.0, self.sizes.1));
         out.push_str(&format!("engine {}\n", self.engine));
-        out.push_str(&format!("induction {}\n", self.induction));
+        out.push_str(&format!(
+            "induction {}{}\n",
+            self.induction,
+            if self.simple_path { " simple-path" } else { "" }
+        ));
         for (p, s) in &self.proves {
             out.push_str(&format!("proves {p} at {}\n", sizes_text(s)));
         }
@@ -189,6 +209,7 @@ impl Certificate {
             sizes: (1, 1),
             engine: String::new(),
             induction: 1,
+            simple_path: false,
             proves: Vec::new(),
             lemmas: Vec::new(),
         };
@@ -219,11 +240,17 @@ impl Certificate {
                     }
                     "engine" => c.engine = rest.to_string(),
                     "induction" => {
-                        c.induction = rest
+                        let (k, sp) = match rest.strip_suffix(" simple-path") {
+                            Some(k) => (k, true),
+                            None => (rest, false),
+                        };
+                        c.induction = k
+                            .trim()
                             .parse()
                             .ok()
                             .filter(|&k: &usize| k >= 1)
-                            .ok_or("expected a depth of at least 1")?
+                            .ok_or("expected a depth of at least 1")?;
+                        c.simple_path = sp;
                     }
                     "proves" => {
                         let (p, s) = rest
@@ -263,11 +290,13 @@ mod tests {
             hash: text_hash("x"),
             sizes: (1, 12),
             engine: "ic3".into(),
-            induction: 1,
+            induction: 2,
+            simple_path: true,
             proves: vec![("mutex".into(), vec![1, 2, 3, 5, 7, 8])],
             lemmas: vec![
                 CertLemma::parse("forall distinct i j. not (A[i] = Crit && A[j] = Crit)").unwrap(),
                 CertLemma::parse("sizes 2..5: not (Sem = False && A[#1] = Crit)").unwrap(),
+                CertLemma::parse("sizes 1..3: no range error").unwrap(),
             ],
         };
         let t = c.to_text();

@@ -39,6 +39,11 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<(Model, Vec<usiz
     let mut text = model.source.text.clone();
     text.push('\n');
     for (i, l) in cert.lemmas.iter().enumerate() {
+        if l.no_range {
+            // A placeholder keeps one property per lemma; it is never evaluated.
+            text.push_str(&format!("unsafe {prefix}{} () {{ False }}\n", i + 1));
+            continue;
+        }
         text.push_str(&format!(
             "unsafe {prefix}{} ({}) {{ {} }}\n",
             i + 1,
@@ -76,12 +81,12 @@ pub fn check(
             .filter(|(_, s)| s.contains(&n))
             .map(|(p, _)| p.clone())
             .collect();
-        let lemmas: Vec<usize> = cert
+        let lemmas: Vec<(usize, bool)> = cert
             .lemmas
             .iter()
             .zip(&lemma_props)
             .filter(|(l, _)| l.at(n))
-            .map(|(_, &p)| p)
+            .map(|(l, &p)| (p, l.no_range))
             .collect();
         let failures = check_size(&m, model, cert, n, &claims, &lemmas, solver, stop)?;
         out.push(SizeCheck {
@@ -104,7 +109,7 @@ fn check_size(
     cert: &Certificate,
     n: usize,
     claims: &[String],
-    lemmas: &[usize],
+    lemmas: &[(usize, bool)],
     solver: SolverKind,
     stop: &Stop,
 ) -> Result<Vec<String>, String> {
@@ -115,21 +120,44 @@ fn check_size(
     }
     let mut s = solver.create()?;
     let mut failures = Vec::new();
+    let all_props: Vec<usize> = (0..original.unsafes.len()).collect();
     // Inv at frame j, and each lemma's violation there.
     let mut inv = Vec::new();
     let mut viol: Vec<Vec<Lit>> = Vec::new();
     for j in 0..=k {
         let mut bad = Vec::new();
-        for &p in lemmas {
-            let (b, e) = u.bad(p, j);
-            bad.push(u.c.or2(b, e));
+        for &(p, no_range) in lemmas {
+            if no_range {
+                let r = u.ts.range(&all_props, false);
+                bad.push(u.lit(j, r));
+            } else {
+                let (b, e) = u.bad(p, j);
+                bad.push(u.c.or2(b, e));
+            }
         }
         let any = u.c.or(&bad);
         inv.push(-any);
         viol.push(bad);
     }
+    if cert.simple_path {
+        // Runs of pairwise distinct states only.
+        for i in 0..=k {
+            for j in i + 1..=k {
+                let (a, b) = (u.frames[i].cells.clone(), u.frames[j].cells.clone());
+                let mut diff = Vec::new();
+                for (ca, cb) in a.iter().zip(&b) {
+                    for (&x, &y) in ca.lits().iter().zip(cb.lits()) {
+                        let same = u.c.iff(x, y);
+                        diff.push(-same);
+                    }
+                }
+                let d = u.c.or(&diff);
+                u.c.assert(d);
+            }
+        }
+    }
     let lemma_text = |i: usize| {
-        let idx = lemmas[i] - original.unsafes.len();
+        let idx = lemmas[i].0 - original.unsafes.len();
         cert.lemmas[idx].text()
     };
     let mut ask =
@@ -168,7 +196,6 @@ fn check_size(
         &mut failures,
     );
     // Every claimed property.
-    let all_props: Vec<usize> = (0..original.unsafes.len()).collect();
     for c in claims {
         let bad = if c == "range_error" {
             let init_err = u.init_err;

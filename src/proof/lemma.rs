@@ -12,6 +12,7 @@
 //! the permutations of that width's processes, and a lemma that talks about a cell
 //! missing at some width would say something about unobserved values there.
 
+use super::cert::CertLemma;
 use crate::bmc::transys::{StateVar, Transys};
 use crate::model::ir::{Ty, VarId};
 
@@ -314,6 +315,11 @@ impl Lemma {
     /// are written in: `forall distinct i j. not (A[i] = Crit && A[j] = Crit)`, with
     /// the sizes it is claimed for when they are not all of `all`.
     pub fn render(&self, ts: &Transys, all: (usize, usize)) -> String {
+        self.to_cert(ts, all).text()
+    }
+
+    /// The lemma as a certificate lemma (see `render`).
+    pub fn to_cert(&self, ts: &Transys, all: (usize, usize)) -> CertLemma {
         let model = ts.inst.model;
         let names = ["i", "j", "k", "l", "m"];
         let pname = |i: usize| {
@@ -355,17 +361,17 @@ impl Lemma {
         } else {
             atoms.join(" && ")
         };
-        let quant = if self.procs == 0 {
-            String::new()
+        // Below `procs` processes the lemma says nothing (no distinct tuple exists).
+        let lo = if self.procs > 0 && self.lo <= self.procs {
+            all.0
         } else {
-            let vs: Vec<String> = (0..self.procs).map(pname).collect();
-            format!("forall distinct {}. ", vs.join(" "))
+            self.lo
         };
-        let sizes = if (self.lo, self.hi) == all {
-            String::new()
-        } else {
-            format!("sizes {}..{}: ", self.lo, self.hi)
-        };
-        format!("{sizes}{quant}not ({body})")
+        CertLemma {
+            sizes: ((lo, self.hi) != all).then_some((lo, self.hi)),
+            vars: (0..self.procs).map(pname).collect(),
+            body,
+            no_range: false,
+        }
     }
 }

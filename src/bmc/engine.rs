@@ -1,0 +1,86 @@
+//! Bounded model checking as an engine of the command line: the sizes in one run over
+//! the aggregate, or one by one.
+
+use super::driver::{self, BmcOptions};
+use super::frame::Encoding;
+use crate::engine::{Control, Engine, Outcome, Problem};
+use crate::verdict::SizeReport;
+
+/// BMC with its settings (limits and interrupt come from the `Control`).
+#[derive(Clone, Debug)]
+pub struct BmcEngine {
+    pub opts: BmcOptions,
+    /// Each size separately instead of one aggregate run.
+    pub one_by_one: bool,
+}
+
+impl BmcEngine {
+    fn options(&self, p: &Problem, ctl: &Control) -> BmcOptions {
+        BmcOptions {
+            props: Some(p.props.clone()),
+            deadline: ctl.deadline,
+            stop: ctl.stop.clone(),
+            max_memory: ctl.max_memory,
+            progress: ctl.progress,
+            ..self.opts.clone()
+        }
+    }
+}
+
+impl Engine for BmcEngine {
+    fn name(&self) -> &'static str {
+        "sat"
+    }
+
+    fn describe(&self, p: &Problem) -> String {
+        format!(
+            "SAT bounded model checking up to depth {} ({}, {} encoding{})",
+            self.opts.depth,
+            self.opts.solver.name(),
+            match self.opts.encoding {
+                Encoding::Binary => "binary",
+                Encoding::OneHot => "one-hot",
+            },
+            if p.max > p.min && !self.one_by_one {
+                format!(", sizes {}..{} in one aggregate run", p.min, p.max)
+            } else if p.max > p.min {
+                ", each size separately".to_string()
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    fn check(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        let opts = self.options(p, ctl);
+        if p.max > p.min && !self.one_by_one {
+            let r = driver::check_aggregate(p.model, p.min, p.max, &opts)?;
+            let limit = r.reports.iter().find_map(|x| x.limit);
+            for rep in r.reports {
+                report(rep);
+            }
+            return Ok(Outcome {
+                limit,
+                aggregate: true,
+                ..Outcome::default()
+            });
+        }
+        for n in p.sizes() {
+            let r = driver::check_size(p.model, n, &opts)?.report;
+            let limit = r.limit;
+            report(r);
+            if limit.is_some() {
+                return Ok(Outcome {
+                    limit,
+                    ..Outcome::default()
+                });
+            }
+        }
+        Ok(Outcome::default())
+    }
+}

@@ -1,0 +1,288 @@
+//! `nfold check`: safety (`unsafe` properties and range errors) for a range of sizes,
+//! by the engine chosen (or `auto`), through the engine contract (`engine`).
+
+use super::render;
+use super::{EncodingArg, RunArgs, SolverArg, SymBreakArg, ctrl_c_flag, load, usage};
+use super::{parse_size, parse_sizes, sizes_for};
+use crate::bmc::driver::BmcOptions;
+use crate::bmc::engine::BmcEngine;
+use crate::bmc::query::SymBreak;
+use crate::engine::auto::AutoEngine;
+use crate::engine::{self, Control, Engine, Problem};
+use crate::explicit::engine::ExplicitEngine;
+use crate::ic3::engine::Ic3Engine;
+use crate::kind::KindEngine;
+use crate::model::ir::Model;
+use crate::proof::cert::Certificate;
+use crate::sat::SolverKind;
+use crate::verdict::{self, EXIT_USAGE, Limit, SizeReport};
+use clap::{Args, ValueEnum};
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EngineArg {
+    /// A short BMC pass for shallow violations, then IC3 on the aggregate for the rest:
+    /// every size proved or refuted.
+    Auto,
+    /// Exhaustive breadth-first search with symmetry reduction, one size at a time.
+    Explicit,
+    /// SAT-based bounded model checking up to --depth (no proofs).
+    Sat,
+    /// IC3 / property-directed reachability on the aggregate (proofs, checked).
+    Ic3,
+    /// k-induction on the aggregate, strengthened by IC3's lemmas (proofs, checked).
+    Kind,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct CheckArgs {
+    /// The model file (.cub).
+    file: String,
+    /// Range of sizes to check, e.g. `1..5` (default: 1..4, or the size fixed by
+    /// `number_procs`).
+    #[arg(long, value_name = "A..B", value_parser = parse_sizes, conflicts_with = "size")]
+    sizes: Option<(usize, usize)>,
+    /// A single size.
+    #[arg(long, value_name = "N", value_parser = parse_size)]
+    size: Option<usize>,
+    /// The engine (default: explicit; sat when --depth is given).
+    #[arg(long, value_enum)]
+    engine: Option<EngineArg>,
+    /// sat: look for violations up to this depth (default 20); kind: the largest
+    /// induction depth; auto: the depth of the bounded pass (default 10).
+    #[arg(long, value_name = "K")]
+    depth: Option<usize>,
+    /// SAT engines: the solver (default: cadical when built in).
+    #[arg(long, value_enum)]
+    solver: Option<SolverArg>,
+    /// sat: how cells are encoded.
+    #[arg(long, value_enum, default_value_t = EncodingArg::Binary)]
+    encoding: EncodingArg,
+    /// sat: check each size of a range separately.
+    #[arg(long)]
+    one_by_one: bool,
+    /// sat: which symmetry breaking (fully symmetric families only; --no-symmetry means
+    /// off).
+    #[arg(long, value_enum, default_value_t = SymBreakArg::WitnessLex)]
+    symmetry_breaking: SymBreakArg,
+    /// No symmetry: no reduction (explicit), no symmetry breaking (sat), no lemma
+    /// orbits (ic3, kind).
+    #[arg(long)]
+    no_symmetry: bool,
+    /// explicit: also report reachable deadlocks (states with no enabled transition).
+    #[arg(long)]
+    deadlock: bool,
+    /// Check only this `unsafe` property (repeatable).
+    #[arg(long = "property", value_name = "NAME")]
+    properties: Vec<String>,
+    /// explicit: stop a size after storing this many states.
+    #[arg(long, value_name = "M")]
+    max_states: Option<usize>,
+    /// ic3, kind, auto: write the checked certificate of the sizes proved to FILE.
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<String>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Everything the renderer needs about a run.
+pub(crate) struct Run<'a> {
+    pub model: &'a Model,
+    /// The engine's JSON name.
+    pub engine: &'static str,
+    /// One line describing the engine and its settings.
+    pub engine_text: String,
+    pub symmetry_requested: bool,
+    pub sizes: Vec<usize>,
+    pub reports: Vec<SizeReport>,
+    pub limit: Option<Limit>,
+    pub seconds: f64,
+    /// The sizes were answered as one aggregate.
+    pub aggregate: bool,
+    pub notes: Vec<String>,
+    pub certificate: Option<Arc<Certificate>>,
+}
+
+fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
+    let engine = a.engine.unwrap_or(if a.depth.is_some() {
+        EngineArg::Sat
+    } else {
+        EngineArg::Explicit
+    });
+    let sat_only = a.one_by_one || a.encoding != EncodingArg::Binary;
+    if engine != EngineArg::Sat && sat_only {
+        return Err("--encoding and --one-by-one belong to the SAT engine (--engine sat)".into());
+    }
+    if engine != EngineArg::Explicit && (a.deadlock || a.max_states.is_some()) {
+        return Err(
+            "--deadlock and --max-states belong to the explicit engine (--engine explicit)".into(),
+        );
+    }
+    if engine == EngineArg::Explicit && (a.depth.is_some() || a.solver.is_some()) {
+        return Err("--depth and --solver belong to the SAT engines (sat, ic3, kind, auto)".into());
+    }
+    if a.certificate.is_some() && matches!(engine, EngineArg::Explicit | EngineArg::Sat) {
+        return Err(
+            "--certificate needs a proof engine (--engine ic3, kind or auto); an exhaustive search has no invariant to write".into(),
+        );
+    }
+    let symmetry = !a.no_symmetry;
+    let e: Box<dyn Engine> = match engine {
+        EngineArg::Explicit => Box::new(ExplicitEngine {
+            symmetry,
+            deadlock: a.deadlock,
+            max_states: a.max_states,
+        }),
+        EngineArg::Sat => Box::new(BmcEngine {
+            opts: BmcOptions {
+                depth: a.depth.unwrap_or(20),
+                symbreak: if a.no_symmetry {
+                    SymBreak::Off
+                } else {
+                    a.symmetry_breaking.mode()
+                },
+                solver,
+                encoding: a.encoding.encoding(),
+                ..BmcOptions::default()
+            },
+            one_by_one: a.one_by_one,
+        }),
+        EngineArg::Ic3 => Box::new(Ic3Engine { solver, symmetry }),
+        EngineArg::Kind => Box::new(KindEngine {
+            solver,
+            symmetry,
+            max_depth: a.depth.unwrap_or(20),
+            strengthen: true,
+        }),
+        EngineArg::Auto => Box::new(AutoEngine {
+            solver,
+            symmetry,
+            bmc_depth: a.depth.unwrap_or(10),
+            bmc_seconds: 1.0,
+        }),
+    };
+    Ok((engine, e))
+}
+
+pub(crate) fn check(a: CheckArgs) -> i32 {
+    let solver = a
+        .solver
+        .map(|s| s.kind())
+        .unwrap_or_else(SolverKind::default_kind);
+    let (_, engine) = match engine_for(&a, solver) {
+        Ok(e) => e,
+        Err(e) => return usage(&e),
+    };
+    let model = match load(&a.file) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let sizes = match sizes_for(&model, a.sizes, a.size) {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
+    let mut props = Vec::new();
+    for p in &a.properties {
+        match model.unsafes.iter().position(|u| &u.name == p) {
+            Some(k) => props.push(k),
+            None => {
+                let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
+                return usage(&format!(
+                    "no `unsafe` property named `{p}` (the model has: {})",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ));
+            }
+        }
+    }
+    if props.is_empty() {
+        props = (0..model.unsafes.len()).collect();
+    }
+    let problem = Problem {
+        model: &model,
+        min: sizes[0],
+        max: sizes[sizes.len() - 1],
+        props,
+    };
+    let start = Instant::now();
+    let ctl = Control {
+        deadline: a.run.deadline(start),
+        stop: Some(ctrl_c_flag()),
+        max_memory: a.run.memory_cap(),
+        progress: a.run.progress_on(),
+    };
+    let mut run = Run {
+        model: &model,
+        engine: engine.name(),
+        engine_text: engine.describe(&problem),
+        symmetry_requested: !a.no_symmetry,
+        sizes: sizes.clone(),
+        reports: Vec::new(),
+        limit: None,
+        seconds: 0.0,
+        aggregate: false,
+        notes: Vec::new(),
+        certificate: None,
+    };
+    if !a.run.json {
+        print!("{}", render::header(&run));
+    }
+    let json = a.run.json;
+    let mut reports = Vec::new();
+    let outcome = engine::run(engine.as_ref(), &problem, &ctl, &mut |r| {
+        for e in &r.internal_errors {
+            eprintln!("nfold: internal error: {e}");
+        }
+        if !json {
+            print!("{}", render::rows(&r));
+        }
+        reports.push(r);
+    });
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(e) => return usage(&e),
+    };
+    run.reports = reports;
+    run.limit = outcome.limit.or(run.reports.iter().find_map(|r| r.limit));
+    run.aggregate = outcome.aggregate;
+    run.notes = outcome.notes;
+    run.certificate = outcome.certificate;
+    if let (Some(path), Some(cert)) = (&a.certificate, &run.certificate) {
+        if let Err(e) = std::fs::write(path, cert.to_text()) {
+            return usage(&format!("cannot write the certificate to {path}: {e}"));
+        }
+        run.notes.push(format!(
+            "certificate written to {path} (check it with `nfold certify`)"
+        ));
+    } else if let Some(path) = &a.certificate {
+        run.notes.push(format!(
+            "no certificate written to {path}: no size was proved by an invariant"
+        ));
+    }
+    run.seconds = start.elapsed().as_secs_f64();
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&render::json(&run)).unwrap_or_default()
+        );
+    } else {
+        print!("{}", render::footer(&run));
+    }
+    exit_code(&run)
+}
+
+fn exit_code(run: &Run) -> i32 {
+    let failed = run.limit.is_some() || run.reports.iter().any(|r| !r.internal_errors.is_empty());
+    let code = verdict::exit_code(
+        run.reports
+            .iter()
+            .flat_map(|r| r.results.iter().map(|p| &p.verdict)),
+        failed,
+    );
+    debug_assert_ne!(code, EXIT_USAGE);
+    code
+}

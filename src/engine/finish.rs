@@ -1,0 +1,243 @@
+//! The steps every proof engine ends with, so that their answers can be trusted
+//! whatever the engine: a counterexample (property, size, length) becomes a shortest
+//! trace by BMC at that size, replayed on the interpreter; an invariant becomes a
+//! certificate, checked by `proof::check` at every size it is claimed for.
+
+use crate::bmc::driver::{self, BmcOptions};
+use crate::bmc::frame::Encoding;
+use crate::bmc::query::SymBreak;
+use crate::engine::{Control, Problem};
+use crate::model::ir::Model;
+use crate::proof::cert::{CertLemma, Certificate, text_hash};
+use crate::proof::check::{self, SizeCheck};
+use crate::sat::SolverKind;
+use crate::trace::Trace;
+use crate::verdict::{PropId, Verdict};
+use std::sync::Arc;
+
+/// Which property: `unsafe` number p, or `None` for range errors.
+pub type PropKey = Option<usize>;
+
+/// A shortest counterexample of `key` at size `n`, by BMC up to `depth` steps (a proof
+/// engine found one of that length, so one exists), replayed.
+pub fn shortest(
+    p: &Problem,
+    key: PropKey,
+    n: usize,
+    depth: usize,
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<Trace, String> {
+    let opts = BmcOptions {
+        depth,
+        symbreak: SymBreak::WitnessLex,
+        solver,
+        encoding: Encoding::Binary,
+        props: Some(match key {
+            Some(u) => vec![u],
+            None => p.props.clone(),
+        }),
+        deadline: ctl.deadline,
+        stop: ctl.stop.clone(),
+        max_memory: ctl.max_memory,
+        progress: false,
+    };
+    let r = driver::check_size(p.model, n, &opts)?;
+    let want = match key {
+        Some(u) => PropId::Unsafe(u),
+        None => PropId::Range,
+    };
+    r.report
+        .results
+        .into_iter()
+        .find(|x| x.prop == want)
+        .and_then(|x| match x.verdict {
+            Verdict::Violated(t) => Some(*t),
+            _ => None,
+        })
+        .ok_or_else(|| {
+            format!(
+                "BMC found no counterexample within {depth} steps at size {n}, where the proof engine found one{}",
+                r.report
+                    .limit
+                    .map(|l| format!(" ({})", l.text()))
+                    .unwrap_or_default()
+            )
+        })
+}
+
+/// The name a certificate gives a property.
+pub fn key_name(model: &Model, key: PropKey) -> String {
+    match key {
+        Some(u) => model.unsafes[u].name.clone(),
+        None => "range_error".into(),
+    }
+}
+
+/// A certificate of `lemmas` claiming each property at the sizes given, checked at
+/// every size of the problem.
+#[allow(clippy::too_many_arguments)]
+pub fn certify(
+    p: &Problem,
+    engine: &str,
+    induction: usize,
+    simple_path: bool,
+    lemmas: Vec<CertLemma>,
+    claims: Vec<(String, Vec<usize>)>,
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
+    let cert = Certificate {
+        model: p.model.source.name.clone(),
+        hash: text_hash(&p.model.source.text),
+        sizes: (p.min, p.max),
+        engine: engine.to_string(),
+        induction,
+        simple_path,
+        proves: claims,
+        lemmas,
+    };
+    let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
+    Ok((Arc::new(cert), checks))
+}
+
+/// What a proof engine found, to be turned into verdicts.
+#[derive(Clone, Debug, Default)]
+pub struct Findings {
+    /// Counterexamples known by (property, size, an upper bound on their length).
+    pub cexs: Vec<(PropKey, usize, usize)>,
+    /// Counterexamples already shortest and replayed (a BMC pass).
+    pub traces: Vec<(PropKey, Trace)>,
+    /// The lemmas of an invariant proving every other (property, size), its
+    /// induction depth, and whether the induction is over simple paths.
+    pub invariant: Option<(Vec<CertLemma>, usize, bool)>,
+    /// The depth up to which no other violation exists, when no invariant was found.
+    pub bounded: Option<usize>,
+    pub limit: Option<crate::verdict::Limit>,
+    /// Whether symmetric orbits or symmetry breaking were used.
+    pub symmetry: bool,
+    /// Frames or induction depth, and invariant size, for the report.
+    pub proof_depth: Option<usize>,
+}
+
+/// Turn findings into one report per size: counterexamples made shortest and
+/// replayed, the invariant certified (every `holds` is a checked one), the rest
+/// bounded or unknown. Returns the reports and the certificate.
+pub fn conclude(
+    p: &Problem,
+    ctl: &Control,
+    engine: &'static str,
+    solver: SolverKind,
+    f: Findings,
+    seconds: f64,
+) -> Result<(Vec<crate::verdict::SizeReport>, Option<Arc<Certificate>>), String> {
+    use crate::verdict::{Proof, PropResult, SizeReport};
+    use std::collections::HashMap;
+    let mut keys: Vec<PropKey> = p.props.iter().map(|&u| Some(u)).collect();
+    keys.push(None);
+    let mut verdicts: HashMap<(PropKey, usize), Verdict> = HashMap::new();
+    let mut errors: HashMap<usize, Vec<String>> = HashMap::new();
+    for (k, t) in f.traces {
+        verdicts.insert((k, t.size), Verdict::Violated(Box::new(t)));
+    }
+    for &(k, n, d) in &f.cexs {
+        if verdicts.contains_key(&(k, n)) {
+            continue;
+        }
+        let v = match shortest(p, k, n, d, solver, ctl) {
+            Ok(t) => Verdict::Violated(Box::new(t)),
+            Err(e) => {
+                errors
+                    .entry(n)
+                    .or_default()
+                    .push(format!("{}: {e}", key_name(p.model, k)));
+                Verdict::Unknown
+            }
+        };
+        verdicts.insert((k, n), v);
+    }
+    let mut certificate = None;
+    let lemmas_count = f.invariant.as_ref().map(|(l, _, _)| l.len());
+    if let Some((lemmas, induction, simple_path)) = f.invariant {
+        let claims: Vec<(String, Vec<usize>)> = keys
+            .iter()
+            .map(|&k| {
+                let sizes = p
+                    .sizes()
+                    .into_iter()
+                    .filter(|&n| !verdicts.contains_key(&(k, n)))
+                    .collect();
+                (key_name(p.model, k), sizes)
+            })
+            .collect();
+        let (cert, checks) = certify(
+            p,
+            engine,
+            induction,
+            simple_path,
+            lemmas,
+            claims,
+            solver,
+            ctl,
+        )?;
+        for c in &checks {
+            for (i, &k) in keys.iter().enumerate() {
+                if verdicts.contains_key(&(k, c.size)) || !cert.proves[i].1.contains(&c.size) {
+                    continue;
+                }
+                let v = if c.failures.is_empty() {
+                    Verdict::Holds(Proof::Invariant {
+                        engine,
+                        certificate: cert.clone(),
+                    })
+                } else {
+                    Verdict::Unknown
+                };
+                verdicts.insert((k, c.size), v);
+            }
+            for e in &c.failures {
+                errors
+                    .entry(c.size)
+                    .or_default()
+                    .push(format!("the certificate failed its check: {e}"));
+            }
+        }
+        certificate = Some(cert);
+    }
+    let mut reports = Vec::new();
+    for n in p.sizes() {
+        let mut results = Vec::new();
+        for &k in &keys {
+            let v = verdicts.remove(&(k, n)).unwrap_or(match f.bounded {
+                Some(b) => Verdict::NoViolationUpTo(b),
+                None => Verdict::Unknown,
+            });
+            // Range errors get a row only when one is found, as with every engine.
+            if k.is_none() && v.trace().is_none() {
+                continue;
+            }
+            results.push(PropResult {
+                size: n,
+                prop: match k {
+                    Some(u) => PropId::Unsafe(u),
+                    None => PropId::Range,
+                },
+                name: key_name(p.model, k),
+                verdict: v,
+            });
+        }
+        reports.push(SizeReport {
+            size: n,
+            symmetry: f.symmetry,
+            results,
+            seconds,
+            limit: f.limit,
+            internal_errors: errors.remove(&n).unwrap_or_default(),
+            proof_depth: f.proof_depth,
+            lemmas: lemmas_count,
+            bound: f.bounded,
+            ..SizeReport::default()
+        });
+    }
+    Ok((reports, certificate))
+}

@@ -1,0 +1,123 @@
+//! The engine contract: every safety engine (explicit search, BMC, IC3, k-induction,
+//! and `auto`, which combines them) takes one `Problem` (a family, a range of sizes,
+//! its properties) under one `Control` (limits, interrupt, progress) and hands one
+//! `SizeReport` per size to the caller, every verdict carrying its evidence
+//! (`verdict`). The command line renders and ranks those reports the same way
+//! whichever engine produced them.
+//!
+//! Shared steps of the SAT engines live here too (`finish`): a counterexample found
+//! by a proof engine is made shortest by BMC and replayed; an invariant becomes a
+//! certificate and is checked independently before any `holds`; a size with no
+//! initial state is vacuous, never `holds`.
+
+pub mod auto;
+pub mod finish;
+
+use crate::model::init::for_each_initial;
+use crate::model::instance::Instance;
+use crate::model::ir::Model;
+use crate::proof::cert::Certificate;
+use crate::sat::Stop;
+use crate::verdict::{Limit, SizeReport, Verdict};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// What to check.
+#[derive(Clone, Debug)]
+pub struct Problem<'m> {
+    pub model: &'m Model,
+    /// The sizes `min..=max`.
+    pub min: usize,
+    pub max: usize,
+    /// The `unsafe` properties (indices into `model.unsafes`); range errors are always
+    /// checked.
+    pub props: Vec<usize>,
+}
+
+impl Problem<'_> {
+    pub fn sizes(&self) -> Vec<usize> {
+        (self.min..=self.max).collect()
+    }
+}
+
+/// Limits, interrupt and progress, shared by every engine.
+#[derive(Clone, Debug, Default)]
+pub struct Control {
+    pub deadline: Option<Instant>,
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Stop when the process's resident memory exceeds this many bytes.
+    pub max_memory: Option<usize>,
+    /// Progress lines on stderr.
+    pub progress: bool,
+}
+
+impl Control {
+    /// The SAT solvers' view of the limits.
+    pub fn sat_stop(&self) -> Stop {
+        Stop {
+            deadline: self.deadline,
+            flag: self.stop.clone(),
+        }
+    }
+}
+
+/// How a run ended, beside its reports.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The limit that stopped the run, if any.
+    pub limit: Option<Limit>,
+    /// The checked certificate of the sizes proved, for `--certificate`.
+    pub certificate: Option<Arc<Certificate>>,
+    /// The sizes were answered as one aggregate (the report draws them as rows of it).
+    pub aggregate: bool,
+    /// Notes for the report's end (e.g. which engine answered which sizes).
+    pub notes: Vec<String>,
+}
+
+/// A safety engine.
+pub trait Engine {
+    /// One line describing the engine and its settings for this problem.
+    fn describe(&self, p: &Problem) -> String;
+    /// The name used in JSON (`explicit`, `sat`, `ic3`, `kind`, `auto`).
+    fn name(&self) -> &'static str;
+    /// Check the problem, handing each size's report to `report` once final.
+    fn check(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String>;
+}
+
+/// Whether the instance of size n has an initial state (by the interpreter; an init
+/// range error counts as one, since it is reported as a violation).
+pub fn has_initial_state(model: &Model, n: usize) -> bool {
+    let inst = Instance::new(model, n);
+    let mut any = false;
+    let r = for_each_initial(&inst, &mut |_| {
+        any = true;
+        false
+    });
+    any || r.is_err()
+}
+
+/// Run an engine, making every non-violated verdict of a size without initial state
+/// `vacuous` (an engine would otherwise report a proof or a bound about nothing).
+pub fn run(
+    engine: &dyn Engine,
+    p: &Problem,
+    ctl: &Control,
+    report: &mut dyn FnMut(SizeReport),
+) -> Result<Outcome, String> {
+    engine.check(p, ctl, &mut |mut r: SizeReport| {
+        if !has_initial_state(p.model, r.size) {
+            for x in &mut r.results {
+                if x.verdict.trace().is_none() {
+                    x.verdict = Verdict::Vacuous;
+                }
+            }
+        }
+        report(r)
+    })
+}
