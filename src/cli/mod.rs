@@ -187,6 +187,10 @@ struct CheckArgs {
     /// Stop a size after storing this many states.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
+    /// The number of values of every abstract type (`type data`; default: chosen from
+    /// the model, see `nfold info`).
+    #[arg(long, value_name = "D", value_parser = parse_data_values)]
+    data_values: Option<usize>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -246,6 +250,21 @@ struct InfoArgs {
     /// Also describe the instance of this size (state bits, cells, transition instances).
     #[arg(long, value_name = "N", value_parser = parse_size)]
     size: Option<usize>,
+    /// The number of values of every abstract type (`type data`; default: chosen from
+    /// the model).
+    #[arg(long, value_name = "D", value_parser = parse_data_values)]
+    data_values: Option<usize>,
+}
+
+/// `--data-values D`: 1 to `model::data::MAX_VALUES`.
+pub(crate) fn parse_data_values(s: &str) -> Result<usize, String> {
+    let max = crate::model::data::MAX_VALUES;
+    match s.trim().parse::<usize>() {
+        Ok(d) if (1..=max).contains(&d) => Ok(d),
+        _ => Err(format!(
+            "`{s}` is not a number of data values (a whole number from 1 to {max})"
+        )),
+    }
 }
 
 fn parse_size(s: &str) -> Result<usize, String> {
@@ -327,8 +346,8 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
     }
 }
 
-fn load(path: &str) -> Result<Model, i32> {
-    match lang::load_file(path) {
+fn load(path: &str, data_values: Option<usize>) -> Result<Model, i32> {
+    match lang::load_file_with(path, &lang::LoadOptions { data_values }) {
         Ok(m) => {
             for w in &m.warnings {
                 eprint!("{}", w.render(&m.source));
@@ -337,6 +356,17 @@ fn load(path: &str) -> Result<Model, i32> {
         }
         Err(e) => {
             eprint!("{}", e.render());
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
+/// The SAT engine refuses a model it cannot encode yet, with a located error.
+fn sat_supported(model: &Model) -> Result<(), i32> {
+    match model.sat_unsupported() {
+        None => Ok(()),
+        Some(d) => {
+            eprint!("{}", d.render(&model.source));
             Err(EXIT_USAGE)
         }
     }
@@ -408,10 +438,15 @@ fn check(a: CheckArgs) -> i32 {
             );
         }
     }
-    let model = match load(&a.file) {
+    let model = match load(&a.file, a.data_values) {
         Ok(m) => m,
         Err(code) => return code,
     };
+    if engine == Engine::Sat
+        && let Err(code) = sat_supported(&model)
+    {
+        return code;
+    }
     let sizes = match sizes_for(&model, a.sizes, a.size) {
         Ok(s) => s,
         Err(e) => return usage(&e),
@@ -579,10 +614,13 @@ fn exit_code(run: &Run) -> i32 {
 }
 
 fn cnf(a: CnfArgs) -> i32 {
-    let model = match load(&a.file) {
+    let model = match load(&a.file, None) {
         Ok(m) => m,
         Err(code) => return code,
     };
+    if let Err(code) = sat_supported(&model) {
+        return code;
+    }
     if let Err(e) = sizes_for(&model, None, Some(a.size)) {
         return usage(&e);
     }
@@ -638,7 +676,7 @@ fn cnf(a: CnfArgs) -> i32 {
 }
 
 fn info(a: InfoArgs) -> i32 {
-    let model = match load(&a.file) {
+    let model = match load(&a.file, a.data_values) {
         Ok(m) => m,
         Err(code) => return code,
     };

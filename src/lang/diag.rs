@@ -90,6 +90,97 @@ impl Source {
     }
 }
 
+/// Characters of an excerpt shown for a line that is not plain text.
+pub const EXCERPT_CHARS: usize = 40;
+
+/// First code point of the range that stands for the bytes of a file that are not
+/// UTF-8 (`decode_bytes`): byte b is `BYTE_BASE + b`, in a private-use plane.
+const BYTE_BASE: u32 = 0x10_FF00;
+
+/// Decode a file's bytes as text, keeping every byte: valid UTF-8 as is, each byte of an
+/// invalid sequence as a private-use character that `escape_char` shows as `\xNN`.
+/// Returns the text and the byte offset (in the text) of the first invalid byte.
+pub fn decode_bytes(bytes: &[u8]) -> (String, Option<usize>) {
+    let mut out = String::with_capacity(bytes.len());
+    let mut first = None;
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                return (out, first);
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                out.push_str(std::str::from_utf8(&rest[..good]).unwrap_or_default());
+                first.get_or_insert(out.len());
+                let bad = e.error_len().unwrap_or(rest.len() - good);
+                for &b in &rest[good..good + bad] {
+                    out.push(char::from_u32(BYTE_BASE + b as u32).unwrap_or('?'));
+                }
+                rest = &rest[good + bad..];
+            }
+        }
+    }
+}
+
+/// A character as shown in an excerpt: control characters and undecodable bytes as
+/// `\xNN` (`\u{..}` above 0xFF), everything else as itself.
+pub fn escape_char(c: char) -> String {
+    let u = c as u32;
+    if (BYTE_BASE..BYTE_BASE + 0x100).contains(&u) {
+        format!("\\x{:02X}", u - BYTE_BASE)
+    } else if c == '\t' {
+        " ".to_string()
+    } else if c.is_control() || c == '\u{FFFD}' || c == '\u{FEFF}' {
+        if u <= 0xFF {
+            format!("\\x{u:02X}")
+        } else {
+            format!("\\u{{{u:X}}}")
+        }
+    } else {
+        c.to_string()
+    }
+}
+
+/// Whether a line can be shown as it is: no control characters (but tabs), no
+/// undecodable bytes, and not absurdly long.
+fn is_plain(line: &str) -> bool {
+    line.chars().count() <= 400
+        && line
+            .chars()
+            .all(|c| c == '\t' || escape_char(c).chars().count() == 1)
+}
+
+/// An escaped excerpt of at most `EXCERPT_CHARS` characters of `line` around character
+/// `col` (0-based), with `...` where it is cut: the text, the display column of `col`
+/// and the display width of `width` characters from there.
+pub fn excerpt(line: &str, col: usize, width: usize) -> (String, usize, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    let start = col.saturating_sub(EXCERPT_CHARS / 4).min(chars.len());
+    let end = (start + EXCERPT_CHARS).min(chars.len());
+    let mut out = String::new();
+    if start > 0 {
+        out.push_str("...");
+    }
+    let mut at = out.chars().count();
+    let mut w = 0;
+    for (k, &c) in chars[start..end].iter().enumerate() {
+        let e = escape_char(c);
+        let len = e.chars().count();
+        if start + k < col {
+            at += len;
+        } else if start + k < col + width {
+            w += len;
+        }
+        out.push_str(&e);
+    }
+    if end < chars.len() {
+        out.push_str("...");
+    }
+    (out, at, w)
+}
+
 fn floor_char(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
@@ -147,25 +238,37 @@ impl Diagnostic {
         );
         let text = src.line_text(line);
         let gutter = line.to_string().len().max(3);
-        out.push_str(&format!("{:>gutter$} | {}\n", line, text));
-        // Underline the span up to the end of its first line, at least one caret.
-        let prefix: String = text
-            .chars()
-            .take(col - 1)
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
         let (end_line, end_col) = src.line_col(self.span.hi);
         let width = if end_line == line && end_col > col {
             end_col - col
         } else {
             1
         };
-        out.push_str(&format!(
-            "{:>gutter$} | {}{}\n",
-            "",
-            prefix,
-            "^".repeat(width)
-        ));
+        if is_plain(text) {
+            out.push_str(&format!("{:>gutter$} | {}\n", line, text));
+            // Underline the span up to the end of its first line, at least one caret.
+            let prefix: String = text
+                .chars()
+                .take(col - 1)
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            out.push_str(&format!(
+                "{:>gutter$} | {}{}\n",
+                "",
+                prefix,
+                "^".repeat(width)
+            ));
+        } else {
+            // Binary or garbled text: a short escaped excerpt around the column.
+            let (shown, at, w) = excerpt(text, col - 1, width);
+            out.push_str(&format!("{:>gutter$} | {}\n", line, shown));
+            out.push_str(&format!(
+                "{:>gutter$} | {}{}\n",
+                "",
+                " ".repeat(at),
+                "^".repeat(w.max(1))
+            ));
+        }
         for n in &self.notes {
             out.push_str(&format!("{:>gutter$} = {}\n", "", n));
         }
