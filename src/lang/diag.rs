@@ -157,7 +157,9 @@ fn is_plain(line: &str) -> bool {
 /// and the display width of `width` characters from there.
 pub fn excerpt(line: &str, col: usize, width: usize) -> (String, usize, usize) {
     let chars: Vec<char> = line.chars().collect();
-    let start = col.saturating_sub(EXCERPT_CHARS / 4).min(chars.len());
+    let start = col
+        .saturating_sub(EXCERPT_CHARS / 4)
+        .min(chars.len().saturating_sub(EXCERPT_CHARS));
     let end = (start + EXCERPT_CHARS).min(chars.len());
     let mut out = String::new();
     if start > 0 {
