@@ -591,6 +591,14 @@ fn cubicle_constructs_through_the_command_line() {
     assert_eq!(r["symmetry_reduction"], true);
     let init = r["trace"]["init"].as_object().unwrap();
     assert!(init["Mem"] == "d1" || init["Mem"] == "d2", "{init:?}");
+    let (_, out, _) = nfold(&["check", &data, "--size", "1"]);
+    assert!(
+        out.contains("symmetry  not fully symmetric: the process constant `#1` at ")
+            && out.contains("; reduction on for data values only\n"),
+        "{out}"
+    );
+    let (_, out, _) = nfold(&["check", &data, "--size", "1", "--no-symmetry"]);
+    assert!(out.contains("; reduction off\n"), "{out}");
     let (code, _, err) = nfold(&["check", &data, "--data-values", "0"]);
     assert_eq!(code, 2);
     assert!(err.contains("not a number of data values"), "{err}");

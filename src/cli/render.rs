@@ -26,7 +26,14 @@ fn symmetry_line(run: &Run) -> String {
     } else {
         "reduction"
     };
+    // The explicit engine also permutes interchangeable data values (abstract types).
+    let data = run.engine == "explicit" && m.has_data_symmetry();
     match (m.is_symmetric(), run.symmetry_requested) {
+        (true, true) if data => "fully symmetric; reduction on (processes and data values)".into(),
+        (false, true) if data => format!(
+            "{}; reduction on for data values only",
+            m.symmetry_summary()
+        ),
         (true, true) => format!("fully symmetric; {what} on"),
         (true, false) => format!("fully symmetric; {what} off (--no-symmetry)"),
         (false, _) => format!("{}; {what} off", m.symmetry_summary()),

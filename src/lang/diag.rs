@@ -302,6 +302,45 @@ mod tests {
     }
 
     #[test]
+    fn undecodable_bytes_are_kept_and_shown_escaped() {
+        let (text, bad) = decode_bytes(b"ab\xffc\xe2\x82");
+        assert_eq!(bad, Some(2));
+        let shown: String = text.chars().map(escape_char).collect();
+        assert_eq!(shown, "ab\\xFFc\\xE2\\x82");
+        assert_eq!(decode_bytes("é ok".as_bytes()), ("é ok".to_string(), None));
+        assert_eq!(escape_char('\0'), "\\x00");
+        assert_eq!(escape_char('\u{7f}'), "\\x7F");
+        assert_eq!(escape_char('\u{FFFD}'), "\\u{FFFD}");
+        assert_eq!(escape_char('é'), "é");
+    }
+
+    #[test]
+    fn excerpts_are_short_and_escaped() {
+        // Short lines are shown whole.
+        assert_eq!(excerpt("a\0b", 1, 1), ("a\\x00b".to_string(), 1, 4));
+        // Long lines: a window of 40 characters around the column, cut with `...`.
+        let line: String = "x".repeat(100) + "\u{1}" + &"y".repeat(100);
+        let (shown, at, w) = excerpt(&line, 100, 1);
+        assert_eq!(
+            shown,
+            format!("...{}\\x01{}...", "x".repeat(10), "y".repeat(29))
+        );
+        assert_eq!((at, w), (13, 4));
+        // A rendered diagnostic on such a line shows the excerpt and a caret under it.
+        let src = Source::new("b.bin", line.clone());
+        let r = Diagnostic::error(Span::new(100, 101), "unexpected character").render(&src);
+        assert!(
+            r.contains(&format!("  1 | ...{}\\x01", "x".repeat(10))),
+            "{r}"
+        );
+        assert!(
+            r.contains(&format!("    | {}^^^^\n", " ".repeat(13))),
+            "{r}"
+        );
+        assert!(!r.contains('\u{1}'));
+    }
+
+    #[test]
     fn offsets_past_end_are_clamped() {
         let src = Source::new("m.cub", "ab");
         assert_eq!(src.line_col(10), (1, 3));

@@ -22,7 +22,10 @@
 //! for s' = τ(π(s)) the relabellings of s' are those of s composed with τ⁻¹, so the
 //! candidates, and their least one, are the same; it stays a true canonical form.
 //! Without process permutations the least relabelling is the one that numbers values
-//! in order of first appearance in slot order, computed directly.
+//! in order of first appearance in slot order, computed directly. A state with more
+//! than `MAX_RELABELLINGS` relabellings gets a cheaper representative that is still a
+//! member of its orbit chosen by a function of the state (sound, possibly less
+//! reduction).
 
 use super::instance::{Instance, State};
 use super::ir::Ty;
@@ -273,6 +276,9 @@ impl Symmetry {
             self.first_appearance(st, &mut out);
             return (out, (1..=self.n as i64).collect());
         }
+        if self.relabellings(st) > MAX_RELABELLINGS {
+            return self.cheap_representative(st);
+        }
         let mut best: Option<(State, Vec<i64>)> = None;
         let mut relabelled = st.to_vec();
         self.for_each_relabelling(st, &mut relabelled, &mut |r: &[i64]| {
@@ -282,6 +288,40 @@ impl Symmetry {
             }
         });
         best.unwrap()
+    }
+
+    /// The number of relabellings `for_each_relabelling` tries on `st` (saturating).
+    fn relabellings(&self, st: &[i64]) -> usize {
+        let mut total = 1usize;
+        let mut seen = Vec::new();
+        for g in &self.data {
+            seen.clear();
+            seen.resize(g.values, false);
+            let mut u = 0usize;
+            for &s in &g.slots {
+                let v = st[s] as usize;
+                if !seen[v] {
+                    seen[v] = true;
+                    u += 1;
+                    total = total.saturating_mul(u);
+                }
+            }
+        }
+        total
+    }
+
+    /// A representative for states with too many data values to try every
+    /// relabelling: number the values by first appearance, take the process
+    /// representative, number the values again. A member of the orbit chosen by a
+    /// function of the state, so reducing by it stays sound, but two states of one orbit
+    /// may get different ones (less reduction, never a wrong verdict).
+    fn cheap_representative(&self, st: &[i64]) -> (State, Vec<i64>) {
+        let mut a = st.to_vec();
+        self.first_appearance(st, &mut a);
+        let (b, pi) = self.canonical_procs(&a);
+        let mut c = b.clone();
+        self.first_appearance(&b, &mut c);
+        (c, pi)
     }
 
     /// Number the values of every data group in order of first appearance (slot order):
@@ -385,7 +425,7 @@ impl Symmetry {
         if !self.data.is_empty() {
             if !self.permutes_processes() {
                 self.first_appearance(st, out);
-            } else if self.sortable {
+            } else if self.sortable && self.relabellings(st) <= MAX_RELABELLINGS {
                 let mut relabelled = std::mem::take(&mut buf.relabelled);
                 let mut cand = std::mem::take(&mut buf.candidate);
                 relabelled.resize(st.len(), 0);
@@ -601,6 +641,11 @@ impl Symmetry {
     }
 }
 
+/// Beyond this many relabellings of a state's data values (6! = 720: six values of one
+/// abstract type present at once, or e.g. 4! * 3! over two types), the representative is
+/// no longer the exact orbit minimum (`Symmetry::cheap_representative`).
+pub const MAX_RELABELLINGS: usize = 720;
+
 /// Advance to the next permutation in lexicographic order; false (and back to the
 /// first, ascending one) after the last.
 fn next_permutation(p: &mut [i64]) -> bool {
@@ -630,4 +675,77 @@ fn count_distinct(col: &[u32]) -> usize {
     v.sort_unstable();
     v.dedup();
     v.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::{LoadOptions, load_str_with};
+
+    #[test]
+    fn permutations_in_lexicographic_order() {
+        let mut p = vec![0, 1, 2];
+        let mut all = vec![p.clone()];
+        while next_permutation(&mut p) {
+            all.push(p.clone());
+        }
+        assert_eq!(
+            all,
+            vec![
+                vec![0, 1, 2],
+                vec![0, 2, 1],
+                vec![1, 0, 2],
+                vec![1, 2, 0],
+                vec![2, 0, 1],
+                vec![2, 1, 0]
+            ]
+        );
+        assert_eq!(p, vec![0, 1, 2], "back to the first after the last");
+        assert!(!next_permutation(&mut [7]));
+    }
+
+    /// Seven values of one type in one state: 7! relabellings is too many, so the
+    /// cheaper representative is used; for states whose values are all distinct it is
+    /// still one per orbit here (values numbered 0..6 in slot order, blocks sorted).
+    #[test]
+    fn many_values_take_the_cheap_representative() {
+        let m = load_str_with(
+            "t.cub",
+            "type data\nvar X : data\narray D[proc] : data\ninit () { true }\nunsafe () { X = X }",
+            &LoadOptions {
+                data_values: Some(7),
+            },
+        )
+        .unwrap();
+        let inst = Instance::new(&m, 6);
+        let sym = Symmetry::for_search(&inst, true).unwrap();
+        let a = vec![6, 5, 4, 3, 2, 1, 0];
+        let b = vec![3, 0, 6, 1, 5, 2, 4];
+        assert!(sym.relabellings(&a) > MAX_RELABELLINGS);
+        assert_eq!(sym.canonical_state(&a), vec![0, 1, 2, 3, 4, 5, 6]);
+        assert_eq!(sym.canonical_state(&b), vec![0, 1, 2, 3, 4, 5, 6]);
+        let mut out = vec![0; 7];
+        sym.canonical_into(&b, &mut out, &mut CanonBuf::default());
+        assert_eq!(out, vec![0, 1, 2, 3, 4, 5, 6]);
+        // Fewer values present: the exact path. X = D[1] = D[2] and D[3..6] distinct
+        // from them and from each other: X's value first (0), the others' blocks sorted.
+        let c = vec![4, 4, 6, 4, 2, 1, 0];
+        assert_eq!(sym.relabellings(&c), 120);
+        assert_eq!(sym.canonical_state(&c), vec![0, 0, 0, 1, 2, 3, 4]);
+        // Without process permutations: values numbered by first appearance.
+        let m2 = load_str_with(
+            "t.cub",
+            "type data\nvar X : data\narray D[proc] : data\ninit () { true }\n\
+             transition t (i) requires { i = #1 } { X := D[i]; }",
+            &LoadOptions {
+                data_values: Some(4),
+            },
+        )
+        .unwrap();
+        let inst = Instance::new(&m2, 3);
+        let sym = Symmetry::for_search(&inst, true).unwrap();
+        assert!(!sym.permutes_processes() && sym.permutes_data());
+        assert_eq!(sym.canonical_state(&[3, 1, 3, 0]), vec![0, 1, 0, 2]);
+        assert!(Symmetry::for_search(&inst, false).is_none());
+    }
 }
