@@ -767,7 +767,8 @@ fn abstract_types_get_their_number_of_values() {
     const BASE: &str = "type data\ntype st = I | S\nvar Mem : data\nvar Aux : data\n\
                         array C[proc] : st\narray D[proc] : data\n";
     // (rest of the model, values, origin, independent: Ok(m) or Err(text), symmetric)
-    let cases: &[(&str, usize, Origin, Result<usize, &str>, bool)] = &[
+    type Case<'a> = (&'a str, usize, Origin, Result<usize, &'a str>, bool);
+    let cases: &[Case] = &[
         // German's data paths: copies only, init equates two cells, properties read 2.
         (
             "init (z) { C[z] = I && Mem = Aux }\n\
