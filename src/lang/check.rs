@@ -1084,7 +1084,7 @@ impl<'a> Checker<'a> {
                 }
                 UpdValue::Term(acc)
             }
-            ast::Rhs::Nondet(sp) => {
+            ast::Rhs::Nondet(_) => {
                 if let Some((n, at)) = fresh.first() {
                     return Err(Diagnostic::error(
                         *at,
@@ -1095,7 +1095,6 @@ impl<'a> Checker<'a> {
                         var.name
                     )));
                 }
-                let _ = sp;
                 UpdValue::Nondet
             }
             ast::Rhs::Any(x, f) => {
