@@ -32,7 +32,7 @@ fn rows(v: &Value) -> Vec<(u64, String, String, Option<u64>, u64)> {
                 r["property"].as_str().unwrap().to_string(),
                 r["verdict"].as_str().unwrap().to_string(),
                 r["depth"].as_u64(),
-                r["states"].as_u64().unwrap(),
+                r["states"].as_u64().unwrap_or(0),
             )
         })
         .collect()
@@ -500,4 +500,144 @@ fn sat_limits_report_how_far_each_size_was_answered() {
     assert_eq!(code, 3);
     assert!(out.contains("memory limit (--max-memory) reached"), "{out}");
     assert!(!out.contains("holds"));
+}
+
+/// Constructs of Cubicle's examples through the command line: repeated transition
+/// names in traces (text and JSON, rebuilt and replayed by name) and in `info`;
+/// abstract types with `--data-values`; the SAT engine refusing `A[i] := .`; a model
+/// whose `init` excludes every process from a process-valued global.
+#[test]
+fn cubicle_constructs_through_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("nfold-cli-cub-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    // Three transitions named `t`: X = 0 -> 1 -> 2 -> 3, one each.
+    let rep = write(
+        "rep.cub",
+        "var X : 0 .. 3\ninit () { X = 0 }\n\
+         transition t () requires { X = 0 } { X := 1; }\n\
+         transition t () requires { X = 1 } { X := 2; }\n\
+         transition t () requires { X = 2 } { X := 3; }\n\
+         unsafe () { X = 3 }\n",
+    );
+    let (code, out, err) = nfold(&["check", &rep, "--size", "1"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains(
+            "rep.cub:4:12: warning: transition names used more than once: `t` (lines 3, 4, 5)"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.matches("warning").count(), 1, "{err}");
+    for step in ["t()", "t#2()", "t#3()"] {
+        assert!(out.contains(&format!("  {step}")), "{step} in\n{out}");
+    }
+    let (_, v) = json_run(&["check", &rep, "--size", "1"]);
+    let r = &v["results"][0];
+    assert_eq!(r["depth"], 3);
+    let names: Vec<&str> = r["trace"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["transition"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["t", "t#2", "t#3"]);
+    let model = nfold::lang::load_file(&rep).unwrap();
+    replay_json(&model, 1, "unsafe1", &r["trace"]);
+    // --property still selects by property name.
+    let (code, _, _) = nfold(&["check", &rep, "--size", "1", "--property", "unsafe1"]);
+    assert_eq!(code, 1);
+    let (code, out, _) = nfold(&["info", &rep]);
+    assert_eq!(code, 0);
+    assert!(out.contains("  t()"), "{out}");
+    assert!(out.contains("  t#2()"), "{out}");
+    assert!(out.contains("line 4\n"), "{out}");
+    assert!(out.contains("line 5\n"), "{out}");
+
+    // An abstract type: 3 values by default (the property reads D[z] and Mem).
+    let data = write(
+        "data.cub",
+        "type data\narray C[proc] : bool\narray D[proc] : data\nvar Mem : data\n\
+         init (z) { C[z] = False }\n\
+         transition fetch (i) requires { C[i] = False } { C[i] := True; D[i] := Mem; }\n\
+         transition write () { Mem := .; }\n\
+         transition touch (i) requires { i = #1 } { C[i] := C[i]; }\n\
+         unsafe (z) { C[z] = True && D[z] <> Mem }\n\
+         ltl back (i) { G F C[i] = False }\n",
+    );
+    let (code, out, err) = nfold(&["info", &data]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("  data (abstract): 3 values d1..d3 (data independent"),
+        "{out}"
+    );
+    assert!(
+        err.contains("data.cub:1:6: warning: abstract type `data`: 3 values"),
+        "{err}"
+    );
+    let (code, out, _) = nfold(&["info", &data, "--data-values", "4"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("4 values d1..d4 (--data-values"), "{out}");
+    let (code, v) = json_run(&["check", &data, "--size", "2", "--data-values", "2"]);
+    assert_eq!(code, 1);
+    let r = &v["results"][0];
+    assert_eq!(r["verdict"], "violated");
+    assert_eq!(r["depth"], 2);
+    // Not fully symmetric (`#1`), but the data values are reduced.
+    assert_eq!(v["symmetric"], false);
+    assert_eq!(r["symmetry_reduction"], true);
+    let init = r["trace"]["init"].as_object().unwrap();
+    assert!(init["Mem"] == "d1" || init["Mem"] == "d2", "{init:?}");
+    let (_, out, _) = nfold(&["check", &data, "--size", "1"]);
+    assert!(
+        out.contains("symmetry  not fully symmetric: the process constant `#1` at ")
+            && out.contains("; reduction on for data values only\n"),
+        "{out}"
+    );
+    let (_, out, _) = nfold(&["check", &data, "--size", "1", "--no-symmetry"]);
+    assert!(out.contains("; reduction off\n"), "{out}");
+    let (code, _, err) = nfold(&["check", &data, "--data-values", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a number of data values"), "{err}");
+    let (code, _, err) = nfold(&["live", &data, "--size", "1", "--data-values", "2"]);
+    assert!(code == 0 || code == 1, "{err}");
+
+    // `A[i] := .`: every engine takes it; two steps make two cells 2.
+    let arr = write(
+        "arr.cub",
+        "array A[proc] : 0 .. 2\ninit (z) { A[z] = 0 }\n\
+         transition r (i)\n{ A[i] := .; }\nunsafe (z1 z2) { A[z1] = 2 && A[z2] = 2 }\n",
+    );
+    for engine in ["explicit", "sat", "ic3", "kind", "auto"] {
+        let (code, v) = json_run(&["check", &arr, "--sizes", "1..3", "--engine", engine]);
+        assert_eq!(code, 1, "{engine}");
+        let got: Vec<(u64, String, Option<u64>)> =
+            rows(&v).into_iter().map(|r| (r.0, r.2, r.3)).collect();
+        assert_eq!(got[0].0, 1);
+        assert_ne!(got[0].1, "violated", "{engine}");
+        assert_eq!(
+            got[1..],
+            [(2, "violated".into(), Some(2)), (3, "violated".into(), Some(2))],
+            "{engine}"
+        );
+    }
+    let (code, out, _) = nfold(&["cnf", &arr, "--size", "2", "--depth", "2"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("c nfold cnf"), "{out}");
+
+    // Flash's `init (p) { Home <> p && ... }` with Home a process: no initial state.
+    let home = write(
+        "home.cub",
+        "type s = I | E\nvar Home : proc\narray A[proc] : s\n\
+         init (p) { Home <> p && A[p] = I }\n\
+         transition go (i) requires { A[i] = I } { A[i] := E; }\n\
+         unsafe (z1 z2) { A[z1] = E && A[z2] = E }\n",
+    );
+    let (code, out, err) = nfold(&["info", &home, "--size", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("initial states     0\n"), "{out}");
 }

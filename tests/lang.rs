@@ -328,12 +328,58 @@ fn bad_input_reports_position_and_message() {
         (
             "var X : real\ninit () { true }",
             (1, 9),
-            "unsupported type `real`",
+            "timed models (`real`) are not supported: `X` is declared with type `real`",
         ),
         (
-            "type t\nvar X : t\ninit () { true }",
-            (1, 6),
-            "abstract type `t` is not supported",
+            "type s = A | B\nconst Tick : real\ninit () { true }",
+            (2, 14),
+            "timed models (`real`) are not supported: `Tick` is declared with type `real`",
+        ),
+        (
+            "array Num[proc] : real\ninit () { true }",
+            (1, 19),
+            "timed models (`real`) are not supported: `Num` is declared with type `real`",
+        ),
+        (
+            "var X : bool\ninit () { X = 1.0 }",
+            (2, 15),
+            "timed models (`real`) are not supported: `1.0` is a real number",
+        ),
+        (
+            "var X : bool\ninit () { true }\ntransition t (i)\nrequire { X } { X := False; }",
+            (4, 1),
+            "old syntax: write `requires`",
+        ),
+        (
+            "var X : bool\ninit () { true }\ncandidate (z) { X }",
+            (3, 1),
+            "not supported: `candidate` blocks (Cubicle's candidate invariants); remove them",
+        ),
+        ("var X : bool\ninit () { !X }", (2, 11), "write `not`"),
+        (
+            "var X : bool\ninit () { true }\ntranstion t (i) { X := True; }",
+            (3, 1),
+            "did you mean `transition`?",
+        ),
+        (
+            "var X : bool\ninit () { true }\ntransition t (i) requres { X } { X := True; }",
+            (3, 18),
+            "did you mean `requires`?",
+        ),
+        (
+            "var X : bool\ninit () { true }\nunsfae (z) { X }",
+            (3, 1),
+            "did you mean `unsafe`?",
+        ),
+        (
+            "array A[proc] : bool\ninit () { exsts j. A[j] }",
+            (2, 17),
+            "did you mean `exists` instead of `exsts`?",
+        ),
+        (
+            "var X : bool\ninit () { true }\nTransition t (i) { X := True; }",
+            (3, 1),
+            "did you mean `transition`?",
         ),
         (
             "array A[proc] : bool\ninit () { true }\ntransition t (i) { A[j] := case | j = i : True; }",
@@ -391,9 +437,9 @@ fn bad_input_reports_position_and_message() {
             "unknown name `k`",
         ),
         (
-            "array A[proc] : bool\ninit () { true }\ntransition t (i) { A[i] := .; }",
-            (3, 28),
-            "global variables only",
+            "array A[proc] : bool\ninit () { true }\ntransition t (i) { A[j] := .; }",
+            (3, 22),
+            "unknown name `j` in the index of an update",
         ),
         (
             "var X : bool\ninit () { true }\ntransition t (i) { X := any j. true; }",
@@ -406,9 +452,29 @@ fn bad_input_reports_position_and_message() {
             "declared twice",
         ),
         (
-            "var X : bool\ninit () { true }\ntransition t (i) { }\ntransition t (i) { }",
-            (4, 12),
-            "defined twice",
+            "var X : bool\ninit () { true }\nunsafe p () { X }\nunsafe p () { X }",
+            (4, 1),
+            "already defined",
+        ),
+        (
+            "type t\ntype t\ninit () { true }",
+            (2, 6),
+            "already defined",
+        ),
+        (
+            "type t\nvar X : t\ninit () { X < X }",
+            (3, 11),
+            "compare only with `=` and `<>`",
+        ),
+        (
+            "type t\nvar X : t\ninit () { X + 1 = 2 }",
+            (3, 11),
+            "needs integers",
+        ),
+        (
+            "type t\nvar X : t\ninit () { X = 1 }",
+            (3, 11),
+            "cannot compare",
         ),
         (
             "var X : bool\nvar X : bool\ninit () { true }",
@@ -457,6 +523,38 @@ fn bad_input_reports_position_and_message() {
     }
 }
 
+/// Words far from every keyword get no suggestion; near ones get the nearest keyword.
+#[test]
+fn keyword_suggestions_only_when_close() {
+    use nfold::lang::lexer::{edit_distance, nearest_keyword};
+    assert_eq!(edit_distance("unsfae", "unsafe"), 1); // a swap of neighbours
+    assert_eq!(edit_distance("requres", "requires"), 1);
+    assert_eq!(edit_distance("transtion", "transition"), 1);
+    assert_eq!(edit_distance("abc", ""), 3);
+    assert_eq!(nearest_keyword("requres"), Some("requires"));
+    assert_eq!(nearest_keyword("unsfae"), Some("unsafe"));
+    assert_eq!(nearest_keyword("forall_othr"), Some("forall_other"));
+    assert_eq!(nearest_keyword("foo"), None);
+    assert_eq!(nearest_keyword("x"), None);
+    // `True` is a constructor, not a misspelt `true`.
+    assert_eq!(nearest_keyword("True"), None);
+    assert_eq!(nearest_keyword("vars"), Some("var"));
+    // Two edits are too many for a keyword of four letters or fewer.
+    assert_eq!(nearest_keyword("vxx"), None);
+    assert_eq!(nearest_keyword("tipe"), Some("type"));
+    assert_eq!(nearest_keyword("ttpie"), None);
+    assert_eq!(nearest_keyword("variable"), None);
+    let (_, _, r) = err("var X : bool\ninit () { true }\nfoo");
+    assert!(!r.contains("did you mean"), "{r}");
+}
+
+/// Every character of a rendered message is printable text (newlines apart): no raw
+/// bytes or control characters reach the terminal.
+fn printable(r: &str) -> bool {
+    r.chars()
+        .all(|c| c == '\n' || (!c.is_control() && c != '\u{FFFD}' && (c as u32) < 0xF0000))
+}
+
 #[test]
 fn non_utf8_and_missing_files_are_errors() {
     let dir = std::env::temp_dir().join(format!("nfold-lang-{}", std::process::id()));
@@ -464,12 +562,40 @@ fn non_utf8_and_missing_files_are_errors() {
     let p = dir.join("bad.cub");
     std::fs::write(&p, b"var X : bool\ninit () { \xff }").unwrap();
     let e = nfold::lang::load_file(p.to_str().unwrap()).unwrap_err();
+    let r = e.render();
     assert!(
-        e.render()
-            .contains(":2:11: error: the file is not valid UTF-8"),
-        "{}",
-        e.render()
+        r.contains(":2:11: error: the file is not valid UTF-8"),
+        "{r}"
     );
+    // The bad byte is shown escaped, under the caret.
+    assert!(r.contains("  2 | init () { \\xFF }\n"), "{r}");
+    assert!(r.contains("    |           ^^^^\n"), "{r}");
+    assert!(printable(&r), "{r}");
+    // A binary file: one long line of bytes, some not UTF-8, some control characters.
+    let mut bin: Vec<u8> = b"\x7fELF\x02\x01\x01\x00".to_vec();
+    bin.extend((0..2000u32).map(|k| (k * 37 % 256) as u8));
+    std::fs::write(&p, &bin).unwrap();
+    let r = nfold::lang::load_file(p.to_str().unwrap())
+        .unwrap_err()
+        .render();
+    assert!(r.contains(":1:"), "{r}");
+    assert!(printable(&r), "{r}");
+    // The excerpt line: at most 40 characters, each escaped to at most 4, plus `...`s.
+    let excerpt = r.lines().nth(1).unwrap();
+    assert!(excerpt.len() <= 7 + 40 * 4 + 6, "{excerpt}");
+    assert!(r.contains("binary file"), "{r}");
+    // Valid UTF-8 with a NUL byte: the lexer's error, escaped.
+    std::fs::write(&p, b"var X : bool\ninit () { X \x00 }").unwrap();
+    let r = nfold::lang::load_file(p.to_str().unwrap())
+        .unwrap_err()
+        .render();
+    assert!(
+        r.contains(":2:13: error: unexpected character `\\x00`"),
+        "{r}"
+    );
+    assert!(r.contains("  2 | init () { X \\x00 }\n"), "{r}");
+    assert!(r.contains("    |             ^^^^\n"), "{r}");
+    assert!(printable(&r), "{r}");
     let e = nfold::lang::load_file("/nonexistent/x.cub").unwrap_err();
     assert!(e.render().contains("cannot read file"));
 }
@@ -512,4 +638,312 @@ fn temporal_letters_as_names_inside_ltl() {
     assert!(matches!(&**g, Ltl::Globally(f) if matches!(&**f, Ltl::Finally(_))));
     assert!(matches!(&**x, Ltl::Next(inner) if matches!(&**inner, Ltl::Atom(_))));
     assert!(matches!(&**b, Ltl::Atom(_)));
+}
+
+/// The first warning of a model, rendered, and how many there are.
+fn warnings(m: &Model) -> Vec<String> {
+    m.warnings.iter().map(|w| w.render(&m.source)).collect()
+}
+
+/// Cubicle reads a repeated transition name as another transition: nfold keeps them
+/// apart as `t`, `t#2`, `t#3`, with one warning listing the names and their lines.
+#[test]
+fn repeated_transition_names_are_separate_transitions() {
+    let src = "var X : 0 .. 3\ninit () { X = 0 }\n\
+               transition t () requires { X = 0 } { X := 1; }\n\
+               transition t () requires { X = 1 } { X := 2; }\n\
+               transition u () requires { X = 2 } { X := 3; }\n\
+               transition t () requires { X = 3 } { X := 0; }\n\
+               transition u () requires { X = 9 } { X := 0; }\n\
+               unsafe () { X = 3 }\n";
+    let m = ok(src);
+    let names: Vec<&str> = m.transitions.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["t", "t#2", "u", "t#3", "u#2"]);
+    let w = warnings(&m);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with(
+            "t.cub:4:12: warning: transition names used more than once: `t` (lines 3, 4, 6), `u` (lines 5, 7)\n"
+        ),
+        "{}",
+        w[0]
+    );
+    assert_eq!(m.transition_by_name("t#2"), Some(1));
+    assert_eq!(m.transition_by_name("u#2"), Some(4));
+    // Each definition fires on its own: X = 0 -> 1 -> 2 -> 3 -> 0, each by one transition.
+    let inst = Instance::new(&m, 1);
+    let mut st = initial_states(&inst).unwrap().remove(0);
+    for (want_t, want_x) in [(0, 1), (1, 2), (2, 3), (3, 0)] {
+        let (succ, errs) = eval::successors(&inst, &st);
+        assert!(errs.is_empty());
+        assert_eq!(succ.len(), 1);
+        assert_eq!(succ[0].0.trans, want_t);
+        st = succ[0].1.clone();
+        assert_eq!(st, vec![want_x]);
+    }
+    // Printed back, the model has the names as written and loads to the same names.
+    let text = nfold::lang::print::model_text(&m);
+    assert!(!text.contains('#'), "{text}");
+    let again = ok(&text);
+    let names2: Vec<&str> = again.transitions.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, names2);
+}
+
+/// A model that declares `N` means its declaration by `N`, with a warning.
+#[test]
+fn a_declared_n_shadows_the_size() {
+    let m = ok("var N : 0 .. 2\ninit () { N = 0 }\n\
+                transition inc () requires { N < 2 } { N := N + 1; }\nunsafe () { N = 2 }");
+    assert_eq!(m.vars[0].name, "N");
+    let w = warnings(&m);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with(
+            "t.cub:1:5: warning: `N` is declared here, so in this file `N` names this declaration"
+        ),
+        "{}",
+        w[0]
+    );
+    // At size 5 the variable still counts 0, 1, 2: it is not the size.
+    let inst = Instance::new(&m, 5);
+    let s0 = initial_states(&inst).unwrap().remove(0);
+    assert_eq!(s0, vec![0]);
+    let (succ, _) = eval::successors(&inst, &s0);
+    assert_eq!(succ[0].1, vec![1]);
+    let m = ok("type s = A | B\nconst N : s\narray Y[proc] : s\ninit (z) { Y[z] = N }");
+    assert!(warnings(&m)[0].starts_with("t.cub:2:7: warning: `N` is declared here"));
+    // Without a declaration `N` is the size, and no warning.
+    let m = ok("var X : 0 .. N\ninit () { X = N }\nunsafe () { X = 0 }");
+    assert!(m.warnings.is_empty(), "{:?}", warnings(&m));
+}
+
+/// `A[i] := .` chooses any value of the cell's type; the index is evaluated in update
+/// order and may be out of range.
+#[test]
+fn nondeterministic_update_of_an_array_cell() {
+    let m = ok(
+        "array A[proc] : 0 .. 2\narray C[proc, proc] : bool\ninit (z) { A[z] = 0 }\n\
+                transition r (i) { A[i] := .; }\n\
+                transition s (i j) { C[i, j] := .; A[j] := 1; }\n\
+                transition bad (i) { A[i + 1] := .; }",
+    );
+    let inst = Instance::new(&m, 2);
+    let s0 = vec![0, 0, 0, 0, 0, 0];
+    let Fire::Enabled(v) = eval::fire(&inst, &s0, 0, &[2]) else {
+        panic!()
+    };
+    // A[2] takes 0, 1, 2 in turn; the choices name the value chosen.
+    let got: Vec<(Vec<i64>, Vec<i64>)> = v.into_iter().collect();
+    assert_eq!(
+        got,
+        vec![
+            (vec![0], vec![0, 0, 0, 0, 0, 0]),
+            (vec![1], vec![0, 1, 0, 0, 0, 0]),
+            (vec![2], vec![0, 2, 0, 0, 0, 0]),
+        ]
+    );
+    // C[2, 1] is slot 2 + (2 - 1) * 2 + (1 - 1) = 4.
+    let Fire::Enabled(v) = eval::fire(&inst, &s0, 1, &[2, 1]) else {
+        panic!()
+    };
+    assert_eq!(v.len(), 2);
+    assert_eq!(v[1].1, vec![1, 0, 0, 0, 1, 0]);
+    assert!(matches!(eval::fire(&inst, &s0, 2, &[1]), Fire::Enabled(_)));
+    match eval::fire(&inst, &s0, 2, &[2]) {
+        Fire::Error(e) => assert!(e.message.contains("A[3]"), "{}", e.message),
+        f => panic!("{f:?}"),
+    }
+}
+
+/// How the number of values of an abstract type is chosen (`model::data`).
+#[test]
+fn abstract_types_get_their_number_of_values() {
+    use nfold::lang::{LoadOptions, load_str_with};
+    use nfold::model::data::Origin;
+    const BASE: &str = "type data\ntype st = I | S\nvar Mem : data\nvar Aux : data\n\
+                        array C[proc] : st\narray D[proc] : data\n";
+    // (rest of the model, values, origin, independent: Ok(m) or Err(text), symmetric)
+    type Case<'a> = (&'a str, usize, Origin, Result<usize, &'a str>, bool);
+    let cases: &[Case] = &[
+        // German's data paths: copies only, init equates two cells, properties read 2.
+        (
+            "init (z) { C[z] = I && Mem = Aux }\n\
+             transition f (i) requires { C[i] = I } { C[i] := S; D[i] := Mem; }\n\
+             transition w (i) requires { C[i] = S } { Mem := .; Aux := Mem; }\n\
+             unsafe (z) { C[z] = S && D[z] <> Aux }\nunsafe () { Mem <> Aux }",
+            3,
+            Origin::Independent,
+            Ok(2),
+            true,
+        ),
+        // No property reads data: one value.
+        (
+            "init (z) { C[z] = I }\ntransition w (i) { Mem := .; D[i] := Mem; }\n\
+             unsafe (z1 z2) { C[z1] = S && C[z2] = S }",
+            1,
+            Origin::Independent,
+            Ok(0),
+            true,
+        ),
+        // Three cells per tuple: D[z1], D[z2], Mem (Mem read twice counts once).
+        (
+            "init () { true }\n\
+             unsafe (z1 z2) { D[z1] <> D[z2] && (D[z1] = Mem || D[z2] = Mem) }",
+            4,
+            Origin::Independent,
+            Ok(3),
+            true,
+        ),
+        // An `if then else` of data inside a property still reads cells.
+        (
+            "init () { true }\nunsafe (z) { (if C[z] = S then D[z] else Mem) = Aux }",
+            4,
+            Origin::Independent,
+            Ok(3),
+            true,
+        ),
+        // A guard compares data: the number of values matters.
+        (
+            "init () { true }\ntransition t (i) requires { D[i] = Mem } { C[i] := S; }\n\
+             unsafe (z) { C[z] = S }",
+            3,
+            Origin::Default,
+            Err("compares values of `data` in transition `t` at t.cub:8"),
+            true,
+        ),
+        // So does a `case` condition.
+        (
+            "init () { true }\n\
+             transition t (i) { C[j] := case | D[j] <> Mem : S | _ : C[j]; }\n\
+             unsafe (z) { C[z] = S }",
+            3,
+            Origin::Default,
+            Err("compares values of `data` in transition `t`"),
+            true,
+        ),
+        // init may equate cells, not tell them apart.
+        (
+            "init () { Mem <> Aux }\nunsafe () { Mem = Aux }",
+            3,
+            Origin::Default,
+            Err("compares values of `data` in `init` (other than an equality) at t.cub:7"),
+            true,
+        ),
+        (
+            "init () { not (Mem <> Aux) && (Mem = Aux => C[1] = I) }\nunsafe () { Mem = Aux }",
+            3,
+            Origin::Default,
+            Err("in `init`"),
+            true,
+        ),
+        (
+            "init () { not (Mem <> Aux) && (C[1] = I => Mem = Aux) }\nunsafe () { Mem = Aux }",
+            3,
+            Origin::Independent,
+            Ok(2),
+            true,
+        ),
+        // A property over every process's cell has no bound.
+        (
+            "init () { true }\nunsafe () { forall j. D[j] = Mem }",
+            3,
+            Origin::Default,
+            Err("reads `D` for a quantified process in a property (`unsafe1`) at t.cub:8"),
+            true,
+        ),
+        // Quantifying over the type.
+        (
+            "init () { true }\ntransition t (i) requires { forall v : data. true } { C[i] := S; }",
+            3,
+            Origin::Default,
+            Err("quantifies over `data` in transition `t`"),
+            true,
+        ),
+        // An ltl property that reads data.
+        (
+            "init () { true }\nltl p (i) { G (D[i] = Mem) }",
+            3,
+            Origin::Default,
+            Err("reads data in the ltl property `p`"),
+            true,
+        ),
+    ];
+    for (rest, values, origin, indep, symmetric) in cases {
+        let src = format!("{BASE}{rest}");
+        let m = ok(&src);
+        assert_eq!(m.data_types.len(), 1);
+        let d = &m.data_types[0];
+        assert_eq!(d.values, *values, "{src}");
+        assert_eq!(d.origin, *origin, "{src}");
+        assert_eq!(d.symmetric, *symmetric, "{src}");
+        match (&d.independent, indep) {
+            (Ok(k), Ok(want)) => assert_eq!(k, want, "{src}"),
+            (Err(dep), Err(want)) => {
+                let text = format!("{} at {}", dep.what, m.source.file_line(dep.span.lo));
+                assert!(text.contains(want), "{src}\n{text}");
+            }
+            (got, want) => panic!("{src}\n{got:?} vs {want:?}"),
+        }
+        assert_eq!(m.enums[d.enum_id].ctors.len(), *values);
+        assert_eq!(m.enums[d.enum_id].ctors[0], "d1");
+        // The warning at the declaration reports the number.
+        let w = warnings(&m);
+        let mine: Vec<&String> = w.iter().filter(|x| x.contains("abstract type")).collect();
+        assert_eq!(mine.len(), 1);
+        assert!(mine[0].starts_with("t.cub:1:6: warning: abstract type `data`: "));
+        let count = if *values == 1 {
+            "1 value d1".to_string()
+        } else {
+            format!("{values} values d1..d{values}")
+        };
+        assert!(mine[0].contains(&count), "{}", mine[0]);
+        if *origin == Origin::Default {
+            assert!(mine[0].contains("(default)"), "{}", mine[0]);
+            assert!(
+                mine[0].contains("verdicts are for 3 values only"),
+                "{}",
+                mine[0]
+            );
+        }
+    }
+    // An array indexed by the type: values not interchangeable.
+    let m =
+        ok("type data\narray M[data] : bool\nvar X : data\ninit () { true }\nunsafe () { M[X] }");
+    let d = &m.data_types[0];
+    assert!(!d.symmetric);
+    assert_eq!((d.values, d.origin), (3, Origin::Default));
+    assert!(
+        d.independent
+            .as_ref()
+            .unwrap_err()
+            .what
+            .contains("indexes the array `M`")
+    );
+    assert!(!m.has_data_symmetry());
+    // --data-values sets every abstract type's number, and the report says what would
+    // have sufficed.
+    let opts = LoadOptions {
+        data_values: Some(5),
+    };
+    let m = load_str_with(
+        "t.cub",
+        "type a\ntype b\nvar X : a\nvar Y : b\ninit () { true }\nunsafe () { X <> X && Y = Y }",
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(m.data_types.len(), 2);
+    for d in &m.data_types {
+        assert_eq!((d.values, d.origin), (5, Origin::Given));
+        assert_eq!(d.independent, Ok(1));
+        assert!(d.summary(&m).contains("--data-values"));
+        assert!(d.summary(&m).contains("2 values would give the verdicts"));
+    }
+    // Values of an abstract type print as d1, d2, ...
+    let inst = Instance::new(&m, 1);
+    assert_eq!(inst.slot_value_name(0, 0), "d1");
+    assert_eq!(inst.slot_value_name(1, 4), "d5");
+    assert_eq!(initial_states(&inst).unwrap().len(), 25);
+    // Printed back, an abstract type is written abstract.
+    let text = nfold::lang::print::model_text(&m);
+    assert!(text.starts_with("type a\ntype b\n"), "{text}");
 }

@@ -10,7 +10,7 @@ use super::query::{Queries, SymBreak, Target};
 use super::unroll::{Size, Unroller};
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::Instance;
-use crate::model::ir::{Model, UpdValue};
+use crate::model::ir::Model;
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
 use crate::trace::{RangeSite, Trace, Violation};
 use crate::verdict::{Limit, PropId, PropResult, SizeReport, Verdict};
@@ -357,12 +357,15 @@ fn decode(
         if params.iter().any(|&p| p < 1 || p as usize > w) {
             return Err("a fired transition has a parameter outside the width".into());
         }
-        let choices = model.transitions[*t]
-            .updates
-            .iter()
-            .filter(|up| !matches!(up.value, UpdValue::Term(_)))
-            .map(|up| states[j + 1][inst.vars[up.var].base])
-            .collect();
+        // The choices are those of the interpreter's successor that is the next state.
+        let choices = match eval::fire(&inst, &states[j], *t, params) {
+            Fire::Enabled(succ) => succ
+                .into_iter()
+                .find(|(_, next)| *next == states[j + 1])
+                .map(|(c, _)| c)
+                .ok_or("a decoded step is not a successor on the interpreter")?,
+            _ => return Err("a decoded step is not enabled on the interpreter".into()),
+        };
         steps.push(Step {
             trans: *t,
             params: params.clone(),

@@ -37,12 +37,17 @@ pub const STEP: usize = 1;
 /// Constraint group: a selected transition instance fires.
 pub const FIRE: usize = 2;
 
+/// A step input for a nondeterministic update: the variable and the update's rank
+/// among the transition's nondeterministic updates of it (two `A[i] := .; A[j] := .`
+/// choose independently; only one instance fires per step, so instances share them).
+type ChoiceKey = (VarId, usize);
+
 /// What a write stores.
 #[derive(Clone, Debug)]
 enum Value {
     Term(Term),
-    /// The step's nondeterministic input for this global variable.
-    Choice(VarId),
+    /// The step's nondeterministic input for this update.
+    Choice(ChoiceKey),
 }
 
 /// A transition instance evaluated on the current state.
@@ -56,8 +61,8 @@ pub struct InstanceEval {
     pub err: Lit,
     /// Writes in update order: possible target cells with conditions, and the value.
     writes: Vec<(Vec<(usize, Lit)>, Value)>,
-    /// For each `X := any j. f`: X and, per candidate j, whether f holds.
-    anys: Vec<(VarId, Vec<(i64, Lit)>)>,
+    /// For each `X := any j. f`: its choice and, per candidate j, whether f holds.
+    anys: Vec<(ChoiceKey, Vec<(i64, Lit)>)>,
 }
 
 /// One state variable of the system at the value level: a cell (by slot) or the
@@ -226,18 +231,19 @@ impl<'m> Transys<'m> {
         let sel: Vec<Lit> = (0..=n).map(|_| self.c.var()).collect();
         self.c.clause(&sel);
         self.c.at_most_one(&sel);
-        // Nondeterministic inputs: one per global that some instance chooses.
-        let mut choices: HashMap<VarId, Term> = HashMap::new();
+        // Nondeterministic inputs: one per choice key that some instance uses.
+        let mut choices: HashMap<ChoiceKey, Term> = HashMap::new();
         for ev in &evals {
             for (_, v) in &ev.writes {
-                if let Value::Choice(var) = v
-                    && !choices.contains_key(var)
+                if let Value::Choice(key) = v
+                    && !choices.contains_key(key)
                 {
+                    let var = &key.0;
                     let l = &self.inst.vars[*var];
                     let size = (l.hi - l.lo + 1) as usize;
                     let cell = Cell::fresh(&mut self.c, self.enc, size);
                     let t = cell.decode(&mut self.c, l.lo, size);
-                    choices.insert(*var, t);
+                    choices.insert(*key, t);
                 }
             }
         }
@@ -248,18 +254,18 @@ impl<'m> Transys<'m> {
             // In the aggregate a chosen value must be of its type at the width.
             let floor = self.instances[t].1.iter().copied().max().unwrap_or(0) as usize;
             for (_, v) in &ev.writes {
-                if let Value::Choice(var) = v {
-                    let ty = self.inst.model.vars[*var].ty;
+                if let Value::Choice(key) = v {
+                    let ty = self.inst.model.vars[key.0].ty;
                     if let Some(out) =
                         self.agg
-                            .outside_at_width(&mut self.c, ty, &choices[var], floor)
+                            .outside_at_width(&mut self.c, ty, &choices[key], floor)
                     {
                         ok.push(-out);
                     }
                 }
             }
-            for (var, options) in &ev.anys {
-                let choice = &choices[var];
+            for (key, options) in &ev.anys {
+                let choice = &choices[key];
                 let good: Vec<Lit> = options
                     .iter()
                     .map(|&(j, f)| {
@@ -281,7 +287,7 @@ impl<'m> Transys<'m> {
             for (targets, v) in &ev.writes {
                 let value = match v {
                     Value::Term(x) => x.clone(),
-                    Value::Choice(var) => choices[var].clone(),
+                    Value::Choice(key) => choices[key].clone(),
                 };
                 for &(s, cond) in targets {
                     if cond == TRUE && value == self.cur.term(&mut self.c, &self.inst, s) {
@@ -366,10 +372,16 @@ impl<'m> Transys<'m> {
         let mut errs = vec![ge];
         let mut writes = Vec::new();
         let mut anys = Vec::new();
+        let mut ranks: HashMap<VarId, usize> = HashMap::new();
         for u in &tr.updates {
             if reached == FALSE {
                 break;
             }
+            let mut key = || {
+                let r = ranks.entry(u.var).or_insert(0);
+                *r += 1;
+                (u.var, *r - 1)
+            };
             let layout = &sym.inst.vars[u.var];
             let (lo, hi) = (layout.lo, layout.hi);
             match &u.value {
@@ -427,7 +439,19 @@ impl<'m> Transys<'m> {
                     }
                 }
                 UpdValue::Nondet => {
-                    writes.push((vec![(layout.base, TRUE)], Value::Choice(u.var)));
+                    // `X := .` or `A[i] := .`: the cell's index is evaluated first.
+                    let idx: Vec<Expr> = u
+                        .index
+                        .iter()
+                        .filter_map(|ix| match ix {
+                            Index::Term(x) => Some(x.clone()),
+                            Index::Bind(_) => None,
+                        })
+                        .collect();
+                    let (targets, ie) = sym.cells(&mut env, u.var, &idx);
+                    errs.push(sym.c.and2(reached, ie));
+                    reached = sym.c.and2(reached, -ie);
+                    writes.push((targets, Value::Choice(key())));
                 }
                 UpdValue::Any { var, cond } => {
                     // The interpreter evaluates the condition for every process in order.
@@ -451,8 +475,9 @@ impl<'m> Transys<'m> {
                     let exists = sym.c.or(&opts);
                     errs.push(sym.c.and2(reached, any_err));
                     reached = sym.c.and(&[reached, -any_err, exists]);
-                    writes.push((vec![(layout.base, TRUE)], Value::Choice(u.var)));
-                    anys.push((u.var, options));
+                    let k = key();
+                    writes.push((vec![(layout.base, TRUE)], Value::Choice(k)));
+                    anys.push((k, options));
                 }
             }
         }

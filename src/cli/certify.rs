@@ -1,6 +1,7 @@
 //! `nfold certify MODEL CERT`: check a saved certificate independently of the engine
 //! that found it (`proof::check`), at each of its sizes or those asked for.
 
+use super::parse_data_values;
 use super::{EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, SolverArg, load, parse_sizes, usage};
 use crate::lang::diag::{Diagnostic, Source};
 use crate::proof::cert::{Certificate, text_hash};
@@ -29,10 +30,13 @@ pub(crate) struct CertifyArgs {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
+    /// The number of values of every abstract type, as for `check`.
+    #[arg(long, value_name = "D", value_parser = parse_data_values)]
+    data_values: Option<usize>,
 }
 
 pub(crate) fn certify(a: CertifyArgs) -> i32 {
-    let model = match load(&a.model) {
+    let model = match load(&a.model, a.data_values) {
         Ok(m) => m,
         Err(code) => return code,
     };

@@ -3,7 +3,7 @@
 
 use super::render;
 use super::{EncodingArg, RunArgs, SolverArg, SymBreakArg, ctrl_c_flag, load, usage};
-use super::{parse_size, parse_sizes, sizes_for};
+use super::{parse_data_values, parse_size, parse_sizes, sizes_for};
 use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
 use crate::bmc::query::SymBreak;
@@ -82,6 +82,10 @@ pub(crate) struct CheckArgs {
     /// ic3, kind, auto: write the checked certificate of the sizes proved to FILE.
     #[arg(long, value_name = "FILE")]
     certificate: Option<String>,
+    /// The number of values of every abstract type (`type data`; default: chosen from
+    /// the model, see `nfold info`).
+    #[arg(long, value_name = "D", value_parser = parse_data_values)]
+    data_values: Option<usize>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -174,7 +178,7 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         Ok(e) => e,
         Err(e) => return usage(&e),
     };
-    let model = match load(&a.file) {
+    let model = match load(&a.file, a.data_values) {
         Ok(m) => m,
         Err(code) => return code,
     };

@@ -2,7 +2,7 @@
 //! rendered as a table, lassos and a summary (or one JSON document).
 
 use super::{EXIT_LIMIT, EXIT_OK, EXIT_VIOLATION, RunArgs, load, parse_size, parse_sizes};
-use super::{ctrl_c_flag, sizes_for, usage};
+use super::{ctrl_c_flag, parse_data_values, sizes_for, usage};
 use crate::explicit::ndfs::{self, LiveOptions, LiveResult, LiveVerdict, LtlProperty};
 use crate::explicit::reach::peak_memory;
 use crate::lasso;
@@ -39,6 +39,10 @@ pub(crate) struct LiveArgs {
     /// Print lassos as the search found them, without looking for a shorter one.
     #[arg(long)]
     no_shorten: bool,
+    /// The number of values of every abstract type (`type data`; default: chosen from
+    /// the model, see `nfold info`).
+    #[arg(long, value_name = "D", value_parser = parse_data_values)]
+    data_values: Option<usize>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -75,7 +79,7 @@ fn row(model: &Model, r: &LiveResult) -> String {
 
 /// Run `nfold live`; returns the exit code.
 pub(crate) fn live(a: LiveArgs) -> i32 {
-    let model = match load(&a.file) {
+    let model = match load(&a.file, a.data_values) {
         Ok(m) => m,
         Err(code) => return code,
     };

@@ -192,6 +192,21 @@ struct InfoArgs {
     /// Also describe the instance of this size (state bits, cells, transition instances).
     #[arg(long, value_name = "N", value_parser = parse_size)]
     size: Option<usize>,
+    /// The number of values of every abstract type (`type data`; default: chosen from
+    /// the model).
+    #[arg(long, value_name = "D", value_parser = parse_data_values)]
+    data_values: Option<usize>,
+}
+
+/// `--data-values D`: 1 to `model::data::MAX_VALUES`.
+pub(crate) fn parse_data_values(s: &str) -> Result<usize, String> {
+    let max = crate::model::data::MAX_VALUES;
+    match s.trim().parse::<usize>() {
+        Ok(d) if (1..=max).contains(&d) => Ok(d),
+        _ => Err(format!(
+            "`{s}` is not a number of data values (a whole number from 1 to {max})"
+        )),
+    }
 }
 
 fn parse_size(s: &str) -> Result<usize, String> {
@@ -274,8 +289,8 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
     }
 }
 
-fn load(path: &str) -> Result<Model, i32> {
-    match lang::load_file(path) {
+fn load(path: &str, data_values: Option<usize>) -> Result<Model, i32> {
+    match lang::load_file_with(path, &lang::LoadOptions { data_values }) {
         Ok(m) => {
             for w in &m.warnings {
                 eprint!("{}", w.render(&m.source));
@@ -312,7 +327,7 @@ fn usage(msg: &str) -> i32 {
 }
 
 fn cnf(a: CnfArgs) -> i32 {
-    let model = match load(&a.file) {
+    let model = match load(&a.file, None) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -371,7 +386,7 @@ fn cnf(a: CnfArgs) -> i32 {
 }
 
 fn info(a: InfoArgs) -> i32 {
-    let model = match load(&a.file) {
+    let model = match load(&a.file, a.data_values) {
         Ok(m) => m,
         Err(code) => return code,
     };

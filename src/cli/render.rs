@@ -18,7 +18,14 @@ fn symmetry_line(run: &Run) -> String {
         "ic3" | "kind" | "auto" => "symmetric lemma orbits",
         _ => "reduction",
     };
+    // The explicit engine also permutes interchangeable data values (abstract types).
+    let data = run.engine == "explicit" && m.has_data_symmetry();
     match (m.is_symmetric(), run.symmetry_requested) {
+        (true, true) if data => "fully symmetric; reduction on (processes and data values)".into(),
+        (false, true) if data => format!(
+            "{}; reduction on for data values only",
+            m.symmetry_summary()
+        ),
         (true, true) => format!("fully symmetric; {what} on"),
         (true, false) => format!("fully symmetric; {what} off (--no-symmetry)"),
         (false, _) => format!("{}; {what} off", m.symmetry_summary()),
@@ -463,8 +470,11 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
         out.push_str(&format!("size      fixed to {k} (number_procs)\n"));
     }
     out.push_str("\ntypes\n");
-    for e in &m.enums {
-        out.push_str(&format!("  {} = {}\n", e.name, e.ctors.join(" | ")));
+    for (k, e) in m.enums.iter().enumerate() {
+        match m.data_type(k) {
+            Some(d) => out.push_str(&format!("  {} (abstract): {}\n", e.name, d.summary(m))),
+            None => out.push_str(&format!("  {} = {}\n", e.name, e.ctors.join(" | "))),
+        }
     }
     for r in &m.ranges {
         if !r.name.contains("..") {
@@ -506,7 +516,9 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             .iter()
             .map(|l| l.name.as_str())
             .collect();
-        out.push_str(&format!("  {}({})\n", t.name, ps.join(" ")));
+        let sig = format!("{}({})", t.name, ps.join(" "));
+        let line = m.source.line_col(t.span.lo).0;
+        out.push_str(&format!("  {sig:<30} line {line}\n"));
     }
     out.push_str("\nproperties\n");
     for u in &m.unsafes {

@@ -24,7 +24,8 @@ use std::time::Instant;
 /// How to search.
 #[derive(Clone, Debug, Default)]
 pub struct ReachOptions {
-    /// Reduce by symmetry (only honoured when the family is fully symmetric).
+    /// Reduce by symmetry: process permutations when the family is fully symmetric,
+    /// permutations of interchangeable data values (abstract types) when there are any.
     pub symmetry: bool,
     /// Report deadlocks as violations.
     pub deadlock: bool,
@@ -289,14 +290,17 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let start = Instant::now();
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
-    let use_sym = opts.symmetry && model.is_symmetric() && n > 1;
+    // Process permutations for a fully symmetric family, and permutations of the values
+    // of abstract types whose values are interchangeable.
+    let sym = Symmetry::for_search(&inst, opts.symmetry);
+    let use_sym = sym.is_some();
     let props: Vec<usize> = opts
         .props
         .clone()
         .unwrap_or_else(|| (0..model.unsafes.len()).collect());
     let mut s = Search {
         inst: &inst,
-        sym: use_sym.then(|| Symmetry::new(&inst)),
+        sym,
         visited: VisitedSet::new(inst.words),
         count: 0,
         parent: Vec::new(),

@@ -181,6 +181,8 @@ pub struct Expr {
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     Int(i64),
+    /// `1.5`: a real literal (timed models; rejected by the checker).
+    Real(String),
     /// `#k`
     ProcConst(i64),
     /// `N`

@@ -3,8 +3,10 @@
 //! records every construct that makes the family not fully symmetric (LANGUAGE.md
 //! "Symmetry"), with its position.
 
+use super::LoadOptions;
 use super::ast::{self, BinOp, ExprKind, Ident, QuantDom, TempOp, TypeExpr};
 use super::diag::{Diagnostic, Source, Span};
+use crate::model::data;
 use crate::model::ir::*;
 use std::collections::HashMap;
 
@@ -75,6 +77,8 @@ struct Checker<'a> {
     pred_stack: Vec<String>,
     number_procs: Option<(usize, Span)>,
     breaks: Vec<SymmetryBreak>,
+    /// Abstract types: (enumeration holding their values, declaration).
+    abstracts: Vec<(usize, Ident)>,
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -83,8 +87,33 @@ fn err<T>(span: Span, msg: impl Into<String>) -> R<T> {
     Err(Diagnostic::error(span, msg))
 }
 
+/// The error for Cubicle's timed models: `real` types and real literals.
+fn real_error(span: Span, what: Option<String>) -> Diagnostic {
+    let msg = match what {
+        Some(w) => format!("timed models (`real`) are not supported: {w}"),
+        None => "timed models (`real`) are not supported".to_string(),
+    };
+    Diagnostic::error(span, msg)
+        .with_note("note: nfold checks untimed, finite-state families; clocks and real numbers have no finite counterpart")
+}
+
+/// A declaration whose type mentions `real` is an error naming the declaration.
+fn real_decl(name: &Ident, tys: &[TypeExpr]) -> R<()> {
+    for t in tys {
+        if let TypeExpr::Named(id) = t
+            && id.name == "real"
+        {
+            return Err(real_error(
+                id.span,
+                Some(format!("`{}` is declared with type `real`", name.name)),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Check a parsed file into a model.
-pub fn check(file: &ast::File, source: Source) -> Result<Model, Diagnostic> {
+pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Model, Diagnostic> {
     let mut c = Checker {
         src: &source,
         enums: Vec::new(),
@@ -97,6 +126,7 @@ pub fn check(file: &ast::File, source: Source) -> Result<Model, Diagnostic> {
         pred_stack: Vec::new(),
         number_procs: None,
         breaks: Vec::new(),
+        abstracts: Vec::new(),
     };
     if let Some((k, span)) = file.number_procs {
         if !(1..=64).contains(&k) {
@@ -140,6 +170,7 @@ pub fn check(file: &ast::File, source: Source) -> Result<Model, Diagnostic> {
     let mut ltls: Vec<LtlProp> = Vec::new();
     let mut unnamed = 0;
     let mut warnings = Vec::new();
+    let mut repeated: Vec<(Ident, Span)> = Vec::new();
     for it in &file.items {
         match it {
             ast::Item::Init { params, body, span } => inits.push(c.init(params, body, *span)?),
@@ -169,13 +200,18 @@ pub fn check(file: &ast::File, source: Source) -> Result<Model, Diagnostic> {
                 updates,
                 span,
             } => {
-                if transitions.iter().any(|t| t.name == name.name) {
-                    return err(
-                        name.span,
-                        format!("transition `{}` is defined twice", name.name),
-                    );
+                let mut t = c.transition(name, params, requires.as_ref(), updates, *span)?;
+                // Cubicle reads a repeated name as another transition: the k-th one is
+                // shown as `name#k`.
+                let same = transitions
+                    .iter()
+                    .filter(|t| t.name.split('#').next() == Some(name.name.as_str()))
+                    .count();
+                if same > 0 {
+                    t.name = format!("{}#{}", name.name, same + 1);
+                    repeated.push((name.clone(), *span));
                 }
-                transitions.push(c.transition(name, params, requires.as_ref(), updates, *span)?);
+                transitions.push(t);
             }
             ast::Item::Ltl {
                 name,
@@ -198,13 +234,40 @@ pub fn check(file: &ast::File, source: Source) -> Result<Model, Diagnostic> {
         return Err(Diagnostic::error(Span::new(end, end), "the model has no `init`")
             .with_note("help: add `init (z) { ... }`; write `init () { true }` to leave every variable unconstrained"));
     }
+    if let Some((first, _)) = repeated.first() {
+        let mut names: Vec<String> = Vec::new();
+        for (id, _) in &repeated {
+            let lines: Vec<String> = transitions
+                .iter()
+                .filter(|t| t.name.split('#').next() == Some(id.name.as_str()))
+                .map(|t| source.line_col(t.span.lo).0.to_string())
+                .collect();
+            let entry = format!("`{}` (lines {})", id.name, lines.join(", "));
+            if !names.contains(&entry) {
+                names.push(entry);
+            }
+        }
+        warnings.push(
+            Diagnostic::warning(
+                first.span,
+                format!(
+                    "transition names used more than once: {}",
+                    names.join(", ")
+                ),
+            )
+            .with_note(
+                "note: each definition is a separate transition (as in Cubicle); the second of a name is shown as `name#2`, the third as `name#3`, ...",
+            ),
+        );
+    }
     if unsafes.is_empty() && ltls.is_empty() {
         warnings.push(Diagnostic::warning(
             Span::new(0, 0),
             "the model states no property (`unsafe` or `ltl`)",
         ));
     }
-    Ok(Model {
+    let abstracts = std::mem::take(&mut c.abstracts);
+    let mut model = Model {
         number_procs: c.number_procs,
         enums: c.enums,
         ranges: c.ranges,
@@ -214,9 +277,15 @@ pub fn check(file: &ast::File, source: Source) -> Result<Model, Diagnostic> {
         unsafes,
         ltls,
         symmetry_breaks: c.breaks,
+        data_types: Vec::new(),
         warnings,
         source,
-    })
+    };
+    for (e, name) in abstracts {
+        let w = data::settle(&mut model, e, &name.name, name.span, opts.data_values);
+        model.warnings.push(w);
+    }
+    Ok(model)
 }
 
 impl<'a> Checker<'a> {
@@ -270,7 +339,8 @@ impl<'a> Checker<'a> {
             TypeExpr::Named(id) => match id.name.as_str() {
                 "bool" => Ok(Ty::Bool),
                 "proc" => Ok(Ty::Proc),
-                "int" | "real" => Err(Diagnostic::error(
+                "real" => Err(real_error(id.span, None)),
+                "int" => Err(Diagnostic::error(
                     id.span,
                     format!(
                         "unsupported type `{}`: nfold checks finite-state families",
@@ -339,17 +409,19 @@ impl<'a> Checker<'a> {
                 self.types.insert(name.name.clone(), t);
             }
             ast::Decl::Abstract { name } => {
-                return Err(Diagnostic::error(
-                    name.span,
-                    format!("abstract type `{}` is not supported: nfold needs finite domains", name.name),
-                )
-                .with_note(format!(
-                    "help: list its values, `type {} = A | B | C`, or give a range, `type {} = 0 .. 3`",
-                    name.name, name.name
-                )));
+                // Its values d1..dD are fixed once the whole model is known.
+                self.check_new_type_name(name)?;
+                let id = self.enums.len();
+                self.enums.push(EnumType {
+                    name: name.name.clone(),
+                    ctors: Vec::new(),
+                });
+                self.types.insert(name.name.clone(), Ty::Enum(id));
+                self.abstracts.push((id, name.clone()));
             }
             ast::Decl::Var { name, ty } | ast::Decl::Const { name, ty } => {
                 self.check_new_upper(name)?;
+                real_decl(name, std::slice::from_ref(ty))?;
                 let t = self.resolve_type(ty)?;
                 let kind = if matches!(d, ast::Decl::Var { .. }) {
                     VarKind::Global
@@ -367,6 +439,8 @@ impl<'a> Checker<'a> {
             }
             ast::Decl::Array { name, index, elem } => {
                 self.check_new_upper(name)?;
+                real_decl(name, index)?;
+                real_decl(name, std::slice::from_ref(elem))?;
                 let mut dims = Vec::new();
                 for ix in index {
                     dims.push(self.resolve_type(ix)?);
@@ -534,6 +608,10 @@ impl<'a> Checker<'a> {
                 Ok((Expr::Const(*k, Ty::Proc), Ty::Proc))
             }
             ExprKind::Size => Ok((Expr::Size, Ty::Int)),
+            ExprKind::Real(r) => Err(real_error(
+                e.span,
+                Some(format!("`{r}` is a real number")),
+            )),
             ExprKind::True => Ok((Expr::Const(1, Ty::Bool), Ty::Bool)),
             ExprKind::False => Ok((Expr::Const(0, Ty::Bool), Ty::Bool)),
             ExprKind::Lower(name) => match sc.lookup(name) {
@@ -1006,12 +1084,16 @@ impl<'a> Checker<'a> {
                 }
                 UpdValue::Term(acc)
             }
-            ast::Rhs::Nondet(sp) => {
-                if var.kind != VarKind::Global {
-                    return err(
-                        *sp,
-                        format!("`{} := .` is supported for global variables only", var.name),
-                    );
+            ast::Rhs::Nondet(_) => {
+                if let Some((n, at)) = fresh.first() {
+                    return Err(Diagnostic::error(
+                        *at,
+                        format!("unknown name `{n}` in the index of an update"),
+                    )
+                    .with_note(format!(
+                        "help: `:= .` chooses the value of one cell, e.g. `{}[i] := .` with `i` a parameter",
+                        var.name
+                    )));
                 }
                 UpdValue::Nondet
             }

@@ -2,14 +2,14 @@
 //! `// line` comments; reports unknown characters and operators from other languages
 //! (`!=`, `==`, `&`) with a hint at what to write instead.
 
-use super::diag::{Diagnostic, Span};
+use super::diag::{Diagnostic, Span, escape_char};
 use nom::{
     IResult,
     branch::alt,
     bytes::complete::{tag, take_while},
     character::complete::{char, digit1, satisfy},
     combinator::{map, recognize, value},
-    sequence::pair,
+    sequence::{pair, tuple},
 };
 
 /// Reserved words of the language (LANGUAGE.md "Lexical").
@@ -79,6 +79,60 @@ impl Kw {
     pub fn text(self) -> &'static str {
         KEYWORDS.iter().find(|(_, k)| *k == self).unwrap().0
     }
+}
+
+/// The number of single-character insertions, deletions, substitutions and swaps of
+/// neighbours that turn `a` into `b` (optimal string alignment distance).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The keyword a misspelt word most likely stands for: the nearest lower-case keyword
+/// by edit distance, when it is close (one edit for keywords of up to four letters, two
+/// for longer ones) and no other keyword is as near.
+pub fn nearest_keyword(word: &str) -> Option<&'static str> {
+    // `True` and `False` are the constructors of `bool`, not misspelt `true`/`false`.
+    if word.len() < 2 || word == "True" || word == "False" {
+        return None;
+    }
+    let mut best: Option<(usize, &'static str)> = None;
+    let mut tie = false;
+    for (k, _) in KEYWORDS.iter().filter(|(k, _)| *k != "N") {
+        let d = edit_distance(word, k);
+        let limit = if k.len() <= 4 { 1 } else { 2 };
+        if d == 0 || d > limit || d >= word.len() {
+            continue;
+        }
+        match best {
+            Some((b, _)) if d > b => {}
+            Some((b, _)) if d == b => tie = true,
+            _ => {
+                best = Some((d, k));
+                tie = false;
+            }
+        }
+    }
+    best.filter(|_| !tie).map(|(_, k)| k)
 }
 
 /// Punctuation and operators.
@@ -159,6 +213,8 @@ pub enum Tok {
     /// `[A-Z][A-Za-z0-9_]*` that is not a keyword.
     Upper(String),
     Int(i64),
+    /// `1.5`: a real literal of Cubicle's timed models (rejected by the checker).
+    Real(String),
     Kw(Kw),
     Sym(Sym),
     Eof,
@@ -170,6 +226,7 @@ impl Tok {
         match self {
             Tok::Lower(s) | Tok::Upper(s) => format!("`{s}`"),
             Tok::Int(i) => format!("`{i}`"),
+            Tok::Real(r) => format!("`{r}`"),
             Tok::Kw(k) => format!("keyword `{}`", k.text()),
             Tok::Sym(s) => format!("`{}`", s.text()),
             Tok::Eof => "end of file".to_string(),
@@ -233,6 +290,7 @@ fn symbol(i: &str) -> IResult<&str, Sym> {
 
 enum Raw<'a> {
     Ident(&'a str),
+    Real(&'a str),
     Digits(&'a str),
     Sym(Sym),
 }
@@ -240,6 +298,7 @@ enum Raw<'a> {
 fn raw_token(i: &str) -> IResult<&str, Raw<'_>> {
     alt((
         map(ident, Raw::Ident),
+        map(recognize(tuple((digit1, char('.'), digit1))), Raw::Real),
         map(digit1, Raw::Digits),
         map(symbol, Raw::Sym),
     ))(i)
@@ -353,6 +412,7 @@ pub fn lex(src: &str) -> Result<Vec<Token>, Diagnostic> {
                             ));
                         }
                     },
+                    Raw::Real(r) => Tok::Real(r.to_string()),
                     Raw::Sym(s) => Tok::Sym(s),
                 };
                 out.push(Token { tok, span });
@@ -360,10 +420,17 @@ pub fn lex(src: &str) -> Result<Vec<Token>, Diagnostic> {
             }
             Err(()) => {
                 let c = rest.chars().next().unwrap();
-                return Err(Diagnostic::error(
+                let d = Diagnostic::error(
                     Span::new(pos, pos + c.len_utf8()),
-                    format!("unexpected character `{}`", c.escape_debug()),
-                ));
+                    format!("unexpected character `{}`", escape_char(c)),
+                );
+                return Err(if c.is_control() {
+                    d.with_note(
+                        "note: control characters do not belong in a model; is this a binary file?",
+                    )
+                } else {
+                    d
+                });
             }
         }
     }

@@ -4,7 +4,7 @@
 
 use super::ast::*;
 use super::diag::{Diagnostic, Span};
-use super::lexer::{Kw, Sym, Tok, Token};
+use super::lexer::{Kw, Sym, Tok, Token, nearest_keyword};
 use nom::{
     Err, IResult, InputLength,
     branch::alt,
@@ -357,6 +357,7 @@ fn starts_term(t: &Tok) -> bool {
         Tok::Upper(_)
             | Tok::Lower(_)
             | Tok::Int(_)
+            | Tok::Real(_)
             | Tok::Sym(Sym::LParen | Sym::Hash)
             | Tok::Kw(Kw::True | Kw::False | Kw::Not | Kw::Size | Kw::Forall | Kw::Exists)
     )
@@ -366,6 +367,7 @@ fn primary(i: P<'_>) -> PRes<'_, Expr> {
     let start = i.span();
     match i.tok().clone() {
         Tok::Int(v) => Ok((i.next(), mk(ExprKind::Int(v), start))),
+        Tok::Real(r) => Ok((i.next(), mk(ExprKind::Real(r), start))),
         Tok::Sym(Sym::Hash) => {
             let (j, (k, sp)) = cut(int_lit)(i.next())?;
             Ok((j, mk(ExprKind::ProcConst(k), start.to(sp))))
@@ -849,6 +851,21 @@ fn file(i: P<'_>) -> PRes<'_, File> {
     ))
 }
 
+/// Words of Cubicle's that nfold does not take, with what to say about them.
+fn foreign_word(word: &str) -> Option<(&'static str, &'static str)> {
+    match word {
+        "require" => Some((
+            "old syntax: write `requires`",
+            "help: Cubicle's old `require { ... }` guard is written `requires { ... }`",
+        )),
+        "candidate" => Some((
+            "not supported: `candidate` blocks (Cubicle's candidate invariants); remove them",
+            "help: candidate invariants are hints for Cubicle's proof search; nfold does not need them",
+        )),
+        _ => None,
+    }
+}
+
 fn to_diag(toks: &[Token], e: PErr) -> Diagnostic {
     let idx = toks.len().saturating_sub(e.rem).min(toks.len() - 1);
     let at = &toks[idx];
@@ -859,6 +876,26 @@ fn to_diag(toks: &[Token], e: PErr) -> Diagnostic {
             None => d,
         };
     }
+    let word = |t: &Token| match &t.tok {
+        Tok::Lower(s) | Tok::Upper(s) => Some(s.clone()),
+        _ => None,
+    };
+    if let Some((msg, help)) = word(at).as_deref().and_then(foreign_word) {
+        return Diagnostic::error(at.span, msg).with_note(help);
+    }
+    // A misspelt keyword: the word where parsing stopped, or the word just before it
+    // (`exsts j. ...` stops at `j`).
+    let mut hint =
+        word(at).and_then(|w| nearest_keyword(&w).map(|k| format!("help: did you mean `{k}`?")));
+    if hint.is_none() && idx > 0 {
+        let lower = match &toks[idx - 1].tok {
+            Tok::Lower(w) => Some(w.clone()),
+            _ => None,
+        };
+        hint = lower.and_then(|w| {
+            nearest_keyword(&w).map(|k| format!("help: did you mean `{k}` instead of `{w}`?"))
+        });
+    }
     let expected = match e.expected.len() {
         0 => "something else".to_string(),
         1 => e.expected[0].clone(),
@@ -868,10 +905,14 @@ fn to_diag(toks: &[Token], e: PErr) -> Diagnostic {
             e.expected[n - 1]
         ),
     };
-    Diagnostic::error(
+    let d = Diagnostic::error(
         at.span,
         format!("expected {}, found {}", expected, at.tok.describe()),
-    )
+    );
+    match hint {
+        Some(h) => d.with_note(h),
+        None => d,
+    }
 }
 
 /// Parse a token stream (ending in `Tok::Eof`) into a file.

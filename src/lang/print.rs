@@ -124,8 +124,13 @@ pub fn model_text(m: &Model) -> String {
     if let Some((k, _)) = m.number_procs {
         out.push_str(&format!("number_procs {k}\n"));
     }
-    for e in &m.enums {
-        out.push_str(&format!("type {} = {}\n", e.name, e.ctors.join(" | ")));
+    for (k, e) in m.enums.iter().enumerate() {
+        if m.data_type(k).is_some() {
+            // An abstract type: its values d1..dD are chosen again when loaded.
+            out.push_str(&format!("type {}\n", e.name));
+        } else {
+            out.push_str(&format!("type {} = {}\n", e.name, e.ctors.join(" | ")));
+        }
     }
     for r in &m.ranges {
         if !r.name.contains("..") {
@@ -166,7 +171,8 @@ pub fn model_text(m: &Model) -> String {
     for t in &m.transitions {
         out.push_str(&format!(
             "transition {} ({})\nrequires {{ {} }}\n{{\n",
-            t.name,
+            // `t#2` is the second transition named `t`, written `t` again.
+            t.name.split('#').next().unwrap_or(&t.name),
             params_text(&t.locals, t.params),
             expr_text(m, &t.locals, &t.guard)
         ));

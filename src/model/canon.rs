@@ -13,6 +13,19 @@
 //!
 //! Both give a true canonical form: two states have the same representative exactly
 //! when they lie in the same orbit, so the symmetric state count is the orbit count.
+//!
+//! **Data values.** The values of an abstract type whose values are interchangeable
+//! (`model::data`: no constants, no order, no arithmetic, no array indexed by it) can
+//! be permuted too; data and process permutations commute. With data groups the
+//! representative is the least, over the relabellings σ that map the u values present
+//! in the state onto 0..u-1 (all u! of them), of the process representative of σ(s):
+//! for s' = τ(π(s)) the relabellings of s' are those of s composed with τ⁻¹, so the
+//! candidates, and their least one, are the same; it stays a true canonical form.
+//! Without process permutations the least relabelling is the one that numbers values
+//! in order of first appearance in slot order, computed directly. A state with more
+//! than `MAX_RELABELLINGS` relabellings gets a cheaper representative that is still a
+//! member of its orbit chosen by a function of the state (sound, possibly less
+//! reduction).
 
 use super::instance::{Instance, State};
 use super::ir::Ty;
@@ -31,6 +44,16 @@ struct SlotMove {
 pub struct CanonBuf {
     order: Vec<usize>,
     pi: Vec<i64>,
+    relabelled: Vec<i64>,
+    candidate: Vec<i64>,
+}
+
+/// The cells holding values of one abstract type with interchangeable values.
+#[derive(Clone, Debug)]
+struct DataGroup {
+    slots: Vec<usize>,
+    /// Number of values (they are 0..values-1).
+    values: usize,
 }
 
 /// Precomputed permutation structure of an instance.
@@ -50,6 +73,11 @@ pub struct Symmetry {
     /// Only permutations that fix process 1 are used (the stabiliser of process 1, for
     /// properties stated about process 1).
     fix_first: bool,
+    /// Whether processes are permuted at all (off for a family that is not fully
+    /// symmetric but has interchangeable data values).
+    procs: bool,
+    /// Abstract types whose values are permuted as well.
+    data: Vec<DataGroup>,
 }
 
 #[derive(Clone, Debug)]
@@ -140,6 +168,71 @@ impl Symmetry {
             pairs,
             sortable,
             fix_first: false,
+            procs: true,
+            data: Vec::new(),
+        }
+    }
+
+    /// The symmetry the breadth-first search reduces by, when `requested`: process
+    /// permutations for a fully symmetric family with more than one process, and
+    /// permutations of the values of every abstract type whose values are
+    /// interchangeable. `None` when there is neither.
+    pub fn for_search(inst: &Instance, requested: bool) -> Option<Symmetry> {
+        let procs = requested && inst.inst_symmetric();
+        let data = requested && inst.model.has_data_symmetry();
+        if !procs && !data {
+            return None;
+        }
+        let mut s = Symmetry::new(inst);
+        s.procs = procs;
+        if data {
+            s = s.with_data(inst);
+        }
+        Some(s)
+    }
+
+    /// The same action, also permuting the values of every abstract type whose values
+    /// are interchangeable (and number at least two).
+    pub fn with_data(mut self, inst: &Instance) -> Symmetry {
+        let model = inst.model;
+        self.data.clear();
+        for d in model
+            .data_types
+            .iter()
+            .filter(|d| d.symmetric && d.values > 1)
+        {
+            let slots: Vec<usize> = (0..inst.slots.len())
+                .filter(|&s| model.vars[inst.slots[s].var].ty == Ty::Enum(d.enum_id))
+                .collect();
+            if !slots.is_empty() {
+                self.data.push(DataGroup {
+                    slots,
+                    values: d.values,
+                });
+            }
+        }
+        self
+    }
+
+    /// Whether process ids are permuted.
+    pub fn permutes_processes(&self) -> bool {
+        self.procs && self.n > 1
+    }
+
+    /// Whether data values are permuted.
+    pub fn permutes_data(&self) -> bool {
+        !self.data.is_empty()
+    }
+
+    /// Rename data values: `maps[g][v]` is the new value of value v of the g-th permuted
+    /// abstract type (in the order of `model.data_types`, those with interchangeable
+    /// values).
+    pub fn relabel_data(&self, maps: &[Vec<i64>], st: &[i64], out: &mut [i64]) {
+        out.copy_from_slice(st);
+        for (g, map) in self.data.iter().zip(maps) {
+            for &s in &g.slots {
+                out[s] = map[st[s] as usize];
+            }
         }
     }
 
@@ -171,11 +264,139 @@ impl Symmetry {
         }
     }
 
-    /// The canonical representative of a state's orbit and a permutation that maps the
-    /// state to it.
+    /// The canonical representative of a state's orbit and the process permutation
+    /// that maps the state to it (after the data values are relabelled, when they are
+    /// permuted too).
     pub fn canonical(&self, st: &[i64]) -> (State, Vec<i64>) {
+        if self.data.is_empty() {
+            return self.canonical_procs(st);
+        }
+        if !self.permutes_processes() {
+            let mut out = st.to_vec();
+            self.first_appearance(st, &mut out);
+            return (out, (1..=self.n as i64).collect());
+        }
+        if self.relabellings(st) > MAX_RELABELLINGS {
+            return self.cheap_representative(st);
+        }
+        let mut best: Option<(State, Vec<i64>)> = None;
+        let mut relabelled = st.to_vec();
+        self.for_each_relabelling(st, &mut relabelled, &mut |r: &[i64]| {
+            let (c, pi) = self.canonical_procs(r);
+            if best.as_ref().is_none_or(|(b, _)| c < *b) {
+                best = Some((c, pi));
+            }
+        });
+        best.unwrap()
+    }
+
+    /// The number of relabellings `for_each_relabelling` tries on `st` (saturating).
+    fn relabellings(&self, st: &[i64]) -> usize {
+        let mut total = 1usize;
+        let mut seen = Vec::new();
+        for g in &self.data {
+            seen.clear();
+            seen.resize(g.values, false);
+            let mut u = 0usize;
+            for &s in &g.slots {
+                let v = st[s] as usize;
+                if !seen[v] {
+                    seen[v] = true;
+                    u += 1;
+                    total = total.saturating_mul(u);
+                }
+            }
+        }
+        total
+    }
+
+    /// A representative for states with too many data values to try every
+    /// relabelling: number the values by first appearance, take the process
+    /// representative, number the values again. A member of the orbit chosen by a
+    /// function of the state, so reducing by it stays sound, but two states of one orbit
+    /// may get different ones (less reduction, never a wrong verdict).
+    fn cheap_representative(&self, st: &[i64]) -> (State, Vec<i64>) {
+        let mut a = st.to_vec();
+        self.first_appearance(st, &mut a);
+        let (b, pi) = self.canonical_procs(&a);
+        let mut c = b.clone();
+        self.first_appearance(&b, &mut c);
+        (c, pi)
+    }
+
+    /// Number the values of every data group in order of first appearance (slot order):
+    /// the least state over all relabellings.
+    fn first_appearance(&self, st: &[i64], out: &mut [i64]) {
+        out.copy_from_slice(st);
+        let mut map = Vec::new();
+        for g in &self.data {
+            map.clear();
+            map.resize(g.values, -1i64);
+            let mut next = 0;
+            for &s in &g.slots {
+                let v = st[s] as usize;
+                if map[v] < 0 {
+                    map[v] = next;
+                    next += 1;
+                }
+                out[s] = map[v];
+            }
+        }
+    }
+
+    /// Call `f` on every relabelling of `st` that maps the values present in each data
+    /// group onto 0..u-1 (u! per group, every combination across groups), built in
+    /// `buf`.
+    fn for_each_relabelling(&self, st: &[i64], buf: &mut [i64], f: &mut dyn FnMut(&[i64])) {
+        // Per group: the values present, and the current permutation of 0..u-1.
+        let mut present: Vec<Vec<i64>> = Vec::with_capacity(self.data.len());
+        for g in &self.data {
+            let mut seen = vec![false; g.values];
+            let mut vals = Vec::new();
+            for &s in &g.slots {
+                let v = st[s] as usize;
+                if !seen[v] {
+                    seen[v] = true;
+                    vals.push(v as i64);
+                }
+            }
+            present.push(vals);
+        }
+        let mut perms: Vec<Vec<i64>> = present
+            .iter()
+            .map(|p| (0..p.len() as i64).collect())
+            .collect();
+        let mut map: Vec<Vec<i64>> = self.data.iter().map(|g| vec![0; g.values]).collect();
+        buf.copy_from_slice(st);
+        loop {
+            for (k, g) in self.data.iter().enumerate() {
+                for (i, &v) in present[k].iter().enumerate() {
+                    map[k][v as usize] = perms[k][i];
+                }
+                for &s in &g.slots {
+                    buf[s] = map[k][st[s] as usize];
+                }
+            }
+            f(buf);
+            // Next combination: the last group's permutation fastest.
+            let mut k = perms.len();
+            loop {
+                if k == 0 {
+                    return;
+                }
+                k -= 1;
+                if next_permutation(&mut perms[k]) {
+                    break;
+                }
+                // It wrapped around to the identity; advance the group before it.
+            }
+        }
+    }
+
+    /// The canonical representative under process permutations alone.
+    fn canonical_procs(&self, st: &[i64]) -> (State, Vec<i64>) {
         let n = self.n;
-        if n <= 1 {
+        if n <= 1 || !self.procs {
             return (st.to_vec(), (1..=n as i64).collect());
         }
         if self.sortable {
@@ -201,7 +422,28 @@ impl Symmetry {
 
     /// The representative written into `out`, reusing `buf` between calls.
     pub fn canonical_into(&self, st: &[i64], out: &mut [i64], buf: &mut CanonBuf) {
-        if self.n > 1 && self.sortable {
+        if !self.data.is_empty() {
+            if !self.permutes_processes() {
+                self.first_appearance(st, out);
+            } else if self.sortable && self.relabellings(st) <= MAX_RELABELLINGS {
+                let mut relabelled = std::mem::take(&mut buf.relabelled);
+                let mut cand = std::mem::take(&mut buf.candidate);
+                relabelled.resize(st.len(), 0);
+                cand.resize(st.len(), 0);
+                let mut first = true;
+                self.for_each_relabelling(st, &mut relabelled, &mut |r: &[i64]| {
+                    self.sort_canonical(r, &mut buf.order, &mut buf.pi, &mut cand);
+                    if first || cand[..] < out[..] {
+                        out.copy_from_slice(&cand);
+                        first = false;
+                    }
+                });
+                buf.relabelled = relabelled;
+                buf.candidate = cand;
+            } else {
+                out.copy_from_slice(&self.canonical(st).0);
+            }
+        } else if self.permutes_processes() && self.sortable {
             self.sort_canonical(st, &mut buf.order, &mut buf.pi, out);
         } else {
             out.copy_from_slice(&self.canonical(st).0);
@@ -399,9 +641,111 @@ impl Symmetry {
     }
 }
 
+/// Beyond this many relabellings of a state's data values (6! = 720: six values of one
+/// abstract type present at once, or e.g. 4! * 3! over two types), the representative is
+/// no longer the exact orbit minimum (`Symmetry::cheap_representative`).
+pub const MAX_RELABELLINGS: usize = 720;
+
+/// Advance to the next permutation in lexicographic order; false (and back to the
+/// first, ascending one) after the last.
+fn next_permutation(p: &mut [i64]) -> bool {
+    let n = p.len();
+    if n < 2 {
+        return false;
+    }
+    let mut i = n - 1;
+    while i > 0 && p[i - 1] >= p[i] {
+        i -= 1;
+    }
+    if i == 0 {
+        p.reverse();
+        return false;
+    }
+    let mut j = n - 1;
+    while p[j] <= p[i - 1] {
+        j -= 1;
+    }
+    p.swap(i - 1, j);
+    p[i..].reverse();
+    true
+}
+
 fn count_distinct(col: &[u32]) -> usize {
     let mut v = col.to_vec();
     v.sort_unstable();
     v.dedup();
     v.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::{LoadOptions, load_str_with};
+
+    #[test]
+    fn permutations_in_lexicographic_order() {
+        let mut p = vec![0, 1, 2];
+        let mut all = vec![p.clone()];
+        while next_permutation(&mut p) {
+            all.push(p.clone());
+        }
+        assert_eq!(
+            all,
+            vec![
+                vec![0, 1, 2],
+                vec![0, 2, 1],
+                vec![1, 0, 2],
+                vec![1, 2, 0],
+                vec![2, 0, 1],
+                vec![2, 1, 0]
+            ]
+        );
+        assert_eq!(p, vec![0, 1, 2], "back to the first after the last");
+        assert!(!next_permutation(&mut [7]));
+    }
+
+    /// Seven values of one type in one state: 7! relabellings is too many, so the
+    /// cheaper representative is used; for states whose values are all distinct it is
+    /// still one per orbit here (values numbered 0..6 in slot order, blocks sorted).
+    #[test]
+    fn many_values_take_the_cheap_representative() {
+        let m = load_str_with(
+            "t.cub",
+            "type data\nvar X : data\narray D[proc] : data\ninit () { true }\nunsafe () { X = X }",
+            &LoadOptions {
+                data_values: Some(7),
+            },
+        )
+        .unwrap();
+        let inst = Instance::new(&m, 6);
+        let sym = Symmetry::for_search(&inst, true).unwrap();
+        let a = vec![6, 5, 4, 3, 2, 1, 0];
+        let b = vec![3, 0, 6, 1, 5, 2, 4];
+        assert!(sym.relabellings(&a) > MAX_RELABELLINGS);
+        assert_eq!(sym.canonical_state(&a), vec![0, 1, 2, 3, 4, 5, 6]);
+        assert_eq!(sym.canonical_state(&b), vec![0, 1, 2, 3, 4, 5, 6]);
+        let mut out = vec![0; 7];
+        sym.canonical_into(&b, &mut out, &mut CanonBuf::default());
+        assert_eq!(out, vec![0, 1, 2, 3, 4, 5, 6]);
+        // Fewer values present: the exact path. X = D[1] = D[2] and D[3..6] distinct
+        // from them and from each other: X's value first (0), the others' blocks sorted.
+        let c = vec![4, 4, 6, 4, 2, 1, 0];
+        assert_eq!(sym.relabellings(&c), 120);
+        assert_eq!(sym.canonical_state(&c), vec![0, 0, 0, 1, 2, 3, 4]);
+        // Without process permutations: values numbered by first appearance.
+        let m2 = load_str_with(
+            "t.cub",
+            "type data\nvar X : data\narray D[proc] : data\ninit () { true }\n\
+             transition t (i) requires { i = #1 } { X := D[i]; }",
+            &LoadOptions {
+                data_values: Some(4),
+            },
+        )
+        .unwrap();
+        let inst = Instance::new(&m2, 3);
+        let sym = Symmetry::for_search(&inst, true).unwrap();
+        assert!(!sym.permutes_processes() && sym.permutes_data());
+        assert_eq!(sym.canonical_state(&[3, 1, 3, 0]), vec![0, 1, 0, 2]);
+        assert!(Symmetry::for_search(&inst, false).is_none());
+    }
 }

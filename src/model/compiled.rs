@@ -346,8 +346,8 @@ pub enum Op {
         lo: i64,
         hi: i64,
     },
-    /// `X := .`: every value of the type.
-    Nondet { slot: u32, lo: i64, hi: i64 },
+    /// `X := .` or `A[i] := .`: every value of the type.
+    Nondet { target: Target, lo: i64, hi: i64 },
     /// `X := any j. f`: the processes whose condition holds; none disables the step.
     Any { slot: u32, options: Vec<(i64, C)> },
 }
@@ -580,8 +580,15 @@ impl Compiled {
                     }
                     sc.writes.push((slot, v));
                 }
-                Op::Nondet { slot, lo, hi } => {
-                    sc.nondet.push((*slot as usize, (*lo..=*hi).collect()))
+                Op::Nondet { target, lo, hi } => {
+                    let slot = match target {
+                        Target::Slot(s) => *s as usize,
+                        Target::Dyn(d) => match d.slot(st) {
+                            Ok(s) => s,
+                            Err(_) => return Outcome::Fault,
+                        },
+                    };
+                    sc.nondet.push((slot, (*lo..=*hi).collect()))
                 }
                 Op::Any { slot, options } => {
                     let mut vals = Vec::new();
@@ -694,11 +701,26 @@ fn compile_trans(inst: &Instance, t: usize, params: Vec<i64>) -> CTrans {
                     }
                 }
             }
-            UpdValue::Nondet => ops.push(Op::Nondet {
-                slot: l.base as u32,
-                lo: l.lo,
-                hi: l.hi,
-            }),
+            UpdValue::Nondet => {
+                let idx: Vec<C> = u
+                    .index
+                    .iter()
+                    .map(|ix| match ix {
+                        Index::Term(x) => compile(inst, &mut env, x),
+                        Index::Bind(id) => C::Const(env[*id]),
+                    })
+                    .collect();
+                let target = match cell(inst, u.var, idx) {
+                    Ok(Some(s)) => Target::Slot(s),
+                    Ok(None) => Target::Dyn(dyn_cell(inst, u.var, vec![C::Fail; l.dims.len()])),
+                    Err(d) => Target::Dyn(d),
+                };
+                ops.push(Op::Nondet {
+                    target,
+                    lo: l.lo,
+                    hi: l.hi,
+                });
+            }
             UpdValue::Any { var, cond } => {
                 let options = (1..=inst.n as i64)
                     .map(|p| {
@@ -722,12 +744,19 @@ fn compile_trans(inst: &Instance, t: usize, params: Vec<i64>) -> CTrans {
                 target: Target::Slot(s),
                 ..
             }
-            | Op::Nondet { slot: s, .. }
+            | Op::Nondet {
+                target: Target::Slot(s),
+                ..
+            }
             | Op::Any { slot: s, .. } => {
                 may_conflict |= static_slots.contains(s);
                 static_slots.push(*s);
             }
             Op::Write {
+                target: Target::Dyn(_),
+                ..
+            }
+            | Op::Nondet {
                 target: Target::Dyn(_),
                 ..
             } => may_conflict = true,

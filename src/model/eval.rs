@@ -256,7 +256,16 @@ fn fire_inner(inst: &Instance, st: &[i64], t: usize, params: &[i64]) -> Result<F
                 }
             }
             UpdValue::Nondet => {
-                let slot = inst.vars[u.var].base;
+                // `X := .` or `A[i] := .`: the cell's index is evaluated in update order.
+                let mut ix = Vec::with_capacity(u.index.len());
+                for x in &u.index {
+                    if let Index::Term(e) = x {
+                        ix.push(eval(inst, st, &mut env, e)?);
+                    }
+                }
+                let Some(slot) = inst.slot_of(u.var, &ix) else {
+                    return Err(index_error(inst, u.var, &ix));
+                };
                 let s = &inst.slots[slot];
                 nondet.push((slot, (s.lo..=s.hi).collect()));
             }

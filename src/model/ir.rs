@@ -201,7 +201,7 @@ pub enum Index {
 #[derive(Clone, Debug, PartialEq)]
 pub enum UpdValue {
     Term(Expr),
-    /// `X := .` — every value of the variable's type.
+    /// `X := .` or `A[i] := .` — every value of the target cell's type.
     Nondet,
     /// `X := any j. f` — every process j satisfying f; disabled when there is none.
     Any {
@@ -325,6 +325,8 @@ pub struct Model {
     pub ltls: Vec<LtlProp>,
     /// Empty when the family is fully symmetric; otherwise every construct that breaks it.
     pub symmetry_breaks: Vec<SymmetryBreak>,
+    /// The abstract types (`type data`), each an enumeration of d values d1..dD.
+    pub data_types: Vec<super::data::DataType>,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -358,5 +360,16 @@ impl Model {
 
     pub fn transition_by_name(&self, name: &str) -> Option<usize> {
         self.transitions.iter().position(|t| t.name == name)
+    }
+
+    /// The abstract type whose values the enumeration `e` holds, if any.
+    pub fn data_type(&self, e: usize) -> Option<&super::data::DataType> {
+        self.data_types.iter().find(|d| d.enum_id == e)
+    }
+
+    /// Whether some abstract type has interchangeable values (two or more of them), so
+    /// that states can be reduced by permuting them.
+    pub fn has_data_symmetry(&self) -> bool {
+        self.data_types.iter().any(|d| d.symmetric && d.values > 1)
     }
 }

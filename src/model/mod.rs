@@ -4,6 +4,7 @@
 
 pub mod canon;
 pub mod compiled;
+pub mod data;
 pub mod eval;
 pub mod init;
 pub mod instance;
