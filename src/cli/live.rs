@@ -1,9 +1,11 @@
 //! `nfold live`: LTL properties by nested depth-first search, for one size or a range,
 //! rendered as a table, lassos and a summary (or one JSON document).
 
-use super::{EXIT_LIMIT, EXIT_OK, EXIT_VIOLATION, RunArgs, load, parse_size, parse_sizes};
+use super::{EXIT_LIMIT, EXIT_NOT_PROVED, EXIT_OK, EXIT_VIOLATION, RunArgs, load};
+use super::{parse_size, parse_sizes};
 use super::{ctrl_c_flag, parse_data_values, sizes_for, usage};
-use crate::explicit::ndfs::{self, LiveOptions, LiveResult, LiveVerdict, LtlProperty};
+use crate::explicit::ndfs::{self, COMPLETE_BUDGET, LiveOptions, LiveResult, LiveVerdict};
+use crate::explicit::ndfs::{AttemptStop, LtlProperty};
 use crate::explicit::reach::peak_memory;
 use crate::lasso;
 use crate::model::ir::Model;
@@ -14,6 +16,19 @@ use serde_json::{Value, json};
 use std::time::Instant;
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Which search answers: without --fair, or with --no-symmetry, or where symmetry \
+                  reduces nothing (a family that is not fully symmetric, n <= 2 for a property \
+                  of one process), the answer is exact. With --fair on a fully symmetric family \
+                  the complete search (no reduction) runs first, up to 1,000,000 stored \
+                  product states (or --max-states); past that the reduced search answers, \
+                  which may miss a fair cycle: finding none is then `none found*`, not a \
+                  proof.\n\n\
+                  Exit codes: 0 every answer proved (holds), 1 violation or range error \
+                  found, 2 usage or input error, 3 a limit hit (or a lasso failed to replay) \
+                  before an answer, 4 no violation found but some answer is not a proof \
+                  (`none found*`: symmetry with fairness is incomplete)."
+)]
 pub(crate) struct LiveArgs {
     /// The model file (.cub).
     file: String,
@@ -63,12 +78,23 @@ fn process_text(p: Option<i64>) -> String {
     p.map(|p| p.to_string()).unwrap_or_else(|| "-".into())
 }
 
+/// The search column: which algorithm answered (`+` when the complete search ran out
+/// of budget first).
+fn search_text(r: &LiveResult) -> String {
+    format!(
+        "{}{}",
+        r.algorithm.name(),
+        if r.attempt.is_some() { "+" } else { "" }
+    )
+}
+
 fn row(model: &Model, r: &LiveResult) -> String {
     format!(
-        "{:>4}  {:<20} {:>7}  {:<12} {:>11} {:>12} {:>8} {:>8.2}s\n",
+        "{:>4}  {:<20} {:>7}  {:<14} {:<12} {:>11} {:>12} {:>8} {:>8.2}s\n",
         r.size,
         model.ltls[r.prop].name,
         process_text(r.process),
+        search_text(r),
         verdict_text(r),
         r.stats.states,
         r.stats.transitions,
@@ -124,6 +150,7 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
         stop: Some(stop),
         progress: a.run.progress_on(),
         shorten: !a.no_shorten,
+        complete_budget: None,
     };
     let sym_on = !a.no_symmetry && model.is_symmetric();
     if !a.run.json {
@@ -166,17 +193,28 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
             footer(&model, &prepared, &results, &opts, &sizes, limit, seconds)
         );
     }
-    let violated = results
+    exit_code(&results, limit.is_some())
+}
+
+/// 1 when anything is violated (or met a range error); else 3 when a limit stopped the
+/// run or an answer is unknown; else 4 when an answer is incomplete; else 0.
+fn exit_code(results: &[LiveResult], limited: bool) -> i32 {
+    if results
         .iter()
-        .any(|r| r.verdict == LiveVerdict::Violated || r.range.is_some());
-    if violated {
+        .any(|r| r.verdict == LiveVerdict::Violated || r.range.is_some())
+    {
         EXIT_VIOLATION
-    } else if limit.is_some()
+    } else if limited
         || results
             .iter()
             .any(|r| r.verdict == LiveVerdict::Unknown || !r.internal_errors.is_empty())
     {
         EXIT_LIMIT
+    } else if results
+        .iter()
+        .any(|r| r.verdict == LiveVerdict::NoFairViolationFound)
+    {
+        EXIT_NOT_PROVED
     } else {
         EXIT_OK
     }
@@ -193,7 +231,15 @@ fn header(model: &Model, props: &[LtlProperty], opts: &LiveOptions, sym_on: bool
             )
         })
         .collect();
-    let symmetry = if sym_on {
+    let symmetry = if sym_on && opts.fair {
+        format!(
+            "fully symmetric; reduction on (permutations fixing the property's process; \
+             the property is checked for process 1 and holds for all by symmetry); with \
+             fairness the complete search runs first, up to {} transitions, and the \
+             reduced one (which may miss a fair cycle) only past that",
+            thousands(opts_budget(opts))
+        )
+    } else if sym_on {
         "fully symmetric; reduction on (permutations fixing the property's process; \
          the property is checked for process 1 and holds for all by symmetry)"
             .to_string()
@@ -206,7 +252,7 @@ fn header(model: &Model, props: &[LtlProperty], opts: &LiveOptions, sym_on: bool
         )
     };
     format!(
-        "model     {}\nsymmetry  {}\nengine    nested depth-first search on the product with the Büchi automaton ({}){}\n\n{:>4}  {:<20} {:>7}  {:<12} {:>11} {:>12} {:>8} {:>9}\n",
+        "model     {}\nsymmetry  {}\nengine    nested depth-first search on the product with the Büchi automaton ({}){}\n\n{:>4}  {:<20} {:>7}  {:<14} {:<12} {:>11} {:>12} {:>8} {:>9}\n",
         model.source.name,
         symmetry,
         autos.join(", "),
@@ -218,6 +264,7 @@ fn header(model: &Model, props: &[LtlProperty], opts: &LiveOptions, sym_on: bool
         "size",
         "property",
         "process",
+        "search",
         "verdict",
         "states",
         "transitions",
@@ -236,13 +283,28 @@ fn footer(
     seconds: f64,
 ) -> String {
     let mut out = String::new();
-    if results
+    let incomplete = results
         .iter()
-        .any(|r| r.verdict == LiveVerdict::NoFairViolationFound)
-    {
+        .filter(|r| r.verdict == LiveVerdict::NoFairViolationFound)
+        .count();
+    if incomplete > 0 {
         out.push_str(
             "\n* no fair violation found (incomplete with symmetry; run with --no-symmetry for a complete check)\n",
         );
+    }
+    for r in results.iter().filter(|r| r.attempt.is_some()) {
+        let a = r.attempt.as_ref().unwrap();
+        out.push_str(&format!(
+            "{}size {}: the complete search stopped at {} ({} product states, {:.2}s); the reduced search answered\n",
+            if incomplete > 0 { "" } else { "\n" },
+            r.size,
+            match a.stopped {
+                AttemptStop::Budget(b) => format!("its budget of {} transitions", thousands(b)),
+                AttemptStop::Limit(l) => l.text().to_string(),
+            },
+            thousands(a.states as u64),
+            a.seconds
+        ));
     }
     for r in results {
         if let Some(l) = &r.lasso {
@@ -357,6 +419,16 @@ fn footer(
             }
         ));
     }
+    if incomplete > 0 {
+        out.push_str(&format!(
+            "{} incomplete (symmetry with fairness may miss a fair cycle); run with --no-symmetry for a complete check\n",
+            if incomplete == 1 {
+                "1 answer is".to_string()
+            } else {
+                format!("{incomplete} answers are")
+            }
+        ));
+    }
     out.push_str(&format!(
         "{:.2}s{}\n",
         seconds,
@@ -395,6 +467,14 @@ fn json_doc(
                 "incomplete": r.verdict == LiveVerdict::NoFairViolationFound,
                 "fair": r.fair,
                 "symmetry_reduction": r.symmetry,
+                "algorithm": r.algorithm.name(),
+                "complete": r.algorithm.complete(),
+                "complete_attempt": r.attempt.as_ref().map(|a| json!({
+                    "states": a.states,
+                    "transitions": a.transitions,
+                    "seconds": a.seconds,
+                    "stopped": a.stopped.text(),
+                })),
                 "states": r.stats.states,
                 "nodes": r.stats.nodes,
                 "nested_nodes": r.stats.nested_nodes,
@@ -421,4 +501,22 @@ fn json_doc(
         "seconds": seconds,
         "peak_memory_bytes": peak_memory(),
     })
+}
+
+/// The budget of the complete search that runs first under fairness with symmetry.
+fn opts_budget(opts: &LiveOptions) -> u64 {
+    opts.complete_budget.unwrap_or(COMPLETE_BUDGET)
+}
+
+/// 1234567 as `1,234,567`.
+fn thousands(n: u64) -> String {
+    let d = n.to_string();
+    let mut out = String::new();
+    for (k, c) in d.chars().enumerate() {
+        if k > 0 && (d.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

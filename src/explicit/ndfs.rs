@@ -68,6 +68,74 @@ pub struct LiveOptions {
     pub progress: bool,
     /// Look for a shorter lasso once one is found (see `shorten`).
     pub shorten: bool,
+    /// With fairness and symmetry: how many successors (product transitions, ε moves
+    /// included) the complete search (no reduction) may generate before the reduced,
+    /// incomplete one takes over (`None`: `COMPLETE_BUDGET`; `Some(0)`: go straight to
+    /// the reduced search).
+    pub complete_budget: Option<u64>,
+}
+
+/// Successors the complete search may generate, under fairness on a symmetric family,
+/// before the reduced search (which may miss a fair cycle) takes over. Work, not stored
+/// states, is counted because the time per stored state grows with n (N+1 Choueka copies
+/// per state). See the README (`nfold live`, "Which search answers") for the
+/// measurements behind the value.
+pub const COMPLETE_BUDGET: u64 = 16_000_000;
+
+/// Which search gave an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// No symmetry reduction: complete, fair or not.
+    Full,
+    /// Symmetry reduction without fairness: exact.
+    Symmetry,
+    /// Symmetry reduction with fairness (ndfs-symmetry-weak-fairness.txt, Fig. 4): a
+    /// reported cycle is real, but a fair cycle may be missed.
+    SymmetryFair,
+}
+
+impl Algorithm {
+    /// The short name used in the table and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Full => "full",
+            Algorithm::Symmetry => "symmetry",
+            Algorithm::SymmetryFair => "symmetry+fair",
+        }
+    }
+
+    /// Whether "found nothing" from this search is a proof.
+    pub fn complete(self) -> bool {
+        self != Algorithm::SymmetryFair
+    }
+}
+
+/// A complete search that stopped before an answer, after which the reduced search
+/// answered.
+#[derive(Clone, Debug)]
+pub struct Attempt {
+    pub states: usize,
+    pub transitions: u64,
+    pub seconds: f64,
+    pub stopped: AttemptStop,
+}
+
+/// What stopped the complete search that ran first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttemptStop {
+    /// Its budget of generated successors.
+    Budget(u64),
+    /// `--max-states` or `--max-memory` (the reduced search may fit where it did not).
+    Limit(Limit),
+}
+
+impl AttemptStop {
+    pub fn text(self) -> String {
+        match self {
+            AttemptStop::Budget(b) => format!("its budget of {b} transitions"),
+            AttemptStop::Limit(l) => l.text().to_string(),
+        }
+    }
 }
 
 /// Product nodes the lasso shortening may visit: as many as the search stored, but at
@@ -127,6 +195,10 @@ pub struct LiveResult {
     pub process: Option<i64>,
     /// Whether symmetry reduction was applied.
     pub symmetry: bool,
+    /// The search that answered.
+    pub algorithm: Algorithm,
+    /// The complete search tried first and given up, when the reduced search answered.
+    pub attempt: Option<Attempt>,
     pub fair: bool,
     pub verdict: LiveVerdict,
     pub lasso: Option<Lasso>,
@@ -209,6 +281,8 @@ enum Stop {
         site: RangeSite,
     },
     Limit(Limit),
+    /// The complete search's work budget (`LiveOptions::complete_budget`) ran out.
+    Budget,
 }
 
 struct Search<'a> {
@@ -248,7 +322,12 @@ struct Search<'a> {
     opts: &'a LiveOptions,
     start: Instant,
     last_progress: Instant,
-    pushes: u64,
+    /// Iterations of the search loop, for checking limits now and then.
+    ticks: u64,
+    /// `complete` or `reduced`, for progress lines.
+    phase: &'static str,
+    /// Stop (`Stop::Budget`) after generating this many successors.
+    work_budget: Option<u64>,
 }
 
 impl Search<'_> {
@@ -544,10 +623,6 @@ impl Search<'_> {
         self.expand(rec)?;
         self.stack.last_mut().unwrap().end = self.arena.len();
         self.stats.max_depth = self.stats.max_depth.max(self.stack.len());
-        self.pushes += 1;
-        if self.pushes.is_multiple_of(4096) {
-            self.check_limits()?;
-        }
         Ok(())
     }
 
@@ -563,6 +638,9 @@ impl Search<'_> {
         if o.max_states.is_some_and(|m| self.table.len() >= m) {
             return Err(Stop::Limit(Limit::MaxStates));
         }
+        if self.work_budget.is_some_and(|b| self.stats.transitions >= b) {
+            return Err(Stop::Budget);
+        }
         if o.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Stop::Limit(Limit::Timeout));
         }
@@ -576,13 +654,15 @@ impl Search<'_> {
             self.last_progress = Instant::now();
             let t = self.start.elapsed().as_secs_f64();
             eprintln!(
-                "nfold: size {}: {} states, {} nodes, depth {} (max {}), {:.0} states/s",
+                "nfold: size {}: {} search: {} states, {} nodes, depth {} (max {}), {:.0} states/s, {:.1}s",
                 self.n,
+                self.phase,
                 self.table.len(),
                 self.stats.nodes + self.stats.nested_nodes,
                 self.stack.len(),
                 self.stats.max_depth,
-                self.table.len() as f64 / t
+                self.table.len() as f64 / t.max(1e-9),
+                t
             );
         }
         Ok(())
@@ -591,7 +671,17 @@ impl Search<'_> {
     /// The nested depth-first search from the root record at `root`.
     fn dfs(&mut self, root: usize, pos: usize) -> Result<(), Stop> {
         self.push(root, false, pos)?;
-        while let Some(top) = self.stack.last_mut() {
+        loop {
+            // Limits and progress every 4096 steps of the loop (entering a node, trying
+            // a successor or leaving a node), so that a search that only backtracks
+            // checks them too.
+            self.ticks += 1;
+            if self.ticks.is_multiple_of(4096) {
+                self.check_limits()?;
+            }
+            let Some(top) = self.stack.last_mut() else {
+                break;
+            };
             if top.next < top.end {
                 let r = top.next;
                 top.next += self.rw;
@@ -672,7 +762,22 @@ impl Search<'_> {
     }
 }
 
+/// Whether symmetry reduction can identify any two states at size n: the family is
+/// fully symmetric and the group is not trivial. A property of process 1 is checked
+/// under the permutations that fix process 1, which at n = 2 is the identity alone.
+pub fn symmetry_reduces(model: &Model, n: usize, process: Option<i64>) -> bool {
+    let movable = if process.is_some() { n - 1 } else { n };
+    model.is_symmetric() && movable >= 2
+}
+
 /// Check `ltl` property `p` at size `n` for `process` (see `processes_to_check`).
+///
+/// Which search answers: without symmetry reduction (asked for, or where it would
+/// reduce nothing, see `symmetry_reduces`) the complete one; with symmetry and without
+/// fairness the reduced one, which is exact; with symmetry and fairness first the
+/// complete one, generating at most `complete_budget` successors, and only when that
+/// runs out (or `--max-states` or the memory limit stops it) the reduced one, which may
+/// miss a fair cycle.
 pub fn check(
     model: &Model,
     n: usize,
@@ -680,10 +785,59 @@ pub fn check(
     process: Option<i64>,
     opts: &LiveOptions,
 ) -> LiveResult {
+    let run = |use_sym: bool, phase: &'static str, budget: Option<u64>| {
+        search(model, n, p, process, opts, use_sym, phase, budget)
+    };
+    if !(opts.symmetry && symmetry_reduces(model, n, process)) {
+        return run(false, "complete", None).0;
+    }
+    let budget = opts.complete_budget.unwrap_or(COMPLETE_BUDGET);
+    if !opts.fair || budget == 0 {
+        return run(true, "reduced", None).0;
+    }
+    let (first, budget_hit) = run(false, "complete", Some(budget));
+    let stopped = match first.limit {
+        _ if budget_hit => AttemptStop::Budget(budget),
+        Some(l @ (Limit::MaxStates | Limit::Memory)) => AttemptStop::Limit(l),
+        _ => return first,
+    };
+    if opts.progress {
+        eprintln!(
+            "nfold: size {n}: the complete search stopped at {} ({} states); the reduced \
+             search (symmetry with fairness, incomplete) takes over",
+            stopped.text(),
+            first.stats.states
+        );
+    }
+    let mut r = run(true, "reduced", None).0;
+    r.attempt = Some(Attempt {
+        states: first.stats.states,
+        transitions: first.stats.transitions,
+        seconds: first.stats.seconds,
+        stopped,
+    });
+    r.stats.seconds += first.stats.seconds;
+    r
+}
+
+/// One nested depth-first search, reduced by symmetry when `use_sym` (the family being
+/// fully symmetric); `phase` names it in progress lines.
+#[allow(clippy::too_many_arguments)]
+fn search(
+    model: &Model,
+    n: usize,
+    p: &LtlProperty,
+    process: Option<i64>,
+    opts: &LiveOptions,
+    use_sym: bool,
+    phase: &'static str,
+    work_budget: Option<u64>,
+) -> (LiveResult, bool) {
     let start = Instant::now();
+    let mut budget_hit = false;
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
-    let use_sym = opts.symmetry && model.is_symmetric() && n > 1;
+    let use_sym = use_sym && model.is_symmetric() && n > 1;
     let sym = use_sym.then(|| {
         let s = Symmetry::new(&inst);
         if process.is_some() {
@@ -757,7 +911,9 @@ pub fn check(
         opts,
         start,
         last_progress: Instant::now(),
-        pushes: 0,
+        ticks: 0,
+        phase,
+        work_budget,
     };
     // Initial nodes: every initial state with every initial automaton state whose
     // label it satisfies.
@@ -817,6 +973,12 @@ pub fn check(
         prop: p.prop,
         process,
         symmetry: use_sym,
+        algorithm: match (use_sym, opts.fair) {
+            (false, _) => Algorithm::Full,
+            (true, false) => Algorithm::Symmetry,
+            (true, true) => Algorithm::SymmetryFair,
+        },
+        attempt: None,
         fair: opts.fair,
         verdict: LiveVerdict::Unknown,
         lasso: None,
@@ -862,6 +1024,7 @@ pub fn check(
         }
         Ok(()) => {}
         Err(Stop::Limit(l)) => result.limit = Some(l),
+        Err(Stop::Budget) => budget_hit = true,
         Err(Stop::Range { next, site }) => match range_trace(&s, next, site) {
             Ok(t) => result.range = Some(t),
             Err(e) => result.internal_errors.push(e),
@@ -871,14 +1034,15 @@ pub fn check(
                 Ok(states) => {
                     result.verdict = LiveVerdict::Violated;
                     // A shorter lasso by breadth-first search, kept only if it replays.
-                    let limits = super::shorten::Limits {
-                        budget: result
+                    let limits = super::shorten::Limits::new(
+                        result
                             .stats
                             .states
                             .clamp(SHORTEN_BUDGET.0, SHORTEN_BUDGET.1),
-                        deadline: opts.deadline,
-                        stop: opts.stop.clone(),
-                    };
+                        opts.deadline,
+                        opts.stop.clone(),
+                        opts.progress.then(|| format!("size {n}")),
+                    );
                     let short = opts
                         .shorten
                         .then(|| super::shorten::shorten(model, p, &lasso, &states, &limits))
@@ -894,7 +1058,7 @@ pub fn check(
         },
     }
     result.stats.seconds = start.elapsed().as_secs_f64();
-    result
+    (result, budget_hit)
 }
 
 /// The real states and steps along the stack (ε moves and stutters dropped, as they

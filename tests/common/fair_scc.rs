@@ -5,7 +5,9 @@
 //! when it has an edge, an accepting node, and (under fairness) every process either
 //! is disabled at one of its states or executes on one of its edges: the cycle through
 //! every edge of such a component is fair, and if some process is enabled at all its
-//! states and never executes inside it, no cycle inside it is fair.
+//! states and never executes inside it, no cycle inside it is fair. Also, by brute
+//! force over path lengths, the length of a shortest fair accepting cycle of a
+//! component (to pin shortened lassos).
 
 use nfold::explicit::ndfs::LtlProperty;
 use nfold::model::eval;
@@ -26,6 +28,23 @@ pub enum Oracle {
     TooBig,
 }
 
+/// The reachable product of an instance with the automaton, built with the reference
+/// interpreter, split into strongly connected components.
+pub struct Product {
+    pub n: usize,
+    /// Each node's system state and automaton state.
+    pub nodes: Vec<(State, usize)>,
+    /// Each node's successors: (node, executing process; 0 for a deadlock's stutter).
+    pub edges: Vec<Vec<(usize, i64)>>,
+    pub accepting: Vec<bool>,
+    /// `enabled[v][p]`: process p (1-based) is enabled at node v's system state.
+    pub enabled: Vec<Vec<bool>>,
+    /// Each node's component (Tarjan).
+    pub comp: Vec<usize>,
+    /// The nodes built from initial states.
+    pub initial: Vec<usize>,
+}
+
 /// Search the product for a reachable accepting cycle (weakly fair when `fair`).
 pub fn check(
     model: &Model,
@@ -35,10 +54,107 @@ pub fn check(
     fair: bool,
     cap: usize,
 ) -> Oracle {
+    match product(model, n, p, process, cap) {
+        Err(o) => o,
+        Ok(g) => {
+            if fair_components(&g, fair).is_empty() {
+                Oracle::NoCycle
+            } else {
+                Oracle::Cycle
+            }
+        }
+    }
+}
+
+/// The components that hold a reachable accepting cycle, weakly fair when `fair`: with
+/// an edge inside, an accepting node, and (under fairness) every process disabled at
+/// one of its states or executing on one of its edges.
+pub fn fair_components(g: &Product, fair: bool) -> Vec<usize> {
+    let n = g.n;
+    let ncomp = g.comp.iter().copied().max().map_or(0, |c| c + 1);
+    let mut has_edge = vec![false; ncomp];
+    let mut accepting = vec![false; ncomp];
+    let mut served = vec![vec![false; n + 1]; ncomp];
+    for v in 0..g.nodes.len() {
+        let c = g.comp[v];
+        accepting[c] |= g.accepting[v];
+        for pr in 1..=n {
+            if !g.enabled[v][pr] {
+                served[c][pr] = true;
+            }
+        }
+        for &(w, pr) in &g.edges[v] {
+            if g.comp[w] == c {
+                has_edge[c] = true;
+                if pr > 0 {
+                    served[c][pr as usize] = true;
+                }
+            }
+        }
+    }
+    (0..ncomp)
+        .filter(|&c| has_edge[c] && accepting[c] && (!fair || served[c][1..].iter().all(|&x| x)))
+        .collect()
+}
+
+/// The length of a shortest weakly fair cycle through an accepting node of component
+/// `c`, by brute force over path lengths: for each accepting node a of c and each
+/// length l = 1, 2, ..., the set of (node, processes executed so far, processes
+/// disabled somewhere so far) reachable from a in exactly l steps inside c; a cycle is
+/// fair when every process is executed or disabled somewhere on it (the definition of
+/// `Lasso::replay`: no process enabled throughout and never executing).
+pub fn shortest_fair_cycle(g: &Product, c: usize) -> Option<usize> {
+    let n = g.n;
+    let all: u64 = if n >= 64 { u64::MAX } else { (1 << n) - 1 };
+    let disabled = |v: usize| -> u64 {
+        (1..=n)
+            .filter(|&p| !g.enabled[v][p])
+            .fold(0, |m, p| m | 1 << (p - 1))
+    };
+    let members: Vec<usize> = (0..g.nodes.len()).filter(|&v| g.comp[v] == c).collect();
+    let mut best: Option<usize> = None;
+    for &a in members.iter().filter(|&&a| g.accepting[a]) {
+        let mut layer: std::collections::HashSet<(usize, u64, u64)> =
+            std::collections::HashSet::from([(a, 0, disabled(a))]);
+        let mut seen = layer.clone();
+        for l in 1..=members.len() * (n + 1) {
+            if best.is_some_and(|b| l >= b) || layer.is_empty() {
+                break;
+            }
+            let mut next = std::collections::HashSet::new();
+            for &(v, executed, dis) in &layer {
+                for &(w, pr) in &g.edges[v] {
+                    if g.comp[w] != c || pr == 0 {
+                        continue;
+                    }
+                    let e = executed | 1 << (pr - 1);
+                    let d = dis | disabled(w);
+                    if w == a && (e | d) == all {
+                        best = Some(l);
+                    }
+                    if seen.insert((w, e, d)) {
+                        next.insert((w, e, d));
+                    }
+                }
+            }
+            layer = next;
+        }
+    }
+    best
+}
+
+/// Build the reachable product (at most `cap` nodes).
+pub fn product(
+    model: &Model,
+    n: usize,
+    p: &LtlProperty,
+    process: Option<i64>,
+    cap: usize,
+) -> Result<Product, Oracle> {
     let inst = Instance::new(model, n);
     let l = &model.ltls[p.prop];
     let Ok(inits) = initial_states(&inst) else {
-        return Oracle::RangeError;
+        return Err(Oracle::RangeError);
     };
     let mut env = vec![0i64; l.locals.len().max(1)];
     let mut mask_of = |st: &State| -> Option<u64> {
@@ -89,27 +205,29 @@ pub fn check(
     let mut nodes: Vec<(usize, usize)> = Vec::new();
     let mut edges: Vec<Vec<(usize, i64)>> = Vec::new();
     let mut stack = Vec::new();
+    let mut stack_roots = Vec::new();
     for st in inits {
         let Some(s) = intern(st, &mut sys_states, &mut masks, &mut expanded) else {
-            return Oracle::RangeError;
+            return Err(Oracle::RangeError);
         };
         for &q in &p.buchi.initial {
             if label(q, masks[s]) && !index.contains_key(&(s, q)) {
                 index.insert((s, q), nodes.len());
                 nodes.push((s, q));
                 stack.push(nodes.len() - 1);
+                stack_roots.push(nodes.len() - 1);
             }
         }
     }
     while let Some(v) = stack.pop() {
         if nodes.len() > cap {
-            return Oracle::TooBig;
+            return Err(Oracle::TooBig);
         }
         let (s, q) = nodes[v];
         if expanded[s].is_none() {
             let (succ, errs) = eval::successors(&inst, &sys_states[s]);
             if !errs.is_empty() {
-                return Oracle::RangeError;
+                return Err(Oracle::RangeError);
             }
             let mut en = vec![false; n + 1];
             let mut out = Vec::new();
@@ -119,7 +237,7 @@ pub fn check(
                     en[pr as usize] = true;
                 }
                 let Some(j) = intern(s2, &mut sys_states, &mut masks, &mut expanded) else {
-                    return Oracle::RangeError;
+                    return Err(Oracle::RangeError);
                 };
                 out.push((j, pr));
             }
@@ -158,35 +276,22 @@ pub fn check(
     }
     edges.resize(nodes.len(), Vec::new());
     let comp = tarjan(&edges);
-    let ncomp = comp.iter().copied().max().map_or(0, |c| c + 1);
-    let mut has_edge = vec![false; ncomp];
-    let mut accepting = vec![false; ncomp];
-    let mut served = vec![vec![false; n + 1]; ncomp];
-    for (v, &(s, q)) in nodes.iter().enumerate() {
-        let c = comp[v];
-        accepting[c] |= p.buchi.states[q].accepting;
-        let en = &expanded[s].as_ref().unwrap().enabled;
-        for pr in 1..=n {
-            if !en[pr] {
-                served[c][pr] = true;
-            }
-        }
-        for &(w, pr) in &edges[v] {
-            if comp[w] == c {
-                has_edge[c] = true;
-                if pr > 0 {
-                    served[c][pr as usize] = true;
-                }
-            }
-        }
-    }
-    let found = (0..ncomp)
-        .any(|c| has_edge[c] && accepting[c] && (!fair || served[c][1..].iter().all(|&x| x)));
-    if found {
-        Oracle::Cycle
-    } else {
-        Oracle::NoCycle
-    }
+    let initial = stack_roots;
+    Ok(Product {
+        n,
+        accepting: nodes.iter().map(|&(_, q)| p.buchi.states[q].accepting).collect(),
+        enabled: nodes
+            .iter()
+            .map(|&(s, _)| expanded[s].as_ref().unwrap().enabled.clone())
+            .collect(),
+        nodes: nodes
+            .iter()
+            .map(|&(s, q)| (sys_states[s].clone(), q))
+            .collect(),
+        edges,
+        comp,
+        initial,
+    })
 }
 
 /// Strongly connected components (iterative Tarjan): the component of each node.
