@@ -170,6 +170,7 @@ pub fn conclude(
                 (key_name(p.model, k), sizes)
             })
             .collect();
+        let t0 = std::time::Instant::now();
         let (cert, checks) = certify(
             p,
             engine,
@@ -180,6 +181,15 @@ pub fn conclude(
             solver,
             ctl,
         )?;
+        if ctl.progress {
+            eprintln!(
+                "nfold: certificate of {} lemmas checked at sizes {}..{} in {:.2}s",
+                cert.lemmas.len(),
+                p.min,
+                p.max,
+                t0.elapsed().as_secs_f64()
+            );
+        }
         for c in &checks {
             for (i, &k) in keys.iter().enumerate() {
                 if verdicts.contains_key(&(k, c.size)) || !cert.proves[i].1.contains(&c.size) {

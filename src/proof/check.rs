@@ -118,7 +118,7 @@ fn check_size(
     for _ in 0..k {
         u.add_step();
     }
-    let mut s = solver.create()?;
+    let mut s = solver.create_plain()?;
     let mut failures = Vec::new();
     let all_props: Vec<usize> = (0..original.unsafes.len()).collect();
     // Inv at frame j, and each lemma's violation there.
@@ -185,16 +185,23 @@ fn check_size(
         };
         ask(&u, &a, &what, j, &mut failures);
     }
-    // Consecution.
-    let mut a: Vec<Lit> = inv[..k].to_vec();
-    a.push(-inv[k]);
-    ask(
-        &u,
-        &a,
-        "the invariant is not inductive: a step from it leaves it",
-        k,
-        &mut failures,
-    );
+    // Consecution, one lemma at a time: many easy queries in one incremental solver
+    // are far cheaper than one query for the whole disjunction.
+    for &v in &viol[k].clone() {
+        let mut a: Vec<Lit> = inv[..k].to_vec();
+        a.push(v);
+        let before = failures.len();
+        ask(
+            &u,
+            &a,
+            "the invariant is not inductive: a step from it leaves it",
+            k,
+            &mut failures,
+        );
+        if failures.len() > before {
+            break;
+        }
+    }
     // Every claimed property.
     for c in claims {
         let bad = if c == "range_error" {
