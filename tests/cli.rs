@@ -621,7 +621,10 @@ fn cubicle_constructs_through_the_command_line() {
         assert_ne!(got[0].1, "violated", "{engine}");
         assert_eq!(
             got[1..],
-            [(2, "violated".into(), Some(2)), (3, "violated".into(), Some(2))],
+            [
+                (2, "violated".into(), Some(2)),
+                (3, "violated".into(), Some(2))
+            ],
             "{engine}"
         );
     }
