@@ -143,18 +143,18 @@ pub fn compact_state(inst: &Instance, st: &[i64]) -> String {
             ));
         } else {
             let mut text = String::new();
-            nested(inst, st, l.base, &l.dims, &l.strides, 0, l.base, &mut text);
+            nested(inst, st, &l.dims, &l.strides, 0, l.base, &mut text);
             parts.push(format!("{}={text}", v.name));
         }
     }
     parts.join(" ")
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The cells of an array from `at` on, dimension `k` and the ones after it, as nested
+/// lists.
 fn nested(
     inst: &Instance,
     st: &[i64],
-    base: usize,
     dims: &[(i64, usize)],
     strides: &[usize],
     k: usize,
@@ -170,16 +170,7 @@ fn nested(
         if i > 0 {
             out.push(',');
         }
-        nested(
-            inst,
-            st,
-            base,
-            dims,
-            strides,
-            k + 1,
-            at + i * strides[k],
-            out,
-        );
+        nested(inst, st, dims, strides, k + 1, at + i * strides[k], out);
     }
     out.push(']');
 }

@@ -20,6 +20,9 @@ use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::trace::{RangeSite, Trace, Violation};
 
+/// The outcomes of one enabled transition instance: choices and next state.
+type Outcomes = Vec<(Vec<i64>, State)>;
+
 /// Up to this many initial states the initial state is drawn uniformly among them.
 pub const UNIFORM_INITIAL: usize = 10_000;
 
@@ -244,7 +247,8 @@ pub fn simulate(model: &Model, n: usize, opts: &SimOptions) -> Simulation {
             sim.end = End::Steps;
             return sim;
         }
-        let mut enabled: Vec<(usize, Vec<(Vec<i64>, State)>)> = Vec::new();
+        // (transition instance, its outcomes: the choices and the next state)
+        let mut enabled: Vec<(usize, Outcomes)> = Vec::new();
         for (k, (t, ps)) in instances.iter().enumerate() {
             match eval::fire(&inst, &st, *t, ps) {
                 Fire::Disabled => {}
@@ -284,7 +288,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn splitmix_matches_the_published_sequence() {
+    fn splitmix_matches_the_reference_sequence() {
         // splitmix64 seeded with 1234567, as computed by a separate Python transcription
         // of Vigna's C reference (the same values appear in other ports' tests).
         let mut g = SplitMix64::new(1234567);

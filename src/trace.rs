@@ -520,12 +520,12 @@ pub fn render_run_table(
     let mut rows: Vec<Vec<Vec<String>>> = Vec::with_capacity(steps.len() + 1);
     // Row 0: the initial state.
     let mut row0 = vec![Vec::new(); cols];
-    for s in 0..inst.slots.len() {
+    for (s, &v) in states[0].iter().enumerate() {
         if let Some((p, pos)) = cell_owner(&inst, s) {
             row0[p as usize - 1].push(format!(
                 "{}={}",
                 owned_cell_name(&inst, s, pos),
-                inst.slot_value_name(s, states[0][s])
+                inst.slot_value_name(s, v)
             ));
         }
     }
@@ -637,4 +637,86 @@ pub fn render_table(model: &Model, trace: &Trace, states: &[State]) -> String {
         violation_text(model, &trace.violation)
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MODEL: &str = "\
+type state = Idle | Want | Crit
+var Sem : bool
+array A[proc] : state
+array G[proc, proc] : bool
+init (z w) { A[z] = Idle && Sem = False && G[z,w] = False }
+unsafe mutex (z1 z2) { A[z1] = Crit && A[z2] = Crit }
+transition req (i) requires { A[i] = Idle } { A[i] := Want; }
+transition grant (i j) requires { A[j] = Want } { G[j,i] := True; A[j] := Crit; }
+transition lock () requires { Sem = False } { Sem := True; }
+";
+
+    fn step(model: &Model, name: &str, params: &[i64]) -> Step {
+        Step {
+            trans: model.transition_by_name(name).unwrap(),
+            params: params.to_vec(),
+            choices: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn table_puts_each_step_in_its_process_column() {
+        let model = crate::lang::load_str("t.cub", MODEL).unwrap();
+        let inst = Instance::new(&model, 2);
+        // Slots: Sem, A[1], A[2], G[1,1], G[1,2], G[2,1], G[2,2]; all Idle / False.
+        let init = vec![0; 7];
+        let steps = vec![
+            step(&model, "req", &[1]),
+            step(&model, "grant", &[2, 1]),
+            step(&model, "lock", &[]),
+            step(&model, "req", &[2]),
+            step(&model, "grant", &[1, 2]),
+        ];
+        let states = replay_steps(&inst, &init, &steps).unwrap();
+        let t = Trace {
+            size: 2,
+            init,
+            steps,
+            violation: Violation::Unsafe {
+                prop: 0,
+                tuple: vec![1, 2],
+            },
+        };
+        assert_eq!(t.replay(&model).unwrap(), states);
+        // Written by hand: p2's grant(2,1) changes p1's cells, so they appear in p1's
+        // column; lock() has no parameter and goes to the globals column.
+        let expected =
+            "    step  p1                                p2                                globals
+       0  A=Idle G[_,1]=False G[_,2]=False  A=Idle G[_,1]=False G[_,2]=False  Sem=False
+       1  req(1) A=Want
+       2  A=Crit G[_,2]=True                grant(2,1)
+       3                                                                      lock() Sem=True
+       4                                    req(2) A=Want
+       5  grant(1,2)                        A=Crit G[_,1]=True
+    => bad state: `mutex` with z1=1, z2=2
+";
+        assert_eq!(render_table(&model, &t, &states), expected);
+    }
+
+    #[test]
+    fn table_marks_where_a_lasso_cycle_starts() {
+        let model = crate::lang::load_str("t.cub", MODEL).unwrap();
+        let inst = Instance::new(&model, 1);
+        let steps = vec![step(&model, "req", &[1])];
+        let states = replay_steps(&inst, &[0, 0, 0], &steps).unwrap();
+        let marks = [(1, "---- here".to_string())];
+        let expected = "    step  p1                   globals
+       0  A=Idle G[_,1]=False  Sem=False
+    ---- here
+       1  req(1) A=Want
+";
+        assert_eq!(
+            render_run_table(&model, 1, &steps, &states, &marks),
+            expected
+        );
+    }
 }

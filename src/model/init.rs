@@ -191,9 +191,12 @@ pub fn for_each_initial_shuffled(
     for_each_initial_ordered(inst, Some(shuffle), f)
 }
 
+/// Reorders the values of a cell in place.
+type Shuffle<'g> = &'g mut dyn FnMut(&mut [i64]);
+
 fn for_each_initial_ordered(
     inst: &Instance,
-    shuffle: Option<&mut dyn FnMut(&mut [i64])>,
+    shuffle: Option<Shuffle>,
     f: &mut dyn FnMut(&[i64]) -> bool,
 ) -> Result<(), InitError> {
     if !inst.has_states() {
@@ -238,7 +241,7 @@ struct Search<'s, 'm, 'c, 'g, 'f> {
     cons: &'s mut [Constraint<'c>],
     st: &'s mut State,
     known: &'s mut Vec<bool>,
-    shuffle: Option<&'g mut dyn FnMut(&mut [i64])>,
+    shuffle: Option<Shuffle<'g>>,
     f: &'f mut dyn FnMut(&[i64]) -> bool,
 }
 
