@@ -8,7 +8,7 @@ use crate::model::eval::{self, Step};
 use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
-use crate::trace::step_label;
+use crate::trace::{choices_text, step_label};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// A reachable state graph.
@@ -190,29 +190,6 @@ fn quote(s: &str) -> String {
     out
 }
 
-/// The values a step's nondeterministic updates chose, as `X:=v` in update order
-/// (`A:=v` for `A[i] := .`, a process id for `any`).
-pub fn choices_text(inst: &Instance, step: &Step) -> String {
-    use crate::model::ir::UpdValue;
-    let model = inst.model;
-    let nondet = model.transitions[step.trans]
-        .updates
-        .iter()
-        .filter(|u| !matches!(u.value, UpdValue::Term(_)));
-    let parts: Vec<String> = nondet
-        .zip(&step.choices)
-        .map(|(u, &c)| {
-            let v = &model.vars[u.var];
-            let value = match u.value {
-                UpdValue::Any { .. } => c.to_string(),
-                _ => inst.value_name(v.ty, c),
-            };
-            format!("{}:={value}", v.name)
-        })
-        .collect();
-    parts.join(" ")
-}
-
 /// A path to draw over the graph: the states it passes through (real states, mapped to
 /// their nodes) and the steps between them.
 pub struct Highlight<'a> {
@@ -348,7 +325,10 @@ pub fn to_dot(
     for (e, (a, b, step)) in g.edges.iter().enumerate() {
         let mut label = step_label(model, step);
         if !step.choices.is_empty() {
-            label.push_str(&format!(" [{}]", choices_text(inst, step)));
+            label.push_str(&format!(
+                " [{}]",
+                choices_text(inst, step.trans, &step.choices)
+            ));
         }
         let mut attrs = Vec::new();
         if let Some(ks) = hl_edges.get(&e) {

@@ -179,6 +179,29 @@ pub fn step_label(model: &Model, step: &Step) -> String {
     format!("{}({})", t.name, ps.join(","))
 }
 
+/// The values a step's nondeterministic updates chose, as `X:=v` in update order
+/// (`A:=v` for `A[i] := .`, a process id for `any`).
+pub fn choices_text(inst: &Instance, trans: usize, choices: &[i64]) -> String {
+    use crate::model::ir::UpdValue;
+    let model = inst.model;
+    let nondet = model.transitions[trans]
+        .updates
+        .iter()
+        .filter(|u| !matches!(u.value, UpdValue::Term(_)));
+    let parts: Vec<String> = nondet
+        .zip(choices)
+        .map(|(u, &c)| {
+            let v = &model.vars[u.var];
+            let value = match u.value {
+                UpdValue::Any { .. } => c.to_string(),
+                _ => inst.value_name(v.ty, c),
+            };
+            format!("{}:={value}", v.name)
+        })
+        .collect();
+    parts.join(" ")
+}
+
 /// The cells that differ between two states, as `name=value`.
 pub fn changes(inst: &Instance, a: &[i64], b: &[i64]) -> Vec<(String, String)> {
     (0..a.len())

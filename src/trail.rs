@@ -519,12 +519,29 @@ fn replay_step(
         Fire::Enabled(succ) => succ,
     };
     let Some((_, next)) = succ.iter().find(|(c, _)| *c == rs.choices) else {
-        let options: Vec<String> = succ.iter().map(|(c, _)| format!("{c:?}")).collect();
-        return Err(format!(
-            "its nondeterministic updates cannot choose {:?} now (possible choices: {})",
-            rs.choices,
-            list_some(&options, 6)
-        ));
+        let options: Vec<String> = succ
+            .iter()
+            .map(|(c, _)| trace::choices_text(inst, t, c))
+            .collect();
+        let nondet = tr
+            .updates
+            .iter()
+            .filter(|u| !matches!(u.value, crate::model::ir::UpdValue::Term(_)))
+            .count();
+        return Err(if rs.choices.len() != nondet {
+            format!(
+                "the trail records {} nondeterministic choice{}, the transition makes {}",
+                rs.choices.len(),
+                if rs.choices.len() == 1 { "" } else { "s" },
+                nondet
+            )
+        } else {
+            format!(
+                "its nondeterministic updates cannot choose {} now (possible: {})",
+                trace::choices_text(inst, t, &rs.choices),
+                list_some(&options, 6)
+            )
+        });
     };
     if let Some(rec) = &rs.changes
         && let Some(why) = changes_differ(inst, st, next, rec)

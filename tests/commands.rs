@@ -682,6 +682,19 @@ fn trails_of_every_kind_replay() {
         out.contains("meets no range error in the last state any more"),
         "{out}"
     );
+    // `Pick := .` made deterministic: the first step (a start) records a choice.
+    let det = write(
+        &dir,
+        "det.cub",
+        &RANGE_MODEL.replace("Pick := .;", "Pick := Idle;"),
+    );
+    let (code, out, _) = nfold(&["replay", &det, t]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(": the trail records 1 nondeterministic choice, the transition makes 0\n"),
+        "{out}"
+    );
+    assert!(out.contains("at step 1, start("), "{out}");
     // A simulated run without violation (kind run).
     let run = dir.join("run.json");
     let (code, _, _) = nfold(&[
@@ -1148,4 +1161,165 @@ fn dot_output_renders_with_graphviz() {
         );
         assert!(String::from_utf8_lossy(&out.stdout).contains("<svg"));
     }
+}
+
+/// Replace one random leaf of a JSON value (a number, string or boolean), or drop a
+/// random key of an object.
+fn mutate_json(v: &mut Value, rng: &mut common::Rng) {
+    let mut leaves = 0usize;
+    fn count(v: &Value, n: &mut usize) {
+        *n += 1;
+        match v {
+            Value::Array(a) => a.iter().for_each(|x| count(x, n)),
+            Value::Object(o) => o.values().for_each(|x| count(x, n)),
+            _ => {}
+        }
+    }
+    count(v, &mut leaves);
+    let target = rng.below(leaves);
+    fn walk(v: &mut Value, k: &mut usize, target: usize, rng: &mut common::Rng) -> bool {
+        if *k == target {
+            let numbers = [-1i64, 0, 1, 2, 3, 5, 64, 65, i64::MAX, i64::MIN];
+            let words = [
+                "", "Crit", "Idle", "req", "enter", "mutex", "lasso", "run", "A[1]", "Sem", "X",
+            ];
+            *v = match rng.below(6) {
+                0 => Value::from(*rng.pick(&numbers)),
+                1 => Value::from(*rng.pick(&words)),
+                2 => Value::Null,
+                3 => Value::Bool(rng.chance(50)),
+                4 => serde_json::json!([rng.range(-2, 4), rng.range(-2, 4)]),
+                _ => serde_json::json!({}),
+            };
+            return true;
+        }
+        *k += 1;
+        match v {
+            Value::Array(a) => {
+                for x in a.iter_mut() {
+                    if walk(x, k, target, rng) {
+                        return true;
+                    }
+                }
+            }
+            Value::Object(o) => {
+                if rng.chance(3) && !o.is_empty() {
+                    let key = o.keys().nth(rng.below(o.len())).unwrap().clone();
+                    o.remove(&key);
+                    return true;
+                }
+                for x in o.values_mut() {
+                    if walk(x, k, target, rng) {
+                        return true;
+                    }
+                }
+            }
+            _ => {}
+        }
+        false
+    }
+    let mut k = 0;
+    walk(v, &mut k, target, rng);
+}
+
+#[test]
+fn trail_mutants_never_panic() {
+    let dir = scratch("mutants");
+    let (doc, bug) = mutex_bug_trail(&dir);
+    let lasso = dir.join("lasso.json");
+    let (code, _, _) = nfold(&[
+        "live",
+        "families/mutex.cub",
+        "--size",
+        "3",
+        "--fair",
+        "--trace-out",
+        lasso.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    let range = write(&dir, "range.cub", RANGE_MODEL);
+    let rt = dir.join("range.json");
+    nfold(&[
+        "simulate",
+        &range,
+        "--size",
+        "3",
+        "--seed",
+        "0",
+        "--trace-out",
+        rt.to_str().unwrap(),
+    ]);
+    let sources = [
+        ("families/mutex_bug.cub".to_string(), bug),
+        (
+            "families/mutex.cub".to_string(),
+            lasso.to_str().unwrap().to_string(),
+        ),
+        ("families/mutex_bug.cub".to_string(), doc),
+        (range.clone(), rt.to_str().unwrap().to_string()),
+    ];
+    let mut rng = common::Rng::new(20260101);
+    let count = if cfg!(debug_assertions) { 200 } else { 1500 };
+    let (mut parsed, mut matched) = (0, 0);
+    for (k, (model_path, trail_path)) in sources.iter().cycle().take(count).enumerate() {
+        let model = load(model_path);
+        let text = std::fs::read_to_string(trail_path).unwrap();
+        let mutant = if rng.chance(40) {
+            // Bytes: cut, delete, duplicate or insert.
+            let mut b = text.clone().into_bytes();
+            let at = rng.below(b.len());
+            match rng.below(4) {
+                0 => b.truncate(at),
+                1 => {
+                    let end = (at + rng.below(20)).min(b.len());
+                    b.drain(at..end);
+                }
+                2 => {
+                    let end = (at + rng.below(20)).min(b.len());
+                    let piece = b[at..end].to_vec();
+                    b.splice(at..at, piece);
+                }
+                _ => b.insert(at, *rng.pick(b"{}[],:\"0123456789-e.x\\")),
+            }
+            String::from_utf8_lossy(&b).into_owned()
+        } else {
+            let mut v: Value = serde_json::from_str(&text).unwrap();
+            for _ in 0..=rng.below(3) {
+                mutate_json(&mut v, &mut rng);
+            }
+            v.to_string()
+        };
+        let pick = nfold::trail::Pick {
+            size: if rng.chance(30) {
+                Some(rng.range(1, 4) as usize)
+            } else {
+                None
+            },
+            property: None,
+        };
+        // Some through the command line (replay and dot), for exit codes.
+        if k % 25 == 0 {
+            let f = write(&dir, "mutant.json", &mutant);
+            let (code, _, _) = nfold(&["replay", model_path, &f]);
+            assert!((0..=2).contains(&code), "replay exit {code}");
+            let (code, _, _) = nfold(&["dot", model_path, "--trace", &f, "--max-states", "100"]);
+            assert!((0..=3).contains(&code), "dot exit {code}");
+        }
+        let Ok(t) = nfold::trail::parse("m.json", &mutant, &pick) else {
+            continue;
+        };
+        parsed += 1;
+        let r = nfold::trail::replay(&model, &t);
+        if r.outcome.is_ok() {
+            matched += 1;
+        }
+        if !r.states.is_empty() {
+            assert_eq!(r.states.len(), r.steps.len() + 1);
+        }
+    }
+    // Some mutants still parse (most changes break the structure or the types), and
+    // some of those (a changed leaf that does not matter, such as the recorded
+    // violation text) still replay.
+    assert!(parsed > count / 20, "{parsed} of {count} parsed");
+    assert!(matched > 0, "none replayed");
 }

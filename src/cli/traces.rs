@@ -59,3 +59,24 @@ pub(crate) fn render_run(
         TraceFormat::Table => trace::render_run_table(model, size, steps, states, &[]),
     }
 }
+
+/// `--trace-out FILE` for a command that found these counterexamples (size, property
+/// name, trace), in the order they are reported: saves the first with `trace::save` and
+/// says so on stderr, or says that none was found (the file is then left alone).
+#[allow(dead_code)] // `check` calls it once its rewrite lands.
+pub(crate) fn save_first_trace<'a>(
+    model: &Model,
+    found: impl IntoIterator<Item = (usize, &'a str, &'a Trace)>,
+    path: &str,
+) -> Result<(), String> {
+    match found.into_iter().next() {
+        Some((size, name, t)) => {
+            trace::save(model, t, path)?;
+            eprintln!(
+                "nfold: counterexample for `{name}` at size {size} saved to {path} (`nfold replay` re-runs it)"
+            );
+        }
+        None => eprintln!("nfold: no counterexample found: {path} not written"),
+    }
+    Ok(())
+}
