@@ -288,7 +288,7 @@ fn limits_end_the_run_cleanly_with_exit_code_3() {
         "{out}"
     );
     assert!(out.contains("sizes answered: 1..3"), "{out}");
-    assert!(out.contains("not run: sizes 5"), "{out}");
+    assert!(out.contains("not run: size 5"), "{out}");
     assert!(out.contains("   4  mutex                unknown"), "{out}");
     let (code, v) = json_run(&[
         "check",

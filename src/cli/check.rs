@@ -87,6 +87,8 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
     data_values: Option<usize>,
     #[command(flatten)]
+    traces: super::traces::TraceArgs,
+    #[command(flatten)]
     run: RunArgs,
 }
 
@@ -106,6 +108,7 @@ pub(crate) struct Run<'a> {
     pub aggregate: bool,
     pub notes: Vec<String>,
     pub certificate: Option<Arc<Certificate>>,
+    pub trace_format: super::traces::TraceFormat,
 }
 
 fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
@@ -231,6 +234,7 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         aggregate: false,
         notes: Vec::new(),
         certificate: None,
+        trace_format: a.traces.trace_format,
     };
     if !a.run.json {
         print!("{}", render::header(&run));
@@ -266,6 +270,16 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         run.notes.push(format!(
             "no certificate written to {path}: no size was proved by an invariant"
         ));
+    }
+    if let Some(path) = &a.traces.trace_out {
+        let found = run.reports.iter().flat_map(|r| {
+            r.results
+                .iter()
+                .filter_map(move |p| p.trace().map(|t| (r.size, p.name.as_str(), t)))
+        });
+        if let Err(e) = super::traces::save_first_trace(&model, found, path) {
+            return usage(&e);
+        }
     }
     run.seconds = start.elapsed().as_secs_f64();
     if json {

@@ -63,7 +63,6 @@ pub(crate) fn render_run(
 /// `--trace-out FILE` for a command that found these counterexamples (size, property
 /// name, trace), in the order they are reported: saves the first with `trace::save` and
 /// says so on stderr, or says that none was found (the file is then left alone).
-#[allow(dead_code)] // `check` calls it once its rewrite lands.
 pub(crate) fn save_first_trace<'a>(
     model: &Model,
     found: impl IntoIterator<Item = (usize, &'a str, &'a Trace)>,
