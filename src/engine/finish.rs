@@ -140,12 +140,25 @@ pub fn conclude(
     for (k, t) in f.traces {
         verdicts.insert((k, t.size), Verdict::Violated(Box::new(t)));
     }
-    for &(k, n, d) in &f.cexs {
+    // Properties first: range errors at a size whose properties are all violated are
+    // decided only up to the deepest violation, as every engine does (BMC then finds
+    // none deeper, and the size gets no range-error row).
+    let mut cexs = f.cexs.clone();
+    cexs.sort_by_key(|c| c.0.is_none());
+    for &(k, n, d) in &cexs {
         if verdicts.contains_key(&(k, n)) {
             continue;
         }
+        let all_violated = || {
+            p.props.iter().all(|&u| {
+                verdicts
+                    .get(&(Some(u), n))
+                    .is_some_and(|v| v.trace().is_some())
+            })
+        };
         let v = match shortest(p, k, n, d, solver, ctl) {
             Ok(t) => Verdict::Violated(Box::new(t)),
+            Err(_) if k.is_none() && !p.props.is_empty() && all_violated() => Verdict::Unknown,
             Err(e) => {
                 errors
                     .entry(n)

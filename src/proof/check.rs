@@ -9,8 +9,10 @@
 //!   run, and k consecutive Inv states are followed by an Inv state);
 //! - Inv ⇒ ¬bad for every property claimed at that size.
 //!
-//! Inv is the conjunction of the lemmas claimed at the size; a lemma whose evaluation
-//! meets a range error counts as violated.
+//! Inv is the conjunction of the lemmas claimed at the size. A lemma is violated where
+//! its formula holds, evaluated as an `unsafe` body is: a formula whose evaluation
+//! meets a range error does not hold (range errors are the `no range error` lemma's
+//! business), so the certificate's text means what it says.
 
 use super::cert::Certificate;
 use crate::bmc::frame::Encoding;
@@ -132,7 +134,7 @@ fn check_size(
                 bad.push(u.lit(j, r));
             } else {
                 let (b, e) = u.bad(p, j);
-                bad.push(u.c.or2(b, e));
+                bad.push(u.c.and2(b, -e));
             }
         }
         let any = u.c.or(&bad);
