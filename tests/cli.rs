@@ -8,7 +8,7 @@ use nfold::model::instance::Instance;
 use nfold::trace::{Trace, Violation};
 use serde_json::Value;
 mod common;
-use common::{init_from_json, json_run, nfold, steps_from_json};
+use common::{VERDICTS, init_from_json, json_run, nfold, steps_from_json};
 use std::process::Command;
 
 fn family(name: &str) -> String {
@@ -37,28 +37,6 @@ fn rows(v: &Value) -> Vec<(u64, String, String, Option<u64>, u64)> {
         })
         .collect()
 }
-
-/// Expected verdict per family: the sizes from which the property is violated and the
-/// shortest depth (from the family headers).
-/// (family, property, Some((first failing size, shortest depth)) or None when it holds)
-type Expected = (&'static str, &'static str, Option<(u64, u64)>);
-
-const VERDICTS: &[Expected] = &[
-    ("mutex", "mutex", None),
-    ("mutex_bug", "mutex", Some((2, 6))),
-    ("token_mutex", "mutex", None),
-    ("token_mutex", "crit_holds_token", None),
-    ("german", "coherence", None),
-    ("german_bug", "coherence", Some((2, 8))),
-    ("mesi", "modified_alone", None),
-    ("mesi", "exclusive_alone", None),
-    ("peterson", "mutex", None),
-    ("grant_mutex", "mutex", None),
-    ("token_ring", "mutex", None),
-    ("token_ring", "crit_holds_token", None),
-    ("ticket_lock", "mutex", None),
-    ("oddeven_sort", "unsorted", None),
-];
 
 #[test]
 fn every_family_gives_the_verdicts_its_header_promises() {
