@@ -11,8 +11,10 @@ fn family(name: &str) -> String {
     format!("families/{name}.cub")
 }
 
-/// Verdict rows: (size, property, verdict, depth, how a holds was proved).
-fn rows(v: &serde_json::Value) -> Vec<(u64, String, String, Option<u64>, Option<String>)> {
+/// A verdict row: (size, property, verdict, depth, how a holds was proved).
+type Row = (u64, String, String, Option<u64>, Option<String>);
+
+fn rows(v: &serde_json::Value) -> Vec<Row> {
     v["results"]
         .as_array()
         .unwrap()
