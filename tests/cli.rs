@@ -198,12 +198,19 @@ fn printed_traces_replay_and_json_has_the_documented_schema() {
     ] {
         let f = family(fam);
         let mut args = vec!["check", &f[..], "--sizes", "1..4"];
-        args.extend(extra);
+        args.extend(extra.iter().copied());
         let (_, v) = json_run(&args);
         let model = nfold::lang::load_file(&f).unwrap();
         assert_eq!(v["model"], Value::String(f.clone()));
         assert!(v["symmetric"].is_boolean());
-        assert_eq!(v["engine"], "explicit");
+        assert_eq!(
+            v["engine"],
+            if extra.contains(&"--deadlock") {
+                "explicit"
+            } else {
+                "auto"
+            }
+        );
         let mut traces = 0;
         for r in v["results"].as_array().unwrap() {
             for key in ["size", "property", "verdict", "depth", "states", "trace"] {
@@ -425,6 +432,8 @@ fn ctrl_c_ends_the_run_cleanly() {
             "--sizes",
             "4..6",
             "--no-symmetry",
+            "--engine",
+            "explicit",
         ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::piped())
@@ -570,13 +579,21 @@ fn cubicle_constructs_through_the_command_line() {
     assert_eq!(r["symmetry_reduction"], true);
     let init = r["trace"]["init"].as_object().unwrap();
     assert!(init["Mem"] == "d1" || init["Mem"] == "d2", "{init:?}");
-    let (_, out, _) = nfold(&["check", &data, "--size", "1"]);
+    let (_, out, _) = nfold(&["check", &data, "--size", "1", "--engine", "explicit"]);
     assert!(
         out.contains("symmetry  not fully symmetric: the process constant `#1` at ")
             && out.contains("; reduction on for data values only\n"),
         "{out}"
     );
-    let (_, out, _) = nfold(&["check", &data, "--size", "1", "--no-symmetry"]);
+    let (_, out, _) = nfold(&[
+        "check",
+        &data,
+        "--size",
+        "1",
+        "--no-symmetry",
+        "--engine",
+        "explicit",
+    ]);
     assert!(out.contains("; reduction off\n"), "{out}");
     let (code, _, err) = nfold(&["check", &data, "--data-values", "0"]);
     assert_eq!(code, 2);

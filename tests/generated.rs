@@ -690,8 +690,10 @@ fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
             Box::new(AutoEngine {
                 solver,
                 symmetry: true,
+                explicit_seconds: 0.0,
                 bmc_depth: 3,
                 bmc_seconds: 1.0,
+                ic3_seconds: 1e9,
             }),
             true,
         ),

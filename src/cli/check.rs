@@ -46,7 +46,8 @@ pub(crate) struct CheckArgs {
     /// A single size.
     #[arg(long, value_name = "N", value_parser = parse_size)]
     size: Option<usize>,
-    /// The engine (default: explicit; sat when --depth is given).
+    /// The engine (default: auto; explicit with --deadlock or --max-states, sat with
+    /// --depth, --one-by-one or --encoding).
     #[arg(long, value_enum)]
     engine: Option<EngineArg>,
     /// sat: look for violations up to this depth (default 20); kind: the largest
@@ -112,10 +113,13 @@ pub(crate) struct Run<'a> {
 }
 
 fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
-    let engine = a.engine.unwrap_or(if a.depth.is_some() {
+    // The default is auto; flags that belong to one engine choose it.
+    let engine = a.engine.unwrap_or(if a.deadlock || a.max_states.is_some() {
+        EngineArg::Explicit
+    } else if a.depth.is_some() || a.one_by_one || a.encoding != EncodingArg::Binary {
         EngineArg::Sat
     } else {
-        EngineArg::Explicit
+        EngineArg::Auto
     });
     let sat_only = a.one_by_one || a.encoding != EncodingArg::Binary;
     if engine != EngineArg::Sat && sat_only {
@@ -165,8 +169,10 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
         EngineArg::Auto => Box::new(AutoEngine {
             solver,
             symmetry,
+            explicit_seconds: 0.5,
             bmc_depth: a.depth.unwrap_or(10),
             bmc_seconds: 1.0,
+            ic3_seconds: 20.0,
         }),
     };
     Ok((engine, e))

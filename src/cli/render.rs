@@ -15,16 +15,22 @@ fn symmetry_line(run: &Run) -> String {
     let m = run.model;
     let what = match run.engine {
         "sat" => "lex-leader symmetry breaking",
-        "ic3" | "kind" | "auto" => "symmetric lemma orbits",
+        "ic3" | "kind" => "symmetric lemma orbits",
+        "auto" => "reduction (explicit) and symmetric lemma orbits (IC3)",
         _ => "reduction",
     };
     // The explicit engine also permutes interchangeable data values (abstract types).
-    let data = run.engine == "explicit" && m.has_data_symmetry();
+    let data = matches!(run.engine, "explicit" | "auto") && m.has_data_symmetry();
     match (m.is_symmetric(), run.symmetry_requested) {
         (true, true) if data => "fully symmetric; reduction on (processes and data values)".into(),
         (false, true) if data => format!(
-            "{}; reduction on for data values only",
-            m.symmetry_summary()
+            "{}; reduction on for data values only{}",
+            m.symmetry_summary(),
+            if run.engine == "auto" {
+                " (explicit search)"
+            } else {
+                ""
+            }
         ),
         (true, true) => format!("fully symmetric; {what} on"),
         (true, false) => format!("fully symmetric; {what} off (--no-symmetry)"),
@@ -37,6 +43,7 @@ pub fn header(run: &Run) -> String {
     let size_col = match run.engine {
         "sat" => "clauses",
         "explicit" => "states",
+        "auto" => "states/lemmas",
         _ => "lemmas",
     };
     format!(
@@ -56,10 +63,14 @@ pub fn header(run: &Run) -> String {
 /// The table rows of one size.
 pub fn rows(r: &SizeReport) -> String {
     let mut out = String::new();
+    let proved = r
+        .results
+        .iter()
+        .any(|p| matches!(p.verdict, Verdict::Holds(Proof::Invariant { .. })));
     let count = r
         .states
         .or(r.clauses)
-        .or(r.lemmas)
+        .or(r.lemmas.filter(|_| proved))
         .map(|c| c.to_string())
         .unwrap_or_else(|| "-".into());
     for p in &r.results {
@@ -348,7 +359,8 @@ pub fn json(run: &Run) -> Value {
                 }
                 _ => {}
             }
-            match run.engine {
+            o.insert("engine".into(), json!(r.engine));
+            match r.engine {
                 "sat" => {
                     o.insert("bound".into(), json!(r.bound));
                     o.insert("bounded".into(), json!(true));

@@ -251,6 +251,7 @@ pub fn conclude(
         }
         reports.push(SizeReport {
             size: n,
+            engine,
             symmetry: f.symmetry,
             results,
             seconds,
