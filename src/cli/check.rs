@@ -80,7 +80,8 @@ pub(crate) struct CheckArgs {
     /// explicit: stop a size after storing this many states.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
-    /// ic3, kind, auto: write the checked certificate of the sizes proved to FILE.
+    /// ic3, kind, auto: write the checked certificate of the sizes proved to FILE (auto
+    /// then skips its explicit pass, so that sizes are proved by invariants).
     #[arg(long, value_name = "FILE")]
     certificate: Option<String>,
     /// The number of values of every abstract type (`type data`; default: chosen from
@@ -169,7 +170,8 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
         EngineArg::Auto => Box::new(AutoEngine {
             solver,
             symmetry,
-            explicit_seconds: 0.5,
+            // A certificate asks for invariants: no explicit pass first.
+            explicit_seconds: if a.certificate.is_some() { 0.0 } else { 0.5 },
             bmc_depth: a.depth.unwrap_or(10),
             bmc_seconds: 1.0,
             ic3_seconds: 20.0,
