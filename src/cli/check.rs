@@ -46,7 +46,8 @@ pub(crate) struct CheckArgs {
     /// A single size.
     #[arg(long, value_name = "N", value_parser = parse_size)]
     size: Option<usize>,
-    /// The engine (default: explicit; sat when --depth is given).
+    /// The engine (default: auto; explicit with --deadlock or --max-states, sat with
+    /// --depth, --one-by-one or --encoding).
     #[arg(long, value_enum)]
     engine: Option<EngineArg>,
     /// sat: look for violations up to this depth (default 20); kind: the largest
@@ -87,6 +88,8 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
     data_values: Option<usize>,
     #[command(flatten)]
+    traces: super::traces::TraceArgs,
+    #[command(flatten)]
     run: RunArgs,
 }
 
@@ -106,13 +109,17 @@ pub(crate) struct Run<'a> {
     pub aggregate: bool,
     pub notes: Vec<String>,
     pub certificate: Option<Arc<Certificate>>,
+    pub trace_format: super::traces::TraceFormat,
 }
 
 fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
-    let engine = a.engine.unwrap_or(if a.depth.is_some() {
+    // The default is auto; flags that belong to one engine choose it.
+    let engine = a.engine.unwrap_or(if a.deadlock || a.max_states.is_some() {
+        EngineArg::Explicit
+    } else if a.depth.is_some() || a.one_by_one || a.encoding != EncodingArg::Binary {
         EngineArg::Sat
     } else {
-        EngineArg::Explicit
+        EngineArg::Auto
     });
     let sat_only = a.one_by_one || a.encoding != EncodingArg::Binary;
     if engine != EngineArg::Sat && sat_only {
@@ -162,8 +169,10 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
         EngineArg::Auto => Box::new(AutoEngine {
             solver,
             symmetry,
+            explicit_seconds: 0.5,
             bmc_depth: a.depth.unwrap_or(10),
             bmc_seconds: 1.0,
+            ic3_seconds: 20.0,
         }),
     };
     Ok((engine, e))
@@ -231,6 +240,7 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         aggregate: false,
         notes: Vec::new(),
         certificate: None,
+        trace_format: a.traces.trace_format,
     };
     if !a.run.json {
         print!("{}", render::header(&run));
@@ -266,6 +276,16 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         run.notes.push(format!(
             "no certificate written to {path}: no size was proved by an invariant"
         ));
+    }
+    if let Some(path) = &a.traces.trace_out {
+        let found = run.reports.iter().flat_map(|r| {
+            r.results
+                .iter()
+                .filter_map(move |p| p.trace().map(|t| (r.size, p.name.as_str(), t)))
+        });
+        if let Err(e) = super::traces::save_first_trace(&model, found, path) {
+            return usage(&e);
+        }
     }
     run.seconds = start.elapsed().as_secs_f64();
     if json {

@@ -616,6 +616,7 @@ impl From<ReachResult> for SizeReport {
             limit: r.limit,
             complete: r.complete,
             internal_errors: r.internal_errors,
+            engine: "explicit",
             states: Some(r.stats.states),
             transitions: Some(r.stats.transitions),
             initial_states: Some(r.stats.initial_states),

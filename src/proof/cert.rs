@@ -162,6 +162,15 @@ pub fn sizes_text(sizes: &[usize]) -> String {
     parts.join(", ")
 }
 
+/// `size 3` or `sizes 1..3, 5`.
+pub fn sizes_phrase(sizes: &[usize]) -> String {
+    if sizes.len() == 1 {
+        format!("size {}", sizes[0])
+    } else {
+        format!("sizes {}", sizes_text(sizes))
+    }
+}
+
 fn parse_sizes_list(s: &str) -> Result<Vec<usize>, String> {
     let mut out = Vec::new();
     for part in s.split(',') {
