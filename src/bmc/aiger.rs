@@ -8,13 +8,13 @@
 //!
 //! - **Inputs**: the template's step inputs (`sel:t(p)` one selector per transition
 //!   instance, `sel:idle`, and `step:k` for the others: nondeterministic choices and the
-//!   auxiliary variables of the at-most-one constraint), then one input per state bit,
-//!   `init:NAME`, which supplies the initial state (below).
-//! - **Latches**, all reset to 0: one per state bit (`A[1]:b` is bit b, least
-//!   significant first, of the cell's value minus the lowest value of its type; one-hot
-//!   cells: `A[1]:k` is "the value is the k-th"; `absent[p]` is the aggregate's presence
-//!   bit of slot p), then `nfold:started` (next 1) and `nfold:invalid` (a constraint
-//!   failed at an earlier step).
+//!   auxiliary variables of the at-most-one constraint), then one input `init:NAME` per
+//!   state bit that is *free* in the initial states (below).
+//! - **Latches**: one per state bit (`A[1]:b` is bit b, least significant first, of the
+//!   cell's value minus the lowest value of its type; one-hot cells: `A[1]:k` is "the
+//!   value is the k-th"; `absent[p]` is the aggregate's presence bit of slot p), then
+//!   `nfold:started` (reset 0, next 1; only when some bit is free) and `nfold:invalid`
+//!   (a constraint failed at an earlier step).
 //! - **AND gates**: every n-ary gate of the template becomes a balanced tree of 2-input
 //!   ANDs, with structural hashing and constant folding; negation is the literal's
 //!   parity, constants are 0 and 1. Only the cones of the latches' next values and of
@@ -22,16 +22,20 @@
 //! - **Bad outputs** (the B section; no ordinary outputs): one per `unsafe` property,
 //!   `b0 NAME` in the symbol table, then `range_error`. No C, J or F sections.
 //!
-//! # Initial states: a first step that reads them from inputs
+//! # Initial states: reset values, and an init-latch for the free bits
 //!
-//! `init` is a formula, not a reset value. Every state bit is read through a
-//! multiplexer: the *current state* x is the `init:` inputs while `started` is 0 (at
-//! time 0 only) and the latches afterwards; the whole transition system (next state,
-//! properties, constraints) is built once over that x. At time 0 the constraint
-//! `init(x)` is required (below), so x ranges over exactly the initial states; the
-//! latches then take the successor of x at time 1. No latch is uninitialised: ABC's
-//! `pdr` reads a latch with reset value "uninitialised" (its own literal) as reset 0 and
-//! gives wrong answers without a prior `undc`/`zero`, so every latch resets to 0.
+//! `init` is a formula, not a reset value. A state bit that has the same value in every
+//! initial state (decided by SAT on `init` ∧ the state constraints) is a latch with that
+//! reset value (0 or 1). The others (the aggregate's presence bits, variables `init`
+//! leaves open) are read through a multiplexer: the *current state* x is the `init:`
+//! inputs while `started` is 0 (at time 0 only) and the latches afterwards; the whole
+//! transition system (next state, properties, constraints) is built once over that x.
+//! At time 0 the constraint `init(x)` is required (below), so x ranges over exactly
+//! the initial states; the latches then take the successor of x at time 1. When
+//! evaluating `init` can meet a range error, every bit is read this way, so that the
+//! erring states exist at time 0; and so on request (`nfold aiger --init-inputs`). No latch is uninitialised: ABC's `pdr` reads a latch
+//! with reset value "uninitialised" (its own literal) as reset 0 and gives wrong
+//! answers without a prior `undc`/`zero`.
 //!
 //! **Depth relation**: the state at AIGER time k is the state at depth k of the nfold
 //! run, so a bad output asserted at time (ABC: "frame") k is a violation at depth k,
@@ -44,7 +48,8 @@
 //! instance fires) hold on every step of a real run. ABC's `pdr` does not honour the
 //! AIGER C section (it treats a constraint as one more property), so they are folded in:
 //! with S the STATE constraints and `initok` = `started ∨ init(x)` (init without a range
-//! error),
+//! error; `started` is the constant 1 when there is no such latch: x at time 0 is then
+//! the one initial state, and `init` cannot err),
 //!
 //! - `valid` = ¬`invalid` ∧ S(x) ∧ `initok`: every constraint held on the steps so far
 //!   and the state constraints hold now;
@@ -62,8 +67,8 @@
 //! constraints held is an nfold run of depth k reaching that violation, and conversely.
 
 use super::transys::{FIRE, STATE, STEP, Transys};
-use crate::sat::Lit;
 use crate::sat::circuit::{FALSE, TRUE};
+use crate::sat::{Lit, SolveResult, SolverKind, Stop};
 use crate::trace::step_label;
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -75,9 +80,9 @@ use std::io::{self, Write};
 pub struct Aig {
     /// Names of the inputs (variables 1..=I).
     pub inputs: Vec<String>,
-    /// Per latch (variables I+1..=I+L): its name and the literal of its next value. All
-    /// latches reset to 0.
-    pub latches: Vec<(String, u32)>,
+    /// Per latch (variables I+1..=I+L): its name, the literal of its next value, and its
+    /// reset value (false: 0, true: 1).
+    pub latches: Vec<(String, u32, bool)>,
     /// The AND gates in order: gate k defines variable I+L+1+k as the conjunction of two
     /// literals, the larger first.
     pub ands: Vec<(u32, u32)>,
@@ -107,8 +112,12 @@ impl Aig {
             self.ands.len(),
             self.bad.len()
         )?;
-        for (_, next) in &self.latches {
-            writeln!(out, "{next}")?;
+        for &(_, next, reset) in &self.latches {
+            if reset {
+                writeln!(out, "{next} 1")?;
+            } else {
+                writeln!(out, "{next}")?;
+            }
         }
         for (_, b) in &self.bad {
             writeln!(out, "{b}")?;
@@ -123,7 +132,7 @@ impl Aig {
         for (k, name) in self.inputs.iter().enumerate() {
             writeln!(out, "i{k} {}", symbol(name))?;
         }
-        for (k, (name, _)) in self.latches.iter().enumerate() {
+        for (k, (name, _, _)) in self.latches.iter().enumerate() {
             writeln!(out, "l{k} {}", symbol(name))?;
         }
         for (k, (name, _)) in self.bad.iter().enumerate() {
@@ -274,11 +283,54 @@ fn state_bits(ts: &Transys) -> Vec<(String, Lit, Lit)> {
     out
 }
 
+/// Per state bit (in the order of `bits`): the value every initial state gives it, when
+/// they all agree (`None`: free, or every bit when `init` can meet a range error, whose
+/// states must be readable at time 0, or has no state at all). Decided by SAT on the
+/// template: `init` ∧ the state constraints, one bit flipped at a time.
+fn constant_bits(ts: &Transys, bits: &[(String, Lit, Lit)]) -> Vec<Option<bool>> {
+    let free = vec![None; bits.len()];
+    let Ok(mut solver) = SolverKind::default_kind().create_plain() else {
+        return free;
+    };
+    let mut cnf = ts.c.cnf.clone();
+    for cl in ts.c.group(STATE) {
+        cnf.add_clause(cl);
+    }
+    let stop = Stop::default();
+    if ts.init_err != FALSE && solver.solve(&cnf, &[ts.init_err], &stop) != SolveResult::Unsat {
+        return free;
+    }
+    if solver.solve(&cnf, &[ts.init], &stop) != SolveResult::Sat {
+        return free;
+    }
+    let mut value: Vec<Option<bool>> = bits.iter().map(|b| Some(solver.value(b.1))).collect();
+    for k in 0..bits.len() {
+        let Some(v) = value[k] else { continue };
+        let flipped = if v { -bits[k].1 } else { bits[k].1 };
+        match solver.solve(&cnf, &[ts.init, flipped], &stop) {
+            SolveResult::Unsat => {}
+            SolveResult::Sat => {
+                // Every bit this initial state disagrees on is free too.
+                for (j, b) in bits.iter().enumerate().skip(k) {
+                    if value[j].is_some_and(|v| v != solver.value(b.1)) {
+                        value[j] = None;
+                    }
+                }
+            }
+            SolveResult::Unknown => return free,
+        }
+    }
+    value
+}
+
 /// The graph of the transition system with one bad output per property of `props`
 /// (indices into the model's `unsafe` properties, in the order given) and one for range
 /// errors (evaluating `init` at time 0, a transition instance, or one of `props`); see
-/// the module comment.
-pub fn build(ts: &mut Transys, props: &[usize]) -> Aig {
+/// the module comment. With `reset_values`, the bits that are constant in the initial
+/// states are latches with those reset values; without, every state bit is read from an
+/// `init:` input at time 0 (ABC's `pdr` is often faster on this form: a cube with
+/// `started` = 1 is disjoint from the initial state whatever its other literals).
+pub fn build(ts: &mut Transys, props: &[usize], reset_values: bool) -> Aig {
     // Build every literal the graph needs in the template first.
     let bads: Vec<(Lit, Lit)> = props.iter().map(|&p| ts.bad(p)).collect();
     let range = ts.range(props, false);
@@ -288,6 +340,13 @@ pub fn build(ts: &mut Transys, props: &[usize]) -> Aig {
         bits.iter().map(|b| (b.1, b.2)).collect::<Vec<_>>(),
         ts.latches()
     );
+    let consts = if reset_values {
+        constant_bits(ts, &bits)
+    } else {
+        vec![None; bits.len()]
+    };
+    let free: Vec<usize> = (0..bits.len()).filter(|&k| consts[k].is_none()).collect();
+    let has_started = !free.is_empty() || bits.is_empty();
     // The step inputs: every template variable that is neither a gate nor a state
     // variable (`ts.inputs`, and any variable the properties' encoding introduced).
     let latch_vars: std::collections::HashSet<u32> =
@@ -295,9 +354,10 @@ pub fn build(ts: &mut Transys, props: &[usize]) -> Aig {
     let step_inputs: Vec<Lit> = (2..=ts.c.cnf.num_vars)
         .filter(|&v| ts.c.gate(v).is_none() && !latch_vars.contains(&v.unsigned_abs()))
         .collect();
-    // Variables: step inputs, init inputs, state latches, started, invalid, gates.
-    let ni = step_inputs.len() + bits.len();
-    let nl = bits.len() + 2;
+    // Variables: step inputs, init inputs of the free bits, state latches, started (when
+    // some bit is free), invalid, gates.
+    let ni = step_inputs.len() + free.len();
+    let nl = bits.len() + has_started as usize + 1;
     let mut b = Builder {
         first_var: (ni + nl + 1) as u32,
         ands: Vec::new(),
@@ -336,29 +396,38 @@ pub fn build(ts: &mut Transys, props: &[usize]) -> Aig {
                 .unwrap_or_else(|| format!("step:{k}")),
         );
     }
-    let init_input = |k: usize| 2 * (step_inputs.len() + k + 1) as u32;
     let latch = |k: usize| 2 * (ni + k + 1) as u32;
-    let started = latch(bits.len());
-    let invalid = latch(bits.len() + 1);
+    // Without free bits there is no `started`: literal 1 (constant true) stands for it.
+    let started = if has_started { latch(bits.len()) } else { 1 };
+    let invalid = latch(nl - 1);
+    let mut init_input = 2 * (step_inputs.len() + 1) as u32;
     for (k, (name, x, _)) in bits.iter().enumerate() {
-        inputs.push(format!("init:{name}"));
-        let eff = b.mux(started, latch(k), init_input(k));
+        let eff = if consts[k].is_some() {
+            latch(k)
+        } else {
+            inputs.push(format!("init:{name}"));
+            init_input += 2;
+            b.mux(started, latch(k), init_input - 2)
+        };
         m.map[x.unsigned_abs() as usize] = eff ^ (*x < 0) as u32;
     }
     let state_ok = m.group(ts, &mut b, STATE);
     let init = m.lit(ts, &mut b, ts.init);
+    // Without free bits, x at time 0 is the one initial state: init holds there.
     let initok = b.or(&[started, init]);
     let valid = b.and(&[invalid ^ 1, state_ok, initok]);
     let step = m.group(ts, &mut b, STEP);
     let fire = m.group(ts, &mut b, FIRE);
     let next_invalid = b.and(&[valid, step, fire]) ^ 1;
     let mut latches = Vec::with_capacity(nl);
-    for (name, _, nx) in &bits {
+    for (k, (name, _, nx)) in bits.iter().enumerate() {
         let l = m.lit(ts, &mut b, *nx);
-        latches.push((name.clone(), l));
+        latches.push((name.clone(), l, consts[k] == Some(true)));
     }
-    latches.push(("nfold:started".to_string(), 1));
-    latches.push(("nfold:invalid".to_string(), next_invalid));
+    if has_started {
+        latches.push(("nfold:started".to_string(), 1, false));
+    }
+    latches.push(("nfold:invalid".to_string(), next_invalid, false));
     let model = ts.inst.model;
     let mut bad = Vec::new();
     for (&p, &(v, e)) in props.iter().zip(&bads) {
@@ -366,9 +435,14 @@ pub fn build(ts: &mut Transys, props: &[usize]) -> Aig {
         let e = m.lit(ts, &mut b, e);
         bad.push((model.unsafes[p].name.clone(), b.and(&[valid, v, e ^ 1])));
     }
-    let init_err = m.lit(ts, &mut b, ts.init_err);
+    // Without `started`, `constant_bits` found that `init` cannot err.
+    let at_init = if has_started {
+        let init_err = m.lit(ts, &mut b, ts.init_err);
+        b.and2(started ^ 1, init_err)
+    } else {
+        0
+    };
     let range = m.lit(ts, &mut b, range);
-    let at_init = b.and2(started ^ 1, init_err);
     let reached = b.and2(initok, range);
     let either = b.or(&[at_init, reached]);
     bad.push((
@@ -382,21 +456,82 @@ pub fn build(ts: &mut Transys, props: &[usize]) -> Aig {
     };
     let comments = vec![
         format!("nfold aiger: {} at {sizes}", model.source.name),
-        "a bad output asserted at time k is a violation at depth k (time 0: the initial state, read from the init: inputs)".to_string(),
-        "constraints are folded into the bad outputs (latch nfold:invalid); all latches reset to 0".to_string(),
+        "a bad output asserted at time k is a violation at depth k (time 0: the initial state)"
+            .to_string(),
         format!(
-            "{} state bits, {} step inputs, {} transition instances",
+            "{} state bits: {} constant in every initial state (latch reset values), {} read from init: inputs at time 0",
             bits.len(),
+            bits.len() - free.len(),
+            free.len()
+        ),
+        "constraints are folded into the bad outputs (latch nfold:invalid)".to_string(),
+        format!(
+            "{} step inputs, {} transition instances",
             step_inputs.len(),
             ts.instances.len()
         ),
     ];
-    Aig {
+    let mut aig = Aig {
         inputs,
         latches,
         ands: b.ands,
         bad,
         comments,
+    };
+    aig.sweep();
+    aig
+}
+
+impl Aig {
+    /// Drop the AND gates outside the cones of the latches' next values and the bad
+    /// outputs (left by constant folding, e.g. the `init` cone when there is no
+    /// `started`), renumbering the others in order, so that each still comes after its
+    /// inputs and the larger input stays first.
+    fn sweep(&mut self) {
+        let first = (self.inputs.len() + self.latches.len() + 1) as u32;
+        let gate = |lit: u32| (lit / 2).checked_sub(first).map(|k| k as usize);
+        let mut used = vec![false; self.ands.len()];
+        let mut stack: Vec<usize> = self
+            .latches
+            .iter()
+            .map(|l| l.1)
+            .chain(self.bad.iter().map(|b| b.1))
+            .filter_map(gate)
+            .collect();
+        while let Some(k) = stack.pop() {
+            if !std::mem::replace(&mut used[k], true) {
+                let (a, b) = self.ands[k];
+                stack.extend(gate(a).into_iter().chain(gate(b)));
+            }
+        }
+        if used.iter().all(|&u| u) {
+            return;
+        }
+        let mut var = vec![0u32; self.ands.len()];
+        let mut next = first;
+        for (k, &u) in used.iter().enumerate() {
+            if u {
+                var[k] = next;
+                next += 1;
+            }
+        }
+        let map = |lit: u32| match gate(lit) {
+            Some(k) => 2 * var[k] + (lit & 1),
+            None => lit,
+        };
+        let ands = std::mem::take(&mut self.ands);
+        self.ands = ands
+            .into_iter()
+            .zip(&used)
+            .filter(|(_, u)| **u)
+            .map(|((a, b), _)| (map(a), map(b)))
+            .collect();
+        for l in &mut self.latches {
+            l.1 = map(l.1);
+        }
+        for b in &mut self.bad {
+            b.1 = map(b.1);
+        }
     }
 }
 
@@ -446,16 +581,19 @@ mod tests {
         .unwrap();
         for (lo, hi) in [(1, 1), (2, 2), (1, 3)] {
             let mut ts = Transys::new(&m, lo, hi, Encoding::Binary);
-            let aig = build(&mut ts, &[0]);
+            let aig = build(&mut ts, &[0], true);
             let mut out = Vec::new();
             aig.write(&mut out).unwrap();
             let head =
                 String::from_utf8_lossy(&out[..out.iter().position(|&c| c == b'\n').unwrap()])
                     .into_owned();
             let n: Vec<usize> = head[4..].split(' ').map(|x| x.parse().unwrap()).collect();
+            // L, two bits per A[p], the presence bits of the aggregate; the cells are
+            // constant in the initial states, the presence bits free.
             let bits = 1 + 2 * hi + (hi - lo);
-            assert_eq!(n[1], ts.inputs.len() + bits);
-            assert_eq!(n[2], bits + 2);
+            assert_eq!(n[1], ts.inputs.len() + (hi - lo));
+            assert_eq!(n[2], bits + (lo < hi) as usize + 1);
+            assert!(aig.latches.iter().all(|l| !l.2));
             assert_eq!(n[0], n[1] + n[2] + n[4]);
             assert_eq!((n[3], n[5], n[6], n[7], n[8]), (0, 2, 0, 0, 0));
             for (k, &(a, c)) in aig.ands.iter().enumerate() {

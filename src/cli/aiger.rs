@@ -28,6 +28,11 @@ pub(crate) struct AigerArgs {
     /// error output is always written.
     #[arg(long = "property", value_name = "NAME")]
     properties: Vec<String>,
+    /// Read every state bit from an `init:` input at time 0 instead of giving the bits
+    /// that are constant in the initial states as latch reset values (an equivalent
+    /// circuit; ABC's `pdr` is often faster on it).
+    #[arg(long)]
+    init_inputs: bool,
     /// The number of values of every abstract type (`type data`; default: chosen from
     /// the model).
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
@@ -63,7 +68,7 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
         props = (0..model.unsafes.len()).collect();
     }
     let mut ts = Transys::new(&model, min, max, Encoding::Binary);
-    let aig = aiger::build(&mut ts, &props);
+    let aig = aiger::build(&mut ts, &props, !a.init_inputs);
     let result = match &a.output {
         Some(path) => std::fs::File::create(path).and_then(|mut f| aig.write(&mut f)),
         None => aig.write(&mut std::io::stdout().lock()),
