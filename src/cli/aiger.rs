@@ -21,7 +21,7 @@ pub(crate) struct AigerArgs {
     /// output is asserted when the property fails at some size of the range.
     #[arg(long, value_name = "A..B", value_parser = parse_sizes)]
     sizes: Option<(usize, usize)>,
-    /// Write to this file instead of standard output.
+    /// Write to this file (default: standard output, when it is not a terminal).
     #[arg(short, long, value_name = "FILE")]
     output: Option<String>,
     /// Export only this `unsafe` property (repeatable; default: every one). The range
