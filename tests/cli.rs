@@ -104,15 +104,23 @@ fn exact_state_counts_with_and_without_symmetry() {
         }
         let f = family(fam);
         let size = n.to_string();
-        let (_, v) = json_run(&["check", &f, "--size", &size, "--no-symmetry"]);
+        let explicit = ["check", &f, "--size", &size, "--engine", "explicit"];
+        let (_, v) = json_run(&[&explicit[..], &["--no-symmetry"]].concat());
         assert_eq!(rows(&v)[0].4, states, "{fam} n={n} without symmetry");
-        let (_, v) = json_run(&["check", &f, "--size", &size]);
+        let (_, v) = json_run(&explicit);
         assert_eq!(rows(&v)[0].4, orbits, "{fam} n={n} with symmetry");
         assert_eq!(v["results"][0]["symmetry_reduction"], Value::Bool(n > 1));
     }
     // The asymmetric token ring: n * 3 * 2^(n-1) states, symmetry never applied.
     for n in 1..=max_size() as u64 {
-        let (_, v) = json_run(&["check", "families/token_ring.cub", "--size", &n.to_string()]);
+        let (_, v) = json_run(&[
+            "check",
+            "families/token_ring.cub",
+            "--size",
+            &n.to_string(),
+            "--engine",
+            "explicit",
+        ]);
         assert_eq!(rows(&v)[0].4, n * 3 * (1 << (n - 1)));
         assert_eq!(v["symmetric"], Value::Bool(false));
         assert_eq!(v["results"][0]["symmetry_reduction"], Value::Bool(false));

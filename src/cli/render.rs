@@ -1,6 +1,7 @@
 //! Rendering of runs and models for the terminal (text) and for tools (`--json`).
 
 use super::check::Run;
+use crate::engine::every::EveryN;
 use crate::explicit::reach::peak_memory;
 use crate::model::eval::transition_instances;
 use crate::model::init::for_each_initial;
@@ -178,6 +179,9 @@ pub fn footer(run: &Run) -> String {
     for n in &run.notes {
         out.push_str(&format!("note: {n}\n"));
     }
+    if let Some(e) = &run.every {
+        out.push_str(&every_line(run, e));
+    }
     if let Some(l) = run.limit {
         // A size is answered when none of its verdicts is unknown.
         let answered: Vec<usize> = run
@@ -230,6 +234,31 @@ pub fn footer(run: &Run) -> String {
             .unwrap_or_default()
     ));
     out
+}
+
+/// The answer for every size, in words.
+fn every_line(run: &Run, e: &EveryN) -> String {
+    match e {
+        EveryN::Proved {
+            cutoff,
+            certificate,
+            init_everywhere,
+            seconds,
+        } => format!(
+            "\nevery n: holds for every n (a quantified invariant of {} clauses from {}, checked at sizes 1..{cutoff}, the cutoff{}; {seconds:.2}s)\n",
+            certificate.lemmas.len(),
+            certificate.engine,
+            if *init_everywhere {
+                ""
+            } else {
+                "; vacuous at any size without an initial state"
+            }
+        ),
+        EveryN::NotReached { reason, .. } => format!(
+            "\nevery n: not proved: {reason}; the verdicts above are for {} only\n",
+            sizes_phrase(&run.sizes)
+        ),
+    }
 }
 
 /// The last line: the sizes by kind of answer, violations first.
@@ -285,6 +314,9 @@ fn summary(run: &Run) -> String {
     let unknown = sizes_where(&|k| k == Kind::Unknown);
     if !unknown.is_empty() {
         parts.push(format!("unknown at {}", sizes_phrase(&unknown)));
+    }
+    if let Some(EveryN::Proved { .. }) = &run.every {
+        parts.push("holds for every n".into());
     }
     if parts.is_empty() {
         "no property checked".to_string()
@@ -396,6 +428,33 @@ pub fn json(run: &Run) -> Value {
     });
     let o = doc.as_object_mut().unwrap();
     o.insert("notes".into(), json!(run.notes));
+    if let Some(e) = &run.every {
+        o.insert(
+            "every_n".into(),
+            match e {
+                EveryN::Proved {
+                    cutoff,
+                    certificate,
+                    init_everywhere,
+                    seconds,
+                } => json!({
+                    "verdict": "holds",
+                    "cutoff": cutoff,
+                    "checked_sizes": (1..=*cutoff).collect::<Vec<_>>(),
+                    "lemmas": certificate.lemmas.len(),
+                    "how": certificate.engine,
+                    "initial_states_at_every_size": init_everywhere,
+                    "certificate": certificate.to_text(),
+                    "seconds": seconds,
+                }),
+                EveryN::NotReached { reason, seconds } => json!({
+                    "verdict": "not_proved",
+                    "reason": reason,
+                    "seconds": seconds,
+                }),
+            },
+        );
+    }
     if let Some(c) = &run.certificate {
         o.insert("certificate".into(), json!(c.to_text()));
     }

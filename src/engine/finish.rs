@@ -96,6 +96,7 @@ pub fn certify(
         simple_path,
         proves: claims,
         lemmas,
+        every: None,
     };
     let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
     Ok((Arc::new(cert), checks))
