@@ -6,8 +6,8 @@
 //! is disabled at one of its states or executes on one of its edges: the cycle through
 //! every edge of such a component is fair, and if some process is enabled at all its
 //! states and never executes inside it, no cycle inside it is fair. Also, by brute
-//! force over path lengths, the length of a shortest fair accepting cycle of a
-//! component (to pin shortened lassos).
+//! force (breadth-first search from every node of a fair component), the lengths of
+//! shortest fair accepting lassos, to pin shortened lassos.
 
 use nfold::explicit::ndfs::LtlProperty;
 use nfold::model::eval;
@@ -78,8 +78,8 @@ pub fn fair_components(g: &Product, fair: bool) -> Vec<usize> {
     for v in 0..g.nodes.len() {
         let c = g.comp[v];
         accepting[c] |= g.accepting[v];
-        for pr in 1..=n {
-            if !g.enabled[v][pr] {
+        for (pr, &on) in g.enabled[v].iter().enumerate().skip(1) {
+            if !on {
                 served[c][pr] = true;
             }
         }
@@ -97,13 +97,28 @@ pub fn fair_components(g: &Product, fair: bool) -> Vec<usize> {
         .collect()
 }
 
-/// The length of a shortest weakly fair cycle through an accepting node of component
-/// `c`, by brute force over path lengths: for each accepting node a of c and each
-/// length l = 1, 2, ..., the set of (node, processes executed so far, processes
-/// disabled somewhere so far) reachable from a in exactly l steps inside c; a cycle is
-/// fair when every process is executed or disabled somewhere on it (the definition of
-/// `Lasso::replay`: no process enabled throughout and never executing).
-pub fn shortest_fair_cycle(g: &Product, c: usize) -> Option<usize> {
+/// Lengths of shortest weakly fair accepting lassos, by brute force over the product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LassoLengths {
+    /// A shortest fair cycle through an accepting node, over every component.
+    pub cycle: usize,
+    /// A shortest stem (from an initial node) to a node on a cycle of that length.
+    pub stem: usize,
+    /// A shortest stem plus cycle over all lassos (the cycle need not be shortest).
+    pub total: usize,
+}
+
+/// Shortest weakly fair accepting lassos (steps of processes only: no deadlock
+/// stutter). For every node x of a fair component, c(x) is the length of a shortest
+/// closed walk from x back to x that passes an accepting node and on which every
+/// process executes or is disabled at some state (the definition of `Lasso::replay`:
+/// no process enabled throughout and never executing), found by breadth-first search
+/// over (node, processes executed, processes disabled somewhere, accepting passed);
+/// d(x) is the breadth-first distance of x from the initial nodes. Then cycle = min c,
+/// stem = min d over the x with c(x) = cycle, total = min d + c. `None` without a fair
+/// component.
+pub fn shortest_lassos(g: &Product) -> Option<LassoLengths> {
+    use std::collections::{HashSet, VecDeque};
     let n = g.n;
     let all: u64 = if n >= 64 { u64::MAX } else { (1 << n) - 1 };
     let disabled = |v: usize| -> u64 {
@@ -111,36 +126,59 @@ pub fn shortest_fair_cycle(g: &Product, c: usize) -> Option<usize> {
             .filter(|&p| !g.enabled[v][p])
             .fold(0, |m, p| m | 1 << (p - 1))
     };
-    let members: Vec<usize> = (0..g.nodes.len()).filter(|&v| g.comp[v] == c).collect();
-    let mut best: Option<usize> = None;
-    for &a in members.iter().filter(|&&a| g.accepting[a]) {
-        let mut layer: std::collections::HashSet<(usize, u64, u64)> =
-            std::collections::HashSet::from([(a, 0, disabled(a))]);
-        let mut seen = layer.clone();
-        for l in 1..=members.len() * (n + 1) {
-            if best.is_some_and(|b| l >= b) || layer.is_empty() {
-                break;
-            }
-            let mut next = std::collections::HashSet::new();
-            for &(v, executed, dis) in &layer {
-                for &(w, pr) in &g.edges[v] {
-                    if g.comp[w] != c || pr == 0 {
-                        continue;
-                    }
-                    let e = executed | 1 << (pr - 1);
-                    let d = dis | disabled(w);
-                    if w == a && (e | d) == all {
-                        best = Some(l);
-                    }
-                    if seen.insert((w, e, d)) {
-                        next.insert((w, e, d));
-                    }
-                }
-            }
-            layer = next;
+    let mut dist = vec![usize::MAX; g.nodes.len()];
+    let mut queue: VecDeque<usize> = VecDeque::new();
+    for &v in &g.initial {
+        if dist[v] == usize::MAX {
+            dist[v] = 0;
+            queue.push_back(v);
         }
     }
-    best
+    while let Some(v) = queue.pop_front() {
+        for &(w, pr) in &g.edges[v] {
+            if pr > 0 && dist[w] == usize::MAX {
+                dist[w] = dist[v] + 1;
+                queue.push_back(w);
+            }
+        }
+    }
+    let fair: HashSet<usize> = fair_components(g, true).into_iter().collect();
+    let mut lens: Vec<(usize, usize)> = Vec::new(); // (c(x), d(x))
+    for x in (0..g.nodes.len()).filter(|&x| fair.contains(&g.comp[x])) {
+        let c = g.comp[x];
+        let start = (x, 0u64, disabled(x), g.accepting[x]);
+        let mut seen = HashSet::from([start]);
+        let mut queue = VecDeque::from([(start, 0usize)]);
+        let mut found = None;
+        'bfs: while let Some(((v, e, d, acc), len)) = queue.pop_front() {
+            for &(w, pr) in &g.edges[v] {
+                if pr == 0 || g.comp[w] != c {
+                    continue;
+                }
+                let next = (w, e | 1 << (pr - 1), d | disabled(w), acc || g.accepting[w]);
+                if w == x && next.3 && (next.1 | next.2) == all {
+                    found = Some(len + 1);
+                    break 'bfs;
+                }
+                if seen.insert(next) {
+                    queue.push_back((next, len + 1));
+                }
+            }
+        }
+        if let Some(l) = found {
+            lens.push((l, dist[x]));
+        }
+    }
+    let cycle = lens.iter().map(|&(c, _)| c).min()?;
+    Some(LassoLengths {
+        cycle,
+        stem: lens
+            .iter()
+            .filter(|&&(c, _)| c == cycle)
+            .map(|&(_, d)| d)
+            .min()?,
+        total: lens.iter().map(|&(c, d)| c + d).min()?,
+    })
 }
 
 /// Build the reachable product (at most `cap` nodes).
@@ -279,7 +317,10 @@ pub fn product(
     let initial = stack_roots;
     Ok(Product {
         n,
-        accepting: nodes.iter().map(|&(_, q)| p.buchi.states[q].accepting).collect(),
+        accepting: nodes
+            .iter()
+            .map(|&(_, q)| p.buchi.states[q].accepting)
+            .collect(),
         enabled: nodes
             .iter()
             .map(|&(s, _)| expanded[s].as_ref().unwrap().enabled.clone())
