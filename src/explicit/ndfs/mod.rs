@@ -30,8 +30,17 @@
 //!   search's stack, as SPIN does; not with fairness and symmetry together, where the
 //!   stack's path names different processes than the symmetric node's.
 //!
+//! - **Which search answers** (`check`): the full (unreduced) search where symmetry
+//!   identifies no two states (`symmetry_reduces`) or is off; the reduced one without
+//!   fairness (exact); under fairness the full search first, within a budget of
+//!   generated transitions (`COMPLETE_BUDGET`), and the reduced, incomplete one only
+//!   past it, whose "found nothing" is `LiveVerdict::NoFairViolationFound`.
+//!
 //! Every lasso is rebuilt as interpreter steps and replayed by `lasso::Lasso::replay`
-//! before it is returned.
+//! before it is returned, then shortened (`shorten`, `fair_cycle`) when asked.
+//!
+//! This module owns the options, the results and the choice of search; `search` holds
+//! the search itself and `unfold` turns its stacks into lassos and traces.
 
 mod search;
 mod unfold;
@@ -111,9 +120,12 @@ impl Algorithm {
 /// answered.
 #[derive(Clone, Debug)]
 pub struct Attempt {
+    /// Product states it stored.
     pub states: usize,
+    /// Successors it generated (ε moves included).
     pub transitions: u64,
     pub seconds: f64,
+    /// What stopped it.
     pub stopped: AttemptStop,
 }
 
@@ -127,6 +139,7 @@ pub enum AttemptStop {
 }
 
 impl AttemptStop {
+    /// What stopped it, in words (JSON `complete_attempt.stopped`).
     pub fn text(self) -> String {
         match self {
             AttemptStop::Budget(b) => format!("its budget of {b} transitions"),
