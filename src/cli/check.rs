@@ -23,7 +23,8 @@ use std::time::Instant;
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EngineArg {
-    /// A short BMC pass for shallow violations, then IC3 on the aggregate for the rest:
+    /// Explicit search per size while quick, then a short BMC pass for shallow
+    /// violations and IC3 on the aggregate of the sizes left:
     /// every size proved or refuted.
     Auto,
     /// Exhaustive breadth-first search with symmetry reduction, one size at a time.

@@ -3,7 +3,7 @@
 //! it holds at every size.
 //!
 //! The argument (a small-model property, as in Cubicle's and IC3PO's use of symmetric
-//! invariants; written out with its side conditions in docs/engines.md): let Inv be a
+//! invariants; written out with its side conditions in docs/every-n.md): let Inv be a
 //! conjunction of universal clauses `forall distinct x1..xk. not C(x1..xk)`. Take any
 //! size n and a state s. Restricting s to a set S of its processes (renumbered 1..|S|)
 //! gives a state of size |S| when every process-valued cell of S points into S; a
