@@ -35,6 +35,7 @@ use common::fair_scc::{self, Oracle};
 use itertools::Itertools;
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
 use nfold::bmc::query::SymBreak;
+use nfold::bmc::unroll::Por;
 use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict, LtlProperty};
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::explicit::shorten;
@@ -584,17 +585,25 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
             "explicit with and without symmetry differ:\n{plain:?}\n{reduced:?}"
         ));
     }
-    for symbreak in [SymBreak::WitnessLex, SymBreak::LexLeader, SymBreak::Off] {
+    // Each symmetry breaking, and each partial-order reduction of the unrolling: all
+    // must give the explicit engine's verdicts and shortest depths.
+    for (symbreak, por) in [
+        (SymBreak::WitnessLex, Por::Idle),
+        (SymBreak::WitnessLex, Por::Full),
+        (SymBreak::LexLeader, Por::Idle),
+        (SymBreak::Off, Por::Off),
+    ] {
         let opts = BmcOptions {
             depth: DEPTH,
             symbreak,
+            por,
             ..Default::default()
         };
         let mut single = HashMap::new();
         for &n in &sizes {
             let r = bmc(m, n, &opts).map_err(|e| e.to_string())?.report;
             if !r.internal_errors.is_empty() {
-                return Err(format!("sat {symbreak:?}: {:?}", r.internal_errors));
+                return Err(format!("sat {symbreak:?} {por:?}: {:?}", r.internal_errors));
             }
             for p in &r.results {
                 single.insert((n, p.prop), (p.verdict.kind(), p.depth()));
@@ -611,7 +620,7 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
             };
             if !ok {
                 return Err(format!(
-                    "sat {symbreak:?} vs explicit at {key:?}: {sat:?} vs {:?}",
+                    "sat {symbreak:?} {por:?} vs explicit at {key:?}: {sat:?} vs {:?}",
                     (v, d)
                 ));
             }
@@ -619,7 +628,7 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
         for (key, s) in &single {
             if s.0 == Verdict::Violated && !plain.contains_key(key) {
                 return Err(format!(
-                    "sat {symbreak:?} reports {key:?} the explicit engine does not"
+                    "sat {symbreak:?} {por:?} reports {key:?} the explicit engine does not"
                 ));
             }
         }
@@ -628,7 +637,10 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
         let mut got = HashMap::new();
         for r in &agg.reports {
             if !r.internal_errors.is_empty() {
-                return Err(format!("aggregate {symbreak:?}: {:?}", r.internal_errors));
+                return Err(format!(
+                    "aggregate {symbreak:?} {por:?}: {:?}",
+                    r.internal_errors
+                ));
             }
             for p in &r.results {
                 got.insert((r.size, p.prop), (p.verdict.kind(), p.depth()));
@@ -636,7 +648,7 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
         }
         if got != single {
             return Err(format!(
-                "aggregate {symbreak:?} differs from one-by-one:\n{got:?}\n{single:?}"
+                "aggregate {symbreak:?} {por:?} differs from one-by-one:\n{got:?}\n{single:?}"
             ));
         }
     }

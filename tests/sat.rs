@@ -1,6 +1,7 @@
 //! The SAT engine against the explicit engine on every shipped family and on models
 //! with range errors: same verdict within the bound and same shortest depth, with and
-//! without lex-leader symmetry breaking, in both cell encodings and with every backend;
+//! without lex-leader symmetry breaking, with each partial-order reduction of the
+//! unrolling, in both cell encodings and with every backend;
 //! and the DIMACS written by `nfold cnf` has the engine's satisfiability.
 
 mod common;
@@ -8,6 +9,7 @@ use common::families;
 use nfold::bmc::driver::{BmcOptions, check_size as bmc};
 use nfold::bmc::frame::Encoding;
 use nfold::bmc::query::SymBreak;
+use nfold::bmc::unroll::Por;
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::model::ir::Model;
 use nfold::sat::{Cnf, SolveResult, SolverKind, Stop};
@@ -86,6 +88,14 @@ fn sat_agrees_with_explicit_on_every_family() {
                 };
                 agree(&name, &m, n, 9, &opts);
             }
+            // The partial-order reductions keep verdicts and shortest depths.
+            for por in [Por::Full, Por::Off] {
+                let opts = BmcOptions {
+                    por,
+                    ..Default::default()
+                };
+                agree(&name, &m, n, 9, &opts);
+            }
         }
     }
 }
@@ -146,7 +156,13 @@ fn range_errors_nondeterminism_and_asymmetry_agree() {
             Some(2),
             "a third inc overflows A from depth 2"
         );
-        agree("range", &m, n, 6, &BmcOptions::default());
+        for por in [Por::Idle, Por::Full, Por::Off] {
+            let opts = BmcOptions {
+                por,
+                ..Default::default()
+            };
+            agree("range", &m, n, 6, &opts);
+        }
         agree(
             "range",
             &m,

@@ -5,7 +5,7 @@
 
 use super::frame::{Cell, Encoding};
 use super::query::{Queries, SymBreak, Target};
-use super::unroll::Unroller;
+use super::unroll::{Por, Unroller};
 use crate::model::ir::Model;
 use crate::sat::{Cnf, Lit};
 use crate::trace::step_label;
@@ -19,8 +19,10 @@ pub fn query(
     prop: Option<usize>,
     mode: SymBreak,
     enc: Encoding,
+    por: Por,
 ) -> (Cnf, Vec<Lit>, Vec<String>) {
     let mut u = Unroller::new(model, n, enc);
+    u.reduce_interleavings(por);
     let use_sym = mode != SymBreak::Off && model.is_symmetric() && n > 1;
     let mut queries = Queries::new(if use_sym { mode } else { SymBreak::Off });
     let props: Vec<usize> = (0..model.unsafes.len()).collect();

@@ -7,10 +7,11 @@
 
 use super::frame::Encoding;
 use super::query::{Queries, SymBreak, Target};
-use super::unroll::{Size, Unroller};
+use super::unroll::{Por, Size, Unroller};
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
+use crate::sat::circuit::{FALSE, TRUE};
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
 use crate::trace::{RangeSite, Trace, Violation};
 use crate::verdict::{Limit, PropId, PropResult, SizeReport, Verdict};
@@ -36,6 +37,8 @@ pub struct BmcOptions {
     pub max_memory: Option<usize>,
     /// Progress lines on stderr (depth, clauses, time) once a run takes over a second.
     pub progress: bool,
+    /// Partial-order reduction of the unrolling.
+    pub por: Por,
 }
 
 impl Default for BmcOptions {
@@ -50,6 +53,7 @@ impl Default for BmcOptions {
             stop: None,
             max_memory: None,
             progress: false,
+            por: Por::default(),
         }
     }
 }
@@ -101,9 +105,9 @@ type PropKey = Option<usize>;
 
 fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, String> {
     let start = Instant::now();
+    u.reduce_interleavings(opts.por);
     let mut solver = opts.solver.create()?;
     let widths: Vec<usize> = (u.agg.min..=u.agg.max).collect();
-    let aggregate = widths.len() > 1;
     let use_sym = opts.symbreak != SymBreak::Off && model.is_symmetric() && u.inst.n > 1;
     let mut queries = Queries::new(if use_sym {
         opts.symbreak
@@ -156,96 +160,90 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
         if k > 0 {
             u.add_step();
         }
-        // Open queries: a property with a width not yet found violated. Range errors of
-        // a width whose properties are all violated, the last at depth D, are decided up
-        // to D only (as the explicit engine does).
-        let open = |found: &HashMap<(PropKey, usize), Trace>| -> Vec<(PropKey, Target)> {
-            let finished = |w: usize| -> bool {
-                !props.is_empty()
-                    && props.iter().all(|&p| found.contains_key(&(Some(p), w)))
-                    && props
-                        .iter()
-                        .filter_map(|&p| found.get(&(Some(p), w)))
-                        .map(|t| t.depth())
-                        .max()
-                        .unwrap_or(0)
-                        < k
-            };
+        // Per width, the properties still open there. Range errors of a width whose
+        // properties are all violated, the last at depth D < k, are decided up to D only
+        // (as the explicit engine does).
+        let open_at = |found: &HashMap<(PropKey, usize), Trace>, w: usize| -> Vec<PropKey> {
+            let finished = !props.is_empty()
+                && props.iter().all(|&p| found.contains_key(&(Some(p), w)))
+                && props
+                    .iter()
+                    .filter_map(|&p| found.get(&(Some(p), w)))
+                    .map(|t| t.depth())
+                    .max()
+                    .unwrap_or(0)
+                    < k;
             keys.iter()
-                .filter_map(|&key| {
-                    let done: Vec<usize> = widths
-                        .iter()
-                        .copied()
-                        .filter(|w| {
-                            found.contains_key(&(key, *w)) || (key.is_none() && finished(*w))
-                        })
-                        .collect();
-                    if done.len() == widths.len() {
-                        return None;
-                    }
-                    let t = target_of(key);
-                    Some((
-                        key,
-                        if done.is_empty() {
-                            t
-                        } else {
-                            Target::Excluding(Box::new(t), done)
-                        },
-                    ))
-                })
+                .copied()
+                .filter(|&key| !(found.contains_key(&(key, w)) || (key.is_none() && finished)))
                 .collect()
         };
-        let first = open(&found);
-        if first.is_empty() {
+        if widths.iter().all(|&w| open_at(&found, w).is_empty()) {
             break;
         }
-        // Every query of this depth; the progress line comes after them in any case.
-        'queries: {
-            // One combined query first: most depths have no violation at all.
-            if first.len() > 1 {
-                let any = Target::Any(first.iter().map(|x| x.1.clone()).collect());
-                if let Some(a) = queries.assumptions(&mut u, &any, k) {
-                    match solve(&mut solver, &u, &a, &mut solve_seconds) {
-                        SolveResult::Unsat => break 'queries,
-                        SolveResult::Unknown => {
-                            limit = Some(stopped(&opts.stop));
-                            break 'depth;
-                        }
-                        SolveResult::Sat => {}
+        // Each width on its own, under the assumption of its width literal: unit
+        // propagation then fixes every width-dependent case of the aggregate, and what
+        // the solver learns at one width stays for the others. Per width one combined
+        // query first (most depths have no violation at all), split by property only
+        // when it is satisfiable.
+        for &w in widths.iter().rev() {
+            let open = open_at(&found, w);
+            if open.is_empty() {
+                continue;
+            }
+            let width_lit = u.agg.width[w - 1];
+            let with_width = |mut a: Vec<Lit>| {
+                if width_lit != TRUE {
+                    a.push(width_lit);
+                }
+                a
+            };
+            if width_lit == FALSE {
+                continue;
+            }
+            if open.len() > 1 {
+                let any = Target::Any(open.iter().map(|&key| target_of(key)).collect());
+                let Some(a) = queries.assumptions(&mut u, &any, k) else {
+                    continue;
+                };
+                match solve(&mut solver, &u, &with_width(a), &mut solve_seconds) {
+                    SolveResult::Unsat => continue,
+                    SolveResult::Unknown => {
+                        limit = Some(stopped(&opts.stop));
+                        break 'depth;
                     }
-                } else {
-                    break 'queries;
+                    SolveResult::Sat => {}
                 }
             }
-            for (key, _) in first {
-                // Every width violating this property at depth k, one at a time.
-                while let Some((_, target)) = open(&found).into_iter().find(|x| x.0 == key) {
-                    let Some(a) = queries.assumptions(&mut u, &target, k) else {
-                        break;
-                    };
-                    match solve(&mut solver, &u, &a, &mut solve_seconds) {
-                        SolveResult::Unsat => break,
-                        SolveResult::Unknown => {
-                            limit = Some(stopped(&opts.stop));
+            for key in open {
+                let Some(a) = queries.assumptions(&mut u, &target_of(key), k) else {
+                    continue;
+                };
+                match solve(&mut solver, &u, &with_width(a), &mut solve_seconds) {
+                    SolveResult::Unsat => {}
+                    SolveResult::Unknown => {
+                        limit = Some(stopped(&opts.stop));
+                        break 'depth;
+                    }
+                    SolveResult::Sat => match decode(model, &u, solver.as_ref(), k, key) {
+                        Ok(t) if t.size == w => {
+                            found.insert((key, w), t);
+                        }
+                        Ok(t) => {
+                            internal_errors.push(format!(
+                                "depth {k}: a query at width {w} decoded a run of width {}",
+                                t.size
+                            ));
                             break 'depth;
                         }
-                        SolveResult::Sat => match decode(model, &u, solver.as_ref(), k, key) {
-                            Ok(t) => {
-                                let w = t.size;
-                                found.insert((key, w), t);
-                                if !aggregate {
-                                    break;
-                                }
-                            }
-                            Err(e) => {
-                                let name = key
-                                    .map(|p| model.unsafes[p].name.as_str())
-                                    .unwrap_or("range_error");
-                                internal_errors.push(format!("{name}, depth {k}: {e}"));
-                                break 'depth;
-                            }
-                        },
-                    }
+                        Err(e) => {
+                            let name = key
+                                .map(|p| model.unsafes[p].name.as_str())
+                                .unwrap_or("range_error");
+                            internal_errors.push(format!("{name}, depth {k}: {e}"));
+                            break 'depth;
+                        }
+                    },
                 }
             }
         }

@@ -36,8 +36,6 @@ pub enum Target {
     Range(Vec<usize>),
     /// Any of these.
     Any(Vec<Target>),
-    /// The target at a width other than these (aggregate: sizes already answered).
-    Excluding(Box<Target>, Vec<usize>),
 }
 
 /// Builds query assumptions, remembering the lex-leader activation literals.
@@ -95,12 +93,6 @@ impl Queries {
                 (u.range_query_where(k, props, true), arity.max(m) as i64 + 1)
             }
             Target::Range(props) => (u.range_query(k, props), 1),
-            Target::Excluding(t, widths) => {
-                let (q, first) = self.main(u, t, k);
-                let blocked: Vec<Lit> = widths.iter().map(|&w| u.agg.width[w - 1]).collect();
-                let other = -u.c.or(&blocked);
-                (u.c.and2(q, other), first)
-            }
             Target::Any(ts) => {
                 let mut lits = Vec::new();
                 let mut first = 1;

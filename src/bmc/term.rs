@@ -48,6 +48,20 @@ impl Term {
         }
     }
 
+    /// Every literal the term's value depends on.
+    pub fn lits(&self, out: &mut Vec<Lit>) {
+        match self {
+            Term::Alts(a) => out.extend(a.iter().map(|x| x.1)),
+            Term::Bits { bits, .. } => out.extend_from_slice(bits),
+            Term::Mux(m) => {
+                for (c, t) in m {
+                    out.push(*c);
+                    t.lits(out);
+                }
+            }
+        }
+    }
+
     /// The values the term may take, sorted.
     pub fn values(&self) -> Vec<i64> {
         let mut v = match self {

@@ -23,6 +23,7 @@ use super::aggregate::Agg;
 use super::frame::{Cell, Encoding, Frame};
 use super::symbolic::Sym;
 use super::term::Term;
+use super::unroll::Por;
 use crate::model::eval::transition_instances;
 use crate::model::instance::Instance;
 use crate::model::ir::*;
@@ -65,6 +66,13 @@ pub struct InstanceEval {
     anys: Vec<(ChoiceKey, Vec<(i64, Lit)>)>,
 }
 
+/// The cells (slots) an instance reads and may write, sorted.
+#[derive(Clone, Debug, Default)]
+struct Footprint {
+    reads: Vec<usize>,
+    writes: Vec<usize>,
+}
+
 /// One state variable of the system at the value level: a cell (by slot) or the
 /// presence bit of a process slot (`absent`, true for `$`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -99,6 +107,8 @@ pub struct Transys<'m> {
     pub init_err: Lit,
     /// The step inputs: every variable that is neither a state variable nor a gate.
     pub inputs: Vec<Lit>,
+    /// Per instance: the cells (slots) its firing reads and those it may write.
+    footprints: Vec<Footprint>,
     bad: HashMap<usize, (Lit, Lit)>,
     eq_cur: HashMap<(StateVar, i64), Lit>,
     eq_next: HashMap<(StateVar, i64), Lit>,
@@ -129,6 +139,7 @@ impl<'m> Transys<'m> {
             init_err: FALSE,
             inputs: Vec::new(),
             bad: HashMap::new(),
+            footprints: Vec::new(),
             eq_cur: HashMap::new(),
             eq_next: HashMap::new(),
         };
@@ -280,10 +291,13 @@ impl<'m> Transys<'m> {
             fire.push(self.c.and2(sel[t], fireable));
         }
         self.c.route = None;
-        // Writers per cell.
+        // Writers per cell, and what each instance reads and writes.
         let nslots = self.inst.slots.len();
         let mut writers: Vec<Vec<(Lit, Term)>> = vec![Vec::new(); nslots];
+        let mut roots: Vec<Vec<Lit>> = vec![Vec::new(); n];
+        let mut written: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (t, ev) in evals.iter().enumerate() {
+            roots[t].push(fire[t]);
             for (targets, v) in &ev.writes {
                 let value = match v {
                     Value::Term(x) => x.clone(),
@@ -295,11 +309,15 @@ impl<'m> Transys<'m> {
                     }
                     let w = self.c.and2(fire[t], cond);
                     if w != FALSE {
+                        roots[t].push(w);
+                        value.lits(&mut roots[t]);
+                        written[t].push(s);
                         writers[s].push((w, value.clone()));
                     }
                 }
             }
         }
+        self.footprints = self.footprints_of(&roots, written);
         let mut next = Vec::with_capacity(nslots);
         for (s, ws) in writers.into_iter().enumerate() {
             let cur = self.cur.cells[s].clone();
@@ -350,6 +368,86 @@ impl<'m> Transys<'m> {
         self.sel = sel;
         self.fire = fire;
         self.next = next;
+    }
+
+    /// The footprint of each instance: the cells in the cone of `roots[t]` (its firing
+    /// condition, write conditions and written values) and the cells it writes.
+    fn footprints_of(&self, roots: &[Vec<Lit>], written: Vec<Vec<usize>>) -> Vec<Footprint> {
+        let mut slot_of: HashMap<usize, usize> = HashMap::new();
+        for (s, cell) in self.cur.cells.iter().enumerate() {
+            for &l in cell.lits() {
+                slot_of.insert(l.unsigned_abs() as usize, s);
+            }
+        }
+        let mut seen = vec![usize::MAX; self.c.cnf.num_vars as usize + 1];
+        roots
+            .iter()
+            .zip(written)
+            .enumerate()
+            .map(|(t, (rs, mut writes))| {
+                let mut reads = Vec::new();
+                let mut stack: Vec<usize> = rs.iter().map(|l| l.unsigned_abs() as usize).collect();
+                while let Some(v) = stack.pop() {
+                    if seen[v] == t {
+                        continue;
+                    }
+                    seen[v] = t;
+                    match self.c.gate(v as Lit) {
+                        Some(ins) => stack.extend(ins.iter().map(|l| l.unsigned_abs() as usize)),
+                        None => reads.extend(slot_of.get(&v).copied()),
+                    }
+                }
+                reads.sort_unstable();
+                reads.dedup();
+                writes.sort_unstable();
+                writes.dedup();
+                Footprint { reads, writes }
+            })
+            .collect()
+    }
+
+    /// Pairs `(a, b)` of step selectors (indices into `sel`, the idle selector last)
+    /// whose order between adjacent steps `por` fixes: with `Por::Full` every `a > b`
+    /// whose instances commute: neither writes a cell the other reads or
+    /// writes, so from any state "a then b" and "b then a" are both possible or both not,
+    /// and end in the same state. The idle step commutes with every instance. Forbidding
+    /// "a then b" for every such pair keeps, of each run, its lexicographically least
+    /// reordering (same length, same final state): the partial-order reduction of
+    /// bounded model checking (the runs' Foata/lexicographic normal form).
+    pub fn commuting_pairs(&self, por: Por) -> Vec<(usize, usize)> {
+        let disjoint = |x: &[usize], y: &[usize]| {
+            let (mut i, mut j) = (0, 0);
+            while i < x.len() && j < y.len() {
+                match x[i].cmp(&y[j]) {
+                    std::cmp::Ordering::Less => i += 1,
+                    std::cmp::Ordering::Greater => j += 1,
+                    std::cmp::Ordering::Equal => return false,
+                }
+            }
+            true
+        };
+        let f = &self.footprints;
+        let n = f.len();
+        let mut pairs = Vec::new();
+        if por == Por::Off {
+            return pairs;
+        }
+        if por == Por::Full {
+            for a in 0..n {
+                for b in 0..a {
+                    if self.fire[a] != FALSE
+                        && self.fire[b] != FALSE
+                        && disjoint(&f[a].writes, &f[b].writes)
+                        && disjoint(&f[a].writes, &f[b].reads)
+                        && disjoint(&f[b].writes, &f[a].reads)
+                    {
+                        pairs.push((a, b));
+                    }
+                }
+            }
+        }
+        pairs.extend((0..n).map(|b| (n, b)));
+        pairs
     }
 
     fn eval_instance(&mut self, tr: &Transition, params: &[i64]) -> InstanceEval {
@@ -647,5 +745,63 @@ impl<'m> Transys<'m> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The semaphore mutex at size 2, pairs derived by hand: `req(i)` touches only
+    /// `A[i]`, so it commutes with every instance of the other process; `enter` and
+    /// `exit` both read and write `Sem`, so no two of them commute.
+    #[test]
+    fn commuting_pairs_of_the_semaphore_mutex() {
+        let text = "type state = Idle | Want | Crit\n\
+            var Sem : bool\n\
+            array A[proc] : state\n\
+            init (z) { A[z] = Idle && Sem = False }\n\
+            unsafe (z1 z2) { A[z1] = Crit && A[z2] = Crit }\n\
+            transition req (i) requires { A[i] = Idle } { A[i] := Want; }\n\
+            transition enter (i) requires { A[i] = Want && Sem = False } { A[i] := Crit; Sem := True; }\n\
+            transition exit (i) requires { A[i] = Crit } { A[i] := Idle; Sem := False; }\n";
+        let m = crate::lang::load_str("mutex.cub", text).unwrap();
+        let ts = Transys::new(&m, 2, 2, Encoding::Binary);
+        let name = |k: usize| -> String {
+            match ts.instances.get(k) {
+                Some((t, ps)) => format!("{}({})", m.transitions[*t].name, ps[0]),
+                None => "idle".into(),
+            }
+        };
+        let mut full: Vec<(String, String)> = ts
+            .commuting_pairs(Por::Full)
+            .into_iter()
+            .map(|(a, b)| {
+                let (x, y) = (name(a), name(b));
+                if x < y { (x, y) } else { (y, x) }
+            })
+            .filter(|(x, y)| x != "idle" && y != "idle")
+            .collect();
+        full.sort();
+        let want = [
+            ("enter(1)", "req(2)"),
+            ("enter(2)", "req(1)"),
+            ("exit(1)", "req(2)"),
+            ("exit(2)", "req(1)"),
+            ("req(1)", "req(2)"),
+        ];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(full, want);
+        // The idle step goes after every instance, in both reduced modes.
+        let idle = ts.instances.len();
+        for por in [Por::Idle, Por::Full] {
+            let pairs = ts.commuting_pairs(por);
+            assert!((0..idle).all(|b| pairs.contains(&(idle, b))));
+        }
+        assert_eq!(ts.commuting_pairs(Por::Idle).len(), idle);
+        assert!(ts.commuting_pairs(Por::Off).is_empty());
     }
 }

@@ -21,6 +21,22 @@ pub struct StepVars {
     pub sel: Vec<Lit>,
 }
 
+/// Partial-order reduction of the unrolling: which reorderings of a run's steps are
+/// left out (`Transys::commuting_pairs`). Every run keeps a reordering of the same
+/// length and final state, so queries about the final frame of runs from an initial
+/// state (bounded model checking) keep their answers and their shortest depths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Por {
+    /// Every interleaving, idle steps anywhere.
+    Off,
+    /// Idle steps only at the end of a run (a run shorter than the depth has one
+    /// placement instead of one per choice of idle positions).
+    #[default]
+    Idle,
+    /// Also commuting instances in one fixed order between adjacent steps.
+    Full,
+}
+
 /// Formula sizes, for reports.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Size {
@@ -50,6 +66,9 @@ pub struct Unroller<'m> {
     bad: HashMap<(usize, usize), (Lit, Lit)>,
     /// Formula size after each frame was added.
     pub sizes: Vec<Size>,
+    /// Commuting pairs of step selectors whose order is fixed between adjacent steps
+    /// (`Transys::commuting_pairs`); empty: every interleaving is kept.
+    commuting: Vec<(usize, usize)>,
 }
 
 /// Instantiate template literal `l` into `out` under `map`: gates by their inputs,
@@ -128,6 +147,7 @@ impl<'m> Unroller<'m> {
             init_err: TRUE,
             bad: HashMap::new(),
             sizes: Vec::new(),
+            commuting: Vec::new(),
         };
         let cons: Vec<Vec<Lit>> = u.ts.c.group(STATE).map(|c| c.to_vec()).collect();
         for cl in cons {
@@ -145,6 +165,14 @@ impl<'m> Unroller<'m> {
         u.agg.width = width.iter().map(|&w| u.lit(0, w)).collect();
         u.sizes.push(u.size());
         u
+    }
+
+    /// Keep only the lexicographically least reordering of each run (for steps added
+    /// from now on): sound for queries about the final frame of runs from an initial
+    /// state, since reordering commuting steps keeps the length and the final state.
+    /// Not for queries about intermediate frames (k-induction's step case).
+    pub fn reduce_interleavings(&mut self, por: Por) {
+        self.commuting = self.ts.commuting_pairs(por);
     }
 
     /// Template literal `l` at frame k.
@@ -221,6 +249,11 @@ impl<'m> Unroller<'m> {
         self.maps.push(next);
         let frame = self.frame(k + 1);
         self.frames.push(frame);
+        if let Some(prev) = self.steps.last() {
+            for &(a, b) in &self.commuting {
+                self.c.clause(&[-prev.sel[a], -sel[b]]);
+            }
+        }
         self.steps.push(StepVars { sel });
         self.sizes.push(self.size());
     }

@@ -2,7 +2,7 @@
 //! by the engine chosen (or `auto`), through the engine contract (`engine`).
 
 use super::render;
-use super::{EncodingArg, RunArgs, SolverArg, SymBreakArg, ctrl_c_flag, load, usage};
+use super::{EncodingArg, PorArg, RunArgs, SolverArg, SymBreakArg, ctrl_c_flag, load, usage};
 use super::{parse_data_values, parse_size, parse_sizes, sizes_for};
 use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
@@ -65,6 +65,13 @@ pub(crate) struct CheckArgs {
     /// sat: check each size of a range separately.
     #[arg(long)]
     one_by_one: bool,
+    /// sat: partial-order reduction of the unrolling: idle steps only at the end of a
+    /// run (idle), also commuting transition instances in one fixed order between
+    /// adjacent steps (full: wins on counting protocols, costs on others; see
+    /// docs/engines.md), or every interleaving (off). Verdicts and shortest depths are
+    /// the same in every mode.
+    #[arg(long, value_enum, default_value_t = PorArg::Idle)]
+    por: PorArg,
     /// sat: which symmetry breaking (fully symmetric families only; --no-symmetry means
     /// off).
     #[arg(long, value_enum, default_value_t = SymBreakArg::WitnessLex)]
@@ -128,14 +135,20 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
     // The default is auto; flags that belong to one engine choose it.
     let engine = a.engine.unwrap_or(if a.deadlock || a.max_states.is_some() {
         EngineArg::Explicit
-    } else if a.depth.is_some() || a.one_by_one || a.encoding != EncodingArg::Binary {
+    } else if a.depth.is_some()
+        || a.one_by_one
+        || a.encoding != EncodingArg::Binary
+        || a.por != PorArg::Idle
+    {
         EngineArg::Sat
     } else {
         EngineArg::Auto
     });
-    let sat_only = a.one_by_one || a.encoding != EncodingArg::Binary;
+    let sat_only = a.one_by_one || a.encoding != EncodingArg::Binary || a.por != PorArg::Idle;
     if engine != EngineArg::Sat && sat_only {
-        return Err("--encoding and --one-by-one belong to the SAT engine (--engine sat)".into());
+        return Err(
+            "--encoding, --one-by-one and --por belong to the SAT engine (--engine sat)".into(),
+        );
     }
     if engine != EngineArg::Explicit && (a.deadlock || a.max_states.is_some()) {
         return Err(
@@ -167,6 +180,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
                 },
                 solver,
                 encoding: a.encoding.encoding(),
+                por: a.por.por(),
                 ..BmcOptions::default()
             },
             one_by_one: a.one_by_one,

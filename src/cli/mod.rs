@@ -18,6 +18,7 @@ mod traces;
 
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
+use crate::bmc::unroll::Por;
 use crate::lang;
 use crate::model::ir::Model;
 use crate::sat::SolverKind;
@@ -111,6 +112,26 @@ impl SymBreakArg {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum PorArg {
+    /// Idle steps only at the end of a run.
+    Idle,
+    /// Also commuting transition instances in one fixed order between adjacent steps.
+    Full,
+    /// Every interleaving, idle steps anywhere.
+    Off,
+}
+
+impl PorArg {
+    fn por(self) -> Por {
+        match self {
+            PorArg::Idle => Por::Idle,
+            PorArg::Full => Por::Full,
+            PorArg::Off => Por::Off,
+        }
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum EncodingArg {
     /// ⌈log2 d⌉ bits per cell.
     Binary,
@@ -149,6 +170,9 @@ struct CnfArgs {
     /// How cells are encoded.
     #[arg(long, value_enum, default_value_t = EncodingArg::Binary)]
     encoding: EncodingArg,
+    /// Partial-order reduction of the unrolling (as `check --por`).
+    #[arg(long, value_enum, default_value_t = PorArg::Idle)]
+    por: PorArg,
     /// Write to this file instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<String>,
@@ -372,8 +396,15 @@ fn cnf(a: CnfArgs) -> i32 {
     } else {
         a.symmetry_breaking.mode()
     };
-    let (cnf, units, comments) =
-        crate::bmc::cnf::query(&model, a.size, a.depth, prop, mode, a.encoding.encoding());
+    let (cnf, units, comments) = crate::bmc::cnf::query(
+        &model,
+        a.size,
+        a.depth,
+        prop,
+        mode,
+        a.encoding.encoding(),
+        a.por.por(),
+    );
     let result = match &a.output {
         Some(path) => std::fs::File::create(path)
             .and_then(|mut f| crate::sat::dimacs::write(&mut f, &cnf, &units, &comments)),

@@ -166,6 +166,7 @@ impl Engine for AutoEngine {
             stop: ctl.stop.clone(),
             max_memory: ctl.max_memory,
             progress: ctl.progress,
+            por: Default::default(),
         };
         let run = driver::check_aggregate(rest.model, rest.min, rest.max, &opts)?;
         let mut traces = Vec::new();

@@ -41,6 +41,7 @@ pub fn shortest(
         stop: ctl.stop.clone(),
         max_memory: ctl.max_memory,
         progress: false,
+        por: Default::default(),
     };
     let r = driver::check_size(p.model, n, &opts)?;
     let want = match key {
