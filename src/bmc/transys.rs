@@ -66,6 +66,10 @@ pub struct InstanceEval {
     anys: Vec<(ChoiceKey, Vec<(i64, Lit)>)>,
 }
 
+/// At most this many commuting pairs are ordered per step (two binary clauses' worth
+/// of memory each, per step); beyond it only idle steps are ordered.
+const MAX_PAIRS: usize = 100_000;
+
 /// The cells (slots) an instance reads and may write, sorted.
 #[derive(Clone, Debug, Default)]
 struct Footprint {
@@ -433,7 +437,7 @@ impl<'m> Transys<'m> {
             return pairs;
         }
         if por == Por::Full {
-            for a in 0..n {
+            'all: for a in 0..n {
                 for b in 0..a {
                     if self.fire[a] != FALSE
                         && self.fire[b] != FALSE
@@ -442,6 +446,10 @@ impl<'m> Transys<'m> {
                         && disjoint(&f[b].writes, &f[a].reads)
                     {
                         pairs.push((a, b));
+                        if pairs.len() > MAX_PAIRS {
+                            pairs.clear();
+                            break 'all;
+                        }
                     }
                 }
             }

@@ -65,12 +65,11 @@ pub(crate) struct CheckArgs {
     /// sat: check each size of a range separately.
     #[arg(long)]
     one_by_one: bool,
-    /// sat: partial-order reduction of the unrolling: idle steps only at the end of a
-    /// run (idle), also commuting transition instances in one fixed order between
-    /// adjacent steps (full: wins on counting protocols, costs on others; see
-    /// docs/engines.md), or every interleaving (off). Verdicts and shortest depths are
-    /// the same in every mode.
-    #[arg(long, value_enum, default_value_t = PorArg::Idle)]
+    /// sat: partial-order reduction of the unrolling: commuting transition instances
+    /// in one fixed order between adjacent steps and idle steps only at the end of a run
+    /// (full), only the idle steps (idle), or every interleaving (off). Verdicts and
+    /// shortest depths are the same in every mode (see docs/engines.md).
+    #[arg(long, value_enum, default_value_t = PorArg::Full)]
     por: PorArg,
     /// sat: which symmetry breaking (fully symmetric families only; --no-symmetry means
     /// off).
@@ -138,13 +137,13 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
     } else if a.depth.is_some()
         || a.one_by_one
         || a.encoding != EncodingArg::Binary
-        || a.por != PorArg::Idle
+        || a.por != PorArg::Full
     {
         EngineArg::Sat
     } else {
         EngineArg::Auto
     });
-    let sat_only = a.one_by_one || a.encoding != EncodingArg::Binary || a.por != PorArg::Idle;
+    let sat_only = a.one_by_one || a.encoding != EncodingArg::Binary || a.por != PorArg::Full;
     if engine != EngineArg::Sat && sat_only {
         return Err(
             "--encoding, --one-by-one and --por belong to the SAT engine (--engine sat)".into(),
