@@ -98,10 +98,19 @@ fn whyml(text: &str) -> Option<Diagnostic> {
 /// The positions where `word`, a lower-case name, starts a block `word (z1 ... zm) { ...`
 /// or `word { ...` (nowhere else can such a name be followed by `{`).
 fn word_blocks(toks: &[lexer::Token], word: &str) -> Vec<usize> {
-    use lexer::{Sym, Tok};
+    use lexer::{Kw, Sym, Tok};
     let mut out = Vec::new();
     for (k, t) in toks.iter().enumerate() {
         if !matches!(&t.tok, Tok::Lower(w) if w == word) {
+            continue;
+        }
+        // The name of a predicate, transition or property is not a block.
+        if k > 0
+            && matches!(
+                toks[k - 1].tok,
+                Tok::Kw(Kw::Predicate | Kw::Transition | Kw::Unsafe | Kw::Ltl)
+            )
+        {
             continue;
         }
         let mut j = k + 1;
