@@ -131,8 +131,8 @@ fn word_blocks(toks: &[lexer::Token], word: &str) -> Vec<usize> {
     out
 }
 
-/// Cubicle's `candidate (z1 ... zm) { f }` blocks: conjectured invariants that its proof
-/// search tries (and checks) before using them. They do not change the model, so nfold
+/// Cubicle's `candidate (z1 ... zm) { f }` blocks: conjectured invariants, hints for its
+/// proof search. They are not part of the transition system, so nfold
 /// reads them as `invariant` blocks, which it ignores, with one warning.
 fn candidate_blocks(toks: &mut [lexer::Token], source: &Source) -> Option<Diagnostic> {
     let at = word_blocks(toks, "candidate");
@@ -159,7 +159,7 @@ fn candidate_blocks(toks: &mut [lexer::Token], source: &Source) -> Option<Diagno
                 lines.join(", ")
             ),
         )
-        .with_note("note: candidates are conjectured invariants that Cubicle's proof search checks before it uses them; they do not change the model's states or verdicts"),
+        .with_note("note: candidates are conjectured invariants, hints for Cubicle's proof search; they are not part of the transition system, so ignoring them changes no state and no verdict"),
     )
 }
 
