@@ -346,14 +346,19 @@ fn bad_input_reports_position_and_message() {
             "timed models (`real`) are not supported: `1.0` is a real number",
         ),
         (
-            "var X : bool\ninit () { true }\ntransition t (i)\nrequire { X } { X := False; }",
-            (4, 1),
-            "old syntax: write `requires`",
+            "var X : bool\ninit () { true }\ncandidate z { X }",
+            (3, 1),
+            "a `candidate` block is written `candidate (z1 ... zm) { f }`",
         ),
         (
-            "var X : bool\ninit () { true }\ncandidate (z) { X }",
-            (3, 1),
-            "not supported: `candidate` blocks (Cubicle's candidate invariants); remove them",
+            "(* generated *)\nmodule Germanish\nuse import bool.Bool\nlet f () = !x",
+            (2, 1),
+            "not a Cubicle model: `module` starts a WhyML (Why3) module",
+        ),
+        (
+            "var X : bool\ninit () { true }\ntransition t (i)\nrequire { X } assign { X := False } Y := 1",
+            (4, 39),
+            "expected `[`, found `:=`",
         ),
         ("var X : bool\ninit () { !X }", (2, 11), "write `not`"),
         (
@@ -946,4 +951,113 @@ fn abstract_types_get_their_number_of_values() {
     // Printed back, an abstract type is written abstract.
     let text = nfold::lang::print::model_text(&m);
     assert!(text.starts_with("type a\ntype b\n"), "{text}");
+}
+
+/// Cubicle's `candidate` blocks (conjectured invariants its proof search checks) are
+/// ignored like `invariant` blocks, with one warning naming their lines.
+#[test]
+fn candidate_blocks_are_ignored_with_a_warning() {
+    let base = "array A[proc] : bool\ninit (z) { A[z] = False }\n\
+                transition t (i) requires { A[i] = False } { A[i] := True; }\n\
+                unsafe (z1 z2) { A[z1] && A[z2] }\n";
+    let with = base.to_string()
+        + "candidate (z1) { A[z1] = True && Undeclared = 3 }\ncandidate () { true }\n";
+    let m = ok(&with);
+    let w = warnings(&m);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with("t.cub:5:1: warning: 2 `candidate` blocks ignored (lines 5, 6)\n"),
+        "{}",
+        w[0]
+    );
+    // The same states and successors as without the blocks.
+    let plain = ok(base);
+    assert!(plain.warnings.is_empty());
+    for n in 1..=3 {
+        let (a, b) = (Instance::new(&m, n), Instance::new(&plain, n));
+        let (ia, ib) = (initial_states(&a).unwrap(), initial_states(&b).unwrap());
+        assert_eq!(ia, ib);
+        assert_eq!(
+            eval::successors(&a, &ia[0]).0,
+            eval::successors(&b, &ib[0]).0
+        );
+    }
+    // A predicate, transition or property called `candidate` is not a block.
+    let m = ok("array A[proc] : bool\npredicate candidate(p) { A[p] }\n\
+                init (z) { not candidate(z) }\nunsafe candidate (z) { candidate(z) }\n\
+                transition candidate (i) { A[i] := True; }");
+    assert!(m.warnings.is_empty(), "{:?}", warnings(&m));
+}
+
+/// Cubicle's old transition syntax (`require`, `uguard`, `assign { }` and array
+/// updates `A[j] := {| ... }` after the guard) reads as the current one, with a warning.
+#[test]
+fn old_transition_syntax_reads_as_the_current_one() {
+    let old = "type m = E | R | G\nvar Cmd : m\nvar Ptr : proc\narray Ch[proc] : m\narray Sh[proc] : bool\narray Inv[proc] : bool\n\
+               init (z) { Ch[z] = E && Sh[z] = False && Cmd = E }\n\
+               unsafe (z1 z2) { Sh[z1] = True && Sh[z2] = True }\n\
+               transition req (n)\nrequire { Ch[n] = E }\nCh[j] := {| j = n : R | _ : Ch[j] }\n\
+               transition recv (n)\nrequire { Cmd = E && Ch[n] = R }\nassign { Cmd := R; Ptr := n; Inv := Sh }\n\
+               Ch[j] := {| j = n : E | _ : Ch[j] }\n\
+               transition grant (n)\nrequire { Ptr = n && Cmd = R }\nuguard (j) { Sh[j] = False }\n\
+               assign { Cmd := E }\nSh[j] := {| j = n : True | _ : Sh[j] }\nCh[j] := {| j = n : G | _ : Ch[j] }\n\
+               transition new_body (n)\nrequire { Sh[n] = True } { Sh[n] := False; }\n";
+    let new = "type m = E | R | G\nvar Cmd : m\nvar Ptr : proc\narray Ch[proc] : m\narray Sh[proc] : bool\narray Inv[proc] : bool\n\
+               init (z) { Ch[z] = E && Sh[z] = False && Cmd = E }\n\
+               unsafe (z1 z2) { Sh[z1] = True && Sh[z2] = True }\n\
+               transition req (n) requires { Ch[n] = E } { Ch[j] := case | j = n : R | _ : Ch[j]; }\n\
+               transition recv (n) requires { Cmd = E && Ch[n] = R }\n\
+               { Cmd := R; Ptr := n; Inv := Sh; Ch[j] := case | j = n : E | _ : Ch[j]; }\n\
+               transition grant (n) requires { (Ptr = n && Cmd = R) && forall_other j. (Sh[j] = False) }\n\
+               { Cmd := E; Sh[j] := case | j = n : True | _ : Sh[j]; Ch[j] := case | j = n : G | _ : Ch[j]; }\n\
+               transition new_body (n) requires { Sh[n] = True } { Sh[n] := False; }\n";
+    let a = ok(old);
+    let b = ok(new);
+    let w = warnings(&a);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with(
+            "t.cub:10:1: warning: Cubicle's old transition syntax (4 transitions), read as the current one\n"
+        ),
+        "{}",
+        w[0]
+    );
+    assert!(b.warnings.is_empty());
+    assert_eq!(
+        nfold::lang::print::model_text(&a),
+        nfold::lang::print::model_text(&b)
+    );
+}
+
+/// Cubicle's `forall x <> y. f` binds both names (pairwise distinct processes) when `y`
+/// is not bound; with `y` bound it quantifies over x only.
+#[test]
+fn forall_distinct_binds_unbound_names_as_cubicle() {
+    let m = ok("array A[proc] : bool\ninit (z) { A[z] = False }\n\
+                predicate two(v) { exists x <> y. A[x] = v && A[y] = v }\n\
+                transition t (i) { A[i] := True; }\n\
+                unsafe () { two(True) }\nunsafe other (i) { forall x <> i. A[x] }");
+    let w = warnings(&m);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with("t.cub:3:32: warning: `y` is not bound here, so this quantifier binds `x`, `y` (pairwise distinct processes), as Cubicle reads it\n"),
+        "{}",
+        w[0]
+    );
+    let same = ok("array A[proc] : bool\ninit (z) { A[z] = False }\n\
+                   transition t (i) { A[i] := True; }\n\
+                   unsafe () { exists y. exists x <> y. A[x] && A[y] }\n\
+                   unsafe other (i) { forall x <> i. A[x] }");
+    // Both read the same: at size 2 the first property is true once both cells are set.
+    for mm in [&m, &same] {
+        let inst = Instance::new(mm, 2);
+        let hit = |st: &[i64]| {
+            eval::violation(&inst, st, &mm.unsafes[0])
+                .unwrap()
+                .is_some()
+        };
+        assert!(hit(&[1, 1]), "both set");
+        assert!(!hit(&[1, 0]), "one set");
+        assert!(!hit(&[0, 0]), "none set");
+    }
 }

@@ -79,6 +79,8 @@ struct Checker<'a> {
     breaks: Vec<SymmetryBreak>,
     /// Abstract types: (enumeration holding their values, declaration).
     abstracts: Vec<(usize, Ident)>,
+    /// Warnings about readings taken from Cubicle (one per source position).
+    notes: Vec<Diagnostic>,
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -127,6 +129,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         number_procs: None,
         breaks: Vec::new(),
         abstracts: Vec::new(),
+        notes: Vec::new(),
     };
     if let Some((k, span)) = file.number_procs {
         if !(1..=64).contains(&k) {
@@ -266,6 +269,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
             "the model states no property (`unsafe` or `ltl`)",
         ));
     }
+    warnings.append(&mut c.notes);
     let abstracts = std::mem::take(&mut c.abstracts);
     let mut model = Model {
         number_procs: c.number_procs,
@@ -715,6 +719,64 @@ impl<'a> Checker<'a> {
             ExprKind::Quant {
                 forall,
                 var,
+                dom: QuantDom::ProcExcept(names),
+                body,
+            } if names.iter().enumerate().all(|(k, n)| {
+                n.name != var.name
+                    && !names[..k].iter().any(|m| m.name == n.name)
+                    && sc.lookup(&n.name).is_none()
+                    && !self.preds.contains_key(&n.name)
+            }) =>
+            {
+                // Cubicle's `forall x <> y. f` with `y` not bound: it binds `y` too,
+                // and the variables are pairwise distinct: `forall y. forall x <> y. f`.
+                let mut inner = ast::Expr {
+                    kind: ExprKind::Quant {
+                        forall: *forall,
+                        var: var.clone(),
+                        dom: QuantDom::ProcExcept(names.clone()),
+                        body: body.clone(),
+                    },
+                    span: e.span,
+                };
+                for (k, n) in names.iter().enumerate().rev() {
+                    let dom = if k == 0 {
+                        QuantDom::Proc
+                    } else {
+                        QuantDom::ProcExcept(names[..k].to_vec())
+                    };
+                    inner = ast::Expr {
+                        kind: ExprKind::Quant {
+                            forall: *forall,
+                            var: n.clone(),
+                            dom,
+                            body: Box::new(inner),
+                        },
+                        span: e.span,
+                    };
+                }
+                if !self.notes.iter().any(|w| w.span == names[0].span) {
+                    let bound: Vec<String> = std::iter::once(&var.name)
+                        .chain(names.iter().map(|n| &n.name))
+                        .map(|n| format!("`{n}`"))
+                        .collect();
+                    self.notes.push(
+                        Diagnostic::warning(
+                            names[0].span,
+                            format!(
+                                "`{}` is not bound here, so this quantifier binds {} (pairwise distinct processes), as Cubicle reads it",
+                                names[0].name,
+                                bound.join(", ")
+                            ),
+                        )
+                        .with_note("note: with the name bound (a parameter or an outer variable), `forall x <> y. f` quantifies over x only, the processes other than y"),
+                    );
+                }
+                self.expr(sc, &inner)
+            }
+            ExprKind::Quant {
+                forall,
+                var,
                 dom,
                 body,
             } => {
@@ -1052,10 +1114,10 @@ impl<'a> Checker<'a> {
                 let Some(default) = default else {
                     return Err(Diagnostic::error(
                         *cspan,
-                        "a `case` without a `_` branch is not supported",
+                        "a `case` without a `_` branch is not supported: where no branch applies, Cubicle's engines disagree (its backward search leaves the cell any value, its forward search takes the last branch)",
                     )
                     .with_note(format!(
-                        "help: end it with a default branch, e.g. `| _ : {}`",
+                        "help: say what such a cell gets with a default branch, e.g. `| _ : {}` to keep it",
                         if lhs.index.is_empty() {
                             var.name.clone()
                         } else {

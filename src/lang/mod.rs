@@ -47,14 +47,137 @@ pub fn load_str_with(name: &str, text: &str, opts: &LoadOptions) -> Result<Model
             diagnostic: d,
         })
     };
+    if let Some(d) = whyml(text) {
+        return Err(fail(d, &source));
+    }
     let mut toks = lexer::lex(text).map_err(|d| fail(d, &source))?;
     let shadow = shadow_size(&mut toks);
+    let candidates = candidate_blocks(&mut toks, &source);
     let file = parser::parse_tokens(&toks).map_err(|d| fail(d, &source))?;
     let mut model = check::check(&file, source.clone(), opts).map_err(|d| fail(d, &source))?;
-    if let Some(w) = shadow {
-        model.warnings.insert(0, w);
-    }
+    let mut front: Vec<Diagnostic> = shadow.into_iter().collect();
+    front.extend(candidates);
+    front.extend(old_syntax(&toks));
+    model.warnings.splice(0..0, front);
     Ok(model)
+}
+
+/// A WhyML (Why3) file, which starts with `module` or `theory` (after comments): not a
+/// model in Cubicle's language, whatever its extension.
+fn whyml(text: &str) -> Option<Diagnostic> {
+    let mut rest = text;
+    let mut at = 0;
+    loop {
+        let t = rest.trim_start();
+        at += rest.len() - t.len();
+        rest = t;
+        if let Some(after) = rest.strip_prefix("(*") {
+            let end = after.find("*)")? + 4;
+            at += end;
+            rest = &rest[end..];
+        } else {
+            break;
+        }
+    }
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if word != "module" && word != "theory" {
+        return None;
+    }
+    Some(
+        Diagnostic::error(
+            Span::new(at, at + word.len()),
+            format!("not a Cubicle model: `{word}` starts a WhyML (Why3) {word}"),
+        )
+        .with_note("help: nfold reads Cubicle's `.cub` language (`type`, `var`, `array`, `init`, `transition`, `unsafe`); write the protocol in it"),
+    )
+}
+
+/// The positions where `word`, a lower-case name, starts a block `word (z1 ... zm) { ...`
+/// or `word { ...` (nowhere else can such a name be followed by `{`).
+fn word_blocks(toks: &[lexer::Token], word: &str) -> Vec<usize> {
+    use lexer::{Kw, Sym, Tok};
+    let mut out = Vec::new();
+    for (k, t) in toks.iter().enumerate() {
+        if !matches!(&t.tok, Tok::Lower(w) if w == word) {
+            continue;
+        }
+        // The name of a predicate, transition or property is not a block.
+        if k > 0
+            && matches!(
+                toks[k - 1].tok,
+                Tok::Kw(Kw::Predicate | Kw::Transition | Kw::Unsafe | Kw::Ltl)
+            )
+        {
+            continue;
+        }
+        let mut j = k + 1;
+        if toks.get(j).map(|t| &t.tok) == Some(&Tok::Sym(Sym::LParen)) {
+            j += 1;
+            while let Some(Tok::Lower(_) | Tok::Sym(Sym::Comma)) = toks.get(j).map(|t| &t.tok) {
+                j += 1;
+            }
+            if toks.get(j).map(|t| &t.tok) != Some(&Tok::Sym(Sym::RParen)) {
+                continue;
+            }
+            j += 1;
+        }
+        if toks.get(j).map(|t| &t.tok) == Some(&Tok::Sym(Sym::LBrace)) {
+            out.push(k);
+        }
+    }
+    out
+}
+
+/// Cubicle's `candidate (z1 ... zm) { f }` blocks: conjectured invariants, hints for its
+/// proof search. They are not part of the transition system, so nfold
+/// reads them as `invariant` blocks, which it ignores, with one warning.
+fn candidate_blocks(toks: &mut [lexer::Token], source: &Source) -> Option<Diagnostic> {
+    let at = word_blocks(toks, "candidate");
+    let first = *at.first()?;
+    let mut lines: Vec<String> = at
+        .iter()
+        .take(5)
+        .map(|&k| source.line_col(toks[k].span.lo).0.to_string())
+        .collect();
+    if at.len() > 5 {
+        lines.push("...".to_string());
+    }
+    for &k in &at {
+        toks[k].tok = lexer::Tok::Kw(lexer::Kw::Invariant);
+    }
+    Some(
+        Diagnostic::warning(
+            toks[first].span,
+            format!(
+                "{} `candidate` block{} ignored (line{} {})",
+                at.len(),
+                if at.len() == 1 { "" } else { "s" },
+                if at.len() == 1 { "" } else { "s" },
+                lines.join(", ")
+            ),
+        )
+        .with_note("note: candidates are conjectured invariants, hints for Cubicle's proof search; they are not part of the transition system, so ignoring them changes no state and no verdict"),
+    )
+}
+
+/// A warning when the file uses Cubicle's old transition syntax (`require`, `uguard`,
+/// `assign`, `A[j] := {| ... }`), which the parser read as the current one.
+fn old_syntax(toks: &[lexer::Token]) -> Option<Diagnostic> {
+    let k = *word_blocks(toks, "require").first()?;
+    let count = word_blocks(toks, "require").len();
+    Some(
+        Diagnostic::warning(
+            toks[k].span,
+            format!(
+                "Cubicle's old transition syntax ({count} transition{}), read as the current one",
+                if count == 1 { "" } else { "s" }
+            ),
+        )
+        .with_note("note: `require { f }` is read as `requires { f }`, `uguard (j) { g }` as `&& forall_other j. g`, `assign { ... }` and `A[j] := {| c : t | _ : u }` as one update block with `A[j] := case | c : t | _ : u` (current Cubicle no longer reads this syntax)"),
+    )
 }
 
 /// A model that declares a variable, constant or array named `N` (Cubicle has no size

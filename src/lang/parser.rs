@@ -685,37 +685,7 @@ fn rhs(i: P<'_>) -> PRes<'_, Rhs> {
             Ok((j, Rhs::Any(x, Box::new(f))))
         }
         Tok::Kw(Kw::Case) => {
-            let mut j = i.next();
-            let mut branches = Vec::new();
-            let mut default = None;
-            loop {
-                if *j.tok() != Tok::Sym(Sym::Bar) {
-                    if branches.is_empty() && default.is_none() {
-                        return fail_cut(j, &["`|`"]);
-                    }
-                    break;
-                }
-                if default.is_some() {
-                    return fail_msg(
-                        j,
-                        "the `_` branch must be the last branch of a `case`".to_string(),
-                        None,
-                    );
-                }
-                let k = j.next();
-                if *k.tok() == Tok::Sym(Sym::Underscore) {
-                    let (k, _) = cut(sym(Sym::Colon))(k.next())?;
-                    let (k, t) = cut(expr)(k)?;
-                    default = Some(t);
-                    j = k;
-                } else {
-                    let (k, c) = cut(expr)(k)?;
-                    let (k, _) = cut(sym(Sym::Colon))(k)?;
-                    let (k, t) = cut(expr)(k)?;
-                    branches.push((c, t));
-                    j = k;
-                }
-            }
+            let (j, (branches, default)) = case_branches(i.next())?;
             let span = i.span_to(j);
             Ok((
                 j,
@@ -728,6 +698,43 @@ fn rhs(i: P<'_>) -> PRes<'_, Rhs> {
         }
         _ => map(expr, Rhs::Expr)(i),
     }
+}
+
+/// The branches of a `case`, from its first `|`: `| f : t ... | _ : t`.
+type Branches = (Vec<(Expr, Expr)>, Option<Expr>);
+fn case_branches(i: P<'_>) -> PRes<'_, Branches> {
+    let mut j = i;
+    let mut branches = Vec::new();
+    let mut default = None;
+    loop {
+        if *j.tok() != Tok::Sym(Sym::Bar) {
+            if branches.is_empty() && default.is_none() {
+                return fail_cut(j, &["`|`"]);
+            }
+            break;
+        }
+        if default.is_some() {
+            return fail_msg(
+                j,
+                "the `_` branch must be the last branch of a `case`".to_string(),
+                None,
+            );
+        }
+        let k = j.next();
+        if *k.tok() == Tok::Sym(Sym::Underscore) {
+            let (k, _) = cut(sym(Sym::Colon))(k.next())?;
+            let (k, t) = cut(expr)(k)?;
+            default = Some(t);
+            j = k;
+        } else {
+            let (k, c) = cut(expr)(k)?;
+            let (k, _) = cut(sym(Sym::Colon))(k)?;
+            let (k, t) = cut(expr)(k)?;
+            branches.push((c, t));
+            j = k;
+        }
+    }
+    Ok((j, (branches, default)))
 }
 
 fn updates(i: P<'_>) -> PRes<'_, Vec<UpdateItem>> {
@@ -782,11 +789,15 @@ fn updates(i: P<'_>) -> PRes<'_, Vec<UpdateItem>> {
 }
 
 fn transition_item(i: P<'_>) -> PRes<'_, Item> {
+    let first = i;
     let start = i.span();
     let (i, _) = kw(Kw::Transition)(i)?;
     let (i, name) = cut(any_name)(i)?;
     let (i, ps) = cut(params)(i)?;
     let (i, requires) = opt(preceded(kw(Kw::Requires), cut(formula_block)))(i)?;
+    if requires.is_none() && is_word(i, "require") {
+        return old_transition(first, name, ps, i.next());
+    }
     let (i, (ups, end)) = cut(braced(updates))(i)?;
     Ok((
         i,
@@ -796,6 +807,81 @@ fn transition_item(i: P<'_>) -> PRes<'_, Item> {
             requires: requires.map(|(e, _)| e),
             updates: ups,
             span: start.to(end),
+        },
+    ))
+}
+
+fn is_word(i: P<'_>, w: &str) -> bool {
+    matches!(i.tok(), Tok::Lower(s) if s == w)
+}
+
+/// Cubicle's old transition syntax, from after `require`: `require { f }`, then any
+/// `uguard (j) { g }`, an optional `assign { X := t; ... }` and array updates
+/// `A[j] := {| c : t | ... | _ : t }`. Read as `requires { (f) && forall_other j. (g) }`
+/// with one update block `{ X := t; ...; A[j] := case | c : t | ... | _ : t }`
+/// (`mod.rs` warns that the file uses it).
+fn old_transition<'a>(start: P<'a>, name: Ident, ps: Vec<Ident>, i: P<'a>) -> PRes<'a, Item> {
+    let (mut i, (mut guard, _)) = cut(formula_block)(i)?;
+    while is_word(i, "uguard") {
+        let (j, vs) = cut(params)(i.next())?;
+        let (j, (g, _)) = cut(formula_block)(j)?;
+        let span = i.span_to(j);
+        let mut q = g;
+        for v in vs.into_iter().rev() {
+            q = mk(
+                ExprKind::Quant {
+                    forall: true,
+                    var: v,
+                    dom: QuantDom::Other,
+                    body: Box::new(q),
+                },
+                span,
+            );
+        }
+        guard = bin(BinOp::And, guard, q);
+        i = j;
+    }
+    let mut ups = Vec::new();
+    if *i.tok() == Tok::Sym(Sym::LBrace) {
+        let (j, (u, _)) = cut(braced(updates))(i)?;
+        ups.extend(u);
+        i = j;
+    }
+    if is_word(i, "assign") {
+        let (j, (u, _)) = cut(braced(updates))(i.next())?;
+        ups.extend(u);
+        i = j;
+    }
+    while let Tok::Upper(_) = i.tok() {
+        let s = i;
+        let (j, var) = upper(i)?;
+        let (j, _) = cut(sym(Sym::LBrack))(j)?;
+        let (j, index) = cut(args)(j)?;
+        let (j, _) = cut(sym(Sym::RBrack))(j)?;
+        let (j, _) = cut(sym(Sym::Assign))(j)?;
+        let c = j;
+        let (j, _) = cut(sym(Sym::LBrace))(j)?;
+        let (j, (branches, default)) = cut(case_branches)(j)?;
+        let (j, _) = cut(sym(Sym::RBrace))(j)?;
+        ups.push(UpdateItem::Assign {
+            lhs: Lhs { var, index },
+            rhs: Rhs::Case {
+                branches,
+                default,
+                span: c.span_to(j),
+            },
+            span: s.span_to(j),
+        });
+        i = j;
+    }
+    Ok((
+        i,
+        Item::Transition {
+            name,
+            params: ps,
+            requires: Some(guard),
+            updates: ups,
+            span: start.span_to(i),
         },
     ))
 }
@@ -854,13 +940,9 @@ fn file(i: P<'_>) -> PRes<'_, File> {
 /// Words of Cubicle's that nfold does not take, with what to say about them.
 fn foreign_word(word: &str) -> Option<(&'static str, &'static str)> {
     match word {
-        "require" => Some((
-            "old syntax: write `requires`",
-            "help: Cubicle's old `require { ... }` guard is written `requires { ... }`",
-        )),
         "candidate" => Some((
-            "not supported: `candidate` blocks (Cubicle's candidate invariants); remove them",
-            "help: candidate invariants are hints for Cubicle's proof search; nfold does not need them",
+            "a `candidate` block is written `candidate (z1 ... zm) { f }`",
+            "help: candidate invariants are hints for Cubicle's proof search; nfold ignores them",
         )),
         _ => None,
     }
