@@ -413,6 +413,9 @@ impl Engine for KindEngine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
+        if let Some(e) = crate::model::extra::unsupported(p.model, "k-induction") {
+            return Err(e);
+        }
         let start = Instant::now();
         let f = self.search(p, ctl)?;
         let limit = f.limit;

@@ -24,6 +24,8 @@ pub struct Agg {
     pub width: Vec<Lit>,
     /// `ranges_at[r][w - 1]`: range type r at width w (empty when hi < lo).
     pub ranges_at: Vec<Vec<(i64, i64)>>,
+    /// The lowest `proc` value: 1, or the extra process id 0 (`model::extra`).
+    pub proc_lo: i64,
 }
 
 impl Agg {
@@ -62,6 +64,7 @@ impl Agg {
             absent,
             width,
             ranges_at,
+            proc_lo: model.proc_value_lo(),
         }
     }
 
@@ -110,7 +113,11 @@ impl Agg {
     /// The values of a type at each width, `None` for types that do not depend on it.
     fn bounds_at(&self, ty: Ty) -> Option<Vec<(i64, i64)>> {
         match ty {
-            Ty::Proc => Some((1..=self.max).map(|w| (1, w as i64)).collect()),
+            Ty::Proc => Some(
+                (1..=self.max)
+                    .map(|w| (self.proc_lo, w as i64))
+                    .collect(),
+            ),
             Ty::Range(r) => {
                 let b = &self.ranges_at[r];
                 if b.iter().all(|x| *x == b[self.max - 1]) {

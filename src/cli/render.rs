@@ -554,6 +554,13 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
     if let Some((k, _)) = m.number_procs {
         out.push_str(&format!("size      fixed to {k} (number_procs)\n"));
     }
+    if let Some(x) = &m.extra_proc {
+        out.push_str(&format!(
+            "proc      processes 1..n and the extra id 0 ({} at {}, different from every process): not a process, fixed by permutations\n",
+            x.names(),
+            m.source.file_line(x.span.lo)
+        ));
+    }
     out.push_str("\ntypes\n");
     for (k, e) in m.enums.iter().enumerate() {
         match m.data_type(k) {

@@ -145,6 +145,25 @@ impl Engine for AutoEngine {
                 ..Outcome::default()
             });
         }
+        // The proof engines do not read the extra process id: explicit search goes on.
+        if p.model.extra_proc.is_some() {
+            let open: Vec<usize> = (first_open..=p.max).collect();
+            let (done, users) = self.explicit(p, &open, ctl, None, report);
+            notes.push(format!(
+                "{} answered by explicit search without a time budget (IC3 does not read the extra process id){}",
+                crate::proof::cert::sizes_phrase(&done),
+                if done.len() < open.len() {
+                    " before the limit"
+                } else {
+                    ""
+                }
+            ));
+            return Ok(Outcome {
+                limit: users,
+                notes,
+                ..Outcome::default()
+            });
+        }
         // 2. The rest as one aggregate: bounded pass, then IC3.
         let rest = Problem {
             min: first_open,

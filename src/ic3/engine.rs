@@ -172,6 +172,9 @@ impl Engine for Ic3Engine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
+        if let Some(e) = crate::model::extra::unsupported(p.model, "IC3") {
+            return Err(e);
+        }
         let start = Instant::now();
         let f = self.findings(p, ctl, &[])?;
         let limit = f.limit;

@@ -282,6 +282,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         ltls,
         symmetry_breaks: c.breaks,
         data_types: Vec::new(),
+        extra_proc: None,
         warnings,
         source,
     };

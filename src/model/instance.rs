@@ -108,7 +108,7 @@ impl<'m> Instance<'m> {
                 strides[k] = cells;
                 cells = cells.saturating_mul(dims[k].1);
             }
-            let (lo, hi) = inst.domain(v.ty);
+            let (lo, hi) = inst.value_domain(v.ty);
             let size = (hi - lo + 1).max(1) as u64;
             let bits = 64 - (size - 1).leading_zeros();
             let base = inst.slots.len();
@@ -167,6 +167,15 @@ impl<'m> Instance<'m> {
             Ty::Proc => (1, self.n as i64),
             Ty::Range(r) => self.ranges[r],
             Ty::Int => (i64::MIN, i64::MAX),
+        }
+    }
+
+    /// The values a cell of type `t` can hold: `domain(t)`, except that `proc` cells
+    /// may also hold the extra process id when the model has one (`model::extra`).
+    pub fn value_domain(&self, t: Ty) -> (i64, i64) {
+        match t {
+            Ty::Proc => (self.model.proc_value_lo(), self.n as i64),
+            _ => self.domain(t),
         }
     }
 

@@ -327,6 +327,9 @@ pub struct Model {
     pub symmetry_breaks: Vec<SymmetryBreak>,
     /// The abstract types (`type data`), each an enumeration of d values d1..dD.
     pub data_types: Vec<super::data::DataType>,
+    /// Set when `init` declares a `proc` global different from every process: `proc`
+    /// values then include one extra id that is not a process (`model::extra`).
+    pub extra_proc: Option<super::extra::ExtraProc>,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -350,6 +353,16 @@ impl Model {
     }
 
     /// Name of a type, as written in the source.
+    /// The lowest value a `proc`-typed cell can hold: 1, or the extra id 0 when the
+    /// extra-id reading applies (`model::extra`).
+    pub fn proc_value_lo(&self) -> i64 {
+        if self.extra_proc.is_some() {
+            super::extra::EXTRA_ID
+        } else {
+            1
+        }
+    }
+
     pub fn type_name(&self, t: Ty) -> String {
         type_name(&self.enums, &self.ranges, t)
     }

@@ -6,6 +6,7 @@ pub mod canon;
 pub mod compiled;
 pub mod data;
 pub mod eval;
+pub mod extra;
 pub mod init;
 pub mod instance;
 pub mod ir;

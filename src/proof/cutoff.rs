@@ -248,6 +248,15 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
     if let Some((_, span)) = m.number_procs {
         return out("`number_procs` fixes the size".into(), span);
     }
+    if let Some(x) = &m.extra_proc {
+        return out(
+            format!(
+                "the extra process id ({} is different from every process; the argument is not proved for it)",
+                x.names()
+            ),
+            x.span,
+        );
+    }
     if let Some(b) = m.symmetry_breaks.first() {
         return out(format!("not fully symmetric: {}", b.what), b.span);
     }
