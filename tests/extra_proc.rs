@@ -1,0 +1,299 @@
+//! The extra process id (`model::extra`): a `proc` global that `init` declares
+//! different from every process (Flash's `Home <> p`) holds the id 0, which is not a
+//! process. State counts and verdicts derived by hand; symmetry on and off agree; the
+//! SAT engine (per size and on the aggregate) agrees with the explicit engine; the
+//! proof engines and the cutoff argument refuse such models; the command line warns,
+//! saves and replays a trace.
+
+mod common;
+use common::nfold;
+use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
+use nfold::engine::{Control, Engine, Problem};
+use nfold::explicit::reach::{ReachOptions, ReachResult, check_size};
+use nfold::ic3::engine::Ic3Engine;
+use nfold::lang::load_str;
+use nfold::model::init::initial_states;
+use nfold::model::instance::Instance;
+use nfold::model::ir::Model;
+use nfold::proof::cutoff;
+use nfold::sat::SolverKind;
+use nfold::verdict::{Kind as Verdict, PropId};
+
+/// A directory-style lock: `Owner` is `Home` while the lock is free. Reachable states,
+/// counted by hand (Home = 0 always): Owner = 0 with every process Idle or Waiting
+/// (2^n), or Owner = k with process k in Crit and the others Idle or Waiting
+/// (n 2^(n-1)): 3, 8, 20 states for n = 1, 2, 3. Up to permutations of the processes
+/// (which fix 0): Owner = 0 and 0..n waiting (n + 1 orbits), or Owner a process and
+/// 0..n-1 others waiting (n orbits): 3, 5, 7.
+const LOCK: &str = "type st = I | W | S\nvar Home : proc\nvar Owner : proc\narray C[proc] : st\n\
+                    init (p) { Home <> p && C[p] = I && Owner = Home }\n\
+                    unsafe mutex (p q) { C[p] = S && C[q] = S }\n\
+                    transition req (i) requires { C[i] = I } { C[i] := W; }\n\
+                    transition grant (i) requires { C[i] = W && Owner = Home } { C[i] := S; Owner := i; }\n\
+                    transition release (i) requires { C[i] = S && Owner = i } { C[i] := I; Owner := Home; }\n";
+
+/// The same lock granting without looking at `Owner`: violated from n = 2 at depth 4
+/// (req, grant, req, grant).
+const LOCK_BUG: &str = "type st = I | W | S\nvar Home : proc\nvar Owner : proc\narray C[proc] : st\n\
+                        init (p) { Home <> p && C[p] = I && Owner = Home }\n\
+                        unsafe mutex (p q) { C[p] = S && C[q] = S }\n\
+                        transition req (i) requires { C[i] = I } { C[i] := W; }\n\
+                        transition grant (i) requires { C[i] = W } { C[i] := S; Owner := i; }\n\
+                        transition release (i) requires { C[i] = S && Owner = i } { C[i] := I; Owner := Home; }\n";
+
+fn model(src: &str) -> Model {
+    load_str("t.cub", src).unwrap_or_else(|e| panic!("{}", e.render()))
+}
+
+fn explicit(m: &Model, n: usize, symmetry: bool) -> ReachResult {
+    let r = check_size(
+        m,
+        n,
+        &ReachOptions {
+            symmetry,
+            ..Default::default()
+        },
+    );
+    assert!(r.internal_errors.is_empty(), "{:?}", r.internal_errors);
+    r
+}
+
+fn verdict(r: &ReachResult, prop: PropId) -> (Verdict, Option<usize>) {
+    let p = r.results.iter().find(|x| x.prop == prop).unwrap();
+    (p.verdict.kind(), p.depth())
+}
+
+#[test]
+fn the_reading_applies_only_to_init_distinct_from_every_process() {
+    let m = model(LOCK);
+    let x = m.extra_proc.as_ref().expect("extra id");
+    assert_eq!(x.vars, vec!["Home".to_string()]);
+    assert!(m.is_symmetric());
+    assert!(
+        m.warnings
+            .iter()
+            .any(|w| w.message.contains("one extra process id, 0")),
+        "{:?}",
+        m.warnings
+    );
+    // Also `not (Home = p)`, `p <> Home` and a `forall` in an init without parameters.
+    for init in [
+        "init (p) { not (Home = p) }",
+        "init (p) { p <> Home && C[p] = I }",
+        "init () { forall p. Home <> p }",
+    ] {
+        let src = format!("type st = I | S\nvar Home : proc\narray C[proc] : st\n{init}\n");
+        assert!(model(&src).extra_proc.is_some(), "{init}");
+    }
+    // Not when the process may equal it, nor for a disjunction or an array cell.
+    for init in [
+        "init (p) { Home = p }",
+        "init (p) { Home <> p || C[p] = I }",
+        "init (p) { P[p] <> p }",
+        "init (p q) { C[p] = I }",
+    ] {
+        let src =
+            format!("type st = I | S\nvar Home : proc\narray P[proc] : proc\narray C[proc] : st\n{init}\n");
+        assert!(model(&src).extra_proc.is_none(), "{init}");
+    }
+}
+
+#[test]
+fn state_counts_and_verdicts_by_hand() {
+    let m = model(LOCK);
+    for (n, plain, orbits) in [(1, 3, 3), (2, 8, 5), (3, 20, 7)] {
+        let a = explicit(&m, n, false);
+        let b = explicit(&m, n, true);
+        assert_eq!(a.stats.states, plain, "n={n} without symmetry");
+        assert_eq!(b.stats.states, orbits, "n={n} with symmetry");
+        assert_eq!(b.symmetry, n > 1);
+        for r in [&a, &b] {
+            assert_eq!(verdict(r, PropId::Unsafe(0)).0, Verdict::Holds, "n={n}");
+            assert!(!r.results.iter().any(|x| x.prop == PropId::Range));
+        }
+    }
+    // Every initial state has Home = Owner = 0, the extra id.
+    let inst = Instance::new(&m, 3);
+    let inits = initial_states(&inst).unwrap();
+    assert_eq!(inits.len(), 1);
+    let (home, owner) = (m.var_by_name("Home").unwrap(), m.var_by_name("Owner").unwrap());
+    assert_eq!(inits[0][inst.vars[home].base], 0);
+    assert_eq!(inits[0][inst.vars[owner].base], 0);
+
+    let bug = model(LOCK_BUG);
+    for n in 1..=3 {
+        for symmetry in [false, true] {
+            let r = explicit(&bug, n, symmetry);
+            let want = if n == 1 {
+                (Verdict::Holds, None)
+            } else {
+                (Verdict::Violated, Some(4))
+            };
+            assert_eq!(verdict(&r, PropId::Unsafe(0)), want, "n={n} sym={symmetry}");
+        }
+    }
+}
+
+/// An unconstrained `proc` cell starts with any of the n + 1 values; up to
+/// permutations, with the extra id or with a process (2 orbits for n ≥ 1).
+#[test]
+fn unconstrained_proc_cells_may_hold_the_extra_id() {
+    let src = "var Home : proc\nvar Ptr : proc\narray B[proc] : bool\n\
+               init (p) { Home <> p && B[p] = False }\n\
+               transition point (i) { Ptr := i; }\n\
+               transition drop () { Ptr := Home; }\n\
+               transition pick () { Ptr := .; }\n\
+               unsafe (p) { B[p] = True }\n";
+    let m = model(src);
+    for n in 1..=3 {
+        let inst = Instance::new(&m, n);
+        assert_eq!(initial_states(&inst).unwrap().len(), n + 1, "n={n}");
+        assert_eq!(explicit(&m, n, false).stats.states, n + 1);
+        assert_eq!(explicit(&m, n, true).stats.states, 2);
+    }
+}
+
+/// Indexing a `proc`-indexed array with the extra id is a range error, found by both
+/// engines at the same depth.
+#[test]
+fn indexing_with_the_extra_id_is_a_range_error() {
+    let src = "var Home : proc\nvar Ptr : proc\narray B[proc] : bool\n\
+               init (p) { Home <> p && B[p] = False && Ptr <> p }\n\
+               transition set (i) { B[i] := True; }\n\
+               transition poke () requires { B[Ptr] = True } { Ptr := Home; }\n\
+               unsafe (p) { B[p] = True }\n";
+    let m = model(src);
+    let x = m.extra_proc.as_ref().unwrap();
+    assert_eq!(x.vars, vec!["Home".to_string(), "Ptr".to_string()]);
+    for n in 1..=2 {
+        let r = explicit(&m, n, true);
+        assert_eq!(verdict(&r, PropId::Range), (Verdict::Violated, Some(0)));
+        assert_eq!(verdict(&r, PropId::Unsafe(0)), (Verdict::Violated, Some(1)));
+        let s = bmc(
+            &m,
+            n,
+            &BmcOptions {
+                depth: 3,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let by = |p: PropId| {
+            let x = s.report.results.iter().find(|x| x.prop == p).unwrap();
+            (x.verdict.kind(), x.depth())
+        };
+        assert_eq!(by(PropId::Range), (Verdict::Violated, Some(0)), "n={n}");
+        assert_eq!(by(PropId::Unsafe(0)), (Verdict::Violated, Some(1)), "n={n}");
+    }
+}
+
+#[test]
+fn sat_agrees_with_explicit_per_size_and_on_the_aggregate() {
+    for (src, name) in [(LOCK, "lock"), (LOCK_BUG, "lock_bug")] {
+        let m = model(src);
+        for n in 1..=3 {
+            let want = verdict(&explicit(&m, n, true), PropId::Unsafe(0));
+            let r = bmc(
+                &m,
+                n,
+                &BmcOptions {
+                    depth: 8,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            assert!(r.report.internal_errors.is_empty(), "{:?}", r.report.internal_errors);
+            let p = &r.report.results[0];
+            match want {
+                (Verdict::Violated, d) => {
+                    assert_eq!((p.verdict.kind(), p.depth()), (Verdict::Violated, d), "{name} n={n}")
+                }
+                _ => assert_eq!(p.verdict.kind(), Verdict::NoViolationUpTo(8), "{name} n={n}"),
+            }
+            assert!(!r.report.results.iter().any(|x| x.prop == PropId::Range));
+        }
+        let run = check_aggregate(
+            &m,
+            1,
+            3,
+            &BmcOptions {
+                depth: 8,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        for rep in &run.reports {
+            assert!(rep.internal_errors.is_empty(), "{:?}", rep.internal_errors);
+            let want = verdict(&explicit(&m, rep.size, true), PropId::Unsafe(0));
+            let p = rep.results.iter().find(|x| x.prop == PropId::Unsafe(0)).unwrap();
+            match want {
+                (Verdict::Violated, d) => assert_eq!(
+                    (p.verdict.kind(), p.depth()),
+                    (Verdict::Violated, d),
+                    "{name} aggregate n={}",
+                    rep.size
+                ),
+                _ => assert_ne!(p.verdict.kind(), Verdict::Violated, "{name} n={}", rep.size),
+            }
+        }
+    }
+}
+
+#[test]
+fn proof_engines_and_the_cutoff_refuse() {
+    let m = model(LOCK);
+    let o = cutoff::fragment(&m).unwrap_err();
+    assert!(o.what.contains("extra process id"), "{}", o.what);
+    let p = Problem {
+        model: &m,
+        min: 1,
+        max: 2,
+        props: vec![0],
+    };
+    let ic3 = Ic3Engine {
+        solver: SolverKind::default_kind(),
+        symmetry: true,
+    };
+    let e = ic3.check(&p, &Control::default(), &mut |_| {}).unwrap_err();
+    assert!(e.contains("extra process id"), "{e}");
+}
+
+#[test]
+fn command_line_warns_answers_and_replays() {
+    let dir = std::env::temp_dir().join(format!("nfold_extra_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("lock_bug.cub");
+    std::fs::write(&file, LOCK_BUG).unwrap();
+    let trail = dir.join("trail.json");
+    let f = file.to_str().unwrap();
+    // The default engine answers by explicit search.
+    let (code, out, err) = nfold(&["check", f, "--sizes", "1..3"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("one extra process id, 0"), "{err}");
+    assert!(out.contains("VIOLATED"), "{out}");
+    assert!(!out.contains("every n: holds"), "{out}");
+    let (code, out, err) = nfold(&[
+        "check",
+        f,
+        "--size",
+        "2",
+        "--engine",
+        "explicit",
+        "--trace-out",
+        trail.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("Home=0"), "{out}");
+    let (code, out, err) = nfold(&["replay", f, trail.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = nfold(&["check", f, "--size", "2", "--engine", "sat"]);
+    assert_eq!(code, 1, "{out}{err}");
+    for engine in ["ic3", "kind"] {
+        let (code, out, err) = nfold(&["check", f, "--size", "2", "--engine", engine]);
+        assert_eq!(code, 2, "{engine}: {out}{err}");
+        assert!(err.contains("extra process id"), "{engine}: {err}");
+    }
+    let (_, out, _) = nfold(&["info", f]);
+    assert!(out.contains("the extra id 0"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
