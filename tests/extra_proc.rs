@@ -8,6 +8,7 @@
 mod common;
 use common::nfold;
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
+use nfold::bmc::query::SymBreak;
 use nfold::engine::{Control, Engine, Problem};
 use nfold::explicit::reach::{ReachOptions, ReachResult, check_size};
 use nfold::ic3::engine::Ic3Engine;
@@ -191,13 +192,17 @@ fn indexing_with_the_extra_id_is_a_range_error() {
 fn sat_agrees_with_explicit_per_size_and_on_the_aggregate() {
     for (src, name) in [(LOCK, "lock"), (LOCK_BUG, "lock_bug")] {
         let m = model(src);
-        for n in 1..=3 {
+        for (n, symbreak) in (1..=3).flat_map(|n| {
+            [SymBreak::WitnessLex, SymBreak::LexLeader, SymBreak::Off].map(|s| (n, s))
+        }) {
             let want = verdict(&explicit(&m, n, true), PropId::Unsafe(0));
+            assert_eq!(want, verdict(&explicit(&m, n, false), PropId::Unsafe(0)));
             let r = bmc(
                 &m,
                 n,
                 &BmcOptions {
                     depth: 8,
+                    symbreak,
                     ..Default::default()
                 },
             )
@@ -292,6 +297,25 @@ fn command_line_warns_answers_and_replays() {
         let (code, out, err) = nfold(&["check", f, "--size", "2", "--engine", engine]);
         assert_eq!(code, 2, "{engine}: {out}{err}");
         assert!(err.contains("extra process id"), "{engine}: {err}");
+    }
+    // Liveness: a waiting process can be overtaken forever from n = 2 on, with and
+    // without symmetry reduction, with and without weak fairness.
+    let live = dir.join("lock_live.cub");
+    std::fs::write(
+        &live,
+        format!("{LOCK}ltl served (i) {{ G (C[i] = W => F C[i] = S) }}\n"),
+    )
+    .unwrap();
+    let l = live.to_str().unwrap();
+    for extra in [&[][..], &["--no-symmetry"], &["--fair"], &["--fair", "--no-symmetry"]] {
+        let mut args = vec!["live", l, "--sizes", "1..3"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = nfold(&args);
+        assert_eq!(code, 1, "{extra:?}: {out}{err}");
+        assert!(
+            out.contains("violated at sizes 2, 3; holds at sizes 1"),
+            "{extra:?}: {out}"
+        );
     }
     let (_, out, _) = nfold(&["info", f]);
     assert!(out.contains("the extra id 0"), "{out}");
