@@ -93,8 +93,9 @@ fn the_reading_applies_only_to_init_distinct_from_every_process() {
         "init (p) { P[p] <> p }",
         "init (p q) { C[p] = I }",
     ] {
-        let src =
-            format!("type st = I | S\nvar Home : proc\narray P[proc] : proc\narray C[proc] : st\n{init}\n");
+        let src = format!(
+            "type st = I | S\nvar Home : proc\narray P[proc] : proc\narray C[proc] : st\n{init}\n"
+        );
         assert!(model(&src).extra_proc.is_none(), "{init}");
     }
 }
@@ -117,7 +118,10 @@ fn state_counts_and_verdicts_by_hand() {
     let inst = Instance::new(&m, 3);
     let inits = initial_states(&inst).unwrap();
     assert_eq!(inits.len(), 1);
-    let (home, owner) = (m.var_by_name("Home").unwrap(), m.var_by_name("Owner").unwrap());
+    let (home, owner) = (
+        m.var_by_name("Home").unwrap(),
+        m.var_by_name("Owner").unwrap(),
+    );
     assert_eq!(inits[0][inst.vars[home].base], 0);
     assert_eq!(inits[0][inst.vars[owner].base], 0);
 
@@ -207,13 +211,25 @@ fn sat_agrees_with_explicit_per_size_and_on_the_aggregate() {
                 },
             )
             .unwrap();
-            assert!(r.report.internal_errors.is_empty(), "{:?}", r.report.internal_errors);
+            assert!(
+                r.report.internal_errors.is_empty(),
+                "{:?}",
+                r.report.internal_errors
+            );
             let p = &r.report.results[0];
             match want {
                 (Verdict::Violated, d) => {
-                    assert_eq!((p.verdict.kind(), p.depth()), (Verdict::Violated, d), "{name} n={n}")
+                    assert_eq!(
+                        (p.verdict.kind(), p.depth()),
+                        (Verdict::Violated, d),
+                        "{name} n={n}"
+                    )
                 }
-                _ => assert_eq!(p.verdict.kind(), Verdict::NoViolationUpTo(8), "{name} n={n}"),
+                _ => assert_eq!(
+                    p.verdict.kind(),
+                    Verdict::NoViolationUpTo(8),
+                    "{name} n={n}"
+                ),
             }
             assert!(!r.report.results.iter().any(|x| x.prop == PropId::Range));
         }
@@ -230,7 +246,11 @@ fn sat_agrees_with_explicit_per_size_and_on_the_aggregate() {
         for rep in &run.reports {
             assert!(rep.internal_errors.is_empty(), "{:?}", rep.internal_errors);
             let want = verdict(&explicit(&m, rep.size, true), PropId::Unsafe(0));
-            let p = rep.results.iter().find(|x| x.prop == PropId::Unsafe(0)).unwrap();
+            let p = rep
+                .results
+                .iter()
+                .find(|x| x.prop == PropId::Unsafe(0))
+                .unwrap();
             match want {
                 (Verdict::Violated, d) => assert_eq!(
                     (p.verdict.kind(), p.depth()),
@@ -307,7 +327,12 @@ fn command_line_warns_answers_and_replays() {
     )
     .unwrap();
     let l = live.to_str().unwrap();
-    for extra in [&[][..], &["--no-symmetry"], &["--fair"], &["--fair", "--no-symmetry"]] {
+    for extra in [
+        &[][..],
+        &["--no-symmetry"],
+        &["--fair"],
+        &["--fair", "--no-symmetry"],
+    ] {
         let mut args = vec!["live", l, "--sizes", "1..3"];
         args.extend_from_slice(extra);
         let (code, out, err) = nfold(&args);

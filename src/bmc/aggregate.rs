@@ -113,11 +113,7 @@ impl Agg {
     /// The values of a type at each width, `None` for types that do not depend on it.
     fn bounds_at(&self, ty: Ty) -> Option<Vec<(i64, i64)>> {
         match ty {
-            Ty::Proc => Some(
-                (1..=self.max)
-                    .map(|w| (self.proc_lo, w as i64))
-                    .collect(),
-            ),
+            Ty::Proc => Some((1..=self.max).map(|w| (self.proc_lo, w as i64)).collect()),
             Ty::Range(r) => {
                 let b = &self.ranges_at[r];
                 if b.iter().all(|x| *x == b[self.max - 1]) {
