@@ -635,7 +635,8 @@ fn cubicle_constructs_through_the_command_line() {
     assert_eq!(code, 0);
     assert!(out.starts_with("c nfold cnf"), "{out}");
 
-    // Flash's `init (p) { Home <> p && ... }` with Home a process: no initial state.
+    // Flash's `init (p) { Home <> p && ... }`: Home is the extra process id 0, not one
+    // of the processes, so there is one initial state (not none) and a violation at 2.
     let home = write(
         "home.cub",
         "type s = I | E\nvar Home : proc\narray A[proc] : s\n\
@@ -645,5 +646,12 @@ fn cubicle_constructs_through_the_command_line() {
     );
     let (code, out, err) = nfold(&["info", &home, "--size", "2"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("initial states     0\n"), "{out}");
+    assert!(out.contains("initial states     1\n"), "{out}");
+    assert!(err.contains("one extra process id, 0"), "{err}");
+    let (code, out, _) = nfold(&["check", &home, "--sizes", "1..2", "--engine", "explicit"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("violations at sizes 2") || out.contains("violation at size 2"),
+        "{out}"
+    );
 }
