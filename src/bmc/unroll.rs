@@ -31,10 +31,10 @@ pub enum Por {
     Off,
     /// Idle steps only at the end of a run (a run shorter than the depth has one
     /// placement instead of one per choice of idle positions).
+    #[default]
     Idle,
     /// Also commuting instances in one fixed order between adjacent steps (falls back
     /// to `Idle` beyond `MAX_PAIRS` pairs per step).
-    #[default]
     Full,
 }
 

@@ -113,11 +113,11 @@ impl SymBreakArg {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum PorArg {
+    /// Idle steps only at the end of a run.
+    Idle,
     /// Commuting transition instances in one fixed order between adjacent steps, idle
     /// steps only at the end of a run.
     Full,
-    /// Idle steps only at the end of a run.
-    Idle,
     /// Every interleaving, idle steps anywhere.
     Off,
 }
@@ -172,7 +172,7 @@ struct CnfArgs {
     #[arg(long, value_enum, default_value_t = EncodingArg::Binary)]
     encoding: EncodingArg,
     /// Partial-order reduction of the unrolling (as `check --por`).
-    #[arg(long, value_enum, default_value_t = PorArg::Full)]
+    #[arg(long, value_enum, default_value_t = PorArg::Idle)]
     por: PorArg,
     /// Write to this file instead of standard output.
     #[arg(short, long, value_name = "FILE")]
