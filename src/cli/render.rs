@@ -8,7 +8,7 @@ use crate::model::instance::Instance;
 use crate::model::ir::{Model, Ty, VarKind};
 use crate::proof::cert::sizes_text;
 use crate::trace;
-use crate::verdict::{Kind, Proof, SizeReport, Verdict};
+use crate::verdict::{Kind, Proof, PropId, PropResult, SizeReport, Verdict};
 use serde_json::{Value, json};
 
 fn symmetry_line(run: &Run) -> String {
@@ -53,8 +53,26 @@ pub fn header(run: &Run) -> String {
     )
 }
 
+/// How a row names its property: `invariant NAME` for an invariant (`Unsafe::label`),
+/// the engine's name otherwise.
+fn label(m: &Model, p: &PropResult) -> String {
+    match p.prop {
+        PropId::Unsafe(u) => m.unsafes[u].label(),
+        _ => p.name.clone(),
+    }
+}
+
+/// The JSON `"kind"` of a row: `unsafe`, `invariant`, `range_error` or `deadlock`.
+fn kind_name(m: &Model, p: &PropResult) -> &'static str {
+    match p.prop {
+        PropId::Unsafe(u) => m.unsafes[u].kind.keyword(),
+        PropId::Range => "range_error",
+        PropId::Deadlock => "deadlock",
+    }
+}
+
 /// The table rows of one size.
-pub fn rows(r: &SizeReport) -> String {
+pub fn rows(m: &Model, r: &SizeReport) -> String {
     let mut out = String::new();
     let count = r
         .states
@@ -66,7 +84,7 @@ pub fn rows(r: &SizeReport) -> String {
         out.push_str(&format!(
             "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>8.2}s\n",
             r.size,
-            p.name,
+            label(m, p),
             p.verdict.text(),
             p.depth()
                 .map(|d| d.to_string())
@@ -84,19 +102,146 @@ pub fn rows(r: &SizeReport) -> String {
     out
 }
 
+/// One warning about dead code: its text line and its JSON object.
+struct DeadCode {
+    text: String,
+    json: Value,
+}
+
+/// What the exhaustive searches of a run (explicit engine) say about dead code:
+/// transitions that never fired, and conjuncts of properties that hold that were never
+/// true, each with its source line; and a note for every size where the conjuncts were
+/// not examined. A transition is reported when it has instances at some size searched
+/// exhaustively and fired at no size searched (so a transition of three processes is
+/// not reported for sizes 1..2, where it has no instance); a conjunct, when it was
+/// examined at some size, was true at none, and its property is violated at none.
+fn dead_code(run: &Run) -> (Vec<DeadCode>, Vec<String>) {
+    let m = run.model;
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    // Sizes without a state say nothing: nothing fired because nothing was reachable.
+    let covered: Vec<(usize, &crate::verdict::Coverage)> = run
+        .reports
+        .iter()
+        .filter(|r| r.states.is_some_and(|s| s > 0))
+        .filter_map(|r| r.coverage.as_ref().map(|c| (r.size, c)))
+        .collect();
+    for (t, tr) in m.transitions.iter().enumerate() {
+        let sizes: Vec<usize> = covered
+            .iter()
+            .filter(|(_, c)| c.exhaustive && c.instances[t])
+            .map(|(n, _)| *n)
+            .collect();
+        if sizes.is_empty() || covered.iter().any(|(_, c)| c.fired[t]) {
+            continue;
+        }
+        let line = m.source.line_col(tr.span.lo).0;
+        out.push(DeadCode {
+            text: format!(
+                "warning: transition `{}` (line {line}) never fired: no instance of it is enabled in a reachable state (sizes {})",
+                tr.name,
+                sizes_text(&sizes)
+            ),
+            json: json!({
+                "kind": "never_fired",
+                "transition": tr.name,
+                "line": line,
+                "sizes": sizes,
+            }),
+        });
+    }
+    for (u, prop) in m.unsafes.iter().enumerate() {
+        let violated = run.reports.iter().any(|r| {
+            r.results
+                .iter()
+                .any(|p| p.prop == PropId::Unsafe(u) && p.verdict.kind() == Kind::Violated)
+        });
+        if violated {
+            continue;
+        }
+        let mut sizes = Vec::new();
+        let mut ever = vec![false; prop.conjuncts.len()];
+        for (n, c) in &covered {
+            for (_, flags) in c.conjuncts.iter().filter(|(p, _)| *p == u) {
+                sizes.push(*n);
+                for (e, &f) in ever.iter_mut().zip(flags) {
+                    *e |= f;
+                }
+            }
+        }
+        if sizes.is_empty() {
+            continue;
+        }
+        for (conj, _) in prop.conjuncts.iter().zip(&ever).filter(|(_, e)| !**e) {
+            let line = m.source.line_col(conj.span.lo).0;
+            let text: Vec<&str> = m.source.snippet(conj.span).split_whitespace().collect();
+            let text = text.join(" ");
+            let who = prop.quoted();
+            out.push(DeadCode {
+                text: format!(
+                    "warning: {who}: the conjunct `{text}` at line {line} is never true in a reachable state (sizes {}); the property holds trivially",
+                    sizes_text(&sizes)
+                ),
+                json: json!({
+                    "kind": "never_true",
+                    "property": prop.name,
+                    "property_kind": prop.kind.keyword(),
+                    "conjunct": text,
+                    "line": line,
+                    "sizes": sizes,
+                }),
+            });
+        }
+    }
+    for r in &run.reports {
+        if let Some(why) = r.coverage.as_ref().and_then(|c| c.skipped.as_ref()) {
+            notes.push(format!(
+                "size {}: the properties' conjuncts were not examined for ones never true: {why}",
+                r.size
+            ));
+        }
+    }
+    (out, notes)
+}
+
 /// Traces, limits and the summary after the table.
 pub fn footer(run: &Run) -> String {
     let mut out = String::new();
+    let (dead, dead_notes) = dead_code(run);
+    if !dead.is_empty() {
+        out.push('\n');
+        for d in &dead {
+            out.push_str(&d.text);
+            out.push('\n');
+        }
+    }
     let vacuous: Vec<usize> = run
         .reports
         .iter()
         .filter(|r| r.results.iter().any(|p| p.verdict.kind() == Kind::Vacuous))
         .map(|r| r.size)
         .collect();
-    if !vacuous.is_empty() {
+    // A size without states at all (a type empty there) is told apart from one whose
+    // init formula is unsatisfiable.
+    let mut unsat = Vec::new();
+    for &n in &vacuous {
+        let inst = Instance::new(run.model, n);
+        match inst.empty_typed_var() {
+            Some(v) => {
+                let var = &run.model.vars[v];
+                out.push_str(&format!(
+                    "\nwarning: no state at size {n}: the type `{}` of `{}` is empty at that size: nothing was checked, the answer is vacuous\n",
+                    type_text(run.model, var.ty),
+                    var.name
+                ));
+            }
+            None => unsat.push(n),
+        }
+    }
+    if !unsat.is_empty() {
         out.push_str(&format!(
             "\nwarning: no initial state at sizes {} (the init formula is unsatisfiable there): nothing was checked, the answer is vacuous\n",
-            sizes_text(&vacuous)
+            sizes_text(&unsat)
         ));
     }
     // Each trace once: a later size whose trace takes the same steps to the same
@@ -112,7 +257,7 @@ pub fn footer(run: &Run) -> String {
                 out.push_str(&format!(
                     "\nsize {}: `{}` violated at depth {} by the same steps as size {first} (replayed at size {})\n",
                     r.size,
-                    p.name,
+                    label(run.model, p),
                     t.depth(),
                     r.size
                 ));
@@ -122,7 +267,7 @@ pub fn footer(run: &Run) -> String {
             out.push_str(&format!(
                 "\nsize {}: `{}` violated at depth {} (trace replayed on the interpreter):\n",
                 r.size,
-                p.name,
+                label(run.model, p),
                 t.depth()
             ));
             if states.len() == t.steps.len() + 1 {
@@ -159,7 +304,7 @@ pub fn footer(run: &Run) -> String {
             ));
         }
     }
-    for n in &run.notes {
+    for n in run.notes.iter().chain(&dead_notes) {
         out.push_str(&format!("note: {n}\n"));
     }
     if let Some(l) = run.limit {
@@ -308,6 +453,7 @@ pub fn json(run: &Run) -> Value {
             let mut row = json!({
                 "size": r.size,
                 "property": p.name,
+                "kind": kind_name(run.model, p),
                 "verdict": p.verdict.json_name(),
                 "depth": p.depth(),
                 "states": r.states,
@@ -374,7 +520,11 @@ pub fn json(run: &Run) -> Value {
         "peak_memory_bytes": peak_memory(),
     });
     let o = doc.as_object_mut().unwrap();
-    o.insert("notes".into(), json!(run.notes));
+    let (dead, dead_notes) = dead_code(run);
+    let notes: Vec<&String> = run.notes.iter().chain(&dead_notes).collect();
+    o.insert("notes".into(), json!(notes));
+    let warnings: Vec<&Value> = dead.iter().map(|d| &d.json).collect();
+    o.insert("warnings".into(), json!(warnings));
     if let Some(c) = &run.certificate {
         o.insert("certificate".into(), json!(c.to_text()));
     }
@@ -434,7 +584,8 @@ fn sat_sizes(m: &Model, n: usize) -> String {
         out.push_str(&format!(
             "  bad `{}`{}{} variables, {} clauses (all {} tuples)\n",
             prop.name,
-            " ".repeat(12usize.saturating_sub(prop.name.len())),
+            // At least one space, however long the name.
+            " ".repeat(12usize.saturating_sub(prop.name.len()).max(1)),
             after.vars - before.vars,
             after.clauses - before.clauses,
             u.inst.distinct_tuples(prop.params).len()
@@ -526,7 +677,13 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             .iter()
             .map(|l| l.name.as_str())
             .collect();
-        out.push_str(&format!("  unsafe {} ({})\n", u.name, ps.join(" ")));
+        // `unsafe` and `invariant` aligned with `ltl`.
+        out.push_str(&format!(
+            "  {:<6} {} ({})\n",
+            u.kind.keyword(),
+            u.name,
+            ps.join(" ")
+        ));
     }
     for l in &m.ltls {
         let ps: Vec<&str> = l.locals[..l.params]
@@ -551,6 +708,14 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             transition_instances(&inst).len(),
             inits,
             match capped {
+                _ if inst.empty_typed_var().is_some() => {
+                    let var = &m.vars[inst.empty_typed_var().unwrap_or_default()];
+                    format!(
+                        " (the type `{}` of `{}` is empty at this size)",
+                        type_text(m, var.ty),
+                        var.name
+                    )
+                }
                 Err(e) => format!(" (range error in init: {})", e.error),
                 Ok(()) if inits >= 1_000_000 => " or more".to_string(),
                 Ok(()) => String::new(),
