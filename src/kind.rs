@@ -134,6 +134,7 @@ impl KindEngine {
                 progress: false,
                 exclude: Vec::new(),
                 max_frames: Some(STRENGTHEN_FRAMES),
+                seed: Vec::new(),
             },
         )?;
         Ok(out.lemmas.into_iter().map(|(l, _)| l).collect())

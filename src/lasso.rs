@@ -11,9 +11,11 @@ use crate::model::eval::{self, Step};
 use crate::model::instance::{Instance, State};
 use crate::model::ir::{Expr, Model};
 use crate::trace::{
-    cells, cells_json, changes_text, replay_steps, state_summary, step_json, step_label,
+    cells, cells_json, changes_text, render_run_table, replay_steps, state_summary, step_json,
+    step_label, trail_json, write_json,
 };
 use serde_json::{Value, json};
+use std::path::Path;
 
 /// An infinite counterexample at one size.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -187,27 +189,7 @@ pub fn render_text(model: &Model, lasso: &Lasso, states: &[State]) -> String {
             ch
         ));
     }
-    if lasso.is_deadlock() {
-        out.push_str(&format!(
-            "    ---- cycle: state {} is a deadlock and repeats forever\n",
-            lasso.steps.len()
-        ));
-    } else {
-        out.push_str(&format!(
-            "    ---- back to state {}: the cycle of {} steps repeats forever\n",
-            lasso.loop_start,
-            lasso.steps.len() - lasso.loop_start
-        ));
-    }
-    out.push_str(&format!(
-        "    => {} is violated{}\n",
-        property_text(model, lasso.prop, lasso.process),
-        if lasso.fair {
-            " on a weakly fair run (every process enabled throughout the cycle executes on it)"
-        } else {
-            ""
-        }
-    ));
+    out.push_str(&closing_text(model, lasso));
     out
 }
 
@@ -237,4 +219,55 @@ pub fn to_json(model: &Model, lasso: &Lasso, states: &[State]) -> Value {
         "fair": lasso.fair,
         "violation": format!("{} is violated", property_text(model, lasso.prop, lasso.process)),
     })
+}
+
+/// The lasso as a table of processes × steps (`trace::render_run_table`), with the start
+/// of the cycle marked and how it closes.
+pub fn render_table(model: &Model, lasso: &Lasso, states: &[State]) -> String {
+    let marks = [(
+        lasso.loop_start + 1,
+        format!("---- cycle starts at state {}", lasso.loop_start),
+    )];
+    let marks: &[(usize, String)] = if lasso.is_deadlock() { &[] } else { &marks };
+    let mut out = render_run_table(model, lasso.size, &lasso.steps, states, marks);
+    out.push_str(&closing_text(model, lasso));
+    out
+}
+
+/// The lines after the last step: how the cycle closes and what is violated.
+fn closing_text(model: &Model, lasso: &Lasso) -> String {
+    let mut out = if lasso.is_deadlock() {
+        format!(
+            "    ---- cycle: state {} is a deadlock and repeats forever\n",
+            lasso.steps.len()
+        )
+    } else {
+        format!(
+            "    ---- back to state {}: the cycle of {} steps repeats forever\n",
+            lasso.loop_start,
+            lasso.steps.len() - lasso.loop_start
+        )
+    };
+    out.push_str(&format!(
+        "    => {} is violated{}\n",
+        property_text(model, lasso.prop, lasso.process),
+        if lasso.fair {
+            " on a weakly fair run (every process enabled throughout the cycle executes on it)"
+        } else {
+            ""
+        }
+    ));
+    out
+}
+
+/// Save one lasso as a standalone JSON file (`trace::trail_json` around `to_json`): the
+/// lasso is replayed on the reference interpreter first, and one that does not replay
+/// is not written. `nfold replay MODEL FILE` re-runs the file on a (possibly changed)
+/// model.
+pub fn save(model: &Model, lasso: &Lasso, path: impl AsRef<Path>) -> Result<(), String> {
+    let states = lasso
+        .replay(model)
+        .map_err(|e| format!("the lasso does not replay, not saved: {e}"))?;
+    let doc = trail_json(model, lasso.size, to_json(model, lasso, &states));
+    write_json(path.as_ref(), &doc)
 }

@@ -3,6 +3,7 @@
 
 pub mod bmc;
 pub mod cli;
+pub mod dot;
 pub mod engine;
 pub mod explicit;
 pub mod ic3;
@@ -14,5 +15,7 @@ pub mod ltl;
 pub mod model;
 pub mod proof;
 pub mod sat;
+pub mod simulate;
 pub mod trace;
+pub mod trail;
 pub mod verdict;

@@ -291,8 +291,14 @@ fn same_verdicts_with_and_without_data_symmetry() {
     }
     let ok = model(CACHE);
     for n in 1..=3 {
-        assert_eq!(states(&ok, n, false).results[0].verdict.kind(), Verdict::Holds);
-        assert_eq!(states(&ok, n, true).results[0].verdict.kind(), Verdict::Holds);
+        assert_eq!(
+            states(&ok, n, false).results[0].verdict.kind(),
+            Verdict::Holds
+        );
+        assert_eq!(
+            states(&ok, n, true).results[0].verdict.kind(),
+            Verdict::Holds
+        );
     }
 }
 

@@ -13,6 +13,11 @@
 //! - the aggregate against one-by-one SAT runs: same failing sizes and depths;
 //! - the nested depth-first search for `ltl` properties against an SCC-based check of
 //!   (weakly fair) accepting cycles, with and without fairness and symmetry;
+//! - the proof engines (IC3, k-induction, auto) on the aggregate of sizes 1..3 against
+//!   the explicit engine: the same violations with the same shortest depths, `holds`
+//!   only where it holds (every invariant checked by the independent certificate
+//!   check, whose failure is an internal error), and IC3 and auto prove every
+//!   property the explicit engine proves;
 //! - no engine reports a counterexample that fails to replay.
 //!
 //! A failing model is shrunk (transitions, updates, guard conjuncts, properties removed
@@ -635,7 +640,106 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
             ));
         }
     }
+    check_proofs(m, &plain)?;
     check_liveness(m, &sizes)
+}
+
+/// The proof engines against the explicit answers, on the aggregate of sizes 1..3.
+fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
+    use nfold::engine::auto::AutoEngine;
+    use nfold::engine::{self, Control, Engine, Problem};
+    use nfold::ic3::engine::Ic3Engine;
+    use nfold::kind::KindEngine;
+    use nfold::sat::SolverKind;
+    let p = Problem {
+        model: m,
+        min: 1,
+        max: 3,
+        props: (0..m.unsafes.len()).collect(),
+    };
+    let solver = SolverKind::default_kind();
+    let engines: Vec<(&str, Box<dyn Engine>, bool)> = vec![
+        (
+            "ic3",
+            Box::new(Ic3Engine {
+                solver,
+                symmetry: true,
+            }),
+            true,
+        ),
+        (
+            "ic3 without symmetry",
+            Box::new(Ic3Engine {
+                solver,
+                symmetry: false,
+            }),
+            true,
+        ),
+        (
+            "kind",
+            Box::new(KindEngine {
+                solver,
+                symmetry: true,
+                max_depth: 6,
+                strengthen: true,
+            }),
+            false,
+        ),
+        (
+            "auto",
+            Box::new(AutoEngine {
+                solver,
+                symmetry: true,
+                explicit_seconds: 0.0,
+                bmc_depth: 3,
+                bmc_seconds: 1.0,
+                ic3_seconds: 1e9,
+            }),
+            true,
+        ),
+    ];
+    for (name, e, complete) in engines {
+        let mut got = HashMap::new();
+        let mut errors = Vec::new();
+        engine::run(e.as_ref(), &p, &Control::default(), &mut |r| {
+            errors.extend(r.internal_errors.clone());
+            for x in &r.results {
+                got.insert((r.size, x.prop), (x.verdict.kind(), x.depth()));
+            }
+        })
+        .map_err(|e| format!("{name}: {e}"))?;
+        if !errors.is_empty() {
+            return Err(format!("{name}: internal errors {errors:?}"));
+        }
+        for (key, &(v, d)) in plain {
+            let g = got.get(key).copied();
+            let ok = match v {
+                Verdict::Violated => g == Some((v, d)),
+                Verdict::Holds if complete => g == Some((v, d)),
+                Verdict::Holds => {
+                    matches!(
+                        g,
+                        Some((Verdict::Holds | Verdict::NoViolationUpTo(_), None))
+                    )
+                }
+                _ => g.is_none_or(|g| g.0 != Verdict::Violated && g.0 != Verdict::Holds),
+            };
+            if !ok {
+                return Err(format!(
+                    "{name} vs explicit at {key:?}: {g:?} vs {:?}",
+                    (v, d)
+                ));
+            }
+        }
+        for (key, g) in &got {
+            if g.0 == Verdict::Violated && !plain.contains_key(key) {
+                return Err(format!(
+                    "{name} reports {key:?} the explicit engine does not"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The nested depth-first search against the SCC oracle for every `ltl` property,

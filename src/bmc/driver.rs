@@ -299,6 +299,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
             transitions: None,
             initial_states: None,
             answered_depth: answered,
+            engine: "sat",
             bound: Some(opts.depth),
             vars: Some(s.vars),
             clauses: Some(s.clauses),

@@ -8,14 +8,15 @@ use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
 use crate::bmc::query::SymBreak;
 use crate::engine::auto::AutoEngine;
+use crate::engine::every::EveryN;
 use crate::engine::{self, Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
 use crate::ic3::engine::Ic3Engine;
 use crate::kind::KindEngine;
 use crate::model::ir::Model;
-use crate::proof::cert::Certificate;
+use crate::proof::cert::{Certificate, sizes_phrase};
 use crate::sat::SolverKind;
-use crate::verdict::{self, EXIT_USAGE, Limit, SizeReport};
+use crate::verdict::{self, EXIT_USAGE, Kind, Limit, SizeReport};
 use clap::{Args, ValueEnum};
 use std::sync::Arc;
 use std::time::Instant;
@@ -46,7 +47,8 @@ pub(crate) struct CheckArgs {
     /// A single size.
     #[arg(long, value_name = "N", value_parser = parse_size)]
     size: Option<usize>,
-    /// The engine (default: explicit; sat when --depth is given).
+    /// The engine (default: auto; explicit with --deadlock or --max-states, sat with
+    /// --depth, --one-by-one or --encoding).
     #[arg(long, value_enum)]
     engine: Option<EngineArg>,
     /// sat: look for violations up to this depth (default 20); kind: the largest
@@ -79,13 +81,21 @@ pub(crate) struct CheckArgs {
     /// explicit: stop a size after storing this many states.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
-    /// ic3, kind, auto: write the checked certificate of the sizes proved to FILE.
+    /// auto, ic3: also try to prove the properties for every size n, by a quantified
+    /// invariant checked up to a cutoff (the default when neither --sizes nor --size
+    /// is given).
+    #[arg(long)]
+    every_n: bool,
+    /// ic3, kind, auto: write the checked certificate of the sizes proved to FILE (auto
+    /// then skips its explicit pass, so that sizes are proved by invariants).
     #[arg(long, value_name = "FILE")]
     certificate: Option<String>,
     /// The number of values of every abstract type (`type data`; default: chosen from
     /// the model, see `nfold info`).
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
     data_values: Option<usize>,
+    #[command(flatten)]
+    traces: super::traces::TraceArgs,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -106,13 +116,21 @@ pub(crate) struct Run<'a> {
     pub aggregate: bool,
     pub notes: Vec<String>,
     pub certificate: Option<Arc<Certificate>>,
+    pub trace_format: super::traces::TraceFormat,
+    /// The answer for every size, when it was asked for (or tried by default).
+    pub every: Option<EveryN>,
+    /// `--every-n` was given (an answer short of it is then not what was asked).
+    pub every_requested: bool,
 }
 
 fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
-    let engine = a.engine.unwrap_or(if a.depth.is_some() {
+    // The default is auto; flags that belong to one engine choose it.
+    let engine = a.engine.unwrap_or(if a.deadlock || a.max_states.is_some() {
+        EngineArg::Explicit
+    } else if a.depth.is_some() || a.one_by_one || a.encoding != EncodingArg::Binary {
         EngineArg::Sat
     } else {
-        EngineArg::Explicit
+        EngineArg::Auto
     });
     let sat_only = a.one_by_one || a.encoding != EncodingArg::Binary;
     if engine != EngineArg::Sat && sat_only {
@@ -162,8 +180,11 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
         EngineArg::Auto => Box::new(AutoEngine {
             solver,
             symmetry,
+            // A certificate asks for invariants: no explicit pass first.
+            explicit_seconds: if a.certificate.is_some() { 0.0 } else { 0.5 },
             bmc_depth: a.depth.unwrap_or(10),
             bmc_seconds: 1.0,
+            ic3_seconds: 20.0,
         }),
     };
     Ok((engine, e))
@@ -182,6 +203,12 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         Ok(m) => m,
         Err(code) => return code,
     };
+    let proof_engine = matches!(engine.name(), "auto" | "ic3");
+    if a.every_n && !proof_engine {
+        return usage("--every-n needs --engine auto or ic3");
+    }
+    let try_every = a.every_n
+        || (proof_engine && a.sizes.is_none() && a.size.is_none() && model.number_procs.is_none());
     let sizes = match sizes_for(&model, a.sizes, a.size) {
         Ok(s) => s,
         Err(e) => return usage(&e),
@@ -231,6 +258,9 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         aggregate: false,
         notes: Vec::new(),
         certificate: None,
+        trace_format: a.traces.trace_format,
+        every: None,
+        every_requested: a.every_n,
     };
     if !a.run.json {
         print!("{}", render::header(&run));
@@ -255,7 +285,20 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
     run.aggregate = outcome.aggregate;
     run.notes = outcome.notes;
     run.certificate = outcome.certificate;
-    if let (Some(path), Some(cert)) = (&a.certificate, &run.certificate) {
+    if try_every {
+        run.every = match every_n(&run, &problem, solver, !a.no_symmetry, &ctl) {
+            Ok(e) => Some(e),
+            Err(e) => return usage(&e),
+        };
+    }
+    let every_cert = match &run.every {
+        Some(EveryN::Proved { certificate, .. }) => Some(certificate.clone()),
+        _ => None,
+    };
+    if let (Some(path), Some(cert)) = (
+        &a.certificate,
+        every_cert.as_ref().or(run.certificate.as_ref()),
+    ) {
         if let Err(e) = std::fs::write(path, cert.to_text()) {
             return usage(&format!("cannot write the certificate to {path}: {e}"));
         }
@@ -266,6 +309,16 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         run.notes.push(format!(
             "no certificate written to {path}: no size was proved by an invariant"
         ));
+    }
+    if let Some(path) = &a.traces.trace_out {
+        let found = run.reports.iter().flat_map(|r| {
+            r.results
+                .iter()
+                .filter_map(move |p| p.trace().map(|t| (r.size, p.name.as_str(), t)))
+        });
+        if let Err(e) = super::traces::save_first_trace(&model, found, path) {
+            return usage(&e);
+        }
     }
     run.seconds = start.elapsed().as_secs_f64();
     if json {
@@ -279,6 +332,43 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
     exit_code(&run)
 }
 
+/// The answer for every size, after the sizes of the run: tried only when they hold.
+fn every_n(
+    run: &Run,
+    p: &Problem,
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &Control,
+) -> Result<EveryN, String> {
+    let not = |reason: String| EveryN::NotReached {
+        reason,
+        seconds: 0.0,
+    };
+    let violated: Vec<usize> = run
+        .reports
+        .iter()
+        .filter(|r| r.results.iter().any(|x| x.verdict.kind() == Kind::Violated))
+        .map(|r| r.size)
+        .collect();
+    if !violated.is_empty() {
+        return Ok(not(format!("violated at {}", sizes_phrase(&violated))));
+    }
+    if run.limit.is_some() {
+        return Ok(not("the run stopped at a limit".into()));
+    }
+    if let Some(r) = run
+        .reports
+        .iter()
+        .find(|r| r.results.iter().any(|x| x.verdict.kind() != Kind::Holds))
+    {
+        return Ok(not(format!(
+            "size {} is not proved (every size checked must hold first)",
+            r.size
+        )));
+    }
+    engine::every::prove_every(p.model, &p.props, solver, symmetry, ctl)
+}
+
 fn exit_code(run: &Run) -> i32 {
     let failed = run.limit.is_some() || run.reports.iter().any(|r| !r.internal_errors.is_empty());
     let code = verdict::exit_code(
@@ -288,5 +378,11 @@ fn exit_code(run: &Run) -> i32 {
         failed,
     );
     debug_assert_ne!(code, EXIT_USAGE);
-    code
+    // `--every-n` asked for a proof at every size: short of it, not what was asked.
+    let short = run.every_requested && !matches!(run.every, Some(EveryN::Proved { .. }));
+    if code == verdict::EXIT_OK && short {
+        verdict::EXIT_NOT_PROVED
+    } else {
+        code
+    }
 }

@@ -1,6 +1,7 @@
 //! `nfold live`: LTL properties by nested depth-first search, for one size or a range,
 //! rendered as a table, lassos and a summary (or one JSON document).
 
+use super::traces::{TraceArgs, TraceFormat, render_lasso, render_trace};
 use super::{EXIT_LIMIT, EXIT_OK, EXIT_VIOLATION, RunArgs, load, parse_size, parse_sizes};
 use super::{ctrl_c_flag, parse_data_values, sizes_for, usage};
 use crate::explicit::ndfs::{self, LiveOptions, LiveResult, LiveVerdict, LtlProperty};
@@ -45,6 +46,8 @@ pub(crate) struct LiveArgs {
     data_values: Option<usize>,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    traces: TraceArgs,
 }
 
 fn verdict_text(r: &LiveResult) -> &'static str {
@@ -163,8 +166,22 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
     } else {
         print!(
             "{}",
-            footer(&model, &prepared, &results, &opts, &sizes, limit, seconds)
+            footer(
+                &model,
+                &prepared,
+                &results,
+                &opts,
+                &sizes,
+                limit,
+                seconds,
+                a.traces.trace_format
+            )
         );
+    }
+    if let Some(path) = &a.traces.trace_out
+        && let Err(code) = save_first(&model, &results, path)
+    {
+        return code;
     }
     let violated = results
         .iter()
@@ -226,6 +243,32 @@ fn header(model: &Model, props: &[LtlProperty], opts: &LiveOptions, sym_on: bool
     )
 }
 
+/// `--trace-out FILE`: save the first counterexample (a lasso, or the trace to a range
+/// error), in the order the results were found, and say so on stderr.
+fn save_first(model: &Model, results: &[LiveResult], path: &str) -> Result<(), i32> {
+    for r in results {
+        let saved = match (&r.lasso, &r.range) {
+            (Some(l), _) => lasso::save(model, l, path),
+            (None, Some(t)) => trace::save(model, t, path),
+            (None, None) => continue,
+        };
+        return match saved {
+            Ok(()) => {
+                eprintln!(
+                    "nfold: counterexample for {} at size {} saved to {path} (`nfold replay` re-runs it)",
+                    lasso::property_text(model, r.prop, r.process),
+                    r.size
+                );
+                Ok(())
+            }
+            Err(e) => Err(usage(&e)),
+        };
+    }
+    eprintln!("nfold: no counterexample found: {path} not written");
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
 fn footer(
     model: &Model,
     props: &[LtlProperty],
@@ -234,6 +277,7 @@ fn footer(
     sizes: &[usize],
     limit: Option<Limit>,
     seconds: f64,
+    format: TraceFormat,
 ) -> String {
     let mut out = String::new();
     if results
@@ -265,7 +309,7 @@ fn footer(
                 }
             ));
             if !states.is_empty() {
-                out.push_str(&lasso::render_text(model, l, &states));
+                out.push_str(&render_lasso(model, l, &states, format));
             }
         }
         if let Some(t) = &r.range {
@@ -276,7 +320,7 @@ fn footer(
                 t.depth()
             ));
             if states.len() == t.steps.len() + 1 {
-                out.push_str(&trace::render_text(model, t, &states));
+                out.push_str(&render_trace(model, t, &states, format));
             }
         }
     }

@@ -7,8 +7,12 @@
 
 mod certify;
 mod check;
+mod dot;
 mod live;
 mod render;
+mod replay;
+mod simulate;
+mod traces;
 
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
@@ -50,6 +54,18 @@ enum Command {
     /// Check a saved certificate (an invariant written by `check --certificate`) on a
     /// model, independently of the engine that found it.
     Certify(certify::CertifyArgs),
+    /// Print one random run of an instance (random initial state, random enabled
+    /// transition instance at each step), like `spin -p` or TLC's simulation mode.
+    #[command(after_help = simulate::AFTER_HELP)]
+    Simulate(simulate::SimulateArgs),
+    /// Re-run a saved counterexample (a trail) on a model step by step and say where it
+    /// stops matching.
+    #[command(after_help = replay::AFTER_HELP)]
+    Replay(replay::ReplayArgs),
+    /// Write the reachable state graph of an instance (or its quotient by symmetry) in
+    /// Graphviz DOT.
+    #[command(after_help = dot::AFTER_HELP)]
+    Dot(dot::DotArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -286,6 +302,9 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
         Command::Live(a) => live::live(a),
         Command::Info(a) => info(a),
         Command::Cnf(a) => cnf(a),
+        Command::Simulate(a) => simulate::simulate(a),
+        Command::Replay(a) => replay::replay(a),
+        Command::Dot(a) => dot::dot(a),
     }
 }
 
@@ -339,9 +358,7 @@ fn cnf(a: CnfArgs) -> i32 {
         Some(p) => match model.unsafes.iter().position(|u| &u.name == p) {
             Some(k) => Some(k),
             None => {
-                return usage(&format!(
-                    "no `unsafe` or `invariant` property named `{p}`"
-                ));
+                return usage(&format!("no `unsafe` or `invariant` property named `{p}`"));
             }
         },
     };

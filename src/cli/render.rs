@@ -1,12 +1,13 @@
 //! Rendering of runs and models for the terminal (text) and for tools (`--json`).
 
 use super::check::Run;
+use crate::engine::every::EveryN;
 use crate::explicit::reach::peak_memory;
 use crate::model::eval::transition_instances;
 use crate::model::init::for_each_initial;
 use crate::model::instance::Instance;
 use crate::model::ir::{Model, Ty, VarKind};
-use crate::proof::cert::sizes_text;
+use crate::proof::cert::{sizes_phrase, sizes_text};
 use crate::trace;
 use crate::verdict::{Kind, Proof, PropId, PropResult, SizeReport, Verdict};
 use serde_json::{Value, json};
@@ -15,16 +16,22 @@ fn symmetry_line(run: &Run) -> String {
     let m = run.model;
     let what = match run.engine {
         "sat" => "lex-leader symmetry breaking",
-        "ic3" | "kind" | "auto" => "symmetric lemma orbits",
+        "ic3" | "kind" => "symmetric lemma orbits",
+        "auto" => "reduction (explicit) and symmetric lemma orbits (IC3)",
         _ => "reduction",
     };
     // The explicit engine also permutes interchangeable data values (abstract types).
-    let data = run.engine == "explicit" && m.has_data_symmetry();
+    let data = matches!(run.engine, "explicit" | "auto") && m.has_data_symmetry();
     match (m.is_symmetric(), run.symmetry_requested) {
         (true, true) if data => "fully symmetric; reduction on (processes and data values)".into(),
         (false, true) if data => format!(
-            "{}; reduction on for data values only",
-            m.symmetry_summary()
+            "{}; reduction on for data values only{}",
+            m.symmetry_summary(),
+            if run.engine == "auto" {
+                " (explicit search)"
+            } else {
+                ""
+            }
         ),
         (true, true) => format!("fully symmetric; {what} on"),
         (true, false) => format!("fully symmetric; {what} off (--no-symmetry)"),
@@ -37,6 +44,7 @@ pub fn header(run: &Run) -> String {
     let size_col = match run.engine {
         "sat" => "clauses",
         "explicit" => "states",
+        "auto" => "states/lemmas",
         _ => "lemmas",
     };
     format!(
@@ -74,10 +82,14 @@ fn kind_name(m: &Model, p: &PropResult) -> &'static str {
 /// The table rows of one size.
 pub fn rows(m: &Model, r: &SizeReport) -> String {
     let mut out = String::new();
+    let proved = r
+        .results
+        .iter()
+        .any(|p| matches!(p.verdict, Verdict::Holds(Proof::Invariant { .. })));
     let count = r
         .states
         .or(r.clauses)
-        .or(r.lemmas)
+        .or(r.lemmas.filter(|_| proved))
         .map(|c| c.to_string())
         .unwrap_or_else(|| "-".into());
     for p in &r.results {
@@ -240,8 +252,8 @@ pub fn footer(run: &Run) -> String {
     }
     if !unsat.is_empty() {
         out.push_str(&format!(
-            "\nwarning: no initial state at sizes {} (the init formula is unsatisfiable there): nothing was checked, the answer is vacuous\n",
-            sizes_text(&unsat)
+            "\nwarning: no initial state at {} (the init formula is unsatisfiable there): nothing was checked, the answer is vacuous\n",
+            sizes_phrase(&unsat)
         ));
     }
     // Each trace once: a later size whose trace takes the same steps to the same
@@ -271,7 +283,12 @@ pub fn footer(run: &Run) -> String {
                 t.depth()
             ));
             if states.len() == t.steps.len() + 1 {
-                out.push_str(&trace::render_text(run.model, t, &states));
+                out.push_str(&super::traces::render_trace(
+                    run.model,
+                    t,
+                    &states,
+                    run.trace_format,
+                ));
             }
             shown.push((t, r.size));
         }
@@ -292,8 +309,8 @@ pub fn footer(run: &Run) -> String {
             .collect();
         if !proved.is_empty() {
             out.push_str(&format!(
-                "\nproved at sizes {} by an inductive invariant of {} lemmas ({}{}), checked at every size on its own instance\n",
-                sizes_text(&proved),
+                "\nproved at {} by an inductive invariant of {} lemmas ({}{}), checked at every size on its own instance\n",
+                sizes_phrase(&proved),
                 c.lemmas.len(),
                 c.engine,
                 if c.induction > 1 {
@@ -306,6 +323,9 @@ pub fn footer(run: &Run) -> String {
     }
     for n in run.notes.iter().chain(&dead_notes) {
         out.push_str(&format!("note: {n}\n"));
+    }
+    if let Some(e) = &run.every {
+        out.push_str(&every_line(run, e));
     }
     if let Some(l) = run.limit {
         // A size is answered when none of its verdicts is unknown.
@@ -347,7 +367,7 @@ pub fn footer(run: &Run) -> String {
             .filter(|n| !run.reports.iter().any(|r| r.size == *n))
             .collect();
         if !skipped.is_empty() {
-            out.push_str(&format!("not run: sizes {}\n", sizes_text(&skipped)));
+            out.push_str(&format!("not run: {}\n", sizes_phrase(&skipped)));
         }
     }
     out.push_str(&format!(
@@ -359,6 +379,31 @@ pub fn footer(run: &Run) -> String {
             .unwrap_or_default()
     ));
     out
+}
+
+/// The answer for every size, in words.
+fn every_line(run: &Run, e: &EveryN) -> String {
+    match e {
+        EveryN::Proved {
+            cutoff,
+            certificate,
+            init_everywhere,
+            seconds,
+        } => format!(
+            "\nevery n: holds for every n (a quantified invariant of {} clauses from {}, checked at sizes 1..{cutoff}, the cutoff{}; {seconds:.2}s)\n",
+            certificate.lemmas.len(),
+            certificate.engine,
+            if *init_everywhere {
+                ""
+            } else {
+                "; vacuous at any size without an initial state"
+            }
+        ),
+        EveryN::NotReached { reason, .. } => format!(
+            "\nevery n: not proved: {reason}; the verdicts above are for {} only\n",
+            sizes_phrase(&run.sizes)
+        ),
+    }
 }
 
 /// The last line: the sizes by kind of answer, violations first.
@@ -374,7 +419,11 @@ fn summary(run: &Run) -> String {
     let mut parts = Vec::new();
     if !violated.is_empty() {
         let list: Vec<String> = violated.iter().map(|n| n.to_string()).collect();
-        parts.push(format!("violations at sizes {}", list.join(", ")));
+        parts.push(if list.len() == 1 {
+            format!("violation at size {}", list[0])
+        } else {
+            format!("violations at sizes {}", list.join(", "))
+        });
     }
     // Sizes where every answer is a proof.
     let proved: Vec<usize> = run
@@ -386,30 +435,33 @@ fn summary(run: &Run) -> String {
         .map(|r| r.size)
         .collect();
     if !proved.is_empty() {
-        parts.push(format!("holds at sizes {}", sizes_text(&proved)));
+        parts.push(format!("holds at {}", sizes_phrase(&proved)));
     }
     let bounded = sizes_where(&|k| matches!(k, Kind::NoViolationUpTo(_)));
     if !bounded.is_empty() {
         let k = run.reports.iter().find_map(|r| r.bound).unwrap_or(0);
         parts.push(format!(
-            "no violation up to depth {k} at sizes {} (bounded: not a proof)",
-            sizes_text(&bounded)
+            "no violation up to depth {k} at {} (bounded: not a proof)",
+            sizes_phrase(&bounded)
         ));
     }
     let incomplete = sizes_where(&|k| k == Kind::Incomplete);
     if !incomplete.is_empty() {
         parts.push(format!(
-            "no violation found at sizes {} (incomplete: not a proof)",
-            sizes_text(&incomplete)
+            "no violation found at {} (incomplete: not a proof)",
+            sizes_phrase(&incomplete)
         ));
     }
     let vacuous = sizes_where(&|k| k == Kind::Vacuous);
     if !vacuous.is_empty() {
-        parts.push(format!("vacuous at sizes {}", sizes_text(&vacuous)));
+        parts.push(format!("vacuous at {}", sizes_phrase(&vacuous)));
     }
     let unknown = sizes_where(&|k| k == Kind::Unknown);
     if !unknown.is_empty() {
-        parts.push(format!("unknown at sizes {}", sizes_text(&unknown)));
+        parts.push(format!("unknown at {}", sizes_phrase(&unknown)));
+    }
+    if let Some(EveryN::Proved { .. }) = &run.every {
+        parts.push("holds for every n".into());
     }
     if parts.is_empty() {
         "no property checked".to_string()
@@ -485,7 +537,8 @@ pub fn json(run: &Run) -> Value {
                 }
                 _ => {}
             }
-            match run.engine {
+            o.insert("engine".into(), json!(r.engine));
+            match r.engine {
                 "sat" => {
                     o.insert("bound".into(), json!(r.bound));
                     o.insert("bounded".into(), json!(true));
@@ -525,6 +578,33 @@ pub fn json(run: &Run) -> Value {
     o.insert("notes".into(), json!(notes));
     let warnings: Vec<&Value> = dead.iter().map(|d| &d.json).collect();
     o.insert("warnings".into(), json!(warnings));
+    if let Some(e) = &run.every {
+        o.insert(
+            "every_n".into(),
+            match e {
+                EveryN::Proved {
+                    cutoff,
+                    certificate,
+                    init_everywhere,
+                    seconds,
+                } => json!({
+                    "verdict": "holds",
+                    "cutoff": cutoff,
+                    "checked_sizes": (1..=*cutoff).collect::<Vec<_>>(),
+                    "lemmas": certificate.lemmas.len(),
+                    "how": certificate.engine,
+                    "initial_states_at_every_size": init_everywhere,
+                    "certificate": certificate.to_text(),
+                    "seconds": seconds,
+                }),
+                EveryN::NotReached { reason, seconds } => json!({
+                    "verdict": "not_proved",
+                    "reason": reason,
+                    "seconds": seconds,
+                }),
+            },
+        );
+    }
     if let Some(c) = &run.certificate {
         o.insert("certificate".into(), json!(c.to_text()));
     }

@@ -96,6 +96,7 @@ pub fn certify(
         simple_path,
         proves: claims,
         lemmas,
+        every: None,
     };
     let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
     Ok((Arc::new(cert), checks))
@@ -140,12 +141,25 @@ pub fn conclude(
     for (k, t) in f.traces {
         verdicts.insert((k, t.size), Verdict::Violated(Box::new(t)));
     }
-    for &(k, n, d) in &f.cexs {
+    // Properties first: range errors at a size whose properties are all violated are
+    // decided only up to the deepest violation, as every engine does (BMC then finds
+    // none deeper, and the size gets no range-error row).
+    let mut cexs = f.cexs.clone();
+    cexs.sort_by_key(|c| c.0.is_none());
+    for &(k, n, d) in &cexs {
         if verdicts.contains_key(&(k, n)) {
             continue;
         }
+        let all_violated = || {
+            p.props.iter().all(|&u| {
+                verdicts
+                    .get(&(Some(u), n))
+                    .is_some_and(|v| v.trace().is_some())
+            })
+        };
         let v = match shortest(p, k, n, d, solver, ctl) {
             Ok(t) => Verdict::Violated(Box::new(t)),
+            Err(_) if k.is_none() && !p.props.is_empty() && all_violated() => Verdict::Unknown,
             Err(e) => {
                 errors
                     .entry(n)
@@ -170,6 +184,7 @@ pub fn conclude(
                 (key_name(p.model, k), sizes)
             })
             .collect();
+        let t0 = std::time::Instant::now();
         let (cert, checks) = certify(
             p,
             engine,
@@ -180,6 +195,15 @@ pub fn conclude(
             solver,
             ctl,
         )?;
+        if ctl.progress {
+            eprintln!(
+                "nfold: certificate of {} lemmas checked at sizes {}..{} in {:.2}s",
+                cert.lemmas.len(),
+                p.min,
+                p.max,
+                t0.elapsed().as_secs_f64()
+            );
+        }
         for c in &checks {
             for (i, &k) in keys.iter().enumerate() {
                 if verdicts.contains_key(&(k, c.size)) || !cert.proves[i].1.contains(&c.size) {
@@ -228,6 +252,7 @@ pub fn conclude(
         }
         reports.push(SizeReport {
             size: n,
+            engine,
             symmetry: f.symmetry,
             results,
             seconds,

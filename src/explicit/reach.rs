@@ -473,10 +473,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
             .map(|(&u, _)| u)
             .collect();
         let search = start.elapsed().as_secs_f64();
-        let t0 = Instant::now();
-        let r = conjunct_pass(&inst, &s, &holding, search, opts);
-        eprintln!("DEBUG search {search:.2}s pass {:.2}s", t0.elapsed().as_secs_f64());
-        match r {
+        match conjunct_pass(&inst, &s, &holding, search, opts) {
             Ok(c) => coverage.conjuncts = c,
             Err(why) => coverage.skipped = Some(why),
         }
@@ -754,6 +751,7 @@ impl From<ReachResult> for SizeReport {
             limit: r.limit,
             complete: r.complete,
             internal_errors: r.internal_errors,
+            engine: "explicit",
             states: Some(r.stats.states),
             transitions: Some(r.stats.transitions),
             initial_states: Some(r.stats.initial_states),

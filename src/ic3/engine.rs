@@ -1,11 +1,12 @@
 //! IC3 as an engine of the command line: one run over the aggregate of the sizes,
 //! counterexamples made shortest by BMC, the invariant certified (`engine::finish`).
 
-use super::{Ic3Options, prove};
+use super::{Ic3Options, Ic3Outcome, houdini, prove};
 use crate::bmc::frame::Encoding;
 use crate::bmc::transys::Transys;
 use crate::engine::finish::{self, Findings};
 use crate::engine::{Control, Engine, Outcome, Problem};
+use crate::proof::lemma::Lemma;
 use crate::sat::SolverKind;
 use crate::verdict::SizeReport;
 use std::time::Instant;
@@ -18,14 +19,88 @@ pub struct Ic3Engine {
     pub symmetry: bool,
 }
 
+/// The smallest sizes, up to the most processes a transition or property names (at
+/// least 2, at most 3), are proved first, to seed a larger range with their lemmas.
+fn seed_size(m: &crate::model::ir::Model) -> usize {
+    let most = m
+        .transitions
+        .iter()
+        .map(|t| t.params)
+        .chain(m.unsafes.iter().map(|u| u.params))
+        .max()
+        .unwrap_or(0);
+    most.clamp(2, 3)
+}
+
 impl Ic3Engine {
-    /// Run IC3 on the problem, every (property, size) of `skip` already answered.
-    pub fn findings(
+    /// Lemmas for a range beyond `seed_size`: IC3's invariant at the small sizes, its
+    /// lemmas claimed up to the largest size, filtered to an inductive subset of the
+    /// full system (`houdini`). Symmetric lemmas rarely depend on the size.
+    fn seed(&self, p: &Problem, ctl: &Control, ts: &mut Transys) -> Result<Vec<Lemma>, String> {
+        let seed = seed_size(p.model);
+        if p.max <= seed {
+            return Ok(Vec::new());
+        }
+        // From size 1 whatever the problem's sizes: the smallest system is the cheapest
+        // to prove, and its lemmas are filtered for the problem's sizes below.
+        let lo = 1;
+        let t0 = std::time::Instant::now();
+        let mut small = Transys::new(p.model, lo, seed, Encoding::Binary);
+        let out = prove(
+            &mut small,
+            &Ic3Options {
+                solver: self.solver,
+                props: p.props.clone(),
+                symmetry: self.symmetry,
+                ctg: true,
+                stop: ctl.sat_stop(),
+                max_memory: ctl.max_memory,
+                progress: ctl.progress,
+                exclude: Vec::new(),
+                max_frames: None,
+                seed: Vec::new(),
+            },
+        )?;
+        let Some(inv) = out.invariant else {
+            return Ok(Vec::new());
+        };
+        let widened: Vec<Lemma> = inv
+            .into_iter()
+            .map(|mut l| {
+                if l.hi == seed {
+                    l.hi = p.max;
+                }
+                l.lo = l.lo.max(p.min);
+                l
+            })
+            .filter(|l| l.lo <= l.hi)
+            .collect();
+        let sym = self.symmetry && p.model.is_symmetric() && p.max > 1;
+        let (found, t1) = (widened.len(), std::time::Instant::now());
+        let kept =
+            houdini::houdini(ts, widened, sym, self.solver, &ctl.sat_stop())?.unwrap_or_default();
+        if ctl.progress {
+            eprintln!(
+                "nfold: ic3 at sizes {lo}..{seed}: {found} lemmas in {:.2}s; {} of them inductive at sizes {}..{} ({:.2}s)",
+                t1.duration_since(t0).as_secs_f64(),
+                kept.len(),
+                p.min,
+                p.max,
+                t1.elapsed().as_secs_f64()
+            );
+        }
+        Ok(kept)
+    }
+
+    /// IC3 on the aggregate of the problem's sizes, seeded with the lemmas of the
+    /// smallest sizes; every (property, size) of `skip` already answered. Returns the
+    /// transition system the lemmas are over, and IC3's outcome.
+    pub fn run<'m>(
         &self,
-        p: &Problem,
+        p: &Problem<'m>,
         ctl: &Control,
         skip: &[(Option<usize>, usize)],
-    ) -> Result<Findings, String> {
+    ) -> Result<(Transys<'m>, Ic3Outcome), String> {
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
         let opts = Ic3Options {
             solver: self.solver,
@@ -37,8 +112,20 @@ impl Ic3Engine {
             progress: ctl.progress,
             exclude: skip.to_vec(),
             max_frames: None,
+            seed: self.seed(p, ctl, &mut ts)?,
         };
         let out = prove(&mut ts, &opts)?;
+        Ok((ts, out))
+    }
+
+    /// Run IC3 on the problem, every (property, size) of `skip` already answered.
+    pub fn findings(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        skip: &[(Option<usize>, usize)],
+    ) -> Result<Findings, String> {
+        let (ts, out) = self.run(p, ctl, skip)?;
         let sym = self.symmetry && p.model.is_symmetric() && p.max > 1;
         Ok(Findings {
             cexs: out.cexs.iter().map(|c| (c.key, c.width, c.depth)).collect(),

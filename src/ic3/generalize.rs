@@ -20,7 +20,10 @@ impl Engine<'_, '_> {
         depth: usize,
     ) -> Result<Cube, Stopped> {
         let mut cube = cube;
-        for a in cube.clone() {
+        // Presence atoms first: a lemma that holds at every width is worth more.
+        let mut order = cube.clone();
+        order.sort_by_key(|(v, _)| !matches!(v, crate::bmc::transys::StateVar::Absent(_)));
+        for a in order {
             if cube.len() <= 1 {
                 break;
             }
@@ -28,6 +31,13 @@ impl Engine<'_, '_> {
                 continue;
             }
             let cand: Cube = cube.iter().copied().filter(|x| *x != a).collect();
+            // Dropping a presence atom widens the widths; narrow them back to where
+            // every cell and process of the cube exists, the form that is checked.
+            let cand = self.canon(cand);
+            let cand = lemma::restrict(self.ts, &cand, width);
+            if cand.len() >= cube.len() && cand.iter().all(|x| cube.contains(x)) {
+                continue;
+            }
             if let Some(c) = self.down(cand, level, width, depth)? {
                 cube = c;
             }
@@ -74,6 +84,7 @@ impl Engine<'_, '_> {
                         } else {
                             t
                         };
+                        let core = self.canon(core);
                         let mut j = level - 1;
                         while j < self.top {
                             match self.relind(&core, j + 1, true)? {
@@ -82,18 +93,20 @@ impl Engine<'_, '_> {
                             }
                         }
                         let g = self.generalize(core, j, f.width, depth + 1)?;
-                        let g = lemma::restrict(self.ts, &g, f.width);
                         self.add_lemma(g, j);
                         continue;
                     }
                     ctgs = 0;
-                    // Join: keep the atoms the predecessor satisfies.
-                    let before = cube.len();
-                    cube.retain(|a| t.contains(a));
-                    if cube.len() == before {
+                    // Join: keep the atoms the predecessor satisfies (narrowed back to
+                    // clean widths).
+                    let mut joined = cube.clone();
+                    joined.retain(|a| t.contains(a));
+                    let joined = self.canon(joined);
+                    let joined = lemma::restrict(self.ts, &joined, width);
+                    if joined == cube {
                         return Ok(None);
                     }
-                    let _ = width;
+                    cube = joined;
                 }
             }
         }

@@ -27,6 +27,7 @@
 
 pub mod engine;
 mod generalize;
+pub mod houdini;
 
 use crate::bmc::transys::{FIRE, STATE, STEP, StateVar, Transys};
 use crate::proof::lemma::{self, Cube, Lemma};
@@ -38,7 +39,11 @@ use std::collections::{BinaryHeap, HashMap};
 use std::time::Instant;
 
 /// Orbits up to this many clauses are added at once; larger ones lazily.
-const EAGER_ORBIT: usize = 400;
+const EAGER_ORBIT: usize = 2000;
+/// Orbits up to this many clauses are the hypothesis of relative induction.
+const TEMP_ORBIT: usize = 160;
+/// The level of lemmas known to be inductive (seeds): in every frame, never pushed.
+const INF: usize = usize::MAX;
 
 /// Which property a bad state violates: `unsafe` number p, or `None` for range errors.
 pub type PropKey = Option<usize>;
@@ -61,6 +66,9 @@ pub struct Ic3Options {
     pub exclude: Vec<(PropKey, usize)>,
     /// Stop (without an answer) once this many frames are open: for the lemmas.
     pub max_frames: Option<usize>,
+    /// Lemmas whose conjunction is known to be an inductive invariant of the system
+    /// (`houdini`): part of every frame from the start.
+    pub seed: Vec<Lemma>,
 }
 
 /// A violation found: property, width, and the length of IC3's run to it (a shortest
@@ -79,6 +87,8 @@ pub struct Ic3Stats {
     pub lemmas: usize,
     pub obligations: usize,
     pub sat_calls: usize,
+    /// SAT calls asking whether a cube meets the initial states.
+    pub init_calls: usize,
     pub ctgs: usize,
     pub seconds: f64,
 }
@@ -136,6 +146,9 @@ struct Engine<'a, 'm> {
     /// solvers[0]: init; solvers[i]: frame i.
     solvers: Vec<Box<dyn Backend>>,
     lift: Box<dyn Backend>,
+    /// Asks whether a cube meets the initial states (cell domains only, no steps), so
+    /// that those queries leave the frame solvers' search state alone.
+    init_solver: Box<dyn Backend>,
     entries: Vec<Entry>,
     keys: Vec<PropKey>,
     excluded: HashMap<PropKey, Vec<usize>>,
@@ -147,6 +160,8 @@ struct Engine<'a, 'm> {
     start: Instant,
     last_progress: Instant,
     limit: Option<Limit>,
+    /// Whether some initial state satisfies an atom, for the atoms asked so far.
+    init_atoms: HashMap<(StateVar, i64), bool>,
     /// The top frame k.
     top: usize,
 }
@@ -158,6 +173,7 @@ struct Stopped;
 pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> {
     let sym = opts.symmetry && ts.inst.model.is_symmetric() && ts.agg.max > 1;
     let lift = new_solver(ts, opts.solver, &[STATE, STEP])?;
+    let init_solver = new_solver(ts, opts.solver, &[STATE])?;
     let init = new_solver(ts, opts.solver, &[STATE, STEP, FIRE])?;
     let mut keys: Vec<PropKey> = opts.props.iter().map(|&p| Some(p)).collect();
     keys.push(None);
@@ -172,6 +188,7 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
         sym,
         solvers: vec![init],
         lift,
+        init_solver,
         entries: Vec::new(),
         keys,
         excluded,
@@ -182,12 +199,32 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
         start: Instant::now(),
         last_progress: Instant::now(),
         limit: None,
+        init_atoms: HashMap::new(),
         top: 0,
     };
     // A stop (limit or interrupt) leaves no invariant; `e.limit` says which.
+    for l in &opts.seed {
+        if let Some(rep) = l.representative(e.ts) {
+            e.add_lemma(rep, INF);
+        }
+    }
     let invariant = e.run().unwrap_or_default();
     e.stats.seconds = e.start.elapsed().as_secs_f64();
     e.stats.lemmas = e.entries.iter().filter(|x| x.alive).count();
+    if opts.progress {
+        eprintln!(
+            "nfold: ic3 at sizes {}..{}: {} frames, {} lemmas, {} obligations, {} SAT calls ({} on init), {} ctgs, {:.2}s",
+            e.ts.agg.min,
+            e.ts.agg.max,
+            e.stats.frames,
+            e.stats.lemmas,
+            e.stats.obligations,
+            e.stats.sat_calls,
+            e.stats.init_calls,
+            e.stats.ctgs,
+            e.stats.seconds
+        );
+    }
     Ok(Ic3Outcome {
         lemmas: e
             .entries
@@ -207,7 +244,7 @@ fn new_solver(
     kind: SolverKind,
     groups: &[usize],
 ) -> Result<Box<dyn Backend>, String> {
-    let mut s = kind.create()?;
+    let mut s = kind.create_plain()?;
     for &g in groups {
         for c in ts.c.group(g) {
             s.add_clause(c);
@@ -271,12 +308,13 @@ impl Engine<'_, '_> {
                 }
                 if left == 0 {
                     self.stats.frames = k + 1;
-                    let inv = self
+                    let inv: Vec<Lemma> = self
                         .entries
                         .iter()
                         .filter(|x| x.alive && x.level > i)
                         .map(|x| x.lemma.clone())
                         .collect();
+                    let inv = lemma::simplify(self.minimize(inv)?);
                     return Ok(Some(inv));
                 }
             }
@@ -360,7 +398,24 @@ impl Engine<'_, '_> {
     }
 
     fn push_frame(&mut self) -> Result<(), Stopped> {
-        let s = new_solver(self.ts, self.opts.solver, &[STATE, STEP, FIRE]).map_err(|_| Stopped)?;
+        let mut s =
+            new_solver(self.ts, self.opts.solver, &[STATE, STEP, FIRE]).map_err(|_| Stopped)?;
+        // Lemmas known inductive belong to every frame.
+        for id in 0..self.entries.len() {
+            let e = &self.entries[id];
+            if !(e.alive && e.level == INF) {
+                continue;
+            }
+            let members = if self.sym && !e.lazy {
+                e.lemma.orbit(self.ts)
+            } else {
+                vec![e.rep.clone()]
+            };
+            for m in &members {
+                let cl: Vec<Lit> = m.iter().map(|&(v, x)| -self.ts.eq(v, x, false)).collect();
+                s.add_clause(&cl);
+            }
+        }
         self.solvers.push(s);
         Ok(())
     }
@@ -380,21 +435,25 @@ impl Engine<'_, '_> {
                 SolveResult::Sat if i == 0 => return Ok(r),
                 SolveResult::Sat => {}
             }
-            let values = {
-                let s = &self.solvers[i];
-                self.ts.values(&|l| s.value(l))
-            };
-            let width = {
-                let s = &self.solvers[i];
-                self.ts.width(&|l| s.value(l))
-            };
-            let pos: HashMap<StateVar, usize> = self
-                .svars
+            if !self
+                .entries
                 .iter()
-                .enumerate()
-                .map(|(k, &v)| (v, k))
-                .collect();
-            let value = |v: StateVar| values[pos[&v]];
+                .any(|e| e.alive && e.lazy && e.level >= i)
+            {
+                return Ok(r);
+            }
+            let (values, width) = {
+                let s = &self.solvers[i];
+                (
+                    self.ts.values(&|l| s.value(l)),
+                    self.ts.width(&|l| s.value(l)),
+                )
+            };
+            // Lemmas read cells only, and cells come first among the state variables.
+            let value = |v: StateVar| match v {
+                StateVar::Cell(s) => values[s],
+                StateVar::Absent(_) => 0,
+            };
             let mut added = false;
             for e in self
                 .entries
@@ -449,14 +508,49 @@ impl Engine<'_, '_> {
 
     /// Does the cube contain an initial state?
     fn init_intersects(&mut self, cube: &Cube) -> Result<bool, Stopped> {
+        // Most cubes have an atom no initial state satisfies; each atom is asked once.
+        for &atom in cube {
+            let possible = match self.init_atoms.get(&atom) {
+                Some(&b) => b,
+                None => {
+                    let a = [self.ts.eq(atom.0, atom.1, false), self.ts.init];
+                    let b = self.init_sat(&a)?;
+                    self.init_atoms.insert(atom, b);
+                    b
+                }
+            };
+            if !possible {
+                return Ok(false);
+            }
+        }
         let mut a = self.atoms(cube, false);
         a.push(self.ts.init);
-        Ok(self.solve(0, &a)? == SolveResult::Sat)
+        self.init_sat(&a)
+    }
+
+    fn init_sat(&mut self, assumptions: &[Lit]) -> Result<bool, Stopped> {
+        self.stats.sat_calls += 1;
+        self.stats.init_calls += 1;
+        match self
+            .init_solver
+            .solve(&self.ts.c.cnf, assumptions, &self.opts.stop)
+        {
+            SolveResult::Sat => Ok(true),
+            SolveResult::Unsat => Ok(false),
+            SolveResult::Unknown => {
+                self.limit = Some(stopped(&self.opts.stop));
+                Err(Stopped)
+            }
+        }
     }
 
     /// Relative induction of ¬cube at `level`: F_{level-1} ∧ ¬cube ∧ T ∧ cube'
     /// unsatisfiable (`temp`: add ¬cube for the query; without it the clause must be in
-    /// the frame already, as in propagation).
+    /// the frame already, as in propagation). With symmetry the hypothesis is the
+    /// whole orbit of ¬cube: frames and steps are symmetric, so if no state of the frame
+    /// outside the orbit steps into the cube, the orbit is inductive relative to the
+    /// frame. The cube must be `restrict`ed (its orbit is what is added). The core
+    /// keeps the presence atoms, so that it stays restricted.
     fn relind(&mut self, cube: &Cube, level: usize, temp: bool) -> Result<RelInd, Stopped> {
         let f = level - 1;
         let next = self.atoms(cube, true);
@@ -467,9 +561,20 @@ impl Engine<'_, '_> {
         let mut act = None;
         if temp && f > 0 {
             let x = self.ts.c.var();
-            let mut cl: Vec<Lit> = self.atoms(cube, false).iter().map(|&l| -l).collect();
-            cl.push(-x);
-            self.solvers[f].add_clause(&cl);
+            // A large orbit costs more clauses than its stronger hypothesis saves;
+            // ¬cube alone is a weaker hypothesis, so the check stays sound.
+            let lemma = Lemma::from_cube(self.ts, cube, self.sym);
+            let members =
+                if self.sym && lemma.orbit_size(self.ts.agg.max.min(lemma.hi)) <= TEMP_ORBIT {
+                    lemma.orbit(self.ts)
+                } else {
+                    vec![cube.clone()]
+                };
+            for m in &members {
+                let mut cl: Vec<Lit> = self.atoms(m, false).iter().map(|&l| -l).collect();
+                cl.push(-x);
+                self.solvers[f].add_clause(&cl);
+            }
             a.push(x);
             act = Some(x);
         }
@@ -482,7 +587,9 @@ impl Engine<'_, '_> {
                 let core: Cube = cube
                     .iter()
                     .zip(&next)
-                    .filter(|(_, l)| s.failed(**l).unwrap_or(true))
+                    .filter(|((v, _), l)| {
+                        matches!(v, StateVar::Absent(_)) || s.failed(**l).unwrap_or(true)
+                    })
                     .map(|(x, _)| *x)
                     .collect();
                 Ok(RelInd::Holds(if core.is_empty() {
@@ -585,8 +692,8 @@ impl Engine<'_, '_> {
                     } else {
                         core
                     };
+                    let core = self.canon(core);
                     let g = self.generalize(core, level, w, 0)?;
-                    let g = lemma::restrict(self.ts, &g, w);
                     let mut lvl = level;
                     while lvl < k {
                         match self.relind(&g, lvl + 1, true)? {
@@ -619,10 +726,80 @@ impl Engine<'_, '_> {
         Ok(None)
     }
 
+    /// A subset of an inductive invariant that is still inductive and still excludes
+    /// the bad states: the lemmas the bad states' exclusion needs, closed under the
+    /// lemmas each needed lemma's consecution needs (unsat cores over one literal per
+    /// lemma, with the whole invariant assumed). Cores are not minimal, but the result
+    /// is an invariant by construction: every kept lemma follows in one step from kept
+    /// lemmas, and the kept ones exclude the bad states.
+    fn minimize(&mut self, inv: Vec<Lemma>) -> Result<Vec<Lemma>, Stopped> {
+        if inv.len() < 2 {
+            return Ok(inv);
+        }
+        let mut s =
+            new_solver(self.ts, self.opts.solver, &[STATE, STEP, FIRE]).map_err(|_| Stopped)?;
+        let sym = self.sym;
+        let lit = |ts: &mut Transys, l: &Lemma, next: bool| {
+            let members = if sym {
+                l.orbit(ts)
+            } else {
+                l.representative(ts).into_iter().collect()
+            };
+            let parts: Vec<Lit> = members
+                .iter()
+                .map(|m| {
+                    let cl: Vec<Lit> = m.iter().map(|&(v, x)| -ts.eq(v, x, next)).collect();
+                    ts.c.or(&cl)
+                })
+                .collect();
+            ts.c.and(&parts)
+        };
+        let cur: Vec<Lit> = inv.iter().map(|l| lit(self.ts, l, false)).collect();
+        let nxt: Vec<Lit> = inv.iter().map(|l| lit(self.ts, l, true)).collect();
+        let mut need = vec![false; inv.len()];
+        let mut work: Vec<Option<usize>> = vec![None];
+        while let Some(w) = work.pop() {
+            let mut a = cur.clone();
+            a.push(match w {
+                None => self.bad,
+                Some(m) => -nxt[m],
+            });
+            self.stats.sat_calls += 1;
+            match s.solve(&self.ts.c.cnf, &a, &self.opts.stop) {
+                SolveResult::Unsat => {}
+                // Not an invariant after all, or stopped: keep everything.
+                _ => return Ok(inv),
+            }
+            for (j, &c) in cur.iter().enumerate() {
+                if !need[j] && s.failed(c).unwrap_or(true) {
+                    need[j] = true;
+                    work.push(Some(j));
+                }
+            }
+        }
+        Ok(inv
+            .into_iter()
+            .zip(need)
+            .filter(|x| x.1)
+            .map(|x| x.0)
+            .collect())
+    }
+
+    /// With symmetry, the member of the cube's orbit on processes 1..k: what is
+    /// generalized, so that widths down to k stay open to it.
+    fn canon(&self, cube: Cube) -> Cube {
+        if !self.sym {
+            return cube;
+        }
+        Lemma::from_cube(self.ts, &cube, true)
+            .representative(self.ts)
+            .unwrap_or(cube)
+    }
+
     /// Add ¬cube (with its orbit) to frames 1..=level.
     fn add_lemma(&mut self, cube: Cube, level: usize) {
         let lemma = Lemma::from_cube(self.ts, &cube, self.sym);
-        let lazy = self.sym && lemma.orbit_size(self.ts.agg.max) > EAGER_ORBIT;
+        let lazy = self.sym && lemma.orbit_size(self.ts.agg.max.min(lemma.hi)) > EAGER_ORBIT;
         let members = if self.sym && !lazy {
             lemma.orbit(self.ts)
         } else {
@@ -638,9 +815,10 @@ impl Engine<'_, '_> {
                 e.alive = false;
             }
         }
+        let top = level.min(self.solvers.len() - 1);
         for m in &members {
             let cl: Vec<Lit> = m.iter().map(|&(v, x)| -self.ts.eq(v, x, false)).collect();
-            for i in 1..=level {
+            for i in 1..=top {
                 self.solvers[i].add_clause(&cl);
             }
         }

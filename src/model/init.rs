@@ -176,6 +176,29 @@ pub fn for_each_initial(
     inst: &Instance,
     f: &mut dyn FnMut(&[i64]) -> bool,
 ) -> Result<(), InitError> {
+    for_each_initial_ordered(inst, None, f)
+}
+
+/// As `for_each_initial`, but the values of each cell are tried in the order `shuffle`
+/// leaves them in (it is given `lo..=hi` of the cell, in ascending order, each time the
+/// search reaches the cell): with a random shuffle, the first initial state found is a
+/// random one (the search still backtracks, so it finds one whenever one exists).
+pub fn for_each_initial_shuffled(
+    inst: &Instance,
+    shuffle: &mut dyn FnMut(&mut [i64]),
+    f: &mut dyn FnMut(&[i64]) -> bool,
+) -> Result<(), InitError> {
+    for_each_initial_ordered(inst, Some(shuffle), f)
+}
+
+/// Reorders the values of a cell in place.
+type Shuffle<'g> = &'g mut dyn FnMut(&mut [i64]);
+
+fn for_each_initial_ordered(
+    inst: &Instance,
+    shuffle: Option<Shuffle>,
+    f: &mut dyn FnMut(&[i64]) -> bool,
+) -> Result<(), InitError> {
     if !inst.has_states() {
         return Ok(());
     }
@@ -201,53 +224,75 @@ pub fn for_each_initial(
             Err(error) => return Err(InitError { state: st, error }),
         }
     }
-    rec(inst, &mut cons, &mut st, &mut known, 0, &pending, f).map(|_| ())
+    let mut search = Search {
+        inst,
+        cons: &mut cons,
+        st: &mut st,
+        known: &mut known,
+        shuffle,
+        f,
+    };
+    search.rec(0, &pending).map(|_| ())
 }
 
-/// Returns Ok(false) when `f` asked to stop.
-fn rec(
-    inst: &Instance,
-    cons: &mut [Constraint],
-    st: &mut State,
-    known: &mut Vec<bool>,
-    slot: usize,
-    pending: &[usize],
-    f: &mut dyn FnMut(&[i64]) -> bool,
-) -> Result<bool, InitError> {
-    if slot == st.len() {
-        return Ok(f(st));
-    }
-    let (lo, hi) = (inst.slots[slot].lo, inst.slots[slot].hi);
-    known[slot] = true;
-    let mut next = Vec::with_capacity(pending.len());
-    'values: for v in lo..=hi {
-        st[slot] = v;
-        next.clear();
-        for &k in pending {
-            let c = &mut cons[k];
-            match peval(inst, st, known, &mut c.env, c.body) {
-                Ok(Some(0)) => continue 'values,
-                Ok(Some(_)) => {}
-                Ok(None) => next.push(k),
-                Err(error) => {
-                    for (v, s) in st.iter_mut().zip(&inst.slots).skip(slot + 1) {
-                        *v = s.lo;
+/// The backtracking search over the slots, with what it carries from cell to cell.
+struct Search<'s, 'm, 'c, 'g, 'f> {
+    inst: &'s Instance<'m>,
+    cons: &'s mut [Constraint<'c>],
+    st: &'s mut State,
+    known: &'s mut Vec<bool>,
+    shuffle: Option<Shuffle<'g>>,
+    f: &'f mut dyn FnMut(&[i64]) -> bool,
+}
+
+impl Search<'_, '_, '_, '_, '_> {
+    /// Returns Ok(false) when `f` asked to stop.
+    fn rec(&mut self, slot: usize, pending: &[usize]) -> Result<bool, InitError> {
+        if slot == self.st.len() {
+            return Ok((self.f)(self.st));
+        }
+        let (lo, hi) = (self.inst.slots[slot].lo, self.inst.slots[slot].hi);
+        self.known[slot] = true;
+        let mut next = Vec::with_capacity(pending.len());
+        // Ascending values, or the shuffled ones.
+        let shuffled: Option<Vec<i64>> = self.shuffle.as_mut().map(|sh| {
+            let mut vals: Vec<i64> = (lo..=hi).collect();
+            sh(&mut vals);
+            vals
+        });
+        let mut values: Box<dyn Iterator<Item = i64>> = match shuffled {
+            Some(v) => Box::new(v.into_iter()),
+            None => Box::new(lo..=hi),
+        };
+        'values: for v in &mut values {
+            self.st[slot] = v;
+            next.clear();
+            for &k in pending {
+                let c = &mut self.cons[k];
+                match peval(self.inst, self.st, self.known, &mut c.env, c.body) {
+                    Ok(Some(0)) => continue 'values,
+                    Ok(Some(_)) => {}
+                    Ok(None) => next.push(k),
+                    Err(error) => {
+                        for (v, s) in self.st.iter_mut().zip(&self.inst.slots).skip(slot + 1) {
+                            *v = s.lo;
+                        }
+                        return Err(InitError {
+                            state: self.st.clone(),
+                            error,
+                        });
                     }
-                    return Err(InitError {
-                        state: st.clone(),
-                        error,
-                    });
                 }
             }
+            let pend = next.clone();
+            if !self.rec(slot + 1, &pend)? {
+                self.known[slot] = false;
+                return Ok(false);
+            }
         }
-        let pend = next.clone();
-        if !rec(inst, cons, st, known, slot + 1, &pend, f)? {
-            known[slot] = false;
-            return Ok(false);
-        }
+        self.known[slot] = false;
+        Ok(true)
     }
-    known[slot] = false;
-    Ok(true)
 }
 
 /// All initial states (for small instances and tests).

@@ -42,6 +42,9 @@ pub struct Certificate {
     /// claimed at.
     pub proves: Vec<(String, Vec<usize>)>,
     pub lemmas: Vec<CertLemma>,
+    /// `every n cutoff c`: the lemmas and claims extend to every size, by the cutoff
+    /// argument (`cutoff`), checked at sizes 1..c.
+    pub every: Option<usize>,
 }
 
 /// One lemma: the sizes it is claimed at, its process variables and its formula
@@ -162,6 +165,15 @@ pub fn sizes_text(sizes: &[usize]) -> String {
     parts.join(", ")
 }
 
+/// `size 3` or `sizes 1..3, 5`.
+pub fn sizes_phrase(sizes: &[usize]) -> String {
+    if sizes.len() == 1 {
+        format!("size {}", sizes[0])
+    } else {
+        format!("sizes {}", sizes_text(sizes))
+    }
+}
+
 fn parse_sizes_list(s: &str) -> Result<Vec<usize>, String> {
     let mut out = Vec::new();
     for part in s.split(',') {
@@ -192,6 +204,9 @@ impl Certificate {
             self.induction,
             if self.simple_path { " simple-path" } else { "" }
         ));
+        if let Some(c) = self.every {
+            out.push_str(&format!("every n cutoff {c}\n"));
+        }
         for (p, s) in &self.proves {
             out.push_str(&format!("proves {p} at {}\n", sizes_text(s)));
         }
@@ -212,6 +227,7 @@ impl Certificate {
             simple_path: false,
             proves: Vec::new(),
             lemmas: Vec::new(),
+            every: None,
         };
         let mut off = 0;
         let mut seen_sizes = false;
@@ -259,9 +275,21 @@ impl Certificate {
                         c.proves.push((p.trim().to_string(), parse_sizes_list(s)?));
                     }
                     "lemma" => c.lemmas.push(CertLemma::parse(rest)?),
+                    "every" => {
+                        let k = rest
+                            .strip_prefix("n cutoff ")
+                            .ok_or("expected `every n cutoff C`")?;
+                        c.every = Some(
+                            k.trim()
+                                .parse()
+                                .ok()
+                                .filter(|&k: &usize| k >= 1)
+                                .ok_or("expected a cutoff of at least 1")?,
+                        );
+                    }
                     _ => {
                         return Err(format!(
-                            "unknown line `{word}` (expected model, sizes, engine, induction, proves or lemma)"
+                            "unknown line `{word}` (expected model, sizes, engine, induction, every, proves or lemma)"
                         ));
                     }
                 }
@@ -298,6 +326,7 @@ mod tests {
                 CertLemma::parse("sizes 2..5: not (Sem = False && A[#1] = Crit)").unwrap(),
                 CertLemma::parse("sizes 1..3: no range error").unwrap(),
             ],
+            every: None,
         };
         let t = c.to_text();
         assert!(t.contains("proves mutex at 1..3, 5, 7..8"));
@@ -306,5 +335,11 @@ mod tests {
         assert!(CertLemma::parse("forall distinct I. not (x)").is_err());
         assert!(CertLemma::parse("A = B").is_err());
         assert!(Certificate::parse("bogus line\nsizes 1..2\n").is_err());
+        let every = Certificate {
+            every: Some(4),
+            ..c
+        };
+        assert!(every.to_text().contains("\nevery n cutoff 4\n"));
+        assert_eq!(Certificate::parse(&every.to_text()).unwrap(), every);
     }
 }

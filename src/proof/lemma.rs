@@ -195,6 +195,13 @@ impl Lemma {
         }
     }
 
+    /// The orbit's member whose processes are 1..k in the order the atoms mention them
+    /// (the cube itself without variables).
+    pub fn representative(&self, ts: &Transys) -> Option<Cube> {
+        let ps: Vec<i64> = (1..=self.procs as i64).collect();
+        self.instance(ts, &ps)
+    }
+
     /// The concrete cube for one assignment of processes to the variables (`None` when
     /// the assignment leaves the lemma's widths or the system's cells).
     pub fn instance(&self, ts: &Transys, procs: &[i64]) -> Option<Cube> {
@@ -274,23 +281,48 @@ impl Lemma {
         cur: &mut Vec<i64>,
         found: &mut Option<Cube>,
     ) {
-        // Atoms whose variables are all assigned must hold.
+        // The atoms whose last variable was just assigned (or that have none, at the
+        // start) must hold; the others were checked at a shallower level or wait.
         let k = cur.len();
-        let assigned = |p: &PVal| match p {
-            PVal::Const(_) => true,
-            PVal::Proc(i) => *i < k,
+        let last = |a: &Atom| {
+            a.index
+                .iter()
+                .chain([&a.value])
+                .filter_map(|p| match p {
+                    PVal::Proc(i) => Some(i + 1),
+                    PVal::Const(_) => None,
+                })
+                .max()
+                .unwrap_or(0)
         };
-        for a in &self.atoms {
-            if a.index.iter().all(assigned) && assigned(&a.value) {
-                let v = |p: PVal| match p {
-                    PVal::Const(c) => c,
-                    PVal::Proc(i) => cur[i],
+        let mut index = [0i64; 8];
+        for a in self.atoms.iter().filter(|a| last(a) == k) {
+            let v = |p: PVal| match p {
+                PVal::Const(c) => c,
+                PVal::Proc(i) => cur[i],
+            };
+            {
+                let n = a.index.len();
+                let mut heap = Vec::new();
+                let ix: &mut [i64] = if n <= index.len() {
+                    &mut index[..n]
+                } else {
+                    heap.resize(n, 0);
+                    &mut heap
                 };
-                let index: Vec<i64> = a.index.iter().map(|&p| v(p)).collect();
-                let Some(s) = ts.inst.slot_of(a.var, &index) else {
+                for (d, &p) in ix.iter_mut().zip(&a.index) {
+                    *d = v(p);
+                }
+                let Some(s) = ts.inst.slot_of(a.var, ix) else {
                     return;
                 };
-                if !cell_exists(ts, s, width) || value(StateVar::Cell(s)) != v(a.value) {
+                // Process indices are at most the width here; ranges may not exist.
+                let ranged = ts.inst.model.vars[a.var]
+                    .dims
+                    .iter()
+                    .any(|d| matches!(d, Ty::Range(_)));
+                if (ranged && !cell_exists(ts, s, width)) || value(StateVar::Cell(s)) != v(a.value)
+                {
                     return;
                 }
             }
@@ -373,5 +405,175 @@ impl Lemma {
             body,
             no_range: false,
         }
+    }
+}
+
+impl Lemma {
+    /// The widths at which the lemma says something: below `procs` processes there is
+    /// no tuple of distinct ones.
+    fn effective(&self) -> (usize, usize) {
+        (self.lo.max(self.procs), self.hi)
+    }
+
+    /// The atoms with the process variables renamed by `perm` (variable i becomes
+    /// `perm[i]`), sorted.
+    fn renamed(&self, perm: &[usize]) -> Vec<Atom> {
+        let r = |p: PVal| match p {
+            PVal::Proc(i) => PVal::Proc(perm[i]),
+            c => c,
+        };
+        let mut atoms: Vec<Atom> = self
+            .atoms
+            .iter()
+            .map(|a| Atom {
+                var: a.var,
+                index: a.index.iter().map(|&p| r(p)).collect(),
+                value: r(a.value),
+            })
+            .collect();
+        atoms.sort();
+        atoms
+    }
+
+    /// The atoms under the renaming of the variables that sorts least (for up to five
+    /// variables; beyond, the atoms as they are): equal for two lemmas iff they say
+    /// the same of their widths.
+    pub fn canonical_atoms(&self) -> Vec<Atom> {
+        if self.procs > 5 {
+            let mut a = self.atoms.clone();
+            a.sort();
+            return a;
+        }
+        let mut best: Option<Vec<Atom>> = None;
+        let mut perm: Vec<usize> = (0..self.procs).collect();
+        loop {
+            let a = self.renamed(&perm);
+            if best.as_ref().is_none_or(|b| a < *b) {
+                best = Some(a);
+            }
+            if !next_permutation(&mut perm) {
+                break;
+            }
+        }
+        best.unwrap_or_default()
+    }
+
+    /// Whether this lemma implies `other` at every width `other` claims: its atoms,
+    /// under some injective renaming into `other`'s variables, are among `other`'s.
+    pub fn subsumes(&self, other: &Lemma) -> bool {
+        let (a, b) = (self.effective(), other.effective());
+        if self.procs > other.procs
+            || a.0 > b.0
+            || a.1 < b.1
+            || self.atoms.len() > other.atoms.len()
+        {
+            return false;
+        }
+        let mut map = Vec::with_capacity(self.procs);
+        self.embeds(other, &mut map)
+    }
+
+    fn embeds(&self, other: &Lemma, map: &mut Vec<usize>) -> bool {
+        if map.len() == self.procs {
+            return self.renamed(map).iter().all(|x| other.atoms.contains(x));
+        }
+        for q in 0..other.procs {
+            if !map.contains(&q) {
+                map.push(q);
+                if self.embeds(other, map) {
+                    return true;
+                }
+                map.pop();
+            }
+        }
+        false
+    }
+}
+
+/// The next permutation in lexicographic order (false after the last).
+fn next_permutation(p: &mut [usize]) -> bool {
+    let Some(i) = (1..p.len()).rev().find(|&i| p[i - 1] < p[i]) else {
+        return false;
+    };
+    let j = (i..p.len()).rev().find(|&j| p[j] > p[i - 1]).unwrap_or(i);
+    p.swap(i - 1, j);
+    p[i..].reverse();
+    true
+}
+
+/// An equivalent, smaller conjunction of lemmas: lemmas saying the same of adjacent
+/// or overlapping widths are merged, and lemmas another one implies are dropped.
+pub fn simplify(lemmas: Vec<Lemma>) -> Vec<Lemma> {
+    let mut by_atoms: Vec<(Vec<Atom>, Lemma)> = Vec::new();
+    for l in lemmas {
+        let key = l.canonical_atoms();
+        let (lo, hi) = l.effective();
+        if let Some((_, m)) = by_atoms.iter_mut().find(|(k, m)| {
+            let (a, b) = m.effective();
+            *k == key && m.procs == l.procs && lo <= b + 1 && a <= hi + 1
+        }) {
+            m.lo = m.effective().0.min(lo);
+            m.hi = m.hi.max(hi);
+            continue;
+        }
+        by_atoms.push((key, l));
+    }
+    let all: Vec<Lemma> = by_atoms.into_iter().map(|x| x.1).collect();
+    let mut keep = vec![true; all.len()];
+    for i in 0..all.len() {
+        for j in 0..all.len() {
+            if i != j && keep[j] && keep[i] && all[j].subsumes(&all[i]) {
+                // Of two equal lemmas keep the first.
+                if all[i].subsumes(&all[j]) && i < j {
+                    continue;
+                }
+                keep[i] = false;
+            }
+        }
+    }
+    all.into_iter()
+        .zip(keep)
+        .filter(|x| x.1)
+        .map(|x| x.0)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn atom(var: usize, i: usize, v: i64) -> Atom {
+        Atom {
+            var,
+            index: vec![PVal::Proc(i)],
+            value: PVal::Const(v),
+        }
+    }
+
+    #[test]
+    fn simplify_merges_and_subsumes() {
+        // not (A[i] = 2 && A[j] = 2) at 2..5 and at 6..9: one lemma at 2..9.
+        let l = |lo, hi, atoms: Vec<Atom>, procs| Lemma {
+            lo,
+            hi,
+            procs,
+            atoms,
+        };
+        let a = l(2, 5, vec![atom(0, 0, 2), atom(0, 1, 2)], 2);
+        let b = l(6, 9, vec![atom(0, 1, 2), atom(0, 0, 2)], 2);
+        // not (A[i] = 2 && A[j] = 2 && B[i] = 1) at 3..9: implied by the merged one.
+        let c = l(3, 9, vec![atom(0, 0, 2), atom(1, 0, 1), atom(0, 1, 2)], 2);
+        // not (A[i] = 2 && B[j] = 1) at 1..9: not implied.
+        let d = l(1, 9, vec![atom(0, 0, 2), atom(1, 1, 1)], 2);
+        let s = simplify(vec![a, b, c, d.clone()]);
+        assert_eq!(s.len(), 2);
+        assert_eq!((s[0].lo, s[0].hi), (2, 9));
+        assert_eq!(s[1], d);
+        let mut p = vec![0, 1, 2];
+        let mut n = 1;
+        while next_permutation(&mut p) {
+            n += 1;
+        }
+        assert_eq!(n, 6);
     }
 }

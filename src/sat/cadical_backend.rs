@@ -23,7 +23,17 @@ pub struct CadicalBackend {
 
 impl CadicalBackend {
     pub fn new() -> CadicalBackend {
-        let mut solver: cadical::Solver<Terminate> = cadical::Solver::new();
+        CadicalBackend::with(cadical::Solver::new())
+    }
+
+    /// Without preprocessing and inprocessing (CaDiCaL's `plain` configuration): for
+    /// many small queries under assumptions, where variable elimination costs more than
+    /// it saves.
+    pub fn plain() -> CadicalBackend {
+        CadicalBackend::with(cadical::Solver::with_config("plain").unwrap_or_default())
+    }
+
+    fn with(mut solver: cadical::Solver<Terminate>) -> CadicalBackend {
         solver.set_callbacks(Some(Terminate::default()));
         CadicalBackend {
             solver,

@@ -117,6 +117,16 @@ impl SolverKind {
         }
     }
 
+    /// A fresh solver tuned for many small incremental queries under assumptions (IC3
+    /// frames, certificate checks): CaDiCaL without pre- and inprocessing.
+    pub fn create_plain(self) -> Result<Box<dyn Backend>, String> {
+        match self {
+            #[cfg(feature = "cadical")]
+            SolverKind::Cadical => Ok(Box::new(cadical_backend::CadicalBackend::plain())),
+            _ => self.create(),
+        }
+    }
+
     /// A fresh solver; an error when the backend was not built in.
     pub fn create(self) -> Result<Box<dyn Backend>, String> {
         match self {

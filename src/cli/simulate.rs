@@ -1,0 +1,220 @@
+//! `nfold simulate`: one random run of an instance on the reference interpreter,
+//! printed like a counterexample (or as a JSON trail).
+
+use super::traces::{TraceArgs, render_run, render_trace};
+use super::{EXIT_LIMIT, EXIT_OK, EXIT_VIOLATION, load, parse_data_values, parse_size};
+use super::{sizes_for, usage};
+use crate::simulate::{self, End, InitialDraw, SimOptions, Simulation};
+use crate::trace;
+use clap::Args;
+use serde_json::{Value, json};
+
+pub(crate) const AFTER_HELP: &str = "\
+The run starts in a random initial state (uniformly among them when there are at most \
+10000), and at each step fires a uniformly random enabled transition instance, with \
+uniformly random values for `X := .` and `any`. It stops after --steps steps, in a \
+state violating an `unsafe` property, at a range error (a transition instance or \
+property meeting one in the current state) or in a deadlock. The same seed gives the \
+same run.
+
+Exit codes: 0 the run took its steps or ended in a deadlock (or there is no initial \
+state); 1 it reached a state violating an `unsafe` property or a range error (or a \
+deadlock, with --deadlock); 2 usage or input error; 3 internal error (the run failed to \
+replay).";
+
+#[derive(Args, Debug)]
+pub(crate) struct SimulateArgs {
+    /// The model file (.cub).
+    file: String,
+    /// The instance size (required unless the model fixes it with `number_procs`).
+    #[arg(long, value_name = "N", value_parser = parse_size)]
+    size: Option<usize>,
+    /// Stop after this many steps.
+    #[arg(long, value_name = "K", default_value_t = 50)]
+    steps: usize,
+    /// Seed of the random choices (default: from the clock; printed either way, so the
+    /// run can be repeated).
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Check only this `unsafe` property along the run (repeatable; default: all).
+    #[arg(long = "property", value_name = "NAME")]
+    properties: Vec<String>,
+    /// A deadlock ends the run as a violation (exit code 1).
+    #[arg(long)]
+    deadlock: bool,
+    /// The number of values of every abstract type (`type data`; default: chosen from
+    /// the model, see `nfold info`).
+    #[arg(long, value_name = "D", value_parser = parse_data_values)]
+    data_values: Option<usize>,
+    /// Print the run as one JSON document (a trail: `nfold replay` reads it).
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    traces: TraceArgs,
+}
+
+fn end_name(e: &End) -> &'static str {
+    match e {
+        End::Steps => "steps",
+        End::Deadlock => "deadlock",
+        End::Unsafe => "unsafe",
+        End::Range => "range_error",
+        End::NoInitialState => "no_initial_state",
+    }
+}
+
+/// The run as a trace-shaped JSON value (`null` without an initial state).
+fn run_json(model: &crate::model::ir::Model, sim: &Simulation) -> Value {
+    match sim.trace() {
+        _ if sim.states.is_empty() => Value::Null,
+        Some(t) => trace::to_json(model, &t, &sim.states),
+        None => trace::run_json(model, sim.size, &sim.steps, &sim.states),
+    }
+}
+
+/// Run `nfold simulate`; returns the exit code.
+pub(crate) fn simulate(a: SimulateArgs) -> i32 {
+    let model = match load(&a.file, a.data_values) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let n = match (model.number_procs, a.size) {
+        (None, None) => return usage("give the instance size with --size N"),
+        _ => match sizes_for(&model, None, a.size) {
+            Ok(s) => s[0],
+            Err(e) => return usage(&e),
+        },
+    };
+    let mut props = Vec::new();
+    for p in &a.properties {
+        match model.unsafes.iter().position(|u| &u.name == p) {
+            Some(k) => props.push(k),
+            None => {
+                let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
+                return usage(&format!(
+                    "no `unsafe` property named `{p}` (the model has: {})",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ));
+            }
+        }
+    }
+    let seed = a.seed.unwrap_or_else(simulate::time_seed);
+    let opts = SimOptions {
+        steps: a.steps,
+        seed,
+        props: if props.is_empty() { None } else { Some(props) },
+    };
+    let sim = simulate::simulate(&model, n, &opts);
+    // Built on the interpreter, the run is real; replaying it again guards the code
+    // that assembled it.
+    let trace = sim.trace();
+    if let Some(t) = &trace
+        && let Err(e) = t.replay(&model)
+    {
+        eprintln!("nfold: internal error: the simulated run failed to replay: {e}");
+        return EXIT_LIMIT;
+    }
+    let violated = match sim.end {
+        End::Unsafe | End::Range => true,
+        End::Deadlock => a.deadlock,
+        End::Steps | End::NoInitialState => false,
+    };
+    let doc = || {
+        let mut d = trace::trail_json(&model, n, run_json(&model, &sim));
+        d["seed"] = json!(seed);
+        d["max_steps"] = json!(a.steps);
+        d["steps"] = json!(sim.steps.len());
+        d["end"] = json!(end_name(&sim.end));
+        d["initial_states"] = match &sim.initial {
+            Some(InitialDraw::Uniform(k)) => json!(k),
+            _ => Value::Null,
+        };
+        d
+    };
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&doc()).unwrap_or_default()
+        );
+    } else {
+        print!("{}", text(&model, &sim, &a));
+    }
+    if let Some(path) = &a.traces.trace_out {
+        if sim.states.is_empty() {
+            eprintln!("nfold: no run (no initial state): {path} not written");
+        } else {
+            let saved = match &trace {
+                Some(t) => trace::save(&model, t, path),
+                None => trace::write_json(std::path::Path::new(path), &doc()),
+            };
+            match saved {
+                Ok(()) => eprintln!("nfold: run saved to {path} (`nfold replay` re-runs it)"),
+                Err(e) => return usage(&e),
+            }
+        }
+    }
+    if violated { EXIT_VIOLATION } else { EXIT_OK }
+}
+
+fn text(model: &crate::model::ir::Model, sim: &Simulation, a: &SimulateArgs) -> String {
+    let mut out = format!(
+        "model     {}\nsize      {}\nseed      {} (the same seed repeats this run: --seed {})\n",
+        model.source.name, sim.size, sim.seed, sim.seed
+    );
+    match &sim.initial {
+        Some(InitialDraw::Uniform(k)) => out.push_str(&format!(
+            "initial   drawn uniformly among {k} initial state{}\n",
+            if *k == 1 { "" } else { "s" }
+        )),
+        Some(InitialDraw::Search) => out.push_str(&format!(
+            "initial   drawn by a randomised search (more than {} initial states)\n",
+            simulate::UNIFORM_INITIAL
+        )),
+        None => {}
+    }
+    out.push('\n');
+    if sim.states.is_empty() {
+        out.push_str(&format!(
+            "no initial state at size {} (the init formula is unsatisfiable there): nothing to simulate\n",
+            sim.size
+        ));
+        return out;
+    }
+    let f = a.traces.trace_format;
+    match sim.trace() {
+        Some(t) => {
+            out.push_str(&render_trace(model, &t, &sim.states, f));
+            out.push_str(&match sim.end {
+                End::Deadlock if !a.deadlock => format!(
+                    "\nthe run ends in a deadlock after {} steps\n",
+                    sim.steps.len()
+                ),
+                End::Deadlock => format!(
+                    "\nVIOLATION: the run reaches a deadlock after {} steps (--deadlock)\n",
+                    sim.steps.len()
+                ),
+                End::Range => format!(
+                    "\nVIOLATION: the run meets a range error after {} steps\n",
+                    sim.steps.len()
+                ),
+                _ => format!(
+                    "\nVIOLATION: the run reaches a bad state after {} steps\n",
+                    sim.steps.len()
+                ),
+            });
+        }
+        None => {
+            out.push_str(&render_run(model, sim.size, &sim.steps, &sim.states, f));
+            out.push_str(&format!(
+                "    => stopped after {} steps (--steps {}); no property violated on the way\n",
+                sim.steps.len(),
+                a.steps
+            ));
+        }
+    }
+    out
+}
