@@ -739,13 +739,67 @@ fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
             }
         }
     }
+    check_every_n(m, plain)
+}
+
+/// "Holds for every n" only where the explicit engine finds no violation at sizes
+/// 1..3 (`plain`) nor at sizes 4 and 5 (when they fit in its state budget).
+fn check_every_n(m: &Model, plain: &Answers) -> Result<(), String> {
+    use nfold::engine::Control;
+    use nfold::engine::every::{EveryN, prove_every};
+    let props: Vec<usize> = (0..m.unsafes.len()).collect();
+    let ctl = Control {
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(150)),
+        ..Control::default()
+    };
+    let e = prove_every(
+        m,
+        &props,
+        nfold::sat::SolverKind::default_kind(),
+        true,
+        &ctl,
+    )?;
+    if !matches!(e, EveryN::Proved { .. }) {
+        return Ok(());
+    }
+    EVERY_PROVED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if let Some(k) = plain.iter().find(|(_, v)| v.0 == Verdict::Violated) {
+        return Err(format!("every n claimed, explicit refutes {:?}", k.0));
+    }
+    // Sizes 4 and 5 within a small budget: a refutation there is what matters.
+    for n in 4..=5 {
+        let r = explicit(
+            m,
+            n,
+            &ReachOptions {
+                symmetry: true,
+                max_states: Some(50_000),
+                deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(200)),
+                ..Default::default()
+            },
+        );
+        if let Some(p) = r
+            .results
+            .iter()
+            .find(|p| p.verdict.kind() == Verdict::Violated)
+        {
+            return Err(format!(
+                "every n claimed, explicit refutes `{}` at size {n}",
+                p.name
+            ));
+        }
+    }
     Ok(())
 }
 
+/// Generated models proved for every n (reported at the end of the run).
+static EVERY_PROVED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// The nested depth-first search against the SCC oracle for every `ltl` property,
-/// process, fairness and symmetry setting: without symmetry (or without fairness) the
-/// verdicts agree; with fairness and symmetry a reported cycle is real but one may be
-/// missed. Lassos replay (else `internal_errors`).
+/// process, fairness and symmetry setting: without symmetry (or without fairness, or
+/// where the complete search answers first under fairness) the verdicts agree; the
+/// reduced search under fairness reports only real cycles but may miss one. Lassos
+/// replay (else `internal_errors`).
 fn check_liveness(m: &Model, sizes: &[usize]) -> Result<(), String> {
     for prop in 0..m.ltls.len() {
         let p = LtlProperty::new(m, prop).map_err(|e| format!("ltl translation: {e}"))?;
@@ -756,18 +810,22 @@ fn check_liveness(m: &Model, sizes: &[usize]) -> Result<(), String> {
                     if oracle == Oracle::TooBig {
                         continue;
                     }
-                    for symmetry in [false, true] {
+                    // With symmetry: the default (under fairness the complete search
+                    // first, within its budget) and the reduced search alone.
+                    for (symmetry, budget) in [(false, None), (true, None), (true, Some(0))] {
                         if symmetry && (process != 1 || !m.is_symmetric()) {
                             continue;
                         }
                         let opts = LiveOptions {
                             symmetry,
                             fair,
+                            complete_budget: budget,
                             ..Default::default()
                         };
                         let r = ndfs::check(m, n, &p, Some(process), &opts);
                         let what = format!(
-                            "ltl l{prop} n={n} process {process} fair={fair} symmetry={symmetry}"
+                            "ltl l{prop} n={n} process {process} fair={fair} symmetry={symmetry} \
+                             budget={budget:?}"
                         );
                         if !r.internal_errors.is_empty() {
                             return Err(format!("{what}: {:?}", r.internal_errors));
@@ -938,6 +996,10 @@ fn generated_models_pass_every_oracle() {
             );
         }
     }
+    eprintln!(
+        "{count} generated models, {symmetric} fully symmetric, {} proved for every n",
+        EVERY_PROVED.load(std::sync::atomic::Ordering::Relaxed)
+    );
     // Both kinds were exercised (when there are enough models to ask it of, not when a
     // single seed is replayed).
     assert!(

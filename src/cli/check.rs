@@ -23,7 +23,8 @@ use std::time::Instant;
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EngineArg {
-    /// A short BMC pass for shallow violations, then IC3 on the aggregate for the rest:
+    /// Explicit search per size while quick, then a short BMC pass for shallow
+    /// violations and IC3 on the aggregate of the sizes left:
     /// every size proved or refuted.
     Auto,
     /// Exhaustive breadth-first search with symmetry reduction, one size at a time.
@@ -286,7 +287,23 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
     run.notes = outcome.notes;
     run.certificate = outcome.certificate;
     if try_every {
-        run.every = match every_n(&run, &problem, solver, !a.no_symmetry, &ctl) {
+        // Tried by default, it gets a budget; asked for, only the run's limits.
+        let mut ectl = ctl.clone();
+        if !a.every_n {
+            let budget = Instant::now() + std::time::Duration::from_secs_f64(EVERY_BUDGET);
+            ectl.deadline = Some(ectl.deadline.map_or(budget, |d| d.min(budget)));
+        }
+        run.every = match every_n(&run, &problem, solver, !a.no_symmetry, &ectl) {
+            Ok(EveryN::NotReached { seconds, .. })
+                if ectl.sat_stop().now() && !ctl.sat_stop().now() =>
+            {
+                Some(EveryN::NotReached {
+                    reason: format!(
+                        "the {EVERY_BUDGET:.0} s an attempt gets without --every-n ran out (--every-n goes on until --timeout)"
+                    ),
+                    seconds,
+                })
+            }
             Ok(e) => Some(e),
             Err(e) => return usage(&e),
         };
@@ -331,6 +348,9 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
     }
     exit_code(&run)
 }
+
+/// Seconds for the attempt at every n that `check` makes without `--every-n`.
+const EVERY_BUDGET: f64 = 10.0;
 
 /// The answer for every size, after the sizes of the run: tried only when they hold.
 fn every_n(

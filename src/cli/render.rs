@@ -390,8 +390,13 @@ fn every_line(run: &Run, e: &EveryN) -> String {
             init_everywhere,
             seconds,
         } => format!(
-            "\nevery n: holds for every n (a quantified invariant of {} clauses from {}, checked at sizes 1..{cutoff}, the cutoff{}; {seconds:.2}s)\n",
+            "\nevery n: holds for every n (a quantified invariant of {} clause{} from {}, checked at sizes 1..{cutoff}, the cutoff{}; {seconds:.2}s)\n",
             certificate.lemmas.len(),
+            if certificate.lemmas.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
             certificate.engine,
             if *init_everywhere {
                 ""

@@ -1,5 +1,5 @@
 //! `auto`, the default engine: the fastest complete answer, by measurement on the
-//! shipped families (README, "Which engine"):
+//! shipped families (docs/engines.md):
 //! 1. the explicit search, size by size from the smallest, while each size takes
 //!    less than a small time budget (small instances are answered exhaustively in
 //!    milliseconds, counting protocols such as the ticket lock only this way);

@@ -100,6 +100,9 @@ pub fn prove_every(
                 out.limit.map(|l| l.text()).unwrap_or_default()
             )));
         };
+        if ctl.sat_stop().now() {
+            return Ok(not("a limit stopped the search".into()));
+        }
         // Clauses that mention every process of the instance do not generalise.
         let general: Vec<Lemma> = inv
             .into_iter()

@@ -3,7 +3,7 @@
 //! it holds at every size.
 //!
 //! The argument (a small-model property, as in Cubicle's and IC3PO's use of symmetric
-//! invariants; written out with its side conditions in docs/engines.md): let Inv be a
+//! invariants; written out with its side conditions in docs/every-n.md): let Inv be a
 //! conjunction of universal clauses `forall distinct x1..xk. not C(x1..xk)`. Take any
 //! size n and a state s. Restricting s to a set S of its processes (renumbered 1..|S|)
 //! gives a state of size |S| when every process-valued cell of S points into S; a
@@ -125,6 +125,7 @@ fn walk(m: &Model, e: &Expr, pol: Pol, under_forall: bool, st: &mut Shape) -> Re
         Expr::Quant {
             forall, dom, body, ..
         } => match dom {
+            Domain::Type(Ty::Range(_)) => Err("a quantifier over a range type".into()),
             Domain::Type(t) if *t != Ty::Proc => {
                 // A finite conjunction or disjunction of copies of the body.
                 let mut sub = Shape::default();
@@ -250,14 +251,18 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
     if let Some(b) = m.symmetry_breaks.first() {
         return out(format!("not fully symmetric: {}", b.what), b.span);
     }
-    if let Some(r) = m.ranges.first() {
-        return out(
-            format!("the range type `{}` (range errors possible)", r.name),
-            r.span,
-        );
-    }
     let mut pointers = 0;
     for v in &m.vars {
+        if let Some(Ty::Range(r)) = std::iter::once(v.ty)
+            .chain(v.dims.iter().copied())
+            .find(|t| matches!(t, Ty::Range(_)))
+        {
+            let r = &m.ranges[r];
+            return out(
+                format!("the range type `{}` (range errors possible)", r.name),
+                r.span,
+            );
+        }
         if v.ty == Ty::Int || v.dims.contains(&Ty::Int) {
             return out(format!("`{}` holds integers", v.name), v.span);
         }
