@@ -232,11 +232,11 @@ pub fn violation_text(model: &Model, v: &Violation) -> String {
                     format!("bad state: `{}` with {}", u.name, names.join(", "))
                 }
                 (PropKind::Invariant, true) => format!(
-                    "invariant `{}` claimed unreachable: its formula holds in this state",
+                    "invariant `{}` broken: this state has its formula (claimed unreachable)",
                     u.name
                 ),
                 (PropKind::Invariant, false) => format!(
-                    "invariant `{}` claimed unreachable: its formula holds with {}",
+                    "invariant `{}` broken: this state has its formula (claimed unreachable) with {}",
                     u.name,
                     names.join(", ")
                 ),

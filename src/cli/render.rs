@@ -120,14 +120,32 @@ struct DeadCode {
     json: Value,
 }
 
-/// What the exhaustive searches of a run (explicit engine) say about dead code:
-/// transitions that never fired, and conjuncts of properties that hold that were never
-/// true, each with its source line; and a note for every size where the conjuncts were
-/// not examined. A transition is reported when it has instances at some size searched
-/// exhaustively and fired at no size searched (so a transition of three processes is
-/// not reported for sizes 1..2, where it has no instance); a conjunct, when it was
-/// examined at some size, was true at none, and its property is violated at none.
-fn dead_code(run: &Run) -> (Vec<DeadCode>, Vec<String>) {
+/// What the exhaustive searches of a run said about the model's text.
+struct DeadCodeReport {
+    /// One per transition that never fired, then one per conjunct never true.
+    warnings: Vec<DeadCode>,
+    /// Sizes where the conjuncts were not examined, and why.
+    notes: Vec<String>,
+    /// The JSON `"coverage"` object (null when no size was searched exhaustively).
+    coverage: Value,
+}
+
+/// A conjunct as written, on one line (its whitespace runs collapsed).
+fn conjunct_text(m: &Model, c: &crate::model::ir::Conjunct) -> String {
+    let words: Vec<&str> = m.source.snippet(c.span).split_whitespace().collect();
+    words.join(" ")
+}
+
+/// What the exhaustive searches of a run (explicit engine, alone or in `auto`) say
+/// about dead code: transitions that never fired, and conjuncts of properties that hold
+/// that were never true, each with its source line; a note for every size where the
+/// conjuncts were not examined; and the whole coverage for `--json`. A transition is
+/// reported when it has instances at some size searched exhaustively and fired at no
+/// size searched (so a transition of three processes is not reported for sizes 1..2,
+/// where it has no instance); a conjunct, when it was examined at some size, was true
+/// at none, and its property is violated at none. Sizes searched only in part, or by
+/// the SAT engines, say nothing (a transition may fire beyond what was seen).
+fn dead_code(run: &Run) -> DeadCodeReport {
     let m = run.model;
     let mut out = Vec::new();
     let mut notes = Vec::new();
@@ -138,19 +156,36 @@ fn dead_code(run: &Run) -> (Vec<DeadCode>, Vec<String>) {
         .filter(|r| r.states.is_some_and(|s| s > 0))
         .filter_map(|r| r.coverage.as_ref().map(|c| (r.size, c)))
         .collect();
+    let exhaustive: Vec<usize> = covered
+        .iter()
+        .filter(|(_, c)| c.exhaustive)
+        .map(|(n, _)| *n)
+        .collect();
+    let mut trans_json = Vec::new();
     for (t, tr) in m.transitions.iter().enumerate() {
         let sizes: Vec<usize> = covered
             .iter()
             .filter(|(_, c)| c.exhaustive && c.instances[t])
             .map(|(n, _)| *n)
             .collect();
+        let fired_at: Vec<usize> = covered
+            .iter()
+            .filter(|(_, c)| c.exhaustive && c.fired[t])
+            .map(|(n, _)| *n)
+            .collect();
+        let line = m.source.line_col(tr.span.lo).0;
+        trans_json.push(json!({
+            "transition": tr.name,
+            "line": line,
+            "instances_at": sizes,
+            "fired_at": fired_at,
+        }));
         if sizes.is_empty() || covered.iter().any(|(_, c)| c.fired[t]) {
             continue;
         }
-        let line = m.source.line_col(tr.span.lo).0;
         out.push(DeadCode {
             text: format!(
-                "warning: transition `{}` (line {line}) never fired: no instance of it is enabled in a reachable state (sizes {})",
+                "warning: transition `{}` (line {line}) never fired: not enabled in any reachable state (sizes {})",
                 tr.name,
                 sizes_text(&sizes)
             ),
@@ -162,36 +197,68 @@ fn dead_code(run: &Run) -> (Vec<DeadCode>, Vec<String>) {
             }),
         });
     }
+    let mut props_json = Vec::new();
     for (u, prop) in m.unsafes.iter().enumerate() {
         let violated = run.reports.iter().any(|r| {
             r.results
                 .iter()
                 .any(|p| p.prop == PropId::Unsafe(u) && p.verdict.kind() == Kind::Violated)
         });
-        if violated {
-            continue;
-        }
         let mut sizes = Vec::new();
-        let mut ever = vec![false; prop.conjuncts.len()];
+        let mut true_at = vec![Vec::new(); prop.conjuncts.len()];
         for (n, c) in &covered {
             for (_, flags) in c.conjuncts.iter().filter(|(p, _)| *p == u) {
                 sizes.push(*n);
-                for (e, &f) in ever.iter_mut().zip(flags) {
-                    *e |= f;
+                for (at, &f) in true_at.iter_mut().zip(flags) {
+                    if f {
+                        at.push(*n);
+                    }
                 }
             }
         }
         if sizes.is_empty() {
             continue;
         }
-        for (conj, _) in prop.conjuncts.iter().zip(&ever).filter(|(_, e)| !**e) {
+        let conj_json: Vec<Value> = prop
+            .conjuncts
+            .iter()
+            .zip(&true_at)
+            .map(|(c, at)| {
+                json!({
+                    "conjunct": conjunct_text(m, c),
+                    "line": m.source.line_col(c.span.lo).0,
+                    "true_at": at,
+                })
+            })
+            .collect();
+        props_json.push(json!({
+            "property": prop.name,
+            "kind": prop.kind.keyword(),
+            "line": m.source.line_col(prop.span.lo).0,
+            "examined_at": sizes,
+            "conjuncts": conj_json,
+        }));
+        if violated {
+            continue;
+        }
+        for (conj, _) in prop
+            .conjuncts
+            .iter()
+            .zip(&true_at)
+            .filter(|(_, at)| at.is_empty())
+        {
             let line = m.source.line_col(conj.span.lo).0;
-            let text: Vec<&str> = m.source.snippet(conj.span).split_whitespace().collect();
-            let text = text.join(" ");
-            let who = prop.quoted();
+            let text = conjunct_text(m, conj);
+            let at = m.source.line_col(prop.span.lo).0;
+            let elsewhere = if line == at {
+                String::new()
+            } else {
+                format!(" at line {line}")
+            };
             out.push(DeadCode {
                 text: format!(
-                    "warning: {who}: the conjunct `{text}` at line {line} is never true in a reachable state (sizes {}); the property holds trivially",
+                    "warning: {} (line {at}): the conjunct `{text}`{elsewhere} is never true in a reachable state (sizes {}): the property holds vacuously",
+                    prop.quoted(),
                     sizes_text(&sizes)
                 ),
                 json: json!({
@@ -213,16 +280,29 @@ fn dead_code(run: &Run) -> (Vec<DeadCode>, Vec<String>) {
             ));
         }
     }
-    (out, notes)
+    let coverage = if exhaustive.is_empty() {
+        Value::Null
+    } else {
+        json!({
+            "exhaustive_sizes": exhaustive,
+            "transitions": trans_json,
+            "properties": props_json,
+        })
+    };
+    DeadCodeReport {
+        warnings: out,
+        notes,
+        coverage,
+    }
 }
 
 /// Traces, limits and the summary after the table.
 pub fn footer(run: &Run) -> String {
     let mut out = String::new();
-    let (dead, dead_notes) = dead_code(run);
-    if !dead.is_empty() {
+    let dead = dead_code(run);
+    if !dead.warnings.is_empty() {
         out.push('\n');
-        for d in &dead {
+        for d in &dead.warnings {
             out.push_str(&d.text);
             out.push('\n');
         }
@@ -321,7 +401,7 @@ pub fn footer(run: &Run) -> String {
             ));
         }
     }
-    for n in run.notes.iter().chain(&dead_notes) {
+    for n in run.notes.iter().chain(&dead.notes) {
         out.push_str(&format!("note: {n}\n"));
     }
     if let Some(e) = &run.every {
@@ -578,11 +658,12 @@ pub fn json(run: &Run) -> Value {
         "peak_memory_bytes": peak_memory(),
     });
     let o = doc.as_object_mut().unwrap();
-    let (dead, dead_notes) = dead_code(run);
-    let notes: Vec<&String> = run.notes.iter().chain(&dead_notes).collect();
+    let dead = dead_code(run);
+    let notes: Vec<&String> = run.notes.iter().chain(&dead.notes).collect();
     o.insert("notes".into(), json!(notes));
-    let warnings: Vec<&Value> = dead.iter().map(|d| &d.json).collect();
+    let warnings: Vec<&Value> = dead.warnings.iter().map(|d| &d.json).collect();
     o.insert("warnings".into(), json!(warnings));
+    o.insert("coverage".into(), dead.coverage);
     if let Some(e) = &run.every {
         o.insert(
             "every_n".into(),

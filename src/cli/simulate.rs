@@ -92,7 +92,7 @@ pub(crate) fn simulate(a: SimulateArgs) -> i32 {
             None => {
                 let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
                 return usage(&format!(
-                    "no `unsafe` property named `{p}` (the model has: {})",
+                    "no `unsafe` or `invariant` property named `{p}` (the model has: {})",
                     if names.is_empty() {
                         "none".to_string()
                     } else {
