@@ -185,9 +185,9 @@ fn dead_code(run: &Run) -> DeadCodeReport {
         }
         out.push(DeadCode {
             text: format!(
-                "warning: transition `{}` (line {line}) never fired: not enabled in any reachable state (sizes {})",
+                "warning: transition `{}` (line {line}) never fired: not enabled in any reachable state ({})",
                 tr.name,
-                sizes_text(&sizes)
+                sizes_phrase(&sizes)
             ),
             json: json!({
                 "kind": "never_fired",
@@ -257,9 +257,9 @@ fn dead_code(run: &Run) -> DeadCodeReport {
             };
             out.push(DeadCode {
                 text: format!(
-                    "warning: {} (line {at}): the conjunct `{text}`{elsewhere} is never true in a reachable state (sizes {}): the property holds vacuously",
+                    "warning: {} (line {at}): the conjunct `{text}`{elsewhere} is never true in a reachable state ({}): the property holds vacuously",
                     prop.quoted(),
-                    sizes_text(&sizes)
+                    sizes_phrase(&sizes)
                 ),
                 json: json!({
                     "kind": "never_true",
