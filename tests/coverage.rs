@@ -356,6 +356,20 @@ fn invariants_are_checked_by_every_engine() {
     let (_, v) = json_run(&["replay", &f, &trail]);
     assert_eq!(v["kind"], "invariant");
     assert_eq!(v["matches"], true);
+    // A random run that breaks the invariant ends as `invariant` (exit code 1).
+    let (code, v) = json_run(&[
+        "simulate",
+        &f,
+        "--size",
+        "2",
+        "--steps",
+        "100",
+        "--seed",
+        "1",
+        "--property",
+        "invariant1",
+    ]);
+    assert_eq!((code, v["end"].as_str()), (1, Some("invariant")));
     // --property selects an invariant by name.
     let (code, v) = json_run(&["check", &f, "--sizes", "1..3", "--property", "lockheld"]);
     assert_eq!(code, 0);
