@@ -205,6 +205,11 @@ pub struct Coverage {
     /// Why the conjuncts were not examined at this size although the search was
     /// exhaustive (too costly), if so.
     pub skipped: Option<String>,
+    /// Per property that holds and has tuples at this size (index into
+    /// `model.unsafes`): whether some state at all, reachable or not, satisfies its
+    /// formula (`explicit::vacuity`); `false`: the formula contradicts itself.
+    /// Properties left undecided (a limit) are absent.
+    pub satisfiable: Vec<(usize, bool)>,
 }
 
 /// Exit codes, for every command.

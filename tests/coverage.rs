@@ -165,6 +165,8 @@ fn dead_transitions_and_conjuncts_after_an_exhaustive_search() {
             );
             let props = c["properties"].as_array().unwrap();
             assert_eq!(props.len(), 2);
+            // Some state (not a reachable one) has Flag = True: satisfiable.
+            assert_eq!(sizes(&props[1]["satisfiable_at"]), vec![2, 3]);
             assert_eq!(props[1]["property"], "flagged");
             assert_eq!(sizes(&props[1]["examined_at"]), vec![2, 3]);
             let true_at: Vec<Vec<u64>> = props[1]["conjuncts"]
@@ -237,6 +239,64 @@ fn no_dead_code_warnings_without_an_exhaustive_search() {
         ]);
         assert!(v["warnings"].as_array().unwrap().is_empty(), "{fam}");
     }
+}
+
+#[test]
+fn a_formula_no_state_satisfies_is_reported_once() {
+    // `typo` names process p twice: no state at all has p both in `Crit` and in
+    // `Want`, so it holds at every size whatever the model does. One warning for the
+    // property (its conjuncts are each reachable, so none is reported apart).
+    // `flagged` can be true in some state (Flag = True, not reachable): its conjunct is
+    // reported as before.
+    let text = LOCK.replace(
+        "unsafe mutex (p q)",
+        "unsafe typo (p q) { Pc[p] = Crit && Pc[p] = Want }\nunsafe mutex (p q)",
+    );
+    let f = model_file("lock_typo.cub", &text);
+    let (code, v) = json_run(&["check", &f, "--sizes", "1..3", "--engine", "explicit"]);
+    assert_eq!(code, 0);
+    let w = warnings_of(&v);
+    assert_eq!(
+        w,
+        vec![
+            ("never_fired".into(), "steal".into(), vec![2, 3]),
+            ("never_fired".into(), "unlock".into(), vec![1, 2, 3]),
+            ("unsatisfiable".into(), "typo".into(), vec![2, 3]),
+            ("never_true".into(), "flagged".into(), vec![2, 3]),
+        ]
+    );
+    let typo = &v["coverage"]["properties"][0];
+    assert_eq!(typo["property"], "typo");
+    assert_eq!(sizes(&typo["unsatisfiable_at"]), vec![2, 3]);
+    assert!(sizes(&typo["satisfiable_at"]).is_empty());
+    let (_, out, _) = nfold(&["check", &f, "--sizes", "1..3", "--engine", "explicit"]);
+    assert!(
+        out.contains(
+            "warning: `typo` (line 7): no state at all satisfies its formula (sizes 2..3), reachable or not: the property holds vacuously"
+        ),
+        "{out}"
+    );
+}
+
+/// The `(kind, transition or property, sizes)` of every warning.
+fn warnings_of(v: &Value) -> Vec<(String, String, Vec<u64>)> {
+    v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            let name = w["transition"]
+                .as_str()
+                .or(w["property"].as_str())
+                .unwrap()
+                .to_string();
+            (
+                w["kind"].as_str().unwrap().to_string(),
+                name,
+                sizes(&w["sizes"]),
+            )
+        })
+        .collect()
 }
 
 #[test]

@@ -206,6 +206,7 @@ fn dead_code(run: &Run) -> DeadCodeReport {
         });
         let mut sizes = Vec::new();
         let mut true_at = vec![Vec::new(); prop.conjuncts.len()];
+        let (mut sat_at, mut unsat_at) = (Vec::new(), Vec::new());
         for (n, c) in &covered {
             for (_, flags) in c.conjuncts.iter().filter(|(p, _)| *p == u) {
                 sizes.push(*n);
@@ -215,30 +216,62 @@ fn dead_code(run: &Run) -> DeadCodeReport {
                     }
                 }
             }
+            for &(_, sat) in c.satisfiable.iter().filter(|(p, _)| *p == u) {
+                if sat {
+                    sat_at.push(*n);
+                } else {
+                    unsat_at.push(*n);
+                }
+            }
         }
-        if sizes.is_empty() {
+        if sizes.is_empty() && sat_at.is_empty() && unsat_at.is_empty() {
             continue;
         }
-        let conj_json: Vec<Value> = prop
-            .conjuncts
-            .iter()
-            .zip(&true_at)
-            .map(|(c, at)| {
-                json!({
-                    "conjunct": conjunct_text(m, c),
-                    "line": m.source.line_col(c.span.lo).0,
-                    "true_at": at,
+        let at = m.source.line_col(prop.span.lo).0;
+        let conj_json: Vec<Value> = if sizes.is_empty() {
+            Vec::new()
+        } else {
+            prop.conjuncts
+                .iter()
+                .zip(&true_at)
+                .map(|(c, at)| {
+                    json!({
+                        "conjunct": conjunct_text(m, c),
+                        "line": m.source.line_col(c.span.lo).0,
+                        "true_at": at,
+                    })
                 })
-            })
-            .collect();
+                .collect()
+        };
         props_json.push(json!({
             "property": prop.name,
             "kind": prop.kind.keyword(),
-            "line": m.source.line_col(prop.span.lo).0,
+            "line": at,
+            "satisfiable_at": sat_at,
+            "unsatisfiable_at": unsat_at,
             "examined_at": sizes,
             "conjuncts": conj_json,
         }));
         if violated {
+            continue;
+        }
+        // A formula no state satisfies at all, at every size where that was decided:
+        // one warning, which says more than its conjuncts would.
+        if sat_at.is_empty() && !unsat_at.is_empty() {
+            out.push(DeadCode {
+                text: format!(
+                    "warning: {} (line {at}): no state at all satisfies its formula ({}), reachable or not: the property holds vacuously",
+                    prop.quoted(),
+                    sizes_phrase(&unsat_at)
+                ),
+                json: json!({
+                    "kind": "unsatisfiable",
+                    "property": prop.name,
+                    "property_kind": prop.kind.keyword(),
+                    "line": at,
+                    "sizes": unsat_at,
+                }),
+            });
             continue;
         }
         for (conj, _) in prop
@@ -247,9 +280,11 @@ fn dead_code(run: &Run) -> DeadCodeReport {
             .zip(&true_at)
             .filter(|(_, at)| at.is_empty())
         {
+            if sizes.is_empty() {
+                break;
+            }
             let line = m.source.line_col(conj.span.lo).0;
             let text = conjunct_text(m, conj);
-            let at = m.source.line_col(prop.span.lo).0;
             let elsewhere = if line == at {
                 String::new()
             } else {

@@ -494,6 +494,16 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
             Ok(c) => coverage.conjuncts = c,
             Err(why) => coverage.skipped = Some(why),
         }
+        // One SAT query per property; a second at most, or the run's own limits.
+        let budget = Instant::now() + std::time::Duration::from_secs(1);
+        let stop = crate::sat::Stop {
+            deadline: Some(opts.deadline.map_or(budget, |d| d.min(budget))),
+            flag: opts.stop.clone(),
+        };
+        coverage.satisfiable = super::vacuity::satisfiable_anywhere(model, n, &holding, &stop)
+            .into_iter()
+            .filter_map(|(u, a)| a.map(|a| (u, a)))
+            .collect();
     }
     let stats = ReachStats {
         states: s.count,
