@@ -361,7 +361,8 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     }
     let mut scratch = Scratch::default();
     let mut candidates = Vec::new();
-    // Per compiled transition instance: whether it fired in an expanded state.
+    // Per compiled transition instance: whether it fired (or met a range error) in an
+    // expanded state.
     let mut fired = vec![false; compiled.trans.len()];
     let mut st: State = vec![0; inst.slots.len()];
     let mut cursor = 0usize;
@@ -425,11 +426,15 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
                     enabled += c;
                     fired[k] |= c > 0;
                 }
-                Outcome::Fault => s.range(Found {
-                    depth,
-                    node: cursor,
-                    kind: Kind::RangeTrans { ctrans: k },
-                }),
+                Outcome::Fault => {
+                    // Not reported as dead: the range error is reported instead.
+                    fired[k] = true;
+                    s.range(Found {
+                        depth,
+                        node: cursor,
+                        kind: Kind::RangeTrans { ctrans: k },
+                    })
+                }
             }
         }
         if enabled == 0 && opts.deadlock && deadlock_found.is_none() {
