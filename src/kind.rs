@@ -376,6 +376,8 @@ impl KindEngine {
         for (l, _) in lemmas.iter().zip(alive).filter(|x| *x.1) {
             out.push(l.to_cert(&u.ts, (p.min, p.max)));
         }
+        // A strengthening lemma may be a property under other variable names.
+        CertLemma::dedup(&mut out);
         out
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::{Instance, State};
-use crate::model::ir::{Model, Ty};
+use crate::model::ir::{Model, PropKind, Ty};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -103,8 +103,7 @@ impl Trace {
                 }
             }
             Violation::Deadlock => {
-                let (succ, errs) = eval::successors(&inst, last);
-                if !succ.is_empty() || !errs.is_empty() {
+                if !eval::is_deadlock(&inst, last) {
                     return Err("the last state is not a deadlock".into());
                 }
             }
@@ -227,10 +226,20 @@ pub fn violation_text(model: &Model, v: &Violation) -> String {
                 .zip(tuple)
                 .map(|(l, p)| format!("{}={}", l.name, p))
                 .collect();
-            if names.is_empty() {
-                format!("bad state: `{}`", u.name)
-            } else {
-                format!("bad state: `{}` with {}", u.name, names.join(", "))
+            match (u.kind, names.is_empty()) {
+                (PropKind::Unsafe, true) => format!("bad state: `{}`", u.name),
+                (PropKind::Unsafe, false) => {
+                    format!("bad state: `{}` with {}", u.name, names.join(", "))
+                }
+                (PropKind::Invariant, true) => format!(
+                    "invariant `{}` broken: this state has its formula (claimed unreachable)",
+                    u.name
+                ),
+                (PropKind::Invariant, false) => format!(
+                    "invariant `{}` broken: this state has its formula (claimed unreachable) with {}",
+                    u.name,
+                    names.join(", ")
+                ),
             }
         }
         Violation::Deadlock => "deadlock reached: no transition is enabled".to_string(),
@@ -250,8 +259,9 @@ pub fn violation_text(model: &Model, v: &Violation) -> String {
             ),
             RangeSite::Property(p) => {
                 format!(
-                    "range error evaluating `{}`: {}",
-                    model.unsafes[*p].name, message
+                    "range error evaluating {}: {}",
+                    model.unsafes[*p].quoted(),
+                    message
                 )
             }
             RangeSite::Ltl { prop, .. } => {
@@ -363,8 +373,8 @@ pub fn render_text(model: &Model, trace: &Trace, states: &[State]) -> String {
 }
 
 /// The trace as JSON: `{"init": {cell: value}, "steps": [{"transition", "params",
-/// "process", "choices", "changes"}], "violation": text, "kind": "unsafe" | "deadlock" |
-/// "range_error", "processes": the unsafe property's witness (or null)}`.
+/// "process", "choices", "changes"}], "violation": text, "kind": "unsafe" | "invariant" |
+/// "deadlock" | "range_error", "processes": the property's witness (or null)}`.
 pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
     let inst = Instance::new(model, trace.size);
     let steps: Vec<Value> = trace
@@ -374,7 +384,9 @@ pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
         .map(|(k, s)| step_json(model, &inst, s, &states[k], &states[k + 1]))
         .collect();
     let (kind, processes) = match &trace.violation {
-        Violation::Unsafe { tuple, .. } => ("unsafe", Some(tuple.clone())),
+        Violation::Unsafe { prop, tuple } => {
+            (model.unsafes[*prop].kind.keyword(), Some(tuple.clone()))
+        }
         Violation::Deadlock => ("deadlock", None),
         Violation::Range { .. } => ("range_error", None),
     };

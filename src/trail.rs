@@ -42,7 +42,7 @@ pub struct SiteJson {
 /// A recorded trace or lasso (`trace::to_json`, `trace::run_json`, `lasso::to_json`).
 #[derive(Clone, Debug, Deserialize)]
 pub struct TraceJson {
-    /// `unsafe`, `deadlock`, `range_error`, `lasso` or `run`.
+    /// `unsafe`, `invariant`, `deadlock`, `range_error`, `lasso` or `run`.
     pub kind: Option<String>,
     pub init: BTreeMap<String, String>,
     pub steps: Vec<StepJson>,
@@ -162,7 +162,9 @@ fn size_of(file: &str, n: i64) -> Result<usize, String> {
 
 fn kind_of(file: &str, t: &TraceJson) -> Result<Kind, String> {
     match t.kind.as_deref() {
-        Some("unsafe") => Ok(Kind::Unsafe),
+        // An `invariant` block is checked like an `unsafe` one (the model tells them
+        // apart by the property's name).
+        Some("unsafe" | "invariant") => Ok(Kind::Unsafe),
         Some("deadlock") => Ok(Kind::Deadlock),
         Some("range_error") => Ok(Kind::Range),
         Some("lasso") => Ok(Kind::Lasso),
@@ -170,7 +172,7 @@ fn kind_of(file: &str, t: &TraceJson) -> Result<Kind, String> {
         None if t.loop_start.is_some() => Ok(Kind::Lasso),
         None if t.violation.is_none() => Ok(Kind::Run),
         Some(k) => Err(format!(
-            "{file}: error: unknown trace kind `{k}` (expected unsafe, deadlock, range_error, lasso or run)"
+            "{file}: error: unknown trace kind `{k}` (expected unsafe, invariant, deadlock, range_error, lasso or run)"
         )),
         None => Err(format!(
             "{file}: error: the trace does not say what it ends in (no \"kind\")"
@@ -603,13 +605,16 @@ fn ending(
     match trail.kind {
         Kind::Run => Ok(Ending::Run),
         Kind::Unsafe => {
-            let name = property_name(trail)
-                .ok_or("the trail does not name the `unsafe` property it violates")?;
+            let name = property_name(trail).ok_or(
+                "the trail does not name the `unsafe` or `invariant` property it violates",
+            )?;
             let prop = model
                 .unsafes
                 .iter()
                 .position(|u| u.name == name)
-                .ok_or_else(|| format!("the model has no `unsafe` property `{name}`"))?;
+                .ok_or_else(|| {
+                    format!("the model has no `unsafe` or `invariant` property `{name}`")
+                })?;
             let u = &model.unsafes[prop];
             let found = eval::violation(inst, last, u)
                 .map_err(|e| format!("evaluating `{name}` in the last state: {e}"))?;
@@ -792,7 +797,9 @@ fn range_site(
                 .unsafes
                 .iter()
                 .position(|u| &u.name == name)
-                .ok_or_else(|| format!("the model has no `unsafe` property `{name}`"))?;
+                .ok_or_else(|| {
+                    format!("the model has no `unsafe` or `invariant` property `{name}`")
+                })?;
             return message(RangeSite::Property(p));
         }
         if let Some(name) = &s.ltl {

@@ -180,6 +180,36 @@ pub struct SizeReport {
     /// number of lemmas of the invariant.
     pub proof_depth: Option<usize>,
     pub lemmas: Option<usize>,
+    /// Explicit engine: which transitions fired and which property conjuncts were ever
+    /// true, for the warnings about dead code.
+    pub coverage: Option<Coverage>,
+}
+
+/// What a search saw of the model's text at one size: which transitions fired, and
+/// which conjuncts of the properties that hold were ever true. A transition that never
+/// fires, or a conjunct never true, is dead code the author should hear about.
+#[derive(Clone, Debug, Default)]
+pub struct Coverage {
+    /// Every reachable state was explored, so `fired` and `conjuncts` are exact.
+    pub exhaustive: bool,
+    /// Per transition: whether it has an instance at this size.
+    pub instances: Vec<bool>,
+    /// Per transition: whether some instance of it fired in a state the search
+    /// expanded.
+    pub fired: Vec<bool>,
+    /// Per property examined (index into `model.unsafes`: the checked properties with
+    /// two conjuncts or more that hold and have tuples at this size), per conjunct as
+    /// written: whether it may be true for some pairwise distinct processes in some
+    /// reachable state (`false`: certainly never).
+    pub conjuncts: Vec<(usize, Vec<bool>)>,
+    /// Why the conjuncts were not examined at this size although the search was
+    /// exhaustive (too costly), if so.
+    pub skipped: Option<String>,
+    /// Per property that holds and has tuples at this size (index into
+    /// `model.unsafes`): whether some state at all, reachable or not, satisfies its
+    /// formula (`explicit::vacuity`); `false`: the formula contradicts itself.
+    /// Properties left undecided (a limit) are absent.
+    pub satisfiable: Vec<(usize, bool)>,
 }
 
 /// Exit codes, for every command.

@@ -61,7 +61,7 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
         match model.unsafes.iter().position(|u| &u.name == p) {
             Some(k) if !props.contains(&k) => props.push(k),
             Some(_) => {}
-            None => return usage(&format!("no `unsafe` property named `{p}`")),
+            None => return usage(&format!("no `unsafe` or `invariant` property named `{p}`")),
         }
     }
     if a.properties.is_empty() {

@@ -83,7 +83,7 @@ pub(crate) struct CheckArgs {
     /// explicit: also report reachable deadlocks (states with no enabled transition).
     #[arg(long)]
     deadlock: bool,
-    /// Check only this `unsafe` property (repeatable).
+    /// Check only this `unsafe` or `invariant` property (repeatable).
     #[arg(long = "property", value_name = "NAME")]
     properties: Vec<String>,
     /// explicit: stop a size after storing this many states.
@@ -235,7 +235,7 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
             None => {
                 let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
                 return usage(&format!(
-                    "no `unsafe` property named `{p}` (the model has: {})",
+                    "no `unsafe` or `invariant` property named `{p}` (the model has: {})",
                     if names.is_empty() {
                         "none".to_string()
                     } else {
@@ -287,7 +287,7 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
             eprintln!("nfold: internal error: {e}");
         }
         if !json {
-            print!("{}", render::rows(&r));
+            print!("{}", render::rows(&model, &r));
         }
         reports.push(r);
     });

@@ -455,7 +455,7 @@ fn footer(
         let violated = of(LiveVerdict::Violated);
         let mut parts = Vec::new();
         if !violated.is_empty() {
-            parts.push(format!("violated at sizes {}", violated.join(", ")));
+            parts.push(format!("violated at {}", sizes_words(&violated)));
         }
         let holds: Vec<String> = sizes
             .iter()
@@ -472,13 +472,13 @@ fn footer(
             .map(|n| n.to_string())
             .collect();
         if !holds.is_empty() {
-            parts.push(format!("holds at sizes {}", holds.join(", ")));
+            parts.push(format!("holds at {}", sizes_words(&holds)));
         }
         let none = of(LiveVerdict::NoFairViolationFound);
         if !none.is_empty() {
             parts.push(format!(
-                "no fair violation found at sizes {} (incomplete, not a proof)",
-                none.join(", ")
+                "no fair violation found at {} (incomplete, not a proof)",
+                sizes_words(&none)
             ));
         }
         let mut ranged: Vec<usize> = results
@@ -489,11 +489,11 @@ fn footer(
         ranged.dedup();
         if !ranged.is_empty() {
             let ns: Vec<String> = ranged.iter().map(|n| n.to_string()).collect();
-            parts.push(format!("range error at sizes {}", ns.join(", ")));
+            parts.push(format!("range error at {}", sizes_words(&ns)));
         }
         let unknown = of(LiveVerdict::Unknown);
         if !unknown.is_empty() {
-            parts.push(format!("unknown at sizes {}", unknown.join(", ")));
+            parts.push(format!("unknown at {}", sizes_words(&unknown)));
         }
         out.push_str(&format!(
             "{name}{}: {}\n",
@@ -644,4 +644,13 @@ fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// `size 4` for one size, `sizes 2, 3` for several.
+fn sizes_words(ns: &[String]) -> String {
+    if ns.len() == 1 {
+        format!("size {}", ns[0])
+    } else {
+        format!("sizes {}", ns.join(", "))
+    }
 }

@@ -389,7 +389,9 @@ fn cnf(a: CnfArgs) -> i32 {
         None => None,
         Some(p) => match model.unsafes.iter().position(|u| &u.name == p) {
             Some(k) => Some(k),
-            None => return usage(&format!("no `unsafe` property named `{p}`")),
+            None => {
+                return usage(&format!("no `unsafe` or `invariant` property named `{p}`"));
+            }
         },
     };
     let mode = if a.no_symmetry {

@@ -184,6 +184,7 @@ fn json_doc(model: &Model, t: &Trail, r: &Replay) -> Value {
         "recorded_model": t.model,
         "size": t.size,
         "kind": match t.kind {
+            trail::Kind::Unsafe if t.trace.kind.as_deref() == Some("invariant") => "invariant",
             trail::Kind::Unsafe => "unsafe",
             trail::Kind::Deadlock => "deadlock",
             trail::Kind::Range => "range_error",

@@ -92,7 +92,7 @@ pub(crate) fn simulate(a: SimulateArgs) -> i32 {
             None => {
                 let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
                 return usage(&format!(
-                    "no `unsafe` property named `{p}` (the model has: {})",
+                    "no `unsafe` or `invariant` property named `{p}` (the model has: {})",
                     if names.is_empty() {
                         "none".to_string()
                     } else {
@@ -128,7 +128,13 @@ pub(crate) fn simulate(a: SimulateArgs) -> i32 {
         d["seed"] = json!(seed);
         d["max_steps"] = json!(a.steps);
         d["steps"] = json!(sim.steps.len());
-        d["end"] = json!(end_name(&sim.end));
+        // A broken `invariant` block ends the run as `invariant`.
+        d["end"] = match &sim.violation {
+            Some(trace::Violation::Unsafe { prop, .. }) => {
+                json!(model.unsafes[*prop].kind.keyword())
+            }
+            _ => json!(end_name(&sim.end)),
+        };
         d["initial_states"] = match &sim.initial {
             Some(InitialDraw::Uniform(k)) => json!(k),
             _ => Value::Null,

@@ -65,6 +65,7 @@ impl AutoEngine {
                 },
                 stop: ctl.stop.clone(),
                 progress: ctl.progress,
+                coverage: true,
             };
             let r: SizeReport = reach::check_size(p.model, n, &opts).into();
             let open =

@@ -114,6 +114,17 @@ fn real_decl(name: &Ident, tys: &[TypeExpr]) -> R<()> {
     Ok(())
 }
 
+/// The operands of a chain of `&&` (the expression itself when it is no `&&`).
+fn top_conjuncts<'e>(e: &'e ast::Expr, out: &mut Vec<&'e ast::Expr>) {
+    match &e.kind {
+        ExprKind::Bin(BinOp::And, a, b) => {
+            top_conjuncts(a, out);
+            top_conjuncts(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
 /// Check a parsed file into a model.
 pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Model, Diagnostic> {
     let mut c = Checker {
@@ -172,20 +183,37 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
     let mut unsafes: Vec<Unsafe> = Vec::new();
     let mut ltls: Vec<LtlProp> = Vec::new();
     let mut unnamed = 0;
+    let mut unnamed_inv = 0;
     let mut warnings = Vec::new();
     let mut repeated: Vec<(Ident, Span)> = Vec::new();
     for it in &file.items {
         match it {
             ast::Item::Init { params, body, span } => inits.push(c.init(params, body, *span)?),
-            ast::Item::Invariant { .. } | ast::Item::Predicate { .. } => {}
+            ast::Item::Predicate { .. } => {}
             ast::Item::Unsafe {
                 name,
                 params,
                 body,
                 span,
+            }
+            | ast::Item::Invariant {
+                name,
+                params,
+                body,
+                span,
             } => {
+                // Unnamed ones are numbered per kind (`unsafe1`, `invariant1`); both
+                // kinds share one namespace, that of `--property`.
+                let kind = match it {
+                    ast::Item::Invariant { .. } => PropKind::Invariant,
+                    _ => PropKind::Unsafe,
+                };
                 let nm = match name {
                     Some(n) => n.name.clone(),
+                    None if kind == PropKind::Invariant => {
+                        unnamed_inv += 1;
+                        format!("invariant{unnamed_inv}")
+                    }
                     None => {
                         unnamed += 1;
                         format!("unsafe{unnamed}")
@@ -194,7 +222,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
                 if unsafes.iter().any(|u| u.name == nm) {
                     return err(*span, format!("a property named `{nm}` is already defined"));
                 }
-                unsafes.push(c.unsafe_prop(nm, params, body, *span)?);
+                unsafes.push(c.unsafe_prop(nm, kind, params, body, *span)?);
             }
             ast::Item::Transition {
                 name,
@@ -266,7 +294,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
     if unsafes.is_empty() && ltls.is_empty() {
         warnings.push(Diagnostic::warning(
             Span::new(0, 0),
-            "the model states no property (`unsafe` or `ltl`)",
+            "the model states no property (`unsafe`, `invariant` or `ltl`)",
         ));
     }
     warnings.append(&mut c.notes);
@@ -984,18 +1012,44 @@ impl<'a> Checker<'a> {
     fn unsafe_prop(
         &mut self,
         name: String,
+        kind: PropKind,
         params: &[Ident],
         body: &ast::Expr,
         span: Span,
     ) -> R<Unsafe> {
         let mut sc = Scope::new();
         sc.params(params)?;
-        let body = self.formula(&mut sc, body)?;
+        // Each conjunct as written is checked on its own, left to right: the same
+        // checks in the same order as for the whole `&&` (which flattens its operands
+        // the same way), so the body is unchanged, and each conjunct keeps its span.
+        let mut written = Vec::new();
+        top_conjuncts(body, &mut written);
+        let mut conjuncts = Vec::new();
+        for c in written {
+            conjuncts.push(Conjunct {
+                expr: self.formula(&mut sc, c)?,
+                span: c.span,
+            });
+        }
+        let body = if conjuncts.len() == 1 {
+            conjuncts[0].expr.clone()
+        } else {
+            let mut xs = Vec::new();
+            for c in &conjuncts {
+                match &c.expr {
+                    Expr::And(v) => xs.extend(v.iter().cloned()),
+                    x => xs.push(x.clone()),
+                }
+            }
+            Expr::And(xs)
+        };
         Ok(Unsafe {
             name,
+            kind,
             params: params.len(),
             locals: sc.locals,
             body,
+            conjuncts,
             span,
         })
     }

@@ -386,6 +386,13 @@ pub fn successors(inst: &Instance, st: &[i64]) -> Successors {
     (out, errs)
 }
 
+/// Whether no transition instance can fire in `st`: every instance is disabled or
+/// meets a range error (an instance that meets one does not fire, so a state whose
+/// only candidates err is a deadlock as well as the place of a range error).
+pub fn is_deadlock(inst: &Instance, st: &[i64]) -> bool {
+    successors(inst, st).0.is_empty()
+}
+
 /// The first tuple of pairwise distinct processes (lexicographic) for which the
 /// property's body holds, if any.
 pub fn violation(inst: &Instance, st: &[i64], u: &Unsafe) -> Result<Option<Vec<i64>>, EvalError> {

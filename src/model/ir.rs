@@ -246,14 +246,70 @@ pub struct Transition {
     pub span: Span,
 }
 
-/// `unsafe name (params) { body }`: bad when body holds for pairwise distinct params.
+/// Which block a safety property comes from. Both are checked the same way, by every
+/// engine; only reports tell them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PropKind {
+    /// `unsafe [name] (params) { f }`
+    Unsafe,
+    /// `invariant [name] (params) { f }`: Cubicle trusts these as hints; nfold checks
+    /// them like `unsafe` blocks (f describes states claimed unreachable).
+    Invariant,
+}
+
+impl PropKind {
+    /// The keyword, which is also the JSON spelling (`"kind"`).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            PropKind::Unsafe => "unsafe",
+            PropKind::Invariant => "invariant",
+        }
+    }
+}
+
+/// One top-level conjunct of a property's body as written (`&&` flattened through
+/// parentheses, before predicates are expanded), for reports about the source.
+#[derive(Clone, Debug)]
+pub struct Conjunct {
+    pub expr: Expr,
+    pub span: Span,
+}
+
+/// `unsafe name (params) { body }` or `invariant name (params) { body }`: bad when
+/// body holds for pairwise distinct params.
 #[derive(Clone, Debug)]
 pub struct Unsafe {
     pub name: String,
+    pub kind: PropKind,
     pub params: usize,
     pub locals: Vec<Local>,
     pub body: Expr,
+    /// The body's conjuncts as written; `body` is their conjunction (one conjunct: the
+    /// body itself).
+    pub conjuncts: Vec<Conjunct>,
     pub span: Span,
+}
+
+impl Unsafe {
+    /// How the property is shown in reports: its name for an `unsafe` block,
+    /// `invariant NAME` for an invariant (an unnamed one is already called
+    /// `invariant1`, `invariant2`, ..., and so is shown as it is).
+    pub fn label(&self) -> String {
+        match self.kind {
+            PropKind::Invariant if !self.name.starts_with("invariant") => {
+                format!("invariant {}", self.name)
+            }
+            _ => self.name.clone(),
+        }
+    }
+
+    /// `` `NAME` `` for an `unsafe` block, `` invariant `NAME` `` for an invariant.
+    pub fn quoted(&self) -> String {
+        match self.kind {
+            PropKind::Unsafe => format!("`{}`", self.name),
+            PropKind::Invariant => format!("invariant `{}`", self.name),
+        }
+    }
 }
 
 /// `init (params) { body }`: body holds for all (not necessarily distinct) params.

@@ -58,6 +58,42 @@ pub struct CertLemma {
 }
 
 impl CertLemma {
+    /// The lemma up to the names of its variables and to white space: the body's tokens
+    /// (names, numbers, single other characters) with every variable replaced by its
+    /// position, with the sizes. Two lemmas with one key say the same thing.
+    fn key(&self) -> (Option<(usize, usize)>, bool, usize, Vec<String>) {
+        let mut tokens = Vec::new();
+        let mut word = String::new();
+        let flush = |word: &mut String, tokens: &mut Vec<String>| {
+            if !word.is_empty() {
+                let w = std::mem::take(word);
+                tokens.push(match self.vars.iter().position(|v| *v == w) {
+                    Some(k) => format!("#{k}"),
+                    None => w,
+                });
+            }
+        };
+        for ch in self.body.chars() {
+            if ch.is_alphanumeric() || ch == '_' {
+                word.push(ch);
+            } else {
+                flush(&mut word, &mut tokens);
+                if !ch.is_whitespace() {
+                    tokens.push(ch.to_string());
+                }
+            }
+        }
+        flush(&mut word, &mut tokens);
+        (self.sizes, self.no_range, self.vars.len(), tokens)
+    }
+
+    /// Drop every lemma that repeats an earlier one under other variable names (a
+    /// strengthening lemma found equal to a property, say); the first is kept.
+    pub fn dedup(lemmas: &mut Vec<CertLemma>) {
+        let mut seen = std::collections::HashSet::new();
+        lemmas.retain(|l| seen.insert(l.key()));
+    }
+
     /// Whether the lemma is claimed at size n of a certificate for `all`.
     pub fn at(&self, n: usize) -> bool {
         let (a, b) = self.sizes.unwrap_or((1, usize::MAX));
@@ -309,6 +345,37 @@ impl Certificate {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn lemmas_equal_up_to_variable_names_are_kept_once() {
+        let lemma = |sizes, vars: &[&str], body: &str| CertLemma {
+            sizes,
+            vars: vars.iter().map(|v| v.to_string()).collect(),
+            body: body.into(),
+            no_range: false,
+        };
+        let mut ls = vec![
+            lemma(None, &["z1", "z2"], "A[z1] = Crit && A[z2] = Crit"),
+            lemma(None, &["i"], "Sem = False && A[i] = Crit"),
+            lemma(None, &["i", "j"], "A[i]=Crit  &&\n A[j] = Crit"),
+            // Not the same: the variables swap roles, other sizes, other names.
+            lemma(None, &["i", "j"], "A[j] = Crit && A[i] = Crit"),
+            lemma(Some((1, 2)), &["i", "j"], "A[i] = Crit && A[j] = Crit"),
+            lemma(None, &["i", "j"], "A[i] = Crit && B[j] = Crit"),
+        ];
+        CertLemma::dedup(&mut ls);
+        let texts: Vec<String> = ls.iter().map(|l| l.text()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "forall distinct z1 z2. not (A[z1] = Crit && A[z2] = Crit)",
+                "forall distinct i. not (Sem = False && A[i] = Crit)",
+                "forall distinct i j. not (A[j] = Crit && A[i] = Crit)",
+                "sizes 1..2: forall distinct i j. not (A[i] = Crit && A[j] = Crit)",
+                "forall distinct i j. not (A[i] = Crit && B[j] = Crit)",
+            ]
+        );
+    }
+
     use super::*;
 
     #[test]
