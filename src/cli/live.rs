@@ -44,13 +44,32 @@ pub(crate) struct LiveArgs {
     /// the model, see `nfold info`).
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
     data_values: Option<usize>,
+    /// The window over which `int` is checked (default: derived from the model).
+    #[arg(long, value_name = "LO..HI", value_parser = super::parse_int_range, allow_hyphen_values = true)]
+    int_range: Option<(i64, i64)>,
     #[command(flatten)]
     run: RunArgs,
     #[command(flatten)]
     traces: TraceArgs,
 }
 
+/// The search stopped at a store leaving the int window (`int_bound`), not at a
+/// range error: no answer, but no error of the model either.
+fn left_window(r: &LiveResult) -> bool {
+    r.range
+        .as_ref()
+        .is_some_and(|t| t.violation.kind_name() == "int_bound")
+}
+
+/// The search stopped at a range error.
+fn range_error(r: &LiveResult) -> bool {
+    r.range.is_some() && !left_window(r)
+}
+
 fn verdict_text(r: &LiveResult) -> &'static str {
+    if left_window(r) {
+        return "int_bound";
+    }
     if r.range.is_some() {
         return "range error";
     }
@@ -82,7 +101,7 @@ fn row(model: &Model, r: &LiveResult) -> String {
 
 /// Run `nfold live`; returns the exit code.
 pub(crate) fn live(a: LiveArgs) -> i32 {
-    let model = match load(&a.file, a.data_values) {
+    let model = match load(&a.file, a.data_values, a.int_range) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -185,13 +204,13 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
     }
     let violated = results
         .iter()
-        .any(|r| r.verdict == LiveVerdict::Violated || r.range.is_some());
+        .any(|r| r.verdict == LiveVerdict::Violated || range_error(r));
     if violated {
         EXIT_VIOLATION
     } else if limit.is_some()
-        || results
-            .iter()
-            .any(|r| r.verdict == LiveVerdict::Unknown || !r.internal_errors.is_empty())
+        || results.iter().any(|r| {
+            r.verdict == LiveVerdict::Unknown || left_window(r) || !r.internal_errors.is_empty()
+        })
     {
         EXIT_LIMIT
     } else {
@@ -315,8 +334,13 @@ fn footer(
         if let Some(t) = &r.range {
             let states = t.replay(model).unwrap_or_default();
             out.push_str(&format!(
-                "\nsize {}: the search stopped at a range error, reached by a run of {} steps (replayed on the interpreter):\n",
+                "\nsize {}: the search stopped at {}, reached by a run of {} steps (replayed on the interpreter):\n",
                 r.size,
+                if left_window(r) {
+                    "a store leaving the int window (int_bound: no answer for this size)"
+                } else {
+                    "a range error"
+                },
                 t.depth()
             ));
             if states.len() == t.steps.len() + 1 {
@@ -377,15 +401,20 @@ fn footer(
                 none.join(", ")
             ));
         }
-        let mut ranged: Vec<usize> = results
-            .iter()
-            .filter(|r| r.prop == p.prop && r.range.is_some())
-            .map(|r| r.size)
-            .collect();
-        ranged.dedup();
-        if !ranged.is_empty() {
-            let ns: Vec<String> = ranged.iter().map(|n| n.to_string()).collect();
-            parts.push(format!("range error at sizes {}", ns.join(", ")));
+        for (what, pick) in [
+            ("range error", range_error as fn(&LiveResult) -> bool),
+            ("int window left (int_bound)", left_window),
+        ] {
+            let mut ranged: Vec<usize> = results
+                .iter()
+                .filter(|r| r.prop == p.prop && pick(r))
+                .map(|r| r.size)
+                .collect();
+            ranged.dedup();
+            if !ranged.is_empty() {
+                let ns: Vec<String> = ranged.iter().map(|n| n.to_string()).collect();
+                parts.push(format!("{what} at sizes {}", ns.join(", ")));
+            }
         }
         let unknown = of(LiveVerdict::Unknown);
         if !unknown.is_empty() {
@@ -427,10 +456,12 @@ fn json_doc(
                 let states = l.replay(model).unwrap_or_default();
                 lasso::to_json(model, l, &states)
             });
-            let range = r.range.as_ref().map(|t| {
+            let as_json = |t: &crate::trace::Trace| {
                 let states = t.replay(model).unwrap_or_default();
                 trace::to_json(model, t, &states)
-            });
+            };
+            let range = r.range.as_ref().filter(|_| range_error(r)).map(as_json);
+            let int_bound = r.range.as_ref().filter(|_| left_window(r)).map(as_json);
             json!({
                 "size": r.size,
                 "property": model.ltls[r.prop].name,
@@ -449,6 +480,7 @@ fn json_doc(
                 "limit": r.limit.map(|l| l.text()),
                 "trace": lasso,
                 "range_error": range,
+                "int_bound": int_bound,
             })
         })
         .collect();

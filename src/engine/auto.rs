@@ -78,10 +78,7 @@ impl Engine for AutoEngine {
         for r in run.reports {
             answered = r.answered_depth.or(answered);
             for x in r.results {
-                let key = match x.prop {
-                    PropId::Unsafe(u) => Some(u),
-                    _ => None,
-                };
+                let key = x.prop;
                 if let Verdict::Violated(t) = x.verdict {
                     traces.push((key, *t));
                 }
@@ -94,7 +91,7 @@ impl Engine for AutoEngine {
         {
             return finish_with(p, ctl, self, traces, answered, None, start, report);
         }
-        let skip: Vec<(Option<usize>, usize)> = traces.iter().map(|(k, t)| (*k, t.size)).collect();
+        let skip: Vec<(PropId, usize)> = traces.iter().map(|(k, t)| (*k, t.size)).collect();
         let ic3 = Ic3Engine {
             solver: self.solver,
             symmetry: self.symmetry,
@@ -109,7 +106,7 @@ fn finish_with(
     p: &Problem,
     ctl: &Control,
     e: &AutoEngine,
-    traces: Vec<(Option<usize>, crate::trace::Trace)>,
+    traces: Vec<(PropId, crate::trace::Trace)>,
     answered: Option<usize>,
     ic3: Option<Findings>,
     start: Instant,

@@ -444,7 +444,8 @@ impl Search<'_> {
                         enabled_procs |= 1 << (p - 1);
                     }
                 }
-                Outcome::Fault => {
+                // A store leaving the int window stops the search like a range error.
+                Outcome::Fault | Outcome::IntBound => {
                     fault = Some(k);
                     break;
                 }
@@ -930,7 +931,8 @@ fn stack_records<'b>(s: &'b Search) -> Vec<&'b [u64]> {
         .collect()
 }
 
-/// A finite trace to a range error met at the top of the stack.
+/// A finite trace to a range error (or a store leaving the int window) met at the top
+/// of the stack.
 fn range_trace(s: &Search, next: Option<Vec<u64>>, site: RangeSite) -> Result<Trace, String> {
     let mut recs = stack_records(s);
     let extra: Vec<u64>;
@@ -948,6 +950,20 @@ fn range_trace(s: &Search, next: Option<Vec<u64>>, site: RangeSite) -> Result<Tr
     let last = states.last().unwrap();
     let message = match &site {
         RangeSite::Transition { trans, params } => match eval::fire(s.inst, last, *trans, params) {
+            Fire::Error(e) if e.is_int_bound() => {
+                let t = Trace {
+                    size: s.n,
+                    init: states[0].clone(),
+                    steps,
+                    violation: Violation::IntBound {
+                        trans: *trans,
+                        params: params.clone(),
+                        message: e.message,
+                    },
+                };
+                t.replay(s.inst.model)?;
+                return Ok(t);
+            }
             Fire::Error(e) => e.message,
             _ => return Err("the reference interpreter meets no range error".into()),
         },

@@ -95,7 +95,7 @@ impl Ic3Engine {
         &self,
         p: &Problem,
         ctl: &Control,
-        skip: &[(Option<usize>, usize)],
+        skip: &[(super::PropKey, usize)],
     ) -> Result<Findings, String> {
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
         let opts = Ic3Options {
