@@ -18,7 +18,7 @@ trap 'rm -rf "$WORK"' EXIT
 
 # nfold: prints "states seconds maxrss_kb"
 nfold_run() {
-  /usr/bin/time -f "%M" -o "$WORK/rss" "$NF" check "$@" --json > "$WORK/out.json" || true
+  /usr/bin/time -f "%M" -o "$WORK/rss" "$NF" check "$@" --engine explicit --json > "$WORK/out.json" || true
   python3 - "$WORK/out.json" "$WORK/rss" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

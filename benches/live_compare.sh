@@ -157,12 +157,12 @@ echo " mem = SPIN max RSS over nfold max RSS; state counts are of different prod
 echo "(pan -a -f sized as:$OPTS)"
 
 echo
-echo "== 2. nfold live --fair with symmetry reduction, Peterson starvation_free"
+echo "== 2. nfold live --fair with symmetry reduction alone (--complete-budget 0), Peterson starvation_free"
 printf "%3s %-9s %11s %11s %9s %12s %9s %11s %9s\n" n verdict states transitions seconds states/s MB reduction "(n-1)!"
 SYMN="2 3 4 5 6"
 [ "${SYM7:-0}" = 1 ] && SYMN="$SYMN 7"
 for n in $SYMN; do
-  read -r v s tr t rss < <(nfold_run families/peterson.cub "$n" --fair)
+  read -r v s tr t rss < <(nfold_run families/peterson.cub "$n" --fair --complete-budget 0)
   python3 - "$n" "$v" "$s" "$tr" "$t" "$rss" "${NOSYM[$n]:--}" <<'PY'
 import sys, math
 n, v, s, tr, t, rss, ps = sys.argv[1:]

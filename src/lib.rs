@@ -13,6 +13,7 @@ pub mod lasso;
 pub mod limits;
 pub mod ltl;
 pub mod model;
+pub mod progress;
 pub mod proof;
 pub mod sat;
 pub mod simulate;

@@ -219,6 +219,8 @@ impl Limit {
 #[derive(Clone, Debug, Default)]
 pub struct SizeReport {
     pub size: usize,
+    /// The engine that answered this size (`explicit`, `sat`, `ic3`, `k-induction`).
+    pub engine: &'static str,
     /// Whether symmetry reduction (explicit), symmetry breaking (SAT) or symmetric
     /// lemma orbits (proofs) were applied.
     pub symmetry: bool,

@@ -8,7 +8,7 @@ use nfold::model::instance::Instance;
 use nfold::trace::{Trace, Violation};
 use serde_json::Value;
 mod common;
-use common::{init_from_json, json_run, nfold, steps_from_json};
+use common::{VERDICTS, init_from_json, json_run, nfold, steps_from_json};
 use std::process::Command;
 
 fn family(name: &str) -> String {
@@ -37,28 +37,6 @@ fn rows(v: &Value) -> Vec<(u64, String, String, Option<u64>, u64)> {
         })
         .collect()
 }
-
-/// Expected verdict per family: the sizes from which the property is violated and the
-/// shortest depth (from the family headers).
-/// (family, property, Some((first failing size, shortest depth)) or None when it holds)
-type Expected = (&'static str, &'static str, Option<(u64, u64)>);
-
-const VERDICTS: &[Expected] = &[
-    ("mutex", "mutex", None),
-    ("mutex_bug", "mutex", Some((2, 6))),
-    ("token_mutex", "mutex", None),
-    ("token_mutex", "crit_holds_token", None),
-    ("german", "coherence", None),
-    ("german_bug", "coherence", Some((2, 8))),
-    ("mesi", "modified_alone", None),
-    ("mesi", "exclusive_alone", None),
-    ("peterson", "mutex", None),
-    ("grant_mutex", "mutex", None),
-    ("token_ring", "mutex", None),
-    ("token_ring", "crit_holds_token", None),
-    ("ticket_lock", "mutex", None),
-    ("oddeven_sort", "unsorted", None),
-];
 
 #[test]
 fn every_family_gives_the_verdicts_its_header_promises() {
@@ -126,15 +104,23 @@ fn exact_state_counts_with_and_without_symmetry() {
         }
         let f = family(fam);
         let size = n.to_string();
-        let (_, v) = json_run(&["check", &f, "--size", &size, "--no-symmetry"]);
+        let explicit = ["check", &f, "--size", &size, "--engine", "explicit"];
+        let (_, v) = json_run(&[&explicit[..], &["--no-symmetry"]].concat());
         assert_eq!(rows(&v)[0].4, states, "{fam} n={n} without symmetry");
-        let (_, v) = json_run(&["check", &f, "--size", &size]);
+        let (_, v) = json_run(&explicit);
         assert_eq!(rows(&v)[0].4, orbits, "{fam} n={n} with symmetry");
         assert_eq!(v["results"][0]["symmetry_reduction"], Value::Bool(n > 1));
     }
     // The asymmetric token ring: n * 3 * 2^(n-1) states, symmetry never applied.
     for n in 1..=max_size() as u64 {
-        let (_, v) = json_run(&["check", "families/token_ring.cub", "--size", &n.to_string()]);
+        let (_, v) = json_run(&[
+            "check",
+            "families/token_ring.cub",
+            "--size",
+            &n.to_string(),
+            "--engine",
+            "explicit",
+        ]);
         assert_eq!(rows(&v)[0].4, n * 3 * (1 << (n - 1)));
         assert_eq!(v["symmetric"], Value::Bool(false));
         assert_eq!(v["results"][0]["symmetry_reduction"], Value::Bool(false));
@@ -220,12 +206,19 @@ fn printed_traces_replay_and_json_has_the_documented_schema() {
     ] {
         let f = family(fam);
         let mut args = vec!["check", &f[..], "--sizes", "1..4"];
-        args.extend(extra);
+        args.extend(extra.iter().copied());
         let (_, v) = json_run(&args);
         let model = nfold::lang::load_file(&f).unwrap();
         assert_eq!(v["model"], Value::String(f.clone()));
         assert!(v["symmetric"].is_boolean());
-        assert_eq!(v["engine"], "explicit");
+        assert_eq!(
+            v["engine"],
+            if extra.contains(&"--deadlock") {
+                "explicit"
+            } else {
+                "auto"
+            }
+        );
         let mut traces = 0;
         for r in v["results"].as_array().unwrap() {
             for key in ["size", "property", "verdict", "depth", "states", "trace"] {
@@ -447,6 +440,8 @@ fn ctrl_c_ends_the_run_cleanly() {
             "--sizes",
             "4..6",
             "--no-symmetry",
+            "--engine",
+            "explicit",
         ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::piped())
@@ -592,13 +587,21 @@ fn cubicle_constructs_through_the_command_line() {
     assert_eq!(r["symmetry_reduction"], true);
     let init = r["trace"]["init"].as_object().unwrap();
     assert!(init["Mem"] == "d1" || init["Mem"] == "d2", "{init:?}");
-    let (_, out, _) = nfold(&["check", &data, "--size", "1"]);
+    let (_, out, _) = nfold(&["check", &data, "--size", "1", "--engine", "explicit"]);
     assert!(
         out.contains("symmetry  not fully symmetric: the process constant `#1` at ")
             && out.contains("; reduction on for data values only\n"),
         "{out}"
     );
-    let (_, out, _) = nfold(&["check", &data, "--size", "1", "--no-symmetry"]);
+    let (_, out, _) = nfold(&[
+        "check",
+        &data,
+        "--size",
+        "1",
+        "--no-symmetry",
+        "--engine",
+        "explicit",
+    ]);
     assert!(out.contains("; reduction off\n"), "{out}");
     let (code, _, err) = nfold(&["check", &data, "--data-values", "0"]);
     assert_eq!(code, 2);

@@ -13,6 +13,11 @@
 //! - the aggregate against one-by-one SAT runs: same failing sizes and depths;
 //! - the nested depth-first search for `ltl` properties against an SCC-based check of
 //!   (weakly fair) accepting cycles, with and without fairness and symmetry;
+//! - the proof engines (IC3, k-induction, auto) on the aggregate of sizes 1..3 against
+//!   the explicit engine: the same violations with the same shortest depths, `holds`
+//!   only where it holds (every invariant checked by the independent certificate
+//!   check, whose failure is an internal error), and IC3 and auto prove every
+//!   property the explicit engine proves;
 //! - no engine reports a counterexample that fails to replay.
 //!
 //! A failing model is shrunk (transitions, updates, guard conjuncts, properties removed
@@ -635,13 +640,166 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
             ));
         }
     }
+    check_proofs(m, &plain)?;
     check_liveness(m, &sizes)
 }
 
+/// The proof engines against the explicit answers, on the aggregate of sizes 1..3.
+fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
+    use nfold::engine::auto::AutoEngine;
+    use nfold::engine::{self, Control, Engine, Problem};
+    use nfold::ic3::engine::Ic3Engine;
+    use nfold::kind::KindEngine;
+    use nfold::sat::SolverKind;
+    let p = Problem {
+        model: m,
+        min: 1,
+        max: 3,
+        props: (0..m.unsafes.len()).collect(),
+    };
+    let solver = SolverKind::default_kind();
+    let engines: Vec<(&str, Box<dyn Engine>, bool)> = vec![
+        (
+            "ic3",
+            Box::new(Ic3Engine {
+                solver,
+                symmetry: true,
+            }),
+            true,
+        ),
+        (
+            "ic3 without symmetry",
+            Box::new(Ic3Engine {
+                solver,
+                symmetry: false,
+            }),
+            true,
+        ),
+        (
+            "kind",
+            Box::new(KindEngine {
+                solver,
+                symmetry: true,
+                max_depth: 6,
+                strengthen: true,
+            }),
+            false,
+        ),
+        (
+            "auto",
+            Box::new(AutoEngine {
+                solver,
+                symmetry: true,
+                explicit_seconds: 0.0,
+                bmc_depth: 3,
+                bmc_seconds: 1.0,
+                ic3_seconds: 1e9,
+            }),
+            true,
+        ),
+    ];
+    for (name, e, complete) in engines {
+        let mut got = HashMap::new();
+        let mut errors = Vec::new();
+        engine::run(e.as_ref(), &p, &Control::default(), &mut |r| {
+            errors.extend(r.internal_errors.clone());
+            for x in &r.results {
+                got.insert((r.size, x.prop), (x.verdict.kind(), x.depth()));
+            }
+        })
+        .map_err(|e| format!("{name}: {e}"))?;
+        if !errors.is_empty() {
+            return Err(format!("{name}: internal errors {errors:?}"));
+        }
+        for (key, &(v, d)) in plain {
+            let g = got.get(key).copied();
+            let ok = match v {
+                Verdict::Violated => g == Some((v, d)),
+                Verdict::Holds if complete => g == Some((v, d)),
+                Verdict::Holds => {
+                    matches!(
+                        g,
+                        Some((Verdict::Holds | Verdict::NoViolationUpTo(_), None))
+                    )
+                }
+                _ => g.is_none_or(|g| g.0 != Verdict::Violated && g.0 != Verdict::Holds),
+            };
+            if !ok {
+                return Err(format!(
+                    "{name} vs explicit at {key:?}: {g:?} vs {:?}",
+                    (v, d)
+                ));
+            }
+        }
+        for (key, g) in &got {
+            if g.0 == Verdict::Violated && !plain.contains_key(key) {
+                return Err(format!(
+                    "{name} reports {key:?} the explicit engine does not"
+                ));
+            }
+        }
+    }
+    check_every_n(m, plain)
+}
+
+/// "Holds for every n" only where the explicit engine finds no violation at sizes
+/// 1..3 (`plain`) nor at sizes 4 and 5 (when they fit in its state budget).
+fn check_every_n(m: &Model, plain: &Answers) -> Result<(), String> {
+    use nfold::engine::Control;
+    use nfold::engine::every::{EveryN, prove_every};
+    let props: Vec<usize> = (0..m.unsafes.len()).collect();
+    let ctl = Control {
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(150)),
+        ..Control::default()
+    };
+    let e = prove_every(
+        m,
+        &props,
+        nfold::sat::SolverKind::default_kind(),
+        true,
+        &ctl,
+    )?;
+    if !matches!(e, EveryN::Proved { .. }) {
+        return Ok(());
+    }
+    EVERY_PROVED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if let Some(k) = plain.iter().find(|(_, v)| v.0 == Verdict::Violated) {
+        return Err(format!("every n claimed, explicit refutes {:?}", k.0));
+    }
+    // Sizes 4 and 5 within a small budget: a refutation there is what matters.
+    for n in 4..=5 {
+        let r = explicit(
+            m,
+            n,
+            &ReachOptions {
+                symmetry: true,
+                max_states: Some(50_000),
+                deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(200)),
+                ..Default::default()
+            },
+        );
+        if let Some(p) = r
+            .results
+            .iter()
+            .find(|p| p.verdict.kind() == Verdict::Violated)
+        {
+            return Err(format!(
+                "every n claimed, explicit refutes `{}` at size {n}",
+                p.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Generated models proved for every n (reported at the end of the run).
+static EVERY_PROVED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// The nested depth-first search against the SCC oracle for every `ltl` property,
-/// process, fairness and symmetry setting: without symmetry (or without fairness) the
-/// verdicts agree; with fairness and symmetry a reported cycle is real but one may be
-/// missed. Lassos replay (else `internal_errors`).
+/// process, fairness and symmetry setting: without symmetry (or without fairness, or
+/// where the complete search answers first under fairness) the verdicts agree; the
+/// reduced search under fairness reports only real cycles but may miss one. Lassos
+/// replay (else `internal_errors`).
 fn check_liveness(m: &Model, sizes: &[usize]) -> Result<(), String> {
     for prop in 0..m.ltls.len() {
         let p = LtlProperty::new(m, prop).map_err(|e| format!("ltl translation: {e}"))?;
@@ -652,18 +810,22 @@ fn check_liveness(m: &Model, sizes: &[usize]) -> Result<(), String> {
                     if oracle == Oracle::TooBig {
                         continue;
                     }
-                    for symmetry in [false, true] {
+                    // With symmetry: the default (under fairness the complete search
+                    // first, within its budget) and the reduced search alone.
+                    for (symmetry, budget) in [(false, None), (true, None), (true, Some(0))] {
                         if symmetry && (process != 1 || !m.is_symmetric()) {
                             continue;
                         }
                         let opts = LiveOptions {
                             symmetry,
                             fair,
+                            complete_budget: budget,
                             ..Default::default()
                         };
                         let r = ndfs::check(m, n, &p, Some(process), &opts);
                         let what = format!(
-                            "ltl l{prop} n={n} process {process} fair={fair} symmetry={symmetry}"
+                            "ltl l{prop} n={n} process {process} fair={fair} symmetry={symmetry} \
+                             budget={budget:?}"
                         );
                         if !r.internal_errors.is_empty() {
                             return Err(format!("{what}: {:?}", r.internal_errors));
@@ -834,6 +996,10 @@ fn generated_models_pass_every_oracle() {
             );
         }
     }
+    eprintln!(
+        "{count} generated models, {symmetric} fully symmetric, {} proved for every n",
+        EVERY_PROVED.load(std::sync::atomic::Ordering::Relaxed)
+    );
     // Both kinds were exercised (when there are enough models to ask it of, not when a
     // single seed is replayed).
     assert!(

@@ -924,6 +924,7 @@ fn abstract_types_get_their_number_of_values() {
     // have sufficed.
     let opts = LoadOptions {
         data_values: Some(5),
+        ..Default::default()
     };
     let m = load_str_with(
         "t.cub",

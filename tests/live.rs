@@ -53,14 +53,19 @@ const FAMILIES: [&str; 5] = [
 ];
 
 /// Verdicts through the CLI for sizes 1..max, fair and unfair, with and without
-/// symmetry; under fairness with symmetry a run that finds nothing must say it is
-/// incomplete.
+/// symmetry; at these sizes the complete search answers under fairness with symmetry
+/// (within its budget), so every answer is exact; with the reduced search alone
+/// (`--complete-budget 0`) a run that finds nothing must say it is incomplete (exit
+/// code 4).
 #[test]
 fn starvation_freedom_verdicts_of_the_families() {
     let top = max_size();
     for fam in FAMILIES {
         for fair in [false, true] {
-            for sym in [true, false] {
+            for (sym, reduced_only) in [(true, false), (false, false), (true, true)] {
+                if reduced_only && !fair {
+                    continue;
+                }
                 let sizes = format!("1..{top}");
                 let mut args = vec!["live", "--quiet"];
                 let path = format!("families/{fam}.cub");
@@ -72,9 +77,12 @@ fn starvation_freedom_verdicts_of_the_families() {
                 if !sym {
                     args.push("--no-symmetry");
                 }
+                if reduced_only {
+                    args.extend(["--complete-budget", "0"]);
+                }
                 let (code, v) = json_run(&args);
-                let reduced = v["symmetry_reduction"].as_bool().unwrap();
                 let mut any_violated = false;
+                let mut any_incomplete = false;
                 for n in 1..=top {
                     let rows: Vec<&Value> = v["results"]
                         .as_array()
@@ -95,15 +103,23 @@ fn starvation_freedom_verdicts_of_the_families() {
                             let t = &r["trace"];
                             assert_eq!(t["kind"], "lasso");
                             replay_json(&load(fam), n, t);
-                        } else if fair && reduced && n > 1 {
-                            assert_eq!(r["verdict"], "unknown", "{fam} n={n}");
+                        } else if reduced_only && n > 2 {
+                            // Symmetry identifies states from n = 3 on (fixing process 1).
+                            assert_eq!(r["verdict"], "incomplete", "{fam} n={n}");
                             assert_eq!(r["incomplete"], true);
+                            any_incomplete = true;
                         } else {
                             assert_eq!(r["verdict"], "holds", "{fam} n={n}");
+                            assert_eq!(r["complete"], true, "{fam} n={n}");
                         }
                     }
                 }
-                assert_eq!(code, if any_violated { 1 } else { 0 }, "{fam}");
+                let want = match (any_violated, any_incomplete) {
+                    (true, _) => 1,
+                    (false, true) => 4,
+                    (false, false) => 0,
+                };
+                assert_eq!(code, want, "{fam} fair={fair} sym={sym}");
             }
         }
     }
@@ -162,19 +178,22 @@ fn ndfs_agrees_with_the_scc_oracle_on_the_families() {
                         if oracle == Oracle::TooBig {
                             continue;
                         }
-                        for symmetry in [false, true] {
+                        // The reduced search alone too (no complete search first).
+                        for (symmetry, budget) in [(false, None), (true, None), (true, Some(0))] {
                             if symmetry && (process.unwrap_or(1) != 1 || !m.is_symmetric()) {
                                 continue;
                             }
                             let opts = LiveOptions {
                                 symmetry,
                                 fair,
+                                complete_budget: budget,
                                 ..Default::default()
                             };
                             let r = ndfs::check(&m, n, &p, process, &opts);
                             assert!(r.internal_errors.is_empty(), "{:?}", r.internal_errors);
                             let what = format!(
-                                "{} `{}` n={n} process={process:?} fair={fair} sym={symmetry}",
+                                "{} `{}` n={n} process={process:?} fair={fair} sym={symmetry} \
+                                 budget={budget:?}",
                                 path.display(),
                                 m.ltls[prop].name
                             );
@@ -278,7 +297,7 @@ fn limits_and_usage_errors() {
 }
 
 /// The text output: the table, the marked cycle with executing processes, and the
-/// incompleteness note under fairness with symmetry.
+/// incompleteness note when the reduced search answers under fairness.
 #[test]
 fn text_output() {
     let (code, out, _) = nfold(&["live", "families/mutex.cub", "--size", "3", "--fair"]);
@@ -290,12 +309,21 @@ fn text_output() {
         "{out}"
     );
     assert!(out.contains("  p2 "), "{out}");
-    let (code, out, _) = nfold(&["live", "families/peterson.cub", "--size", "3", "--fair"]);
-    assert_eq!(code, 0);
+    let (code, out, _) = nfold(&[
+        "live",
+        "families/peterson.cub",
+        "--size",
+        "3",
+        "--fair",
+        "--complete-budget",
+        "0",
+    ]);
+    assert_eq!(code, 4);
     assert!(
-        out.contains("no fair violation found (incomplete with symmetry; run with --no-symmetry for a complete check)"),
+        out.contains("* no fair violation found, but not a proof: see the summary"),
         "{out}"
     );
+    assert!(out.contains("incomplete at size 3: "), "{out}");
     assert!(!out.contains("holds at"), "{out}");
     assert!(!out.contains("  holds  "), "{out}");
     let (code, out, _) = nfold(&[
@@ -336,9 +364,8 @@ fn lassos_are_shortened() {
     ]);
     let short = lasso_len(&["live", "families/token_ring.cub", "--size", "3"]);
     assert!(short.0 < long.0, "{short:?} vs {long:?}");
-    // Under fairness the cycle is kept (here the search's cycle goes round twice, and
-    // once round is the same run) and the stem shrinks: 14 steps (6 in the cycle)
-    // become 5 (3).
+    // Under fairness a shortest fair cycle and a shortest stem to it: 11 steps (6 in
+    // the cycle) become 5 (3).
     let long = lasso_len(&[
         "live",
         "families/mutex.cub",
@@ -348,5 +375,5 @@ fn lassos_are_shortened() {
         "--no-shorten",
     ]);
     let short = lasso_len(&["live", "families/mutex.cub", "--size", "3", "--fair"]);
-    assert_eq!((long, short), ((14, 6), (5, 3)));
+    assert_eq!((long, short), ((11, 6), (5, 3)));
 }

@@ -145,7 +145,11 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
     // The last depth whose queries were all answered.
     let mut answered: Option<usize> = None;
     let mut last_k = 0;
+    // A line every few seconds while one depth's queries run long.
+    let heartbeat = crate::progress::Heartbeat::start(opts.progress, "bmc");
     'depth: for k in 0..=opts.depth {
+        let depth_start = Instant::now();
+        heartbeat.set(format!("depth {k} of {}", opts.depth));
         if k > 0 {
             answered = Some(k - 1);
         }
@@ -206,63 +210,64 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
         if first.is_empty() {
             break;
         }
-        // One combined query first: most depths have no violation at all.
-        if first.len() > 1 {
-            let any = Target::Any(first.iter().map(|x| x.1.clone()).collect());
-            if let Some(a) = queries.assumptions(&mut u, &any, k) {
-                match solve(&mut solver, &u, &a, &mut solve_seconds) {
-                    SolveResult::Unsat => continue,
-                    SolveResult::Unknown => {
-                        limit = Some(stopped(&opts.stop));
-                        break 'depth;
-                    }
-                    SolveResult::Sat => {}
-                }
-            } else {
-                continue;
-            }
-        }
-        for (key, _) in first {
-            // Every width violating this property at depth k, one at a time.
-            while let Some((_, target)) = open(&found).into_iter().find(|x| x.0 == key) {
-                let Some(a) = queries.assumptions(&mut u, &target, k) else {
-                    break;
-                };
-                match solve(&mut solver, &u, &a, &mut solve_seconds) {
-                    SolveResult::Unsat => break,
-                    SolveResult::Unknown => {
-                        limit = Some(stopped(&opts.stop));
-                        break 'depth;
-                    }
-                    SolveResult::Sat => match decode(model, &u, solver.as_ref(), k, key) {
-                        Ok(t) => {
-                            let w = t.size;
-                            found.insert((key, w), t);
-                            if !aggregate {
-                                break;
-                            }
-                        }
-                        Err(e) => {
-                            let name = match key {
-                                PropId::Unsafe(p) => model.unsafes[p].name.as_str(),
-                                PropId::IntBound => "int_bound",
-                                _ => "range_error",
-                            };
-                            internal_errors.push(format!("{name}, depth {k}: {e}"));
+        // Every query of this depth; the progress line comes after them in any case.
+        'queries: {
+            // One combined query first: most depths have no violation at all.
+            if first.len() > 1 {
+                let any = Target::Any(first.iter().map(|x| x.1.clone()).collect());
+                if let Some(a) = queries.assumptions(&mut u, &any, k) {
+                    match solve(&mut solver, &u, &a, &mut solve_seconds) {
+                        SolveResult::Unsat => break 'queries,
+                        SolveResult::Unknown => {
+                            limit = Some(stopped(&opts.stop));
                             break 'depth;
                         }
-                    },
+                        SolveResult::Sat => {}
+                    }
+                } else {
+                    break 'queries;
+                }
+            }
+            for (key, _) in first {
+                // Every width violating this property at depth k, one at a time.
+                while let Some((_, target)) = open(&found).into_iter().find(|x| x.0 == key) {
+                    let Some(a) = queries.assumptions(&mut u, &target, k) else {
+                        break;
+                    };
+                    match solve(&mut solver, &u, &a, &mut solve_seconds) {
+                        SolveResult::Unsat => break,
+                        SolveResult::Unknown => {
+                            limit = Some(stopped(&opts.stop));
+                            break 'depth;
+                        }
+                        SolveResult::Sat => match decode(model, &u, solver.as_ref(), k, key) {
+                            Ok(t) => {
+                                let w = t.size;
+                                found.insert((key, w), t);
+                                if !aggregate {
+                                    break;
+                                }
+                            }
+                            Err(e) => {
+                                let name = match key {
+                                    PropId::Unsafe(p) => model.unsafes[p].name.as_str(),
+                                    PropId::IntBound => "int_bound",
+                                    _ => "range_error",
+                                };
+                                internal_errors.push(format!("{name}, depth {k}: {e}"));
+                                break 'depth;
+                            }
+                        },
+                    }
                 }
             }
         }
-        if opts.progress
-            && start.elapsed().as_secs_f64() > 1.0
-            && last_progress.elapsed().as_secs_f64() >= 1.0
-        {
+        let depth_secs = depth_start.elapsed().as_secs_f64();
+        if opts.progress && (depth_secs >= 0.2 || last_progress.elapsed().as_secs_f64() >= 1.0) {
             last_progress = Instant::now();
             let s = u.size();
             eprintln!(
-                "nfold: depth {k} of {}, {} variables, {} clauses, {:.1}s",
+                "nfold: bmc depth {k} of {} done in {depth_secs:.2}s, {} variables, {} clauses, {:.1}s in all",
                 opts.depth,
                 s.vars,
                 s.clauses,
@@ -270,6 +275,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
             );
         }
     }
+    heartbeat.finish();
     let finished = limit.is_none() && internal_errors.is_empty();
     if finished {
         answered = Some(last_k);
@@ -314,6 +320,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
             transitions: None,
             initial_states: None,
             answered_depth: answered,
+            engine: "sat",
             bound: Some(opts.depth),
             vars: Some(s.vars),
             clauses: Some(s.clauses),

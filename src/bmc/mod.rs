@@ -2,9 +2,11 @@
 //! (`transys`, over `frame`s of cells and `symbolic` evaluation into `term`s, one size
 //! or the `aggregate` of a range), its unrolling into CNF (`unroll`),
 //! lexicographic-leader symmetry breaking on the final frame (`symbreak`), and the
-//! bounded-model-checking depth loop that finds shortest counterexamples (`driver`).
+//! bounded-model-checking depth loop that finds shortest counterexamples (`driver`), and
+//! the transition system written as AIGER for other model checkers (`aiger`).
 
 pub mod aggregate;
+pub mod aiger;
 pub mod cnf;
 pub mod driver;
 pub mod engine;

@@ -61,12 +61,16 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
             cert.model
         );
     }
-    let (lo, hi) = a.sizes.unwrap_or(cert.sizes);
-    let sizes: Vec<usize> = (lo..=hi).collect();
-    let solver = a
+    let solver_kind = a
         .solver
         .map(|s| s.kind())
         .unwrap_or_else(SolverKind::default_kind);
+    if cert.every.is_some() && a.sizes.is_none() {
+        return certify_every(&a, &model, &cert, solver_kind);
+    }
+    let (lo, hi) = a.sizes.unwrap_or(cert.sizes);
+    let sizes: Vec<usize> = (lo..=hi).collect();
+    let solver = solver_kind;
     let start = Instant::now();
     let checks = match check::check(&model, &cert, &sizes, solver, &Stop::default()) {
         Ok(c) => c,
@@ -137,4 +141,80 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
         );
     }
     if rejected { EXIT_VIOLATION } else { EXIT_OK }
+}
+
+/// A certificate claimed at every size: the cutoff argument's conditions, then the
+/// check at every size up to the cutoff computed here.
+fn certify_every(
+    a: &CertifyArgs,
+    model: &crate::model::ir::Model,
+    cert: &Certificate,
+    solver: SolverKind,
+) -> i32 {
+    let start = Instant::now();
+    let ch = match check::check_every(model, cert, solver, &Stop::default()) {
+        Ok(c) => c,
+        Err(e) => return usage(&e),
+    };
+    let accepted = ch.accepted();
+    if a.json {
+        let rows: Vec<_> = ch
+            .sizes
+            .iter()
+            .map(|c| json!({"size": c.size, "certified": c.certified, "failures": c.failures}))
+            .collect();
+        let doc = json!({
+            "model": model.source.name,
+            "certificate": a.certificate,
+            "lemmas": cert.lemmas.len(),
+            "every_n": true,
+            "cutoff": ch.cutoff,
+            "refused": ch.refused,
+            "results": rows,
+            "accepted": accepted,
+            "seconds": start.elapsed().as_secs_f64(),
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    } else {
+        println!(
+            "certificate {} for {}: {} lemmas, claimed at every size (cutoff {} in the file), found by {}",
+            a.certificate,
+            model.source.name,
+            cert.lemmas.len(),
+            cert.every.unwrap_or(0),
+            cert.engine
+        );
+        if let Some(r) = &ch.refused {
+            println!("REJECTED: {r}");
+        } else {
+            println!(
+                "the model is in the fragment of the cutoff argument; the cutoff computed from the model and the lemmas is {}",
+                ch.cutoff
+            );
+            for c in &ch.sizes {
+                if c.failures.is_empty() {
+                    println!(
+                        "size {:>3}: checked; proves {}",
+                        c.size,
+                        c.certified.join(", ")
+                    );
+                } else {
+                    println!("size {:>3}: REJECTED", c.size);
+                    for f in &c.failures {
+                        println!("          {f}");
+                    }
+                }
+            }
+        }
+        println!(
+            "{}; {:.2}s",
+            if accepted {
+                "the certificate is accepted: the properties hold at every size"
+            } else {
+                "the certificate is rejected"
+            },
+            start.elapsed().as_secs_f64()
+        );
+    }
+    if accepted { EXIT_OK } else { EXIT_VIOLATION }
 }

@@ -8,21 +8,23 @@ use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
 use crate::bmc::query::SymBreak;
 use crate::engine::auto::AutoEngine;
+use crate::engine::every::EveryN;
 use crate::engine::{self, Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
 use crate::ic3::engine::Ic3Engine;
 use crate::kind::KindEngine;
 use crate::model::ir::Model;
-use crate::proof::cert::Certificate;
+use crate::proof::cert::{Certificate, sizes_phrase};
 use crate::sat::SolverKind;
-use crate::verdict::{self, EXIT_USAGE, Limit, SizeReport};
+use crate::verdict::{self, EXIT_USAGE, Kind, Limit, SizeReport};
 use clap::{Args, ValueEnum};
 use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EngineArg {
-    /// A short BMC pass for shallow violations, then IC3 on the aggregate for the rest:
+    /// Explicit search per size while quick, then a short BMC pass for shallow
+    /// violations and IC3 on the aggregate of the sizes left:
     /// every size proved or refuted.
     Auto,
     /// Exhaustive breadth-first search with symmetry reduction, one size at a time.
@@ -46,7 +48,8 @@ pub(crate) struct CheckArgs {
     /// A single size.
     #[arg(long, value_name = "N", value_parser = parse_size)]
     size: Option<usize>,
-    /// The engine (default: explicit; sat when --depth is given).
+    /// The engine (default: auto; explicit with --deadlock or --max-states, sat with
+    /// --depth, --one-by-one or --encoding).
     #[arg(long, value_enum)]
     engine: Option<EngineArg>,
     /// sat: look for violations up to this depth (default 20); kind: the largest
@@ -79,7 +82,13 @@ pub(crate) struct CheckArgs {
     /// explicit: stop a size after storing this many states.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
-    /// ic3, kind, auto: write the checked certificate of the sizes proved to FILE.
+    /// auto, ic3: also try to prove the properties for every size n, by a quantified
+    /// invariant checked up to a cutoff (the default when neither --sizes nor --size
+    /// is given).
+    #[arg(long)]
+    every_n: bool,
+    /// ic3, kind, auto: write the checked certificate of the sizes proved to FILE (auto
+    /// then skips its explicit pass, so that sizes are proved by invariants).
     #[arg(long, value_name = "FILE")]
     certificate: Option<String>,
     /// The number of values of every abstract type (`type data`; default: chosen from
@@ -112,13 +121,20 @@ pub(crate) struct Run<'a> {
     pub notes: Vec<String>,
     pub certificate: Option<Arc<Certificate>>,
     pub trace_format: super::traces::TraceFormat,
+    /// The answer for every size, when it was asked for (or tried by default).
+    pub every: Option<EveryN>,
+    /// `--every-n` was given (an answer short of it is then not what was asked).
+    pub every_requested: bool,
 }
 
 fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
-    let engine = a.engine.unwrap_or(if a.depth.is_some() {
+    // The default is auto; flags that belong to one engine choose it.
+    let engine = a.engine.unwrap_or(if a.deadlock || a.max_states.is_some() {
+        EngineArg::Explicit
+    } else if a.depth.is_some() || a.one_by_one || a.encoding != EncodingArg::Binary {
         EngineArg::Sat
     } else {
-        EngineArg::Explicit
+        EngineArg::Auto
     });
     let sat_only = a.one_by_one || a.encoding != EncodingArg::Binary;
     if engine != EngineArg::Sat && sat_only {
@@ -168,8 +184,11 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
         EngineArg::Auto => Box::new(AutoEngine {
             solver,
             symmetry,
+            // A certificate asks for invariants: no explicit pass first.
+            explicit_seconds: if a.certificate.is_some() { 0.0 } else { 0.5 },
             bmc_depth: a.depth.unwrap_or(10),
             bmc_seconds: 1.0,
+            ic3_seconds: 20.0,
         }),
     };
     Ok((engine, e))
@@ -188,6 +207,12 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         Ok(m) => m,
         Err(code) => return code,
     };
+    let proof_engine = matches!(engine.name(), "auto" | "ic3");
+    if a.every_n && !proof_engine {
+        return usage("--every-n needs --engine auto or ic3");
+    }
+    let try_every = a.every_n
+        || (proof_engine && a.sizes.is_none() && a.size.is_none() && model.number_procs.is_none());
     let sizes = match sizes_for(&model, a.sizes, a.size) {
         Ok(s) => s,
         Err(e) => return usage(&e),
@@ -238,6 +263,8 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         notes: Vec::new(),
         certificate: None,
         trace_format: a.traces.trace_format,
+        every: None,
+        every_requested: a.every_n,
     };
     if !a.run.json {
         print!("{}", render::header(&run));
@@ -262,7 +289,36 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
     run.aggregate = outcome.aggregate;
     run.notes = outcome.notes;
     run.certificate = outcome.certificate;
-    if let (Some(path), Some(cert)) = (&a.certificate, &run.certificate) {
+    if try_every {
+        // Tried by default, it gets a budget; asked for, only the run's limits.
+        let mut ectl = ctl.clone();
+        if !a.every_n {
+            let budget = Instant::now() + std::time::Duration::from_secs_f64(EVERY_BUDGET);
+            ectl.deadline = Some(ectl.deadline.map_or(budget, |d| d.min(budget)));
+        }
+        run.every = match every_n(&run, &problem, solver, !a.no_symmetry, &ectl) {
+            Ok(EveryN::NotReached { seconds, .. })
+                if ectl.sat_stop().now() && !ctl.sat_stop().now() =>
+            {
+                Some(EveryN::NotReached {
+                    reason: format!(
+                        "the {EVERY_BUDGET:.0} s an attempt gets without --every-n ran out (--every-n goes on until --timeout)"
+                    ),
+                    seconds,
+                })
+            }
+            Ok(e) => Some(e),
+            Err(e) => return usage(&e),
+        };
+    }
+    let every_cert = match &run.every {
+        Some(EveryN::Proved { certificate, .. }) => Some(certificate.clone()),
+        _ => None,
+    };
+    if let (Some(path), Some(cert)) = (
+        &a.certificate,
+        every_cert.as_ref().or(run.certificate.as_ref()),
+    ) {
         if let Err(e) = std::fs::write(path, cert.to_text()) {
             return usage(&format!("cannot write the certificate to {path}: {e}"));
         }
@@ -296,6 +352,46 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
     exit_code(&run)
 }
 
+/// Seconds for the attempt at every n that `check` makes without `--every-n`.
+const EVERY_BUDGET: f64 = 10.0;
+
+/// The answer for every size, after the sizes of the run: tried only when they hold.
+fn every_n(
+    run: &Run,
+    p: &Problem,
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &Control,
+) -> Result<EveryN, String> {
+    let not = |reason: String| EveryN::NotReached {
+        reason,
+        seconds: 0.0,
+    };
+    let violated: Vec<usize> = run
+        .reports
+        .iter()
+        .filter(|r| r.results.iter().any(|x| x.verdict.kind() == Kind::Violated))
+        .map(|r| r.size)
+        .collect();
+    if !violated.is_empty() {
+        return Ok(not(format!("violated at {}", sizes_phrase(&violated))));
+    }
+    if run.limit.is_some() {
+        return Ok(not("the run stopped at a limit".into()));
+    }
+    if let Some(r) = run
+        .reports
+        .iter()
+        .find(|r| r.results.iter().any(|x| x.verdict.kind() != Kind::Holds))
+    {
+        return Ok(not(format!(
+            "size {} is not proved (every size checked must hold first)",
+            r.size
+        )));
+    }
+    engine::every::prove_every(p.model, &p.props, solver, symmetry, ctl)
+}
+
 fn exit_code(run: &Run) -> i32 {
     let failed = run.limit.is_some() || run.reports.iter().any(|r| !r.internal_errors.is_empty());
     let code = verdict::exit_code(
@@ -305,5 +401,11 @@ fn exit_code(run: &Run) -> i32 {
         failed,
     );
     debug_assert_ne!(code, EXIT_USAGE);
-    code
+    // `--every-n` asked for a proof at every size: short of it, not what was asked.
+    let short = run.every_requested && !matches!(run.every, Some(EveryN::Proved { .. }));
+    if code == verdict::EXIT_OK && short {
+        verdict::EXIT_NOT_PROVED
+    } else {
+        code
+    }
 }

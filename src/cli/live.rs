@@ -2,9 +2,11 @@
 //! rendered as a table, lassos and a summary (or one JSON document).
 
 use super::traces::{TraceArgs, TraceFormat, render_lasso, render_trace};
-use super::{EXIT_LIMIT, EXIT_OK, EXIT_VIOLATION, RunArgs, load, parse_size, parse_sizes};
+use super::{EXIT_LIMIT, EXIT_NOT_PROVED, EXIT_OK, EXIT_VIOLATION, RunArgs, load};
 use super::{ctrl_c_flag, parse_data_values, sizes_for, usage};
-use crate::explicit::ndfs::{self, LiveOptions, LiveResult, LiveVerdict, LtlProperty};
+use super::{parse_size, parse_sizes};
+use crate::explicit::ndfs::{self, COMPLETE_BUDGET, LiveOptions, LiveResult, LiveVerdict};
+use crate::explicit::ndfs::{Attempt, AttemptStop, LtlProperty};
 use crate::explicit::reach::peak_memory;
 use crate::lasso;
 use crate::model::ir::Model;
@@ -15,6 +17,20 @@ use serde_json::{Value, json};
 use std::time::Instant;
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Which search answers: without --fair, or with --no-symmetry, or where symmetry \
+                  identifies no two states (a family that is not fully symmetric; n <= 2 for \
+                  a property of a process, n = 1 otherwise), the answer is exact. With --fair \
+                  on a fully symmetric family the complete search (no reduction) runs first, \
+                  generating up to 16,000,000 transitions (--complete-budget; about 3 s); only \
+                  past that does the reduced search answer, which may miss a fair cycle: \
+                  finding none is then `none found*`, JSON `\"verdict\": \"incomplete\"`, \
+                  not a proof, and the summary says why.\n\n\
+                  Exit codes: 0 every answer proved (holds), 1 violation or range error \
+                  found, 2 usage or input error, 3 a limit hit (or a lasso failed to replay) \
+                  before an answer, 4 no violation found but some answer is not a proof \
+                  (`none found*`: symmetry with fairness is incomplete)."
+)]
 pub(crate) struct LiveArgs {
     /// The model file (.cub).
     file: String,
@@ -37,6 +53,11 @@ pub(crate) struct LiveArgs {
     /// Stop a search after storing this many product states.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
+    /// Under --fair with symmetry: the transitions the complete search (no reduction)
+    /// may generate before the reduced, incomplete one takes over (0: the reduced
+    /// search at once).
+    #[arg(long, value_name = "T", default_value_t = COMPLETE_BUDGET)]
+    complete_budget: u64,
     /// Print lassos as the search found them, without looking for a shorter one.
     #[arg(long)]
     no_shorten: bool,
@@ -85,12 +106,23 @@ fn process_text(p: Option<i64>) -> String {
     p.map(|p| p.to_string()).unwrap_or_else(|| "-".into())
 }
 
+/// The search column: which algorithm answered (`+` when the complete search ran out
+/// of budget first).
+fn search_text(r: &LiveResult) -> String {
+    format!(
+        "{}{}",
+        r.algorithm.name(),
+        if r.attempt.is_some() { "+" } else { "" }
+    )
+}
+
 fn row(model: &Model, r: &LiveResult) -> String {
     format!(
-        "{:>4}  {:<20} {:>7}  {:<12} {:>11} {:>12} {:>8} {:>8.2}s\n",
+        "{:>4}  {:<20} {:>7}  {:<14} {:<12} {:>11} {:>12} {:>8} {:>8.2}s\n",
         r.size,
         model.ltls[r.prop].name,
         process_text(r.process),
+        search_text(r),
         verdict_text(r),
         r.stats.states,
         r.stats.transitions,
@@ -146,6 +178,7 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
         stop: Some(stop),
         progress: a.run.progress_on(),
         shorten: !a.no_shorten,
+        complete_budget: Some(a.complete_budget),
     };
     let sym_on = !a.no_symmetry && model.is_symmetric();
     if !a.run.json {
@@ -202,19 +235,86 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
     {
         return code;
     }
-    let violated = results
+    exit_code(&results, limit.is_some())
+}
+
+/// 1 when anything is violated (or met a range error); else 3 when a limit stopped the
+/// run or an answer is unknown; else 4 when an answer is incomplete; else 0.
+fn exit_code(results: &[LiveResult], limited: bool) -> i32 {
+    if results
         .iter()
-        .any(|r| r.verdict == LiveVerdict::Violated || range_error(r));
-    if violated {
+        .any(|r| r.verdict == LiveVerdict::Violated || range_error(r))
+    {
         EXIT_VIOLATION
-    } else if limit.is_some()
-        || results.iter().any(|r| {
-            r.verdict == LiveVerdict::Unknown || left_window(r) || !r.internal_errors.is_empty()
-        })
+    } else if limited
+        || results
+            .iter()
+            .any(|r| r.verdict == LiveVerdict::Unknown || !r.internal_errors.is_empty())
     {
         EXIT_LIMIT
+    } else if results
+        .iter()
+        .any(|r| r.verdict == LiveVerdict::NoFairViolationFound || left_window(r))
+    {
+        EXIT_NOT_PROVED
     } else {
         EXIT_OK
+    }
+}
+
+/// The header's symmetry line: whether the family is symmetric, whether the search is
+/// reduced and under which permutations, and for which processes a property is checked
+/// (only properties of a process `ltl name (i)` have one to name).
+fn symmetry_text(model: &Model, props: &[LtlProperty], opts: &LiveOptions, sym_on: bool) -> String {
+    let of_process = props.iter().any(|p| model.ltls[p.prop].params > 0);
+    let without = props.iter().any(|p| model.ltls[p.prop].params == 0);
+    let mut groups = Vec::new();
+    if of_process {
+        groups.push(
+            "for a property of process i, the permutations fixing process 1: it is checked \
+             for i = 1 and holds for every i by symmetry",
+        );
+    }
+    if without {
+        groups.push("for a property without a process parameter, all permutations");
+    }
+    if sym_on {
+        let mut s = format!(
+            "fully symmetric; reduction on where it identifies states ({})",
+            groups.join("; ")
+        );
+        if opts.fair && opts_budget(opts) == 0 {
+            s.push_str(
+                "; with fairness the reduced search (which may miss a fair cycle) runs at \
+                 once (--complete-budget 0)",
+            );
+        } else if opts.fair {
+            s.push_str(&format!(
+                "; with fairness the complete search (no reduction) runs first, up to {} \
+                 transitions, and the reduced one (which may miss a fair cycle) only past that",
+                thousands(opts_budget(opts))
+            ));
+        }
+        s
+    } else if model.is_symmetric() {
+        format!(
+            "fully symmetric; reduction off (--no-symmetry){}",
+            if of_process {
+                "; a property of process i is checked for i = 1"
+            } else {
+                ""
+            }
+        )
+    } else {
+        format!(
+            "{}; reduction off{}",
+            model.symmetry_summary(),
+            if of_process {
+                "; a property of process i is checked for every i"
+            } else {
+                ""
+            }
+        )
     }
 }
 
@@ -229,20 +329,9 @@ fn header(model: &Model, props: &[LtlProperty], opts: &LiveOptions, sym_on: bool
             )
         })
         .collect();
-    let symmetry = if sym_on {
-        "fully symmetric; reduction on (permutations fixing the property's process; \
-         the property is checked for process 1 and holds for all by symmetry)"
-            .to_string()
-    } else if model.is_symmetric() {
-        "fully symmetric; reduction off (--no-symmetry); checked for process 1".to_string()
-    } else {
-        format!(
-            "{}; reduction off; checked for every process",
-            model.symmetry_summary()
-        )
-    };
+    let symmetry = symmetry_text(model, props, opts, sym_on);
     format!(
-        "model     {}\nsymmetry  {}\nengine    nested depth-first search on the product with the Büchi automaton ({}){}\n\n{:>4}  {:<20} {:>7}  {:<12} {:>11} {:>12} {:>8} {:>9}\n",
+        "model     {}\nsymmetry  {}\nengine    nested depth-first search on the product with the Büchi automaton ({}){}\n\n{:>4}  {:<20} {:>7}  {:<14} {:<12} {:>11} {:>12} {:>8} {:>9}\n",
         model.source.name,
         symmetry,
         autos.join(", "),
@@ -254,6 +343,7 @@ fn header(model: &Model, props: &[LtlProperty], opts: &LiveOptions, sym_on: bool
         "size",
         "property",
         "process",
+        "search",
         "verdict",
         "states",
         "transitions",
@@ -299,13 +389,27 @@ fn footer(
     format: TraceFormat,
 ) -> String {
     let mut out = String::new();
-    if results
+    let incomplete: Vec<&LiveResult> = results
         .iter()
-        .any(|r| r.verdict == LiveVerdict::NoFairViolationFound)
+        .filter(|r| r.verdict == LiveVerdict::NoFairViolationFound)
+        .collect();
+    if !incomplete.is_empty() {
+        out.push_str("\n* no fair violation found, but not a proof: see the summary\n");
+    }
+    // A complete search that gave up before the reduced one found a violation.
+    let mut first = incomplete.is_empty();
+    for r in results
+        .iter()
+        .filter(|r| r.verdict != LiveVerdict::NoFairViolationFound)
     {
-        out.push_str(
-            "\n* no fair violation found (incomplete with symmetry; run with --no-symmetry for a complete check)\n",
-        );
+        if let Some(a) = &r.attempt {
+            out.push_str(&format!(
+                "{}size {}: the complete search stopped at {}; the reduced search answered\n",
+                if std::mem::take(&mut first) { "\n" } else { "" },
+                r.size,
+                attempt_text(a)
+            ));
+        }
     }
     for r in results {
         if let Some(l) = &r.lasso {
@@ -397,7 +501,7 @@ fn footer(
         let none = of(LiveVerdict::NoFairViolationFound);
         if !none.is_empty() {
             parts.push(format!(
-                "no fair violation found at sizes {} (incomplete with symmetry)",
+                "no fair violation found at sizes {} (incomplete, not a proof)",
                 none.join(", ")
             ));
         }
@@ -429,6 +533,9 @@ fn footer(
                 parts.join("; ")
             }
         ));
+    }
+    for r in &incomplete {
+        out.push_str(&format!("{}\n", incomplete_text(model, r, props.len() > 1)));
     }
     out.push_str(&format!(
         "{:.2}s{}\n",
@@ -468,8 +575,18 @@ fn json_doc(
                 "process": r.process,
                 "verdict": if r.range.is_some() { "unknown" } else { r.verdict.json_name() },
                 "incomplete": r.verdict == LiveVerdict::NoFairViolationFound,
+                "incomplete_reason": (r.verdict == LiveVerdict::NoFairViolationFound)
+                    .then(|| incomplete_reason(r)),
                 "fair": r.fair,
                 "symmetry_reduction": r.symmetry,
+                "algorithm": r.algorithm.name(),
+                "complete": r.algorithm.complete(),
+                "complete_attempt": r.attempt.as_ref().map(|a| json!({
+                    "states": a.states,
+                    "transitions": a.transitions,
+                    "seconds": a.seconds,
+                    "stopped": a.stopped.text(),
+                })),
                 "states": r.stats.states,
                 "nodes": r.stats.nodes,
                 "nested_nodes": r.stats.nested_nodes,
@@ -491,10 +608,72 @@ fn json_doc(
         "symmetric": model.is_symmetric(),
         "symmetry": model.symmetry_summary(),
         "symmetry_reduction": sym_on,
+        "complete_budget": opts.fair.then(|| opts_budget(opts)),
         "results": rows,
         "limit": limit.map(|l| l.text()),
         "sizes": sizes,
         "seconds": seconds,
         "peak_memory_bytes": peak_memory(),
     })
+}
+
+/// How far the complete search that ran first got: what stopped it, with its states
+/// and time.
+fn attempt_text(a: &Attempt) -> String {
+    format!(
+        "{} ({} product states, {:.2}s)",
+        match a.stopped {
+            AttemptStop::Budget(b) => format!("its budget of {} transitions", thousands(b)),
+            AttemptStop::Limit(l) => l.text().to_string(),
+        },
+        thousands(a.states as u64),
+        a.seconds
+    )
+}
+
+/// Why an answer is incomplete, in one line: the reduced search under fairness found
+/// no fair cycle, and what kept the complete search from answering.
+fn incomplete_reason(r: &LiveResult) -> String {
+    let skipped = match &r.attempt {
+        Some(a) => format!("the complete search stopped at {}", attempt_text(a)),
+        None => "the complete search was skipped (--complete-budget 0)".to_string(),
+    };
+    format!(
+        "{skipped}, and the symmetry-reduced search, which under fairness may miss a fair \
+         cycle, found none"
+    )
+}
+
+/// The summary line of an incomplete answer (naming the property when there are
+/// several): that it is one, why, and what gives a complete answer.
+fn incomplete_text(model: &Model, r: &LiveResult, name: bool) -> String {
+    format!(
+        "incomplete{} at size {}: {}; --no-symmetry or a larger --complete-budget gives a \
+         complete answer",
+        if name {
+            format!(" `{}`", model.ltls[r.prop].name)
+        } else {
+            String::new()
+        },
+        r.size,
+        incomplete_reason(r)
+    )
+}
+
+/// The budget of the complete search that runs first under fairness with symmetry.
+fn opts_budget(opts: &LiveOptions) -> u64 {
+    opts.complete_budget.unwrap_or(COMPLETE_BUDGET)
+}
+
+/// 1234567 as `1,234,567`.
+fn thousands(n: u64) -> String {
+    let d = n.to_string();
+    let mut out = String::new();
+    for (k, c) in d.chars().enumerate() {
+        if k > 0 && (d.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

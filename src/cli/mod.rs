@@ -1,10 +1,12 @@
 //! The command line: `nfold check`, `nfold live`, `nfold info`, `nfold cnf`,
-//! `nfold certify`. Parses arguments (clap), runs the engines over the requested sizes,
-//! renders text or JSON, and maps outcomes to exit codes (`verdict::exit_code`): 0
+//! `nfold aiger`, `nfold certify`, `nfold simulate`, `nfold replay`, `nfold dot`.
+//! Parses arguments (clap), runs the engines over the requested sizes, renders text
+//! or JSON, and maps outcomes to exit codes (`verdict::exit_code`): 0
 //! every answer a proof, 1 a violation found, 2 usage or input error, 3 a limit was hit
 //! (or an internal check failed) before an answer, 4 no violation found but some answer
 //! is not a proof (bounded, incomplete or vacuous).
 
+mod aiger;
 mod certify;
 mod check;
 mod dot;
@@ -51,6 +53,10 @@ enum Command {
     Info(InfoArgs),
     /// Write the SAT engine's formula for one size and depth as DIMACS CNF.
     Cnf(CnfArgs),
+    /// Write the transition system of one size, or of a range of sizes as one system,
+    /// as binary AIGER 1.9 for ABC and other model checkers (one bad output per
+    /// property and one for range errors; time k is depth k).
+    Aiger(aiger::AigerArgs),
     /// Check a saved certificate (an invariant written by `check --certificate`) on a
     /// model, independently of the engine that found it.
     Certify(certify::CertifyArgs),
@@ -325,6 +331,7 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
         Command::Live(a) => live::live(a),
         Command::Info(a) => info(a),
         Command::Cnf(a) => cnf(a),
+        Command::Aiger(a) => aiger::aiger(a),
         Command::Simulate(a) => simulate::simulate(a),
         Command::Replay(a) => replay::replay(a),
         Command::Dot(a) => dot::dot(a),

@@ -1,6 +1,7 @@
 //! Rendering of runs and models for the terminal (text) and for tools (`--json`).
 
 use super::check::Run;
+use crate::engine::every::EveryN;
 use crate::explicit::reach::peak_memory;
 use crate::model::eval::transition_instances;
 use crate::model::init::for_each_initial;
@@ -15,16 +16,22 @@ fn symmetry_line(run: &Run) -> String {
     let m = run.model;
     let what = match run.engine {
         "sat" => "lex-leader symmetry breaking",
-        "ic3" | "kind" | "auto" => "symmetric lemma orbits",
+        "ic3" | "kind" => "symmetric lemma orbits",
+        "auto" => "reduction (explicit) and symmetric lemma orbits (IC3)",
         _ => "reduction",
     };
     // The explicit engine also permutes interchangeable data values (abstract types).
-    let data = run.engine == "explicit" && m.has_data_symmetry();
+    let data = matches!(run.engine, "explicit" | "auto") && m.has_data_symmetry();
     match (m.is_symmetric(), run.symmetry_requested) {
         (true, true) if data => "fully symmetric; reduction on (processes and data values)".into(),
         (false, true) if data => format!(
-            "{}; reduction on for data values only",
-            m.symmetry_summary()
+            "{}; reduction on for data values only{}",
+            m.symmetry_summary(),
+            if run.engine == "auto" {
+                " (explicit search)"
+            } else {
+                ""
+            }
         ),
         (true, true) => format!("fully symmetric; {what} on"),
         (true, false) => format!("fully symmetric; {what} off (--no-symmetry)"),
@@ -37,6 +44,7 @@ pub fn header(run: &Run) -> String {
     let size_col = match run.engine {
         "sat" => "clauses",
         "explicit" => "states",
+        "auto" => "states/lemmas",
         _ => "lemmas",
     };
     format!(
@@ -66,10 +74,14 @@ pub fn ints_line(m: &Model) -> String {
 /// The table rows of one size.
 pub fn rows(r: &SizeReport) -> String {
     let mut out = String::new();
+    let proved = r
+        .results
+        .iter()
+        .any(|p| matches!(p.verdict, Verdict::Holds(Proof::Invariant { .. })));
     let count = r
         .states
         .or(r.clauses)
-        .or(r.lemmas)
+        .or(r.lemmas.filter(|_| proved))
         .map(|c| c.to_string())
         .unwrap_or_else(|| "-".into());
     for p in &r.results {
@@ -200,6 +212,9 @@ pub fn footer(run: &Run) -> String {
     for n in &run.notes {
         out.push_str(&format!("note: {n}\n"));
     }
+    if let Some(e) = &run.every {
+        out.push_str(&every_line(run, e));
+    }
     if let Some(l) = run.limit {
         // A size is answered when none of its verdicts is unknown.
         let answered: Vec<usize> = run
@@ -252,6 +267,36 @@ pub fn footer(run: &Run) -> String {
             .unwrap_or_default()
     ));
     out
+}
+
+/// The answer for every size, in words.
+fn every_line(run: &Run, e: &EveryN) -> String {
+    match e {
+        EveryN::Proved {
+            cutoff,
+            certificate,
+            init_everywhere,
+            seconds,
+        } => format!(
+            "\nevery n: holds for every n (a quantified invariant of {} clause{} from {}, checked at sizes 1..{cutoff}, the cutoff{}; {seconds:.2}s)\n",
+            certificate.lemmas.len(),
+            if certificate.lemmas.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            certificate.engine,
+            if *init_everywhere {
+                ""
+            } else {
+                "; vacuous at any size without an initial state"
+            }
+        ),
+        EveryN::NotReached { reason, .. } => format!(
+            "\nevery n: not proved: {reason}; the verdicts above are for {} only\n",
+            sizes_phrase(&run.sizes)
+        ),
+    }
 }
 
 /// The last line: the sizes by kind of answer, violations first.
@@ -325,6 +370,9 @@ fn summary(run: &Run) -> String {
     let unknown = sizes_where(&|k| k == Kind::Unknown);
     if !unknown.is_empty() {
         parts.push(format!("unknown at {}", sizes_phrase(&unknown)));
+    }
+    if let Some(EveryN::Proved { .. }) = &run.every {
+        parts.push("holds for every n".into());
     }
     if parts.is_empty() {
         "no property checked".to_string()
@@ -412,7 +460,8 @@ pub fn json(run: &Run) -> Value {
                 }
                 _ => {}
             }
-            match run.engine {
+            o.insert("engine".into(), json!(r.engine));
+            match r.engine {
                 "sat" => {
                     o.insert("bound".into(), json!(r.bound));
                     o.insert("bounded".into(), json!(true));
@@ -450,6 +499,33 @@ pub fn json(run: &Run) -> Value {
     o.insert("notes".into(), json!(run.notes));
     if let Some(w) = int_window_json(run.model) {
         o.insert("int_window".into(), w);
+    }
+    if let Some(e) = &run.every {
+        o.insert(
+            "every_n".into(),
+            match e {
+                EveryN::Proved {
+                    cutoff,
+                    certificate,
+                    init_everywhere,
+                    seconds,
+                } => json!({
+                    "verdict": "holds",
+                    "cutoff": cutoff,
+                    "checked_sizes": (1..=*cutoff).collect::<Vec<_>>(),
+                    "lemmas": certificate.lemmas.len(),
+                    "how": certificate.engine,
+                    "initial_states_at_every_size": init_everywhere,
+                    "certificate": certificate.to_text(),
+                    "seconds": seconds,
+                }),
+                EveryN::NotReached { reason, seconds } => json!({
+                    "verdict": "not_proved",
+                    "reason": reason,
+                    "seconds": seconds,
+                }),
+            },
+        );
     }
     if let Some(c) = &run.certificate {
         o.insert("certificate".into(), json!(c.to_text()));

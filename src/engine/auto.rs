@@ -1,28 +1,94 @@
-//! `auto`, the default engine for a range of sizes: a short bounded pass over the
-//! aggregate finds the shallow violations with shortest traces at every size in one
-//! run, then IC3 over the aggregate answers every other (property, size): a
-//! violation (made shortest by BMC) or a proof (a certificate checked independently).
-//! When IC3 meets a limit, the bounded pass still answers "none up to its depth".
+//! `auto`, the default engine: the fastest complete answer, by measurement on the
+//! shipped families (docs/engines.md):
+//! 1. the explicit search, size by size from the smallest, while each size takes
+//!    less than a small time budget (small instances are answered exhaustively in
+//!    milliseconds, counting protocols such as the ticket lock only this way);
+//! 2. for the sizes left, one run over their aggregate: a short bounded pass finds the
+//!    shallow violations with shortest traces at every size at once, then IC3 answers
+//!    every other (property, size): a violation (made shortest by BMC) or a proof (a
+//!    certificate checked independently), within a time budget;
+//! 3. if IC3 ran out of its budget, the explicit search again, without a budget, for
+//!    the sizes it left open (the user's limits still apply; under them the bounded
+//!    pass's "none up to its depth" stands).
 
 use super::finish::{self, Findings};
 use super::{Control, Engine, Outcome, Problem};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
+use crate::explicit::reach::{self, ReachOptions};
 use crate::ic3::engine::Ic3Engine;
 use crate::sat::SolverKind;
-use crate::verdict::{PropId, SizeReport, Verdict};
+use crate::verdict::{Kind, PropId, SizeReport, Verdict};
 use std::time::{Duration, Instant};
 
-/// The bounded pass's depth and time budget.
+/// The explicit phase's budget and the bounded pass's depth and budget.
 #[derive(Clone, Debug)]
 pub struct AutoEngine {
     pub solver: SolverKind,
     pub symmetry: bool,
+    /// Time one size may take in the explicit phase (0: no explicit phase).
+    pub explicit_seconds: f64,
     /// Depth of the bounded pass.
     pub bmc_depth: usize,
     /// Time the bounded pass may take before IC3 takes over.
     pub bmc_seconds: f64,
+    /// Time IC3 may take before the explicit search takes the open sizes back.
+    pub ic3_seconds: f64,
+}
+
+impl AutoEngine {
+    /// Explicit searches of `sizes` in order, each within `budget` seconds if given,
+    /// reporting every size answered; stops at the first that is not. Returns the
+    /// sizes answered, and the user's limit if one stopped the search (that size is
+    /// then reported as it stands).
+    fn explicit(
+        &self,
+        p: &Problem,
+        sizes: &[usize],
+        ctl: &Control,
+        budget: Option<f64>,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> (Vec<usize>, Option<crate::verdict::Limit>) {
+        let mut done = Vec::new();
+        for &n in sizes {
+            let own = budget.map(|b| Instant::now() + Duration::from_secs_f64(b));
+            let opts = ReachOptions {
+                symmetry: self.symmetry,
+                deadlock: false,
+                props: Some(p.props.clone()),
+                max_states: None,
+                max_memory: ctl.max_memory,
+                deadline: match (ctl.deadline, own) {
+                    (Some(d), Some(o)) => Some(d.min(o)),
+                    (d, o) => d.or(o),
+                },
+                stop: ctl.stop.clone(),
+                progress: ctl.progress,
+            };
+            let r: SizeReport = reach::check_size(p.model, n, &opts).into();
+            let open =
+                r.limit.is_some() || r.results.iter().any(|x| x.verdict.kind() == Kind::Unknown);
+            let users = r.limit.filter(|_| {
+                budget.is_none()
+                    || ctl
+                        .stop
+                        .as_ref()
+                        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+                    || ctl.deadline.is_some_and(|d| Instant::now() >= d)
+                    || r.limit == Some(crate::verdict::Limit::Memory)
+            });
+            if open && users.is_none() {
+                break;
+            }
+            report(r);
+            if open {
+                return (done, users);
+            }
+            done.push(n);
+        }
+        (done, None)
+    }
 }
 
 impl Engine for AutoEngine {
@@ -32,20 +98,17 @@ impl Engine for AutoEngine {
 
     fn describe(&self, p: &Problem) -> String {
         format!(
-            "auto: BMC up to depth {} (at most {:.1}s) for shallow violations, then IC3 for the rest ({}{}){}; invariants checked independently",
+            "auto: explicit search while a size takes under {:.1}s, then for the sizes left BMC up to depth {} (at most {:.1}s) and IC3 on their aggregate (at most {:.0}s, then explicit again) ({}{}); invariants checked independently",
+            self.explicit_seconds,
             self.bmc_depth,
             self.bmc_seconds,
+            self.ic3_seconds,
             self.solver.name(),
             if self.symmetry && p.model.is_symmetric() {
                 ", symmetry"
             } else {
                 ""
             },
-            if p.max > p.min {
-                format!(", sizes {}..{} in one aggregate run", p.min, p.max)
-            } else {
-                String::new()
-            }
         )
     }
 
@@ -55,6 +118,38 @@ impl Engine for AutoEngine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
+        let mut notes = Vec::new();
+        // 1. Explicit, while it is quick.
+        let mut first_open = p.min;
+        if self.explicit_seconds > 0.0 {
+            let (done, users) =
+                self.explicit(p, &p.sizes(), ctl, Some(self.explicit_seconds), report);
+            if users.is_some() {
+                return Ok(Outcome {
+                    limit: users,
+                    notes,
+                    ..Outcome::default()
+                });
+            }
+            if let Some(&last) = done.last() {
+                first_open = last + 1;
+                notes.push(format!(
+                    "{} answered by exhaustive explicit search",
+                    crate::proof::cert::sizes_phrase(&done)
+                ));
+            }
+        }
+        if first_open > p.max {
+            return Ok(Outcome {
+                notes,
+                ..Outcome::default()
+            });
+        }
+        // 2. The rest as one aggregate: bounded pass, then IC3.
+        let rest = Problem {
+            min: first_open,
+            ..p.clone()
+        };
         let start = Instant::now();
         let budget = start + Duration::from_secs_f64(self.bmc_seconds);
         let opts = BmcOptions {
@@ -72,7 +167,7 @@ impl Engine for AutoEngine {
             max_memory: ctl.max_memory,
             progress: ctl.progress,
         };
-        let run = driver::check_aggregate(p.model, p.min, p.max, &opts)?;
+        let run = driver::check_aggregate(rest.model, rest.min, rest.max, &opts)?;
         let mut traces = Vec::new();
         let mut answered = None;
         for r in run.reports {
@@ -84,60 +179,90 @@ impl Engine for AutoEngine {
                 }
             }
         }
-        if ctl
+        let bmc_found = traces.len();
+        let interrupted = ctl
             .stop
             .as_ref()
-            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-        {
-            return finish_with(p, ctl, self, traces, answered, None, start, report);
-        }
-        let skip: Vec<(PropId, usize)> = traces.iter().map(|(k, t)| (*k, t.size)).collect();
-        let ic3 = Ic3Engine {
-            solver: self.solver,
-            symmetry: self.symmetry,
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
+        let mut f = if interrupted {
+            Findings {
+                limit: Some(crate::verdict::Limit::Interrupted),
+                ..Findings::default()
+            }
+        } else {
+            let skip: Vec<(PropId, usize)> =
+                traces.iter().map(|(k, t)| (*k, t.size)).collect();
+            let ic3 = Ic3Engine {
+                solver: self.solver,
+                symmetry: self.symmetry,
+            };
+            let budget = Instant::now() + Duration::from_secs_f64(self.ic3_seconds);
+            let inner = Control {
+                deadline: Some(ctl.deadline.map_or(budget, |d| d.min(budget))),
+                ..ctl.clone()
+            };
+            ic3.findings(&rest, &inner, &skip)?
         };
-        let f = ic3.findings(p, ctl, &skip)?;
-        finish_with(p, ctl, self, traces, answered, Some(f), start, report)
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn finish_with(
-    p: &Problem,
-    ctl: &Control,
-    e: &AutoEngine,
-    traces: Vec<(PropId, crate::trace::Trace)>,
-    answered: Option<usize>,
-    ic3: Option<Findings>,
-    start: Instant,
-    report: &mut dyn FnMut(SizeReport),
-) -> Result<Outcome, String> {
-    let mut f = ic3.unwrap_or(Findings {
-        limit: Some(crate::verdict::Limit::Interrupted),
-        ..Findings::default()
-    });
-    let bmc_found = traces.len();
-    f.traces = traces;
-    f.bounded = answered;
-    let limit = f.limit;
-    let (reports, certificate) =
-        finish::conclude(p, ctl, "ic3", e.solver, f, start.elapsed().as_secs_f64())?;
-    for r in reports {
-        report(r);
-    }
-    let mut notes = Vec::new();
-    if bmc_found > 0 {
+        f.traces = traces;
+        f.bounded = answered;
+        let limit = f.limit;
+        let (reports, certificate) = finish::conclude(
+            &rest,
+            ctl,
+            "ic3",
+            self.solver,
+            f,
+            start.elapsed().as_secs_f64(),
+        )?;
         notes.push(format!(
-            "{bmc_found} violation(s) found by the bounded pass (depth up to {})",
+            "{} went to one aggregate run: bounded pass to depth {}{}, then IC3",
+            crate::proof::cert::sizes_phrase(&rest.sizes()),
             answered
                 .map(|d| d.to_string())
-                .unwrap_or_else(|| "0".into())
+                .unwrap_or_else(|| "0".into()),
+            if bmc_found > 0 {
+                format!(" ({bmc_found} violation(s) found by it)")
+            } else {
+                String::new()
+            }
         ));
+        // Sizes IC3 left open because of its own budget go back to the explicit search.
+        let own_budget =
+            limit.is_some() && !interrupted && ctl.deadline.is_none_or(|d| Instant::now() < d);
+        let mut open = Vec::new();
+        let mut limit = limit;
+        for r in reports {
+            let answered = r.results.iter().all(|x| {
+                matches!(
+                    x.verdict.kind(),
+                    Kind::Holds | Kind::Violated | Kind::Vacuous
+                )
+            });
+            if own_budget && !answered {
+                open.push(r.size);
+            } else {
+                report(r);
+            }
+        }
+        if !open.is_empty() {
+            let (done, users) = self.explicit(p, &open, ctl, None, report);
+            limit = users;
+            notes.push(format!(
+                "IC3 did not finish within {:.0}s: {} answered by explicit search{}",
+                self.ic3_seconds,
+                crate::proof::cert::sizes_phrase(&done),
+                if done.len() < open.len() {
+                    " before the limit"
+                } else {
+                    ""
+                }
+            ));
+        }
+        Ok(Outcome {
+            limit,
+            certificate,
+            aggregate: rest.max > rest.min,
+            notes,
+        })
     }
-    Ok(Outcome {
-        limit,
-        certificate,
-        aggregate: p.max > p.min,
-        notes,
-    })
 }

@@ -108,6 +108,7 @@ pub fn certify(
         proves: claims,
         lemmas,
         ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
+        every: None,
     };
     let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
     Ok((Arc::new(cert), checks))
@@ -151,12 +152,25 @@ pub fn conclude(
     for (k, t) in f.traces {
         verdicts.insert((k, t.size), Verdict::Violated(Box::new(t)));
     }
-    for &(k, n, d) in &f.cexs {
+    // Properties first: range errors at a size whose properties are all violated are
+    // decided only up to the deepest violation, as every engine does (BMC then finds
+    // none deeper, and the size gets no range-error row).
+    let mut cexs = f.cexs.clone();
+    cexs.sort_by_key(|c| !matches!(c.0, PropId::Unsafe(_)));
+    for &(k, n, d) in &cexs {
         if verdicts.contains_key(&(k, n)) {
             continue;
         }
+        let all_violated = || {
+            p.props.iter().all(|&u| {
+                verdicts
+                    .get(&(PropId::Unsafe(u), n))
+                    .is_some_and(|v| v.trace().is_some())
+            })
+        };
         let v = match shortest(p, k, n, d, solver, ctl) {
             Ok(t) => Verdict::Violated(Box::new(t)),
+            Err(_) if !matches!(k, PropId::Unsafe(_)) && !p.props.is_empty() && all_violated() => Verdict::Unknown,
             Err(e) => {
                 errors
                     .entry(n)
@@ -247,6 +261,7 @@ pub fn conclude(
         }
         reports.push(SizeReport {
             size: n,
+            engine,
             symmetry: f.symmetry,
             results,
             seconds,

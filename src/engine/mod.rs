@@ -11,6 +11,7 @@
 //! initial state is vacuous, never `holds`.
 
 pub mod auto;
+pub mod every;
 pub mod finish;
 
 use crate::model::init::for_each_initial;

@@ -3,6 +3,7 @@
 //! reduction by canonical representatives, over hash tables of packed states (`store`).
 
 pub mod engine;
+mod fair_cycle;
 pub mod ndfs;
 pub mod reach;
 pub mod shorten;

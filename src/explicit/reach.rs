@@ -335,11 +335,28 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let mut deadlock_found: Option<Found> = None;
     let mut limit = None;
     let mut init_count = 0usize;
+    let mut init_cut = None;
     let init_res = for_each_initial(&inst, &mut |st| {
         init_count += 1;
         s.visit_initial(&compiled, st);
-        opts.max_states.is_none_or(|m| s.count < m)
+        // Initial states can be many (cells `init` leaves free): limits apply here too.
+        if init_count.is_multiple_of(1024) {
+            if opts.deadline.is_some_and(|d| Instant::now() >= d) {
+                init_cut = Some(Limit::Timeout);
+            } else if opts
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
+                init_cut = Some(Limit::Interrupted);
+            }
+        }
+        opts.max_states.is_none_or(|m| s.count < m) && init_cut.is_none()
     });
+    // Initial states not all enumerated: nothing after this may claim completeness.
+    if init_cut.is_some() {
+        limit = init_cut;
+    }
     if let Err(e) = init_res {
         s.range(Found {
             depth: 0,
@@ -652,6 +669,7 @@ impl From<ReachResult> for SizeReport {
             limit: r.limit,
             complete: r.complete,
             internal_errors: r.internal_errors,
+            engine: "explicit",
             states: Some(r.stats.states),
             transitions: Some(r.stats.transitions),
             initial_states: Some(r.stats.initial_states),

@@ -1,22 +1,27 @@
 //! Shorter lassos. The nested DFS reports the lasso its stacks hold: the stem is a
-//! depth-first path, often far longer than needed. Once a lasso is known, this module
-//! looks for a shorter one by breadth-first search in the product of the unreduced
-//! instance (reference interpreter) with the property's Büchi automaton:
+//! depth-first path, often far longer than needed, and under fairness the cycle winds
+//! through the N+1 Choueka copies. Once a lasso is known, this module looks for a
+//! shorter one by breadth-first search in the product of the unreduced instance
+//! (reference interpreter) with the property's Büchi automaton:
 //! - the automaton states that the found lasso's word can be in at each position are
 //!   worked out on the small product of the lasso with the automaton;
 //! - without fairness: an accepting product node on the found cycle is chosen, and the
 //!   result is a shortest stem to it followed by a shortest cycle through it;
-//! - with fairness the cycle must stay weakly fair, so it is kept and only the stem is
-//!   replaced by a shortest path to the cycle's first product node;
+//! - with fairness: a shortest weakly fair cycle through an accepting node of the
+//!   found cycle's strongly connected component, and a shortest stem to it
+//!   (`fair_cycle`); failing that, the found cycle is kept and only the stem replaced
+//!   by a shortest path to the cycle's first product node;
 //! - a deadlock cycle (the stutter of a state with no successor) is kept and the stem
 //!   replaced by a shortest path to that state with an automaton state from which the
 //!   stutter is accepted;
 //! - last, the same infinite run is written shorter where it repeats itself (a stem
 //!   that ends the way the cycle does, a cycle that goes round twice).
 //!
-//! The searches stop at a node budget, the deadline or Ctrl-C; the caller replays the result
-//! on the interpreter like any lasso and keeps the original when anything fails.
+//! The searches stop at a node budget, the deadline or Ctrl-C; a result is kept only
+//! when it is shorter and replays (fairness included), and the caller replays it again
+//! like any lasso and keeps the original when anything fails.
 
+use super::fair_cycle::{Graph, fair_lasso};
 use super::ndfs::LtlProperty;
 use crate::lasso::Lasso;
 use crate::ltl::buchi::Buchi;
@@ -25,24 +30,25 @@ use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::trace::replay_steps;
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// A node of the product: a system state and an automaton state.
-type Node = (State, usize);
+pub(super) type Node = (State, usize);
 
 /// Letters (atom bit masks) of states, evaluated by the interpreter.
-struct Letters<'a> {
-    inst: &'a Instance<'a>,
-    p: &'a LtlProperty,
-    env: Vec<i64>,
-    process: Option<i64>,
+pub(super) struct Letters<'a> {
+    pub(super) inst: &'a Instance<'a>,
+    pub(super) p: &'a LtlProperty,
+    pub(super) env: Vec<i64>,
+    pub(super) process: Option<i64>,
 }
 
 impl Letters<'_> {
-    fn of(&mut self, st: &[i64]) -> Option<u64> {
+    pub(super) fn of(&mut self, st: &[i64]) -> Option<u64> {
         let mut mask = 0u64;
         for (k, a) in self.p.atoms.iter().enumerate() {
             if let Some(pr) = self.process {
@@ -68,21 +74,68 @@ struct Bfs<'a> {
 /// When to give up looking for a shorter lasso.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
-    /// Product nodes one breadth-first search may store.
+    /// Product nodes one breadth-first search may store (the search for a shortest fair
+    /// cycle may do four times as much work in all, see `fair_lasso`).
     pub budget: usize,
     pub deadline: Option<Instant>,
     /// Set from outside (Ctrl-C).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Print a progress line on stderr about every second, headed by this label (e.g.
+    /// `size 3`).
+    pub progress: Option<String>,
+    /// When the last progress line was printed (kept by the searches; start with the
+    /// default).
+    pub last_progress: Cell<Option<Instant>>,
 }
 
 impl Limits {
-    fn exceeded(&self, nodes: usize) -> bool {
-        nodes > self.budget
-            || self.deadline.is_some_and(|d| Instant::now() > d)
-            || self
-                .stop
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed))
+    /// Limits with a node budget, a deadline, an interrupt flag and progress lines.
+    pub fn new(
+        budget: usize,
+        deadline: Option<Instant>,
+        stop: Option<Arc<AtomicBool>>,
+        progress: Option<String>,
+    ) -> Limits {
+        Limits {
+            budget,
+            deadline,
+            stop,
+            progress,
+            last_progress: Cell::new(None),
+        }
+    }
+
+    /// Whether a search that has stored `nodes` nodes (doing `what`) must stop: over
+    /// the budget, or `interrupted`.
+    fn exceeded(&self, what: &str, nodes: usize) -> bool {
+        nodes > self.budget || self.interrupted(what, nodes)
+    }
+
+    /// Whether the deadline has passed or Ctrl-C was pressed; prints a progress line
+    /// (`what`, `count` nodes so far) when one is due.
+    pub(super) fn interrupted(&self, what: &str, count: usize) -> bool {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            return true;
+        }
+        if self.deadline.is_none() && self.progress.is_none() {
+            return false;
+        }
+        let now = Instant::now();
+        if let Some(label) = &self.progress {
+            match self.last_progress.get() {
+                None => self.last_progress.set(Some(now)),
+                Some(t) if now.duration_since(t).as_secs_f64() >= 1.0 => {
+                    self.last_progress.set(Some(now));
+                    eprintln!("nfold: {label}: shortening the lasso: {what}, {count} nodes");
+                }
+                _ => {}
+            }
+        }
+        self.deadline.is_some_and(|d| now > d)
     }
 }
 
@@ -114,7 +167,7 @@ impl Bfs<'_> {
         }
         let mut head = 0;
         while head < nodes.len() {
-            if self.limits.exceeded(nodes.len()) {
+            if self.limits.exceeded("a shortest path", nodes.len()) {
                 return None;
             }
             let (st, q) = nodes[head].clone();
@@ -268,6 +321,35 @@ pub fn shorten(
             s == target && qs[*q]
         })
     };
+    // A new lasso from (initial node, stem, cycle), kept when it replays (fairness
+    // included) and is shorter than the found one.
+    let make = |(init, stem, cycle): (State, Vec<Step>, Vec<Step>)| -> Option<Lasso> {
+        let l = rotated(
+            &inst,
+            Lasso {
+                init,
+                loop_start: stem.len(),
+                steps: [stem, cycle].concat(),
+                ..lasso.clone()
+            },
+        );
+        (l.steps.len() < lasso.steps.len() && l.replay(model).is_ok()).then_some(l)
+    };
+    if lasso.fair && !lasso.is_deadlock() {
+        // A shortest fair cycle through an accepting node of the found cycle's component.
+        let cycle_nodes: Vec<Node> = (lasso.loop_start..len)
+            .flat_map(|i| (0..nq).map(move |q| (i, q)))
+            .filter(|&(i, q)| good[i * nq + q])
+            .map(|(i, q)| (states[i].clone(), q))
+            .collect();
+        let mut g = Graph::new(&inst, p, lasso.process, l.locals.len().max(1));
+        let cycle_len = lasso.steps.len() - lasso.loop_start;
+        if let Some(short) = fair_lasso(&mut g, &inits, &cycle_nodes, cycle_len, limits)
+            .and_then(|(k, stem, cycle)| make((inits[k].0.clone(), stem, cycle)))
+        {
+            return Some(short);
+        }
+    }
     // The new lasso as (initial node, stem, cycle).
     let found = (|| -> Option<(usize, Vec<Step>, Vec<Step>)> {
         if lasso.fair || lasso.is_deadlock() {
@@ -292,17 +374,16 @@ pub fn shorten(
             Some((k, stem, cycle))
         }
     })();
-    let best = match found {
-        Some((k, stem, cycle)) if stem.len() + cycle.len() < lasso.steps.len() => Lasso {
-            init: inits[k].0.clone(),
-            loop_start: stem.len(),
-            steps: [stem, cycle].concat(),
-            ..lasso.clone()
-        },
-        _ => lasso.clone(),
-    };
-    let best = rotated(&inst, best);
-    (best.steps.len() < lasso.steps.len()).then_some(best)
+    found
+        .and_then(|(k, stem, cycle)| make((inits[k].0.clone(), stem, cycle)))
+        // The found lasso itself may still be written shorter.
+        .or_else(|| {
+            make((
+                lasso.init.clone(),
+                lasso.steps[..lasso.loop_start].to_vec(),
+                lasso.steps[lasso.loop_start..].to_vec(),
+            ))
+        })
 }
 
 /// The same infinite run, written shorter: the cycle entered one state earlier as long

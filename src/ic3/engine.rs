@@ -1,7 +1,7 @@
 //! IC3 as an engine of the command line: one run over the aggregate of the sizes,
 //! counterexamples made shortest by BMC, the invariant certified (`engine::finish`).
 
-use super::{Ic3Options, houdini, prove};
+use super::{Ic3Options, Ic3Outcome, houdini, prove};
 use crate::bmc::frame::Encoding;
 use crate::bmc::transys::Transys;
 use crate::engine::finish::{self, Findings};
@@ -41,7 +41,9 @@ impl Ic3Engine {
         if p.max <= seed {
             return Ok(Vec::new());
         }
-        let lo = p.min.min(seed);
+        // From size 1 whatever the problem's sizes: the smallest system is the cheapest
+        // to prove, and its lemmas are filtered for the problem's sizes below.
+        let lo = 1;
         let t0 = std::time::Instant::now();
         let mut small = Transys::new(p.model, lo, seed, Encoding::Binary);
         let out = prove(
@@ -90,13 +92,15 @@ impl Ic3Engine {
         Ok(kept)
     }
 
-    /// Run IC3 on the problem, every (property, size) of `skip` already answered.
-    pub fn findings(
+    /// IC3 on the aggregate of the problem's sizes, seeded with the lemmas of the
+    /// smallest sizes; every (property, size) of `skip` already answered. Returns the
+    /// transition system the lemmas are over, and IC3's outcome.
+    pub fn run<'m>(
         &self,
-        p: &Problem,
+        p: &Problem<'m>,
         ctl: &Control,
         skip: &[(super::PropKey, usize)],
-    ) -> Result<Findings, String> {
+    ) -> Result<(Transys<'m>, Ic3Outcome), String> {
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
         let opts = Ic3Options {
             solver: self.solver,
@@ -111,6 +115,17 @@ impl Ic3Engine {
             seed: self.seed(p, ctl, &mut ts)?,
         };
         let out = prove(&mut ts, &opts)?;
+        Ok((ts, out))
+    }
+
+    /// Run IC3 on the problem, every (property, size) of `skip` already answered.
+    pub fn findings(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        skip: &[(super::PropKey, usize)],
+    ) -> Result<Findings, String> {
+        let (ts, out) = self.run(p, ctl, skip)?;
         let sym = self.symmetry && p.model.is_symmetric() && p.max > 1;
         Ok(Findings {
             cexs: out.cexs.iter().map(|c| (c.key, c.width, c.depth)).collect(),

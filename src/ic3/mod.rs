@@ -88,6 +88,8 @@ pub struct Ic3Stats {
     pub lemmas: usize,
     pub obligations: usize,
     pub sat_calls: usize,
+    /// SAT calls asking whether a cube meets the initial states.
+    pub init_calls: usize,
     pub ctgs: usize,
     pub seconds: f64,
 }
@@ -145,6 +147,9 @@ struct Engine<'a, 'm> {
     /// solvers[0]: init; solvers[i]: frame i.
     solvers: Vec<Box<dyn Backend>>,
     lift: Box<dyn Backend>,
+    /// Asks whether a cube meets the initial states (cell domains only, no steps), so
+    /// that those queries leave the frame solvers' search state alone.
+    init_solver: Box<dyn Backend>,
     entries: Vec<Entry>,
     keys: Vec<PropKey>,
     excluded: HashMap<PropKey, Vec<usize>>,
@@ -156,6 +161,8 @@ struct Engine<'a, 'm> {
     start: Instant,
     last_progress: Instant,
     limit: Option<Limit>,
+    /// Whether some initial state satisfies an atom, for the atoms asked so far.
+    init_atoms: HashMap<(StateVar, i64), bool>,
     /// The top frame k.
     top: usize,
 }
@@ -167,6 +174,7 @@ struct Stopped;
 pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> {
     let sym = opts.symmetry && ts.inst.model.is_symmetric() && ts.agg.max > 1;
     let lift = new_solver(ts, opts.solver, &[STATE, STEP])?;
+    let init_solver = new_solver(ts, opts.solver, &[STATE])?;
     let init = new_solver(ts, opts.solver, &[STATE, STEP, FIRE])?;
     let mut keys: Vec<PropKey> = opts.props.iter().map(|&p| PropKey::Unsafe(p)).collect();
     keys.push(PropKey::Range);
@@ -184,6 +192,7 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
         sym,
         solvers: vec![init],
         lift,
+        init_solver,
         entries: Vec::new(),
         keys,
         excluded,
@@ -194,6 +203,7 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
         start: Instant::now(),
         last_progress: Instant::now(),
         limit: None,
+        init_atoms: HashMap::new(),
         top: 0,
     };
     // A stop (limit or interrupt) leaves no invariant; `e.limit` says which.
@@ -205,6 +215,20 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
     let invariant = e.run().unwrap_or_default();
     e.stats.seconds = e.start.elapsed().as_secs_f64();
     e.stats.lemmas = e.entries.iter().filter(|x| x.alive).count();
+    if opts.progress {
+        eprintln!(
+            "nfold: ic3 at sizes {}..{}: {} frames, {} lemmas, {} obligations, {} SAT calls ({} on init), {} ctgs, {:.2}s",
+            e.ts.agg.min,
+            e.ts.agg.max,
+            e.stats.frames,
+            e.stats.lemmas,
+            e.stats.obligations,
+            e.stats.sat_calls,
+            e.stats.init_calls,
+            e.stats.ctgs,
+            e.stats.seconds
+        );
+    }
     Ok(Ic3Outcome {
         lemmas: e
             .entries
@@ -489,9 +513,40 @@ impl Engine<'_, '_> {
 
     /// Does the cube contain an initial state?
     fn init_intersects(&mut self, cube: &Cube) -> Result<bool, Stopped> {
+        // Most cubes have an atom no initial state satisfies; each atom is asked once.
+        for &atom in cube {
+            let possible = match self.init_atoms.get(&atom) {
+                Some(&b) => b,
+                None => {
+                    let a = [self.ts.eq(atom.0, atom.1, false), self.ts.init];
+                    let b = self.init_sat(&a)?;
+                    self.init_atoms.insert(atom, b);
+                    b
+                }
+            };
+            if !possible {
+                return Ok(false);
+            }
+        }
         let mut a = self.atoms(cube, false);
         a.push(self.ts.init);
-        Ok(self.solve(0, &a)? == SolveResult::Sat)
+        self.init_sat(&a)
+    }
+
+    fn init_sat(&mut self, assumptions: &[Lit]) -> Result<bool, Stopped> {
+        self.stats.sat_calls += 1;
+        self.stats.init_calls += 1;
+        match self
+            .init_solver
+            .solve(&self.ts.c.cnf, assumptions, &self.opts.stop)
+        {
+            SolveResult::Sat => Ok(true),
+            SolveResult::Unsat => Ok(false),
+            SolveResult::Unknown => {
+                self.limit = Some(stopped(&self.opts.stop));
+                Err(Stopped)
+            }
+        }
     }
 
     /// Relative induction of ¬cube at `level`: F_{level-1} ∧ ¬cube ∧ T ∧ cube'

@@ -47,6 +47,9 @@ pub struct Certificate {
     pub lemmas: Vec<CertLemma>,
     /// The int window the invariant is about (`ints LO..HI`), for a model with ints.
     pub ints: Option<(i64, i64)>,
+    /// `every n cutoff c`: the lemmas and claims extend to every size, by the cutoff
+    /// argument (`cutoff`), checked at sizes 1..c.
+    pub every: Option<usize>,
 }
 
 /// One lemma: the sizes it is claimed at, its process variables and its formula
@@ -216,6 +219,9 @@ impl Certificate {
             self.induction,
             if self.simple_path { " simple-path" } else { "" }
         ));
+        if let Some(c) = self.every {
+            out.push_str(&format!("every n cutoff {c}\n"));
+        }
         for (p, s) in &self.proves {
             out.push_str(&format!("proves {p} at {}\n", sizes_text(s)));
         }
@@ -237,6 +243,7 @@ impl Certificate {
             proves: Vec::new(),
             lemmas: Vec::new(),
             ints: None,
+            every: None,
         };
         let mut off = 0;
         let mut seen_sizes = false;
@@ -290,9 +297,21 @@ impl Certificate {
                         c.proves.push((p.trim().to_string(), parse_sizes_list(s)?));
                     }
                     "lemma" => c.lemmas.push(CertLemma::parse(rest)?),
+                    "every" => {
+                        let k = rest
+                            .strip_prefix("n cutoff ")
+                            .ok_or("expected `every n cutoff C`")?;
+                        c.every = Some(
+                            k.trim()
+                                .parse()
+                                .ok()
+                                .filter(|&k: &usize| k >= 1)
+                                .ok_or("expected a cutoff of at least 1")?,
+                        );
+                    }
                     _ => {
                         return Err(format!(
-                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, proves or lemma)"
+                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, every, proves or lemma)"
                         ));
                     }
                 }
@@ -331,6 +350,7 @@ mod tests {
                 CertLemma::parse("no int_bound").unwrap(),
             ],
             ints: Some((-2, 5)),
+            every: None,
         };
         let t = c.to_text();
         assert!(t.contains("proves mutex at 1..3, 5, 7..8"));
@@ -339,5 +359,11 @@ mod tests {
         assert!(CertLemma::parse("forall distinct I. not (x)").is_err());
         assert!(CertLemma::parse("A = B").is_err());
         assert!(Certificate::parse("bogus line\nsizes 1..2\n").is_err());
+        let every = Certificate {
+            every: Some(4),
+            ..c
+        };
+        assert!(every.to_text().contains("\nevery n cutoff 4\n"));
+        assert_eq!(Certificate::parse(&every.to_text()).unwrap(), every);
     }
 }

@@ -11,8 +11,10 @@
 //!   instance stores a value outside the int window);
 //! - for a model with ints, the certificate names the window the model is checked over.
 //!
-//! Inv is the conjunction of the lemmas claimed at the size; a lemma whose evaluation
-//! meets a range error counts as violated.
+//! Inv is the conjunction of the lemmas claimed at the size. A lemma is violated where
+//! its formula holds, evaluated as an `unsafe` body is: a formula whose evaluation
+//! meets a range error does not hold (range errors are the `no range error` lemma's
+//! business), so the certificate's text means what it says.
 
 use super::cert::Certificate;
 use crate::bmc::frame::Encoding;
@@ -172,7 +174,7 @@ fn check_size(
                 bad.push(u.lit(j, r));
             } else {
                 let (b, e) = u.bad(p, j);
-                bad.push(u.c.or2(b, e));
+                bad.push(u.c.and2(b, -e));
             }
         }
         let any = u.c.or(&bad);
@@ -279,4 +281,86 @@ fn check_size(
         }
     }
     Ok(failures)
+}
+
+/// The check of a certificate claimed at every size (`every n cutoff c`).
+#[derive(Clone, Debug)]
+pub struct EveryCheck {
+    /// The cutoff computed from the model and the lemmas.
+    pub cutoff: usize,
+    /// The check at each size 1..cutoff.
+    pub sizes: Vec<SizeCheck>,
+    /// Why the claim for every size is rejected before any size is checked.
+    pub refused: Option<String>,
+}
+
+impl EveryCheck {
+    /// Every size 1..cutoff checked, every claim certified at each.
+    pub fn accepted(&self) -> bool {
+        self.refused.is_none() && self.sizes.iter().all(|c| c.failures.is_empty())
+    }
+}
+
+/// Check a certificate's claim for every size: the model must lie in the fragment of
+/// the cutoff argument, every lemma must be a universal clause claimed at every size,
+/// every property must be claimed at every size 1..c, and the certificate must check
+/// at each size 1..c, where c is computed here from the model and the lemmas' text.
+pub fn check_every(
+    model: &Model,
+    cert: &Certificate,
+    solver: SolverKind,
+    stop: &Stop,
+) -> Result<EveryCheck, String> {
+    use super::cutoff;
+    let refuse = |why: String| EveryCheck {
+        cutoff: 0,
+        sizes: Vec::new(),
+        refused: Some(why),
+    };
+    let frag = match cutoff::fragment(model) {
+        Ok(f) => f,
+        Err(o) => {
+            return Ok(refuse(format!(
+                "the model is outside the fragment of the cutoff argument: {}",
+                o.text(model)
+            )));
+        }
+    };
+    if cert.induction != 1 {
+        return Ok(refuse(
+            "a claim for every size needs an inductive invariant (`induction 1`)".into(),
+        ));
+    }
+    let (m, props) = with_lemmas(model, cert)?;
+    let mut procs = Vec::new();
+    for (l, &p) in cert.lemmas.iter().zip(&props) {
+        if l.sizes.is_some() {
+            return Ok(refuse(format!(
+                "lemma `{}` is claimed at some sizes only",
+                l.text()
+            )));
+        }
+        if l.no_range {
+            continue;
+        }
+        let u = &m.unsafes[p];
+        match cutoff::lemma_procs(&m, u.params, &u.body) {
+            Ok(k) => procs.push(k),
+            Err(e) => return Ok(refuse(format!("lemma `{}`: {e}", l.text()))),
+        }
+    }
+    let c = cutoff::cutoff(&frag, &procs);
+    for (p, s) in &cert.proves {
+        if let Some(n) = (1..=c).find(|n| !s.contains(n)) {
+            return Ok(refuse(format!(
+                "`{p}` is not claimed at size {n}, below the cutoff {c}"
+            )));
+        }
+    }
+    let sizes: Vec<usize> = (1..=c).collect();
+    Ok(EveryCheck {
+        cutoff: c,
+        sizes: check(model, cert, &sizes, solver, stop)?,
+        refused: None,
+    })
 }

@@ -1,6 +1,8 @@
 //! Proofs: lemmas of inductive invariants with their symmetric orbits (`lemma`),
-//! certificates in readable text (`cert`) and their independent check (`check`).
+//! certificates in readable text (`cert`) and their independent check (`check`),
+//! and the cutoff argument that extends a check at sizes 1..c to every size (`cutoff`).
 
 pub mod cert;
 pub mod check;
+pub mod cutoff;
 pub mod lemma;

@@ -11,6 +11,28 @@ use nfold::model::ir::Model;
 use serde_json::Value;
 use std::process::Command;
 
+/// Expected verdict per family: the sizes from which the property is violated and the
+/// shortest depth (from the family headers).
+/// (family, property, Some((first failing size, shortest depth)) or None when it holds)
+pub type Expected = (&'static str, &'static str, Option<(u64, u64)>);
+
+pub const VERDICTS: &[Expected] = &[
+    ("mutex", "mutex", None),
+    ("mutex_bug", "mutex", Some((2, 6))),
+    ("token_mutex", "mutex", None),
+    ("token_mutex", "crit_holds_token", None),
+    ("german", "coherence", None),
+    ("german_bug", "coherence", Some((2, 8))),
+    ("mesi", "modified_alone", None),
+    ("mesi", "exclusive_alone", None),
+    ("peterson", "mutex", None),
+    ("grant_mutex", "mutex", None),
+    ("token_ring", "mutex", None),
+    ("token_ring", "crit_holds_token", None),
+    ("ticket_lock", "mutex", None),
+    ("oddeven_sort", "unsorted", None),
+];
+
 /// Runs the `nfold` binary from the crate root: exit code, stdout, stderr. Fails the
 /// test if anything panicked or a backtrace hint reached the user.
 pub fn nfold(args: &[&str]) -> (i32, String, String) {

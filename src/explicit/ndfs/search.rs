@@ -1,190 +1,34 @@
-//! Nested depth-first search (Courcoubetis, Vardi, Wolper, Yannakakis) for LTL
-//! properties, on the fly over the product of an instance with the Büchi automaton of
-//! the negated property, with process-level weak fairness and symmetry reduction.
-//!
-//! - **Product.** A node is (system state, automaton state); the automaton's labels
-//!   read the state a node holds. A deadlocked state repeats forever (a stutter step
-//!   that belongs to no process).
-//! - **Weak fairness** (`fair`) follows Choueka's flag construction as in SPIN's `-f`
-//!   and ndfs-symmetry-weak-fairness.txt (Fig. 4): a node also carries a copy counter
-//!   C in 0..=N. From an accepting node in copy 0 the only move is ε₀ to copy 1; in copy
-//!   i ≥ 1 a step of process i moves to copy i+1 (copy N wraps to 0), and when process
-//!   i is disabled an ε move does the same. The nested search looks for a return to an
-//!   accepting node of copy 0, so every reported cycle lets every process execute or be
-//!   disabled somewhere. One change to Fig. 4: copy N returns to copy 0 only with a real
-//!   step (a step of process N, or any step from a state where N is disabled), never by
-//!   an ε move, so a cycle always contains a step of the system (Fig. 4 could close a
-//!   cycle of ε moves alone where every process is disabled, which is no run when the
-//!   automaton cannot stay put). Copies are not stored as states: each stored product
-//!   state has 2·(N+1) visit bits (first and nested search per copy), plus N+1 bits
-//!   marking the first search's stack.
-//! - **Symmetry.** The table keys are canonical representatives under the permutations
-//!   that fix the property's process (all of them for a property without a parameter);
-//!   the search walks real states, so the stacks are real paths. The nested search may
-//!   then end at a state symmetric to where its cycle started; unfolding that fragment
-//!   by its permutation (Theorem 2's proof) gives a real cycle. Without fairness the
-//!   reduced search finds a cycle exactly when one exists; with fairness it may miss
-//!   one (the copy counter names real processes while the table identifies permuted
-//!   states), so that mode never reports `holds`.
-//! - **Early detection.** The nested search also stops when it meets a node on the first
-//!   search's stack, as SPIN does; not with fairness and symmetry together, where the
-//!   stack's path names different processes than the symmetric node's.
-//!
-//! Every lasso is rebuilt as interpreter steps and replayed by `lasso::Lasso::replay`
-//! before it is returned.
+//! The nested depth-first search itself: the stacks of records, the table of visited
+//! product states with their visit bits, successors with the Choueka copy counter, and
+//! one run of the search turned into a `LiveResult` (the module comment of `ndfs` says
+//! which algorithm it follows).
 
-use super::steps::{step_for, step_to};
-use super::store::{FlagTable, hash_words};
-use crate::lasso::Lasso;
+use super::SHORTEN_BUDGET;
+use super::unfold::{build_lasso, range_trace};
+use super::{Algorithm, LiveOptions, LiveResult, LiveStats, LiveVerdict, LtlProperty};
+use crate::explicit::store::{FlagTable, hash_words};
 use crate::ltl::buchi::Buchi;
-use crate::ltl::formula::Formula;
 use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{C, Compiled, Outcome, Scratch, compile};
-use crate::model::eval::{self, Fire, Step};
+use crate::model::eval;
 use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
-use crate::model::ir::{Expr, Model};
+use crate::model::ir::Model;
 use crate::trace::{RangeSite, Trace, Violation};
 use crate::verdict::Limit;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
-
-/// How to search.
-#[derive(Clone, Debug, Default)]
-pub struct LiveOptions {
-    /// Reduce by symmetry (only honoured when the family is fully symmetric).
-    pub symmetry: bool,
-    /// Only weakly fair cycles count.
-    pub fair: bool,
-    /// Stop after storing this many product states.
-    pub max_states: Option<usize>,
-    /// Stop when the tables and stacks exceed this many bytes.
-    pub max_memory: Option<usize>,
-    pub deadline: Option<Instant>,
-    /// Set from outside (Ctrl-C) to stop the search.
-    pub stop: Option<Arc<AtomicBool>>,
-    /// Print progress lines on stderr for searches over a second.
-    pub progress: bool,
-    /// Look for a shorter lasso once one is found (see `shorten`).
-    pub shorten: bool,
-}
-
-/// Product nodes the lasso shortening may visit: as many as the search stored, but at
-/// least the first and at most the second (so that shortening costs about as much as
-/// the search did, and little when the violation was found at once).
-const SHORTEN_BUDGET: (usize, usize) = (10_000, 1_000_000);
-
-/// The answer for one property, size and process.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LiveVerdict {
-    /// Every reachable (fair) cycle was ruled out.
-    Holds,
-    /// A lasso was found and replayed.
-    Violated,
-    /// Weak fairness with symmetry found no fair cycle; that search is incomplete.
-    NoFairViolationFound,
-    /// A limit was hit, a range error stopped the search, or a lasso failed to replay.
-    Unknown,
-}
-
-impl LiveVerdict {
-    /// The JSON spelling: `holds`, `violated` or `unknown` (an incomplete search that
-    /// found nothing is `unknown` with `"incomplete": true`).
-    pub fn json_name(self) -> &'static str {
-        match self {
-            LiveVerdict::Holds => "holds",
-            LiveVerdict::Violated => "violated",
-            LiveVerdict::NoFairViolationFound | LiveVerdict::Unknown => "unknown",
-        }
-    }
-}
-
-/// Measurements of one search.
-#[derive(Clone, Debug, Default)]
-pub struct LiveStats {
-    /// Product states (canonical system state, automaton state) stored.
-    pub states: usize,
-    /// Nodes (product state, copy) entered by the first search.
-    pub nodes: u64,
-    /// Nodes entered by the nested searches.
-    pub nested_nodes: u64,
-    /// Successors generated (including ε moves).
-    pub transitions: u64,
-    /// Deepest stack (first and nested search together).
-    pub max_depth: usize,
-    pub seconds: f64,
-    /// Bytes held by the table and the stacks at their largest.
-    pub bytes: usize,
-}
-
-/// The outcome for one property at one size and process.
-#[derive(Clone, Debug)]
-pub struct LiveResult {
-    pub size: usize,
-    /// The `ltl` property (index into `model.ltls`).
-    pub prop: usize,
-    pub process: Option<i64>,
-    /// Whether symmetry reduction was applied.
-    pub symmetry: bool,
-    pub fair: bool,
-    pub verdict: LiveVerdict,
-    pub lasso: Option<Lasso>,
-    /// A range error met while searching (the search stops there).
-    pub range: Option<Trace>,
-    pub stats: LiveStats,
-    pub limit: Option<Limit>,
-    /// Lassos or traces that failed to replay (an engine bug; the verdict is unknown).
-    pub internal_errors: Vec<String>,
-}
-
-/// An `ltl` property prepared for checking: the Büchi automaton of its negation over
-/// its atoms.
-#[derive(Clone, Debug)]
-pub struct LtlProperty {
-    pub prop: usize,
-    pub buchi: Buchi,
-    pub atoms: Vec<Expr>,
-    /// The property itself in negation normal form.
-    pub psi: Formula,
-}
-
-impl LtlProperty {
-    /// Translate property `prop` of the model.
-    pub fn new(model: &Model, prop: usize) -> Result<LtlProperty, String> {
-        let (buchi, atoms, psi) = crate::ltl::for_negation(&model.ltls[prop].body)?;
-        Ok(LtlProperty {
-            prop,
-            buchi,
-            atoms,
-            psi,
-        })
-    }
-}
-
-/// The processes to check a property for at size n: none for a property without a
-/// parameter, process 1 for a fully symmetric family (the others follow by symmetry),
-/// every process otherwise.
-pub fn processes_to_check(model: &Model, prop: usize, n: usize) -> Vec<Option<i64>> {
-    if model.ltls[prop].params == 0 {
-        vec![None]
-    } else if model.is_symmetric() {
-        vec![Some(1)]
-    } else {
-        (1..=n as i64).map(Some).collect()
-    }
-}
 
 /// Record layout of a node on the stacks: `[real state (w) | key state (kw) | meta |
 /// via]`, where the key state is the canonical form (absent without symmetry), meta is
 /// `automaton state | copy << 32` and via is how the node was reached.
 const ROOT: u64 = u64::MAX;
-const EPSILON: u64 = u64::MAX - 1;
-const STUTTER: u64 = u64::MAX - 2;
+pub(super) const EPSILON: u64 = u64::MAX - 1;
+pub(super) const STUTTER: u64 = u64::MAX - 2;
 
-struct Frame {
+pub(super) struct Frame {
     /// Offset of the node's record in the arena.
-    rec: usize,
+    pub(super) rec: usize,
     /// Its successors' records: `arena[start..end]`, the next one to visit at `next`.
     start: usize,
     end: usize,
@@ -209,30 +53,32 @@ enum Stop {
         site: RangeSite,
     },
     Limit(Limit),
+    /// The complete search's work budget (`LiveOptions::complete_budget`) ran out.
+    Budget,
 }
 
-struct Search<'a> {
-    inst: &'a Instance<'a>,
-    compiled: &'a Compiled,
+pub(super) struct Search<'a> {
+    pub(super) inst: &'a Instance<'a>,
+    pub(super) compiled: &'a Compiled,
     buchi: &'a Buchi,
-    sym: Option<Symmetry>,
+    pub(super) sym: Option<Symmetry>,
     canon_buf: CanonBuf,
     atoms: Vec<C>,
-    prop: usize,
-    process: Option<i64>,
-    fair: bool,
+    pub(super) prop: usize,
+    pub(super) process: Option<i64>,
+    pub(super) fair: bool,
     early: bool,
-    n: usize,
+    pub(super) n: usize,
     ncopies: usize,
-    w: usize,
-    kw: usize,
-    rw: usize,
+    pub(super) w: usize,
+    pub(super) kw: usize,
+    pub(super) rw: usize,
     table: FlagTable,
     /// Where the automaton state goes in the last word of a key, when the packed state
     /// leaves room for it there (keys are then one word shorter).
     q_shift: Option<u32>,
-    arena: Vec<u64>,
-    stack: Vec<Frame>,
+    pub(super) arena: Vec<u64>,
+    pub(super) stack: Vec<Frame>,
     /// The nested search's seed: its key and copy.
     seed: Option<(Vec<u64>, usize)>,
     stats: LiveStats,
@@ -248,7 +94,12 @@ struct Search<'a> {
     opts: &'a LiveOptions,
     start: Instant,
     last_progress: Instant,
-    pushes: u64,
+    /// Iterations of the search loop, for checking limits now and then.
+    ticks: u64,
+    /// `complete` or `reduced`, for progress lines.
+    phase: &'static str,
+    /// Stop (`Stop::Budget`) after generating this many successors.
+    work_budget: Option<u64>,
 }
 
 impl Search<'_> {
@@ -545,10 +396,6 @@ impl Search<'_> {
         self.expand(rec)?;
         self.stack.last_mut().unwrap().end = self.arena.len();
         self.stats.max_depth = self.stats.max_depth.max(self.stack.len());
-        self.pushes += 1;
-        if self.pushes.is_multiple_of(4096) {
-            self.check_limits()?;
-        }
         Ok(())
     }
 
@@ -564,6 +411,12 @@ impl Search<'_> {
         if o.max_states.is_some_and(|m| self.table.len() >= m) {
             return Err(Stop::Limit(Limit::MaxStates));
         }
+        if self
+            .work_budget
+            .is_some_and(|b| self.stats.transitions >= b)
+        {
+            return Err(Stop::Budget);
+        }
         if o.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Stop::Limit(Limit::Timeout));
         }
@@ -577,13 +430,15 @@ impl Search<'_> {
             self.last_progress = Instant::now();
             let t = self.start.elapsed().as_secs_f64();
             eprintln!(
-                "nfold: size {}: {} states, {} nodes, depth {} (max {}), {:.0} states/s",
+                "nfold: size {}: {} search: {} states, {} nodes, depth {} (max {}), {:.0} states/s, {:.1}s",
                 self.n,
+                self.phase,
                 self.table.len(),
                 self.stats.nodes + self.stats.nested_nodes,
                 self.stack.len(),
                 self.stats.max_depth,
-                self.table.len() as f64 / t
+                self.table.len() as f64 / t.max(1e-9),
+                t
             );
         }
         Ok(())
@@ -592,7 +447,17 @@ impl Search<'_> {
     /// The nested depth-first search from the root record at `root`.
     fn dfs(&mut self, root: usize, pos: usize) -> Result<(), Stop> {
         self.push(root, false, pos)?;
-        while let Some(top) = self.stack.last_mut() {
+        loop {
+            // Limits and progress every 4096 steps of the loop (entering a node, trying
+            // a successor or leaving a node), so that a search that only backtracks
+            // checks them too.
+            self.ticks += 1;
+            if self.ticks.is_multiple_of(4096) {
+                self.check_limits()?;
+            }
+            let Some(top) = self.stack.last_mut() else {
+                break;
+            };
             if top.next < top.end {
                 let r = top.next;
                 top.next += self.rw;
@@ -673,18 +538,24 @@ impl Search<'_> {
     }
 }
 
-/// Check `ltl` property `p` at size `n` for `process` (see `processes_to_check`).
-pub fn check(
+/// One nested depth-first search, reduced by symmetry when `use_sym` (the family being
+/// fully symmetric); `phase` names it in progress lines.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn search(
     model: &Model,
     n: usize,
     p: &LtlProperty,
     process: Option<i64>,
     opts: &LiveOptions,
-) -> LiveResult {
+    use_sym: bool,
+    phase: &'static str,
+    work_budget: Option<u64>,
+) -> (LiveResult, bool) {
     let start = Instant::now();
+    let mut budget_hit = false;
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
-    let use_sym = opts.symmetry && model.is_symmetric() && n > 1;
+    let use_sym = use_sym && model.is_symmetric() && n > 1;
     let sym = use_sym.then(|| {
         let s = Symmetry::new(&inst);
         if process.is_some() {
@@ -758,7 +629,9 @@ pub fn check(
         opts,
         start,
         last_progress: Instant::now(),
-        pushes: 0,
+        ticks: 0,
+        phase,
+        work_budget,
     };
     // Initial nodes: every initial state with every initial automaton state whose
     // label it satisfies.
@@ -818,6 +691,12 @@ pub fn check(
         prop: p.prop,
         process,
         symmetry: use_sym,
+        algorithm: match (use_sym, opts.fair) {
+            (false, _) => Algorithm::Full,
+            (true, false) => Algorithm::Symmetry,
+            (true, true) => Algorithm::SymmetryFair,
+        },
+        attempt: None,
         fair: opts.fair,
         verdict: LiveVerdict::Unknown,
         lasso: None,
@@ -863,6 +742,7 @@ pub fn check(
         }
         Ok(()) => {}
         Err(Stop::Limit(l)) => result.limit = Some(l),
+        Err(Stop::Budget) => budget_hit = true,
         Err(Stop::Range { next, site }) => match range_trace(&s, next, site) {
             Ok(t) => result.range = Some(t),
             Err(e) => result.internal_errors.push(e),
@@ -872,17 +752,20 @@ pub fn check(
                 Ok(states) => {
                     result.verdict = LiveVerdict::Violated;
                     // A shorter lasso by breadth-first search, kept only if it replays.
-                    let limits = super::shorten::Limits {
-                        budget: result
+                    let limits = crate::explicit::shorten::Limits::new(
+                        result
                             .stats
                             .states
                             .clamp(SHORTEN_BUDGET.0, SHORTEN_BUDGET.1),
-                        deadline: opts.deadline,
-                        stop: opts.stop.clone(),
-                    };
+                        opts.deadline,
+                        opts.stop.clone(),
+                        opts.progress.then(|| format!("size {n}")),
+                    );
                     let short = opts
                         .shorten
-                        .then(|| super::shorten::shorten(model, p, &lasso, &states, &limits))
+                        .then(|| {
+                            crate::explicit::shorten::shorten(model, p, &lasso, &states, &limits)
+                        })
                         .flatten()
                         .filter(|l| l.replay(model).is_ok());
                     result.lasso = Some(short.unwrap_or(lasso));
@@ -895,187 +778,5 @@ pub fn check(
         },
     }
     result.stats.seconds = start.elapsed().as_secs_f64();
-    result
-}
-
-/// The real states and steps along the stack (ε moves and stutters dropped, as they
-/// do not move the system), from the record at `recs[0]`.
-fn real_path(s: &Search, recs: &[&[u64]]) -> Result<(Vec<State>, Vec<Step>), String> {
-    let w = s.w;
-    let mut st: State = vec![0; s.inst.slots.len()];
-    s.inst.unpack(&recs[0][..w], &mut st);
-    let mut states = vec![st];
-    let mut steps = Vec::new();
-    for r in &recs[1..] {
-        let via = r[w + s.kw + 1];
-        if via == EPSILON || via == STUTTER {
-            continue;
-        }
-        let (k, c) = ((via >> 32) as usize, (via & 0xFFFF_FFFF) as usize);
-        let (step, next) = step_for(s.inst, s.compiled, states.last().unwrap(), k, c)?;
-        let mut expect = vec![0; s.inst.slots.len()];
-        s.inst.unpack(&r[..w], &mut expect);
-        if next != expect {
-            return Err("a recorded step leads elsewhere".into());
-        }
-        steps.push(step);
-        states.push(next);
-    }
-    Ok((states, steps))
-}
-
-fn stack_records<'b>(s: &'b Search) -> Vec<&'b [u64]> {
-    s.stack
-        .iter()
-        .map(|f| &s.arena[f.rec..f.rec + s.rw])
-        .collect()
-}
-
-/// A finite trace to a range error (or a store leaving the int window) met at the top
-/// of the stack.
-fn range_trace(s: &Search, next: Option<Vec<u64>>, site: RangeSite) -> Result<Trace, String> {
-    let mut recs = stack_records(s);
-    let extra: Vec<u64>;
-    if let Some(nx) = next {
-        // `nx` is the successor's real state and its via; widen it to a record.
-        let w = s.w;
-        let mut r = nx[..w].to_vec();
-        r.extend(std::iter::repeat_n(0, s.kw));
-        r.push(0);
-        r.push(nx[w]);
-        extra = r;
-        recs.push(&extra);
-    }
-    let (states, steps) = real_path(s, &recs)?;
-    let last = states.last().unwrap();
-    let message = match &site {
-        RangeSite::Transition { trans, params } => match eval::fire(s.inst, last, *trans, params) {
-            Fire::Error(e) if e.is_int_bound() => {
-                let t = Trace {
-                    size: s.n,
-                    init: states[0].clone(),
-                    steps,
-                    violation: Violation::IntBound {
-                        trans: *trans,
-                        params: params.clone(),
-                        message: e.message,
-                    },
-                };
-                t.replay(s.inst.model)?;
-                return Ok(t);
-            }
-            Fire::Error(e) => e.message,
-            _ => return Err("the reference interpreter meets no range error".into()),
-        },
-        RangeSite::Ltl { prop, process } => {
-            crate::trace::ltl_atoms_error(s.inst, last, *prop, *process)
-                .ok_or("the reference interpreter meets no range error")?
-                .message
-        }
-        _ => return Err("unexpected range error site".into()),
-    };
-    let t = Trace {
-        size: s.n,
-        init: states[0].clone(),
-        steps,
-        violation: Violation::Range { site, message },
-    };
-    t.replay(s.inst.model)?;
-    Ok(t)
-}
-
-/// Compose permutations: `(a ∘ b)(p) = a(b(p))`.
-fn compose(a: &[i64], b: &[i64]) -> Vec<i64> {
-    b.iter().map(|&x| a[(x - 1) as usize]).collect()
-}
-
-fn invert(a: &[i64]) -> Vec<i64> {
-    let mut inv = vec![0; a.len()];
-    for (p, &x) in a.iter().enumerate() {
-        inv[(x - 1) as usize] = p as i64 + 1;
-    }
-    inv
-}
-
-/// Build the lasso of a found cycle: the stack records, the closing record, and the
-/// index of the stack frame where the cycle's fragment starts. Under symmetry the
-/// closing state may be a permuted image π(t) of the fragment's start t; the fragment
-/// is then repeated under π, π², … until it returns to t.
-fn build_lasso(s: &Search, closing: &[u64], start: usize) -> Result<Lasso, String> {
-    let mut recs = stack_records(s);
-    recs.push(closing);
-    // A stutter means the run has reached a deadlock, which repeats forever.
-    if let Some(i) = recs
-        .iter()
-        .skip(1)
-        .position(|r| r[s.w + s.kw + 1] == STUTTER)
-    {
-        let (states, steps) = real_path(s, &recs[..=i])?;
-        return Ok(Lasso {
-            size: s.n,
-            prop: s.prop,
-            process: s.process,
-            init: states[0].clone(),
-            loop_start: steps.len(),
-            steps,
-            fair: s.fair,
-        });
-    }
-    let (stem_states, stem_steps) = real_path(s, &recs[..=start])?;
-    let (frag_states, frag_steps) = real_path(s, &recs[start..])?;
-    let t = frag_states[0].clone();
-    let end = frag_states.last().unwrap().clone();
-    if frag_steps.is_empty() {
-        return Err("the cycle has no step".into());
-    }
-    let mut steps = stem_steps;
-    let loop_start = steps.len();
-    if end == t {
-        steps.extend(frag_steps);
-    } else {
-        let sym = s
-            .sym
-            .as_ref()
-            .ok_or("the cycle does not close without symmetry")?;
-        let (ct, pt) = sym.canonical(&t);
-        let (ce, pe) = sym.canonical(&end);
-        if ct != ce {
-            return Err("the cycle's ends are not symmetric".into());
-        }
-        // end = pe⁻¹(pt(t))
-        let pi = compose(&invert(&pe), &pt);
-        let mut power: Vec<i64> = (1..=s.n as i64).collect();
-        let mut cur = t.clone();
-        let mut img = vec![0; t.len()];
-        for _round in 0..10_000 {
-            for (k, step) in frag_steps.iter().enumerate() {
-                sym.apply(&power, &frag_states[k + 1], &mut img);
-                let params: Vec<i64> = step
-                    .params
-                    .iter()
-                    .map(|&p| power[(p - 1) as usize])
-                    .collect();
-                let st = step_to(s.inst, &cur, step.trans, &params, &img)
-                    .ok_or("a permuted step of the cycle does not fire")?;
-                steps.push(st);
-                cur = img.clone();
-            }
-            if cur == t {
-                break;
-            }
-            power = compose(&pi, &power);
-        }
-        if cur != t {
-            return Err("the unfolded cycle does not return".into());
-        }
-    }
-    Ok(Lasso {
-        size: s.n,
-        prop: s.prop,
-        process: s.process,
-        init: stem_states[0].clone(),
-        steps,
-        loop_start,
-        fair: s.fair,
-    })
+    (result, budget_hit)
 }

@@ -1,0 +1,103 @@
+//! `nfold aiger`: write the transition system of one size or of the aggregate of a range
+//! of sizes as binary AIGER 1.9 (`bmc::aiger`), for ABC and other hardware model
+//! checkers.
+
+use super::{load, parse_data_values, parse_size, parse_sizes, sizes_for, usage};
+use crate::bmc::aiger;
+use crate::bmc::frame::Encoding;
+use crate::bmc::transys::Transys;
+use crate::verdict::EXIT_OK;
+use clap::Args;
+use std::io::IsTerminal;
+
+#[derive(Args, Debug)]
+pub(crate) struct AigerArgs {
+    /// The model file (.cub).
+    file: String,
+    /// One size.
+    #[arg(long, value_name = "N", value_parser = parse_size, conflicts_with = "sizes")]
+    size: Option<usize>,
+    /// A range of sizes, e.g. `1..5`, written as one system (the aggregate): a bad
+    /// output is asserted when the property fails at some size of the range.
+    #[arg(long, value_name = "A..B", value_parser = parse_sizes)]
+    sizes: Option<(usize, usize)>,
+    /// Write to this file (default: standard output, when it is not a terminal).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<String>,
+    /// Export only this `unsafe` property (repeatable; default: every one). The range
+    /// error output is always written.
+    #[arg(long = "property", value_name = "NAME")]
+    properties: Vec<String>,
+    /// Read every state bit from an `init:` input at time 0 instead of giving the bits
+    /// that are constant in the initial states as latch reset values (an equivalent
+    /// circuit; ABC's `pdr` is often faster on it).
+    #[arg(long)]
+    init_inputs: bool,
+    /// The number of values of every abstract type (`type data`; default: chosen from
+    /// the model).
+    #[arg(long, value_name = "D", value_parser = parse_data_values)]
+    data_values: Option<usize>,
+    /// The window over which `int` is checked (default: derived from the model).
+    #[arg(long, value_name = "LO..HI", value_parser = super::parse_int_range, allow_hyphen_values = true)]
+    int_range: Option<(i64, i64)>,
+}
+
+/// Run `nfold aiger`; returns the exit code.
+pub(crate) fn aiger(a: AigerArgs) -> i32 {
+    if a.size.is_none() && a.sizes.is_none() {
+        return usage("give the size to export: --size N or --sizes A..B");
+    }
+    if a.output.is_none() && std::io::stdout().is_terminal() {
+        return usage("binary AIGER is not written to a terminal: give -o FILE or redirect");
+    }
+    let model = match load(&a.file, a.data_values, a.int_range) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let sizes = match sizes_for(&model, a.sizes, a.size) {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
+    let (min, max) = (sizes[0], sizes[sizes.len() - 1]);
+    let mut props = Vec::new();
+    for p in &a.properties {
+        match model.unsafes.iter().position(|u| &u.name == p) {
+            Some(k) if !props.contains(&k) => props.push(k),
+            Some(_) => {}
+            None => return usage(&format!("no `unsafe` property named `{p}`")),
+        }
+    }
+    if a.properties.is_empty() {
+        props = (0..model.unsafes.len()).collect();
+    }
+    let mut ts = Transys::new(&model, min, max, Encoding::Binary);
+    let aig = aiger::build(&mut ts, &props, !a.init_inputs);
+    let result = match &a.output {
+        Some(path) => std::fs::File::create(path).and_then(|mut f| aig.write(&mut f)),
+        None => aig.write(&mut std::io::stdout().lock()),
+    };
+    if let Err(e) = result {
+        return usage(&format!("cannot write the AIGER file: {e}"));
+    }
+    let outputs: Vec<String> = aig
+        .bad
+        .iter()
+        .enumerate()
+        .map(|(k, (name, _))| format!("b{k} {name}"))
+        .collect();
+    eprintln!(
+        "nfold aiger: {} at {}: {} inputs, {} latches, {} and gates; bad outputs {}; \
+         a bad output at time k is a violation at depth k",
+        a.file,
+        if min == max {
+            format!("size {min}")
+        } else {
+            format!("sizes {min}..{max}")
+        },
+        aig.inputs.len(),
+        aig.latches.len(),
+        aig.ands.len(),
+        outputs.join(", ")
+    );
+    EXIT_OK
+}

@@ -1,0 +1,189 @@
+//! "Every n": a quantified invariant from the symmetric IC3 proof at small sizes,
+//! checked at the sizes 1..c of the cutoff argument (`proof::cutoff`), as IC3PO does
+//! with symmetric clauses, but checked soundly at every size up to the cutoff.
+//!
+//! IC3 runs on the aggregate 1..n0 (n0 = 3, then 4, 5 when the lemmas of the
+//! previous try do not generalise); its lemmas that hold at the largest size and
+//! mention fewer than n0 processes become universal clauses `forall distinct x1..xk.
+//! not C`, claimed at every size. The cutoff c follows from the model and those
+//! clauses; Houdini keeps the largest subset inductive on the aggregate 1..c, and the
+//! independent checker (`proof::check::check_every`) decides: init ⇒ Inv, Inv ∧ T ⇒
+//! Inv′ and Inv ⇒ ¬bad at every size 1..c, the model in the fragment, c computed again.
+
+use super::{Control, Problem};
+use crate::bmc::frame::Encoding;
+use crate::bmc::transys::Transys;
+use crate::ic3::engine::Ic3Engine;
+use crate::ic3::houdini::houdini;
+use crate::model::ir::Model;
+use crate::proof::cert::{CertLemma, Certificate, text_hash};
+use crate::proof::check::check_every;
+use crate::proof::cutoff;
+use crate::proof::lemma::Lemma;
+use crate::sat::SolverKind;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The largest aggregate IC3 is asked to prove for the lemmas.
+const MAX_N0: usize = 5;
+
+/// The answer for every size.
+#[derive(Clone, Debug)]
+pub enum EveryN {
+    /// A quantified invariant, checked at sizes 1..cutoff.
+    Proved {
+        cutoff: usize,
+        certificate: Arc<Certificate>,
+        /// Whether every size has an initial state (otherwise the claim is vacuous
+        /// at the sizes without one).
+        init_everywhere: bool,
+        seconds: f64,
+    },
+    /// No claim for every size, and why.
+    NotReached { reason: String, seconds: f64 },
+}
+
+impl EveryN {
+    pub fn seconds(&self) -> f64 {
+        match self {
+            EveryN::Proved { seconds, .. } | EveryN::NotReached { seconds, .. } => *seconds,
+        }
+    }
+}
+
+/// Try to prove the properties `props` at every size.
+pub fn prove_every(
+    model: &Model,
+    props: &[usize],
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &Control,
+) -> Result<EveryN, String> {
+    let start = Instant::now();
+    let not = |reason: String| EveryN::NotReached {
+        reason,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    let frag = match cutoff::fragment(model) {
+        Ok(f) => f,
+        Err(o) => {
+            return Ok(not(format!(
+                "outside the fragment of the cutoff argument: {}",
+                o.text(model)
+            )));
+        }
+    };
+    if !symmetry {
+        return Ok(not(
+            "needs symmetric lemma orbits (--no-symmetry was given)".into(),
+        ));
+    }
+    let mut last = String::new();
+    for n0 in 3..=MAX_N0 {
+        let ic3 = Ic3Engine {
+            solver,
+            symmetry: true,
+        };
+        let small = Problem {
+            model,
+            min: 1,
+            max: n0,
+            props: props.to_vec(),
+        };
+        let (_, out) = ic3.run(&small, ctl, &[])?;
+        if let Some(c) = out.cexs.first() {
+            return Ok(not(format!("violated at size {}", c.width)));
+        }
+        let Some(inv) = out.invariant else {
+            return Ok(not(format!(
+                "IC3 at sizes 1..{n0} stopped ({})",
+                out.limit.map(|l| l.text()).unwrap_or_default()
+            )));
+        };
+        if ctl.sat_stop().now() {
+            return Ok(not("a limit stopped the search".into()));
+        }
+        // Clauses that mention every process of the instance do not generalise.
+        let general: Vec<Lemma> = inv
+            .into_iter()
+            .filter(|l| l.hi == n0 && l.procs < n0)
+            .collect();
+        let procs: Vec<usize> = general.iter().map(|l| l.procs).collect();
+        let c = cutoff::cutoff(&frag, &procs);
+        let mut ts = Transys::new(model, 1, c, Encoding::Binary);
+        let widened: Vec<Lemma> = general
+            .into_iter()
+            .map(|l| Lemma { lo: 1, hi: c, ..l })
+            .collect();
+        let Some(kept) = houdini(&mut ts, widened, true, solver, &ctl.sat_stop())? else {
+            return Ok(not("a limit stopped the search".into()));
+        };
+        let lemmas: Vec<CertLemma> = kept
+            .iter()
+            .map(|l| CertLemma {
+                sizes: None,
+                ..l.to_cert(&ts, (l.lo, l.hi))
+            })
+            .collect();
+        let kept_procs: Vec<usize> = kept.iter().map(|l| l.procs).collect();
+        let c = cutoff::cutoff(&frag, &kept_procs);
+        let sizes: Vec<usize> = (1..=c).collect();
+        let mut proves: Vec<(String, Vec<usize>)> = props
+            .iter()
+            .map(|&p| (model.unsafes[p].name.clone(), sizes.clone()))
+            .collect();
+        proves.push(("range_error".into(), sizes.clone()));
+        let cert = Certificate {
+            model: model.source.name.clone(),
+            hash: text_hash(&model.source.text),
+            sizes: (1, c),
+            engine: format!("ic3 at sizes 1..{n0}, generalised"),
+            induction: 1,
+            simple_path: false,
+            proves,
+            lemmas,
+            every: Some(c),
+            // The fragment has no ints (`cutoff::fragment`).
+            ints: None,
+        };
+        let t = Instant::now();
+        let check = check_every(model, &cert, solver, &ctl.sat_stop())?;
+        if ctl.progress {
+            eprintln!(
+                "nfold: every n: {} clauses from IC3 at sizes 1..{n0}, cutoff {}, {} at sizes 1..{} ({:.2}s)",
+                cert.lemmas.len(),
+                check.cutoff,
+                if check.accepted() {
+                    "checked"
+                } else {
+                    "rejected"
+                },
+                check.cutoff,
+                t.elapsed().as_secs_f64()
+            );
+        }
+        if check.accepted() {
+            let cutoff = check.cutoff;
+            return Ok(EveryN::Proved {
+                cutoff,
+                certificate: Arc::new(Certificate {
+                    every: Some(cutoff),
+                    ..cert
+                }),
+                init_everywhere: cutoff::init_everywhere(model),
+                seconds: start.elapsed().as_secs_f64(),
+            });
+        }
+        last = match (
+            &check.refused,
+            check.sizes.iter().find(|s| !s.failures.is_empty()),
+        ) {
+            (Some(r), _) => r.clone(),
+            (None, Some(s)) => format!("at size {}: {}", s.size, s.failures.join("; ")),
+            (None, None) => "rejected".into(),
+        };
+    }
+    Ok(not(format!(
+        "the clauses of IC3's proofs at sizes up to {MAX_N0} that generalise do not prove the properties at every size up to the cutoff ({last})"
+    )))
+}

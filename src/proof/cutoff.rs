@@ -1,0 +1,480 @@
+//! The cutoff argument for "every n": which models it covers (the *fragment*, decided
+//! from the text) and the cutoff c up to which an invariant must be checked so that
+//! it holds at every size.
+//!
+//! The argument (a small-model property, as in Cubicle's and IC3PO's use of symmetric
+//! invariants; written out with its side conditions in docs/every-n.md): let Inv be a
+//! conjunction of universal clauses `forall distinct x1..xk. not C(x1..xk)`. Take any
+//! size n and a state s. Restricting s to a set S of its processes (renumbered 1..|S|)
+//! gives a state of size |S| when every process-valued cell of S points into S; a
+//! universal formula true at s stays true at the restriction, and an existential one
+//! whose witnesses lie in S stays true too. So
+//! - an initial state violating a clause restricts to an initial state (init is
+//!   universal) violating it, over the clause's processes and those the
+//!   process-valued cells point to;
+//! - a step from an Inv state to a state violating a clause restricts to a step of the
+//!   same transition instance (its parameters and the witnesses of its guard's
+//!   existential quantifiers, of `any` and of `:= .` are kept; its guard is
+//!   existential-universal, its updates quantifier-free, so the guard still holds and
+//!   every kept cell gets the same new value) from an Inv state to a state violating
+//!   the clause;
+//! - an Inv state violating a property (`unsafe`: existential-universal) restricts to
+//!   one at the size of the property's processes and witnesses.
+//!
+//! Each restriction has at most c processes, so checking init ⇒ Inv, Inv ∧ T ⇒ Inv′
+//! and Inv ⇒ ¬bad at every size 1..c proves them at every n. Range errors cannot
+//! occur in the fragment (no arithmetic, no range types), so none is missed.
+//!
+//! The fragment: fully symmetric; no `N`, no `number_procs`; no arithmetic and no
+//! range types; no array of processes indexed by processes (its pointers would have
+//! no bounded closure); guards and properties existential-universal over processes
+//! (no `exists` inside a `forall`, counting polarity); updates, their indices and
+//! `case` conditions free of quantifiers over processes; `init` universal.
+
+use crate::lang::diag::Span;
+use crate::model::ir::{CmpOp, Domain, Expr, Model, Ty, UpdValue, VarKind};
+
+/// What the cutoff of a model depends on, besides the invariant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fragment {
+    /// Process-valued cells outside process-indexed arrays (each may point to one
+    /// more process).
+    pub pointers: usize,
+    /// The most processes one transition instance involves: its parameters and the
+    /// witnesses of its guard, its `any` updates and its `:= .` on process cells.
+    pub step: usize,
+    /// The most processes a property violation involves: its parameters and the
+    /// witnesses of its formula.
+    pub bad: usize,
+}
+
+/// Why a model is outside the fragment: the construct and where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outside {
+    pub what: String,
+    pub span: Span,
+}
+
+impl Outside {
+    /// `what at file:line`.
+    pub fn text(&self, m: &Model) -> String {
+        format!("{} at {}", self.what, m.source.file_line(self.span.lo))
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pol {
+    Pos,
+    Neg,
+    Both,
+}
+
+impl Pol {
+    fn flip(self) -> Pol {
+        match self {
+            Pol::Pos => Pol::Neg,
+            Pol::Neg => Pol::Pos,
+            Pol::Both => Pol::Both,
+        }
+    }
+}
+
+/// The quantifier shape of a formula over processes.
+#[derive(Default)]
+struct Shape {
+    /// Existential quantifiers over processes (by polarity), each needing a witness.
+    witnesses: usize,
+    /// Some quantifier over processes is universal (by polarity).
+    universal: bool,
+}
+
+fn domain_size(m: &Model, t: Ty) -> usize {
+    match t {
+        Ty::Bool => 2,
+        Ty::Enum(e) => m.enums[e].ctors.len(),
+        // Range types are outside the fragment; a bound keeps this total.
+        _ => 1,
+    }
+}
+
+/// Walk a formula in polarity `pol`; `under_forall`: inside a universal quantifier
+/// over processes. Fails on an existential quantifier under a universal one.
+fn walk(m: &Model, e: &Expr, pol: Pol, under_forall: bool, st: &mut Shape) -> Result<(), String> {
+    match e {
+        Expr::Const(..) | Expr::Size | Expr::Local(_) => Ok(()),
+        Expr::Read(_, ix) => ix
+            .iter()
+            .try_for_each(|x| walk(m, x, Pol::Both, under_forall, st)),
+        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Iff(a, b) => {
+            walk(m, a, Pol::Both, under_forall, st)?;
+            walk(m, b, Pol::Both, under_forall, st)
+        }
+        Expr::Not(a) => walk(m, a, pol.flip(), under_forall, st),
+        Expr::And(xs) | Expr::Or(xs) => xs
+            .iter()
+            .try_for_each(|x| walk(m, x, pol, under_forall, st)),
+        Expr::Imp(a, b) => {
+            walk(m, a, pol.flip(), under_forall, st)?;
+            walk(m, b, pol, under_forall, st)
+        }
+        Expr::Ite(c, a, b, _) => {
+            walk(m, c, Pol::Both, under_forall, st)?;
+            walk(m, a, pol, under_forall, st)?;
+            walk(m, b, pol, under_forall, st)
+        }
+        Expr::Quant {
+            forall, dom, body, ..
+        } => match dom {
+            Domain::Type(Ty::Range(_)) => Err("a quantifier over a range type".into()),
+            Domain::Type(t) if *t != Ty::Proc => {
+                // A finite conjunction or disjunction of copies of the body.
+                let mut sub = Shape::default();
+                walk(m, body, pol, under_forall, &mut sub)?;
+                st.witnesses += sub.witnesses * domain_size(m, *t);
+                st.universal |= sub.universal;
+                Ok(())
+            }
+            _ => {
+                if let Domain::Procs { except } = dom {
+                    for x in except {
+                        walk(m, x, Pol::Both, under_forall, st)?;
+                    }
+                }
+                let both = pol == Pol::Both;
+                let exists = both || (*forall == (pol == Pol::Neg));
+                let univ = both || (*forall == (pol == Pol::Pos));
+                if exists && under_forall {
+                    return Err(
+                        "an existential quantifier over processes inside a universal one".into(),
+                    );
+                }
+                if exists {
+                    st.witnesses += 1;
+                }
+                st.universal |= univ;
+                walk(m, body, pol, under_forall || univ, st)
+            }
+        },
+    }
+}
+
+/// Whether `e` contains `N`, arithmetic, or a quantifier over processes.
+fn scan(e: &Expr, f: &mut dyn FnMut(&Expr) -> bool) -> bool {
+    if f(e) {
+        return true;
+    }
+    match e {
+        Expr::Const(..) | Expr::Size | Expr::Local(_) => false,
+        Expr::Read(_, ix) => ix.iter().any(|x| scan(x, f)),
+        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
+            scan(a, f) || scan(b, f)
+        }
+        Expr::Not(a) => scan(a, f),
+        Expr::And(xs) | Expr::Or(xs) => xs.iter().any(|x| scan(x, f)),
+        Expr::Ite(c, a, b, _) => scan(c, f) || scan(a, f) || scan(b, f),
+        Expr::Quant { dom, body, .. } => {
+            let ex = match dom {
+                Domain::Procs { except } => except.iter().any(|x| scan(x, f)),
+                Domain::Type(_) => false,
+            };
+            ex || scan(body, f)
+        }
+    }
+}
+
+fn proc_quantifier(e: &Expr) -> bool {
+    scan(e, &mut |x| {
+        matches!(
+            x,
+            Expr::Quant {
+                dom: Domain::Procs { .. } | Domain::Type(Ty::Proc),
+                ..
+            }
+        )
+    })
+}
+
+/// The first construct of `e` outside the fragment's terms: `N` or arithmetic.
+fn bad_term(e: &Expr) -> Option<&'static str> {
+    let mut what = None;
+    scan(e, &mut |x| {
+        what = match x {
+            Expr::Size => Some("`N` (the size) in a formula"),
+            Expr::Arith(..) => Some("arithmetic (range errors and size-dependent values)"),
+            _ => None,
+        };
+        what.is_some()
+    });
+    what
+}
+
+/// The processes a formula of an `unsafe` block with `params` parameters involves
+/// when it holds (parameters and witnesses), for an existential-universal formula.
+fn property_procs(m: &Model, params: usize, body: &Expr) -> Result<usize, String> {
+    let mut st = Shape::default();
+    walk(m, body, Pol::Pos, false, &mut st)?;
+    Ok(params + st.witnesses)
+}
+
+/// The processes a lemma `forall distinct x1..xk. not (body)` involves where it is
+/// violated, when its negation is universal (`body` has no universal quantifier
+/// over processes, by polarity).
+pub fn lemma_procs(m: &Model, params: usize, body: &Expr) -> Result<usize, String> {
+    if let Some(w) = bad_term(body) {
+        return Err(format!("{w} in a lemma"));
+    }
+    // Renaming processes must not change a lemma's meaning.
+    let asymmetric = scan(body, &mut |x| match x {
+        Expr::Const(_, Ty::Proc) => true,
+        Expr::Cmp(op, ..) => !matches!(op, CmpOp::Eq | CmpOp::Ne),
+        _ => false,
+    });
+    if asymmetric {
+        return Err(
+            "a lemma that names a process (`#k`) or compares with an order is not symmetric".into(),
+        );
+    }
+    let mut st = Shape::default();
+    walk(m, body, Pol::Pos, false, &mut st)?;
+    if st.universal {
+        return Err("a lemma with a universal quantifier inside `not (...)`".into());
+    }
+    Ok(params + st.witnesses)
+}
+
+/// Whether the model lies in the fragment, and its parameters.
+pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
+    let out = |what: String, span: Span| Err(Outside { what, span });
+    if let Some((_, span)) = m.number_procs {
+        return out("`number_procs` fixes the size".into(), span);
+    }
+    if let Some(b) = m.symmetry_breaks.first() {
+        return out(format!("not fully symmetric: {}", b.what), b.span);
+    }
+    let mut pointers = 0;
+    for v in &m.vars {
+        if let Some(Ty::Range(r)) = std::iter::once(v.ty)
+            .chain(v.dims.iter().copied())
+            .find(|t| matches!(t, Ty::Range(_)))
+        {
+            if m.int_window.as_ref().is_some_and(|w| w.range == r) {
+                return out(
+                    format!("`{}` holds Cubicle ints (arithmetic, a bounded window)", v.name),
+                    v.span,
+                );
+            }
+            let r = &m.ranges[r];
+            return out(
+                format!("the range type `{}` (range errors possible)", r.name),
+                r.span,
+            );
+        }
+        if v.ty == Ty::Int || v.dims.contains(&Ty::Int) {
+            return out(format!("`{}` holds integers", v.name), v.span);
+        }
+        if v.ty != Ty::Proc {
+            continue;
+        }
+        if v.dims.contains(&Ty::Proc) {
+            return out(
+                format!(
+                    "the array `{}` holds processes and is indexed by processes (pointers without a bounded closure)",
+                    v.name
+                ),
+                v.span,
+            );
+        }
+        pointers += match v.kind {
+            VarKind::Global | VarKind::Const => 1,
+            VarKind::Array => v.dims.iter().map(|&t| domain_size(m, t)).product(),
+        };
+    }
+    for i in &m.inits {
+        if let Some(w) = bad_term(&i.body) {
+            return out(format!("{w} in `init`"), i.span);
+        }
+        let mut st = Shape::default();
+        if let Err(e) = walk(m, &i.body, Pol::Pos, false, &mut st) {
+            return out(format!("`init`: {e}"), i.span);
+        }
+        if st.witnesses > 0 {
+            return out(
+                "an existential quantifier over processes in `init` (init must be universal)"
+                    .into(),
+                i.span,
+            );
+        }
+    }
+    let mut step = 0;
+    for t in &m.transitions {
+        let name = &t.name;
+        if let Some(w) = bad_term(&t.guard) {
+            return out(format!("{w} in the guard of `{name}`"), t.span);
+        }
+        let mut st = Shape::default();
+        if let Err(e) = walk(m, &t.guard, Pol::Pos, false, &mut st) {
+            return out(format!("the guard of `{name}`: {e}"), t.span);
+        }
+        let mut involved = t.params + st.witnesses;
+        for u in &t.updates {
+            let target = &m.vars[u.var];
+            for ix in &u.index {
+                if let crate::model::ir::Index::Term(x) = ix {
+                    if let Some(w) = bad_term(x) {
+                        return out(format!("{w} in an update of `{name}`"), u.span);
+                    }
+                    if proc_quantifier(x) {
+                        return out(
+                            format!("a quantifier over processes in an index of `{name}`"),
+                            u.span,
+                        );
+                    }
+                }
+            }
+            match &u.value {
+                UpdValue::Term(x) => {
+                    if let Some(w) = bad_term(x) {
+                        return out(format!("{w} in an update of `{name}`"), u.span);
+                    }
+                    if proc_quantifier(x) {
+                        return out(
+                            format!(
+                                "a quantifier over processes in an update of `{name}` (updates and `case` conditions must be free of them)"
+                            ),
+                            u.span,
+                        );
+                    }
+                }
+                UpdValue::Nondet => {
+                    if target.ty == Ty::Proc {
+                        involved += 1;
+                    }
+                }
+                UpdValue::Any { cond, .. } => {
+                    if let Some(w) = bad_term(cond) {
+                        return out(format!("{w} in an `any` of `{name}`"), u.span);
+                    }
+                    let mut st = Shape::default();
+                    if let Err(e) = walk(m, cond, Pol::Pos, false, &mut st) {
+                        return out(format!("an `any` of `{name}`: {e}"), u.span);
+                    }
+                    involved += 1 + st.witnesses;
+                }
+            }
+        }
+        step = step.max(involved);
+    }
+    let mut bad = 0;
+    for u in &m.unsafes {
+        if let Some(w) = bad_term(&u.body) {
+            return out(format!("{w} in `unsafe {}`", u.name), u.span);
+        }
+        match property_procs(m, u.params, &u.body) {
+            Ok(k) => bad = bad.max(k),
+            Err(e) => return out(format!("`unsafe {}`: {e}", u.name), u.span),
+        }
+    }
+    Ok(Fragment {
+        pointers,
+        step,
+        bad,
+    })
+}
+
+/// The cutoff for an invariant whose lemmas involve `lemmas[i]` processes each: the
+/// largest restriction of the argument above, at least 1.
+pub fn cutoff(f: &Fragment, lemmas: &[usize]) -> usize {
+    let clause = lemmas.iter().copied().max().unwrap_or(0);
+    let most = (clause + f.step).max(f.bad);
+    (f.pointers + most).max(1)
+}
+
+/// Whether every size has an initial state when size 1 has one: `init` blocks with at
+/// most one parameter, no quantifier over processes and no process-valued cell read,
+/// so that copying the one process of a size-1 initial state to every process gives
+/// an initial state of any size.
+pub fn init_everywhere(m: &Model) -> bool {
+    m.inits.iter().all(|i| {
+        i.params <= 1
+            && !proc_quantifier(&i.body)
+            && !scan(
+                &i.body,
+                &mut |x| matches!(x, Expr::Read(v, _) if m.vars[*v].ty == Ty::Proc),
+            )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::load_str;
+
+    fn frag(text: &str) -> Result<Fragment, String> {
+        let m = load_str("t.cub", text).map_err(|e| e.diagnostic.message)?;
+        fragment(&m).map_err(|o| o.what)
+    }
+
+    const HEAD: &str = "type st = I | T | C\nvar X : bool\nvar P : proc\narray A[proc] : st\n";
+
+    #[test]
+    fn step_counts_parameters_and_witnesses() {
+        let f = frag(&format!(
+            "{HEAD}init (z) {{ A[z] = I && X = False }}\nunsafe u (z1 z2) {{ A[z1] = C && A[z2] = C }}\n\
+             transition t (i) requires {{ A[i] = I && exists j. A[j] = T }} {{ A[i] := T; P := i; }}\n\
+             transition s (i j) requires {{ forall k. A[k] <> C }} {{ A[i] := C; P := any k. A[k] = I; }}\n"
+        ))
+        .unwrap();
+        assert_eq!(
+            f,
+            Fragment {
+                pointers: 1,
+                step: 3,
+                bad: 2
+            }
+        );
+        assert_eq!(cutoff(&f, &[2, 1]), 1 + 2 + 3);
+    }
+
+    #[test]
+    fn negated_forall_is_existential_and_nesting_is_refused() {
+        let f = frag(&format!(
+            "{HEAD}init (z) {{ A[z] = I }}\n\
+             transition t (i) requires {{ not (forall j. A[j] = I) }} {{ A[i] := T; }}\n"
+        ))
+        .unwrap();
+        assert_eq!(f.step, 2);
+        let e = frag(&format!(
+            "{HEAD}init (z) {{ A[z] = I }}\n\
+             transition t (i) requires {{ forall j. exists k. A[j] = A[k] }} {{ A[i] := T; }}\n"
+        ))
+        .unwrap_err();
+        assert!(
+            e.contains("existential quantifier over processes inside a universal"),
+            "{e}"
+        );
+        let e = frag(&format!(
+            "{HEAD}init (z) {{ A[z] = I }}\n\
+             transition t (i) requires {{ not (exists j. forall k. A[j] = A[k]) }} {{ A[i] := T; }}\n"
+        ));
+        // not exists j. forall k. = forall j. exists k.: refused.
+        assert!(e.is_err());
+    }
+
+    #[test]
+    fn outside_constructs_are_named() {
+        let e = frag(&format!(
+            "{HEAD}init (z) {{ A[z] = I }}\ntransition t (i) requires {{ A[i] = I }} {{ A[j] := case | A[j] = T && exists k. A[k] = C : I | _ : A[j]; }}\n"
+        ))
+        .unwrap_err();
+        assert!(e.contains("quantifier over processes in an update"), "{e}");
+        let e = frag("type r = 0 .. 3\nvar V : r\ninit () { V = 0 }\n").unwrap_err();
+        assert!(e.contains("range type"), "{e}");
+        let e = frag("array Q[proc] : proc\ninit (z) { Q[z] = z }\n").unwrap_err();
+        assert!(e.contains("indexed by processes"), "{e}");
+        let e = frag("var V : bool\ninit () { V = False }\ntransition t (i) requires { i < 2 } { V := True; }\n")
+            .unwrap_err();
+        assert!(e.contains("not fully symmetric"), "{e}");
+        let e = frag(&format!("{HEAD}init (z) {{ exists j. A[j] = T }}\n")).unwrap_err();
+        assert!(e.contains("init must be universal"), "{e}");
+    }
+}
