@@ -239,7 +239,8 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
 }
 
 /// 1 when anything is violated (or met a range error); else 3 when a limit stopped the
-/// run or an answer is unknown; else 4 when an answer is incomplete; else 0.
+/// run or an answer is unknown; else 4 when an answer is incomplete or the search left
+/// the int window (`int_bound`); else 0.
 fn exit_code(results: &[LiveResult], limited: bool) -> i32 {
     if results
         .iter()
@@ -249,7 +250,10 @@ fn exit_code(results: &[LiveResult], limited: bool) -> i32 {
     } else if limited
         || results
             .iter()
-            .any(|r| r.verdict == LiveVerdict::Unknown || !r.internal_errors.is_empty())
+            .any(|r| {
+                (r.verdict == LiveVerdict::Unknown && !left_window(r))
+                    || !r.internal_errors.is_empty()
+            })
     {
         EXIT_LIMIT
     } else if results
@@ -331,9 +335,10 @@ fn header(model: &Model, props: &[LtlProperty], opts: &LiveOptions, sym_on: bool
         .collect();
     let symmetry = symmetry_text(model, props, opts, sym_on);
     format!(
-        "model     {}\nsymmetry  {}\nengine    nested depth-first search on the product with the Büchi automaton ({}){}\n\n{:>4}  {:<20} {:>7}  {:<14} {:<12} {:>11} {:>12} {:>8} {:>9}\n",
+        "model     {}\nsymmetry  {}\n{}engine    nested depth-first search on the product with the Büchi automaton ({}){}\n\n{:>4}  {:<20} {:>7}  {:<14} {:<12} {:>11} {:>12} {:>8} {:>9}\n",
         model.source.name,
         symmetry,
+        super::render::ints_line(model),
         autos.join(", "),
         if opts.fair {
             "; weak fairness per process (Choueka flags)"
@@ -610,6 +615,7 @@ fn json_doc(
         "symmetry_reduction": sym_on,
         "complete_budget": opts.fair.then(|| opts_budget(opts)),
         "results": rows,
+        "int_window": super::render::int_window_json(model),
         "limit": limit.map(|l| l.text()),
         "sizes": sizes,
         "seconds": seconds,
