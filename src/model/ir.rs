@@ -478,3 +478,50 @@ impl Model {
         self.data_types.iter().any(|d| d.symmetric && d.values > 1)
     }
 }
+
+#[cfg(test)]
+mod int_window_tests {
+    use super::IntWindow;
+    use crate::lang::{LoadOptions, load_str, load_str_with};
+
+    #[test]
+    fn default_window_covers_zero_and_the_literals_with_a_margin() {
+        assert_eq!(IntWindow::default_for(None), (-2, 2));
+        assert_eq!(IntWindow::default_for(Some((0, 3))), (-2, 5));
+        assert_eq!(IntWindow::default_for(Some((1, 6))), (-2, 8));
+        assert_eq!(IntWindow::default_for(Some((-4, -1))), (-6, 2));
+    }
+
+    #[test]
+    fn window_free_values_and_int_types_from_the_text() {
+        // Literals: 7 in init, -3 (unary minus) in the property, 1 in the update.
+        let m = load_str(
+            "t.cub",
+            "var X : int\nvar Y : int\narray A[proc] : int\nvar B : bool\n\
+             init (p) { X = 7 && A[p] = 0 }\nunsafe () { Y = -3 }\n\
+             transition t () { X := X + 1; }\n",
+        )
+        .unwrap();
+        let w = m.int_window.as_ref().unwrap();
+        assert_eq!((w.lo, w.hi, w.given), (-5, 9, false));
+        assert_eq!(w.literals, Some((-3, 7)));
+        let free: Vec<&str> = w.free.iter().map(|&v| m.vars[v].name.as_str()).collect();
+        assert_eq!(free, ["Y"]);
+        assert!(m.is_int_var(0) && m.is_int_var(2) && !m.is_int_var(3));
+        // Given windows are taken as they are; a model without ints has none.
+        let m = load_str_with(
+            "t.cub",
+            "var X : int\ninit () { true }\nunsafe () { X = 1 }\n",
+            &LoadOptions {
+                int_range: Some((-1, 40)),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let w = m.int_window.as_ref().unwrap();
+        assert_eq!((w.lo, w.hi, w.given), (-1, 40, true));
+        assert_eq!(m.load_options().int_range, Some((-1, 40)));
+        let m = load_str("t.cub", "var B : bool\ninit () { true }\nunsafe () { B }\n").unwrap();
+        assert!(m.int_window.is_none());
+    }
+}
