@@ -130,15 +130,19 @@ impl Trace {
             }
             Violation::Range { site, .. } => match site {
                 RangeSite::Init => return Err("an init range error has no run".into()),
-                RangeSite::Transition { trans, params } => match eval::fire(&inst, last, *trans, params) {
-                    Fire::Error(e) if !e.is_int_bound() => {}
-                    Fire::Error(_) => {
-                        return Err("the transition leaves the int window (int_bound), not a range error, in the last state".into());
+                RangeSite::Transition { trans, params } => {
+                    match eval::fire(&inst, last, *trans, params) {
+                        Fire::Error(e) if !e.is_int_bound() => {}
+                        Fire::Error(_) => {
+                            return Err("the transition leaves the int window (int_bound), not a range error, in the last state".into());
+                        }
+                        _ => {
+                            return Err(
+                                "the transition raises no range error in the last state".into()
+                            );
+                        }
                     }
-                    _ => {
-                        return Err("the transition raises no range error in the last state".into());
-                    }
-                },
+                }
                 RangeSite::Property(p) => {
                     if eval::violation(&inst, last, &model.unsafes[*p]).is_ok() {
                         return Err("the property raises no range error in the last state".into());
@@ -154,7 +158,9 @@ impl Trace {
                 match eval::fire(&inst, last, *trans, params) {
                     Fire::Error(e) if e.is_int_bound() => {}
                     _ => {
-                        return Err("the transition does not leave the int window in the last state".into());
+                        return Err(
+                            "the transition does not leave the int window in the last state".into(),
+                        );
                     }
                 }
             }

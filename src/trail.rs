@@ -738,7 +738,12 @@ fn int_site(
     trail: &Trail,
     last: &[i64],
 ) -> Result<Violation, String> {
-    let site = match trail.trace.site.as_ref().and_then(|s| s.transition.as_ref()) {
+    let site = match trail
+        .trace
+        .site
+        .as_ref()
+        .and_then(|s| s.transition.as_ref())
+    {
         Some(name) => {
             let trans = model
                 .transition_by_name(name)

@@ -269,15 +269,17 @@ pub fn exit_code<'a>(
     for v in verdicts {
         match v.kind() {
             // Leaving the int window is a limit of the check, not an error of the model.
-            Kind::Violated if v.trace().is_some_and(|t| t.violation.kind_name() == "int_bound") => {
+            Kind::Violated
+                if v.trace()
+                    .is_some_and(|t| t.violation.kind_name() == "int_bound") =>
+            {
                 weak = true
             }
             Kind::Violated => return EXIT_VIOLATION,
             Kind::Unknown => unknown = true,
-            Kind::NoViolationUpTo(_)
-            | Kind::Incomplete
-            | Kind::Vacuous
-            | Kind::WithinInts(_) => weak = true,
+            Kind::NoViolationUpTo(_) | Kind::Incomplete | Kind::Vacuous | Kind::WithinInts(_) => {
+                weak = true
+            }
             Kind::Holds => {}
         }
     }

@@ -66,8 +66,11 @@ const COUNT: &str = "type loc = Idle | Crit\nvar Cnt : int\narray Pc[proc] : loc
                      transition leave (i) requires { Pc[i] = Crit } { Pc[i] := Idle; Cnt := Cnt - 1; }\n\
                      ltl pos { G (Cnt >= 0) }\n";
 
-/// (size, property) -> (verdict, within, depth, states) of a JSON check report.
-fn rows(v: &Value) -> Vec<(u64, String, String, String, Option<u64>, Option<u64>)> {
+/// One row of a JSON check report: size, property, verdict, within, depth, states.
+type Row = (u64, String, String, String, Option<u64>, Option<u64>);
+
+/// The rows of a JSON check report.
+fn rows(v: &Value) -> Vec<Row> {
     v["results"]
         .as_array()
         .unwrap()
@@ -85,11 +88,7 @@ fn rows(v: &Value) -> Vec<(u64, String, String, String, Option<u64>, Option<u64>
         .collect()
 }
 
-fn row<'a>(
-    rs: &'a [(u64, String, String, String, Option<u64>, Option<u64>)],
-    n: u64,
-    p: &str,
-) -> Option<&'a (u64, String, String, String, Option<u64>, Option<u64>)> {
+fn row<'a>(rs: &'a [Row], n: u64, p: &str) -> Option<&'a Row> {
     rs.iter().find(|r| r.0 == n && r.1 == p)
 }
 
@@ -152,7 +151,11 @@ fn window_left_is_int_bound_and_never_plain_holds() {
         let rs = rows(&v);
         for n in 1..=2 {
             let ib = row(&rs, n, "int_bound").unwrap();
-            assert_eq!((ib.2.as_str(), ib.4), ("violated", Some(3)), "{engine} {ib:?}");
+            assert_eq!(
+                (ib.2.as_str(), ib.4),
+                ("violated", Some(3)),
+                "{engine} {ib:?}"
+            );
             let neg = row(&rs, n, "neg").unwrap();
             assert_eq!(neg.2, "within_int_window", "{engine} {neg:?}");
             let want = if engine == "sat" {
@@ -188,7 +191,14 @@ fn window_left_is_int_bound_and_never_plain_holds() {
     assert_eq!(v["int_window"]["given"], true);
     // The trace is saved and replays.
     let t = d.join("t.json");
-    nfold(&["check", &f, "--sizes", "1", "--trace-out", t.to_str().unwrap()]);
+    nfold(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--trace-out",
+        t.to_str().unwrap(),
+    ]);
     let (code, out, _) = nfold(&["replay", &f, t.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("int_bound"), "{out}");
@@ -360,7 +370,10 @@ fn int_errors() {
     );
     let (code, _, err) = nfold(&["info", &g]);
     assert_eq!(code, 2);
-    assert!(err.contains("indexed by `int`, which is not supported"), "{err}");
+    assert!(
+        err.contains("indexed by `int`, which is not supported"),
+        "{err}"
+    );
     let h = write(
         &d,
         "quant.cub",
@@ -368,5 +381,8 @@ fn int_errors() {
     );
     let (code, _, err) = nfold(&["info", &h]);
     assert_eq!(code, 2);
-    assert!(err.contains("quantifiers over `int` are not supported"), "{err}");
+    assert!(
+        err.contains("quantifiers over `int` are not supported"),
+        "{err}"
+    );
 }

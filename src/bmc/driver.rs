@@ -298,7 +298,10 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
                 verdict,
             });
         }
-        for (key, name) in [(PropId::Range, "range_error"), (PropId::IntBound, "int_bound")] {
+        for (key, name) in [
+            (PropId::Range, "range_error"),
+            (PropId::IntBound, "int_bound"),
+        ] {
             if let Some(t) = found.remove(&(key, w)) {
                 results.push(PropResult {
                     size: w,

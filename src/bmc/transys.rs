@@ -434,7 +434,15 @@ impl<'m> Transys<'m> {
                         // a store leaving the int window is `int_bound`.
                         let e_here = sym.c.or(&[ie, ve, oob]);
                         let e_here = sym.c.and2(bind_ok, e_here);
-                        reached_err(sym.c, &mut errs, &mut int_errs, reached, bind_ok, [ie, ve, oob], sym.inst.model.is_int_ty(ty));
+                        reached_err(
+                            sym.c,
+                            &mut errs,
+                            &mut int_errs,
+                            reached,
+                            bind_ok,
+                            [ie, ve, oob],
+                            sym.inst.model.is_int_ty(ty),
+                        );
                         reached = sym.c.and2(reached, -e_here);
                         // Writing a cell that does not exist at the width is harmless:
                         // it is never read without a range error.

@@ -248,12 +248,9 @@ fn exit_code(results: &[LiveResult], limited: bool) -> i32 {
     {
         EXIT_VIOLATION
     } else if limited
-        || results
-            .iter()
-            .any(|r| {
-                (r.verdict == LiveVerdict::Unknown && !left_window(r))
-                    || !r.internal_errors.is_empty()
-            })
+        || results.iter().any(|r| {
+            (r.verdict == LiveVerdict::Unknown && !left_window(r)) || !r.internal_errors.is_empty()
+        })
     {
         EXIT_LIMIT
     } else if results

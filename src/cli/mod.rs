@@ -461,7 +461,11 @@ mod tests {
         assert_eq!(parse_int_range("-3..-1"), Ok((-3, -1)));
         assert_eq!(parse_int_range(" 2..2 "), Ok((2, 2)));
         assert!(parse_int_range("3..1").unwrap_err().contains("empty"));
-        assert!(parse_int_range("0..70000").unwrap_err().contains("too large"));
+        assert!(
+            parse_int_range("0..70000")
+                .unwrap_err()
+                .contains("too large")
+        );
         assert!(parse_int_range("0-7").is_err());
         assert!(parse_int_range("a..b").is_err());
     }

@@ -190,8 +190,7 @@ impl Engine for AutoEngine {
                 ..Findings::default()
             }
         } else {
-            let skip: Vec<(PropId, usize)> =
-                traces.iter().map(|(k, t)| (*k, t.size)).collect();
+            let skip: Vec<(PropId, usize)> = traces.iter().map(|(k, t)| (*k, t.size)).collect();
             let ic3 = Ic3Engine {
                 solver: self.solver,
                 symmetry: self.symmetry,

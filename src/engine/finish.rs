@@ -170,7 +170,9 @@ pub fn conclude(
         };
         let v = match shortest(p, k, n, d, solver, ctl) {
             Ok(t) => Verdict::Violated(Box::new(t)),
-            Err(_) if !matches!(k, PropId::Unsafe(_)) && !p.props.is_empty() && all_violated() => Verdict::Unknown,
+            Err(_) if !matches!(k, PropId::Unsafe(_)) && !p.props.is_empty() && all_violated() => {
+                Verdict::Unknown
+            }
             Err(e) => {
                 errors
                     .entry(n)

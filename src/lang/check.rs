@@ -647,7 +647,10 @@ impl<'a> Checker<'a> {
                         let at = ix.span();
                         return Err(Diagnostic::error(
                             at,
-                            format!("the array `{}` is indexed by `int`, which is not supported", name.name),
+                            format!(
+                                "the array `{}` is indexed by `int`, which is not supported",
+                                name.name
+                            ),
                         )
                         .with_note("help: index it by a range instead, e.g. `0 .. 7`"));
                     }

@@ -386,7 +386,9 @@ impl IntWindow {
         } else {
             match self.literals {
                 Some((a, b)) if a <= 0 && 0 <= b => {
-                    format!("default: the model's integer literals {a}..{b}, widened by {INT_MARGIN}")
+                    format!(
+                        "default: the model's integer literals {a}..{b}, widened by {INT_MARGIN}"
+                    )
                 }
                 Some((a, b)) => format!(
                     "default: the model's integer literals {a}..{b} and 0, widened by {INT_MARGIN}"
@@ -398,10 +400,7 @@ impl IntWindow {
             "init fixes every initial int value".to_string()
         } else {
             let names: Vec<&str> = self.free.iter().map(|&v| m.vars[v].name.as_str()).collect();
-            format!(
-                "initial values free over the window: {}",
-                names.join(", ")
-            )
+            format!("initial values free over the window: {}", names.join(", "))
         };
         format!(
             "checked over {} ({origin}); leaving it is `int_bound`; {free}",

@@ -259,7 +259,10 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
         {
             if m.int_window.as_ref().is_some_and(|w| w.range == r) {
                 return out(
-                    format!("`{}` holds Cubicle ints (arithmetic, a bounded window)", v.name),
+                    format!(
+                        "`{}` holds Cubicle ints (arithmetic, a bounded window)",
+                        v.name
+                    ),
                     v.span,
                 );
             }
