@@ -321,9 +321,9 @@ fn bad_input_reports_position_and_message() {
         ),
         // types and names
         (
-            "var X : int\ninit () { true }",
+            "array A[int] : bool\ninit () { true }",
             (1, 9),
-            "unsupported type `int`",
+            "the array `A` is indexed by `int`, which is not supported",
         ),
         (
             "var X : real\ninit () { true }",
