@@ -183,6 +183,7 @@ fn reduced_counts_are_brute_force_orbit_counts() {
                 &src,
                 &LoadOptions {
                     data_values: Some(d),
+                    ..Default::default()
                 },
             )
             .unwrap();
@@ -222,6 +223,7 @@ fn canonical_forms_under_data_and_process_permutations() {
         src,
         &LoadOptions {
             data_values: Some(3),
+            ..Default::default()
         },
     )
     .unwrap();

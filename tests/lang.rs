@@ -325,9 +325,9 @@ fn bad_input_reports_position_and_message() {
         ),
         // types and names
         (
-            "var X : int\ninit () { true }",
+            "array A[int] : bool\ninit () { true }",
             (1, 9),
-            "unsupported type `int`",
+            "the array `A` is indexed by `int`, which is not supported",
         ),
         (
             "var X : real\ninit () { true }",
@@ -933,6 +933,7 @@ fn abstract_types_get_their_number_of_values() {
     // have sufficed.
     let opts = LoadOptions {
         data_values: Some(5),
+        ..Default::default()
     };
     let m = load_str_with(
         "t.cub",

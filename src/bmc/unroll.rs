@@ -300,6 +300,17 @@ impl<'m> Unroller<'m> {
         }
     }
 
+    /// A literal for "a store leaving the int window is met at frame k" (trying a
+    /// transition instance on a reachable frame k; see `Transys::int_bound`).
+    pub fn int_query(&mut self, k: usize, first_only: bool) -> Lit {
+        let r = self.ts.int_bound(first_only);
+        if r == crate::sat::circuit::FALSE {
+            return r;
+        }
+        let at_k = self.lit(k, r);
+        self.c.and2(self.init_ok, at_k)
+    }
+
     /// The instance fired at step k under a model (`None`: idle).
     pub fn fired(&self, k: usize, model: &dyn Fn(Lit) -> bool) -> Option<usize> {
         let sel = &self.steps[k].sel;

@@ -102,6 +102,9 @@ pub(crate) struct CheckArgs {
     /// the model, see `nfold info`).
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
     data_values: Option<usize>,
+    /// The window over which `int` is checked (default: derived from the model).
+    #[arg(long, value_name = "LO..HI", value_parser = super::parse_int_range, allow_hyphen_values = true)]
+    int_range: Option<(i64, i64)>,
     #[command(flatten)]
     traces: super::traces::TraceArgs,
     #[command(flatten)]
@@ -214,7 +217,7 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         Ok(e) => e,
         Err(e) => return usage(&e),
     };
-    let model = match load(&a.file, a.data_values) {
+    let model = match load(&a.file, a.data_values, a.int_range) {
         Ok(m) => m,
         Err(code) => return code,
     };

@@ -48,9 +48,10 @@ pub fn header(run: &Run) -> String {
         _ => "lemmas",
     };
     format!(
-        "model     {}\nsymmetry  {}\nengine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
+        "model     {}\nsymmetry  {}\n{}engine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
         run.model.source.name,
         symmetry_line(run),
+        ints_line(run.model),
         run.engine_text,
         "size",
         "property",
@@ -76,6 +77,16 @@ fn kind_name(m: &Model, p: &PropResult) -> &'static str {
         PropId::Unsafe(u) => m.unsafes[u].kind.keyword(),
         PropId::Range => "range_error",
         PropId::Deadlock => "deadlock",
+        PropId::IntBound => "int_bound",
+    }
+}
+
+/// `ints      ...`: the int window, how it was chosen and which initial values are
+/// free over it (empty for a model without ints).
+pub fn ints_line(m: &Model) -> String {
+    match &m.int_window {
+        Some(w) => format!("ints      {}\n", w.summary(m)),
+        None => String::new(),
     }
 }
 
@@ -381,6 +392,15 @@ pub fn footer(run: &Run) -> String {
                 .iter()
                 .find(|(s, _)| s.steps == t.steps && s.violation == t.violation)
             {
+                if p.prop == PropId::IntBound {
+                    out.push_str(&format!(
+                        "\nsize {}: a run leaves the int window after {} steps by the same steps as size {first} (int_bound; replayed at size {})\n",
+                        r.size,
+                        t.depth(),
+                        r.size
+                    ));
+                    continue;
+                }
                 out.push_str(&format!(
                     "\nsize {}: `{}` violated at depth {} by the same steps as size {first} (replayed at size {})\n",
                     r.size,
@@ -391,12 +411,26 @@ pub fn footer(run: &Run) -> String {
                 continue;
             }
             let states = t.replay(run.model).unwrap_or_default();
-            out.push_str(&format!(
-                "\nsize {}: `{}` violated at depth {} (trace replayed on the interpreter):\n",
-                r.size,
-                label(run.model, p),
-                t.depth()
-            ));
+            if p.prop == PropId::IntBound {
+                out.push_str(&format!(
+                    "\nsize {}: a run leaves the int window {} after {} steps (int_bound; the other answers at size {} speak of the runs within it; trace replayed on the interpreter):\n",
+                    r.size,
+                    run.model
+                        .int_window
+                        .as_ref()
+                        .map(|w| w.text())
+                        .unwrap_or_default(),
+                    t.depth(),
+                    r.size
+                ));
+            } else {
+                out.push_str(&format!(
+                    "\nsize {}: `{}` violated at depth {} (trace replayed on the interpreter):\n",
+                    r.size,
+                    label(run.model, p),
+                    t.depth()
+                ));
+            }
             if states.len() == t.steps.len() + 1 {
                 out.push_str(&super::traces::render_trace(
                     run.model,
@@ -535,7 +569,12 @@ fn summary(run: &Run) -> String {
             .map(|r| r.size)
             .collect()
     };
-    let violated = sizes_where(&|k| k == Kind::Violated);
+    let violated: Vec<usize> = run
+        .reports
+        .iter()
+        .filter(|r| r.results.iter().any(real_violation))
+        .map(|r| r.size)
+        .collect();
     let mut parts = Vec::new();
     if !violated.is_empty() {
         let list: Vec<String> = violated.iter().map(|n| n.to_string()).collect();
@@ -565,6 +604,19 @@ fn summary(run: &Run) -> String {
             sizes_phrase(&bounded)
         ));
     }
+    let within = sizes_where(&|k| matches!(k, Kind::WithinInts(_)));
+    if !within.is_empty() {
+        let w = run
+            .model
+            .int_window
+            .as_ref()
+            .map(|w| w.text())
+            .unwrap_or_default();
+        parts.push(format!(
+            "no violation within ints {w} at {}, where some run leaves the window (int_bound: not a proof)",
+            sizes_phrase(&within)
+        ));
+    }
     let incomplete = sizes_where(&|k| k == Kind::Incomplete);
     if !incomplete.is_empty() {
         parts.push(format!(
@@ -590,6 +642,12 @@ fn summary(run: &Run) -> String {
     }
 }
 
+/// A violation of the model: any violated row but `int_bound` (leaving the int window
+/// is where the check stops, not an error of the model).
+fn real_violation(p: &crate::verdict::PropResult) -> bool {
+    p.verdict.kind() == Kind::Violated && p.prop != PropId::IntBound
+}
+
 /// The failing sizes as rows of the aggregate: `-` a present process, `$` an absent one
 /// (dissertation §11.6).
 fn picture(run: &Run) -> String {
@@ -597,7 +655,7 @@ fn picture(run: &Run) -> String {
     let failing: Vec<usize> = run
         .reports
         .iter()
-        .filter(|r| r.results.iter().any(|p| p.verdict.kind() == Kind::Violated))
+        .filter(|r| r.results.iter().any(real_violation))
         .map(|r| r.size)
         .collect();
     if failing.is_empty() {
@@ -655,6 +713,13 @@ pub fn json(run: &Run) -> Value {
                 Verdict::NoViolationUpTo(k) => {
                     o.insert("bound".into(), json!(k));
                 }
+                Verdict::WithinInts { lo, hi, within } => {
+                    o.insert("int_window".into(), json!([lo, hi]));
+                    o.insert("within".into(), json!(within.json_name()));
+                    if let Some(k) = within.bound() {
+                        o.insert("bound".into(), json!(k));
+                    }
+                }
                 _ => {}
             }
             o.insert("engine".into(), json!(r.engine));
@@ -699,6 +764,9 @@ pub fn json(run: &Run) -> Value {
     let warnings: Vec<&Value> = dead.warnings.iter().map(|d| &d.json).collect();
     o.insert("warnings".into(), json!(warnings));
     o.insert("coverage".into(), dead.coverage);
+    if let Some(w) = int_window_json(run.model) {
+        o.insert("int_window".into(), w);
+    }
     if let Some(e) = &run.every {
         o.insert(
             "every_n".into(),
@@ -744,6 +812,19 @@ pub fn json(run: &Run) -> Value {
         );
     }
     doc
+}
+
+/// The int window as JSON: `{"lo", "hi", "given": bool, "free": [names]}` (the
+/// variables whose initial values range over it), or `None` without ints.
+pub fn int_window_json(m: &Model) -> Option<Value> {
+    let w = m.int_window.as_ref()?;
+    let free: Vec<&str> = w.free.iter().map(|&v| m.vars[v].name.as_str()).collect();
+    Some(json!({
+        "lo": w.lo,
+        "hi": w.hi,
+        "given": w.given,
+        "free": free,
+    }))
 }
 
 fn type_text(m: &Model, t: Ty) -> String {
@@ -801,6 +882,16 @@ fn sat_sizes(m: &Model, n: usize) -> String {
         after.vars - before.vars,
         after.clauses - before.clauses
     ));
+    if m.int_window.is_some() {
+        let before = u.size();
+        u.int_query(2, false);
+        let after = u.size();
+        out.push_str(&format!(
+            "  int_bound          {} variables, {} clauses\n",
+            after.vars - before.vars,
+            after.clauses - before.clauses
+        ));
+    }
     out
 }
 
@@ -821,6 +912,7 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
     if let Some((k, _)) = m.number_procs {
         out.push_str(&format!("size      fixed to {k} (number_procs)\n"));
     }
+    out.push_str(&ints_line(m));
     out.push_str("\ntypes\n");
     for (k, e) in m.enums.iter().enumerate() {
         match m.data_type(k) {
@@ -828,7 +920,15 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             None => out.push_str(&format!("  {} = {}\n", e.name, e.ctors.join(" | "))),
         }
     }
-    for r in &m.ranges {
+    for (k, r) in m.ranges.iter().enumerate() {
+        if m.int_window.as_ref().is_some_and(|w| w.range == k) {
+            let w = m.int_window.as_ref().unwrap();
+            out.push_str(&format!(
+                "  int = {} (the window; leaving it is `int_bound`)\n",
+                w.text()
+            ));
+            continue;
+        }
         if !r.name.contains("..") {
             out.push_str(&format!(
                 "  {} = {}\n",

@@ -84,6 +84,7 @@ enum Kind {
     RangeTrans { ctrans: usize },
     RangeProp { prop: usize },
     RangeInit { state: State },
+    IntBound { ctrans: usize },
 }
 
 #[derive(Clone, Debug)]
@@ -130,6 +131,8 @@ struct Search<'a> {
     props: Vec<usize>,
     unsafe_found: Vec<Option<Found>>,
     range_found: Option<Found>,
+    /// The shallowest store leaving the int window.
+    int_found: Option<Found>,
     transitions: u64,
 }
 
@@ -263,6 +266,12 @@ impl Search<'_> {
         }
     }
 
+    fn int_bound(&mut self, f: Found) {
+        if self.int_found.as_ref().is_none_or(|r| f.depth < r.depth) {
+            self.int_found = Some(f);
+        }
+    }
+
     /// The transition instance and choice that produced state `i`.
     fn step_of(&self, i: usize) -> (usize, usize) {
         let v = self.via[i];
@@ -325,6 +334,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         unsafe_found: vec![None; props.len()],
         props,
         range_found: None,
+        int_found: None,
         transitions: 0,
     };
     let mut deadlock_found: Option<Found> = None;
@@ -372,7 +382,9 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let tracked = !s.props.is_empty() || opts.deadlock;
     // Done when every requested property is violated, the last one at depth D, and
     // range errors are decided up to D: one was found at most this deep, or every state
-    // of depth <= D has been expanded (the SAT engine decides them as far).
+    // of depth <= D has been expanded (the SAT engine decides them as far); `int_bound`
+    // likewise, in a model with ints.
+    let ints = model.int_window.is_some();
     let all_done = |s: &Search, dl: &Option<Found>, depth: usize| {
         if !tracked
             || !s.unsafe_found.iter().all(|f| f.is_some())
@@ -388,7 +400,8 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
             .map(|f| f.depth)
             .max()
             .unwrap_or(0);
-        s.range_found.as_ref().is_some_and(|r| r.depth <= depth) || depth > last
+        let decided = |f: &Option<Found>| f.as_ref().is_some_and(|r| r.depth <= depth);
+        depth > last || (decided(&s.range_found) && (!ints || decided(&s.int_found)))
     };
     if opts.max_states.is_some_and(|m| s.count >= m) && init_count > s.count {
         limit = Some(Limit::MaxStates);
@@ -433,6 +446,15 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
                         depth,
                         node: cursor,
                         kind: Kind::RangeTrans { ctrans: k },
+                    })
+                }
+                Outcome::IntBound => {
+                    // Not reported as dead: leaving the window is reported instead.
+                    fired[k] = true;
+                    s.int_bound(Found {
+                        depth,
+                        node: cursor,
+                        kind: Kind::IntBound { ctrans: k },
                     })
                 }
             }
@@ -578,6 +600,13 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         .filter(|r| decided_to.is_none_or(|d| r.depth <= d))
     {
         push(PropId::Range, "range_error".into(), Some(r), true);
+    }
+    if let Some(r) = s
+        .int_found
+        .as_ref()
+        .filter(|r| decided_to.is_none_or(|d| r.depth <= d))
+    {
+        push(PropId::IntBound, "int_bound".into(), Some(r), true);
     }
     ReachResult {
         size: n,
@@ -744,7 +773,7 @@ fn build_trace(
         Kind::RangeTrans { ctrans } => {
             let ct = &compiled.trans[*ctrans];
             match eval::fire(inst, &st, ct.trans, &ct.params) {
-                Fire::Error(e) => Violation::Range {
+                Fire::Error(e) if !e.is_int_bound() => Violation::Range {
                     site: RangeSite::Transition {
                         trans: ct.trans,
                         params: ct.params.clone(),
@@ -762,6 +791,17 @@ fn build_trace(
             Ok(_) => return Err("the reference interpreter meets no range error".into()),
         },
         Kind::RangeInit { .. } => return Err("an init error has no run".into()),
+        Kind::IntBound { ctrans } => {
+            let ct = &compiled.trans[*ctrans];
+            match eval::fire(inst, &st, ct.trans, &ct.params) {
+                Fire::Error(e) if e.is_int_bound() => Violation::IntBound {
+                    trans: ct.trans,
+                    params: ct.params.clone(),
+                    message: e.message,
+                },
+                _ => return Err("the reference interpreter does not leave the int window".into()),
+            }
+        }
     };
     let t = Trace {
         size: inst.n,

@@ -81,6 +81,9 @@ struct Checker<'a> {
     abstracts: Vec<(usize, Ident)>,
     /// Warnings about readings taken from Cubicle (one per source position).
     notes: Vec<Diagnostic>,
+    /// The range type `int` (its bounds set once the whole model is known) and its
+    /// first use.
+    int_type: Option<(usize, Span)>,
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -141,6 +144,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         breaks: Vec::new(),
         abstracts: Vec::new(),
         notes: Vec::new(),
+        int_type: None,
     };
     if let Some((k, span)) = file.number_procs {
         if !(1..=64).contains(&k) {
@@ -299,6 +303,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
     }
     warnings.append(&mut c.notes);
     let abstracts = std::mem::take(&mut c.abstracts);
+    let int_type = c.int_type;
     let mut model = Model {
         number_procs: c.number_procs,
         enums: c.enums,
@@ -310,6 +315,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         ltls,
         symmetry_breaks: c.breaks,
         data_types: Vec::new(),
+        int_window: None,
         warnings,
         source,
     };
@@ -317,7 +323,185 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         let w = data::settle(&mut model, e, &name.name, name.span, opts.data_values);
         model.warnings.push(w);
     }
+    if let Some((r, span)) = int_type {
+        let w = settle_ints(&mut model, r, span, opts.int_range)?;
+        model.warnings.push(w);
+    }
     Ok(model)
+}
+
+/// An integer literal as written: `k`, or `-k` (read as `0 - k`).
+fn int_literal(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Const(v, Ty::Int) => Some(*v),
+        Expr::Arith(ArithOp::Sub, a, b) => match (&**a, &**b) {
+            (Expr::Const(0, Ty::Int), Expr::Const(v, Ty::Int)) => v.checked_neg(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Every integer literal of an expression.
+fn literals(e: &Expr, out: &mut Vec<i64>) {
+    if let Some(v) = int_literal(e) {
+        out.push(v);
+        return;
+    }
+    match e {
+        Expr::Const(..) | Expr::Size | Expr::Local(_) => {}
+        Expr::Read(_, xs) | Expr::And(xs) | Expr::Or(xs) => {
+            xs.iter().for_each(|x| literals(x, out))
+        }
+        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
+            literals(a, out);
+            literals(b, out);
+        }
+        Expr::Not(a) => literals(a, out),
+        Expr::Ite(a, b, c, _) => {
+            literals(a, out);
+            literals(b, out);
+            literals(c, out);
+        }
+        Expr::Quant { dom, body, .. } => {
+            if let Domain::Procs { except } = dom {
+                except.iter().for_each(|x| literals(x, out));
+            }
+            literals(body, out);
+        }
+    }
+}
+
+fn ltl_literals(l: &Ltl, out: &mut Vec<i64>) {
+    match l {
+        Ltl::Atom(e) => literals(e, out),
+        Ltl::Not(a) | Ltl::Next(a) | Ltl::Globally(a) | Ltl::Finally(a) => ltl_literals(a, out),
+        Ltl::And(a, b)
+        | Ltl::Or(a, b)
+        | Ltl::Imp(a, b)
+        | Ltl::Iff(a, b)
+        | Ltl::Until(a, b)
+        | Ltl::Release(a, b)
+        | Ltl::WeakUntil(a, b) => {
+            ltl_literals(a, out);
+            ltl_literals(b, out);
+        }
+    }
+}
+
+/// The least and greatest integer literal of the model's transitions, `init`,
+/// `unsafe` and `ltl` blocks.
+fn literal_bounds(m: &Model) -> Option<(i64, i64)> {
+    let mut lits = Vec::new();
+    for t in &m.transitions {
+        literals(&t.guard, &mut lits);
+        for u in &t.updates {
+            for ix in &u.index {
+                if let Index::Term(x) = ix {
+                    literals(x, &mut lits);
+                }
+            }
+            match &u.value {
+                UpdValue::Term(x) | UpdValue::Any { cond: x, .. } => literals(x, &mut lits),
+                UpdValue::Nondet => {}
+            }
+        }
+    }
+    for i in &m.inits {
+        literals(&i.body, &mut lits);
+    }
+    for u in &m.unsafes {
+        literals(&u.body, &mut lits);
+    }
+    for l in &m.ltls {
+        ltl_literals(&l.body, &mut lits);
+    }
+    Some((*lits.iter().min()?, *lits.iter().max()?))
+}
+
+/// Whether an `init` block fixes every cell of `var` to a literal: one of its
+/// top-level conjuncts is `V[z1, .., zk] = lit` with z1..zk distinct parameters of the
+/// block (which range over every process, so every cell is meant).
+fn init_fixes(init: &Init, var: VarId) -> bool {
+    fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match e {
+            Expr::And(xs) => xs.iter().for_each(|x| conjuncts(x, out)),
+            _ => out.push(e),
+        }
+    }
+    let mut cs = Vec::new();
+    conjuncts(&init.body, &mut cs);
+    cs.into_iter().any(|c| {
+        let Expr::Cmp(CmpOp::Eq, a, b) = c else {
+            return false;
+        };
+        let cell = match (&**a, &**b) {
+            (Expr::Read(v, ix), x) | (x, Expr::Read(v, ix))
+                if *v == var && int_literal(x).is_some() =>
+            {
+                ix
+            }
+            _ => return false,
+        };
+        let mut ids: Vec<usize> = Vec::new();
+        for x in cell {
+            match x {
+                Expr::Local(id) if *id < init.params && !ids.contains(id) => ids.push(*id),
+                _ => return false,
+            }
+        }
+        true
+    })
+}
+
+/// Fix the window of `int` (the range type `r`, first used at `span`): given by
+/// `--int-range`, or derived from the model's literals. Returns the warning that
+/// reports it.
+fn settle_ints(
+    model: &mut Model,
+    r: usize,
+    span: Span,
+    given: Option<(i64, i64)>,
+) -> Result<Diagnostic, Diagnostic> {
+    let lits = literal_bounds(model);
+    let (lo, hi) = given.unwrap_or_else(|| IntWindow::default_for(lits));
+    if hi < lo || hi.saturating_sub(lo) >= MAX_INT_VALUES {
+        return Err(Diagnostic::error(
+            span,
+            format!(
+                "the int window {lo}..{hi} is {}",
+                if hi < lo { "empty" } else { "too large" }
+            ),
+        )
+        .with_note(format!(
+            "help: give --int-range LO..HI with at most {MAX_INT_VALUES} values"
+        )));
+    }
+    model.ranges[r].lo = SizeExpr::Lit(lo);
+    model.ranges[r].hi = SizeExpr::Lit(hi);
+    let ty = Ty::Range(r);
+    let free: Vec<VarId> = (0..model.vars.len())
+        .filter(|&v| model.vars[v].ty == ty && !model.inits.iter().any(|i| init_fixes(i, v)))
+        .collect();
+    let w = IntWindow {
+        range: r,
+        lo,
+        hi,
+        given: given.is_some(),
+        literals: lits,
+        free,
+        span,
+    };
+    let mut d = Diagnostic::warning(span, format!("int: {}", w.summary(model)));
+    if given.is_none() {
+        d = d.with_note("help: set the window with --int-range LO..HI");
+    } else if let Some((a, b)) = lits.filter(|&(a, b)| a < lo || b > hi) {
+        d = d.with_note(format!(
+            "note: the model's literals {a}..{b} reach outside the window; values outside it are never reached"
+        ));
+    }
+    model.int_window = Some(w);
+    Ok(d)
 }
 
 impl<'a> Checker<'a> {
@@ -372,14 +556,7 @@ impl<'a> Checker<'a> {
                 "bool" => Ok(Ty::Bool),
                 "proc" => Ok(Ty::Proc),
                 "real" => Err(real_error(id.span, None)),
-                "int" => Err(Diagnostic::error(
-                    id.span,
-                    format!(
-                        "unsupported type `{}`: nfold checks finite-state families",
-                        id.name
-                    ),
-                )
-                .with_note("help: use a range instead, e.g. `0 .. 7` or `0 .. N`")),
+                "int" => Ok(Ty::Range(self.int_range(id.span))),
                 other => match self.types.get(other) {
                     Some(t) => Ok(*t),
                     None => err(id.span, format!("unknown type `{other}`")),
@@ -395,6 +572,28 @@ impl<'a> Checker<'a> {
                 self.new_range(name, lo, hi, *span)
             }
         }
+    }
+
+    /// The range type `int` (created at its first use; its bounds are the window,
+    /// fixed once the whole model is known).
+    fn int_range(&mut self, span: Span) -> usize {
+        if let Some((r, _)) = self.int_type {
+            return r;
+        }
+        self.ranges.push(RangeType {
+            name: "int".into(),
+            lo: SizeExpr::Lit(0),
+            hi: SizeExpr::Lit(0),
+            span,
+        });
+        let r = self.ranges.len() - 1;
+        self.int_type = Some((r, span));
+        r
+    }
+
+    /// Whether `t` is the type `int`.
+    fn is_int(&self, t: Ty) -> bool {
+        matches!((t, self.int_type), (Ty::Range(r), Some((i, _))) if r == i)
     }
 
     fn check_new_type_name(&self, name: &Ident) -> R<()> {
@@ -475,7 +674,19 @@ impl<'a> Checker<'a> {
                 real_decl(name, std::slice::from_ref(elem))?;
                 let mut dims = Vec::new();
                 for ix in index {
-                    dims.push(self.resolve_type(ix)?);
+                    let t = self.resolve_type(ix)?;
+                    if self.is_int(t) {
+                        let at = ix.span();
+                        return Err(Diagnostic::error(
+                            at,
+                            format!(
+                                "the array `{}` is indexed by `int`, which is not supported",
+                                name.name
+                            ),
+                        )
+                        .with_note("help: index it by a range instead, e.g. `0 .. 7`"));
+                    }
+                    dims.push(t);
                 }
                 let t = self.resolve_type(elem)?;
                 self.var_names.insert(name.name.clone(), self.vars.len());
@@ -863,6 +1074,11 @@ impl<'a> Checker<'a> {
             }
             QuantDom::Type(t) => {
                 let ty = self.resolve_type(t)?;
+                if self.is_int(ty) {
+                    let at = t.span();
+                    return Err(Diagnostic::error(at, "quantifiers over `int` are not supported")
+                        .with_note("help: quantify over a range instead, e.g. `forall x : 0 .. 7. ...`"));
+                }
                 match ty {
                     Ty::Proc => (Domain::Procs { except: Vec::new() }, Ty::Proc),
                     _ => (Domain::Type(ty), ty),

@@ -31,6 +31,9 @@ pub struct LoadOptions {
     /// The number of values of every abstract type (`type data`); `None` chooses it
     /// from the text (`model::data`).
     pub data_values: Option<usize>,
+    /// The window `lo..hi` over which `int` is checked (`--int-range`); `None` derives
+    /// it from the model's literals (`model::ir::IntWindow::default_for`).
+    pub int_range: Option<(i64, i64)>,
 }
 
 /// Parse and check a model given as text.
