@@ -331,7 +331,7 @@ fn liveness_stops_where_the_window_is_left() {
     assert_eq!(code, 4, "{out}");
     assert!(out.contains("ints      checked over -2..3"), "{out}");
     assert!(
-        out.contains("pos: holds at sizes 1, 2, 3; int window left (int_bound) at sizes 4"),
+        out.contains("pos: holds at sizes 1, 2, 3; int window left (int_bound) at size 4"),
         "{out}"
     );
     let (code, v) = json_run(&["live", &f, "--sizes", "4"]);

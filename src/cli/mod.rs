@@ -371,6 +371,7 @@ fn load(
     let opts = lang::LoadOptions {
         data_values,
         int_range,
+        data_value_names: false,
     };
     match lang::load_file_with(path, &opts) {
         Ok(m) => {

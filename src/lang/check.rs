@@ -79,6 +79,10 @@ struct Checker<'a> {
     breaks: Vec<SymmetryBreak>,
     /// Abstract types: (enumeration holding their values, declaration).
     abstracts: Vec<(usize, Ident)>,
+    /// `LoadOptions::data_value_names`.
+    data_names: bool,
+    /// The largest data value named `dK` and where.
+    data_used: Option<(usize, Span)>,
     /// Warnings about readings taken from Cubicle (one per source position).
     notes: Vec<Diagnostic>,
     /// The range type `int` (its bounds set once the whole model is known) and its
@@ -145,6 +149,8 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         abstracts: Vec::new(),
         notes: Vec::new(),
         int_type: None,
+        data_names: opts.data_value_names,
+        data_used: None,
     };
     if let Some((k, span)) = file.number_procs {
         if !(1..=64).contains(&k) {
@@ -303,6 +309,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
     }
     warnings.append(&mut c.notes);
     let abstracts = std::mem::take(&mut c.abstracts);
+    let data_used = c.data_used;
     let int_type = c.int_type;
     let mut model = Model {
         number_procs: c.number_procs,
@@ -322,6 +329,18 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
     for (e, name) in abstracts {
         let w = data::settle(&mut model, e, &name.name, name.span, opts.data_values);
         model.warnings.push(w);
+        if let Some((k, span)) = data_used
+            && k > model.enums[e].ctors.len()
+        {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "`d{k}` is not a value of `{}` (d1..d{})",
+                    name.name,
+                    model.enums[e].ctors.len()
+                ),
+            ));
+        }
     }
     if let Some((r, span)) = int_type {
         let w = settle_ints(&mut model, r, span, opts.int_range)?;
@@ -864,6 +883,19 @@ impl<'a> Checker<'a> {
                     e.span,
                     format!("predicate `{name}` needs its arguments: `{name}(...)`"),
                 ),
+                None if self.data_names
+                    && self.abstracts.len() == 1
+                    && name.len() > 1
+                    && name.starts_with('d')
+                    && name[1..].parse::<usize>().is_ok_and(|k| k >= 1) =>
+                {
+                    let k: usize = name[1..].parse().unwrap_or(1);
+                    if self.data_used.is_none_or(|(m, _)| k > m) {
+                        self.data_used = Some((k, e.span));
+                    }
+                    let en = self.abstracts[0].0;
+                    Ok((Expr::Const(k as i64 - 1, Ty::Enum(en)), Ty::Enum(en)))
+                }
                 None => Err(Diagnostic::error(e.span, format!("unknown name `{name}`"))
                     .with_note("help: lower-case names are parameters, quantified variables, `let` names or predicates")),
             },

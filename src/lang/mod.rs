@@ -34,6 +34,9 @@ pub struct LoadOptions {
     /// The window `lo..hi` over which `int` is checked (`--int-range`); `None` derives
     /// it from the model's literals (`model::ir::IntWindow::default_for`).
     pub int_range: Option<(i64, i64)>,
+    /// Read `d1`, `d2`, ... as the values of the model's one abstract type (certificates
+    /// name them so; a model's own text cannot).
+    pub data_value_names: bool,
 }
 
 /// Parse and check a model given as text.

@@ -524,6 +524,7 @@ impl Model {
                 .map(|d| d.values)
                 .filter(|&v| self.data_types.iter().all(|d| d.values == v)),
             int_range: self.int_window.as_ref().map(|w| (w.lo, w.hi)),
+            data_value_names: false,
         }
     }
 

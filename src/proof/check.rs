@@ -57,7 +57,11 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<(Model, Vec<usiz
     }
     // The same int window and data values as the model (the lemmas' literals must not
     // move a default window).
-    let m = lang::load_str_with(&model.source.name, &text, &model.load_options()).map_err(|e| {
+    let opts = lang::LoadOptions {
+        data_value_names: true,
+        ..model.load_options()
+    };
+    let m = lang::load_str_with(&model.source.name, &text, &opts).map_err(|e| {
         let (line, _) = e.source.line_col(e.diagnostic.span.lo);
         let base = model.source.text.lines().count() + 1;
         let which = line.saturating_sub(base);
