@@ -11,7 +11,8 @@ For every .cub file of the corpus (sorted by path):
 * the explicit engine's verdict at sizes 1, 2, 3: `nfold check FILE --sizes 1..3
   --engine explicit --json --timeout T` (T = $TIMEOUT, default 20 s per file), one cell
   per size: `ok` (every property holds), `BAD` (some property or a range error is
-  violated; the shortest depth follows, e.g. `BAD@8`), `vac` (no initial state at that
+  violated; the shortest depth follows, e.g. `BAD@8`), `win@d` (no violation by the runs
+  within the int window, which a run leaves at depth d), `vac` (no initial state at that
   size), `-` (not answered within the time limit or memory);
 * Cubicle's expected verdict and where it comes from, from what is reliable:
   `make` = Makefile.in's test lists (`test_good`: SAFE, `test_bad`: UNSAFE),
@@ -124,9 +125,16 @@ def check(path):
             continue
         rows = [x for x in doc.get("results", []) if x.get("size") == n]
         vs = [x["verdict"] for x in rows]
-        if any(v == "violated" for v in vs):
-            d = min(x["depth"] for x in rows if x["verdict"] == "violated")
+        real = [x for x in rows if x["verdict"] == "violated" and x.get("property") != "int_bound"]
+        left = [x for x in rows if x["verdict"] == "violated" and x.get("property") == "int_bound"]
+        if real:
+            d = min(x["depth"] for x in real)
             cells.append(f"BAD@{d}")
+        elif left:
+            # No violation by the runs within the int window, which a run leaves at
+            # depth d: a bounded answer.
+            d = min(x["depth"] for x in left)
+            cells.append(f"win@{d}")
         elif rows and all(v == "vacuous" for v in vs):
             cells.append("vac")
         elif rows and all(v == "holds" for v in vs):

@@ -3,8 +3,8 @@
 # quantified invariant and its check up to the cutoff; wall and CPU seconds of the
 # whole command, and the seconds of the every-n step from its JSON) and, when a
 # Cubicle binary is given (CUBICLE=path, built from ../shared/corpus, see
-# docs/benchmarks.md), Cubicle's time on the same file (its `ltl` blocks removed,
-# which Cubicle does not read). One run, same machine, so the ratio is meaningful.
+# docs/benchmarks.md), Cubicle's time on the same file (its `ltl` lines removed
+# and its `unsafe` names dropped, which Cubicle does not read; run as `cubicle.opt -nocolor $CUBICLE_OPTS FILE`). One run, same machine, so the ratio is meaningful.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q
@@ -23,11 +23,12 @@ e=json.load(open(sys.argv[1])).get("every_n",{})
 print(e.get("verdict"), e.get("cutoff","-"), e.get("lemmas","-"), "%.3f" % e.get("seconds",0))' "$tmp/out.json")
   cub="-"; cubs="-"; ratio="-"
   if [ -n "${CUBICLE:-}" ] && [ -x "$CUBICLE" ]; then
-    grep -v '^ltl' "$f" > "$tmp/$fam.cub"
-    /usr/bin/time -o "$tmp/c" -f "%U %S" timeout 60 "$CUBICLE" "$tmp/$fam.cub" > "$tmp/cub.txt" 2>&1 || true
-    read -r cu cs < "$tmp/c"
+    # Cubicle's syntax: no `ltl` lines, unnamed `unsafe (z1 z2)`
+    sed -e '/^ltl/d' -e 's/^unsafe [A-Za-z_][A-Za-z0-9_]* *(/unsafe (/' -e 's/^unsafe [A-Za-z_][A-Za-z0-9_]* *{/unsafe {/' "$f" > "$tmp/$fam.cub"
+    /usr/bin/time -o "$tmp/c" -f "%U %S" timeout 60 "$CUBICLE" -nocolor ${CUBICLE_OPTS:-} "$tmp/$fam.cub" > "$tmp/cub.txt" 2>&1 && crc=0 || crc=$?
+    read -r cu cs < <(tail -1 "$tmp/c")
     cubs=$(echo "$cu + $cs" | bc)
-    if grep -q "UNSAFE" "$tmp/cub.txt"; then cub=UNSAFE; elif grep -q "SAFE" "$tmp/cub.txt"; then cub=SAFE; else cub=error; fi
+    if grep -q "The system is UNSAFE" "$tmp/cub.txt"; then cub=UNSAFE; elif grep -q "The system is SAFE" "$tmp/cub.txt"; then cub=SAFE; elif [ "$crc" = 124 ]; then cub=timeout; else cub="error:$(grep -m1 -i error "$tmp/cub.txt" | cut -c1-40 | tr ' ' _)"; fi
     ratio=$(python3 -c "print('%.2f' % ($cpu / max($cubs, 0.001)))")
   fi
   printf "%-14s %-8s %7s %8s %8s %7s | %-10s %8s %7s\n" "$fam" "$verdict" "$cutoff" "$lemmas" "$secs" "$cpu" "$cub" "$cubs" "$ratio"

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Side-by-side measurements of the SAT engine, in one run:
+#   0. the rows of the SAT speed issue: the README's headline run, deep UNSAT depths,
+#      the ticket lock's counting argument, each with and without the partial-order
+#      reduction (--por off: every interleaving), and symmetry breaking vs none;
 #   1. symmetry breaking on the final frame: off vs lex-leader vs witnesses fixed +
 #      lex-leader (the default), on fully symmetric families at n = 8 and 12, at depths
 #      whose queries are all UNSAT and at the first SAT depth of the buggy families;
@@ -19,8 +22,41 @@ t_check() {
   /usr/bin/time -f "%e" -o /tmp/nfold-bench-t "$NF" check "$@" --quiet > /dev/null 2>&1 || true
   tail -1 /tmp/nfold-bench-t
 }
+# the same with a time limit in seconds: "LIMIT+" when it is reached
+t_limit() {
+  local lim=$1; shift
+  if /usr/bin/time -f "%e" -o /tmp/nfold-bench-t timeout "$lim" "$NF" check "$@" --quiet > /dev/null 2>&1 || [ $? -ne 124 ]; then
+    tail -1 /tmp/nfold-bench-t
+  else
+    echo "$lim+"
+  fi
+}
 ratio() { python3 -c "a,b=float('$1'),float('$2'); print(f'{a/max(b,0.005):.2f}x')"; }
 
+echo "== 0. the rows of the SAT speed issue (seconds; targets in the last column)"
+printf "%-58s %9s %9s %s\n" run now "--por off" target
+row() {
+  local label=$1 target=$2; shift 2
+  local now off
+  now=$(t_check "$@")
+  off=$(t_limit 300 "$@" --por off)
+  printf "%-58s %9s %9s %s\n" "$label" "$now" "$off" "$target"
+}
+row "oddeven_sort_bug --sizes 1..10 --depth 30 (README)" "< 15 s" families/oddeven_sort_bug.cub --sizes 1..10 --depth 30
+row "oddeven_sort n=8 depth 30 (UNSAT)" "< 3 s" families/oddeven_sort.cub --size 8 --depth 30
+row "ticket_lock n=8 depth 20" "< 10 s" families/ticket_lock.cub --size 8 --depth 20
+printf "%-44s %8s %8s %8s %8s %9s\n" "symmetry breaking vs none" none witness lex "none/wit" "none/lex"
+for spec in "mutex 8 20" "mutex 12 20" "peterson 8 20" "peterson 12 20" "german 8 14" "german 12 14" "ticket_lock 6 14" "grant_mutex 10 16"; do
+  set -- $spec
+  off=$(t_check families/$1.cub --size $2 --depth $3 --symmetry-breaking off)
+  wit=$(t_check families/$1.cub --size $2 --depth $3 --symmetry-breaking witness-lex)
+  lex=$(t_check families/$1.cub --size $2 --depth $3 --symmetry-breaking lex)
+  printf "%-44s %8s %8s %8s %8s %9s\n" "$1 n=$2 depth $3" "$off" "$wit" "$lex" "$(ratio $off $wit)" "$(ratio $off $lex)"
+done
+echo "(target: none/witness and none/lex never below 0.8x; the aggregate rows are in"
+echo " benches/aggregate_compare.sh)"
+
+echo
 echo "== 1. symmetry breaking on the final frame (time of the whole depth loop, CaDiCaL)"
 printf "%-12s %3s %5s %-6s %8s %8s %8s %10s %10s\n" family n depth answer off lex witness off/lex off/witness
 for spec in "mutex 20 unsat" "german 12 unsat" "peterson 14 unsat" "mesi 15 unsat" "grant_mutex 10 unsat" \

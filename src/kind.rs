@@ -53,11 +53,15 @@ impl Open {
         let mut keyed = Vec::new();
         for &k in &self.keys {
             let b = match k {
-                Some(p) => {
+                PropKey::Unsafe(p) => {
                     let (b, e) = u.bad(p, j);
                     u.c.and2(b, -e)
                 }
-                None => {
+                PropKey::IntBound => {
+                    let r = u.ts.int_bound(false);
+                    u.lit(j, r)
+                }
+                _ => {
                     let r = u.ts.range(props, false);
                     u.lit(j, r)
                 }
@@ -157,8 +161,7 @@ impl KindEngine {
             s: self.solver.create()?,
             stop,
         };
-        let mut keys: Vec<PropKey> = p.props.iter().map(|&u| Some(u)).collect();
-        keys.push(None);
+        let keys = finish::keys(p);
         let mut open = Open {
             keys,
             excluded: HashMap::new(),
@@ -194,8 +197,8 @@ impl KindEngine {
                     }
                     Ok(true) => {
                         let w = base.width(&|l| bs.s.value(l));
-                        f.cexs.push((None, w, 0));
-                        open.excluded.entry(None).or_default().push(w);
+                        f.cexs.push((PropKey::Range, w, 0));
+                        open.excluded.entry(PropKey::Range).or_default().push(w);
                     }
                     Ok(false) => {}
                 }
@@ -214,7 +217,7 @@ impl KindEngine {
                             .iter()
                             .find(|(_, l)| bs.s.value(*l))
                             .map(|x| x.0)
-                            .unwrap_or(None);
+                            .unwrap_or(PropKey::Range);
                         f.cexs.push((key, w, d));
                         open.excluded.entry(key).or_default().push(w);
                     }
@@ -346,13 +349,7 @@ impl KindEngine {
                 }
                 let sizes = ((a, w) != (p.min, p.max)).then_some((a, w));
                 out.push(match k {
-                    None => CertLemma {
-                        sizes,
-                        vars: Vec::new(),
-                        body: String::new(),
-                        no_range: true,
-                    },
-                    Some(u) => {
+                    PropKey::Unsafe(u) => {
                         let prop = &p.model.unsafes[u];
                         let text = p.model.source.snippet(prop.span);
                         let body = match (text.find('{'), text.rfind('}')) {
@@ -367,8 +364,16 @@ impl KindEngine {
                                 .collect(),
                             body,
                             no_range: false,
+                            no_int_bound: false,
                         }
                     }
+                    _ => CertLemma {
+                        sizes,
+                        vars: Vec::new(),
+                        body: String::new(),
+                        no_range: k == PropKey::Range,
+                        no_int_bound: k == PropKey::IntBound,
+                    },
                 });
                 w += 1;
             }
@@ -376,6 +381,8 @@ impl KindEngine {
         for (l, _) in lemmas.iter().zip(alive).filter(|x| *x.1) {
             out.push(l.to_cert(&u.ts, (p.min, p.max)));
         }
+        // A strengthening lemma may be a property under other variable names.
+        CertLemma::dedup(&mut out);
         out
     }
 }

@@ -68,8 +68,7 @@ impl Lasso {
         let last = states.last().unwrap();
         // The positions of the infinite word: without the closing repetition.
         let positions = if self.is_deadlock() {
-            let (succ, errs) = eval::successors(&inst, last);
-            if !succ.is_empty() || !errs.is_empty() {
+            if !eval::is_deadlock(&inst, last) {
                 return Err("the run ends in a state that is not a deadlock".into());
             }
             &states[..]

@@ -102,6 +102,8 @@ pub enum End {
     Unsafe,
     /// A range error in the last state (or in `init`).
     Range,
+    /// A transition instance leaves the int window in the last state (`int_bound`).
+    IntBound,
     /// The instance has no initial state.
     NoInitialState,
 }
@@ -253,6 +255,15 @@ pub fn simulate(model: &Model, n: usize, opts: &SimOptions) -> Simulation {
             match eval::fire(&inst, &st, *t, ps) {
                 Fire::Disabled => {}
                 Fire::Enabled(succ) => enabled.push((k, succ)),
+                Fire::Error(e) if e.is_int_bound() => {
+                    sim.end = End::IntBound;
+                    sim.violation = Some(Violation::IntBound {
+                        trans: *t,
+                        params: ps.clone(),
+                        message: e.message,
+                    });
+                    return sim;
+                }
                 Fire::Error(e) => {
                     sim.end = End::Range;
                     sim.violation = Some(Violation::Range {

@@ -4,7 +4,7 @@
 
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::{Instance, State};
-use crate::model::ir::{Model, Ty};
+use crate::model::ir::{Model, PropKind, Ty};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -30,6 +30,28 @@ pub enum Violation {
     Deadlock,
     /// A value or index out of range.
     Range { site: RangeSite, message: String },
+    /// Trying this transition instance on the last state stores a value outside the
+    /// int window (`int_bound`).
+    IntBound {
+        trans: usize,
+        params: Vec<i64>,
+        message: String,
+    },
+}
+
+impl Violation {
+    /// The pseudo-property or kind it reports: `unsafe`, `deadlock`, `range_error` or
+    /// `int_bound`.
+    /// The JSON kind of the violation (`unsafe` for invariant blocks too: the model
+    /// knows which, see `Unsafe::kind`).
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Violation::Unsafe { .. } => "unsafe",
+            Violation::Deadlock => "deadlock",
+            Violation::Range { .. } => "range_error",
+            Violation::IntBound { .. } => "int_bound",
+        }
+    }
 }
 
 /// A finite counterexample at one size.
@@ -103,16 +125,23 @@ impl Trace {
                 }
             }
             Violation::Deadlock => {
-                let (succ, errs) = eval::successors(&inst, last);
-                if !succ.is_empty() || !errs.is_empty() {
+                if !eval::is_deadlock(&inst, last) {
                     return Err("the last state is not a deadlock".into());
                 }
             }
             Violation::Range { site, .. } => match site {
                 RangeSite::Init => return Err("an init range error has no run".into()),
                 RangeSite::Transition { trans, params } => {
-                    if !matches!(eval::fire(&inst, last, *trans, params), Fire::Error(_)) {
-                        return Err("the transition raises no range error in the last state".into());
+                    match eval::fire(&inst, last, *trans, params) {
+                        Fire::Error(e) if !e.is_int_bound() => {}
+                        Fire::Error(_) => {
+                            return Err("the transition leaves the int window (int_bound), not a range error, in the last state".into());
+                        }
+                        _ => {
+                            return Err(
+                                "the transition raises no range error in the last state".into()
+                            );
+                        }
                     }
                 }
                 RangeSite::Property(p) => {
@@ -126,6 +155,16 @@ impl Trace {
                     }
                 }
             },
+            Violation::IntBound { trans, params, .. } => {
+                match eval::fire(&inst, last, *trans, params) {
+                    Fire::Error(e) if e.is_int_bound() => {}
+                    _ => {
+                        return Err(
+                            "the transition does not leave the int window in the last state".into(),
+                        );
+                    }
+                }
+            }
         }
         Ok(states)
     }
@@ -227,10 +266,20 @@ pub fn violation_text(model: &Model, v: &Violation) -> String {
                 .zip(tuple)
                 .map(|(l, p)| format!("{}={}", l.name, p))
                 .collect();
-            if names.is_empty() {
-                format!("bad state: `{}`", u.name)
-            } else {
-                format!("bad state: `{}` with {}", u.name, names.join(", "))
+            match (u.kind, names.is_empty()) {
+                (PropKind::Unsafe, true) => format!("bad state: `{}`", u.name),
+                (PropKind::Unsafe, false) => {
+                    format!("bad state: `{}` with {}", u.name, names.join(", "))
+                }
+                (PropKind::Invariant, true) => format!(
+                    "invariant `{}` broken: this state has its formula (claimed unreachable)",
+                    u.name
+                ),
+                (PropKind::Invariant, false) => format!(
+                    "invariant `{}` broken: this state has its formula (claimed unreachable) with {}",
+                    u.name,
+                    names.join(", ")
+                ),
             }
         }
         Violation::Deadlock => "deadlock reached: no transition is enabled".to_string(),
@@ -250,8 +299,9 @@ pub fn violation_text(model: &Model, v: &Violation) -> String {
             ),
             RangeSite::Property(p) => {
                 format!(
-                    "range error evaluating `{}`: {}",
-                    model.unsafes[*p].name, message
+                    "range error evaluating {}: {}",
+                    model.unsafes[*p].quoted(),
+                    message
                 )
             }
             RangeSite::Ltl { prop, .. } => {
@@ -261,6 +311,22 @@ pub fn violation_text(model: &Model, v: &Violation) -> String {
                 )
             }
         },
+        Violation::IntBound {
+            trans,
+            params,
+            message,
+        } => format!(
+            "int_bound in {}: {}",
+            step_label(
+                model,
+                &Step {
+                    trans: *trans,
+                    params: params.clone(),
+                    choices: Vec::new()
+                }
+            ),
+            message
+        ),
     }
 }
 
@@ -363,8 +429,8 @@ pub fn render_text(model: &Model, trace: &Trace, states: &[State]) -> String {
 }
 
 /// The trace as JSON: `{"init": {cell: value}, "steps": [{"transition", "params",
-/// "process", "choices", "changes"}], "violation": text, "kind": "unsafe" | "deadlock" |
-/// "range_error", "processes": the unsafe property's witness (or null)}`.
+/// "process", "choices", "changes"}], "violation": text, "kind": "unsafe" | "invariant" |
+/// "deadlock" | "range_error" | "int_bound", "processes": the property's witness (or null)}`.
 pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
     let inst = Instance::new(model, trace.size);
     let steps: Vec<Value> = trace
@@ -373,10 +439,13 @@ pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
         .enumerate()
         .map(|(k, s)| step_json(model, &inst, s, &states[k], &states[k + 1]))
         .collect();
-    let (kind, processes) = match &trace.violation {
-        Violation::Unsafe { tuple, .. } => ("unsafe", Some(tuple.clone())),
-        Violation::Deadlock => ("deadlock", None),
-        Violation::Range { .. } => ("range_error", None),
+    let kind = match &trace.violation {
+        Violation::Unsafe { prop, .. } => model.unsafes[*prop].kind.keyword(),
+        v => v.kind_name(),
+    };
+    let processes = match &trace.violation {
+        Violation::Unsafe { tuple, .. } => Some(tuple.clone()),
+        _ => None,
     };
     let property = match &trace.violation {
         Violation::Unsafe { prop, .. }
@@ -392,6 +461,13 @@ pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
     };
     let site = match &trace.violation {
         Violation::Range { site, .. } => site_json(model, site),
+        Violation::IntBound { trans, params, .. } => site_json(
+            model,
+            &RangeSite::Transition {
+                trans: *trans,
+                params: params.clone(),
+            },
+        ),
         _ => Value::Null,
     };
     json!({
@@ -445,7 +521,8 @@ pub fn site_json(model: &Model, site: &RangeSite) -> Value {
 
 /// A counterexample as a standalone document: `{"model": the model's file name, "size",
 /// "data_values": {type: number of values} (only for models with abstract types),
-/// "trace": the trace or lasso as JSON}`. `nfold replay` reads it back.
+/// "int_range": [lo, hi] (only for models with ints), "trace": the trace or lasso as
+/// JSON}`. `nfold replay` reads it back.
 pub fn trail_json(model: &Model, size: usize, trace: Value) -> Value {
     let mut doc = json!({
         "model": model.source.name,
@@ -459,6 +536,9 @@ pub fn trail_json(model: &Model, size: usize, trace: Value) -> Value {
                 .map(|d| (d.name.clone(), json!(d.values)))
                 .collect(),
         );
+    }
+    if let Some(w) = &model.int_window {
+        doc["int_range"] = json!([w.lo, w.hi]);
     }
     doc["trace"] = trace;
     doc

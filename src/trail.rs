@@ -42,7 +42,7 @@ pub struct SiteJson {
 /// A recorded trace or lasso (`trace::to_json`, `trace::run_json`, `lasso::to_json`).
 #[derive(Clone, Debug, Deserialize)]
 pub struct TraceJson {
-    /// `unsafe`, `deadlock`, `range_error`, `lasso` or `run`.
+    /// `unsafe`, `invariant`, `deadlock`, `range_error`, `int_bound`, `lasso` or `run`.
     pub kind: Option<String>,
     pub init: BTreeMap<String, String>,
     pub steps: Vec<StepJson>,
@@ -63,6 +63,7 @@ struct TrailFile {
     model: Option<String>,
     size: i64,
     data_values: Option<BTreeMap<String, usize>>,
+    int_range: Option<(i64, i64)>,
     trace: TraceJson,
 }
 
@@ -73,6 +74,7 @@ struct ResultJson {
     process: Option<i64>,
     trace: Option<TraceJson>,
     range_error: Option<TraceJson>,
+    int_bound: Option<TraceJson>,
 }
 
 #[derive(Deserialize)]
@@ -87,6 +89,8 @@ pub enum Kind {
     Unsafe,
     Deadlock,
     Range,
+    /// A store leaving the int window.
+    IntBound,
     Lasso,
     /// A run without a violation (a simulation stopped after its steps).
     Run,
@@ -102,6 +106,8 @@ pub struct Trail {
     pub size: usize,
     /// The number of values of each abstract type it was recorded with.
     pub data_values: Option<BTreeMap<String, usize>>,
+    /// The int window it was recorded with.
+    pub int_range: Option<(i64, i64)>,
     pub kind: Kind,
     pub trace: TraceJson,
     /// The property of the result row it came from (whole `check`/`live` documents).
@@ -162,15 +168,18 @@ fn size_of(file: &str, n: i64) -> Result<usize, String> {
 
 fn kind_of(file: &str, t: &TraceJson) -> Result<Kind, String> {
     match t.kind.as_deref() {
-        Some("unsafe") => Ok(Kind::Unsafe),
+        // An `invariant` block is checked like an `unsafe` one (the model tells them
+        // apart by the property's name).
+        Some("unsafe" | "invariant") => Ok(Kind::Unsafe),
         Some("deadlock") => Ok(Kind::Deadlock),
         Some("range_error") => Ok(Kind::Range),
+        Some("int_bound") => Ok(Kind::IntBound),
         Some("lasso") => Ok(Kind::Lasso),
         Some("run") => Ok(Kind::Run),
         None if t.loop_start.is_some() => Ok(Kind::Lasso),
         None if t.violation.is_none() => Ok(Kind::Run),
         Some(k) => Err(format!(
-            "{file}: error: unknown trace kind `{k}` (expected unsafe, deadlock, range_error, lasso or run)"
+            "{file}: error: unknown trace kind `{k}` (expected unsafe, invariant, deadlock, range_error, int_bound, lasso or run)"
         )),
         None => Err(format!(
             "{file}: error: the trace does not say what it ends in (no \"kind\")"
@@ -191,7 +200,7 @@ pub fn parse(file: &str, text: &str, pick: &Pick) -> Result<Trail, String> {
         let doc: DocJson = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
         let mut found = Vec::new();
         for r in doc.results {
-            for t in [r.trace, r.range_error].into_iter().flatten() {
+            for t in [r.trace, r.range_error, r.int_bound].into_iter().flatten() {
                 found.push((r.size, r.property.clone(), r.process, t));
             }
         }
@@ -231,6 +240,7 @@ pub fn parse(file: &str, text: &str, pick: &Pick) -> Result<Trail, String> {
             model: doc.model,
             size: size_of(file, n)?,
             data_values: None,
+            int_range: None,
             kind: kind_of(file, &t)?,
             trace: t,
             row_property: property,
@@ -252,6 +262,7 @@ pub fn parse(file: &str, text: &str, pick: &Pick) -> Result<Trail, String> {
             model: f.model,
             size,
             data_values: f.data_values,
+            int_range: f.int_range,
             kind: kind_of(file, &f.trace)?,
             trace: f.trace,
             row_property: None,
@@ -270,6 +281,7 @@ pub fn parse(file: &str, text: &str, pick: &Pick) -> Result<Trail, String> {
             model: None,
             size,
             data_values: None,
+            int_range: None,
             kind: kind_of(file, &t)?,
             trace: t,
             row_property: None,
@@ -580,7 +592,7 @@ fn property_name(trail: &Trail) -> Option<String> {
             trail
                 .row_property
                 .clone()
-                .filter(|p| p != "range_error" && p != "deadlock")
+                .filter(|p| p != "range_error" && p != "deadlock" && p != "int_bound")
         })
         .or_else(|| trail.trace.violation.as_deref().and_then(quoted_name))
 }
@@ -603,13 +615,16 @@ fn ending(
     match trail.kind {
         Kind::Run => Ok(Ending::Run),
         Kind::Unsafe => {
-            let name = property_name(trail)
-                .ok_or("the trail does not name the `unsafe` property it violates")?;
+            let name = property_name(trail).ok_or(
+                "the trail does not name the `unsafe` or `invariant` property it violates",
+            )?;
             let prop = model
                 .unsafes
                 .iter()
                 .position(|u| u.name == name)
-                .ok_or_else(|| format!("the model has no `unsafe` property `{name}`"))?;
+                .ok_or_else(|| {
+                    format!("the model has no `unsafe` or `invariant` property `{name}`")
+                })?;
             let u = &model.unsafes[prop];
             let found = eval::violation(inst, last, u)
                 .map_err(|e| format!("evaluating `{name}` in the last state: {e}"))?;
@@ -681,6 +696,13 @@ fn ending(
                 .map_err(|e| format!("the recorded range error does not happen: {e}"))?;
             Ok(Ending::Trace(t))
         }
+        Kind::IntBound => {
+            let v = int_site(model, inst, trail, last)?;
+            let t = make(v);
+            t.replay(model)
+                .map_err(|e| format!("the recorded int_bound does not happen: {e}"))?;
+            Ok(Ending::Trace(t))
+        }
         Kind::Lasso => {
             let name = property_name(trail)
                 .ok_or("the trail does not name the `ltl` property it violates")?;
@@ -711,6 +733,59 @@ fn ending(
             Ok(Ending::Lasso(l))
         }
     }
+}
+
+/// The store leaving the int window a trail records: at its recorded transition
+/// instance, or (for files without one) the first met in the last state.
+fn int_site(
+    model: &Model,
+    inst: &Instance,
+    trail: &Trail,
+    last: &[i64],
+) -> Result<Violation, String> {
+    let site = match trail
+        .trace
+        .site
+        .as_ref()
+        .and_then(|s| s.transition.as_ref())
+    {
+        Some(name) => {
+            let trans = model
+                .transition_by_name(name)
+                .ok_or_else(|| format!("the model has no transition `{name}`"))?;
+            let params = trail
+                .trace
+                .site
+                .as_ref()
+                .and_then(|s| s.params.clone())
+                .unwrap_or_default();
+            if params.len() != model.transitions[trans].params
+                || params.iter().any(|&p| p < 1 || p as usize > inst.n)
+            {
+                return Err(format!(
+                    "the recorded int_bound's instance {name}{params:?} does not fit the model"
+                ));
+            }
+            Some((trans, params))
+        }
+        None => None,
+    };
+    let candidates = match site {
+        Some(s) => vec![s],
+        None => eval::transition_instances(inst),
+    };
+    for (trans, params) in candidates {
+        if let Fire::Error(e) = eval::fire(inst, last, trans, &params)
+            && e.is_int_bound()
+        {
+            return Ok(Violation::IntBound {
+                trans,
+                params,
+                message: e.message,
+            });
+        }
+    }
+    Err("the last state no longer leaves the int window".into())
 }
 
 /// The range error a trail records: at its recorded site, or (for files without one)
@@ -792,7 +867,9 @@ fn range_site(
                 .unsafes
                 .iter()
                 .position(|u| &u.name == name)
-                .ok_or_else(|| format!("the model has no `unsafe` property `{name}`"))?;
+                .ok_or_else(|| {
+                    format!("the model has no `unsafe` or `invariant` property `{name}`")
+                })?;
             return message(RangeSite::Property(p));
         }
         if let Some(name) = &s.ltl {

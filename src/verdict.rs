@@ -33,6 +33,15 @@ pub enum Verdict {
     Vacuous,
     /// A limit (or an internal check) stopped the search before an answer.
     Unknown,
+    /// No violation among the runs that stay within the int window `lo..hi`, and some
+    /// run leaves it (`int_bound` is violated at this size): not a proof. `within` is
+    /// the answer for the runs within the window (`Holds` or `NoViolationUpTo`), kept
+    /// with its evidence.
+    WithinInts {
+        lo: i64,
+        hi: i64,
+        within: Box<Verdict>,
+    },
 }
 
 /// The kind of a verdict without its evidence, for comparisons.
@@ -44,6 +53,8 @@ pub enum Kind {
     Incomplete,
     Vacuous,
     Unknown,
+    /// `Verdict::WithinInts`, with the bound of a bounded answer within the window.
+    WithinInts(Option<usize>),
 }
 
 impl Verdict {
@@ -55,6 +66,10 @@ impl Verdict {
             Verdict::Incomplete => Kind::Incomplete,
             Verdict::Vacuous => Kind::Vacuous,
             Verdict::Unknown => Kind::Unknown,
+            Verdict::WithinInts { within, .. } => Kind::WithinInts(match **within {
+                Verdict::NoViolationUpTo(k) => Some(k),
+                _ => None,
+            }),
         }
     }
 
@@ -71,7 +86,7 @@ impl Verdict {
     }
 
     /// The JSON spelling: `holds`, `violated`, `no_violation_up_to` (with a bound),
-    /// `incomplete`, `vacuous` or `unknown`.
+    /// `incomplete`, `vacuous`, `unknown` or `within_int_window` (with the window).
     pub fn json_name(&self) -> &'static str {
         match self {
             Verdict::Holds(_) => "holds",
@@ -80,6 +95,7 @@ impl Verdict {
             Verdict::Incomplete => "incomplete",
             Verdict::Vacuous => "vacuous",
             Verdict::Unknown => "unknown",
+            Verdict::WithinInts { .. } => "within_int_window",
         }
     }
 
@@ -94,6 +110,55 @@ impl Verdict {
             Verdict::Incomplete => "none found*".into(),
             Verdict::Vacuous => "vacuous".into(),
             Verdict::Unknown => "unknown".into(),
+            Verdict::WithinInts { lo, hi, within } => match **within {
+                Verdict::NoViolationUpTo(k) => format!("none up to {k} within ints {lo}..{hi}"),
+                _ => format!("within ints {lo}..{hi}"),
+            },
+        }
+    }
+
+    /// The int window of a `WithinInts` verdict.
+    pub fn int_window(&self) -> Option<(i64, i64)> {
+        match self {
+            Verdict::WithinInts { lo, hi, .. } => Some((*lo, *hi)),
+            _ => None,
+        }
+    }
+
+    /// The depth bound of a bounded answer (also within the int window).
+    pub fn bound(&self) -> Option<usize> {
+        match self {
+            Verdict::NoViolationUpTo(k) => Some(*k),
+            Verdict::WithinInts { within, .. } => within.bound(),
+            _ => None,
+        }
+    }
+}
+
+/// Qualify the verdicts of one size by the int window: when `int_bound` is violated
+/// at the size (some run leaves the window), every answer that is not a violation
+/// but a proof or a bound (`holds`, `none up to K`) speaks only of the runs within
+/// the window and becomes `WithinInts`. When `int_bound` is not violated the verdicts
+/// are exact and stay as they are. Violations are real either way.
+pub fn qualify_by_int_window(report: &mut SizeReport, window: Option<(i64, i64)>) {
+    let Some((lo, hi)) = window else {
+        return;
+    };
+    let left = report
+        .results
+        .iter()
+        .any(|r| r.prop == PropId::IntBound && r.verdict.kind() == Kind::Violated);
+    if !left {
+        return;
+    }
+    for r in &mut report.results {
+        if matches!(r.verdict, Verdict::Holds(_) | Verdict::NoViolationUpTo(_)) {
+            let within = std::mem::replace(&mut r.verdict, Verdict::Unknown);
+            r.verdict = Verdict::WithinInts {
+                lo,
+                hi,
+                within: Box::new(within),
+            };
         }
     }
 }
@@ -104,6 +169,8 @@ pub enum PropId {
     Unsafe(usize),
     /// Values or indices out of range.
     Range,
+    /// A store leaving the int window.
+    IntBound,
     /// A reachable state with no enabled transition (`--deadlock`).
     Deadlock,
 }
@@ -180,6 +247,36 @@ pub struct SizeReport {
     /// number of lemmas of the invariant.
     pub proof_depth: Option<usize>,
     pub lemmas: Option<usize>,
+    /// Explicit engine: which transitions fired and which property conjuncts were ever
+    /// true, for the warnings about dead code.
+    pub coverage: Option<Coverage>,
+}
+
+/// What a search saw of the model's text at one size: which transitions fired, and
+/// which conjuncts of the properties that hold were ever true. A transition that never
+/// fires, or a conjunct never true, is dead code the author should hear about.
+#[derive(Clone, Debug, Default)]
+pub struct Coverage {
+    /// Every reachable state was explored, so `fired` and `conjuncts` are exact.
+    pub exhaustive: bool,
+    /// Per transition: whether it has an instance at this size.
+    pub instances: Vec<bool>,
+    /// Per transition: whether some instance of it fired in a state the search
+    /// expanded.
+    pub fired: Vec<bool>,
+    /// Per property examined (index into `model.unsafes`: the checked properties with
+    /// two conjuncts or more that hold and have tuples at this size), per conjunct as
+    /// written: whether it may be true for some pairwise distinct processes in some
+    /// reachable state (`false`: certainly never).
+    pub conjuncts: Vec<(usize, Vec<bool>)>,
+    /// Why the conjuncts were not examined at this size although the search was
+    /// exhaustive (too costly), if so.
+    pub skipped: Option<String>,
+    /// Per property that holds and has tuples at this size (index into
+    /// `model.unsafes`): whether some state at all, reachable or not, satisfies its
+    /// formula (`explicit::vacuity`); `false`: the formula contradicts itself.
+    /// Properties left undecided (a limit) are absent.
+    pub satisfiable: Vec<(usize, bool)>,
 }
 
 /// Exit codes, for every command.
@@ -189,9 +286,11 @@ pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_LIMIT: i32 = 3;
 pub const EXIT_NOT_PROVED: i32 = 4;
 
-/// The exit code of a set of verdicts: 1 when any is violated; else 3 when a limit
+/// The exit code of a set of verdicts: 1 when any is violated (`int_bound` aside: a
+/// run leaving the int window makes the answers not proofs, code 4); else 3 when a limit
 /// stopped the run, an internal check failed or any answer is unknown; else 4 when any
-/// answer is not a proof (bounded, incomplete, vacuous); else 0 (everything proved).
+/// answer is not a proof (bounded, incomplete, vacuous, within the int window); else 0
+/// (everything proved).
 pub fn exit_code<'a>(
     verdicts: impl IntoIterator<Item = &'a Verdict>,
     limited_or_failed: bool,
@@ -199,9 +298,18 @@ pub fn exit_code<'a>(
     let (mut unknown, mut weak) = (limited_or_failed, false);
     for v in verdicts {
         match v.kind() {
+            // Leaving the int window is a limit of the check, not an error of the model.
+            Kind::Violated
+                if v.trace()
+                    .is_some_and(|t| t.violation.kind_name() == "int_bound") =>
+            {
+                weak = true
+            }
             Kind::Violated => return EXIT_VIOLATION,
             Kind::Unknown => unknown = true,
-            Kind::NoViolationUpTo(_) | Kind::Incomplete | Kind::Vacuous => weak = true,
+            Kind::NoViolationUpTo(_) | Kind::Incomplete | Kind::Vacuous | Kind::WithinInts(_) => {
+                weak = true
+            }
             Kind::Holds => {}
         }
     }

@@ -366,7 +366,10 @@ fn simulate_usage_errors() {
         "nope",
     ]);
     assert_eq!(code, 2);
-    assert!(err.contains("no `unsafe` property named `nope`"), "{err}");
+    assert!(
+        err.contains("no `unsafe` or `invariant` property named `nope`"),
+        "{err}"
+    );
     let (code, _, _) = nfold(&[
         "simulate",
         "families/mutex.cub",
@@ -479,7 +482,7 @@ fn replay_on_the_same_model_and_on_changed_models() {
         (
             "unsafe mutex",
             "unsafe exclusion",
-            "the end of the trail (after step 6): the model has no `unsafe` property `mutex`",
+            "the end of the trail (after step 6): the model has no `unsafe` or `invariant` property `mutex`",
             "6 of 6 steps",
         ),
         // A new variable: the recorded initial state lacks it.

@@ -183,6 +183,7 @@ fn reduced_counts_are_brute_force_orbit_counts() {
                 &src,
                 &LoadOptions {
                     data_values: Some(d),
+                    ..Default::default()
                 },
             )
             .unwrap();
@@ -222,6 +223,7 @@ fn canonical_forms_under_data_and_process_permutations() {
         src,
         &LoadOptions {
             data_values: Some(3),
+            ..Default::default()
         },
     )
     .unwrap();
@@ -372,4 +374,52 @@ fn array_cell_choices_in_the_explicit_engine() {
             }
         }
     }
+}
+
+/// A proof on a model with an abstract type: the certificate names data values `d1`,
+/// `d2`, ..., which `nfold certify` reads back (and refuses beyond the values used);
+/// `--every-n` proves the cache for every n (the invariant "a holder's data equals
+/// `Mem`" mentions one process).
+#[test]
+fn certificates_name_data_values() {
+    let bin = env!("CARGO_BIN_EXE_nfold");
+    let dir = std::env::temp_dir().join(format!("nfold-data-cert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cache.cub");
+    std::fs::write(&file, CACHE).unwrap();
+    let cert = dir.join("cache.cert");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(bin).args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let f = file.to_str().unwrap();
+    let c = cert.to_str().unwrap();
+    let (code, text) = run(&[
+        "check",
+        f,
+        "--sizes",
+        "1..3",
+        "--engine",
+        "ic3",
+        "--certificate",
+        c,
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = run(&["certify", f, c]);
+    assert_eq!(code, Some(0), "{text}");
+    let written = std::fs::read_to_string(&cert).unwrap();
+    // The lemmas are data-value cubes such as `D[i] = d1 && Mem = d2`.
+    assert!(written.contains("Mem = d2"), "{written}");
+    std::fs::write(&cert, written.replace("d2", "d9")).unwrap();
+    let (code, text) = run(&["certify", f, c]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("`d9` is not a value of `data`"), "{text}");
+    let (code, text) = run(&["check", f, "--every-n"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("holds for every n"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -6,7 +6,7 @@ use nfold::lang::load_str;
 use nfold::model::eval::{self, Fire};
 use nfold::model::init::initial_states;
 use nfold::model::instance::Instance;
-use nfold::model::ir::{Expr, Model};
+use nfold::model::ir::{Expr, Model, PropKind};
 
 fn ok(src: &str) -> Model {
     match load_str("t.cub", src) {
@@ -105,8 +105,12 @@ fn every_construct_parses_checks_and_runs() {
     assert_eq!(m.vars.len(), 9);
     assert_eq!(m.transitions.len(), 5);
     assert_eq!(m.inits.len(), 3);
-    assert_eq!(m.unsafes[0].name, "unsafe1");
-    assert_eq!(m.unsafes[1].name, "named_one");
+    // The invariant is a property of its own kind, in the order of the file.
+    assert_eq!(m.unsafes[0].name, "invariant1");
+    assert_eq!(m.unsafes[0].kind, PropKind::Invariant);
+    assert_eq!(m.unsafes[1].name, "unsafe1");
+    assert_eq!(m.unsafes[1].kind, PropKind::Unsafe);
+    assert_eq!(m.unsafes[2].name, "named_one");
     assert_eq!(m.ltls.len(), 2);
     assert!(m.is_symmetric(), "{}", m.symmetry_summary());
     // Instances: initial states and successors exist and the interpreter runs.
@@ -321,9 +325,9 @@ fn bad_input_reports_position_and_message() {
         ),
         // types and names
         (
-            "var X : int\ninit () { true }",
+            "array A[int] : bool\ninit () { true }",
             (1, 9),
-            "unsupported type `int`",
+            "the array `A` is indexed by `int`, which is not supported",
         ),
         (
             "var X : real\ninit () { true }",
@@ -929,6 +933,7 @@ fn abstract_types_get_their_number_of_values() {
     // have sufficed.
     let opts = LoadOptions {
         data_values: Some(5),
+        ..Default::default()
     };
     let m = load_str_with(
         "t.cub",

@@ -153,7 +153,7 @@ fn incomplete_answers_say_so() {
     assert!(!row.contains("holds") && !out.contains("holds at"), "{out}");
     assert!(
         out.contains(
-            "starvation_free (weak fairness): no fair violation found at sizes 3 (incomplete, not a proof)"
+            "starvation_free (weak fairness): no fair violation found at size 3 (incomplete, not a proof)"
         ),
         "{out}"
     );

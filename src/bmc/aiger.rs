@@ -334,6 +334,9 @@ pub fn build(ts: &mut Transys, props: &[usize], reset_values: bool) -> Aig {
     // Build every literal the graph needs in the template first.
     let bads: Vec<(Lit, Lit)> = props.iter().map(|&p| ts.bad(p)).collect();
     let range = ts.range(props, false);
+    // A store leaving the int window (`int_bound`), for a model with ints.
+    let ints = ts.inst.model.int_window.is_some();
+    let int_bound = if ints { ts.int_bound(false) } else { FALSE };
     let ts: &Transys = ts;
     let bits = state_bits(ts);
     debug_assert_eq!(
@@ -449,6 +452,13 @@ pub fn build(ts: &mut Transys, props: &[usize], reset_values: bool) -> Aig {
         "range_error".to_string(),
         b.and(&[invalid ^ 1, state_ok, either]),
     ));
+    if ints {
+        let int_bound = m.lit(ts, &mut b, int_bound);
+        bad.push((
+            "int_bound".to_string(),
+            b.and(&[invalid ^ 1, state_ok, initok, int_bound]),
+        ));
+    }
     let sizes = if ts.single() {
         format!("size {}", ts.agg.min)
     } else {

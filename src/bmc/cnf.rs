@@ -11,7 +11,8 @@ use crate::sat::{Cnf, Lit};
 use crate::trace::step_label;
 
 /// The CNF, its unit clauses (the query) and comment lines describing the variables.
-/// `prop`: one `unsafe` property, or (None) any property or a range error.
+/// `prop`: one `unsafe` property, or (None) any property, a range error or (with ints)
+/// a store leaving the int window.
 pub fn query(
     model: &Model,
     n: usize,
@@ -28,6 +29,9 @@ pub fn query(
     let props: Vec<usize> = (0..model.unsafes.len()).collect();
     let mut open: Vec<Target> = props.iter().map(|&p| Target::Unsafe(p)).collect();
     open.push(Target::Range(props.clone()));
+    if model.int_window.is_some() {
+        open.push(Target::IntBound);
+    }
     let any = Target::Any(open.clone());
     let mut units = Vec::new();
     // The same construction sequence as the driver, every property open throughout.
@@ -54,7 +58,13 @@ pub fn query(
             "nfold cnf: {} at size {n}, depth {depth}, property {}, {} encoding, symmetry breaking {}",
             model.source.name,
             prop.map(|p| model.unsafes[p].name.clone())
-                .unwrap_or_else(|| "any (every unsafe property and range errors)".into()),
+                .unwrap_or_else(|| {
+                    if model.int_window.is_some() {
+                        "any (every unsafe property, range errors and int_bound)".into()
+                    } else {
+                        "any (every unsafe property and range errors)".into()
+                    }
+                }),
             match enc {
                 Encoding::Binary => "binary",
                 Encoding::OneHot => "one-hot",

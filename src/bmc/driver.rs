@@ -108,9 +108,9 @@ pub fn check_aggregate(
     run(model, u, opts)
 }
 
-/// Which property a query is about: `Some(u)` for `unsafe` number u, `None` for range
-/// errors.
-type PropKey = Option<usize>;
+/// Which property a query is about: `Unsafe(u)`, `Range` for range errors,
+/// `IntBound` for stores leaving the int window.
+type PropKey = PropId;
 
 fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, String> {
     let start = Instant::now();
@@ -131,15 +131,23 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
         deadline: opts.deadline,
         flag: opts.stop.clone(),
     };
-    let keys: Vec<PropKey> = props.iter().map(|&p| Some(p)).chain([None]).collect();
+    let mut keys: Vec<PropKey> = props
+        .iter()
+        .map(|&p| PropId::Unsafe(p))
+        .chain([PropId::Range])
+        .collect();
+    if model.int_window.is_some() {
+        keys.push(PropId::IntBound);
+    }
     let mut found: HashMap<(PropKey, usize), Trace> = HashMap::new();
     let mut internal_errors = Vec::new();
     let mut limit = None;
     let mut solve_seconds = 0.0;
     let mut last_progress = Instant::now();
     let target_of = |key: PropKey| match key {
-        Some(p) => Target::Unsafe(p),
-        None => Target::Range(props.clone()),
+        PropId::Unsafe(p) => Target::Unsafe(p),
+        PropId::IntBound => Target::IntBound,
+        _ => Target::Range(props.clone()),
     };
     let solve = |solver: &mut Box<dyn Backend>, u: &Unroller, a: &[Lit], secs: &mut f64| {
         let t0 = Instant::now();
@@ -174,17 +182,22 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
         // (as the explicit engine does).
         let open_at = |found: &HashMap<(PropKey, usize), Trace>, w: usize| -> Vec<PropKey> {
             let finished = !props.is_empty()
-                && props.iter().all(|&p| found.contains_key(&(Some(p), w)))
                 && props
                     .iter()
-                    .filter_map(|&p| found.get(&(Some(p), w)))
+                    .all(|&p| found.contains_key(&(PropId::Unsafe(p), w)))
+                && props
+                    .iter()
+                    .filter_map(|&p| found.get(&(PropId::Unsafe(p), w)))
                     .map(|t| t.depth())
                     .max()
                     .unwrap_or(0)
                     < k;
             keys.iter()
                 .copied()
-                .filter(|&key| !(found.contains_key(&(key, w)) || (key.is_none() && finished)))
+                .filter(|&key| {
+                    !(found.contains_key(&(key, w))
+                        || (!matches!(key, PropId::Unsafe(_)) && finished))
+                })
                 .collect()
         };
         if widths.iter().all(|&w| open_at(&found, w).is_empty()) {
@@ -246,9 +259,11 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
                             break 'depth;
                         }
                         Err(e) => {
-                            let name = key
-                                .map(|p| model.unsafes[p].name.as_str())
-                                .unwrap_or("range_error");
+                            let name = match key {
+                                PropId::Unsafe(p) => model.unsafes[p].name.as_str(),
+                                PropId::IntBound => "int_bound",
+                                _ => "range_error",
+                            };
                             internal_errors.push(format!("{name}, depth {k}: {e}"));
                             break 'depth;
                         }
@@ -264,7 +279,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
             for &p in &props {
                 let bad_at: Vec<Lit> = widths
                     .iter()
-                    .filter(|&&w| found.contains_key(&(Some(p), w)))
+                    .filter(|&&w| found.contains_key(&(PropId::Unsafe(p), w)))
                     .map(|&w| u.agg.width[w - 1])
                     .collect();
                 if bad_at.len() == widths.len() {
@@ -300,7 +315,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
     for &w in &widths {
         let mut results = Vec::new();
         for &p in &props {
-            let verdict = match found.remove(&(Some(p), w)) {
+            let verdict = match found.remove(&(PropId::Unsafe(p), w)) {
                 Some(t) => Verdict::Violated(Box::new(t)),
                 None if finished => Verdict::NoViolationUpTo(opts.depth),
                 None => Verdict::Unknown,
@@ -312,13 +327,18 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
                 verdict,
             });
         }
-        if let Some(t) = found.remove(&(None, w)) {
-            results.push(PropResult {
-                size: w,
-                prop: PropId::Range,
-                name: "range_error".into(),
-                verdict: Verdict::Violated(Box::new(t)),
-            });
+        for (key, name) in [
+            (PropId::Range, "range_error"),
+            (PropId::IntBound, "int_bound"),
+        ] {
+            if let Some(t) = found.remove(&(key, w)) {
+                results.push(PropResult {
+                    size: w,
+                    prop: key,
+                    name: name.into(),
+                    verdict: Verdict::Violated(Box::new(t)),
+                });
+            }
         }
         reports.push(SizeReport {
             size: w,
@@ -365,7 +385,7 @@ fn decode(
     u: &Unroller,
     solver: &dyn Backend,
     k: usize,
-    prop: Option<usize>,
+    prop: PropId,
 ) -> Result<Trace, String> {
     let val = |l: Lit| solver.value(l);
     let w = u.width(&val);
@@ -408,12 +428,13 @@ fn decode(
     }
     let last = &states[k];
     let violation = match prop {
-        Some(p) => match eval::violation(&inst, last, &model.unsafes[p]) {
+        PropId::Unsafe(p) => match eval::violation(&inst, last, &model.unsafes[p]) {
             Ok(Some(tuple)) => Violation::Unsafe { prop: p, tuple },
             Ok(None) => return Err("the decoded final state does not violate the property".into()),
             Err(e) => return Err(format!("the decoded final state meets a range error: {e}")),
         },
-        None => range_violation(model, &inst, &states[0], last)?,
+        PropId::IntBound => int_violation(&inst, last)?,
+        _ => range_violation(model, &inst, &states[0], last)?,
     };
     let trace = Trace {
         size: w,
@@ -448,7 +469,9 @@ fn range_violation(
         });
     }
     for (t, params) in eval::transition_instances(inst) {
-        if let Fire::Error(e) = eval::fire(inst, last, t, &params) {
+        if let Fire::Error(e) = eval::fire(inst, last, t, &params)
+            && !e.is_int_bound()
+        {
             return Ok(Violation::Range {
                 site: RangeSite::Transition { trans: t, params },
                 message: e.message,
@@ -464,4 +487,20 @@ fn range_violation(
         }
     }
     Err("the interpreter meets no range error in the decoded state".into())
+}
+
+/// The first transition instance that leaves the int window in the last state.
+fn int_violation(inst: &Instance, last: &[i64]) -> Result<Violation, String> {
+    for (t, params) in eval::transition_instances(inst) {
+        if let Fire::Error(e) = eval::fire(inst, last, t, &params)
+            && e.is_int_bound()
+        {
+            return Ok(Violation::IntBound {
+                trans: t,
+                params,
+                message: e.message,
+            });
+        }
+    }
+    Err("the interpreter does not leave the int window in the decoded state".into())
 }

@@ -9,7 +9,8 @@
 //!
 //! Range errors are symmetric: under `WitnessLex` only the transition instances with
 //! parameters 1, 2, ... (and first property tuples) are asked, with lex-leader for the
-//! transpositions that fix them; under `LexLeader` all, with full lex-leader. When several
+//! transpositions that fix them; under `LexLeader` all, with full lex-leader; stores
+//! leaving the int window (`int_bound`) alike. When several
 //! properties are still open, one combined query per depth ("any of them") is asked
 //! first, and they are split only when it is satisfiable.
 
@@ -34,6 +35,8 @@ pub enum Target {
     Unsafe(usize),
     /// A range error (evaluating a transition instance, `init`, or these properties).
     Range(Vec<usize>),
+    /// A store leaving the int window (`int_bound`).
+    IntBound,
     /// Any of these.
     Any(Vec<Target>),
 }
@@ -93,6 +96,20 @@ impl Queries {
                 (u.range_query_where(k, props, true), arity.max(m) as i64 + 1)
             }
             Target::Range(props) => (u.range_query(k, props), 1),
+            // Like range errors: only the instances with parameters 1, 2, ... under
+            // `WitnessLex`, with lex-leader for the transpositions that fix them.
+            Target::IntBound if self.mode == SymBreak::WitnessLex && u.inst.inst_symmetric() => {
+                let arity = u
+                    .inst
+                    .model
+                    .transitions
+                    .iter()
+                    .map(|t| t.params)
+                    .max()
+                    .unwrap_or(0);
+                (u.int_query(k, true), arity as i64 + 1)
+            }
+            Target::IntBound => (u.int_query(k, false), 1),
             Target::Any(ts) => {
                 let mut lits = Vec::new();
                 let mut first = 1;

@@ -60,6 +60,9 @@ pub struct InstanceEval {
     pub enabled: Lit,
     /// Evaluating the instance meets a range error (its processes present).
     pub err: Lit,
+    /// Evaluating the instance first meets a store leaving the int window (its
+    /// processes present): `int_bound`, not a range error.
+    pub int_err: Lit,
     /// Writes in update order: possible target cells with conditions, and the value.
     writes: Vec<(Vec<(usize, Lit)>, Value)>,
     /// For each `X := any j. f`: its choice and, per candidate j, whether f holds.
@@ -468,6 +471,7 @@ impl<'m> Transys<'m> {
                 present: FALSE,
                 enabled: FALSE,
                 err: FALSE,
+                int_err: FALSE,
                 writes: Vec::new(),
                 anys: Vec::new(),
             };
@@ -476,6 +480,7 @@ impl<'m> Transys<'m> {
         let (g, ge) = sym.formula(&mut env, &tr.guard);
         let mut reached = sym.c.and2(g, -ge);
         let mut errs = vec![ge];
+        let mut int_errs = Vec::new();
         let mut writes = Vec::new();
         let mut anys = Vec::new();
         let mut ranks: HashMap<VarId, usize> = HashMap::new();
@@ -531,10 +536,19 @@ impl<'m> Transys<'m> {
                         let (val, ve) = sym.term(&mut env, e);
                         let ty = sym.inst.model.vars[u.var].ty;
                         let oob = sym.outside_type(ty, &val, lo, hi);
-                        // The index is evaluated first; either failing is an error.
+                        // The index is evaluated first, then the value, then the store;
+                        // a store leaving the int window is `int_bound`.
                         let e_here = sym.c.or(&[ie, ve, oob]);
                         let e_here = sym.c.and2(bind_ok, e_here);
-                        errs.push(sym.c.and2(reached, e_here));
+                        reached_err(
+                            sym.c,
+                            &mut errs,
+                            &mut int_errs,
+                            reached,
+                            bind_ok,
+                            [ie, ve, oob],
+                            sym.inst.model.is_int_ty(ty),
+                        );
                         reached = sym.c.and2(reached, -e_here);
                         // Writing a cell that does not exist at the width is harmless:
                         // it is never read without a range error.
@@ -588,11 +602,13 @@ impl<'m> Transys<'m> {
             }
         }
         let err = sym.c.or(&errs);
+        let int_err = sym.c.or(&int_errs);
         // `errs[0]` is the guard's error; later ones are already conditioned on reaching.
         InstanceEval {
             present: pres,
             enabled: reached,
             err: sym.c.and2(pres, err),
+            int_err: sym.c.and2(pres, int_err),
             writes,
             anys,
         }
@@ -660,6 +676,22 @@ impl<'m> Transys<'m> {
                 errs.push(self.bad(u).1);
             }
         }
+        self.c.or(&errs)
+    }
+
+    /// A store leaving the int window on x (`int_bound`): trying a transition instance
+    /// meets one before any range error. With `first_only`, only the instances whose
+    /// parameters are 1, 2, ... (see `range`). FALSE for a model without ints.
+    pub fn int_bound(&mut self, first_only: bool) -> Lit {
+        let errs: Vec<Lit> = self
+            .instances
+            .iter()
+            .zip(&self.evals)
+            .filter(|((_, ps), _)| {
+                !first_only || ps.iter().enumerate().all(|(i, &p)| p == i as i64 + 1)
+            })
+            .map(|(_, e)| e.int_err)
+            .collect();
         self.c.or(&errs)
     }
 
@@ -753,6 +785,31 @@ impl<'m> Transys<'m> {
             }
         }
         out
+    }
+}
+
+/// Record the error of one store reached under `reached` (with its bound index cell
+/// existing, `bind_ok`): the index's error `ie`, the value's `ve`, then the store out
+/// of the type `oob`, first one met counting. For an `int` target (`int`) the store's
+/// error is `int_bound` (into `int_errs`), otherwise every one is a range error.
+fn reached_err(
+    c: &mut Circuit,
+    errs: &mut Vec<Lit>,
+    int_errs: &mut Vec<Lit>,
+    reached: Lit,
+    bind_ok: Lit,
+    [ie, ve, oob]: [Lit; 3],
+    int: bool,
+) {
+    let at = c.and2(reached, bind_ok);
+    if int {
+        let range = c.or2(ie, ve);
+        errs.push(c.and2(at, range));
+        let store = c.and(&[-ie, -ve, oob]);
+        int_errs.push(c.and2(at, store));
+    } else {
+        let any = c.or(&[ie, ve, oob]);
+        errs.push(c.and2(at, any));
     }
 }
 

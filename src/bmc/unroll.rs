@@ -31,10 +31,10 @@ pub enum Por {
     Off,
     /// Idle steps only at the end of a run (a run shorter than the depth has one
     /// placement instead of one per choice of idle positions).
+    #[default]
     Idle,
     /// Also commuting instances in one fixed order between adjacent steps (falls back
     /// to `Idle` beyond `MAX_PAIRS` pairs per step).
-    #[default]
     Full,
 }
 
@@ -298,6 +298,17 @@ impl<'m> Unroller<'m> {
         } else {
             reached
         }
+    }
+
+    /// A literal for "a store leaving the int window is met at frame k" (trying a
+    /// transition instance on a reachable frame k; see `Transys::int_bound`).
+    pub fn int_query(&mut self, k: usize, first_only: bool) -> Lit {
+        let r = self.ts.int_bound(first_only);
+        if r == crate::sat::circuit::FALSE {
+            return r;
+        }
+        let at_k = self.lit(k, r);
+        self.c.and2(self.init_ok, at_k)
     }
 
     /// The instance fired at step k under a model (`None`: idle).

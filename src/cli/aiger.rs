@@ -37,6 +37,9 @@ pub(crate) struct AigerArgs {
     /// the model).
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
     data_values: Option<usize>,
+    /// The window over which `int` is checked (default: derived from the model).
+    #[arg(long, value_name = "LO..HI", value_parser = super::parse_int_range, allow_hyphen_values = true)]
+    int_range: Option<(i64, i64)>,
 }
 
 /// Run `nfold aiger`; returns the exit code.
@@ -47,7 +50,7 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
     if a.output.is_none() && std::io::stdout().is_terminal() {
         return usage("binary AIGER is not written to a terminal: give -o FILE or redirect");
     }
-    let model = match load(&a.file, a.data_values) {
+    let model = match load(&a.file, a.data_values, a.int_range) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -61,7 +64,7 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
         match model.unsafes.iter().position(|u| &u.name == p) {
             Some(k) if !props.contains(&k) => props.push(k),
             Some(_) => {}
-            None => return usage(&format!("no `unsafe` property named `{p}`")),
+            None => return usage(&format!("no `unsafe` or `invariant` property named `{p}`")),
         }
     }
     if a.properties.is_empty() {

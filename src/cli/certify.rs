@@ -33,10 +33,13 @@ pub(crate) struct CertifyArgs {
     /// The number of values of every abstract type, as for `check`.
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
     data_values: Option<usize>,
+    /// The window over which `int` is checked (default: derived from the model).
+    #[arg(long, value_name = "LO..HI", value_parser = super::parse_int_range, allow_hyphen_values = true)]
+    int_range: Option<(i64, i64)>,
 }
 
 pub(crate) fn certify(a: CertifyArgs) -> i32 {
-    let model = match load(&a.model, a.data_values) {
+    let model = match load(&a.model, a.data_values, a.int_range) {
         Ok(m) => m,
         Err(code) => return code,
     };

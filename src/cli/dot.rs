@@ -47,6 +47,9 @@ pub(crate) struct DotArgs {
     /// the model).
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
     data_values: Option<usize>,
+    /// The window over which `int` is checked (default: derived from the model, or as recorded in the trail).
+    #[arg(long, value_name = "LO..HI", value_parser = super::parse_int_range, allow_hyphen_values = true)]
+    int_range: Option<(i64, i64)>,
 }
 
 /// Run `nfold dot`; returns the exit code.
@@ -57,12 +60,12 @@ pub(crate) fn dot(a: DotArgs) -> i32 {
                 size: a.size,
                 property: None,
             };
-            match load_with_trail(&a.file, path, &pick, a.data_values) {
+            match load_with_trail(&a.file, path, &pick, a.data_values, a.int_range) {
                 Ok((m, t)) => (m, Some(t)),
                 Err(code) => return code,
             }
         }
-        None => match load(&a.file, a.data_values) {
+        None => match load(&a.file, a.data_values, a.int_range) {
             Ok(m) => (m, None),
             Err(code) => return code,
         },

@@ -65,13 +65,32 @@ pub(crate) struct LiveArgs {
     /// the model, see `nfold info`).
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
     data_values: Option<usize>,
+    /// The window over which `int` is checked (default: derived from the model).
+    #[arg(long, value_name = "LO..HI", value_parser = super::parse_int_range, allow_hyphen_values = true)]
+    int_range: Option<(i64, i64)>,
     #[command(flatten)]
     run: RunArgs,
     #[command(flatten)]
     traces: TraceArgs,
 }
 
+/// The search stopped at a store leaving the int window (`int_bound`), not at a
+/// range error: no answer, but no error of the model either.
+fn left_window(r: &LiveResult) -> bool {
+    r.range
+        .as_ref()
+        .is_some_and(|t| t.violation.kind_name() == "int_bound")
+}
+
+/// The search stopped at a range error.
+fn range_error(r: &LiveResult) -> bool {
+    r.range.is_some() && !left_window(r)
+}
+
 fn verdict_text(r: &LiveResult) -> &'static str {
+    if left_window(r) {
+        return "int_bound";
+    }
     if r.range.is_some() {
         return "range error";
     }
@@ -114,7 +133,7 @@ fn row(model: &Model, r: &LiveResult) -> String {
 
 /// Run `nfold live`; returns the exit code.
 pub(crate) fn live(a: LiveArgs) -> i32 {
-    let model = match load(&a.file, a.data_values) {
+    let model = match load(&a.file, a.data_values, a.int_range) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -220,22 +239,23 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
 }
 
 /// 1 when anything is violated (or met a range error); else 3 when a limit stopped the
-/// run or an answer is unknown; else 4 when an answer is incomplete; else 0.
+/// run or an answer is unknown; else 4 when an answer is incomplete or the search left
+/// the int window (`int_bound`); else 0.
 fn exit_code(results: &[LiveResult], limited: bool) -> i32 {
     if results
         .iter()
-        .any(|r| r.verdict == LiveVerdict::Violated || r.range.is_some())
+        .any(|r| r.verdict == LiveVerdict::Violated || range_error(r))
     {
         EXIT_VIOLATION
     } else if limited
-        || results
-            .iter()
-            .any(|r| r.verdict == LiveVerdict::Unknown || !r.internal_errors.is_empty())
+        || results.iter().any(|r| {
+            (r.verdict == LiveVerdict::Unknown && !left_window(r)) || !r.internal_errors.is_empty()
+        })
     {
         EXIT_LIMIT
     } else if results
         .iter()
-        .any(|r| r.verdict == LiveVerdict::NoFairViolationFound)
+        .any(|r| r.verdict == LiveVerdict::NoFairViolationFound || left_window(r))
     {
         EXIT_NOT_PROVED
     } else {
@@ -312,9 +332,10 @@ fn header(model: &Model, props: &[LtlProperty], opts: &LiveOptions, sym_on: bool
         .collect();
     let symmetry = symmetry_text(model, props, opts, sym_on);
     format!(
-        "model     {}\nsymmetry  {}\nengine    nested depth-first search on the product with the Büchi automaton ({}){}\n\n{:>4}  {:<20} {:>7}  {:<14} {:<12} {:>11} {:>12} {:>8} {:>9}\n",
+        "model     {}\nsymmetry  {}\n{}engine    nested depth-first search on the product with the Büchi automaton ({}){}\n\n{:>4}  {:<20} {:>7}  {:<14} {:<12} {:>11} {:>12} {:>8} {:>9}\n",
         model.source.name,
         symmetry,
+        super::render::ints_line(model),
         autos.join(", "),
         if opts.fair {
             "; weak fairness per process (Choueka flags)"
@@ -419,8 +440,13 @@ fn footer(
         if let Some(t) = &r.range {
             let states = t.replay(model).unwrap_or_default();
             out.push_str(&format!(
-                "\nsize {}: the search stopped at a range error, reached by a run of {} steps (replayed on the interpreter):\n",
+                "\nsize {}: the search stopped at {}, reached by a run of {} steps (replayed on the interpreter):\n",
                 r.size,
+                if left_window(r) {
+                    "a store leaving the int window (int_bound: no answer for this size)"
+                } else {
+                    "a range error"
+                },
                 t.depth()
             ));
             if states.len() == t.steps.len() + 1 {
@@ -455,7 +481,7 @@ fn footer(
         let violated = of(LiveVerdict::Violated);
         let mut parts = Vec::new();
         if !violated.is_empty() {
-            parts.push(format!("violated at sizes {}", violated.join(", ")));
+            parts.push(format!("violated at {}", sizes_words(&violated)));
         }
         let holds: Vec<String> = sizes
             .iter()
@@ -472,28 +498,33 @@ fn footer(
             .map(|n| n.to_string())
             .collect();
         if !holds.is_empty() {
-            parts.push(format!("holds at sizes {}", holds.join(", ")));
+            parts.push(format!("holds at {}", sizes_words(&holds)));
         }
         let none = of(LiveVerdict::NoFairViolationFound);
         if !none.is_empty() {
             parts.push(format!(
-                "no fair violation found at sizes {} (incomplete, not a proof)",
-                none.join(", ")
+                "no fair violation found at {} (incomplete, not a proof)",
+                sizes_words(&none)
             ));
         }
-        let mut ranged: Vec<usize> = results
-            .iter()
-            .filter(|r| r.prop == p.prop && r.range.is_some())
-            .map(|r| r.size)
-            .collect();
-        ranged.dedup();
-        if !ranged.is_empty() {
-            let ns: Vec<String> = ranged.iter().map(|n| n.to_string()).collect();
-            parts.push(format!("range error at sizes {}", ns.join(", ")));
+        for (what, pick) in [
+            ("range error", range_error as fn(&LiveResult) -> bool),
+            ("int window left (int_bound)", left_window),
+        ] {
+            let mut ranged: Vec<usize> = results
+                .iter()
+                .filter(|r| r.prop == p.prop && pick(r))
+                .map(|r| r.size)
+                .collect();
+            ranged.dedup();
+            if !ranged.is_empty() {
+                let ns: Vec<String> = ranged.iter().map(|n| n.to_string()).collect();
+                parts.push(format!("{what} at {}", sizes_words(&ns)));
+            }
         }
         let unknown = of(LiveVerdict::Unknown);
         if !unknown.is_empty() {
-            parts.push(format!("unknown at sizes {}", unknown.join(", ")));
+            parts.push(format!("unknown at {}", sizes_words(&unknown)));
         }
         out.push_str(&format!(
             "{name}{}: {}\n",
@@ -534,10 +565,12 @@ fn json_doc(
                 let states = l.replay(model).unwrap_or_default();
                 lasso::to_json(model, l, &states)
             });
-            let range = r.range.as_ref().map(|t| {
+            let as_json = |t: &crate::trace::Trace| {
                 let states = t.replay(model).unwrap_or_default();
                 trace::to_json(model, t, &states)
-            });
+            };
+            let range = r.range.as_ref().filter(|_| range_error(r)).map(as_json);
+            let int_bound = r.range.as_ref().filter(|_| left_window(r)).map(as_json);
             json!({
                 "size": r.size,
                 "property": model.ltls[r.prop].name,
@@ -566,6 +599,7 @@ fn json_doc(
                 "limit": r.limit.map(|l| l.text()),
                 "trace": lasso,
                 "range_error": range,
+                "int_bound": int_bound,
             })
         })
         .collect();
@@ -578,6 +612,7 @@ fn json_doc(
         "symmetry_reduction": sym_on,
         "complete_budget": opts.fair.then(|| opts_budget(opts)),
         "results": rows,
+        "int_window": super::render::int_window_json(model),
         "limit": limit.map(|l| l.text()),
         "sizes": sizes,
         "seconds": seconds,
@@ -644,4 +679,13 @@ fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// `size 4` for one size, `sizes 2, 3` for several.
+fn sizes_words(ns: &[String]) -> String {
+    if ns.len() == 1 {
+        format!("size {}", ns[0])
+    } else {
+        format!("sizes {}", ns.join(", "))
+    }
 }

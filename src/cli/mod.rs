@@ -113,11 +113,11 @@ impl SymBreakArg {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum PorArg {
+    /// Idle steps only at the end of a run.
+    Idle,
     /// Commuting transition instances in one fixed order between adjacent steps, idle
     /// steps only at the end of a run.
     Full,
-    /// Idle steps only at the end of a run.
-    Idle,
     /// Every interleaving, idle steps anywhere.
     Off,
 }
@@ -172,7 +172,7 @@ struct CnfArgs {
     #[arg(long, value_enum, default_value_t = EncodingArg::Binary)]
     encoding: EncodingArg,
     /// Partial-order reduction of the unrolling (as `check --por`).
-    #[arg(long, value_enum, default_value_t = PorArg::Full)]
+    #[arg(long, value_enum, default_value_t = PorArg::Idle)]
     por: PorArg,
     /// Write to this file instead of standard output.
     #[arg(short, long, value_name = "FILE")]
@@ -243,6 +243,29 @@ struct InfoArgs {
     /// the model).
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
     data_values: Option<usize>,
+    /// The window over which `int` is checked (default: the model's integer literals
+    /// and 0, widened by 2).
+    #[arg(long, value_name = "LO..HI", value_parser = parse_int_range, allow_hyphen_values = true)]
+    int_range: Option<(i64, i64)>,
+}
+
+/// `--int-range LO..HI`: a non-empty window of at most `MAX_INT_VALUES` integers
+/// (bounds may be negative, e.g. `-3..10`).
+pub(crate) fn parse_int_range(s: &str) -> Result<(i64, i64), String> {
+    let bad = || format!("`{s}` is not an int window (write LO..HI, e.g. `-2..10`)");
+    let (a, b) = s.trim().split_once("..").ok_or_else(bad)?;
+    let lo: i64 = a.trim().parse().map_err(|_| bad())?;
+    let hi: i64 = b.trim().parse().map_err(|_| bad())?;
+    let max = crate::model::ir::MAX_INT_VALUES;
+    if hi < lo {
+        return Err(format!("the int window {lo}..{hi} is empty"));
+    }
+    if hi.saturating_sub(lo) >= max {
+        return Err(format!(
+            "the int window {lo}..{hi} is too large (at most {max} values)"
+        ));
+    }
+    Ok((lo, hi))
 }
 
 /// `--data-values D`: 1 to `model::data::MAX_VALUES`.
@@ -340,8 +363,17 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
     }
 }
 
-fn load(path: &str, data_values: Option<usize>) -> Result<Model, i32> {
-    match lang::load_file_with(path, &lang::LoadOptions { data_values }) {
+fn load(
+    path: &str,
+    data_values: Option<usize>,
+    int_range: Option<(i64, i64)>,
+) -> Result<Model, i32> {
+    let opts = lang::LoadOptions {
+        data_values,
+        int_range,
+        data_value_names: false,
+    };
+    match lang::load_file_with(path, &opts) {
         Ok(m) => {
             for w in &m.warnings {
                 eprint!("{}", w.render(&m.source));
@@ -378,7 +410,7 @@ fn usage(msg: &str) -> i32 {
 }
 
 fn cnf(a: CnfArgs) -> i32 {
-    let model = match load(&a.file, None) {
+    let model = match load(&a.file, None, None) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -389,7 +421,9 @@ fn cnf(a: CnfArgs) -> i32 {
         None => None,
         Some(p) => match model.unsafes.iter().position(|u| &u.name == p) {
             Some(k) => Some(k),
-            None => return usage(&format!("no `unsafe` property named `{p}`")),
+            None => {
+                return usage(&format!("no `unsafe` or `invariant` property named `{p}`"));
+            }
         },
     };
     let mode = if a.no_symmetry {
@@ -444,10 +478,30 @@ fn cnf(a: CnfArgs) -> i32 {
 }
 
 fn info(a: InfoArgs) -> i32 {
-    let model = match load(&a.file, a.data_values) {
+    let model = match load(&a.file, a.data_values, a.int_range) {
         Ok(m) => m,
         Err(code) => return code,
     };
     print!("{}", render::info(&model, a.size));
     EXIT_OK
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_int_range;
+
+    #[test]
+    fn int_range_flag() {
+        assert_eq!(parse_int_range("0..7"), Ok((0, 7)));
+        assert_eq!(parse_int_range("-3..-1"), Ok((-3, -1)));
+        assert_eq!(parse_int_range(" 2..2 "), Ok((2, 2)));
+        assert!(parse_int_range("3..1").unwrap_err().contains("empty"));
+        assert!(
+            parse_int_range("0..70000")
+                .unwrap_err()
+                .contains("too large")
+        );
+        assert!(parse_int_range("0-7").is_err());
+        assert!(parse_int_range("a..b").is_err());
+    }
 }

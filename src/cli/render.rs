@@ -9,7 +9,7 @@ use crate::model::instance::Instance;
 use crate::model::ir::{Model, Ty, VarKind};
 use crate::proof::cert::{sizes_phrase, sizes_text};
 use crate::trace;
-use crate::verdict::{Kind, Proof, SizeReport, Verdict};
+use crate::verdict::{Kind, Proof, PropId, PropResult, SizeReport, Verdict};
 use serde_json::{Value, json};
 
 fn symmetry_line(run: &Run) -> String {
@@ -48,9 +48,10 @@ pub fn header(run: &Run) -> String {
         _ => "lemmas",
     };
     format!(
-        "model     {}\nsymmetry  {}\nengine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
+        "model     {}\nsymmetry  {}\n{}engine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
         run.model.source.name,
         symmetry_line(run),
+        ints_line(run.model),
         run.engine_text,
         "size",
         "property",
@@ -61,8 +62,36 @@ pub fn header(run: &Run) -> String {
     )
 }
 
+/// How a row names its property: `invariant NAME` for an invariant (`Unsafe::label`),
+/// the engine's name otherwise.
+fn label(m: &Model, p: &PropResult) -> String {
+    match p.prop {
+        PropId::Unsafe(u) => m.unsafes[u].label(),
+        _ => p.name.clone(),
+    }
+}
+
+/// The JSON `"kind"` of a row: `unsafe`, `invariant`, `range_error` or `deadlock`.
+fn kind_name(m: &Model, p: &PropResult) -> &'static str {
+    match p.prop {
+        PropId::Unsafe(u) => m.unsafes[u].kind.keyword(),
+        PropId::Range => "range_error",
+        PropId::Deadlock => "deadlock",
+        PropId::IntBound => "int_bound",
+    }
+}
+
+/// `ints      ...`: the int window, how it was chosen and which initial values are
+/// free over it (empty for a model without ints).
+pub fn ints_line(m: &Model) -> String {
+    match &m.int_window {
+        Some(w) => format!("ints      {}\n", w.summary(m)),
+        None => String::new(),
+    }
+}
+
 /// The table rows of one size.
-pub fn rows(r: &SizeReport) -> String {
+pub fn rows(m: &Model, r: &SizeReport) -> String {
     let mut out = String::new();
     let proved = r
         .results
@@ -78,7 +107,7 @@ pub fn rows(r: &SizeReport) -> String {
         out.push_str(&format!(
             "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>8.2}s\n",
             r.size,
-            p.name,
+            label(m, p),
             p.verdict.text(),
             p.depth()
                 .map(|d| d.to_string())
@@ -96,19 +125,261 @@ pub fn rows(r: &SizeReport) -> String {
     out
 }
 
+/// One warning about dead code: its text line and its JSON object.
+struct DeadCode {
+    text: String,
+    json: Value,
+}
+
+/// What the exhaustive searches of a run said about the model's text.
+struct DeadCodeReport {
+    /// One per transition that never fired, then one per conjunct never true.
+    warnings: Vec<DeadCode>,
+    /// Sizes where the conjuncts were not examined, and why.
+    notes: Vec<String>,
+    /// The JSON `"coverage"` object (null when no size was searched exhaustively).
+    coverage: Value,
+}
+
+/// A conjunct as written, on one line (its whitespace runs collapsed).
+fn conjunct_text(m: &Model, c: &crate::model::ir::Conjunct) -> String {
+    let words: Vec<&str> = m.source.snippet(c.span).split_whitespace().collect();
+    words.join(" ")
+}
+
+/// What the exhaustive searches of a run (explicit engine, alone or in `auto`) say
+/// about dead code: transitions that never fired, and conjuncts of properties that hold
+/// that were never true, each with its source line; a note for every size where the
+/// conjuncts were not examined; and the whole coverage for `--json`. A transition is
+/// reported when it has instances at some size searched exhaustively and fired at no
+/// size searched (so a transition of three processes is not reported for sizes 1..2,
+/// where it has no instance); a conjunct, when it was examined at some size, was true
+/// at none, and its property is violated at none. Sizes searched only in part, or by
+/// the SAT engines, say nothing (a transition may fire beyond what was seen).
+fn dead_code(run: &Run) -> DeadCodeReport {
+    let m = run.model;
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    // Sizes without a state say nothing: nothing fired because nothing was reachable.
+    let covered: Vec<(usize, &crate::verdict::Coverage)> = run
+        .reports
+        .iter()
+        .filter(|r| r.states.is_some_and(|s| s > 0))
+        .filter_map(|r| r.coverage.as_ref().map(|c| (r.size, c)))
+        .collect();
+    let exhaustive: Vec<usize> = covered
+        .iter()
+        .filter(|(_, c)| c.exhaustive)
+        .map(|(n, _)| *n)
+        .collect();
+    let mut trans_json = Vec::new();
+    for (t, tr) in m.transitions.iter().enumerate() {
+        let sizes: Vec<usize> = covered
+            .iter()
+            .filter(|(_, c)| c.exhaustive && c.instances[t])
+            .map(|(n, _)| *n)
+            .collect();
+        let fired_at: Vec<usize> = covered
+            .iter()
+            .filter(|(_, c)| c.exhaustive && c.fired[t])
+            .map(|(n, _)| *n)
+            .collect();
+        let line = m.source.line_col(tr.span.lo).0;
+        trans_json.push(json!({
+            "transition": tr.name,
+            "line": line,
+            "instances_at": sizes,
+            "fired_at": fired_at,
+        }));
+        if sizes.is_empty() || covered.iter().any(|(_, c)| c.fired[t]) {
+            continue;
+        }
+        out.push(DeadCode {
+            text: format!(
+                "warning: transition `{}` (line {line}) never fired: not enabled in any reachable state ({})",
+                tr.name,
+                sizes_phrase(&sizes)
+            ),
+            json: json!({
+                "kind": "never_fired",
+                "transition": tr.name,
+                "line": line,
+                "sizes": sizes,
+            }),
+        });
+    }
+    let mut props_json = Vec::new();
+    for (u, prop) in m.unsafes.iter().enumerate() {
+        let violated = run.reports.iter().any(|r| {
+            r.results
+                .iter()
+                .any(|p| p.prop == PropId::Unsafe(u) && p.verdict.kind() == Kind::Violated)
+        });
+        let mut sizes = Vec::new();
+        let mut true_at = vec![Vec::new(); prop.conjuncts.len()];
+        let (mut sat_at, mut unsat_at) = (Vec::new(), Vec::new());
+        for (n, c) in &covered {
+            for (_, flags) in c.conjuncts.iter().filter(|(p, _)| *p == u) {
+                sizes.push(*n);
+                for (at, &f) in true_at.iter_mut().zip(flags) {
+                    if f {
+                        at.push(*n);
+                    }
+                }
+            }
+            for &(_, sat) in c.satisfiable.iter().filter(|(p, _)| *p == u) {
+                if sat {
+                    sat_at.push(*n);
+                } else {
+                    unsat_at.push(*n);
+                }
+            }
+        }
+        if sizes.is_empty() && sat_at.is_empty() && unsat_at.is_empty() {
+            continue;
+        }
+        let at = m.source.line_col(prop.span.lo).0;
+        let conj_json: Vec<Value> = if sizes.is_empty() {
+            Vec::new()
+        } else {
+            prop.conjuncts
+                .iter()
+                .zip(&true_at)
+                .map(|(c, at)| {
+                    json!({
+                        "conjunct": conjunct_text(m, c),
+                        "line": m.source.line_col(c.span.lo).0,
+                        "true_at": at,
+                    })
+                })
+                .collect()
+        };
+        props_json.push(json!({
+            "property": prop.name,
+            "kind": prop.kind.keyword(),
+            "line": at,
+            "satisfiable_at": sat_at,
+            "unsatisfiable_at": unsat_at,
+            "examined_at": sizes,
+            "conjuncts": conj_json,
+        }));
+        if violated {
+            continue;
+        }
+        // A formula no state satisfies at all, at every size where that was decided:
+        // one warning, which says more than its conjuncts would.
+        if sat_at.is_empty() && !unsat_at.is_empty() {
+            out.push(DeadCode {
+                text: format!(
+                    "warning: {} (line {at}): no state at all satisfies its formula ({}), reachable or not: the property holds vacuously",
+                    prop.quoted(),
+                    sizes_phrase(&unsat_at)
+                ),
+                json: json!({
+                    "kind": "unsatisfiable",
+                    "property": prop.name,
+                    "property_kind": prop.kind.keyword(),
+                    "line": at,
+                    "sizes": unsat_at,
+                }),
+            });
+            continue;
+        }
+        for (conj, _) in prop
+            .conjuncts
+            .iter()
+            .zip(&true_at)
+            .filter(|(_, at)| at.is_empty())
+        {
+            if sizes.is_empty() {
+                break;
+            }
+            let line = m.source.line_col(conj.span.lo).0;
+            let text = conjunct_text(m, conj);
+            let elsewhere = if line == at {
+                String::new()
+            } else {
+                format!(" at line {line}")
+            };
+            out.push(DeadCode {
+                text: format!(
+                    "warning: {} (line {at}): the conjunct `{text}`{elsewhere} is never true in a reachable state ({}): the property holds vacuously",
+                    prop.quoted(),
+                    sizes_phrase(&sizes)
+                ),
+                json: json!({
+                    "kind": "never_true",
+                    "property": prop.name,
+                    "property_kind": prop.kind.keyword(),
+                    "conjunct": text,
+                    "line": line,
+                    "sizes": sizes,
+                }),
+            });
+        }
+    }
+    for r in &run.reports {
+        if let Some(why) = r.coverage.as_ref().and_then(|c| c.skipped.as_ref()) {
+            notes.push(format!(
+                "size {}: the properties' conjuncts were not examined for ones never true: {why}",
+                r.size
+            ));
+        }
+    }
+    let coverage = if exhaustive.is_empty() {
+        Value::Null
+    } else {
+        json!({
+            "exhaustive_sizes": exhaustive,
+            "transitions": trans_json,
+            "properties": props_json,
+        })
+    };
+    DeadCodeReport {
+        warnings: out,
+        notes,
+        coverage,
+    }
+}
+
 /// Traces, limits and the summary after the table.
 pub fn footer(run: &Run) -> String {
     let mut out = String::new();
+    let dead = dead_code(run);
+    if !dead.warnings.is_empty() {
+        out.push('\n');
+        for d in &dead.warnings {
+            out.push_str(&d.text);
+            out.push('\n');
+        }
+    }
     let vacuous: Vec<usize> = run
         .reports
         .iter()
         .filter(|r| r.results.iter().any(|p| p.verdict.kind() == Kind::Vacuous))
         .map(|r| r.size)
         .collect();
-    if !vacuous.is_empty() {
+    // A size without states at all (a type empty there) is told apart from one whose
+    // init formula is unsatisfiable.
+    let mut unsat = Vec::new();
+    for &n in &vacuous {
+        let inst = Instance::new(run.model, n);
+        match inst.empty_typed_var() {
+            Some(v) => {
+                let var = &run.model.vars[v];
+                out.push_str(&format!(
+                    "\nwarning: no state at size {n}: the type `{}` of `{}` is empty at that size: nothing was checked, the answer is vacuous\n",
+                    type_text(run.model, var.ty),
+                    var.name
+                ));
+            }
+            None => unsat.push(n),
+        }
+    }
+    if !unsat.is_empty() {
         out.push_str(&format!(
             "\nwarning: no initial state at {} (the init formula is unsatisfiable there): nothing was checked, the answer is vacuous\n",
-            sizes_phrase(&vacuous)
+            sizes_phrase(&unsat)
         ));
     }
     // Each trace once: a later size whose trace takes the same steps to the same
@@ -121,22 +392,45 @@ pub fn footer(run: &Run) -> String {
                 .iter()
                 .find(|(s, _)| s.steps == t.steps && s.violation == t.violation)
             {
+                if p.prop == PropId::IntBound {
+                    out.push_str(&format!(
+                        "\nsize {}: a run leaves the int window after {} steps by the same steps as size {first} (int_bound; replayed at size {})\n",
+                        r.size,
+                        t.depth(),
+                        r.size
+                    ));
+                    continue;
+                }
                 out.push_str(&format!(
                     "\nsize {}: `{}` violated at depth {} by the same steps as size {first} (replayed at size {})\n",
                     r.size,
-                    p.name,
+                    label(run.model, p),
                     t.depth(),
                     r.size
                 ));
                 continue;
             }
             let states = t.replay(run.model).unwrap_or_default();
-            out.push_str(&format!(
-                "\nsize {}: `{}` violated at depth {} (trace replayed on the interpreter):\n",
-                r.size,
-                p.name,
-                t.depth()
-            ));
+            if p.prop == PropId::IntBound {
+                out.push_str(&format!(
+                    "\nsize {}: a run leaves the int window {} after {} steps (int_bound; the other answers at size {} speak of the runs within it; trace replayed on the interpreter):\n",
+                    r.size,
+                    run.model
+                        .int_window
+                        .as_ref()
+                        .map(|w| w.text())
+                        .unwrap_or_default(),
+                    t.depth(),
+                    r.size
+                ));
+            } else {
+                out.push_str(&format!(
+                    "\nsize {}: `{}` violated at depth {} (trace replayed on the interpreter):\n",
+                    r.size,
+                    label(run.model, p),
+                    t.depth()
+                ));
+            }
             if states.len() == t.steps.len() + 1 {
                 out.push_str(&super::traces::render_trace(
                     run.model,
@@ -176,7 +470,7 @@ pub fn footer(run: &Run) -> String {
             ));
         }
     }
-    for n in &run.notes {
+    for n in run.notes.iter().chain(&dead.notes) {
         out.push_str(&format!("note: {n}\n"));
     }
     if let Some(e) = &run.every {
@@ -275,7 +569,12 @@ fn summary(run: &Run) -> String {
             .map(|r| r.size)
             .collect()
     };
-    let violated = sizes_where(&|k| k == Kind::Violated);
+    let violated: Vec<usize> = run
+        .reports
+        .iter()
+        .filter(|r| r.results.iter().any(real_violation))
+        .map(|r| r.size)
+        .collect();
     let mut parts = Vec::new();
     if !violated.is_empty() {
         let list: Vec<String> = violated.iter().map(|n| n.to_string()).collect();
@@ -305,6 +604,19 @@ fn summary(run: &Run) -> String {
             sizes_phrase(&bounded)
         ));
     }
+    let within = sizes_where(&|k| matches!(k, Kind::WithinInts(_)));
+    if !within.is_empty() {
+        let w = run
+            .model
+            .int_window
+            .as_ref()
+            .map(|w| w.text())
+            .unwrap_or_default();
+        parts.push(format!(
+            "no violation within ints {w} at {}, where some run leaves the window (int_bound: not a proof)",
+            sizes_phrase(&within)
+        ));
+    }
     let incomplete = sizes_where(&|k| k == Kind::Incomplete);
     if !incomplete.is_empty() {
         parts.push(format!(
@@ -330,6 +642,12 @@ fn summary(run: &Run) -> String {
     }
 }
 
+/// A violation of the model: any violated row but `int_bound` (leaving the int window
+/// is where the check stops, not an error of the model).
+fn real_violation(p: &crate::verdict::PropResult) -> bool {
+    p.verdict.kind() == Kind::Violated && p.prop != PropId::IntBound
+}
+
 /// The failing sizes as rows of the aggregate: `-` a present process, `$` an absent one
 /// (dissertation §11.6).
 fn picture(run: &Run) -> String {
@@ -337,7 +655,7 @@ fn picture(run: &Run) -> String {
     let failing: Vec<usize> = run
         .reports
         .iter()
-        .filter(|r| r.results.iter().any(|p| p.verdict.kind() == Kind::Violated))
+        .filter(|r| r.results.iter().any(real_violation))
         .map(|r| r.size)
         .collect();
     if failing.is_empty() {
@@ -365,6 +683,7 @@ pub fn json(run: &Run) -> Value {
             let mut row = json!({
                 "size": r.size,
                 "property": p.name,
+                "kind": kind_name(run.model, p),
                 "verdict": p.verdict.json_name(),
                 "depth": p.depth(),
                 "states": r.states,
@@ -393,6 +712,13 @@ pub fn json(run: &Run) -> Value {
                 }
                 Verdict::NoViolationUpTo(k) => {
                     o.insert("bound".into(), json!(k));
+                }
+                Verdict::WithinInts { lo, hi, within } => {
+                    o.insert("int_window".into(), json!([lo, hi]));
+                    o.insert("within".into(), json!(within.json_name()));
+                    if let Some(k) = within.bound() {
+                        o.insert("bound".into(), json!(k));
+                    }
                 }
                 _ => {}
             }
@@ -432,7 +758,15 @@ pub fn json(run: &Run) -> Value {
         "peak_memory_bytes": peak_memory(),
     });
     let o = doc.as_object_mut().unwrap();
-    o.insert("notes".into(), json!(run.notes));
+    let dead = dead_code(run);
+    let notes: Vec<&String> = run.notes.iter().chain(&dead.notes).collect();
+    o.insert("notes".into(), json!(notes));
+    let warnings: Vec<&Value> = dead.warnings.iter().map(|d| &d.json).collect();
+    o.insert("warnings".into(), json!(warnings));
+    o.insert("coverage".into(), dead.coverage);
+    if let Some(w) = int_window_json(run.model) {
+        o.insert("int_window".into(), w);
+    }
     if let Some(e) = &run.every {
         o.insert(
             "every_n".into(),
@@ -480,6 +814,19 @@ pub fn json(run: &Run) -> Value {
     doc
 }
 
+/// The int window as JSON: `{"lo", "hi", "given": bool, "free": [names]}` (the
+/// variables whose initial values range over it), or `None` without ints.
+pub fn int_window_json(m: &Model) -> Option<Value> {
+    let w = m.int_window.as_ref()?;
+    let free: Vec<&str> = w.free.iter().map(|&v| m.vars[v].name.as_str()).collect();
+    Some(json!({
+        "lo": w.lo,
+        "hi": w.hi,
+        "given": w.given,
+        "free": free,
+    }))
+}
+
 fn type_text(m: &Model, t: Ty) -> String {
     match t {
         Ty::Range(r) => {
@@ -519,7 +866,8 @@ fn sat_sizes(m: &Model, n: usize) -> String {
         out.push_str(&format!(
             "  bad `{}`{}{} variables, {} clauses (all {} tuples)\n",
             prop.name,
-            " ".repeat(12usize.saturating_sub(prop.name.len())),
+            // At least one space, however long the name.
+            " ".repeat(12usize.saturating_sub(prop.name.len()).max(1)),
             after.vars - before.vars,
             after.clauses - before.clauses,
             u.inst.distinct_tuples(prop.params).len()
@@ -534,6 +882,16 @@ fn sat_sizes(m: &Model, n: usize) -> String {
         after.vars - before.vars,
         after.clauses - before.clauses
     ));
+    if m.int_window.is_some() {
+        let before = u.size();
+        u.int_query(2, false);
+        let after = u.size();
+        out.push_str(&format!(
+            "  int_bound          {} variables, {} clauses\n",
+            after.vars - before.vars,
+            after.clauses - before.clauses
+        ));
+    }
     out
 }
 
@@ -561,6 +919,7 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             m.source.file_line(x.span.lo)
         ));
     }
+    out.push_str(&ints_line(m));
     out.push_str("\ntypes\n");
     for (k, e) in m.enums.iter().enumerate() {
         match m.data_type(k) {
@@ -568,7 +927,15 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             None => out.push_str(&format!("  {} = {}\n", e.name, e.ctors.join(" | "))),
         }
     }
-    for r in &m.ranges {
+    for (k, r) in m.ranges.iter().enumerate() {
+        if m.int_window.as_ref().is_some_and(|w| w.range == k) {
+            let w = m.int_window.as_ref().unwrap();
+            out.push_str(&format!(
+                "  int = {} (the window; leaving it is `int_bound`)\n",
+                w.text()
+            ));
+            continue;
+        }
         if !r.name.contains("..") {
             out.push_str(&format!(
                 "  {} = {}\n",
@@ -618,7 +985,13 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             .iter()
             .map(|l| l.name.as_str())
             .collect();
-        out.push_str(&format!("  unsafe {} ({})\n", u.name, ps.join(" ")));
+        // `unsafe` and `invariant` aligned with `ltl`.
+        out.push_str(&format!(
+            "  {:<6} {} ({})\n",
+            u.kind.keyword(),
+            u.name,
+            ps.join(" ")
+        ));
     }
     for l in &m.ltls {
         let ps: Vec<&str> = l.locals[..l.params]
@@ -643,6 +1016,14 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             transition_instances(&inst).len(),
             inits,
             match capped {
+                _ if inst.empty_typed_var().is_some() => {
+                    let var = &m.vars[inst.empty_typed_var().unwrap_or_default()];
+                    format!(
+                        " (the type `{}` of `{}` is empty at this size)",
+                        type_text(m, var.ty),
+                        var.name
+                    )
+                }
                 Err(e) => format!(" (range error in init: {})", e.error),
                 Ok(()) if inits >= 1_000_000 => " or more".to_string(),
                 Ok(()) => String::new(),

@@ -44,6 +44,9 @@ pub(crate) struct ReplayArgs {
     /// else chosen from the model).
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
     data_values: Option<usize>,
+    /// The window over which `int` is checked (default: derived from the model, or as recorded in the trail).
+    #[arg(long, value_name = "LO..HI", value_parser = super::parse_int_range, allow_hyphen_values = true)]
+    int_range: Option<(i64, i64)>,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
@@ -61,12 +64,13 @@ pub(crate) fn recorded_data_values(t: &Trail) -> Option<usize> {
 }
 
 /// Read a trail and load the model it is replayed on (with the trail's number of data
-/// values unless one is given); errors are printed and give the exit code.
+/// values and int window unless given); errors are printed and give the exit code.
 pub(crate) fn load_with_trail(
     model_path: &str,
     trail_path: &str,
     pick: &Pick,
     data_values: Option<usize>,
+    int_range: Option<(i64, i64)>,
 ) -> Result<(Model, Trail), i32> {
     let t = match trail::read(trail_path, pick) {
         Ok(t) => t,
@@ -75,7 +79,11 @@ pub(crate) fn load_with_trail(
             return Err(EXIT_USAGE);
         }
     };
-    let model = load(model_path, data_values.or_else(|| recorded_data_values(&t)))?;
+    let model = load(
+        model_path,
+        data_values.or_else(|| recorded_data_values(&t)),
+        int_range.or(t.int_range),
+    )?;
     Ok((model, t))
 }
 
@@ -85,7 +93,7 @@ pub(crate) fn replay(a: ReplayArgs) -> i32 {
         size: a.size,
         property: a.property.clone(),
     };
-    let (model, t) = match load_with_trail(&a.model, &a.file, &pick, a.data_values) {
+    let (model, t) = match load_with_trail(&a.model, &a.file, &pick, a.data_values, a.int_range) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -184,9 +192,11 @@ fn json_doc(model: &Model, t: &Trail, r: &Replay) -> Value {
         "recorded_model": t.model,
         "size": t.size,
         "kind": match t.kind {
+            trail::Kind::Unsafe if t.trace.kind.as_deref() == Some("invariant") => "invariant",
             trail::Kind::Unsafe => "unsafe",
             trail::Kind::Deadlock => "deadlock",
             trail::Kind::Range => "range_error",
+            trail::Kind::IntBound => "int_bound",
             trail::Kind::Lasso => "lasso",
             trail::Kind::Run => "run",
         },

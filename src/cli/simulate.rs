@@ -46,6 +46,9 @@ pub(crate) struct SimulateArgs {
     /// the model, see `nfold info`).
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
     data_values: Option<usize>,
+    /// The window over which `int` is checked (default: derived from the model).
+    #[arg(long, value_name = "LO..HI", value_parser = super::parse_int_range, allow_hyphen_values = true)]
+    int_range: Option<(i64, i64)>,
     /// Print the run as one JSON document (a trail: `nfold replay` reads it).
     #[arg(long)]
     json: bool,
@@ -59,6 +62,7 @@ fn end_name(e: &End) -> &'static str {
         End::Deadlock => "deadlock",
         End::Unsafe => "unsafe",
         End::Range => "range_error",
+        End::IntBound => "int_bound",
         End::NoInitialState => "no_initial_state",
     }
 }
@@ -74,7 +78,7 @@ fn run_json(model: &crate::model::ir::Model, sim: &Simulation) -> Value {
 
 /// Run `nfold simulate`; returns the exit code.
 pub(crate) fn simulate(a: SimulateArgs) -> i32 {
-    let model = match load(&a.file, a.data_values) {
+    let model = match load(&a.file, a.data_values, a.int_range) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -92,7 +96,7 @@ pub(crate) fn simulate(a: SimulateArgs) -> i32 {
             None => {
                 let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
                 return usage(&format!(
-                    "no `unsafe` property named `{p}` (the model has: {})",
+                    "no `unsafe` or `invariant` property named `{p}` (the model has: {})",
                     if names.is_empty() {
                         "none".to_string()
                     } else {
@@ -121,14 +125,21 @@ pub(crate) fn simulate(a: SimulateArgs) -> i32 {
     let violated = match sim.end {
         End::Unsafe | End::Range => true,
         End::Deadlock => a.deadlock,
-        End::Steps | End::NoInitialState => false,
+        // Leaving the int window is where the check stops, not an error of the model.
+        End::Steps | End::NoInitialState | End::IntBound => false,
     };
     let doc = || {
         let mut d = trace::trail_json(&model, n, run_json(&model, &sim));
         d["seed"] = json!(seed);
         d["max_steps"] = json!(a.steps);
         d["steps"] = json!(sim.steps.len());
-        d["end"] = json!(end_name(&sim.end));
+        // A broken `invariant` block ends the run as `invariant`.
+        d["end"] = match &sim.violation {
+            Some(trace::Violation::Unsafe { prop, .. }) => {
+                json!(model.unsafes[*prop].kind.keyword())
+            }
+            _ => json!(end_name(&sim.end)),
+        };
         d["initial_states"] = match &sim.initial {
             Some(InitialDraw::Uniform(k)) => json!(k),
             _ => Value::Null,
@@ -199,6 +210,10 @@ fn text(model: &crate::model::ir::Model, sim: &Simulation, a: &SimulateArgs) -> 
                 ),
                 End::Range => format!(
                     "\nVIOLATION: the run meets a range error after {} steps\n",
+                    sim.steps.len()
+                ),
+                End::IntBound => format!(
+                    "\nthe run stops after {} steps: the next step would leave the int window (int_bound)\n",
                     sim.steps.len()
                 ),
                 _ => format!(

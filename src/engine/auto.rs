@@ -65,6 +65,7 @@ impl AutoEngine {
                 },
                 stop: ctl.stop.clone(),
                 progress: ctl.progress,
+                coverage: true,
             };
             let r: SizeReport = reach::check_size(p.model, n, &opts).into();
             let open =
@@ -193,10 +194,7 @@ impl Engine for AutoEngine {
         for r in run.reports {
             answered = r.answered_depth.or(answered);
             for x in r.results {
-                let key = match x.prop {
-                    PropId::Unsafe(u) => Some(u),
-                    _ => None,
-                };
+                let key = x.prop;
                 if let Verdict::Violated(t) = x.verdict {
                     traces.push((key, *t));
                 }
@@ -213,8 +211,7 @@ impl Engine for AutoEngine {
                 ..Findings::default()
             }
         } else {
-            let skip: Vec<(Option<usize>, usize)> =
-                traces.iter().map(|(k, t)| (*k, t.size)).collect();
+            let skip: Vec<(PropId, usize)> = traces.iter().map(|(k, t)| (*k, t.size)).collect();
             let ic3 = Ic3Engine {
                 solver: self.solver,
                 symmetry: self.symmetry,

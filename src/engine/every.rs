@@ -143,6 +143,8 @@ pub fn prove_every(
             proves,
             lemmas,
             every: Some(c),
+            // The fragment has no ints (`cutoff::fragment`).
+            ints: None,
         };
         let t = Instant::now();
         let check = check_every(model, &cert, solver, &ctl.sat_stop())?;

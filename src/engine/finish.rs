@@ -15,8 +15,20 @@ use crate::trace::Trace;
 use crate::verdict::{PropId, Verdict};
 use std::sync::Arc;
 
-/// Which property: `unsafe` number p, or `None` for range errors.
-pub type PropKey = Option<usize>;
+/// Which property: `Unsafe(p)`, `Range` for range errors, `IntBound` for stores
+/// leaving the int window (`Deadlock` is never a key).
+pub type PropKey = PropId;
+
+/// The keys of a problem: its `unsafe` properties, range errors, and `int_bound` when
+/// the model has ints.
+pub fn keys(p: &Problem) -> Vec<PropKey> {
+    let mut keys: Vec<PropKey> = p.props.iter().map(|&u| PropId::Unsafe(u)).collect();
+    keys.push(PropId::Range);
+    if p.model.int_window.is_some() {
+        keys.push(PropId::IntBound);
+    }
+    keys
+}
 
 /// A shortest counterexample of `key` at size `n`, by BMC up to `depth` steps (a proof
 /// engine found one of that length, so one exists), replayed.
@@ -34,8 +46,8 @@ pub fn shortest(
         solver,
         encoding: Encoding::Binary,
         props: Some(match key {
-            Some(u) => vec![u],
-            None => p.props.clone(),
+            PropId::Unsafe(u) => vec![u],
+            _ => p.props.clone(),
         }),
         deadline: ctl.deadline,
         stop: ctl.stop.clone(),
@@ -44,10 +56,7 @@ pub fn shortest(
         por: Default::default(),
     };
     let r = driver::check_size(p.model, n, &opts)?;
-    let want = match key {
-        Some(u) => PropId::Unsafe(u),
-        None => PropId::Range,
-    };
+    let want = key;
     r.report
         .results
         .into_iter()
@@ -70,8 +79,10 @@ pub fn shortest(
 /// The name a certificate gives a property.
 pub fn key_name(model: &Model, key: PropKey) -> String {
     match key {
-        Some(u) => model.unsafes[u].name.clone(),
-        None => "range_error".into(),
+        PropId::Unsafe(u) => model.unsafes[u].name.clone(),
+        PropId::IntBound => "int_bound".into(),
+        PropId::Deadlock => "deadlock".into(),
+        PropId::Range => "range_error".into(),
     }
 }
 
@@ -97,6 +108,7 @@ pub fn certify(
         simple_path,
         proves: claims,
         lemmas,
+        ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
         every: None,
     };
     let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
@@ -135,8 +147,7 @@ pub fn conclude(
 ) -> Result<(Vec<crate::verdict::SizeReport>, Option<Arc<Certificate>>), String> {
     use crate::verdict::{Proof, PropResult, SizeReport};
     use std::collections::HashMap;
-    let mut keys: Vec<PropKey> = p.props.iter().map(|&u| Some(u)).collect();
-    keys.push(None);
+    let keys = keys(p);
     let mut verdicts: HashMap<(PropKey, usize), Verdict> = HashMap::new();
     let mut errors: HashMap<usize, Vec<String>> = HashMap::new();
     for (k, t) in f.traces {
@@ -146,7 +157,7 @@ pub fn conclude(
     // decided only up to the deepest violation, as every engine does (BMC then finds
     // none deeper, and the size gets no range-error row).
     let mut cexs = f.cexs.clone();
-    cexs.sort_by_key(|c| c.0.is_none());
+    cexs.sort_by_key(|c| !matches!(c.0, PropId::Unsafe(_)));
     for &(k, n, d) in &cexs {
         if verdicts.contains_key(&(k, n)) {
             continue;
@@ -154,13 +165,15 @@ pub fn conclude(
         let all_violated = || {
             p.props.iter().all(|&u| {
                 verdicts
-                    .get(&(Some(u), n))
+                    .get(&(PropId::Unsafe(u), n))
                     .is_some_and(|v| v.trace().is_some())
             })
         };
         let v = match shortest(p, k, n, d, solver, ctl) {
             Ok(t) => Verdict::Violated(Box::new(t)),
-            Err(_) if k.is_none() && !p.props.is_empty() && all_violated() => Verdict::Unknown,
+            Err(_) if !matches!(k, PropId::Unsafe(_)) && !p.props.is_empty() && all_violated() => {
+                Verdict::Unknown
+            }
             Err(e) => {
                 errors
                     .entry(n)
@@ -237,16 +250,14 @@ pub fn conclude(
                 Some(b) => Verdict::NoViolationUpTo(b),
                 None => Verdict::Unknown,
             });
-            // Range errors get a row only when one is found, as with every engine.
-            if k.is_none() && v.trace().is_none() {
+            // Range errors (and `int_bound`) get a row only when one is found, as with
+            // every engine.
+            if !matches!(k, PropId::Unsafe(_)) && v.trace().is_none() {
                 continue;
             }
             results.push(PropResult {
                 size: n,
-                prop: match k {
-                    Some(u) => PropId::Unsafe(u),
-                    None => PropId::Range,
-                },
+                prop: k,
                 name: key_name(p.model, k),
                 verdict: v,
             });

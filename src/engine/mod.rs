@@ -104,7 +104,9 @@ pub fn has_initial_state(model: &Model, n: usize) -> bool {
 }
 
 /// Run an engine, making every non-violated verdict of a size without initial state
-/// `vacuous` (an engine would otherwise report a proof or a bound about nothing).
+/// `vacuous` (an engine would otherwise report a proof or a bound about nothing), and
+/// every proof or bound of a size where a run leaves the int window `within ints`
+/// (`verdict::qualify_by_int_window`).
 pub fn run(
     engine: &dyn Engine,
     p: &Problem,
@@ -119,6 +121,8 @@ pub fn run(
                 }
             }
         }
+        let window = p.model.int_window.as_ref().map(|w| (w.lo, w.hi));
+        crate::verdict::qualify_by_int_window(&mut r, window);
         report(r)
     })
 }

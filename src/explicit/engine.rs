@@ -39,6 +39,7 @@ impl Engine for ExplicitEngine {
             deadline: ctl.deadline,
             stop: ctl.stop.clone(),
             progress: ctl.progress,
+            coverage: true,
         };
         for n in p.sizes() {
             let r: SizeReport = reach::check_size(p.model, n, &opts).into();

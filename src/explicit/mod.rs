@@ -9,3 +9,4 @@ pub mod reach;
 pub mod shorten;
 pub mod steps;
 pub mod store;
+pub mod vacuity;

@@ -15,7 +15,7 @@ use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::trace::{RangeSite, Trace, Violation};
 pub use crate::verdict::Limit;
-use crate::verdict::{Proof, PropId, PropResult, SizeReport, Verdict};
+use crate::verdict::{Coverage, Proof, PropId, PropResult, SizeReport, Verdict};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,6 +40,9 @@ pub struct ReachOptions {
     pub stop: Option<Arc<AtomicBool>>,
     /// Print progress lines on stderr for searches over a second.
     pub progress: bool,
+    /// After an exhaustive search, also find the conjuncts of the properties that are
+    /// never true (`ReachResult::coverage`), within a budget of a few times the search.
+    pub coverage: bool,
 }
 
 /// Measurements of one search.
@@ -70,6 +73,8 @@ pub struct ReachResult {
     pub complete: bool,
     /// Traces that failed to replay (an engine bug; the verdict is then unknown).
     pub internal_errors: Vec<String>,
+    /// Which transitions fired and which property conjuncts were ever true.
+    pub coverage: Coverage,
 }
 
 #[derive(Clone, Debug)]
@@ -79,6 +84,7 @@ enum Kind {
     RangeTrans { ctrans: usize },
     RangeProp { prop: usize },
     RangeInit { state: State },
+    IntBound { ctrans: usize },
 }
 
 #[derive(Clone, Debug)]
@@ -125,6 +131,8 @@ struct Search<'a> {
     props: Vec<usize>,
     unsafe_found: Vec<Option<Found>>,
     range_found: Option<Found>,
+    /// The shallowest store leaving the int window.
+    int_found: Option<Found>,
     transitions: u64,
 }
 
@@ -258,6 +266,12 @@ impl Search<'_> {
         }
     }
 
+    fn int_bound(&mut self, f: Found) {
+        if self.int_found.as_ref().is_none_or(|r| f.depth < r.depth) {
+            self.int_found = Some(f);
+        }
+    }
+
     /// The transition instance and choice that produced state `i`.
     fn step_of(&self, i: usize) -> (usize, usize) {
         let v = self.via[i];
@@ -320,6 +334,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         unsafe_found: vec![None; props.len()],
         props,
         range_found: None,
+        int_found: None,
         transitions: 0,
     };
     let mut deadlock_found: Option<Found> = None;
@@ -356,6 +371,9 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     }
     let mut scratch = Scratch::default();
     let mut candidates = Vec::new();
+    // Per compiled transition instance: whether it fired (or met a range error) in an
+    // expanded state.
+    let mut fired = vec![false; compiled.trans.len()];
     let mut st: State = vec![0; inst.slots.len()];
     let mut cursor = 0usize;
     let mut depth = 0usize;
@@ -364,7 +382,9 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let tracked = !s.props.is_empty() || opts.deadlock;
     // Done when every requested property is violated, the last one at depth D, and
     // range errors are decided up to D: one was found at most this deep, or every state
-    // of depth <= D has been expanded (the SAT engine decides them as far).
+    // of depth <= D has been expanded (the SAT engine decides them as far); `int_bound`
+    // likewise, in a model with ints.
+    let ints = model.int_window.is_some();
     let all_done = |s: &Search, dl: &Option<Found>, depth: usize| {
         if !tracked
             || !s.unsafe_found.iter().all(|f| f.is_some())
@@ -380,7 +400,8 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
             .map(|f| f.depth)
             .max()
             .unwrap_or(0);
-        s.range_found.as_ref().is_some_and(|r| r.depth <= depth) || depth > last
+        let decided = |f: &Option<Found>| f.as_ref().is_some_and(|r| r.depth <= depth);
+        depth > last || (decided(&s.range_found) && (!ints || decided(&s.int_found)))
     };
     if opts.max_states.is_some_and(|m| s.count >= m) && init_count > s.count {
         limit = Some(Limit::MaxStates);
@@ -414,12 +435,28 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
             });
             match out {
                 Outcome::Disabled => {}
-                Outcome::Enabled(c) => enabled += c,
-                Outcome::Fault => s.range(Found {
-                    depth,
-                    node: cursor,
-                    kind: Kind::RangeTrans { ctrans: k },
-                }),
+                Outcome::Enabled(c) => {
+                    enabled += c;
+                    fired[k] |= c > 0;
+                }
+                Outcome::Fault => {
+                    // Not reported as dead: the range error is reported instead.
+                    fired[k] = true;
+                    s.range(Found {
+                        depth,
+                        node: cursor,
+                        kind: Kind::RangeTrans { ctrans: k },
+                    })
+                }
+                Outcome::IntBound => {
+                    // Not reported as dead: leaving the window is reported instead.
+                    fired[k] = true;
+                    s.int_bound(Found {
+                        depth,
+                        node: cursor,
+                        kind: Kind::IntBound { ctrans: k },
+                    })
+                }
             }
         }
         if enabled == 0 && opts.deadlock && deadlock_found.is_none() {
@@ -461,6 +498,40 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     }
     s.flush(&compiled, depth + 1);
     let complete = limit.is_none() && cursor >= s.count;
+    let mut coverage = Coverage {
+        exhaustive: complete,
+        instances: vec![false; model.transitions.len()],
+        fired: vec![false; model.transitions.len()],
+        ..Coverage::default()
+    };
+    for (k, ct) in compiled.trans.iter().enumerate() {
+        coverage.instances[ct.trans] = true;
+        coverage.fired[ct.trans] |= fired[k];
+    }
+    if complete && opts.coverage {
+        let holding: Vec<usize> = s
+            .props
+            .iter()
+            .zip(&s.unsafe_found)
+            .filter(|(_, f)| f.is_none())
+            .map(|(&u, _)| u)
+            .collect();
+        let search = start.elapsed().as_secs_f64();
+        match conjunct_pass(&inst, &s, &holding, search, opts) {
+            Ok(c) => coverage.conjuncts = c,
+            Err(why) => coverage.skipped = Some(why),
+        }
+        // One SAT query per property; a second at most, or the run's own limits.
+        let budget = Instant::now() + std::time::Duration::from_secs(1);
+        let stop = crate::sat::Stop {
+            deadline: Some(opts.deadline.map_or(budget, |d| d.min(budget))),
+            flag: opts.stop.clone(),
+        };
+        coverage.satisfiable = super::vacuity::satisfiable_anywhere(model, n, &holding, &stop)
+            .into_iter()
+            .filter_map(|(u, a)| a.map(|a| (u, a)))
+            .collect();
+    }
     let stats = ReachStats {
         states: s.count,
         transitions: s.transitions,
@@ -530,6 +601,13 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     {
         push(PropId::Range, "range_error".into(), Some(r), true);
     }
+    if let Some(r) = s
+        .int_found
+        .as_ref()
+        .filter(|r| decided_to.is_none_or(|d| r.depth <= d))
+    {
+        push(PropId::IntBound, "int_bound".into(), Some(r), true);
+    }
     ReachResult {
         size: n,
         symmetry: use_sym,
@@ -538,6 +616,107 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         limit,
         complete,
         internal_errors,
+        coverage,
+    }
+}
+
+/// How many times the search's time the pass over the stored states may take.
+const CONJUNCT_BUDGET: f64 = 4.0;
+/// ... but never less than this many seconds (tiny searches time poorly).
+const CONJUNCT_MIN_SECONDS: f64 = 0.2;
+
+/// For each property of `props` with two conjuncts or more (and tuples at this size),
+/// per conjunct as written: whether it is true for some tuple of pairwise distinct
+/// processes in some reachable state. Called after an exhaustive search, on the stored
+/// states. Under symmetry reduction those are canonical representatives, one per
+/// orbit, and that is enough: the family and its properties are fully symmetric (the
+/// symmetry analysis covers properties too, and holds for every subformula, a
+/// conjunct included), so a conjunct true for processes z in a reachable state s is
+/// true for π(z) in π(s), and π(z) is pairwise distinct when z is; every orbit of
+/// reachable states has its representative stored, and representatives are reachable
+/// since reachable states are closed under π. The same holds for permutations of
+/// interchangeable data values. Errors: why the pass was skipped (too costly: more
+/// than `CONJUNCT_BUDGET` times `search_seconds`, judged on its first states; or a
+/// limit of the run).
+fn conjunct_pass(
+    inst: &Instance,
+    s: &Search,
+    props: &[usize],
+    search_seconds: f64,
+    opts: &ReachOptions,
+) -> Result<Vec<(usize, Vec<bool>)>, String> {
+    let model = inst.model;
+    // Per (property, conjunct): its compiled form for every tuple.
+    let mut out: Vec<(usize, Vec<bool>)> = Vec::new();
+    let mut todo: Vec<(usize, usize, Vec<crate::model::compiled::C>)> = Vec::new();
+    for &u in props {
+        let p = &model.unsafes[u];
+        let tuples = inst.distinct_tuples(p.params);
+        if p.conjuncts.len() < 2 || tuples.is_empty() {
+            continue;
+        }
+        for (c, conj) in p.conjuncts.iter().enumerate() {
+            let cs = tuples
+                .iter()
+                .map(|t| {
+                    let mut env = vec![0; p.locals.len().max(t.len())];
+                    env[..t.len()].copy_from_slice(t);
+                    crate::model::compiled::compile(inst, &mut env, &conj.expr)
+                })
+                .collect();
+            todo.push((out.len(), c, cs));
+        }
+        out.push((u, vec![false; p.conjuncts.len()]));
+    }
+    if todo.is_empty() {
+        return Ok(out);
+    }
+    let start = Instant::now();
+    let budget = (CONJUNCT_BUDGET * search_seconds).max(CONJUNCT_MIN_SECONDS);
+    let mut st: State = vec![0; inst.slots.len()];
+    let mut done = 0usize;
+    let mut skipped = None;
+    s.visited.for_each(|key| {
+        inst.unpack(key, &mut st);
+        // A conjunct once seen true is not evaluated again; a range error counts as
+        // possibly true (the conjunct alone may read what the body's earlier
+        // conjuncts guard), so only conjuncts certainly false everywhere are reported.
+        todo.retain(|(p, c, cs)| {
+            let hit = cs.iter().any(|x| !matches!(x.eval(&st), Ok(0)));
+            if hit {
+                out[*p].1[*c] = true;
+            }
+            !hit
+        });
+        done += 1;
+        if todo.is_empty() {
+            return false;
+        }
+        if done.is_multiple_of(1024) {
+            let t = start.elapsed().as_secs_f64();
+            // The estimate assumes the conjuncts left stay false (the costly case).
+            let estimate = t * s.count as f64 / done as f64;
+            if estimate > budget {
+                skipped = Some(format!(
+                    "it would take about {estimate:.1}s, more than {CONJUNCT_BUDGET} times the search ({search_seconds:.1}s)"
+                ));
+                return false;
+            }
+            if opts.deadline.is_some_and(|d| Instant::now() >= d)
+                || opts
+                    .stop
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
+                skipped = Some("the run was stopped (time limit or interrupt)".into());
+                return false;
+            }
+        }
+        true
+    });
+    match skipped {
+        Some(why) => Err(why),
+        None => Ok(out),
     }
 }
 
@@ -594,7 +773,7 @@ fn build_trace(
         Kind::RangeTrans { ctrans } => {
             let ct = &compiled.trans[*ctrans];
             match eval::fire(inst, &st, ct.trans, &ct.params) {
-                Fire::Error(e) => Violation::Range {
+                Fire::Error(e) if !e.is_int_bound() => Violation::Range {
                     site: RangeSite::Transition {
                         trans: ct.trans,
                         params: ct.params.clone(),
@@ -612,6 +791,17 @@ fn build_trace(
             Ok(_) => return Err("the reference interpreter meets no range error".into()),
         },
         Kind::RangeInit { .. } => return Err("an init error has no run".into()),
+        Kind::IntBound { ctrans } => {
+            let ct = &compiled.trans[*ctrans];
+            match eval::fire(inst, &st, ct.trans, &ct.params) {
+                Fire::Error(e) if e.is_int_bound() => Violation::IntBound {
+                    trans: ct.trans,
+                    params: ct.params.clone(),
+                    message: e.message,
+                },
+                _ => return Err("the reference interpreter does not leave the int window".into()),
+            }
+        }
     };
     let t = Trace {
         size: inst.n,
@@ -639,6 +829,7 @@ impl From<ReachResult> for SizeReport {
             initial_states: Some(r.stats.initial_states),
             // Every state of depth <= the level being expanded was discovered and checked.
             answered_depth: Some(r.stats.depth),
+            coverage: Some(r.coverage),
             ..SizeReport::default()
         }
     }

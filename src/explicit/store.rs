@@ -182,6 +182,19 @@ impl VisitedSet {
     pub fn memory_bytes(&self) -> usize {
         self.table.len() * 8
     }
+
+    /// Call `f` on every packed state of the set (in table order), until it returns
+    /// false.
+    pub fn for_each(&self, mut f: impl FnMut(&[u64]) -> bool) {
+        if self.has_zero && !f(&vec![0; self.words]) {
+            return;
+        }
+        for e in self.table.chunks_exact(self.words) {
+            if e.iter().any(|&x| x != 0) && !f(e) {
+                return;
+            }
+        }
+    }
 }
 
 /// A map from packed keys of a fixed number of words to a few words of flags, for the
@@ -352,6 +365,28 @@ mod tests {
         assert!(!z.insert(&[0]));
         assert!(z.contains(&[0]));
         assert_eq!(z.len(), 1);
+    }
+
+    #[test]
+    fn for_each_visits_every_state_once() {
+        let mut s = VisitedSet::new(2);
+        // 0..10_000 twice over, the all-zero state included: 10_000 distinct states.
+        for i in 0..20_000u64 {
+            s.insert(&[i % 10_000, 0]);
+        }
+        let mut seen = Vec::new();
+        s.for_each(|k| {
+            seen.push(k[0]);
+            true
+        });
+        seen.sort_unstable();
+        assert_eq!(seen, (0..10_000).collect::<Vec<u64>>());
+        let mut calls = 0;
+        s.for_each(|_| {
+            calls += 1;
+            calls < 5
+        });
+        assert_eq!(calls, 5);
     }
 
     #[test]

@@ -99,7 +99,7 @@ impl Ic3Engine {
         &self,
         p: &Problem<'m>,
         ctl: &Control,
-        skip: &[(Option<usize>, usize)],
+        skip: &[(super::PropKey, usize)],
     ) -> Result<(Transys<'m>, Ic3Outcome), String> {
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
         let opts = Ic3Options {
@@ -123,7 +123,7 @@ impl Ic3Engine {
         &self,
         p: &Problem,
         ctl: &Control,
-        skip: &[(Option<usize>, usize)],
+        skip: &[(super::PropKey, usize)],
     ) -> Result<Findings, String> {
         let (ts, out) = self.run(p, ctl, skip)?;
         let sym = self.symmetry && p.model.is_symmetric() && p.max > 1;

@@ -45,8 +45,9 @@ const TEMP_ORBIT: usize = 160;
 /// The level of lemmas known to be inductive (seeds): in every frame, never pushed.
 const INF: usize = usize::MAX;
 
-/// Which property a bad state violates: `unsafe` number p, or `None` for range errors.
-pub type PropKey = Option<usize>;
+/// Which property a bad state violates: `Unsafe(p)`, `Range` for range errors,
+/// `IntBound` for stores leaving the int window.
+pub type PropKey = crate::verdict::PropId;
 
 /// How to run IC3.
 #[derive(Clone, Debug)]
@@ -175,8 +176,11 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
     let lift = new_solver(ts, opts.solver, &[STATE, STEP])?;
     let init_solver = new_solver(ts, opts.solver, &[STATE])?;
     let init = new_solver(ts, opts.solver, &[STATE, STEP, FIRE])?;
-    let mut keys: Vec<PropKey> = opts.props.iter().map(|&p| Some(p)).collect();
-    keys.push(None);
+    let mut keys: Vec<PropKey> = opts.props.iter().map(|&p| PropKey::Unsafe(p)).collect();
+    keys.push(PropKey::Range);
+    if ts.inst.model.int_window.is_some() {
+        keys.push(PropKey::IntBound);
+    }
     let mut excluded: HashMap<PropKey, Vec<usize>> = HashMap::new();
     for &(k, w) in &opts.exclude {
         excluded.entry(k).or_default().push(w);
@@ -367,11 +371,12 @@ impl Engine<'_, '_> {
                 continue;
             }
             let b = match key {
-                Some(p) => {
+                PropKey::Unsafe(p) => {
                     let (b, e) = self.ts.bad(p);
                     self.ts.c.and2(b, -e)
                 }
-                None => self.ts.range(&self.opts.props, false),
+                PropKey::IntBound => self.ts.int_bound(false),
+                _ => self.ts.range(&self.opts.props, false),
             };
             let blocked: Vec<Lit> = ex.iter().map(|&w| self.ts.agg.width[w - 1]).collect();
             let any = self.ts.c.or(&blocked);
@@ -388,7 +393,7 @@ impl Engine<'_, '_> {
             .iter()
             .find(|(_, l)| s.value(*l))
             .map(|x| x.0)
-            .unwrap_or(None)
+            .unwrap_or(PropKey::Range)
     }
 
     fn record(&mut self, key: PropKey, width: usize, depth: usize) {

@@ -64,7 +64,10 @@ pub enum Item {
         body: Expr,
         span: Span,
     },
+    /// `invariant [name] (params) { body }`: like `unsafe`, the body describes states
+    /// the author claims are unreachable.
     Invariant {
+        name: Option<Ident>,
         params: Vec<Ident>,
         body: Expr,
         span: Span,

@@ -79,8 +79,15 @@ struct Checker<'a> {
     breaks: Vec<SymmetryBreak>,
     /// Abstract types: (enumeration holding their values, declaration).
     abstracts: Vec<(usize, Ident)>,
+    /// `LoadOptions::data_value_names`.
+    data_names: bool,
+    /// The largest data value named `dK` and where.
+    data_used: Option<(usize, Span)>,
     /// Warnings about readings taken from Cubicle (one per source position).
     notes: Vec<Diagnostic>,
+    /// The range type `int` (its bounds set once the whole model is known) and its
+    /// first use.
+    int_type: Option<(usize, Span)>,
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -114,6 +121,17 @@ fn real_decl(name: &Ident, tys: &[TypeExpr]) -> R<()> {
     Ok(())
 }
 
+/// The operands of a chain of `&&` (the expression itself when it is no `&&`).
+fn top_conjuncts<'e>(e: &'e ast::Expr, out: &mut Vec<&'e ast::Expr>) {
+    match &e.kind {
+        ExprKind::Bin(BinOp::And, a, b) => {
+            top_conjuncts(a, out);
+            top_conjuncts(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
 /// Check a parsed file into a model.
 pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Model, Diagnostic> {
     let mut c = Checker {
@@ -130,6 +148,9 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         breaks: Vec::new(),
         abstracts: Vec::new(),
         notes: Vec::new(),
+        int_type: None,
+        data_names: opts.data_value_names,
+        data_used: None,
     };
     if let Some((k, span)) = file.number_procs {
         if !(1..=64).contains(&k) {
@@ -172,20 +193,37 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
     let mut unsafes: Vec<Unsafe> = Vec::new();
     let mut ltls: Vec<LtlProp> = Vec::new();
     let mut unnamed = 0;
+    let mut unnamed_inv = 0;
     let mut warnings = Vec::new();
     let mut repeated: Vec<(Ident, Span)> = Vec::new();
     for it in &file.items {
         match it {
             ast::Item::Init { params, body, span } => inits.push(c.init(params, body, *span)?),
-            ast::Item::Invariant { .. } | ast::Item::Predicate { .. } => {}
+            ast::Item::Predicate { .. } => {}
             ast::Item::Unsafe {
                 name,
                 params,
                 body,
                 span,
+            }
+            | ast::Item::Invariant {
+                name,
+                params,
+                body,
+                span,
             } => {
+                // Unnamed ones are numbered per kind (`unsafe1`, `invariant1`); both
+                // kinds share one namespace, that of `--property`.
+                let kind = match it {
+                    ast::Item::Invariant { .. } => PropKind::Invariant,
+                    _ => PropKind::Unsafe,
+                };
                 let nm = match name {
                     Some(n) => n.name.clone(),
+                    None if kind == PropKind::Invariant => {
+                        unnamed_inv += 1;
+                        format!("invariant{unnamed_inv}")
+                    }
                     None => {
                         unnamed += 1;
                         format!("unsafe{unnamed}")
@@ -194,7 +232,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
                 if unsafes.iter().any(|u| u.name == nm) {
                     return err(*span, format!("a property named `{nm}` is already defined"));
                 }
-                unsafes.push(c.unsafe_prop(nm, params, body, *span)?);
+                unsafes.push(c.unsafe_prop(nm, kind, params, body, *span)?);
             }
             ast::Item::Transition {
                 name,
@@ -266,11 +304,13 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
     if unsafes.is_empty() && ltls.is_empty() {
         warnings.push(Diagnostic::warning(
             Span::new(0, 0),
-            "the model states no property (`unsafe` or `ltl`)",
+            "the model states no property (`unsafe`, `invariant` or `ltl`)",
         ));
     }
     warnings.append(&mut c.notes);
     let abstracts = std::mem::take(&mut c.abstracts);
+    let data_used = c.data_used;
+    let int_type = c.int_type;
     let mut model = Model {
         number_procs: c.number_procs,
         enums: c.enums,
@@ -283,14 +323,205 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         symmetry_breaks: c.breaks,
         data_types: Vec::new(),
         extra_proc: None,
+        int_window: None,
         warnings,
         source,
     };
     for (e, name) in abstracts {
         let w = data::settle(&mut model, e, &name.name, name.span, opts.data_values);
         model.warnings.push(w);
+        if let Some((k, span)) = data_used
+            && k > model.enums[e].ctors.len()
+        {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "`d{k}` is not a value of `{}` (d1..d{})",
+                    name.name,
+                    model.enums[e].ctors.len()
+                ),
+            ));
+        }
+    }
+    if let Some((r, span)) = int_type {
+        let w = settle_ints(&mut model, r, span, opts.int_range)?;
+        model.warnings.push(w);
     }
     Ok(model)
+}
+
+/// An integer literal as written: `k`, or `-k` (read as `0 - k`).
+fn int_literal(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Const(v, Ty::Int) => Some(*v),
+        Expr::Arith(ArithOp::Sub, a, b) => match (&**a, &**b) {
+            (Expr::Const(0, Ty::Int), Expr::Const(v, Ty::Int)) => v.checked_neg(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Every integer literal of an expression.
+fn literals(e: &Expr, out: &mut Vec<i64>) {
+    if let Some(v) = int_literal(e) {
+        out.push(v);
+        return;
+    }
+    match e {
+        Expr::Const(..) | Expr::Size | Expr::Local(_) => {}
+        Expr::Read(_, xs) | Expr::And(xs) | Expr::Or(xs) => {
+            xs.iter().for_each(|x| literals(x, out))
+        }
+        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
+            literals(a, out);
+            literals(b, out);
+        }
+        Expr::Not(a) => literals(a, out),
+        Expr::Ite(a, b, c, _) => {
+            literals(a, out);
+            literals(b, out);
+            literals(c, out);
+        }
+        Expr::Quant { dom, body, .. } => {
+            if let Domain::Procs { except } = dom {
+                except.iter().for_each(|x| literals(x, out));
+            }
+            literals(body, out);
+        }
+    }
+}
+
+fn ltl_literals(l: &Ltl, out: &mut Vec<i64>) {
+    match l {
+        Ltl::Atom(e) => literals(e, out),
+        Ltl::Not(a) | Ltl::Next(a) | Ltl::Globally(a) | Ltl::Finally(a) => ltl_literals(a, out),
+        Ltl::And(a, b)
+        | Ltl::Or(a, b)
+        | Ltl::Imp(a, b)
+        | Ltl::Iff(a, b)
+        | Ltl::Until(a, b)
+        | Ltl::Release(a, b)
+        | Ltl::WeakUntil(a, b) => {
+            ltl_literals(a, out);
+            ltl_literals(b, out);
+        }
+    }
+}
+
+/// The least and greatest integer literal of the model's transitions, `init`,
+/// `unsafe` and `ltl` blocks.
+fn literal_bounds(m: &Model) -> Option<(i64, i64)> {
+    let mut lits = Vec::new();
+    for t in &m.transitions {
+        literals(&t.guard, &mut lits);
+        for u in &t.updates {
+            for ix in &u.index {
+                if let Index::Term(x) = ix {
+                    literals(x, &mut lits);
+                }
+            }
+            match &u.value {
+                UpdValue::Term(x) | UpdValue::Any { cond: x, .. } => literals(x, &mut lits),
+                UpdValue::Nondet => {}
+            }
+        }
+    }
+    for i in &m.inits {
+        literals(&i.body, &mut lits);
+    }
+    for u in &m.unsafes {
+        literals(&u.body, &mut lits);
+    }
+    for l in &m.ltls {
+        ltl_literals(&l.body, &mut lits);
+    }
+    Some((*lits.iter().min()?, *lits.iter().max()?))
+}
+
+/// Whether an `init` block fixes every cell of `var` to a literal: one of its
+/// top-level conjuncts is `V[z1, .., zk] = lit` with z1..zk distinct parameters of the
+/// block (which range over every process, so every cell is meant).
+fn init_fixes(init: &Init, var: VarId) -> bool {
+    fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match e {
+            Expr::And(xs) => xs.iter().for_each(|x| conjuncts(x, out)),
+            _ => out.push(e),
+        }
+    }
+    let mut cs = Vec::new();
+    conjuncts(&init.body, &mut cs);
+    cs.into_iter().any(|c| {
+        let Expr::Cmp(CmpOp::Eq, a, b) = c else {
+            return false;
+        };
+        let cell = match (&**a, &**b) {
+            (Expr::Read(v, ix), x) | (x, Expr::Read(v, ix))
+                if *v == var && int_literal(x).is_some() =>
+            {
+                ix
+            }
+            _ => return false,
+        };
+        let mut ids: Vec<usize> = Vec::new();
+        for x in cell {
+            match x {
+                Expr::Local(id) if *id < init.params && !ids.contains(id) => ids.push(*id),
+                _ => return false,
+            }
+        }
+        true
+    })
+}
+
+/// Fix the window of `int` (the range type `r`, first used at `span`): given by
+/// `--int-range`, or derived from the model's literals. Returns the warning that
+/// reports it.
+fn settle_ints(
+    model: &mut Model,
+    r: usize,
+    span: Span,
+    given: Option<(i64, i64)>,
+) -> Result<Diagnostic, Diagnostic> {
+    let lits = literal_bounds(model);
+    let (lo, hi) = given.unwrap_or_else(|| IntWindow::default_for(lits));
+    if hi < lo || hi.saturating_sub(lo) >= MAX_INT_VALUES {
+        return Err(Diagnostic::error(
+            span,
+            format!(
+                "the int window {lo}..{hi} is {}",
+                if hi < lo { "empty" } else { "too large" }
+            ),
+        )
+        .with_note(format!(
+            "help: give --int-range LO..HI with at most {MAX_INT_VALUES} values"
+        )));
+    }
+    model.ranges[r].lo = SizeExpr::Lit(lo);
+    model.ranges[r].hi = SizeExpr::Lit(hi);
+    let ty = Ty::Range(r);
+    let free: Vec<VarId> = (0..model.vars.len())
+        .filter(|&v| model.vars[v].ty == ty && !model.inits.iter().any(|i| init_fixes(i, v)))
+        .collect();
+    let w = IntWindow {
+        range: r,
+        lo,
+        hi,
+        given: given.is_some(),
+        literals: lits,
+        free,
+        span,
+    };
+    let mut d = Diagnostic::warning(span, format!("int: {}", w.summary(model)));
+    if given.is_none() {
+        d = d.with_note("help: set the window with --int-range LO..HI");
+    } else if let Some((a, b)) = lits.filter(|&(a, b)| a < lo || b > hi) {
+        d = d.with_note(format!(
+            "note: the model's literals {a}..{b} reach outside the window; values outside it are never reached"
+        ));
+    }
+    model.int_window = Some(w);
+    Ok(d)
 }
 
 impl<'a> Checker<'a> {
@@ -345,14 +576,7 @@ impl<'a> Checker<'a> {
                 "bool" => Ok(Ty::Bool),
                 "proc" => Ok(Ty::Proc),
                 "real" => Err(real_error(id.span, None)),
-                "int" => Err(Diagnostic::error(
-                    id.span,
-                    format!(
-                        "unsupported type `{}`: nfold checks finite-state families",
-                        id.name
-                    ),
-                )
-                .with_note("help: use a range instead, e.g. `0 .. 7` or `0 .. N`")),
+                "int" => Ok(Ty::Range(self.int_range(id.span))),
                 other => match self.types.get(other) {
                     Some(t) => Ok(*t),
                     None => err(id.span, format!("unknown type `{other}`")),
@@ -368,6 +592,28 @@ impl<'a> Checker<'a> {
                 self.new_range(name, lo, hi, *span)
             }
         }
+    }
+
+    /// The range type `int` (created at its first use; its bounds are the window,
+    /// fixed once the whole model is known).
+    fn int_range(&mut self, span: Span) -> usize {
+        if let Some((r, _)) = self.int_type {
+            return r;
+        }
+        self.ranges.push(RangeType {
+            name: "int".into(),
+            lo: SizeExpr::Lit(0),
+            hi: SizeExpr::Lit(0),
+            span,
+        });
+        let r = self.ranges.len() - 1;
+        self.int_type = Some((r, span));
+        r
+    }
+
+    /// Whether `t` is the type `int`.
+    fn is_int(&self, t: Ty) -> bool {
+        matches!((t, self.int_type), (Ty::Range(r), Some((i, _))) if r == i)
     }
 
     fn check_new_type_name(&self, name: &Ident) -> R<()> {
@@ -448,7 +694,19 @@ impl<'a> Checker<'a> {
                 real_decl(name, std::slice::from_ref(elem))?;
                 let mut dims = Vec::new();
                 for ix in index {
-                    dims.push(self.resolve_type(ix)?);
+                    let t = self.resolve_type(ix)?;
+                    if self.is_int(t) {
+                        let at = ix.span();
+                        return Err(Diagnostic::error(
+                            at,
+                            format!(
+                                "the array `{}` is indexed by `int`, which is not supported",
+                                name.name
+                            ),
+                        )
+                        .with_note("help: index it by a range instead, e.g. `0 .. 7`"));
+                    }
+                    dims.push(t);
                 }
                 let t = self.resolve_type(elem)?;
                 self.var_names.insert(name.name.clone(), self.vars.len());
@@ -626,6 +884,19 @@ impl<'a> Checker<'a> {
                     e.span,
                     format!("predicate `{name}` needs its arguments: `{name}(...)`"),
                 ),
+                None if self.data_names
+                    && self.abstracts.len() == 1
+                    && name.len() > 1
+                    && name.starts_with('d')
+                    && name[1..].parse::<usize>().is_ok_and(|k| k >= 1) =>
+                {
+                    let k: usize = name[1..].parse().unwrap_or(1);
+                    if self.data_used.is_none_or(|(m, _)| k > m) {
+                        self.data_used = Some((k, e.span));
+                    }
+                    let en = self.abstracts[0].0;
+                    Ok((Expr::Const(k as i64 - 1, Ty::Enum(en)), Ty::Enum(en)))
+                }
                 None => Err(Diagnostic::error(e.span, format!("unknown name `{name}`"))
                     .with_note("help: lower-case names are parameters, quantified variables, `let` names or predicates")),
             },
@@ -836,6 +1107,11 @@ impl<'a> Checker<'a> {
             }
             QuantDom::Type(t) => {
                 let ty = self.resolve_type(t)?;
+                if self.is_int(ty) {
+                    let at = t.span();
+                    return Err(Diagnostic::error(at, "quantifiers over `int` are not supported")
+                        .with_note("help: quantify over a range instead, e.g. `forall x : 0 .. 7. ...`"));
+                }
                 match ty {
                     Ty::Proc => (Domain::Procs { except: Vec::new() }, Ty::Proc),
                     _ => (Domain::Type(ty), ty),
@@ -985,18 +1261,44 @@ impl<'a> Checker<'a> {
     fn unsafe_prop(
         &mut self,
         name: String,
+        kind: PropKind,
         params: &[Ident],
         body: &ast::Expr,
         span: Span,
     ) -> R<Unsafe> {
         let mut sc = Scope::new();
         sc.params(params)?;
-        let body = self.formula(&mut sc, body)?;
+        // Each conjunct as written is checked on its own, left to right: the same
+        // checks in the same order as for the whole `&&` (which flattens its operands
+        // the same way), so the body is unchanged, and each conjunct keeps its span.
+        let mut written = Vec::new();
+        top_conjuncts(body, &mut written);
+        let mut conjuncts = Vec::new();
+        for c in written {
+            conjuncts.push(Conjunct {
+                expr: self.formula(&mut sc, c)?,
+                span: c.span,
+            });
+        }
+        let body = if conjuncts.len() == 1 {
+            conjuncts[0].expr.clone()
+        } else {
+            let mut xs = Vec::new();
+            for c in &conjuncts {
+                match &c.expr {
+                    Expr::And(v) => xs.extend(v.iter().cloned()),
+                    x => xs.push(x.clone()),
+                }
+            }
+            Expr::And(xs)
+        };
         Ok(Unsafe {
             name,
+            kind,
             params: params.len(),
             locals: sc.locals,
             body,
+            conjuncts,
             span,
         })
     }

@@ -31,6 +31,12 @@ pub struct LoadOptions {
     /// The number of values of every abstract type (`type data`); `None` chooses it
     /// from the text (`model::data`).
     pub data_values: Option<usize>,
+    /// The window `lo..hi` over which `int` is checked (`--int-range`); `None` derives
+    /// it from the model's literals (`model::ir::IntWindow::default_for`).
+    pub int_range: Option<(i64, i64)>,
+    /// Read `d1`, `d2`, ... as the values of the model's one abstract type (certificates
+    /// name them so; a model's own text cannot).
+    pub data_value_names: bool,
 }
 
 /// Parse and check a model given as text.
@@ -133,9 +139,10 @@ fn word_blocks(toks: &[lexer::Token], word: &str) -> Vec<usize> {
 }
 
 /// Cubicle's `candidate (z1 ... zm) { f }` blocks: conjectured invariants, hints for its
-/// proof search. They are not part of the transition system, so nfold
-/// reads them as `invariant` blocks, which it ignores, with one warning.
-fn candidate_blocks(toks: &mut [lexer::Token], source: &Source) -> Option<Diagnostic> {
+/// proof search. They are not part of the transition system, and, unlike `invariant`
+/// blocks (claims nfold checks), they are conjectures the file does not make, so nfold
+/// drops their tokens before parsing, with one warning.
+fn candidate_blocks(toks: &mut Vec<lexer::Token>, source: &Source) -> Option<Diagnostic> {
     let at = word_blocks(toks, "candidate");
     let first = *at.first()?;
     let mut lines: Vec<String> = at
@@ -146,12 +153,30 @@ fn candidate_blocks(toks: &mut [lexer::Token], source: &Source) -> Option<Diagno
     if at.len() > 5 {
         lines.push("...".to_string());
     }
-    for &k in &at {
-        toks[k].tok = lexer::Tok::Kw(lexer::Kw::Invariant);
+    let span = toks[first].span;
+    for &k in at.iter().rev() {
+        // The block ends at the brace matching its first `{` (word_blocks found one).
+        let mut depth = 0usize;
+        // Unclosed: left for the parser to report.
+        let mut end = k;
+        for (j, t) in toks.iter().enumerate().skip(k) {
+            match t.tok {
+                lexer::Tok::Sym(lexer::Sym::LBrace) => depth += 1,
+                lexer::Tok::Sym(lexer::Sym::RBrace) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = j + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        toks.drain(k..end);
     }
     Some(
         Diagnostic::warning(
-            toks[first].span,
+            span,
             format!(
                 "{} `candidate` block{} ignored (line{} {})",
                 at.len(),

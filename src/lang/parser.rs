@@ -602,37 +602,47 @@ fn formula_block(i: P<'_>) -> PRes<'_, (Expr, Span)> {
 
 fn init_item(i: P<'_>) -> PRes<'_, Item> {
     let start = i.span();
-    let (i, is_inv) = alt((
-        map(kw(Kw::Init), |_| false),
-        map(kw(Kw::Invariant), |_| true),
-    ))(i)?;
+    let (i, _) = kw(Kw::Init)(i)?;
     let (i, ps) = cut(opt(params))(i)?;
     let (i, (body, end)) = cut(formula_block)(i)?;
-    let params = ps.unwrap_or_default();
-    let span = start.to(end);
     Ok((
         i,
-        if is_inv {
-            Item::Invariant { params, body, span }
-        } else {
-            Item::Init { params, body, span }
+        Item::Init {
+            params: ps.unwrap_or_default(),
+            body,
+            span: start.to(end),
         },
     ))
 }
 
+/// `unsafe [name] (params) { f }` and `invariant [name] (params) { f }` have one form:
+/// both describe states claimed unreachable.
 fn unsafe_item(i: P<'_>) -> PRes<'_, Item> {
     let start = i.span();
-    let (i, _) = kw(Kw::Unsafe)(i)?;
+    let (i, is_inv) = alt((
+        map(kw(Kw::Unsafe), |_| false),
+        map(kw(Kw::Invariant), |_| true),
+    ))(i)?;
     let (i, name) = opt(lower)(i)?;
     let (i, ps) = cut(opt(params))(i)?;
     let (i, (body, end)) = cut(formula_block)(i)?;
+    let (params, span) = (ps.unwrap_or_default(), start.to(end));
     Ok((
         i,
-        Item::Unsafe {
-            name,
-            params: ps.unwrap_or_default(),
-            body,
-            span: start.to(end),
+        if is_inv {
+            Item::Invariant {
+                name,
+                params,
+                body,
+                span,
+            }
+        } else {
+            Item::Unsafe {
+                name,
+                params,
+                body,
+                span,
+            }
         },
     ))
 }

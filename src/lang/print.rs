@@ -162,7 +162,8 @@ pub fn model_text(m: &Model) -> String {
     }
     for u in &m.unsafes {
         out.push_str(&format!(
-            "unsafe {} ({}) {{ {} }}\n",
+            "{} {} ({}) {{ {} }}\n",
+            u.kind.keyword(),
             u.name,
             params_text(&u.locals, u.params),
             expr_text(m, &u.locals, &u.body)

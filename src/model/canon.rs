@@ -714,6 +714,7 @@ mod tests {
             "type data\nvar X : data\narray D[proc] : data\ninit () { true }\nunsafe () { X = X }",
             &LoadOptions {
                 data_values: Some(7),
+                ..Default::default()
             },
         )
         .unwrap();
@@ -739,6 +740,7 @@ mod tests {
              transition t (i) requires { i = #1 } { X := D[i]; }",
             &LoadOptions {
                 data_values: Some(4),
+                ..Default::default()
             },
         )
         .unwrap();

@@ -339,12 +339,14 @@ pub enum Target {
 /// One step of a compiled action, in update order.
 #[derive(Clone, Debug)]
 pub enum Op {
-    /// Store a value, which must lie in `lo..=hi`.
+    /// Store a value, which must lie in `lo..=hi` (for an `int` target, the int
+    /// window: leaving it is `int_bound`, not a range error).
     Write {
         target: Target,
         value: C,
         lo: i64,
         hi: i64,
+        int: bool,
     },
     /// `X := .` or `A[i] := .`: every value of the type.
     Nondet { target: Target, lo: i64, hi: i64 },
@@ -477,7 +479,10 @@ pub enum Outcome {
     Disabled,
     /// It produced this many successors.
     Enabled(usize),
+    /// A range error.
     Fault,
+    /// A store leaving the int window (`int_bound`).
+    IntBound,
 }
 
 /// Reusable buffers for `Compiled::fire`.
@@ -563,6 +568,7 @@ impl Compiled {
                     value,
                     lo,
                     hi,
+                    int,
                 } => {
                     let slot = match target {
                         Target::Slot(s) => *s as usize,
@@ -576,7 +582,11 @@ impl Compiled {
                         Err(_) => return Outcome::Fault,
                     };
                     if v < *lo || v > *hi {
-                        return Outcome::Fault;
+                        return if *int {
+                            Outcome::IntBound
+                        } else {
+                            Outcome::Fault
+                        };
                     }
                     sc.writes.push((slot, v));
                 }
@@ -695,6 +705,7 @@ fn compile_trans(inst: &Instance, t: usize, params: Vec<i64>) -> CTrans {
                         value,
                         lo: l.lo,
                         hi: l.hi,
+                        int: inst.model.is_int_var(u.var),
                     });
                     if !super::instance::odometer(&mut cur, &ranges) {
                         break;

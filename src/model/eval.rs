@@ -7,10 +7,36 @@ use super::instance::{Instance, State, odometer};
 use super::ir::*;
 use std::fmt;
 
-/// A range error (or arithmetic overflow) met while evaluating.
+/// A range error (or arithmetic overflow) met while evaluating, or a store that
+/// leaves the int window.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalError {
     pub message: String,
+    pub kind: ErrorKind,
+}
+
+/// What kind of evaluation error: reported as `range_error` or as `int_bound`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// A value or index out of range, arithmetic overflow, conflicting writes.
+    Range,
+    /// Storing a value outside the int window in an `int` variable or cell.
+    IntBound,
+}
+
+impl EvalError {
+    /// A range error with this message.
+    pub fn range(message: impl Into<String>) -> EvalError {
+        EvalError {
+            message: message.into(),
+            kind: ErrorKind::Range,
+        }
+    }
+
+    /// Whether the error is a store leaving the int window (`int_bound`).
+    pub fn is_int_bound(&self) -> bool {
+        self.kind == ErrorKind::IntBound
+    }
 }
 
 impl fmt::Display for EvalError {
@@ -20,7 +46,7 @@ impl fmt::Display for EvalError {
 }
 
 fn range_err<T>(msg: String) -> Result<T, EvalError> {
-    Err(EvalError { message: msg })
+    Err(EvalError::range(msg))
 }
 
 /// One step of a run: a transition instance and the values its nondeterministic
@@ -57,36 +83,46 @@ pub fn index_error(inst: &Instance, var: VarId, ix: &[i64]) -> EvalError {
     for (k, &i) in ix.iter().enumerate() {
         let (lo, size) = l.dims[k];
         if i < lo || i >= lo + size as i64 {
-            return EvalError {
-                message: format!(
-                    "index out of range: `{}` does not exist ({} is outside {} = {}..{})",
-                    index_text(inst, var, ix),
-                    i,
-                    inst.model.type_name(v.dims[k]),
-                    lo,
-                    lo + size as i64 - 1
-                ),
-            };
+            return EvalError::range(format!(
+                "index out of range: `{}` does not exist ({} is outside {} = {}..{})",
+                index_text(inst, var, ix),
+                i,
+                inst.model.type_name(v.dims[k]),
+                lo,
+                lo + size as i64 - 1
+            ));
         }
     }
-    EvalError {
-        message: format!("index out of range: `{}`", index_text(inst, var, ix)),
-    }
+    EvalError::range(format!(
+        "index out of range: `{}`",
+        index_text(inst, var, ix)
+    ))
 }
 
-/// Explain a store of a value outside a variable's type.
+/// Explain a store of a value outside a variable's type: an `int_bound` error for an
+/// `int` variable (the type is the int window), a range error otherwise.
 pub fn store_error(inst: &Instance, var: VarId, ix: &[i64], v: i64) -> EvalError {
     let (lo, hi) = (inst.vars[var].lo, inst.vars[var].hi);
-    EvalError {
-        message: format!(
-            "value out of range: storing {} in `{}` of type {} = {}..{}",
-            v,
-            index_text(inst, var, ix),
-            inst.model.type_name(inst.model.vars[var].ty),
-            lo,
-            hi
-        ),
+    if inst.model.is_int_var(var) {
+        return EvalError {
+            message: format!(
+                "leaving the int window: storing {} in `{}` (int, checked over {}..{})",
+                v,
+                index_text(inst, var, ix),
+                lo,
+                hi
+            ),
+            kind: ErrorKind::IntBound,
+        };
     }
+    EvalError::range(format!(
+        "value out of range: storing {} in `{}` of type {} = {}..{}",
+        v,
+        index_text(inst, var, ix),
+        inst.model.type_name(inst.model.vars[var].ty),
+        lo,
+        hi
+    ))
 }
 
 /// The values a quantifier ranges over, in ascending order.
@@ -384,6 +420,13 @@ pub fn successors(inst: &Instance, st: &[i64]) -> Successors {
         }
     }
     (out, errs)
+}
+
+/// Whether no transition instance can fire in `st`: every instance is disabled or
+/// meets a range error (an instance that meets one does not fire, so a state whose
+/// only candidates err is a deadlock as well as the place of a range error).
+pub fn is_deadlock(inst: &Instance, st: &[i64]) -> bool {
+    successors(inst, st).0.is_empty()
 }
 
 /// The first tuple of pairwise distinct processes (lexicographic) for which the

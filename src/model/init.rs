@@ -57,9 +57,7 @@ fn peval(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], e: &Expr)
                     match r {
                         Some(v) => Some(v),
                         None => {
-                            return Err(EvalError {
-                                message: "arithmetic overflow".into(),
-                            });
+                            return Err(EvalError::range("arithmetic overflow"));
                         }
                     }
                 }

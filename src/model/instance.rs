@@ -199,6 +199,12 @@ impl<'m> Instance<'m> {
         self.slots.iter().all(|s| s.lo <= s.hi)
     }
 
+    /// The first variable with a cell whose type has no value at this size (such as
+    /// `1 .. N - 1` at size 1): the instance then has no state at all.
+    pub fn empty_typed_var(&self) -> Option<VarId> {
+        self.slots.iter().find(|s| s.lo > s.hi).map(|s| s.var)
+    }
+
     /// Pack an unpacked state into words (`out.len() == self.words`).
     pub fn pack(&self, st: &[i64], out: &mut [u64]) {
         out.iter_mut().for_each(|w| *w = 0);

@@ -246,14 +246,70 @@ pub struct Transition {
     pub span: Span,
 }
 
-/// `unsafe name (params) { body }`: bad when body holds for pairwise distinct params.
+/// Which block a safety property comes from. Both are checked the same way, by every
+/// engine; only reports tell them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PropKind {
+    /// `unsafe [name] (params) { f }`
+    Unsafe,
+    /// `invariant [name] (params) { f }`: Cubicle trusts these as hints; nfold checks
+    /// them like `unsafe` blocks (f describes states claimed unreachable).
+    Invariant,
+}
+
+impl PropKind {
+    /// The keyword, which is also the JSON spelling (`"kind"`).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            PropKind::Unsafe => "unsafe",
+            PropKind::Invariant => "invariant",
+        }
+    }
+}
+
+/// One top-level conjunct of a property's body as written (`&&` flattened through
+/// parentheses, before predicates are expanded), for reports about the source.
+#[derive(Clone, Debug)]
+pub struct Conjunct {
+    pub expr: Expr,
+    pub span: Span,
+}
+
+/// `unsafe name (params) { body }` or `invariant name (params) { body }`: bad when
+/// body holds for pairwise distinct params.
 #[derive(Clone, Debug)]
 pub struct Unsafe {
     pub name: String,
+    pub kind: PropKind,
     pub params: usize,
     pub locals: Vec<Local>,
     pub body: Expr,
+    /// The body's conjuncts as written; `body` is their conjunction (one conjunct: the
+    /// body itself).
+    pub conjuncts: Vec<Conjunct>,
     pub span: Span,
+}
+
+impl Unsafe {
+    /// How the property is shown in reports: its name for an `unsafe` block,
+    /// `invariant NAME` for an invariant (an unnamed one is already called
+    /// `invariant1`, `invariant2`, ..., and so is shown as it is).
+    pub fn label(&self) -> String {
+        match self.kind {
+            PropKind::Invariant if !self.name.starts_with("invariant") => {
+                format!("invariant {}", self.name)
+            }
+            _ => self.name.clone(),
+        }
+    }
+
+    /// `` `NAME` `` for an `unsafe` block, `` invariant `NAME` `` for an invariant.
+    pub fn quoted(&self) -> String {
+        match self.kind {
+            PropKind::Unsafe => format!("`{}`", self.name),
+            PropKind::Invariant => format!("invariant `{}`", self.name),
+        }
+    }
 }
 
 /// `init (params) { body }`: body holds for all (not necessarily distinct) params.
@@ -330,7 +386,86 @@ pub struct Model {
     /// Set when `init` declares a `proc` global different from every process: `proc`
     /// values then include one extra id that is not a process (`model::extra`).
     pub extra_proc: Option<super::extra::ExtraProc>,
+    /// Cubicle's `int`, checked over a window (a range type named `int`), when the
+    /// model declares an `int` variable, constant or array.
+    pub int_window: Option<IntWindow>,
     pub warnings: Vec<Diagnostic>,
+}
+
+/// The window `lo..hi` over which Cubicle's `int` is checked. Every `int` variable,
+/// constant and array cell has the range type `range` (named `int`, bounds `lo..hi`
+/// at every size) as its type; storing a value outside it is the pseudo-property
+/// `int_bound` (not a `range_error`), and initial values that `init` leaves free
+/// range over it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IntWindow {
+    /// The range type holding the window (an index into `Model::ranges`).
+    pub range: usize,
+    pub lo: i64,
+    pub hi: i64,
+    /// Given by `--int-range` (otherwise derived from the model's literals).
+    pub given: bool,
+    /// The least and greatest integer literal of the model (`None`: it has none).
+    pub literals: Option<(i64, i64)>,
+    /// The `int` variables, constants and arrays whose initial value `init` does not
+    /// fix to a literal: their initial values range over the window (subject to
+    /// whatever `init` says about them).
+    pub free: Vec<VarId>,
+    /// The first `int` of the file.
+    pub span: Span,
+}
+
+/// How far the default window reaches beyond the model's literals on each side.
+pub const INT_MARGIN: i64 = 2;
+
+/// The largest number of values of an `int` window.
+pub const MAX_INT_VALUES: i64 = 1 << 16;
+
+impl IntWindow {
+    /// `lo..hi`.
+    pub fn text(&self) -> String {
+        format!("{}..{}", self.lo, self.hi)
+    }
+
+    /// The default window for literals `lits` (least, greatest): from
+    /// min(0, least) - 2 to max(0, greatest) + 2.
+    pub fn default_for(lits: Option<(i64, i64)>) -> (i64, i64) {
+        let (a, b) = lits.unwrap_or((0, 0));
+        (
+            a.min(0).saturating_sub(INT_MARGIN),
+            b.max(0).saturating_add(INT_MARGIN),
+        )
+    }
+
+    /// One line for reports: the window, how it was chosen, and which initial values
+    /// range over it.
+    pub fn summary(&self, m: &Model) -> String {
+        let origin = if self.given {
+            "--int-range".to_string()
+        } else {
+            match self.literals {
+                Some((a, b)) if a <= 0 && 0 <= b => {
+                    format!(
+                        "default: the model's integer literals {a}..{b}, widened by {INT_MARGIN}"
+                    )
+                }
+                Some((a, b)) => format!(
+                    "default: the model's integer literals {a}..{b} and 0, widened by {INT_MARGIN}"
+                ),
+                None => format!("default: 0 widened by {INT_MARGIN}"),
+            }
+        };
+        let free = if self.free.is_empty() {
+            "init fixes every initial int value".to_string()
+        } else {
+            let names: Vec<&str> = self.free.iter().map(|&v| m.vars[v].name.as_str()).collect();
+            format!("initial values free over the window: {}", names.join(", "))
+        };
+        format!(
+            "checked over {} ({origin}); leaving it is `int_bound`; {free}",
+            self.text()
+        )
+    }
 }
 
 impl Model {
@@ -380,9 +515,82 @@ impl Model {
         self.data_types.iter().find(|d| d.enum_id == e)
     }
 
+    /// Whether variable `v` holds an `int` (its type is the int window).
+    pub fn is_int_var(&self, v: VarId) -> bool {
+        self.is_int_ty(self.vars[v].ty)
+    }
+
+    /// Whether `t` is the type `int` (the int window).
+    pub fn is_int_ty(&self, t: Ty) -> bool {
+        matches!((t, &self.int_window), (Ty::Range(r), Some(w)) if r == w.range)
+    }
+
+    /// The loader settings that give this model again from its text (the int window
+    /// and the number of values of abstract types as they are), e.g. to read the text
+    /// with more blocks appended.
+    pub fn load_options(&self) -> crate::lang::LoadOptions {
+        crate::lang::LoadOptions {
+            // `--data-values` sets every abstract type alike.
+            data_values: self
+                .data_types
+                .first()
+                .map(|d| d.values)
+                .filter(|&v| self.data_types.iter().all(|d| d.values == v)),
+            int_range: self.int_window.as_ref().map(|w| (w.lo, w.hi)),
+            data_value_names: false,
+        }
+    }
+
     /// Whether some abstract type has interchangeable values (two or more of them), so
     /// that states can be reduced by permuting them.
     pub fn has_data_symmetry(&self) -> bool {
         self.data_types.iter().any(|d| d.symmetric && d.values > 1)
+    }
+}
+
+#[cfg(test)]
+mod int_window_tests {
+    use super::IntWindow;
+    use crate::lang::{LoadOptions, load_str, load_str_with};
+
+    #[test]
+    fn default_window_covers_zero_and_the_literals_with_a_margin() {
+        assert_eq!(IntWindow::default_for(None), (-2, 2));
+        assert_eq!(IntWindow::default_for(Some((0, 3))), (-2, 5));
+        assert_eq!(IntWindow::default_for(Some((1, 6))), (-2, 8));
+        assert_eq!(IntWindow::default_for(Some((-4, -1))), (-6, 2));
+    }
+
+    #[test]
+    fn window_free_values_and_int_types_from_the_text() {
+        // Literals: 7 in init, -3 (unary minus) in the property, 1 in the update.
+        let m = load_str(
+            "t.cub",
+            "var X : int\nvar Y : int\narray A[proc] : int\nvar B : bool\n\
+             init (p) { X = 7 && A[p] = 0 }\nunsafe () { Y = -3 }\n\
+             transition t () { X := X + 1; }\n",
+        )
+        .unwrap();
+        let w = m.int_window.as_ref().unwrap();
+        assert_eq!((w.lo, w.hi, w.given), (-5, 9, false));
+        assert_eq!(w.literals, Some((-3, 7)));
+        let free: Vec<&str> = w.free.iter().map(|&v| m.vars[v].name.as_str()).collect();
+        assert_eq!(free, ["Y"]);
+        assert!(m.is_int_var(0) && m.is_int_var(2) && !m.is_int_var(3));
+        // Given windows are taken as they are; a model without ints has none.
+        let m = load_str_with(
+            "t.cub",
+            "var X : int\ninit () { true }\nunsafe () { X = 1 }\n",
+            &LoadOptions {
+                int_range: Some((-1, 40)),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let w = m.int_window.as_ref().unwrap();
+        assert_eq!((w.lo, w.hi, w.given), (-1, 40, true));
+        assert_eq!(m.load_options().int_range, Some((-1, 40)));
+        let m = load_str("t.cub", "var B : bool\ninit () { true }\nunsafe () { B }\n").unwrap();
+        assert!(m.int_window.is_none());
     }
 }

@@ -18,10 +18,13 @@
 //! a..b no reachable state has pairwise distinct processes x1..xk satisfying f (the
 //! meaning of an `unsafe (x1 .. xk) { f }` block); without `sizes` it is claimed at every
 //! size of the certificate; `no range error` says that no transition instance or
-//! property meets a range error. `induction k` > 1 states that the conjunction is
+//! property meets a range error, and `no int_bound` that no transition instance stores
+//! a value outside the int window. `ints LO..HI` (a model with ints) names the int
+//! window the invariant speaks of. `induction k` > 1 states that the conjunction is
 //! k-inductive rather than inductive (`induction k simple-path`: over runs of k+1
 //! pairwise distinct states). `proves P at S` claims that the invariant excludes every
-//! state violating property P (`range_error`: every range error) at the sizes S.
+//! state violating property P (`range_error`: every range error; `int_bound`: every
+//! store leaving the int window) at the sizes S.
 
 use crate::lang::diag::Span;
 
@@ -42,22 +45,68 @@ pub struct Certificate {
     /// claimed at.
     pub proves: Vec<(String, Vec<usize>)>,
     pub lemmas: Vec<CertLemma>,
+    /// The int window the invariant is about (`ints LO..HI`), for a model with ints.
+    pub ints: Option<(i64, i64)>,
     /// `every n cutoff c`: the lemmas and claims extend to every size, by the cutoff
     /// argument (`cutoff`), checked at sizes 1..c.
     pub every: Option<usize>,
 }
 
 /// One lemma: the sizes it is claimed at, its process variables and its formula
-/// (the text after `not`), or (`no_range`) the absence of range errors.
+/// (the text after `not`), or (`no_range`) the absence of range errors, or
+/// (`no_int_bound`) the absence of stores leaving the int window.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CertLemma {
     pub sizes: Option<(usize, usize)>,
     pub vars: Vec<String>,
     pub body: String,
     pub no_range: bool,
+    pub no_int_bound: bool,
 }
 
 impl CertLemma {
+    /// The lemma up to the names of its variables and to white space: the body's tokens
+    /// (names, numbers, single other characters) with every variable replaced by its
+    /// position, with the sizes. Two lemmas with one key say the same thing.
+    fn key(&self) -> (Option<(usize, usize)>, bool, bool, usize, Vec<String>) {
+        let mut tokens = Vec::new();
+        let mut word = String::new();
+        let flush = |word: &mut String, tokens: &mut Vec<String>| {
+            if !word.is_empty() {
+                let w = std::mem::take(word);
+                tokens.push(match self.vars.iter().position(|v| *v == w) {
+                    Some(k) => format!("#{k}"),
+                    None => w,
+                });
+            }
+        };
+        for ch in self.body.chars() {
+            if ch.is_alphanumeric() || ch == '_' {
+                word.push(ch);
+            } else {
+                flush(&mut word, &mut tokens);
+                if !ch.is_whitespace() {
+                    tokens.push(ch.to_string());
+                }
+            }
+        }
+        flush(&mut word, &mut tokens);
+        (
+            self.sizes,
+            self.no_range,
+            self.no_int_bound,
+            self.vars.len(),
+            tokens,
+        )
+    }
+
+    /// Drop every lemma that repeats an earlier one under other variable names (a
+    /// strengthening lemma found equal to a property, say); the first is kept.
+    pub fn dedup(lemmas: &mut Vec<CertLemma>) {
+        let mut seen = std::collections::HashSet::new();
+        lemmas.retain(|l| seen.insert(l.key()));
+    }
+
     /// Whether the lemma is claimed at size n of a certificate for `all`.
     pub fn at(&self, n: usize) -> bool {
         let (a, b) = self.sizes.unwrap_or((1, usize::MAX));
@@ -72,6 +121,9 @@ impl CertLemma {
             .unwrap_or_default();
         if self.no_range {
             return format!("{sizes}no range error");
+        }
+        if self.no_int_bound {
+            return format!("{sizes}no int_bound");
         }
         let quant = if self.vars.is_empty() {
             String::new()
@@ -92,12 +144,13 @@ impl CertLemma {
             sizes = Some(parse_range(range.trim())?);
             rest = after.trim();
         }
-        if rest == "no range error" {
+        if rest == "no range error" || rest == "no int_bound" {
             return Ok(CertLemma {
                 sizes,
                 vars: Vec::new(),
                 body: String::new(),
-                no_range: true,
+                no_range: rest == "no range error",
+                no_int_bound: rest == "no int_bound",
             });
         }
         let mut vars = Vec::new();
@@ -126,6 +179,7 @@ impl CertLemma {
             vars,
             body: body.trim().to_string(),
             no_range: false,
+            no_int_bound: false,
         })
     }
 }
@@ -199,6 +253,9 @@ impl Certificate {
         out.push_str(&format!("model {} {:016x}\n", self.model, self.hash));
         out.push_str(&format!("sizes {}..{}\n", self.sizes.0, self.sizes.1));
         out.push_str(&format!("engine {}\n", self.engine));
+        if let Some((lo, hi)) = self.ints {
+            out.push_str(&format!("ints {lo}..{hi}\n"));
+        }
         out.push_str(&format!(
             "induction {}{}\n",
             self.induction,
@@ -227,6 +284,7 @@ impl Certificate {
             simple_path: false,
             proves: Vec::new(),
             lemmas: Vec::new(),
+            ints: None,
             every: None,
         };
         let mut off = 0;
@@ -255,6 +313,12 @@ impl Certificate {
                         seen_sizes = true;
                     }
                     "engine" => c.engine = rest.to_string(),
+                    "ints" => {
+                        let w = rest.split_once("..").and_then(|(a, b)| {
+                            Some((a.trim().parse::<i64>().ok()?, b.trim().parse::<i64>().ok()?))
+                        });
+                        c.ints = Some(w.ok_or("expected `ints LO..HI`")?);
+                    }
                     "induction" => {
                         let (k, sp) = match rest.strip_suffix(" simple-path") {
                             Some(k) => (k, true),
@@ -289,7 +353,7 @@ impl Certificate {
                     }
                     _ => {
                         return Err(format!(
-                            "unknown line `{word}` (expected model, sizes, engine, induction, every, proves or lemma)"
+                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, every, proves or lemma)"
                         ));
                     }
                 }
@@ -309,6 +373,38 @@ impl Certificate {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn lemmas_equal_up_to_variable_names_are_kept_once() {
+        let lemma = |sizes, vars: &[&str], body: &str| CertLemma {
+            sizes,
+            vars: vars.iter().map(|v| v.to_string()).collect(),
+            body: body.into(),
+            no_range: false,
+            no_int_bound: false,
+        };
+        let mut ls = vec![
+            lemma(None, &["z1", "z2"], "A[z1] = Crit && A[z2] = Crit"),
+            lemma(None, &["i"], "Sem = False && A[i] = Crit"),
+            lemma(None, &["i", "j"], "A[i]=Crit  &&\n A[j] = Crit"),
+            // Not the same: the variables swap roles, other sizes, other names.
+            lemma(None, &["i", "j"], "A[j] = Crit && A[i] = Crit"),
+            lemma(Some((1, 2)), &["i", "j"], "A[i] = Crit && A[j] = Crit"),
+            lemma(None, &["i", "j"], "A[i] = Crit && B[j] = Crit"),
+        ];
+        CertLemma::dedup(&mut ls);
+        let texts: Vec<String> = ls.iter().map(|l| l.text()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "forall distinct z1 z2. not (A[z1] = Crit && A[z2] = Crit)",
+                "forall distinct i. not (Sem = False && A[i] = Crit)",
+                "forall distinct i j. not (A[j] = Crit && A[i] = Crit)",
+                "sizes 1..2: forall distinct i j. not (A[i] = Crit && A[j] = Crit)",
+                "forall distinct i j. not (A[i] = Crit && B[j] = Crit)",
+            ]
+        );
+    }
+
     use super::*;
 
     #[test]
@@ -325,7 +421,9 @@ mod tests {
                 CertLemma::parse("forall distinct i j. not (A[i] = Crit && A[j] = Crit)").unwrap(),
                 CertLemma::parse("sizes 2..5: not (Sem = False && A[#1] = Crit)").unwrap(),
                 CertLemma::parse("sizes 1..3: no range error").unwrap(),
+                CertLemma::parse("no int_bound").unwrap(),
             ],
+            ints: Some((-2, 5)),
             every: None,
         };
         let t = c.to_text();

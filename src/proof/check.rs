@@ -7,7 +7,9 @@
 //! - init ⇒ Inv (and no range error in `init` where range errors are claimed absent);
 //! - Inv ∧ T ⇒ Inv′ (for `induction k`: Inv holds on the first k-1 steps of every
 //!   run, and k consecutive Inv states are followed by an Inv state);
-//! - Inv ⇒ ¬bad for every property claimed at that size.
+//! - Inv ⇒ ¬bad for every property claimed at that size (`int_bound`: no transition
+//!   instance stores a value outside the int window);
+//! - for a model with ints, the certificate names the window the model is checked over.
 //!
 //! Inv is the conjunction of the lemmas claimed at the size. A lemma is violated where
 //! its formula holds, evaluated as an `unsafe` body is: a formula whose evaluation
@@ -41,7 +43,7 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<(Model, Vec<usiz
     let mut text = model.source.text.clone();
     text.push('\n');
     for (i, l) in cert.lemmas.iter().enumerate() {
-        if l.no_range {
+        if l.no_range || l.no_int_bound {
             // A placeholder keeps one property per lemma; it is never evaluated.
             text.push_str(&format!("unsafe {prefix}{} () {{ False }}\n", i + 1));
             continue;
@@ -53,7 +55,13 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<(Model, Vec<usiz
             l.body
         ));
     }
-    let m = lang::load_str(&model.source.name, &text).map_err(|e| {
+    // The same int window and data values as the model (the lemmas' literals must not
+    // move a default window).
+    let opts = lang::LoadOptions {
+        data_value_names: true,
+        ..model.load_options()
+    };
+    let m = lang::load_str_with(&model.source.name, &text, &opts).map_err(|e| {
         let (line, _) = e.source.line_col(e.diagnostic.span.lo);
         let base = model.source.text.lines().count() + 1;
         let which = line.saturating_sub(base);
@@ -75,6 +83,26 @@ pub fn check(
     stop: &Stop,
 ) -> Result<Vec<SizeCheck>, String> {
     let (m, lemma_props) = with_lemmas(model, cert)?;
+    let window = model.int_window.as_ref().map(|w| (w.lo, w.hi));
+    if cert.ints != window {
+        let text = |w: Option<(i64, i64)>| match w {
+            Some((lo, hi)) => format!("ints {lo}..{hi}"),
+            None => "no ints".to_string(),
+        };
+        let failure = format!(
+            "the certificate is about {}, the model is checked with {}",
+            text(cert.ints),
+            text(window)
+        );
+        return Ok(sizes
+            .iter()
+            .map(|&n| SizeCheck {
+                size: n,
+                certified: Vec::new(),
+                failures: vec![failure.clone()],
+            })
+            .collect());
+    }
     let mut out = Vec::new();
     for &n in sizes {
         let claims: Vec<String> = cert
@@ -83,12 +111,23 @@ pub fn check(
             .filter(|(_, s)| s.contains(&n))
             .map(|(p, _)| p.clone())
             .collect();
-        let lemmas: Vec<(usize, bool)> = cert
+        let lemmas: Vec<(usize, Option<bool>)> = cert
             .lemmas
             .iter()
             .zip(&lemma_props)
             .filter(|(l, _)| l.at(n))
-            .map(|(l, &p)| (p, l.no_range))
+            .map(|(l, &p)| {
+                (
+                    p,
+                    if l.no_int_bound {
+                        Some(true)
+                    } else if l.no_range {
+                        Some(false)
+                    } else {
+                        None
+                    },
+                )
+            })
             .collect();
         let failures = check_size(&m, model, cert, n, &claims, &lemmas, solver, stop)?;
         out.push(SizeCheck {
@@ -111,7 +150,7 @@ fn check_size(
     cert: &Certificate,
     n: usize,
     claims: &[String],
-    lemmas: &[(usize, bool)],
+    lemmas: &[(usize, Option<bool>)],
     solver: SolverKind,
     stop: &Stop,
 ) -> Result<Vec<String>, String> {
@@ -128,9 +167,14 @@ fn check_size(
     let mut viol: Vec<Vec<Lit>> = Vec::new();
     for j in 0..=k {
         let mut bad = Vec::new();
-        for &(p, no_range) in lemmas {
-            if no_range {
-                let r = u.ts.range(&all_props, false);
+        for &(p, special) in lemmas {
+            if let Some(int) = special {
+                // `no int_bound` or `no range error`.
+                let r = if int {
+                    u.ts.int_bound(false)
+                } else {
+                    u.ts.range(&all_props, false)
+                };
                 bad.push(u.lit(j, r));
             } else {
                 let (b, e) = u.bad(p, j);
@@ -216,6 +260,9 @@ fn check_size(
                 &mut failures,
             );
             let r = u.ts.range(&all_props, false);
+            u.lit(0, r)
+        } else if c == "int_bound" {
+            let r = u.ts.int_bound(false);
             u.lit(0, r)
         } else {
             let Some(p) = original.unsafes.iter().position(|x| &x.name == c) else {

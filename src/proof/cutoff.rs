@@ -266,6 +266,15 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
             .chain(v.dims.iter().copied())
             .find(|t| matches!(t, Ty::Range(_)))
         {
+            if m.int_window.as_ref().is_some_and(|w| w.range == r) {
+                return out(
+                    format!(
+                        "`{}` holds Cubicle ints (arithmetic, a bounded window)",
+                        v.name
+                    ),
+                    v.span,
+                );
+            }
             let r = &m.ranges[r];
             return out(
                 format!("the range type `{}` (range errors possible)", r.name),

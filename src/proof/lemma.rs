@@ -404,6 +404,7 @@ impl Lemma {
             vars: (0..self.procs).map(pname).collect(),
             body,
             no_range: false,
+            no_int_bound: false,
         }
     }
 }

@@ -295,7 +295,8 @@ impl Search<'_> {
                         enabled_procs |= 1 << (p - 1);
                     }
                 }
-                Outcome::Fault => {
+                // A store leaving the int window stops the search like a range error.
+                Outcome::Fault | Outcome::IntBound => {
                     fault = Some(k);
                     break;
                 }

@@ -43,7 +43,8 @@ fn stack_records<'b>(s: &'b Search) -> Vec<&'b [u64]> {
         .collect()
 }
 
-/// A finite trace to a range error met at the top of the stack.
+/// A finite trace to a range error (or a store leaving the int window) met at the top
+/// of the stack.
 pub(super) fn range_trace(
     s: &Search,
     next: Option<Vec<u64>>,
@@ -65,6 +66,20 @@ pub(super) fn range_trace(
     let last = states.last().unwrap();
     let message = match &site {
         RangeSite::Transition { trans, params } => match eval::fire(s.inst, last, *trans, params) {
+            Fire::Error(e) if e.is_int_bound() => {
+                let t = Trace {
+                    size: s.n,
+                    init: states[0].clone(),
+                    steps,
+                    violation: Violation::IntBound {
+                        trans: *trans,
+                        params: params.clone(),
+                        message: e.message,
+                    },
+                };
+                t.replay(s.inst.model)?;
+                return Ok(t);
+            }
             Fire::Error(e) => e.message,
             _ => return Err("the reference interpreter meets no range error".into()),
         },

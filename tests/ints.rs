@@ -1,0 +1,388 @@
+//! Cubicle's `int`, checked over a window: the default window, leaving it (`int_bound`)
+//! and the `within ints` verdicts it brings, free initial values, arithmetic and order
+//! comparisons, the aggregate of several sizes, every engine against the explicit one,
+//! liveness, certificates, the every-n refusal and the errors. Every expected verdict,
+//! depth and state count below is derived by hand from the model next to it.
+
+mod common;
+use common::{json_run, nfold};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("nfold-ints-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+/// A counter that stops at 2. Literals 0, 1 (in `X + 1`), 2, 3: the default window is
+/// -2..5, and no step leaves it. Reachable: X = 0, 1, 2 (3 states at every size); `big`
+/// (X = 3) holds.
+const COUNTER: &str = "var X : int\ninit () { X = 0 }\nunsafe big () { X = 3 }\n\
+                       transition inc () requires { X < 2 } { X := X + 1; }\n";
+
+/// A counter without a stop. Literals 0, 1: window -2..3. X = 0, 1, 2, 3 are reached
+/// (4 states), and from X = 3 `inc` would store 4: `int_bound` at depth 3. `neg` holds on
+/// the runs within the window, which is all that can be said.
+const LEAVE: &str = "var X : int\ninit () { X = 0 }\nunsafe neg () { X < 0 }\n\
+                     transition inc () { X := X + 1; }\n";
+
+/// `t + k`, `t + C`, `k * C`, `t - t`, `<=`, `>`, `>=`, `<`. C is a constant chosen in
+/// 1..2 by `init`. Literals 0, 1, 2, 4, 3, 5: window -2..7.
+/// C = 1: A = 0..4 step 1, B = 3 once A > 0: (0,0), (1..4, 0), (1..4, 3): 9 states.
+/// C = 2: A = 0, 2, 4, B = 6 once A > 0: (0,0), (2,0), (4,0), (2,6), (4,6): 5 states.
+/// 14 states, none leaves the window (A ≤ 4, B ≤ 6). `gap4` (B - A ≥ 4): C = 2, add then
+/// mul, depth 2. `gap5`: the largest B - A is 6 - 2 = 4, holds. `neg` holds.
+const ARITH: &str = "var A : int\nvar B : int\nconst C : int\n\
+                     init () { A = 0 && B = 0 && C >= 1 && C <= 2 }\n\
+                     unsafe gap4 () { B - A >= 4 }\n\
+                     unsafe gap5 () { B - A >= 5 }\n\
+                     unsafe neg () { A < 0 }\n\
+                     transition add () requires { A + C <= 4 } { A := A + C; }\n\
+                     transition mul () requires { A > 0 && B = 0 } { B := 3 * C; }\n";
+
+/// X left free by `init`. Literals -1 (unary minus on 1), 0, 1: window -3..3, so 7
+/// initial states, all the reachable ones (`dec` only moves down to 0). `low` (X = -1) is
+/// violated in an initial state (depth 0); `never` holds.
+const FREE: &str = "var X : int\ninit () { true }\nunsafe low () { X = -1 }\n\
+                    unsafe never () { X > X + 1 }\n\
+                    transition dec () requires { X > 0 } { X := X - 1; }\n";
+
+/// Processes entering and leaving, counted in `Cnt` (an `int`). Literals 0, 1: window
+/// -2..3. At size n, with symmetry reduction, a state is the number k of processes in
+/// `Crit` (Cnt = k): k = 0..min(n, 3), so 2, 3, 4, 4, 4 states at sizes 1..5; at sizes
+/// ≥ 4 the fourth `enter` would store 4: `int_bound` at depth 3. `wrong` holds (at sizes
+/// ≥ 4 only within the window).
+const COUNT: &str = "type loc = Idle | Crit\nvar Cnt : int\narray Pc[proc] : loc\n\
+                     init (p) { Pc[p] = Idle && Cnt = 0 }\n\
+                     unsafe wrong (p) { Pc[p] = Crit && Cnt = 0 }\n\
+                     transition enter (i) requires { Pc[i] = Idle } { Pc[i] := Crit; Cnt := Cnt + 1; }\n\
+                     transition leave (i) requires { Pc[i] = Crit } { Pc[i] := Idle; Cnt := Cnt - 1; }\n\
+                     ltl pos { G (Cnt >= 0) }\n";
+
+/// One row of a JSON check report: size, property, verdict, within, depth, states.
+type Row = (u64, String, String, String, Option<u64>, Option<u64>);
+
+/// The rows of a JSON check report.
+fn rows(v: &Value) -> Vec<Row> {
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["size"].as_u64().unwrap(),
+                r["property"].as_str().unwrap().to_string(),
+                r["verdict"].as_str().unwrap().to_string(),
+                r["within"].as_str().unwrap_or("").to_string(),
+                r["depth"].as_u64(),
+                r["states"].as_u64(),
+            )
+        })
+        .collect()
+}
+
+fn row<'a>(rs: &'a [Row], n: u64, p: &str) -> Option<&'a Row> {
+    rs.iter().find(|r| r.0 == n && r.1 == p)
+}
+
+#[test]
+fn window_not_left_gives_exact_verdicts() {
+    let d = temp_dir("counter");
+    let f = write(&d, "counter.cub", COUNTER);
+    let (code, v) = json_run(&["check", &f, "--sizes", "1..3", "--engine", "explicit"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["int_window"]["lo"], -2);
+    assert_eq!(v["int_window"]["hi"], 5);
+    assert_eq!(v["int_window"]["given"], false);
+    let rs = rows(&v);
+    for n in 1..=3 {
+        let r = row(&rs, n, "big").unwrap();
+        assert_eq!((r.2.as_str(), r.5), ("holds", Some(3)), "{r:?}");
+        assert!(row(&rs, n, "int_bound").is_none());
+    }
+    // An IC3 proof that int_bound is unreachable makes the verdict exact, and the
+    // certificate claims it.
+    let cert = d.join("c.txt");
+    let (code, out, _) = nfold(&[
+        "check",
+        &f,
+        "--sizes",
+        "1..3",
+        "--engine",
+        "ic3",
+        "--certificate",
+        cert.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("holds (proved)"), "{out}");
+    assert!(!out.contains("within"), "{out}");
+    let c = std::fs::read_to_string(&cert).unwrap();
+    assert!(c.contains("ints -2..5"), "{c}");
+    assert!(c.contains("proves int_bound at 1..3"), "{c}");
+    let (code, out, _) = nfold(&["certify", &f, cert.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    // The same certificate says nothing about another window.
+    let (code, out, _) = nfold(&["certify", &f, cert.to_str().unwrap(), "--int-range", "0..9"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("the certificate is about ints -2..5"), "{out}");
+    // A window the counter still fits in: exact again; one it does not fit in: left.
+    let (code, out, _) = nfold(&["check", &f, "--sizes", "1", "--int-range", "0..2"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out, _) = nfold(&["check", &f, "--sizes", "1", "--int-range", "0..1"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("within ints 0..1"), "{out}");
+    assert!(out.contains("storing 2 in `X`"), "{out}");
+}
+
+#[test]
+fn window_left_is_int_bound_and_never_plain_holds() {
+    let d = temp_dir("leave");
+    let f = write(&d, "leave.cub", LEAVE);
+    for engine in ["explicit", "sat", "ic3", "kind", "auto"] {
+        let (code, v) = json_run(&["check", &f, "--sizes", "1..2", "--engine", engine]);
+        assert_eq!(code, 4, "{engine}: {v}");
+        let rs = rows(&v);
+        for n in 1..=2 {
+            let ib = row(&rs, n, "int_bound").unwrap();
+            assert_eq!(
+                (ib.2.as_str(), ib.4),
+                ("violated", Some(3)),
+                "{engine} {ib:?}"
+            );
+            let neg = row(&rs, n, "neg").unwrap();
+            assert_eq!(neg.2, "within_int_window", "{engine} {neg:?}");
+            let want = if engine == "sat" {
+                "no_violation_up_to"
+            } else {
+                "holds"
+            };
+            assert_eq!(neg.3, want, "{engine} {neg:?}");
+        }
+        let r = v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["property"] == "neg")
+            .unwrap();
+        assert_eq!(r["int_window"], serde_json::json!([-2, 3]));
+    }
+    let (code, out, _) = nfold(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    assert_eq!(code, 4);
+    assert!(out.contains("within ints -2..3"), "{out}");
+    assert!(!out.contains(" holds "), "{out}");
+    assert!(
+        out.contains("leaving the int window: storing 4 in `X` (int, checked over -2..3)"),
+        "{out}"
+    );
+    // 4 states: X = 0..3.
+    let (_, v) = json_run(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    assert_eq!(row(&rows(&v), 1, "neg").unwrap().5, Some(4));
+    // A wider window moves the step that leaves it: storing 6 at depth 5.
+    let (code, v) = json_run(&["check", &f, "--sizes", "1", "--int-range", "-1..5"]);
+    assert_eq!(code, 4);
+    assert_eq!(row(&rows(&v), 1, "int_bound").unwrap().4, Some(5));
+    assert_eq!(v["int_window"]["given"], true);
+    // The trace is saved and replays.
+    let t = d.join("t.json");
+    nfold(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--trace-out",
+        t.to_str().unwrap(),
+    ]);
+    let (code, out, _) = nfold(&["replay", &f, t.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("int_bound"), "{out}");
+}
+
+#[test]
+fn arithmetic_and_comparisons() {
+    let d = temp_dir("arith");
+    let f = write(&d, "arith.cub", ARITH);
+    let (code, v) = json_run(&["check", &f, "--sizes", "1..2", "--engine", "explicit"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["int_window"]["lo"], -2);
+    assert_eq!(v["int_window"]["hi"], 7);
+    let rs = rows(&v);
+    for n in 1..=2 {
+        assert_eq!(row(&rs, n, "gap4").unwrap().4, Some(2));
+        assert_eq!(row(&rs, n, "gap4").unwrap().2, "violated");
+        assert_eq!(row(&rs, n, "gap5").unwrap().2, "holds");
+        assert_eq!(row(&rs, n, "neg").unwrap().2, "holds");
+        assert_eq!(row(&rs, n, "neg").unwrap().5, Some(14));
+        assert!(row(&rs, n, "int_bound").is_none());
+    }
+    // The violating run: C = 2, add, mul.
+    let (_, out, _) = nfold(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    assert!(out.contains("C=2"), "{out}");
+    assert!(out.contains("B=6"), "{out}");
+}
+
+#[test]
+fn free_initial_values_range_over_the_window() {
+    let d = temp_dir("free");
+    let f = write(&d, "free.cub", FREE);
+    let (code, v) = json_run(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["int_window"]["lo"], -3);
+    assert_eq!(v["int_window"]["hi"], 3);
+    assert_eq!(v["int_window"]["free"], serde_json::json!(["X"]));
+    let rs = rows(&v);
+    assert_eq!(row(&rs, 1, "low").unwrap().4, Some(0));
+    assert_eq!(row(&rs, 1, "never").unwrap().2, "holds");
+    assert_eq!(row(&rs, 1, "never").unwrap().5, Some(7));
+    let (_, out, err) = nfold(&["check", &f, "--sizes", "1"]);
+    assert!(
+        out.contains("initial values free over the window: X"),
+        "{out}"
+    );
+    assert!(err.contains("warning: int: checked over -3..3"), "{err}");
+    // `info` counts the initial states.
+    let (_, out, _) = nfold(&["info", &f, "--size", "1"]);
+    assert!(out.contains("int = -3..3"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.contains("initial states") && l.trim_end().ends_with(" 7")),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_aggregate_leaves_the_window_only_at_large_sizes() {
+    let d = temp_dir("count");
+    let f = write(&d, "count.cub", COUNT);
+    let states = [2, 3, 4, 4, 4];
+    let (code, v) = json_run(&["check", &f, "--sizes", "1..5", "--engine", "explicit"]);
+    assert_eq!(code, 4);
+    let rs = rows(&v);
+    for n in 1..=5u64 {
+        let w = row(&rs, n, "wrong").unwrap();
+        assert_eq!(w.5, Some(states[n as usize - 1]), "{w:?}");
+        if n <= 3 {
+            assert_eq!(w.2, "holds");
+            assert!(row(&rs, n, "int_bound").is_none());
+        } else {
+            assert_eq!((w.2.as_str(), w.3.as_str()), ("within_int_window", "holds"));
+            assert_eq!(row(&rs, n, "int_bound").unwrap().4, Some(3));
+        }
+    }
+    // The SAT engines on the aggregate 1..5: the same split.
+    for engine in ["sat", "ic3", "kind"] {
+        let (code, v) = json_run(&["check", &f, "--sizes", "1..5", "--engine", engine]);
+        assert_eq!(code, 4, "{engine}");
+        let rs = rows(&v);
+        for n in 1..=5u64 {
+            let w = row(&rs, n, "wrong").unwrap();
+            if n <= 3 {
+                assert_ne!(w.2, "within_int_window", "{engine} {w:?}");
+                assert!(row(&rs, n, "int_bound").is_none(), "{engine} {n}");
+            } else {
+                assert_eq!(w.2, "within_int_window", "{engine} {w:?}");
+                assert_eq!(row(&rs, n, "int_bound").unwrap().4, Some(3), "{engine}");
+            }
+        }
+        if engine == "ic3" {
+            assert_eq!(row(&rs, 2, "wrong").unwrap().2, "holds");
+        }
+    }
+}
+
+/// Explicit search and BMC agree on every model: the same violations at the same
+/// depths, and `int_bound` at the same sizes.
+#[test]
+fn explicit_and_sat_agree() {
+    let d = temp_dir("agree");
+    for (name, text) in [
+        ("counter", COUNTER),
+        ("leave", LEAVE),
+        ("arith", ARITH),
+        ("free", FREE),
+        ("count", COUNT),
+    ] {
+        let f = write(&d, &format!("{name}.cub"), text);
+        let (_, e) = json_run(&["check", &f, "--sizes", "1..4", "--engine", "explicit"]);
+        let (_, s) = json_run(&["check", &f, "--sizes", "1..4", "--engine", "sat"]);
+        let key = |v: &Value| {
+            let mut r: Vec<(u64, String, bool, bool, Option<u64>)> = rows(v)
+                .into_iter()
+                .map(|r| (r.0, r.1, r.2 == "violated", r.2 == "within_int_window", r.4))
+                .collect();
+            r.sort();
+            r
+        };
+        assert_eq!(key(&e), key(&s), "{name}");
+    }
+}
+
+#[test]
+fn liveness_stops_where_the_window_is_left() {
+    let d = temp_dir("live");
+    let f = write(&d, "count.cub", COUNT);
+    let (code, out, _) = nfold(&["live", &f, "--sizes", "1..4"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("ints      checked over -2..3"), "{out}");
+    assert!(
+        out.contains("pos: holds at sizes 1, 2, 3; int window left (int_bound) at size 4"),
+        "{out}"
+    );
+    let (code, v) = json_run(&["live", &f, "--sizes", "4"]);
+    assert_eq!(code, 4);
+    assert_eq!(v["int_window"]["hi"], 3);
+    assert_eq!(v["results"][0]["int_bound"]["kind"], "int_bound");
+    let (code, _, _) = nfold(&["live", &f, "--sizes", "1..3", "--fair"]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn every_n_refuses_ints() {
+    let d = temp_dir("every");
+    let f = write(&d, "counter.cub", COUNTER);
+    let (code, out, _) = nfold(&["check", &f, "--every-n"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.contains("every n: not proved: outside the fragment of the cutoff argument: `X` holds Cubicle ints"),
+        "{out}"
+    );
+}
+
+#[test]
+fn int_errors() {
+    let d = temp_dir("errors");
+    let f = write(&d, "counter.cub", COUNTER);
+    for bad in ["5..1", "a..3", "0..100000000"] {
+        let (code, _, err) = nfold(&["check", &f, "--int-range", bad]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("--int-range"), "{err}");
+    }
+    let g = write(
+        &d,
+        "indexed.cub",
+        "array A[int] : bool\ninit () { true }\nunsafe () { A[0] }\n",
+    );
+    let (code, _, err) = nfold(&["info", &g]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("indexed by `int`, which is not supported"),
+        "{err}"
+    );
+    let h = write(
+        &d,
+        "quant.cub",
+        "var X : int\ninit () { true }\nunsafe () { forall y : int. X = y }\n",
+    );
+    let (code, _, err) = nfold(&["info", &h]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("quantifiers over `int` are not supported"),
+        "{err}"
+    );
+}
