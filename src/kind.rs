@@ -441,7 +441,7 @@ impl Engine for KindEngine {
             limit,
             certificate,
             aggregate: p.max > p.min,
-            notes: Vec::new(),
+            ..Outcome::default()
         })
     }
 }

@@ -34,9 +34,12 @@ fn compare(name: &str, m: &Model, min: usize, max: usize, depth: usize, symbreak
     let opts = BmcOptions {
         depth,
         symbreak,
+        // One formula for every width, even where the default would split it.
+        whole_aggregate: true,
         ..Default::default()
     };
     let agg = check_aggregate(m, min, max, &opts).unwrap();
+    assert!(!agg.split);
     assert_eq!(agg.reports.len(), max - min + 1);
     let got = answers(&agg.reports);
     let singles: Vec<_> = (min..=max)
@@ -181,7 +184,12 @@ fn cli_prints_the_dollar_picture_and_json_mode() {
         "12",
     ]);
     assert_eq!(code, 1);
-    assert!(out.contains("sizes 1..4 in one aggregate run"), "{out}");
+    // Odd-even sort's transitions depend on N: width by width by default.
+    assert!(
+        out.contains("sizes 1..4 in one run, width by width (the encoding depends on N)"),
+        "{out}"
+    );
+    assert!(out.contains("were checked width by width"), "{out}");
     assert!(out.contains("    -  $  $  $    size 1\n"), "{out}");
     assert!(out.contains("    -  -  -  $    size 3\n"), "{out}");
     assert!(
@@ -210,4 +218,76 @@ fn cli_prints_the_dollar_picture_and_json_mode() {
         "--one-by-one",
     ]);
     assert_eq!(v["mode"], "one-by-one");
+    // The same picture from one aggregate formula.
+    let (code, out, _) = nfold(&[
+        "check",
+        "families/oddeven_sort_bug.cub",
+        "--sizes",
+        "1..4",
+        "--depth",
+        "12",
+        "--whole-aggregate",
+    ]);
+    assert_eq!(code, 1);
+    assert!(out.contains("sizes 1..4 in one aggregate run"), "{out}");
+    assert!(out.contains("    -  -  -  $    size 3\n"), "{out}");
+    assert!(out.contains("violations at sizes 1, 3;"), "{out}");
+    let (_, v) = json_run(&[
+        "check",
+        "families/peterson.cub",
+        "--sizes",
+        "1..3",
+        "--depth",
+        "4",
+    ]);
+    assert_eq!(v["mode"], "per-width");
+}
+
+/// The default splits exactly the families whose encoding has a case per width
+/// (`N` in a formula or a range over `N`, read from each family's text), and the split
+/// run answers like one formula.
+#[test]
+fn ranges_whose_encoding_depends_on_n_are_checked_width_by_width() {
+    for (name, m) in families() {
+        let text = std::fs::read_to_string(format!("families/{name}.cub")).unwrap();
+        // `N` as a word outside comments.
+        let mut code = String::new();
+        let mut depth = 0;
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i..].starts_with(b"(*") {
+                depth += 1;
+                i += 2;
+            } else if b[i..].starts_with(b"*)") {
+                depth -= 1;
+                i += 2;
+            } else {
+                if depth == 0 {
+                    code.push(b[i] as char);
+                }
+                i += 1;
+            }
+        }
+        let mentions_n = code
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|w| w == "N");
+        let opts = BmcOptions {
+            depth: 6,
+            ..Default::default()
+        };
+        let run = check_aggregate(&m, 1, 3, &opts).unwrap();
+        assert_eq!(run.split, mentions_n, "{name}");
+        let whole = check_aggregate(
+            &m,
+            1,
+            3,
+            &BmcOptions {
+                whole_aggregate: true,
+                ..opts
+            },
+        )
+        .unwrap();
+        assert_eq!(answers(&run.reports), answers(&whole.reports), "{name}");
+    }
 }

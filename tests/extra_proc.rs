@@ -239,6 +239,7 @@ fn sat_agrees_with_explicit_per_size_and_on_the_aggregate() {
             3,
             &BmcOptions {
                 depth: 8,
+                whole_aggregate: true,
                 ..Default::default()
             },
         )

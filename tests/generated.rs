@@ -632,8 +632,12 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
                 ));
             }
         }
-        // The aggregate vs one-by-one.
-        let agg = check_aggregate(m, 1, 3, &opts).map_err(|e| e.to_string())?;
+        // The aggregate (one formula) vs one-by-one.
+        let whole = BmcOptions {
+            whole_aggregate: true,
+            ..opts.clone()
+        };
+        let agg = check_aggregate(m, 1, 3, &whole).map_err(|e| e.to_string())?;
         let mut got = HashMap::new();
         for r in &agg.reports {
             if !r.internal_errors.is_empty() {

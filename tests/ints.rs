@@ -310,7 +310,15 @@ fn explicit_and_sat_agree() {
     ] {
         let f = write(&d, &format!("{name}.cub"), text);
         let (_, e) = json_run(&["check", &f, "--sizes", "1..4", "--engine", "explicit"]);
-        let (_, s) = json_run(&["check", &f, "--sizes", "1..4", "--engine", "sat"]);
+        let (_, s) = json_run(&[
+            "check",
+            &f,
+            "--sizes",
+            "1..4",
+            "--engine",
+            "sat",
+            "--whole-aggregate",
+        ]);
         let key = |v: &Value| {
             let mut r: Vec<(u64, String, bool, bool, Option<u64>)> = rows(v)
                 .into_iter()

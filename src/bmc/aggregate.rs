@@ -26,6 +26,9 @@ pub struct Agg {
     pub ranges_at: Vec<Vec<(i64, i64)>>,
     /// The lowest `proc` value: 1, or the extra process id 0 (`model::extra`).
     pub proc_lo: i64,
+    /// Set once the encoding asked for a case per width beyond process presence: `N`
+    /// in a formula, or a range type whose values depend on `N`.
+    width_cases: std::cell::Cell<bool>,
 }
 
 impl Agg {
@@ -65,6 +68,7 @@ impl Agg {
             width,
             ranges_at,
             proc_lo: model.proc_value_lo(),
+            width_cases: std::cell::Cell::new(false),
         }
     }
 
@@ -100,8 +104,18 @@ impl Agg {
         }
     }
 
+    /// Whether the formulas built so far have a case per width beyond process
+    /// presence (`N` in a formula, a range type whose values depend on `N`): such
+    /// cases keep what the solver learns at one width from serving the others.
+    pub fn has_width_cases(&self) -> bool {
+        self.width_cases.get()
+    }
+
     /// `N`: the width (at least `floor`).
     pub fn width_term(&self, floor: usize) -> Term {
+        if self.min < self.max {
+            self.width_cases.set(true);
+        }
         Term::Alts(
             (1..=self.max)
                 .filter(|&w| self.width_at(w, floor) != FALSE)
@@ -119,6 +133,12 @@ impl Agg {
                 if b.iter().all(|x| *x == b[self.max - 1]) {
                     None
                 } else {
+                    if b[self.min.max(1) - 1..]
+                        .iter()
+                        .any(|x| *x != b[self.max - 1])
+                    {
+                        self.width_cases.set(true);
+                    }
                     Some(b.clone())
                 }
             }

@@ -42,7 +42,14 @@ impl Engine for BmcEngine {
                 Encoding::OneHot => "one-hot",
             },
             if p.max > p.min && !self.one_by_one {
-                format!(", sizes {}..{} in one aggregate run", p.min, p.max)
+                if driver::splits_by_width(p.model, p.min, p.max, &self.opts) {
+                    format!(
+                        ", sizes {}..{} in one run, width by width (the encoding depends on N)",
+                        p.min, p.max
+                    )
+                } else {
+                    format!(", sizes {}..{} in one aggregate run", p.min, p.max)
+                }
             } else if p.max > p.min {
                 ", each size separately".to_string()
             } else {
@@ -64,9 +71,19 @@ impl Engine for BmcEngine {
             for rep in r.reports {
                 report(rep);
             }
+            let notes = if r.split {
+                vec![format!(
+                    "sizes {}..{} were checked width by width, each on its own formula: the aggregate's encoding has a case per width (`N` in a formula or a range over `N`), where one formula measured slower; --whole-aggregate keeps one formula",
+                    p.min, p.max
+                )]
+            } else {
+                Vec::new()
+            };
             return Ok(Outcome {
                 limit,
                 aggregate: true,
+                per_width: r.split,
+                notes,
                 ..Outcome::default()
             });
         }

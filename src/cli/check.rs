@@ -65,6 +65,11 @@ pub(crate) struct CheckArgs {
     /// sat: check each size of a range separately.
     #[arg(long)]
     one_by_one: bool,
+    /// sat: keep a range of sizes in one aggregate formula even when its encoding has a
+    /// case per width (`N` in a formula, a range over `N`); by default such a range is
+    /// checked width by width, measured faster (see docs/engines.md).
+    #[arg(long, conflicts_with = "one_by_one")]
+    whole_aggregate: bool,
     /// sat: partial-order reduction of the unrolling: idle steps only at the end of a
     /// run (idle), also commuting transition instances in one fixed order between
     /// adjacent steps (full: wins on counting arguments such as the ticket lock, costs up
@@ -125,6 +130,8 @@ pub(crate) struct Run<'a> {
     pub seconds: f64,
     /// The sizes were answered as one aggregate.
     pub aggregate: bool,
+    /// The aggregate run checked its widths one by one (`bmc::driver::check_aggregate`).
+    pub per_width: bool,
     pub notes: Vec<String>,
     pub certificate: Option<Arc<Certificate>>,
     pub trace_format: super::traces::TraceFormat,
@@ -140,6 +147,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
         EngineArg::Explicit
     } else if a.depth.is_some()
         || a.one_by_one
+        || a.whole_aggregate
         || a.encoding != EncodingArg::Binary
         || a.por != PorArg::Idle
     {
@@ -147,10 +155,13 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
     } else {
         EngineArg::Auto
     });
-    let sat_only = a.one_by_one || a.encoding != EncodingArg::Binary || a.por != PorArg::Idle;
+    let sat_only = a.one_by_one
+        || a.whole_aggregate
+        || a.encoding != EncodingArg::Binary
+        || a.por != PorArg::Idle;
     if engine != EngineArg::Sat && sat_only {
         return Err(
-            "--encoding, --one-by-one and --por belong to the SAT engine (--engine sat)".into(),
+            "--encoding, --one-by-one, --whole-aggregate and --por belong to the SAT engine (--engine sat)".into(),
         );
     }
     if engine != EngineArg::Explicit && (a.deadlock || a.max_states.is_some()) {
@@ -184,6 +195,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
                 solver,
                 encoding: a.encoding.encoding(),
                 por: a.por.por(),
+                whole_aggregate: a.whole_aggregate,
                 ..BmcOptions::default()
             },
             one_by_one: a.one_by_one,
@@ -274,6 +286,7 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         limit: None,
         seconds: 0.0,
         aggregate: false,
+        per_width: false,
         notes: Vec::new(),
         certificate: None,
         trace_format: a.traces.trace_format,
@@ -301,6 +314,7 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
     run.reports = reports;
     run.limit = outcome.limit.or(run.reports.iter().find_map(|r| r.limit));
     run.aggregate = outcome.aggregate;
+    run.per_width = outcome.per_width;
     run.notes = outcome.notes;
     run.certificate = outcome.certificate;
     if try_every {

@@ -458,9 +458,13 @@ pub fn footer(run: &Run) -> String {
             .collect();
         if !proved.is_empty() {
             out.push_str(&format!(
-                "\nproved at {} by an inductive invariant of {} lemmas ({}{}), checked at every size on its own instance\n",
+                "\nproved at {} by an inductive invariant of {} ({}{}), checked at every size on its own instance\n",
                 sizes_phrase(&proved),
-                c.lemmas.len(),
+                if c.lemmas.len() == 1 {
+                    "1 lemma".to_string()
+                } else {
+                    format!("{} lemmas", c.lemmas.len())
+                },
                 c.engine,
                 if c.induction > 1 {
                     format!(", {}-inductive", c.induction)
@@ -484,7 +488,10 @@ pub fn footer(run: &Run) -> String {
             .filter(|r| r.results.iter().all(|p| p.verdict.kind() != Kind::Unknown))
             .map(|r| r.size)
             .collect();
-        let at = if run.aggregate || run.engine != "explicit" && run.sizes.len() > 1 {
+        let first_limited = run.reports.iter().find(|r| r.limit.is_some());
+        let at = if let (true, Some(r)) = (run.per_width, first_limited) {
+            format!("at size {} (sizes checked width by width)", r.size)
+        } else if run.aggregate || run.engine != "explicit" && run.sizes.len() > 1 {
             "in the run over all sizes".to_string()
         } else {
             format!(
@@ -804,7 +811,9 @@ pub fn json(run: &Run) -> Value {
         );
         o.insert(
             "mode".into(),
-            json!(if run.aggregate {
+            json!(if run.per_width {
+                "per-width"
+            } else if run.aggregate {
                 "aggregate"
             } else {
                 "one-by-one"

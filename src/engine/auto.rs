@@ -187,6 +187,7 @@ impl Engine for AutoEngine {
             max_memory: ctl.max_memory,
             progress: ctl.progress,
             por: Default::default(),
+            whole_aggregate: false,
         };
         let run = driver::check_aggregate(rest.model, rest.min, rest.max, &opts)?;
         let mut traces = Vec::new();
@@ -283,6 +284,7 @@ impl Engine for AutoEngine {
             certificate,
             aggregate: rest.max > rest.min,
             notes,
+            ..Outcome::default()
         })
     }
 }

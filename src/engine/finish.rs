@@ -54,6 +54,7 @@ pub fn shortest(
         max_memory: ctl.max_memory,
         progress: false,
         por: Default::default(),
+        whole_aggregate: false,
     };
     let r = driver::check_size(p.model, n, &opts)?;
     let want = key;

@@ -72,6 +72,8 @@ pub struct Outcome {
     pub certificate: Option<Arc<Certificate>>,
     /// The sizes were answered as one aggregate (the report draws them as rows of it).
     pub aggregate: bool,
+    /// The sizes of a SAT run were checked width by width, each on its own formula.
+    pub per_width: bool,
     /// Notes for the report's end (e.g. which engine answered which sizes).
     pub notes: Vec<String>,
 }

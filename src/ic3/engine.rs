@@ -187,7 +187,7 @@ impl Engine for Ic3Engine {
             limit,
             certificate,
             aggregate: p.max > p.min,
-            notes: Vec::new(),
+            ..Outcome::default()
         })
     }
 }
