@@ -3,6 +3,9 @@
 #   0. the rows of the SAT speed issue: the README's headline run, deep UNSAT depths,
 #      the ticket lock's counting argument, each with and without the partial-order
 #      reduction (--por off: every interleaving), and symmetry breaking vs none;
+#  0b. a new user's models (benches/models/): a bakery lock with a planted bug and a
+#      wrapping counter whose bug needs 7 processes, explicit vs SAT (three --por
+#      modes) vs auto, side by side;
 #   1. symmetry breaking on the final frame: off vs lex-leader vs witnesses fixed +
 #      lex-leader (the default), on fully symmetric families at n = 8 and 12, at depths
 #      whose queries are all UNSAT and at the first SAT depth of the buggy families;
@@ -55,6 +58,27 @@ for spec in "mutex 8 20" "mutex 12 20" "peterson 8 20" "peterson 12 20" "german 
 done
 echo "(target: none/witness and none/lex never below 0.8x; the aggregate rows are in"
 echo " benches/aggregate_compare.sh)"
+
+echo
+echo "== 0b. a new user's models (benches/models/*.cub; seconds, 300+ = timed out)"
+echo "   bakery_bug: bakery lock without the choosing wait, shortest depths 18, 22, 26, 30 at n = 3..6"
+echo "   counter_wrap: counter 0..6 that wraps, violated from n = 7 at depth 14 (holds at n <= 6)"
+printf "%-36s %9s %9s %9s %9s %9s\n" run explicit sat "sat full" "sat off" auto
+nu_row() {
+  local label=$1 depth=$2 file=$3; shift 3
+  local exp sat full off auto
+  exp=$(t_limit 300 "$file" "$@" --engine explicit)
+  sat=$(t_limit 300 "$file" "$@" --engine sat --depth "$depth")
+  full=$(t_limit 300 "$file" "$@" --engine sat --depth "$depth" --por full)
+  off=$(t_limit 300 "$file" "$@" --engine sat --depth "$depth" --por off)
+  auto=$(t_limit 300 "$file" "$@")
+  printf "%-36s %9s %9s %9s %9s %9s\n" "$label" "$exp" "$sat" "$full" "$off" "$auto"
+}
+nu_row "bakery_bug sizes 3..6 (sat depth 40)" 40 benches/models/bakery_bug.cub --sizes 3..6
+nu_row "bakery_bug size 6 (sat depth 40)" 40 benches/models/bakery_bug.cub --size 6
+nu_row "counter_wrap size 7 (sat depth 20)" 20 benches/models/counter_wrap.cub --size 7
+nu_row "counter_wrap sizes 1..8 (sat depth 20)" 20 benches/models/counter_wrap.cub --sizes 1..8
+echo "(sat = the default --por idle; auto = no --engine, the default)"
 
 echo
 echo "== 1. symmetry breaking on the final frame (time of the whole depth loop, CaDiCaL)"
