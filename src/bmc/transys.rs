@@ -801,15 +801,16 @@ fn reached_err(
     [ie, ve, oob]: [Lit; 3],
     int: bool,
 ) {
-    let at = c.and2(reached, bind_ok);
     if int {
+        let at = c.and2(reached, bind_ok);
         let range = c.or2(ie, ve);
         errs.push(c.and2(at, range));
         let store = c.and(&[-ie, -ve, oob]);
         int_errs.push(c.and2(at, store));
     } else {
         let any = c.or(&[ie, ve, oob]);
-        errs.push(c.and2(at, any));
+        let here = c.and2(bind_ok, any);
+        errs.push(c.and2(reached, here));
     }
 }
 
