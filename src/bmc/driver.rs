@@ -109,9 +109,9 @@ pub fn check_size(model: &Model, n: usize, opts: &BmcOptions) -> Result<BmcResul
 /// a case per width (`N` in a formula, ranges over `N`) and `opts.whole_aggregate` is
 /// off, width by width on formulas of their own. Such cases keep what the solver learns
 /// at one width from serving the others, while every query still propagates the whole
-/// formula: there the aggregate measured 0.54-0.92 times the speed of one formula per
+/// formula: there the aggregate measured 0.51-0.90 times the speed of one formula per
 /// width (Peterson, ticket lock, odd-even sort, token ring; benches/aggregate_compare.sh),
-/// and 1.3-2.7 times faster where no case depends on the width (German, MESI, mutex).
+/// and 1.3-3.1 times faster where no case depends on the width (German, MESI, mutex).
 pub fn check_aggregate(
     model: &Model,
     min: usize,
