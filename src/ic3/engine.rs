@@ -1,14 +1,16 @@
 //! IC3 as an engine of the command line: one run over the aggregate of the sizes,
 //! counterexamples made shortest by BMC, the invariant certified (`engine::finish`).
 
-use super::{Ic3Options, Ic3Outcome, houdini, prove};
+use super::{Cex, Ic3Options, Ic3Outcome, houdini, prove};
+use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
+use crate::bmc::query::SymBreak;
 use crate::bmc::transys::Transys;
 use crate::engine::finish::{self, Findings};
 use crate::engine::{Control, Engine, Outcome, Problem};
 use crate::proof::lemma::Lemma;
 use crate::sat::SolverKind;
-use crate::verdict::SizeReport;
+use crate::verdict::{SizeReport, Verdict};
 use std::time::Instant;
 
 /// IC3 with its settings.
@@ -36,10 +38,17 @@ impl Ic3Engine {
     /// Lemmas for a range beyond `seed_size`: IC3's invariant at the small sizes, its
     /// lemmas claimed up to the largest size, filtered to an inductive subset of the
     /// full system (`houdini`). Symmetric lemmas rarely depend on the size.
-    fn seed(&self, p: &Problem, ctl: &Control, ts: &mut Transys) -> Result<Vec<Lemma>, String> {
+    ///
+    /// Also returns the depth of the deepest violation met at the small sizes, if any.
+    fn seed(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        ts: &mut Transys,
+    ) -> Result<(Vec<Lemma>, Option<usize>), String> {
         let seed = seed_size(p.model);
         if p.max <= seed {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), None));
         }
         // From size 1 whatever the problem's sizes: the smallest system is the cheapest
         // to prove, and its lemmas are filtered for the problem's sizes below.
@@ -61,8 +70,9 @@ impl Ic3Engine {
                 seed: Vec::new(),
             },
         )?;
+        let bug_depth = out.cexs.iter().map(|c| c.depth).max();
         let Some(inv) = out.invariant else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), bug_depth));
         };
         let widened: Vec<Lemma> = inv
             .into_iter()
@@ -89,7 +99,42 @@ impl Ic3Engine {
                 t1.elapsed().as_secs_f64()
             );
         }
-        Ok(kept)
+        Ok((kept, bug_depth))
+    }
+
+    /// The violations at every size of the problem up to `depth`, by BMC on the
+    /// aggregate (each shortest for its property and size): a bug of the small sizes
+    /// usually recurs at the larger ones at about the same depth, where BMC finds it at
+    /// every size at once, while IC3 would meet it size by size.
+    fn bmc_up_to(&self, p: &Problem, ctl: &Control, depth: usize) -> Result<Vec<Cex>, String> {
+        let opts = BmcOptions {
+            depth,
+            symbreak: if self.symmetry {
+                SymBreak::WitnessLex
+            } else {
+                SymBreak::Off
+            },
+            solver: self.solver,
+            props: Some(p.props.clone()),
+            deadline: ctl.deadline,
+            stop: ctl.stop.clone(),
+            max_memory: ctl.max_memory,
+            ..BmcOptions::default()
+        };
+        let run = driver::check_aggregate(p.model, p.min, p.max, &opts)?;
+        let mut out = Vec::new();
+        for r in &run.reports {
+            for x in &r.results {
+                if let Verdict::Violated(t) = &x.verdict {
+                    out.push(Cex {
+                        key: x.prop,
+                        width: r.size,
+                        depth: t.depth(),
+                    });
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// IC3 on the aggregate of the problem's sizes, seeded with the lemmas of the
@@ -102,6 +147,23 @@ impl Ic3Engine {
         skip: &[(super::PropKey, usize)],
     ) -> Result<(Transys<'m>, Ic3Outcome), String> {
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
+        let (seed, bug_depth) = self.seed(p, ctl, &mut ts)?;
+        let mut found = match bug_depth {
+            Some(d) => self.bmc_up_to(p, ctl, d)?,
+            None => Vec::new(),
+        };
+        found.retain(|c| !skip.contains(&(c.key, c.width)));
+        if ctl.progress && bug_depth.is_some() {
+            eprintln!(
+                "nfold: bmc to depth {} at sizes {}..{}: {} violations",
+                bug_depth.unwrap_or(0),
+                p.min,
+                p.max,
+                found.len()
+            );
+        }
+        let mut exclude = skip.to_vec();
+        exclude.extend(found.iter().map(|c| (c.key, c.width)));
         let opts = Ic3Options {
             solver: self.solver,
             props: p.props.clone(),
@@ -110,11 +172,12 @@ impl Ic3Engine {
             stop: ctl.sat_stop(),
             max_memory: ctl.max_memory,
             progress: ctl.progress,
-            exclude: skip.to_vec(),
+            exclude,
             max_frames: None,
-            seed: self.seed(p, ctl, &mut ts)?,
+            seed,
         };
-        let out = prove(&mut ts, &opts)?;
+        let mut out = prove(&mut ts, &opts)?;
+        out.cexs.extend(found);
         Ok((ts, out))
     }
 
