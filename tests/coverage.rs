@@ -91,8 +91,20 @@ fn sizes(v: &Value) -> Vec<u64> {
         .collect()
 }
 
-/// The `(kind, name, sizes)` of every warning of a `--json` document.
+/// The `(kind, name, sizes)` of every warning of a `--json` document: the name is the
+/// transition's, else the conjunct's.
 fn warnings(v: &Value) -> Vec<(String, String, Vec<u64>)> {
+    warnings_named(v, "conjunct")
+}
+
+/// The `(kind, transition or property, sizes)` of every warning.
+fn warnings_of(v: &Value) -> Vec<(String, String, Vec<u64>)> {
+    warnings_named(v, "property")
+}
+
+/// The `(kind, name, sizes)` of every warning, the name the transition's, else the
+/// field `other` (a never-true conjunct's warning carries its property and conjunct).
+fn warnings_named(v: &Value, other: &str) -> Vec<(String, String, Vec<u64>)> {
     v["warnings"]
         .as_array()
         .unwrap()
@@ -100,7 +112,7 @@ fn warnings(v: &Value) -> Vec<(String, String, Vec<u64>)> {
         .map(|w| {
             let name = w["transition"]
                 .as_str()
-                .or(w["conjunct"].as_str())
+                .or(w[other].as_str())
                 .unwrap()
                 .to_string();
             (
@@ -276,27 +288,6 @@ fn a_formula_no_state_satisfies_is_reported_once() {
         ),
         "{out}"
     );
-}
-
-/// The `(kind, transition or property, sizes)` of every warning.
-fn warnings_of(v: &Value) -> Vec<(String, String, Vec<u64>)> {
-    v["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| {
-            let name = w["transition"]
-                .as_str()
-                .or(w["property"].as_str())
-                .unwrap()
-                .to_string();
-            (
-                w["kind"].as_str().unwrap().to_string(),
-                name,
-                sizes(&w["sizes"]),
-            )
-        })
-        .collect()
 }
 
 #[test]

@@ -119,7 +119,7 @@ pub fn check_aggregate(
     opts: &BmcOptions,
 ) -> Result<BmcRun, String> {
     let u = Unroller::aggregate(model, min, max, opts.encoding);
-    if opts.whole_aggregate || min == max || !u.ts.agg.has_width_cases() {
+    if !split_wanted(&u.ts, opts) {
         return run(model, u, opts);
     }
     drop(u);
@@ -128,11 +128,15 @@ pub fn check_aggregate(
 
 /// Whether `check_aggregate` checks the range width by width.
 pub fn splits_by_width(model: &Model, min: usize, max: usize, opts: &BmcOptions) -> bool {
-    !opts.whole_aggregate
-        && min < max
-        && super::transys::Transys::new(model, min, max, opts.encoding)
-            .agg
-            .has_width_cases()
+    split_wanted(
+        &super::transys::Transys::new(model, min, max, opts.encoding),
+        opts,
+    )
+}
+
+/// A range whose encoding has a case per width, unless one formula was asked for.
+fn split_wanted(ts: &super::transys::Transys, opts: &BmcOptions) -> bool {
+    !opts.whole_aggregate && !ts.single() && ts.agg.has_width_cases()
 }
 
 /// Every width of `min..=max` on a formula of its own, smallest first.

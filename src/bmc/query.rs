@@ -80,14 +80,7 @@ impl Queries {
             Target::Range(props)
                 if self.mode == SymBreak::WitnessLex && u.inst.inst_symmetric() =>
             {
-                let arity = u
-                    .inst
-                    .model
-                    .transitions
-                    .iter()
-                    .map(|t| t.params)
-                    .max()
-                    .unwrap_or(0);
+                let arity = transition_arity(u);
                 let m = props
                     .iter()
                     .map(|&p| u.inst.model.unsafes[p].params)
@@ -99,15 +92,7 @@ impl Queries {
             // Like range errors: only the instances with parameters 1, 2, ... under
             // `WitnessLex`, with lex-leader for the transpositions that fix them.
             Target::IntBound if self.mode == SymBreak::WitnessLex && u.inst.inst_symmetric() => {
-                let arity = u
-                    .inst
-                    .model
-                    .transitions
-                    .iter()
-                    .map(|t| t.params)
-                    .max()
-                    .unwrap_or(0);
-                (u.int_query(k, true), arity as i64 + 1)
+                (u.int_query(k, true), transition_arity(u) as i64 + 1)
             }
             Target::IntBound => (u.int_query(k, false), 1),
             Target::Any(ts) => {
@@ -135,4 +120,16 @@ impl Queries {
         }
         Some(a)
     }
+}
+
+/// The most parameters of any transition: under `WitnessLex` the instances asked for
+/// range errors and `int_bound` are those with parameters 1, 2, ..., up to this.
+fn transition_arity(u: &Unroller) -> usize {
+    u.inst
+        .model
+        .transitions
+        .iter()
+        .map(|t| t.params)
+        .max()
+        .unwrap_or(0)
 }

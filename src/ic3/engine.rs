@@ -153,10 +153,9 @@ impl Ic3Engine {
             None => Vec::new(),
         };
         found.retain(|c| !skip.contains(&(c.key, c.width)));
-        if ctl.progress && bug_depth.is_some() {
+        if let (true, Some(d)) = (ctl.progress, bug_depth) {
             eprintln!(
-                "nfold: bmc to depth {} at sizes {}..{}: {} violations",
-                bug_depth.unwrap_or(0),
+                "nfold: bmc to depth {d} at sizes {}..{}: {} violations",
                 p.min,
                 p.max,
                 found.len()
