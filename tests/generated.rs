@@ -422,10 +422,18 @@ impl Gen {
 
 // ------------------------------------------------------------------ oracles
 
+/// Generated models with dead cells (`model::dead`), for the run's summary.
+static DEAD_MODELS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// (size, property) -> (verdict, depth)
 type Answers = HashMap<(usize, PropId), (Verdict, Option<usize>)>;
 
-fn explicit_answers(m: &Model, sizes: &[usize], symmetry: bool) -> Result<Answers, String> {
+fn explicit_answers(
+    m: &Model,
+    sizes: &[usize],
+    symmetry: bool,
+    dead_cells: bool,
+) -> Result<Answers, String> {
     let mut out = HashMap::new();
     for &n in sizes {
         let r = explicit(
@@ -433,6 +441,7 @@ fn explicit_answers(m: &Model, sizes: &[usize], symmetry: bool) -> Result<Answer
             n,
             &ReachOptions {
                 symmetry,
+                dead_cells,
                 max_states: Some(200_000),
                 ..Default::default()
             },
@@ -575,15 +584,27 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
         check_canonical(m, n, &mut rng)?;
     }
     let sizes = [1, 2, 3];
-    let plain = match explicit_answers(m, &sizes, false) {
+    let plain = match explicit_answers(m, &sizes, false, false) {
         Err(e) if e.starts_with("skip") => return Ok(()),
         r => r?,
     };
-    let reduced = explicit_answers(m, &sizes, true)?;
+    let reduced = explicit_answers(m, &sizes, true, false)?;
     if plain != reduced {
         return Err(format!(
             "explicit with and without symmetry differ:\n{plain:?}\n{reduced:?}"
         ));
+    }
+    // Dead cells stored as one value (`model::dead`), with and without symmetry.
+    if !nfold::model::dead::analyse(m).is_empty() {
+        DEAD_MODELS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        for symmetry in [false, true] {
+            let dead = explicit_answers(m, &sizes, symmetry, true)?;
+            if plain != dead {
+                return Err(format!(
+                    "explicit with and without dead cells differ (symmetry {symmetry}):\n{plain:?}\n{dead:?}"
+                ));
+            }
+        }
     }
     // Each symmetry breaking, and each partial-order reduction of the unrolling: all
     // must give the explicit engine's verdicts and shortest depths.
@@ -706,6 +727,7 @@ fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
             Box::new(AutoEngine {
                 solver,
                 symmetry: true,
+                dead_cells: true,
                 explicit_seconds: 0.0,
                 bmc_depth: 3,
                 bmc_seconds: 1.0,
@@ -1013,8 +1035,9 @@ fn generated_models_pass_every_oracle() {
         }
     }
     eprintln!(
-        "{count} generated models, {symmetric} fully symmetric, {} proved for every n",
-        EVERY_PROVED.load(std::sync::atomic::Ordering::Relaxed)
+        "{count} generated models, {symmetric} fully symmetric, {} proved for every n, {} with dead cells",
+        EVERY_PROVED.load(std::sync::atomic::Ordering::Relaxed),
+        DEAD_MODELS.load(std::sync::atomic::Ordering::Relaxed)
     );
     // Both kinds were exercised (when there are enough models to ask it of, not when a
     // single seed is replayed).

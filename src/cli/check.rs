@@ -85,6 +85,11 @@ pub(crate) struct CheckArgs {
     /// orbits (ic3, kind).
     #[arg(long)]
     no_symmetry: bool,
+    /// explicit, auto: store every state as it is, without setting dead cells (cells
+    /// no transition or property reads before writing them again, see `nfold info`)
+    /// to one value.
+    #[arg(long)]
+    no_dead_cells: bool,
     /// explicit: also report reachable deadlocks (states with no enabled transition).
     #[arg(long)]
     deadlock: bool,
@@ -124,6 +129,8 @@ pub(crate) struct Run<'a> {
     /// One line describing the engine and its settings.
     pub engine_text: String,
     pub symmetry_requested: bool,
+    /// The arrays whose dead cells the explicit search normalizes, described.
+    pub dead_cells: Vec<String>,
     pub sizes: Vec<usize>,
     pub reports: Vec<SizeReport>,
     pub limit: Option<Limit>,
@@ -181,6 +188,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
     let e: Box<dyn Engine> = match engine {
         EngineArg::Explicit => Box::new(ExplicitEngine {
             symmetry,
+            dead_cells: !a.no_dead_cells,
             deadlock: a.deadlock,
             max_states: a.max_states,
         }),
@@ -210,6 +218,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
         EngineArg::Auto => Box::new(AutoEngine {
             solver,
             symmetry,
+            dead_cells: !a.no_dead_cells,
             // A certificate asks for invariants: no explicit pass first.
             explicit_seconds: if a.certificate.is_some() { 0.0 } else { 0.5 },
             bmc_depth: a.depth.unwrap_or(10),
@@ -281,6 +290,14 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         engine: engine.name(),
         engine_text: engine.describe(&problem),
         symmetry_requested: !a.no_symmetry,
+        dead_cells: if a.no_dead_cells || !matches!(engine.name(), "explicit" | "auto") {
+            Vec::new()
+        } else {
+            crate::model::dead::analyse(&model)
+                .iter()
+                .map(|d| d.describe(&model))
+                .collect()
+        },
         sizes: sizes.clone(),
         reports: Vec::new(),
         limit: None,

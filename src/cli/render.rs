@@ -39,6 +39,17 @@ fn symmetry_line(run: &Run) -> String {
     }
 }
 
+/// The dead cells the explicit search stores as one value, if any.
+fn dead_line(run: &Run) -> String {
+    if run.dead_cells.is_empty() {
+        return String::new();
+    }
+    format!(
+        "reduction dead cells of {} (explicit search; --no-dead-cells)\n",
+        run.dead_cells.join(", ")
+    )
+}
+
 /// The lines before the table.
 pub fn header(run: &Run) -> String {
     let size_col = match run.engine {
@@ -48,10 +59,11 @@ pub fn header(run: &Run) -> String {
         _ => "lemmas",
     };
     format!(
-        "model     {}\nsymmetry  {}\n{}engine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
+        "model     {}\nsymmetry  {}\n{}{}engine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
         run.model.source.name,
         symmetry_line(run),
         ints_line(run.model),
+        dead_line(run),
         run.engine_text,
         "size",
         "property",
@@ -765,6 +777,7 @@ pub fn json(run: &Run) -> Value {
         "peak_memory_bytes": peak_memory(),
     });
     let o = doc.as_object_mut().unwrap();
+    o.insert("dead_cells".into(), json!(run.dead_cells));
     let dead = dead_code(run);
     let notes: Vec<&String> = run.notes.iter().chain(&dead.notes).collect();
     o.insert("notes".into(), json!(notes));
@@ -929,6 +942,12 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
         ));
     }
     out.push_str(&ints_line(m));
+    for d in crate::model::dead::analyse(m) {
+        out.push_str(&format!(
+            "dead      {}: never read before written again; the explicit search stores one value there\n",
+            d.describe(m)
+        ));
+    }
     out.push_str("\ntypes\n");
     for (k, e) in m.enums.iter().enumerate() {
         match m.data_type(k) {

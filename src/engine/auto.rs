@@ -27,6 +27,8 @@ use std::time::{Duration, Instant};
 pub struct AutoEngine {
     pub solver: SolverKind,
     pub symmetry: bool,
+    /// Explicit phase: store states up to their dead cells (`model::dead`).
+    pub dead_cells: bool,
     /// Time one size may take in the explicit phase (0: no explicit phase).
     pub explicit_seconds: f64,
     /// Depth of the bounded pass.
@@ -55,6 +57,7 @@ impl AutoEngine {
             let own = budget.map(|b| Instant::now() + Duration::from_secs_f64(b));
             let opts = ReachOptions {
                 symmetry: self.symmetry,
+                dead_cells: self.dead_cells,
                 deadlock: false,
                 props: Some(p.props.clone()),
                 max_states: None,

@@ -10,6 +10,8 @@ use crate::verdict::SizeReport;
 pub struct ExplicitEngine {
     /// Reduce by symmetry (honoured for fully symmetric families only).
     pub symmetry: bool,
+    /// Store states up to their dead cells (`model::dead`).
+    pub dead_cells: bool,
     /// Report reachable deadlocks.
     pub deadlock: bool,
     pub max_states: Option<usize>,
@@ -32,6 +34,7 @@ impl Engine for ExplicitEngine {
     ) -> Result<Outcome, String> {
         let opts = ReachOptions {
             symmetry: self.symmetry,
+            dead_cells: self.dead_cells,
             deadlock: self.deadlock,
             props: Some(p.props.clone()),
             max_states: self.max_states,

@@ -9,6 +9,7 @@ use super::steps::step_for;
 use super::store::{VisitedSet, hash_words};
 use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{Compiled, Outcome, Scratch};
+use crate::model::dead::Dead;
 use crate::model::eval::{self, Fire};
 use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
@@ -29,6 +30,9 @@ pub struct ReachOptions {
     pub symmetry: bool,
     /// Report deadlocks as violations.
     pub deadlock: bool,
+    /// Store states up to their dead cells (`model::dead`): cells no transition or
+    /// property can read before they are written again.
+    pub dead_cells: bool,
     /// Which `unsafe` properties (indices into `model.unsafes`); all when `None`.
     pub props: Option<Vec<usize>>,
     /// Stop after storing this many states.
@@ -66,6 +70,8 @@ pub struct ReachResult {
     pub size: usize,
     /// Whether symmetry reduction was applied.
     pub symmetry: bool,
+    /// The arrays whose dead cells were normalized (`model::dead`), described.
+    pub dead_cells: Vec<String>,
     pub results: Vec<PropResult>,
     pub stats: ReachStats,
     pub limit: Option<Limit>,
@@ -104,6 +110,7 @@ const BATCH: usize = 256;
 struct Search<'a> {
     inst: &'a Instance<'a>,
     sym: Option<Symmetry>,
+    dead: Option<Dead>,
     visited: VisitedSet,
     /// States stored so far; states are numbered in insertion (= BFS) order.
     count: usize,
@@ -128,6 +135,8 @@ struct Search<'a> {
     batch_keys: Vec<u64>,
     batch: Vec<(u64, u32, u32, u32)>,
     tmp: State,
+    /// A copy of a state being normalized for its key.
+    tmp_key: State,
     props: Vec<usize>,
     unsafe_found: Vec<Option<Found>>,
     range_found: Option<Found>,
@@ -150,16 +159,14 @@ impl Search<'_> {
         for &w in &self.words {
             self.batch_words.push(w);
         }
-        let hash = match &self.sym {
-            Some(sym) => {
-                sym.canonical_into(st, &mut self.canon, &mut self.canon_buf);
-                self.inst.pack(&self.canon, &mut self.key);
-                for &w in &self.key {
-                    self.batch_keys.push(w);
-                }
-                hash_words(&self.key)
+        let hash = if self.keyed() {
+            self.key_of(st);
+            for &w in &self.key {
+                self.batch_keys.push(w);
             }
-            None => hash_words(&self.words),
+            hash_words(&self.key)
+        } else {
+            hash_words(&self.words)
         };
         self.visited.prefetch(hash);
         self.batch.push((hash, parent, via.0 as u32, via.1 as u32));
@@ -171,7 +178,7 @@ impl Search<'_> {
         let batch = std::mem::take(&mut self.batch);
         for (i, &(hash, parent, k, c)) in batch.iter().enumerate() {
             let words = &self.batch_words[i * w..(i + 1) * w];
-            let key = if self.sym.is_some() {
+            let key = if self.keyed() {
                 &self.batch_keys[i * w..(i + 1) * w]
             } else {
                 words
@@ -193,16 +200,40 @@ impl Search<'_> {
         self.batch_keys.clear();
     }
 
+    /// Whether states are stored under a key other than their packed form.
+    fn keyed(&self) -> bool {
+        self.sym.is_some() || self.dead.is_some()
+    }
+
+    /// The stored key of `st` into `self.key`: its dead cells normalized, then its
+    /// canonical representative under symmetry.
+    fn key_of(&mut self, st: &[i64]) {
+        let src: &[i64] = match &self.dead {
+            Some(d) => {
+                self.tmp_key.clear();
+                self.tmp_key.extend_from_slice(st);
+                d.normalize(&mut self.tmp_key);
+                &self.tmp_key
+            }
+            None => st,
+        };
+        match &self.sym {
+            Some(sym) => {
+                sym.canonical_into(src, &mut self.canon, &mut self.canon_buf);
+                self.inst.pack(&self.canon, &mut self.key);
+            }
+            None => self.inst.pack(src, &mut self.key),
+        }
+    }
+
     /// Record an initial state (packed from scratch).
     fn visit_initial(&mut self, compiled: &Compiled, st: &[i64]) {
         self.inst.pack(st, &mut self.words);
-        let new = match &self.sym {
-            Some(sym) => {
-                let canon = sym.canonical_state(st);
-                self.inst.pack(&canon, &mut self.key);
-                self.visited.insert(&self.key)
-            }
-            None => self.visited.insert(&self.words),
+        let new = if self.keyed() {
+            self.key_of(st);
+            self.visited.insert(&self.key)
+        } else {
+            self.visited.insert(&self.words)
         };
         if new {
             self.record(compiled, st, NO_PARENT, (0, 0), 0);
@@ -308,6 +339,12 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     // of abstract types whose values are interchangeable.
     let sym = Symmetry::for_search(&inst, opts.symmetry);
     let use_sym = sym.is_some();
+    let dead_arrays = if opts.dead_cells {
+        crate::model::dead::analyse(model)
+    } else {
+        Vec::new()
+    };
+    let dead = Dead::for_instance(&inst, &dead_arrays);
     let props: Vec<usize> = opts
         .props
         .clone()
@@ -315,6 +352,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let mut s = Search {
         inst: &inst,
         sym,
+        dead,
         visited: VisitedSet::new(inst.words),
         count: 0,
         parent: Vec::new(),
@@ -331,6 +369,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         batch_keys: Vec::new(),
         batch: Vec::new(),
         tmp: vec![0; inst.slots.len()],
+        tmp_key: Vec::new(),
         unsafe_found: vec![None; props.len()],
         props,
         range_found: None,
@@ -611,6 +650,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     ReachResult {
         size: n,
         symmetry: use_sym,
+        dead_cells: dead_arrays.iter().map(|a| a.describe(model)).collect(),
         results,
         stats,
         limit,

@@ -1,10 +1,12 @@
 //! The model layer: the typed IR of a family (`ir`) and, per size n, an instance with
 //! its state layout, the reference interpreter, initial states, successors and the
-//! permutation action with canonical representatives.
+//! permutation action with canonical representatives, and the dead cells an explicit
+//! search may normalize (`dead`).
 
 pub mod canon;
 pub mod compiled;
 pub mod data;
+pub mod dead;
 pub mod eval;
 pub mod extra;
 pub mod init;
