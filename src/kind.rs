@@ -86,7 +86,7 @@ fn lemma_lit(u: &mut Unroller, l: &Lemma, j: usize) -> Lit {
     for cube in l.orbit(&u.ts) {
         let mut cl = Vec::new();
         for (v, x) in cube {
-            let a = u.ts.eq(v, x, false);
+            let a = crate::proof::lemma::atom_lit(&mut u.ts, v, x, false);
             cl.push(-u.lit(j, a));
         }
         clauses.push(u.c.or(&cl));
@@ -139,6 +139,7 @@ impl KindEngine {
                 exclude: Vec::new(),
                 max_frames: Some(STRENGTHEN_FRAMES),
                 seed: Vec::new(),
+                range_atoms: true,
             },
         )?;
         Ok(out.lemmas.into_iter().map(|(l, _)| l).collect())

@@ -213,6 +213,72 @@ fn certify_rejects_tampered_certificates() {
 }
 
 #[test]
+fn range_atoms_in_certificates_are_checked() {
+    // IC3 widens Peterson's level equalities into range atoms (`Lev[i] >= 2`); the
+    // certificate carries them as text, and `certify` checks them on its own encoding.
+    let dir = std::env::temp_dir().join(format!("nfold-range-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cert = dir.join("p.cert");
+    let c = cert.to_str().unwrap();
+    let (code, _, _) = nfold(&[
+        "check",
+        "families/peterson.cub",
+        "--sizes",
+        "1..4",
+        "--engine",
+        "ic3",
+        "--certificate",
+        c,
+    ]);
+    assert_eq!(code, 0);
+    let text = std::fs::read_to_string(&cert).unwrap();
+    assert!(text.contains(">= ") || text.contains("<= "), "{text}");
+    let (code, out, _) = nfold(&["certify", "families/peterson.cub", c]);
+    assert_eq!(code, 0, "{out}");
+    let write = |name: &str, t: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, t).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    // A hand-written range lemma that holds: no idle process is above level 0.
+    let p = write(
+        "ok.cert",
+        &format!("{text}lemma forall distinct i. not (Pc[i] = Idle && Lev[i] >= 1)\n"),
+    );
+    let (code, out, _) = nfold(&["certify", "families/peterson.cub", &p]);
+    assert_eq!(code, 0, "{out}");
+    let tampered = [
+        // False at the initial states (every level starts at 0).
+        (
+            "init.cert",
+            format!("{text}lemma forall distinct i. not (Lev[i] <= 0)\n"),
+            "an initial state violates the invariant",
+        ),
+        // True initially, but a step reaches level 1.
+        (
+            "step.cert",
+            format!("{text}lemma forall distinct i. not (Lev[i] >= 1)\n"),
+            "not inductive",
+        ),
+        // Every range lemma dropped: what is left does not prove the property.
+        (
+            "drop.cert",
+            text.lines()
+                .filter(|l| !(l.contains(">= ") || l.contains("<= ")))
+                .map(|l| format!("{l}\n"))
+                .collect::<String>(),
+            "REJECTED",
+        ),
+    ];
+    for (name, t, why) in tampered {
+        let p = write(name, &t);
+        let (code, out, _) = nfold(&["certify", "families/peterson.cub", &p]);
+        assert_eq!(code, 1, "{name}: {out}");
+        assert!(out.contains(why), "{name}: {out}");
+    }
+}
+
+#[test]
 fn certificate_needs_a_proof_engine() {
     let (code, _, err) = nfold(&[
         "check",

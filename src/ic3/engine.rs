@@ -68,6 +68,7 @@ impl Ic3Engine {
                 exclude: Vec::new(),
                 max_frames: None,
                 seed: Vec::new(),
+                range_atoms: true,
             },
         )?;
         let bug_depth = out.cexs.iter().map(|c| c.depth).max();
@@ -174,6 +175,7 @@ impl Ic3Engine {
             exclude,
             max_frames: None,
             seed,
+            range_atoms: true,
         };
         let mut out = prove(&mut ts, &opts)?;
         out.cexs.extend(found);

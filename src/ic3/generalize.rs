@@ -4,7 +4,8 @@
 //! IC3", FMCAD 2013), otherwise joining the cube with it.
 
 use super::{Engine, RelInd, Stopped};
-use crate::proof::lemma::{self, Cube};
+use crate::bmc::transys::StateVar;
+use crate::proof::lemma::{self, Cube, Rel};
 
 /// Counterexamples to generalization tried per atom, and their nesting depth.
 const MAX_CTGS: usize = 3;
@@ -40,6 +41,63 @@ impl Engine<'_, '_> {
             }
             if let Some(c) = self.down(cand, level, width, depth)? {
                 cube = c;
+            }
+        }
+        if self.opts.range_atoms {
+            cube = self.widen(cube, level, width)?;
+        }
+        Ok(cube)
+    }
+
+    /// Widen the equalities on ordered cells that generalization kept into range atoms
+    /// (`cell >= v` or `cell <= v`, as far from the value as the lemma stays relatively
+    /// inductive and clear of the initial states): one range lemma stands for the
+    /// lemmas of every value it covers.
+    fn widen(&mut self, mut cube: Cube, level: usize, width: usize) -> Result<Cube, Stopped> {
+        let vars: Vec<StateVar> = cube
+            .iter()
+            .filter(|&&(v, x)| lemma::ordered(self.ts, v) && lemma::decode(x).0 == Rel::Eq)
+            .map(|a| a.0)
+            .collect();
+        for v in vars {
+            let Some(&(_, val)) = cube.iter().find(|a| a.0 == v) else {
+                continue;
+            };
+            let (lo, size) = self.ts.domain(v);
+            let hi = lo + size as i64 - 1;
+            for (rel, step) in [(Rel::Ge, -1i64), (Rel::Le, 1)] {
+                let mut best = None;
+                let mut t = val;
+                // `>= hi` and `<= lo` are the equality itself.
+                if (rel == Rel::Ge && t == hi) || (rel == Rel::Le && t == lo) {
+                    t += step;
+                }
+                // `>= lo` and `<= hi` hold everywhere: dropping the atom, tried already.
+                while (rel == Rel::Ge && t > lo) || (rel == Rel::Le && t < hi) {
+                    let cand: Cube = cube
+                        .iter()
+                        .map(|&(u, x)| {
+                            if u == v {
+                                (u, lemma::encode(rel, t))
+                            } else {
+                                (u, x)
+                            }
+                        })
+                        .collect();
+                    let cand = lemma::restrict(self.ts, &cand, width);
+                    if self.init_intersects(&cand)? {
+                        break;
+                    }
+                    match self.relind(&cand, level, true)? {
+                        RelInd::Holds(_) => best = Some(cand),
+                        RelInd::Pred(_) => break,
+                    }
+                    t += step;
+                }
+                if let Some(c) = best {
+                    cube = c;
+                    break;
+                }
             }
         }
         Ok(cube)
@@ -100,7 +158,7 @@ impl Engine<'_, '_> {
                     // Join: keep the atoms the predecessor satisfies (narrowed back to
                     // clean widths).
                     let mut joined = cube.clone();
-                    joined.retain(|a| t.contains(a));
+                    joined.retain(|a| t.iter().any(|b| b.0 == a.0 && lemma::satisfies(b.1, a.1)));
                     let joined = self.canon(joined);
                     let joined = lemma::restrict(self.ts, &joined, width);
                     if joined == cube {

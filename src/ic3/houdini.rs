@@ -5,7 +5,7 @@
 //! frame. Used to carry the lemmas IC3 learnt at small sizes over to a larger range.
 
 use crate::bmc::transys::{FIRE, STATE, STEP, Transys};
-use crate::proof::lemma::Lemma;
+use crate::proof::lemma::{self, Lemma};
 use crate::sat::{Lit, SolveResult, SolverKind, Stop};
 
 /// Candidates whose orbits are larger than this are dropped at once.
@@ -15,7 +15,10 @@ const MAX_ORBIT: usize = 2000;
 fn holds(ts: &mut Transys, l: &Lemma, next: bool) -> Lit {
     let mut parts = Vec::new();
     for cube in l.orbit(ts) {
-        let cl: Vec<Lit> = cube.iter().map(|&(v, x)| -ts.eq(v, x, next)).collect();
+        let cl: Vec<Lit> = cube
+            .iter()
+            .map(|&(v, x)| -lemma::atom_lit(ts, v, x, next))
+            .collect();
         parts.push(ts.c.or(&cl));
     }
     ts.c.and(&parts)
@@ -40,7 +43,10 @@ pub fn houdini(
             holds(ts, l, next)
         } else {
             let cube = l.representative(ts).unwrap_or_default();
-            let cl: Vec<Lit> = cube.iter().map(|&(v, x)| -ts.eq(v, x, next)).collect();
+            let cl: Vec<Lit> = cube
+                .iter()
+                .map(|&(v, x)| -lemma::atom_lit(ts, v, x, next))
+                .collect();
             ts.c.or(&cl)
         }
     };

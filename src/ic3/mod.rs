@@ -70,6 +70,9 @@ pub struct Ic3Options {
     /// Lemmas whose conjunction is known to be an inductive invariant of the system
     /// (`houdini`): part of every frame from the start.
     pub seed: Vec<Lemma>,
+    /// Widen generalized lemmas' equalities on ordered cells into range atoms
+    /// (`cell >= v`, `cell <= v`).
+    pub range_atoms: bool,
 }
 
 /// A violation found: property, width, and the length of IC3's run to it (a shortest
@@ -417,7 +420,10 @@ impl Engine<'_, '_> {
                 vec![e.rep.clone()]
             };
             for m in &members {
-                let cl: Vec<Lit> = m.iter().map(|&(v, x)| -self.ts.eq(v, x, false)).collect();
+                let cl: Vec<Lit> = m
+                    .iter()
+                    .map(|&(v, x)| -lemma::atom_lit(self.ts, v, x, false))
+                    .collect();
                 s.add_clause(&cl);
             }
         }
@@ -466,7 +472,10 @@ impl Engine<'_, '_> {
                 .filter(|e| e.alive && e.lazy && e.level >= i)
             {
                 if let Some(c) = e.lemma.matching(self.ts, width, &value) {
-                    let cl: Vec<Lit> = c.iter().map(|&(v, x)| -self.ts.eq(v, x, false)).collect();
+                    let cl: Vec<Lit> = c
+                        .iter()
+                        .map(|&(v, x)| -lemma::atom_lit(self.ts, v, x, false))
+                        .collect();
                     self.solvers[i].add_clause(&cl);
                     added = true;
                 }
@@ -508,7 +517,9 @@ impl Engine<'_, '_> {
     }
 
     fn atoms(&mut self, cube: &Cube, next: bool) -> Vec<Lit> {
-        cube.iter().map(|&(v, x)| self.ts.eq(v, x, next)).collect()
+        cube.iter()
+            .map(|&(v, x)| lemma::atom_lit(self.ts, v, x, next))
+            .collect()
     }
 
     /// Does the cube contain an initial state?
@@ -518,7 +529,10 @@ impl Engine<'_, '_> {
             let possible = match self.init_atoms.get(&atom) {
                 Some(&b) => b,
                 None => {
-                    let a = [self.ts.eq(atom.0, atom.1, false), self.ts.init];
+                    let a = [
+                        lemma::atom_lit(self.ts, atom.0, atom.1, false),
+                        self.ts.init,
+                    ];
                     let b = self.init_sat(&a)?;
                     self.init_atoms.insert(atom, b);
                     b
@@ -753,7 +767,10 @@ impl Engine<'_, '_> {
             let parts: Vec<Lit> = members
                 .iter()
                 .map(|m| {
-                    let cl: Vec<Lit> = m.iter().map(|&(v, x)| -ts.eq(v, x, next)).collect();
+                    let cl: Vec<Lit> = m
+                        .iter()
+                        .map(|&(v, x)| -lemma::atom_lit(ts, v, x, next))
+                        .collect();
                     ts.c.or(&cl)
                 })
                 .collect();
@@ -816,13 +833,16 @@ impl Engine<'_, '_> {
             .iter_mut()
             .filter(|e| e.alive && e.level <= level)
         {
-            if members.iter().any(|m| m.iter().all(|a| e.rep.contains(a))) {
+            if members.iter().any(|m| lemma::cube_within(&e.rep, m)) {
                 e.alive = false;
             }
         }
         let top = level.min(self.solvers.len() - 1);
         for m in &members {
-            let cl: Vec<Lit> = m.iter().map(|&(v, x)| -self.ts.eq(v, x, false)).collect();
+            let cl: Vec<Lit> = m
+                .iter()
+                .map(|&(v, x)| -lemma::atom_lit(self.ts, v, x, false))
+                .collect();
             for i in 1..=top {
                 self.solvers[i].add_clause(&cl);
             }
@@ -846,7 +866,10 @@ impl Engine<'_, '_> {
         };
         let from = e.level;
         for m in &members {
-            let cl: Vec<Lit> = m.iter().map(|&(v, x)| -self.ts.eq(v, x, false)).collect();
+            let cl: Vec<Lit> = m
+                .iter()
+                .map(|&(v, x)| -lemma::atom_lit(self.ts, v, x, false))
+                .collect();
             for i in from + 1..=level {
                 self.solvers[i].add_clause(&cl);
             }
