@@ -21,6 +21,12 @@ impl Engine<'_, '_> {
         depth: usize,
     ) -> Result<Cube, Stopped> {
         let mut cube = cube;
+        // Whole processes first: a lemma over fewer processes has a smaller orbit and
+        // usually says more (one atom at a time, MIC keeps the counting lemmas that
+        // the frames of the moment need, over 4 or 5 processes).
+        if self.sym {
+            cube = self.drop_processes(cube, level, width, depth)?;
+        }
         // Presence atoms first: a lemma that holds at every width is worth more.
         let mut order = cube.clone();
         order.sort_by_key(|(v, _)| !matches!(v, crate::bmc::transys::StateVar::Absent(_)));
@@ -47,6 +53,39 @@ impl Engine<'_, '_> {
             cube = self.widen(cube, level, width)?;
         }
         Ok(cube)
+    }
+
+    /// Drop every atom of one process at once, while the cube stays relatively
+    /// inductive: fewer processes, smaller orbits.
+    fn drop_processes(
+        &mut self,
+        mut cube: Cube,
+        level: usize,
+        width: usize,
+        depth: usize,
+    ) -> Result<Cube, Stopped> {
+        let mut tried = 0;
+        loop {
+            let ps = lemma::processes(self.ts, &cube);
+            if tried >= ps.len() || ps.len() <= 1 {
+                return Ok(cube);
+            }
+            let p = ps[ps.len() - 1 - tried];
+            let cand: Cube = cube
+                .iter()
+                .copied()
+                .filter(|a| !lemma::processes(self.ts, &vec![*a]).contains(&p))
+                .collect();
+            let cand = self.canon(cand);
+            let cand = lemma::restrict(self.ts, &cand, width);
+            match self.down(cand, level, width, depth)? {
+                Some(c) => {
+                    cube = c;
+                    tried = 0;
+                }
+                None => tried += 1,
+            }
+        }
     }
 
     /// Widen the equalities on ordered cells that generalization kept into range atoms

@@ -758,8 +758,12 @@ impl Engine<'_, '_> {
         let mut s =
             new_solver(self.ts, self.opts.solver, &[STATE, STEP, FIRE]).map_err(|_| Stopped)?;
         let sym = self.sym;
+        // Inv and the steps are symmetric, so a step from Inv that violates some member
+        // of an orbit is a renaming of one that violates its representative: the next
+        // state is asked for the representative only (`next`), which keeps these
+        // queries small where orbits are large.
         let lit = |ts: &mut Transys, l: &Lemma, next: bool| {
-            let members = if sym {
+            let members = if sym && !next {
                 l.orbit(ts)
             } else {
                 l.representative(ts).into_iter().collect()

@@ -232,8 +232,30 @@ fn check_size(
         ask(&u, &a, &what, j, &mut failures);
     }
     // Consecution, one lemma at a time: many easy queries in one incremental solver
-    // are far cheaper than one query for the whole disjunction.
-    for &v in &viol[k].clone() {
+    // are far cheaper than one query for the whole disjunction. When the model with
+    // the lemmas is fully symmetric (the front end's analysis of the whole text: no
+    // process constants or order on processes in any transition, property or lemma),
+    // Inv and the steps are closed under renaming the processes, so a step from Inv
+    // violating a lemma at some tuple of distinct processes is a renaming of one
+    // violating it at the tuple 1..k: that tuple is the one asked.
+    let first: Vec<Lit> = if m.is_symmetric() && n > 1 {
+        lemmas
+            .iter()
+            .zip(&viol[k])
+            .map(|(&(p, special), &all)| {
+                let params = m.unsafes[p].params;
+                if special.is_some() || params > n {
+                    return all;
+                }
+                let tuple: Vec<i64> = (1..=params as i64).collect();
+                let (b, e) = u.bad_tuple(p, k, &tuple);
+                u.c.and2(b, -e)
+            })
+            .collect()
+    } else {
+        viol[k].clone()
+    };
+    for &v in &first {
         let mut a: Vec<Lit> = inv[..k].to_vec();
         a.push(v);
         let before = failures.len();
