@@ -316,3 +316,79 @@ fn k_induction_proves_the_semaphore_mutex_at_small_depth() {
     assert!(r["proof_depth"].as_u64().unwrap() <= 2, "{r}");
     assert_eq!(r["proof"]["induction"].as_u64(), r["proof_depth"].as_u64());
 }
+
+#[test]
+fn the_ladder_of_sizes_proves_peterson_and_falls_back_on_a_violation() {
+    // Peterson's ranges depend on N, so IC3 proves each size alone, seeded with the
+    // last size's lemmas restated one level up; the rungs' invariants together are
+    // certified at every size.
+    let (code, out, err) = nfold(&[
+        "check",
+        "families/peterson.cub",
+        "--sizes",
+        "1..6",
+        "--engine",
+        "ic3",
+        "--progress",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("nfold: ic3 ladder, size 6:"), "{err}");
+    assert!(out.contains("holds at sizes 1..6"), "{out}");
+    assert_eq!(out.matches("holds (proved)").count(), 6, "{out}");
+    // One size alone goes up the same ladder, and only its own lemmas are certified.
+    let (code, v) = json_run(&[
+        "check",
+        "families/peterson.cub",
+        "--sizes",
+        "6..6",
+        "--engine",
+        "ic3",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        rows(&v),
+        vec![(
+            6,
+            "mutex".to_string(),
+            "holds".to_string(),
+            None,
+            Some("inductive invariant, checked".to_string())
+        )]
+    );
+    // C counts up to N, and `three` fails from size 3 on, at depth 3 (0, 1, 2, 3):
+    // the rung of size 3 meets the violation, and the aggregate run answers instead.
+    let dir = std::env::temp_dir().join(format!("nfold-ladder-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("count.cub");
+    std::fs::write(
+        &file,
+        "var C : 0 .. N\ninit (z) { C = 0 }\nunsafe three () { C = 3 }\n\
+         transition inc (i) requires { C < N } { C := C + 1; }\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let (code, out, err) = nfold(&[
+        "check",
+        f,
+        "--sizes",
+        "1..5",
+        "--engine",
+        "ic3",
+        "--progress",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("nfold: ic3 ladder, size 3:"), "{err}");
+    let (_, v) = json_run(&["check", f, "--sizes", "1..5", "--engine", "ic3"]);
+    let got: Vec<(u64, String, Option<u64>)> =
+        rows(&v).into_iter().map(|r| (r.0, r.2, r.3)).collect();
+    let want: Vec<(u64, String, Option<u64>)> = (1..=5)
+        .map(|n| {
+            if n < 3 {
+                (n, "holds".to_string(), None)
+            } else {
+                (n, "violated".to_string(), Some(3))
+            }
+        })
+        .collect();
+    assert_eq!(got, want);
+}

@@ -1,14 +1,15 @@
 //! IC3 as an engine of the command line: one run over the aggregate of the sizes,
 //! counterexamples made shortest by BMC, the invariant certified (`engine::finish`).
 
-use super::{Cex, Ic3Options, Ic3Outcome, houdini, prove};
+use super::{Cex, Ic3Options, Ic3Outcome, Ic3Stats, houdini, prove};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
 use crate::bmc::transys::Transys;
 use crate::engine::finish::{self, Findings};
 use crate::engine::{Control, Engine, Outcome, Problem};
-use crate::proof::lemma::Lemma;
+use crate::model::ir::{Model, Ty};
+use crate::proof::lemma::{Anchor, Lemma};
 use crate::sat::SolverKind;
 use crate::verdict::{SizeReport, Verdict};
 use std::time::Instant;
@@ -34,51 +35,78 @@ fn seed_size(m: &crate::model::ir::Model) -> usize {
     most.clamp(2, 3)
 }
 
+/// Whether some state variable has a range type (as its values or an index) whose
+/// bounds depend on N: then lemmas talk about sizes through their constants, and the
+/// ladder of widths carries them from one size to the next (`Lemma::carried`).
+fn size_dependent(m: &Model) -> bool {
+    let dep = |t: Ty| matches!(t, Ty::Range(r) if m.ranges[r].lo.uses_size() || m.ranges[r].hi.uses_size());
+    m.vars
+        .iter()
+        .any(|v| dep(v.ty) || v.dims.iter().any(|&d| dep(d)))
+}
+
+/// The IC3 invariant of the smallest sizes, and the depth of its deepest violation.
+struct Small {
+    seed: usize,
+    invariant: Option<Vec<Lemma>>,
+    bug_depth: Option<usize>,
+}
+
 impl Ic3Engine {
-    /// Lemmas for a range beyond `seed_size`: IC3's invariant at the small sizes, its
-    /// lemmas claimed up to the largest size, filtered to an inductive subset of the
-    /// full system (`houdini`). Symmetric lemmas rarely depend on the size.
-    ///
-    /// Also returns the depth of the deepest violation met at the small sizes, if any.
+    fn options(&self, p: &Problem, ctl: &Control) -> Ic3Options {
+        Ic3Options {
+            solver: self.solver,
+            props: p.props.clone(),
+            symmetry: self.symmetry,
+            ctg: true,
+            stop: ctl.sat_stop(),
+            max_memory: ctl.max_memory,
+            progress: ctl.progress,
+            exclude: Vec::new(),
+            max_frames: None,
+            seed: Vec::new(),
+            range_atoms: true,
+        }
+    }
+
+    /// IC3 at sizes 1..`seed_size`, when the problem reaches beyond them: the smallest
+    /// system is the cheapest to prove, and its lemmas seed the larger ones.
+    fn small(&self, p: &Problem, ctl: &Control) -> Result<Small, String> {
+        let seed = seed_size(p.model);
+        if p.max <= seed {
+            return Ok(Small {
+                seed,
+                invariant: None,
+                bug_depth: None,
+            });
+        }
+        let mut small = Transys::new(p.model, 1, seed, Encoding::Binary);
+        let out = prove(&mut small, &self.options(p, ctl))?;
+        Ok(Small {
+            seed,
+            invariant: out.invariant,
+            bug_depth: out.cexs.iter().map(|c| c.depth).max(),
+        })
+    }
+
+    /// Seeds for the aggregate run: the small sizes' lemmas claimed up to the largest
+    /// size, filtered to an inductive subset of the full system (`houdini`). Symmetric
+    /// lemmas rarely depend on the size.
     fn seed(
         &self,
         p: &Problem,
         ctl: &Control,
         ts: &mut Transys,
-    ) -> Result<(Vec<Lemma>, Option<usize>), String> {
-        let seed = seed_size(p.model);
-        if p.max <= seed {
-            return Ok((Vec::new(), None));
-        }
-        // From size 1 whatever the problem's sizes: the smallest system is the cheapest
-        // to prove, and its lemmas are filtered for the problem's sizes below.
-        let lo = 1;
-        let t0 = std::time::Instant::now();
-        let mut small = Transys::new(p.model, lo, seed, Encoding::Binary);
-        let out = prove(
-            &mut small,
-            &Ic3Options {
-                solver: self.solver,
-                props: p.props.clone(),
-                symmetry: self.symmetry,
-                ctg: true,
-                stop: ctl.sat_stop(),
-                max_memory: ctl.max_memory,
-                progress: ctl.progress,
-                exclude: Vec::new(),
-                max_frames: None,
-                seed: Vec::new(),
-                range_atoms: true,
-            },
-        )?;
-        let bug_depth = out.cexs.iter().map(|c| c.depth).max();
-        let Some(inv) = out.invariant else {
-            return Ok((Vec::new(), bug_depth));
+        small: &Small,
+    ) -> Result<Vec<Lemma>, String> {
+        let Some(inv) = &small.invariant else {
+            return Ok(Vec::new());
         };
         let widened: Vec<Lemma> = inv
-            .into_iter()
+            .iter()
+            .cloned()
             .map(|mut l| {
-                if l.hi == seed {
+                if l.hi == small.seed {
                     l.hi = p.max;
                 }
                 l.lo = l.lo.max(p.min);
@@ -87,20 +115,119 @@ impl Ic3Engine {
             .filter(|l| l.lo <= l.hi)
             .collect();
         let sym = self.symmetry && p.model.is_symmetric() && p.max > 1;
-        let (found, t1) = (widened.len(), std::time::Instant::now());
+        let (found, t1) = (widened.len(), Instant::now());
         let kept =
             houdini::houdini(ts, widened, sym, self.solver, &ctl.sat_stop())?.unwrap_or_default();
         if ctl.progress {
             eprintln!(
-                "nfold: ic3 at sizes {lo}..{seed}: {found} lemmas in {:.2}s; {} of them inductive at sizes {}..{} ({:.2}s)",
-                t1.duration_since(t0).as_secs_f64(),
+                "nfold: ic3 seeds: {found} lemmas of sizes 1..{}, {} of them inductive at sizes {}..{} ({:.2}s)",
+                small.seed,
                 kept.len(),
                 p.min,
                 p.max,
                 t1.elapsed().as_secs_f64()
             );
         }
-        Ok((kept, bug_depth))
+        Ok(kept)
+    }
+
+    /// The ladder of widths, for a family whose ranges depend on N: IC3 on each size
+    /// w beyond the small ones alone (the aggregate w..w), seeded with the lemmas true
+    /// at w - 1 restated at w (`Lemma::carried`, every anchor) and filtered by Houdini.
+    /// Peterson's invariant at one size is mostly the last one's, one level up, so
+    /// each rung has little left to find. The rungs' invariants together, each lemma
+    /// at the sizes it was proved for, are an invariant of the aggregate (its widths
+    /// never meet); it is checked like any other.
+    ///
+    /// `None` unless every rung converged without a violation: the aggregate run then
+    /// answers instead.
+    fn ladder(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        small: &Small,
+    ) -> Result<Option<Ic3Outcome>, String> {
+        let Some(inv) = &small.invariant else {
+            return Ok(None);
+        };
+        let sym = self.symmetry && p.model.is_symmetric() && p.max > 1;
+        let mut all: Vec<Lemma> = inv.clone();
+        let mut prev: Vec<Lemma> = inv.iter().filter(|l| l.hi == small.seed).cloned().collect();
+        let mut stats = Ic3Stats::default();
+        let start = Instant::now();
+        for w in small.seed + 1..=p.max {
+            let mut cands: Vec<Lemma> = Vec::new();
+            for l in &prev {
+                let mut same = l.clone();
+                (same.lo, same.hi) = (w, w);
+                let moved = [Anchor::Nearer, Anchor::Upper, Anchor::Lower]
+                    .into_iter()
+                    .filter_map(|a| l.carried(p.model, w - 1, a));
+                for c in std::iter::once(same).chain(moved) {
+                    if !cands.contains(&c) {
+                        cands.push(c);
+                    }
+                }
+            }
+            let mut ts = Transys::new(p.model, w, w, Encoding::Binary);
+            let (n, t0) = (cands.len(), Instant::now());
+            let Some(kept) = houdini::houdini(&mut ts, cands, sym, self.solver, &ctl.sat_stop())?
+            else {
+                return Ok(None);
+            };
+            if ctl.progress {
+                eprintln!(
+                    "nfold: ic3 ladder, size {w}: {n} lemmas carried from size {}, {} of them inductive ({:.2}s)",
+                    w - 1,
+                    kept.len(),
+                    t0.elapsed().as_secs_f64()
+                );
+            }
+            let mut opts = self.options(p, ctl);
+            opts.seed = kept.clone();
+            let out = prove(&mut ts, &opts)?;
+            stats.frames = stats.frames.max(out.stats.frames);
+            stats.obligations += out.stats.obligations;
+            stats.sat_calls += out.stats.sat_calls;
+            stats.init_calls += out.stats.init_calls;
+            stats.ctgs += out.stats.ctgs;
+            let (Some(found), true) = (out.invariant, out.cexs.is_empty()) else {
+                return Ok(None);
+            };
+            // Every lemma true at w goes on up, not only those the proof needed: the
+            // next size's proof may need them.
+            all.extend(found.iter().cloned());
+            prev = found;
+            for k in kept {
+                if !prev.contains(&k) {
+                    prev.push(k);
+                }
+            }
+        }
+        // Equal lemmas of adjacent sizes become one over both; then the problem's sizes.
+        all.sort_by(|a, b| (&a.atoms, a.procs, a.lo).cmp(&(&b.atoms, b.procs, b.lo)));
+        let mut merged: Vec<Lemma> = Vec::new();
+        for mut l in all {
+            if let Some(m) = merged.last_mut()
+                && (&m.atoms, m.procs) == (&l.atoms, l.procs)
+                && l.lo <= m.hi + 1
+            {
+                m.hi = m.hi.max(l.hi);
+                continue;
+            }
+            (l.lo, l.hi) = (l.lo.max(p.min), l.hi.min(p.max));
+            merged.push(l);
+        }
+        merged.retain(|l| l.lo <= l.hi);
+        stats.lemmas = merged.len();
+        stats.seconds = start.elapsed().as_secs_f64();
+        Ok(Some(Ic3Outcome {
+            cexs: Vec::new(),
+            lemmas: merged.iter().map(|l| (l.clone(), usize::MAX)).collect(),
+            invariant: Some(merged),
+            limit: None,
+            stats,
+        }))
     }
 
     /// The violations at every size of the problem up to `depth`, by BMC on the
@@ -148,7 +275,15 @@ impl Ic3Engine {
         skip: &[(super::PropKey, usize)],
     ) -> Result<(Transys<'m>, Ic3Outcome), String> {
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
-        let (seed, bug_depth) = self.seed(p, ctl, &mut ts)?;
+        let small = self.small(p, ctl)?;
+        if small.bug_depth.is_none()
+            && size_dependent(p.model)
+            && let Some(out) = self.ladder(p, ctl, &small)?
+        {
+            return Ok((ts, out));
+        }
+        let seed = self.seed(p, ctl, &mut ts, &small)?;
+        let bug_depth = small.bug_depth;
         let mut found = match bug_depth {
             Some(d) => self.bmc_up_to(p, ctl, d)?,
             None => Vec::new(),
@@ -164,19 +299,9 @@ impl Ic3Engine {
         }
         let mut exclude = skip.to_vec();
         exclude.extend(found.iter().map(|c| (c.key, c.width)));
-        let opts = Ic3Options {
-            solver: self.solver,
-            props: p.props.clone(),
-            symmetry: self.symmetry,
-            ctg: true,
-            stop: ctl.sat_stop(),
-            max_memory: ctl.max_memory,
-            progress: ctl.progress,
-            exclude,
-            max_frames: None,
-            seed,
-            range_atoms: true,
-        };
+        let mut opts = self.options(p, ctl);
+        opts.exclude = exclude;
+        opts.seed = seed;
         let mut out = prove(&mut ts, &opts)?;
         out.cexs.extend(found);
         Ok((ts, out))

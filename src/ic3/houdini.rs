@@ -11,19 +11,6 @@ use crate::sat::{Lit, SolveResult, SolverKind, Stop};
 /// Candidates whose orbits are larger than this are dropped at once.
 const MAX_ORBIT: usize = 2000;
 
-/// The literal "x (or x', `next`) satisfies the lemma" (every member of its orbit).
-fn holds(ts: &mut Transys, l: &Lemma, next: bool) -> Lit {
-    let mut parts = Vec::new();
-    for cube in l.orbit(ts) {
-        let cl: Vec<Lit> = cube
-            .iter()
-            .map(|&(v, x)| -lemma::atom_lit(ts, v, x, next))
-            .collect();
-        parts.push(ts.c.or(&cl));
-    }
-    ts.c.and(&parts)
-}
-
 /// The largest subset of `cands` (symmetric: their orbits) that holds initially and
 /// is inductive; `None` when a limit stopped the search.
 pub fn houdini(
@@ -38,40 +25,61 @@ pub fn houdini(
         .into_iter()
         .filter(|l| !symmetric || l.orbit_size(n.min(l.hi)) <= MAX_ORBIT)
         .collect();
-    let one = |ts: &mut Transys, l: &Lemma, next: bool| {
-        if symmetric {
-            holds(ts, l, next)
-        } else {
-            let cube = l.representative(ts).unwrap_or_default();
-            let cl: Vec<Lit> = cube
-                .iter()
-                .map(|&(v, x)| -lemma::atom_lit(ts, v, x, next))
-                .collect();
-            ts.c.or(&cl)
-        }
-    };
-    let cur: Vec<Lit> = cands.iter().map(|l| one(ts, l, false)).collect();
-    let nxt: Vec<Lit> = cands.iter().map(|l| one(ts, l, true)).collect();
     let mut s = solver.create_plain()?;
     for g in [STATE, STEP, FIRE] {
         for c in ts.c.group(g) {
             s.add_clause(c);
         }
     }
+    // Each candidate's orbit (or the candidate itself) as clauses under one activation
+    // literal, in this solver only; its violation, initially and after a step, asked
+    // of the representative alone: init and the steps are symmetric, so a violating
+    // state of some member is a renaming of one violating the representative.
+    let mut act = Vec::with_capacity(cands.len());
+    let mut viol = Vec::with_capacity(cands.len());
+    for l in &cands {
+        let a = ts.c.var();
+        let members = if symmetric {
+            l.orbit(ts)
+        } else {
+            l.representative(ts).into_iter().collect()
+        };
+        for m in &members {
+            let mut cl: Vec<Lit> = m
+                .iter()
+                .map(|&(v, x)| -lemma::atom_lit(ts, v, x, false))
+                .collect();
+            cl.push(-a);
+            s.add_clause(&cl);
+        }
+        act.push(a);
+        let rep = l.representative(ts).unwrap_or_default();
+        let mut v = [crate::sat::circuit::FALSE; 2];
+        for (k, next) in [false, true].into_iter().enumerate() {
+            if !rep.is_empty() {
+                let lits: Vec<Lit> = rep
+                    .iter()
+                    .map(|&(var, x)| lemma::atom_lit(ts, var, x, next))
+                    .collect();
+                v[k] = ts.c.and(&lits);
+            }
+        }
+        viol.push(v);
+    }
     let mut alive = vec![true; cands.len()];
     // Initially, then under steps; one candidate per query (many easy queries cost far
     // less than one over the disjunction), until a whole pass drops nothing.
     for step in [false, true] {
+        let k = step as usize;
         loop {
             let mut dropped = false;
             for i in 0..cands.len() {
-                if !alive[i] {
+                if !alive[i] || viol[i][k] == crate::sat::circuit::FALSE {
                     continue;
                 }
-                let watch = if step { &nxt } else { &cur };
-                let mut a = vec![-watch[i]];
+                let mut a = vec![viol[i][k]];
                 if step {
-                    a.extend((0..cands.len()).filter(|&j| alive[j]).map(|j| cur[j]));
+                    a.extend((0..cands.len()).filter(|&j| alive[j]).map(|j| act[j]));
                 } else {
                     a.push(ts.init);
                 }
@@ -80,10 +88,11 @@ pub fn houdini(
                     SolveResult::Unsat => {}
                     SolveResult::Sat => {
                         for j in 0..cands.len() {
-                            if alive[j] && !s.value(watch[j]) {
+                            if alive[j] && s.value(viol[j][k]) {
                                 alive[j] = false;
                             }
                         }
+                        alive[i] = false;
                         dropped = true;
                     }
                 }

@@ -758,30 +758,41 @@ impl Engine<'_, '_> {
         let mut s =
             new_solver(self.ts, self.opts.solver, &[STATE, STEP, FIRE]).map_err(|_| Stopped)?;
         let sym = self.sym;
+        // Each lemma's orbit as clauses under one activation literal, in this solver
+        // only: one clause per member, where gates in the shared circuit would cost
+        // a clause per atom more and would burden every later solver.
+        let mut cur = Vec::with_capacity(inv.len());
+        for l in &inv {
+            let act = self.ts.c.var();
+            let members = if sym {
+                l.orbit(self.ts)
+            } else {
+                l.representative(self.ts).into_iter().collect()
+            };
+            for m in &members {
+                let mut cl: Vec<Lit> = self.atoms(m, false).iter().map(|&x| -x).collect();
+                cl.push(-act);
+                s.add_clause(&cl);
+            }
+            cur.push(act);
+        }
         // Inv and the steps are symmetric, so a step from Inv that violates some member
         // of an orbit is a renaming of one that violates its representative: the next
-        // state is asked for the representative only (`next`), which keeps these
-        // queries small where orbits are large.
-        let lit = |ts: &mut Transys, l: &Lemma, next: bool| {
-            let members = if sym && !next {
-                l.orbit(ts)
-            } else {
-                l.representative(ts).into_iter().collect()
-            };
-            let parts: Vec<Lit> = members
-                .iter()
-                .map(|m| {
-                    let cl: Vec<Lit> = m
-                        .iter()
-                        .map(|&(v, x)| -lemma::atom_lit(ts, v, x, next))
-                        .collect();
-                    ts.c.or(&cl)
-                })
-                .collect();
-            ts.c.and(&parts)
-        };
-        let cur: Vec<Lit> = inv.iter().map(|l| lit(self.ts, l, false)).collect();
-        let nxt: Vec<Lit> = inv.iter().map(|l| lit(self.ts, l, true)).collect();
+        // state is asked for the representative only.
+        let nxt: Vec<Lit> = inv
+            .iter()
+            .map(|l| {
+                let rep: Vec<Cube> = l.representative(self.ts).into_iter().collect();
+                let parts: Vec<Lit> = rep
+                    .iter()
+                    .map(|m| {
+                        let cl: Vec<Lit> = self.atoms(m, true).iter().map(|&x| -x).collect();
+                        self.ts.c.or(&cl)
+                    })
+                    .collect();
+                self.ts.c.and(&parts)
+            })
+            .collect();
         let mut need = vec![false; inv.len()];
         let mut work: Vec<Option<usize>> = vec![None];
         while let Some(w) = work.pop() {
