@@ -255,9 +255,9 @@ fn check_size(
     } else {
         viol[k].clone()
     };
-    // Inv as unit clauses from here on when k = 1 (the queries left all assume it):
-    // the solver propagates it once instead of under every query's assumptions. The
-    // range error of `init` is asked before, since it does not assume Inv.
+    // Inv as a unit clause from here on when k = 1 (the queries left all assume it):
+    // the solver propagates it once, at the root. The range error of `init` is asked
+    // before, since it does not assume Inv.
     let assert_inv = k == 1;
     if assert_inv && claims.iter().any(|c| c == "range_error") {
         let init_err = u.init_err;
@@ -273,11 +273,9 @@ fn check_size(
         u.c.assert(inv[0]);
     }
     for &v in &first {
-        let mut a: Vec<Lit> = if assert_inv {
-            Vec::new()
-        } else {
-            inv[..k].to_vec()
-        };
+        // Still assumed: a constant Inv (false, for a model without initial states)
+        // is no clause.
+        let mut a: Vec<Lit> = inv[..k].to_vec();
         a.push(v);
         let before = failures.len();
         ask(
