@@ -45,7 +45,7 @@ EOF
 }
 
 printf '%-12s %-6s %8s  %-52s %8s  %s\n' family sizes "ic3 s" "ic3 answer" "auto s" "explicit"
-for f in mutex token_mutex mesi grant_mutex german peterson ticket_lock; do
+for f in mutex token_mutex mesi grant_mutex german peterson ticket_lock token_ring oddeven_sort; do
     n=$N
     [ "$f" = german ] && n=$(( N > 12 ? N : 12 ))
     t_ic3=$(cpu timeout 600 "$NFOLD" check "families/$f.cub" --sizes "1..$n" --engine ic3 --json)
