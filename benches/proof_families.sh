@@ -24,7 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 # cpu CMD...: run, leave its stdout in $tmp/out, print user+system seconds.
 cpu() {
     /usr/bin/time -f '%U %S' -o "$tmp/time" "$@" >"$tmp/out" 2>/dev/null || true
-    awk '{ printf "%.2f", $1 + $2 }' "$tmp/time"
+    tail -1 "$tmp/time" | awk '{ printf "%.2f", $1 + $2 }'
 }
 
 # summary: "k/m holds (how); L lemmas" from the JSON in $tmp/out.

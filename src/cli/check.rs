@@ -220,7 +220,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             symmetry,
             dead_cells: !a.no_dead_cells,
             // A certificate asks for invariants: no explicit pass first.
-            explicit_seconds: if a.certificate.is_some() { 0.0 } else { 0.5 },
+            explicit_seconds: if a.certificate.is_some() { 0.0 } else { 0.2 },
             bmc_depth: a.depth.unwrap_or(10),
             bmc_seconds: 1.0,
             ic3_seconds: 20.0,

@@ -39,6 +39,9 @@ pub struct AutoEngine {
     pub ic3_seconds: f64,
 }
 
+/// Sizes faster than this (seconds) say nothing about the growth of the search.
+const PREDICT_FROM: f64 = 0.01;
+
 impl AutoEngine {
     /// Explicit searches of `sizes` in order, each within `budget` seconds if given,
     /// reporting every size answered; stops at the first that is not. Returns the
@@ -53,8 +56,19 @@ impl AutoEngine {
         report: &mut dyn FnMut(SizeReport),
     ) -> (Vec<usize>, Option<crate::verdict::Limit>) {
         let mut done = Vec::new();
+        // The last two sizes' times: when the next size, at the same growth, would
+        // take more than the budget, it is left to the next phases at once instead of
+        // being searched until the budget runs out.
+        let mut last: Option<(f64, f64)> = None;
         for &n in sizes {
-            let own = budget.map(|b| Instant::now() + Duration::from_secs_f64(b));
+            if let (Some(b), Some((t0, t1))) = (budget, last)
+                && t0 >= PREDICT_FROM
+                && t1 * (t1 / t0) > b
+            {
+                break;
+            }
+            let began = Instant::now();
+            let own = budget.map(|b| began + Duration::from_secs_f64(b));
             let opts = ReachOptions {
                 symmetry: self.symmetry,
                 dead_cells: self.dead_cells,
@@ -90,6 +104,8 @@ impl AutoEngine {
                 return (done, users);
             }
             done.push(n);
+            let t = began.elapsed().as_secs_f64();
+            last = Some((last.map_or(0.0, |x| x.1), t));
         }
         (done, None)
     }
