@@ -10,7 +10,7 @@ use crate::sat::{Lit, SolveResult, SolverKind, Stop};
 
 /// Candidates whose orbits are larger than this are dropped at once. Orbits are
 /// clauses of this solver only; Peterson's ladder keeps its 4-process lemmas up to
-/// size 12 with this bound (1..12: 10.2 s with 2,000, 7.6 s with 30,000).
+/// size 12 with this bound (1..12: 9.3 s with 2,000, 7.6 s with 30,000).
 const MAX_ORBIT: usize = 30_000;
 
 /// The largest subset of `cands` (symmetric: their orbits) that holds initially and
