@@ -5,7 +5,7 @@
 //! frame. Used to carry the lemmas IC3 learnt at small sizes over to a larger range.
 
 use crate::bmc::transys::{FIRE, STATE, STEP, Transys};
-use crate::proof::lemma::{self, Lemma};
+use crate::proof::lemma::Lemma;
 use crate::sat::{Lit, SolveResult, SolverKind, Stop};
 
 /// Candidates whose orbits are larger than this are dropped at once. Orbits are
@@ -37,37 +37,19 @@ pub fn houdini(
     // literal, in this solver only; its violation, initially and after a step, asked
     // of the representative alone: init and the steps are symmetric, so a violating
     // state of some member is a renaming of one violating the representative.
-    let mut act = Vec::with_capacity(cands.len());
-    let mut viol = Vec::with_capacity(cands.len());
-    for l in &cands {
-        let a = ts.c.var();
-        let members = if symmetric {
-            l.orbit(ts)
-        } else {
-            l.representative(ts).into_iter().collect()
-        };
-        for m in &members {
-            let mut cl: Vec<Lit> = m
-                .iter()
-                .map(|&(v, x)| -lemma::atom_lit(ts, v, x, false))
-                .collect();
-            cl.push(-a);
-            s.add_clause(&cl);
-        }
-        act.push(a);
-        let rep = l.representative(ts).unwrap_or_default();
-        let mut v = [crate::sat::circuit::FALSE; 2];
-        for (k, next) in [false, true].into_iter().enumerate() {
-            if !rep.is_empty() {
-                let lits: Vec<Lit> = rep
-                    .iter()
-                    .map(|&(var, x)| lemma::atom_lit(ts, var, x, next))
-                    .collect();
-                v[k] = ts.c.and(&lits);
-            }
-        }
-        viol.push(v);
-    }
+    let act: Vec<Lit> = cands
+        .iter()
+        .map(|l| super::add_guarded(ts, s.as_mut(), l, symmetric))
+        .collect();
+    let viol: Vec<[Lit; 2]> = cands
+        .iter()
+        .map(|l| {
+            [
+                super::rep_violated(ts, l, false),
+                super::rep_violated(ts, l, true),
+            ]
+        })
+        .collect();
     let mut alive = vec![true; cands.len()];
     // Initially, then under steps; one candidate per query (many easy queries cost far
     // less than one over the disjunction), until a whole pass drops nothing.
@@ -112,4 +94,42 @@ pub fn houdini(
             .map(|x| x.0)
             .collect(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bmc::frame::Encoding;
+
+    #[test]
+    fn a_lemma_with_no_atoms_is_false_and_dropped() {
+        // `not (True)` holds only where there are no states: a model with initial
+        // states refutes it at once, symmetric or not.
+        let m = crate::lang::load_str(
+            "t.cub",
+            "type loc = A | B\narray Pc[proc] : loc\ninit (z) { Pc[z] = A }\n\
+             unsafe (z1 z2) { Pc[z1] = B && Pc[z2] = B }\n\
+             transition t (i) requires { Pc[i] = A } { Pc[i] := B; }\n",
+        )
+        .unwrap();
+        let mut ts = Transys::new(&m, 1, 3, Encoding::Binary);
+        let empty = Lemma {
+            lo: 1,
+            hi: 3,
+            procs: 0,
+            atoms: Vec::new(),
+        };
+        for symmetric in [true, false] {
+            let kept = houdini(
+                &mut ts,
+                vec![empty.clone()],
+                symmetric,
+                SolverKind::default_kind(),
+                &Stop::default(),
+            )
+            .unwrap()
+            .unwrap();
+            assert!(kept.is_empty(), "{kept:?}");
+        }
+    }
 }

@@ -246,6 +246,50 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
     })
 }
 
+/// Lemma `l` (its orbit with `symmetric`, else its representative) as clauses of solver
+/// `s` only, one per member, under a fresh activation literal, returned: assuming it
+/// asserts the lemma. Gates in the shared circuit would cost a clause per atom more and
+/// burden every later solver.
+pub(crate) fn add_guarded(
+    ts: &mut Transys,
+    s: &mut dyn Backend,
+    l: &Lemma,
+    symmetric: bool,
+) -> Lit {
+    let act = ts.c.var();
+    let members = if symmetric {
+        l.orbit(ts)
+    } else {
+        l.representative(ts).into_iter().collect()
+    };
+    for m in &members {
+        let mut cl: Vec<Lit> = m
+            .iter()
+            .map(|&(v, x)| -lemma::atom_lit(ts, v, x, false))
+            .collect();
+        cl.push(-act);
+        s.add_clause(&cl);
+    }
+    act
+}
+
+/// The literal "x (x' with `next`) lies in the cube of `l`'s representative", i.e.
+/// violates it; false when the lemma has no instance in the system. For a symmetric
+/// system and symmetric frames, a state violating some member of the orbit is a
+/// renaming of one violating the representative.
+pub(crate) fn rep_violated(ts: &mut Transys, l: &Lemma, next: bool) -> Lit {
+    match l.representative(ts) {
+        None => FALSE,
+        Some(rep) => {
+            let lits: Vec<Lit> = rep
+                .iter()
+                .map(|&(v, x)| lemma::atom_lit(ts, v, x, next))
+                .collect();
+            ts.c.and(&lits)
+        }
+    }
+}
+
 fn new_solver(
     ts: &Transys,
     kind: SolverKind,
@@ -758,48 +802,20 @@ impl Engine<'_, '_> {
         let mut s =
             new_solver(self.ts, self.opts.solver, &[STATE, STEP, FIRE]).map_err(|_| Stopped)?;
         let sym = self.sym;
-        // Each lemma's orbit as clauses under one activation literal, in this solver
-        // only: one clause per member, where gates in the shared circuit would cost
-        // a clause per atom more and would burden every later solver.
-        let mut cur = Vec::with_capacity(inv.len());
-        for l in &inv {
-            let act = self.ts.c.var();
-            let members = if sym {
-                l.orbit(self.ts)
-            } else {
-                l.representative(self.ts).into_iter().collect()
-            };
-            for m in &members {
-                let mut cl: Vec<Lit> = self.atoms(m, false).iter().map(|&x| -x).collect();
-                cl.push(-act);
-                s.add_clause(&cl);
-            }
-            cur.push(act);
-        }
-        // Inv and the steps are symmetric, so a step from Inv that violates some member
-        // of an orbit is a renaming of one that violates its representative: the next
-        // state is asked for the representative only.
-        let nxt: Vec<Lit> = inv
+        let cur: Vec<Lit> = inv
             .iter()
-            .map(|l| {
-                let rep: Vec<Cube> = l.representative(self.ts).into_iter().collect();
-                let parts: Vec<Lit> = rep
-                    .iter()
-                    .map(|m| {
-                        let cl: Vec<Lit> = self.atoms(m, true).iter().map(|&x| -x).collect();
-                        self.ts.c.or(&cl)
-                    })
-                    .collect();
-                self.ts.c.and(&parts)
-            })
+            .map(|l| add_guarded(self.ts, s.as_mut(), l, sym))
             .collect();
+        // Inv and the steps are symmetric: the next state's violation is asked of
+        // each representative only.
+        let nxt_bad: Vec<Lit> = inv.iter().map(|l| rep_violated(self.ts, l, true)).collect();
         let mut need = vec![false; inv.len()];
         let mut work: Vec<Option<usize>> = vec![None];
         while let Some(w) = work.pop() {
             let mut a = cur.clone();
             a.push(match w {
                 None => self.bad,
-                Some(m) => -nxt[m],
+                Some(m) => nxt_bad[m],
             });
             self.stats.sat_calls += 1;
             match s.solve(&self.ts.c.cnf, &a, &self.opts.stop) {
