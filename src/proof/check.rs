@@ -255,11 +255,8 @@ fn check_size(
     } else {
         viol[k].clone()
     };
-    // Inv as a unit clause from here on when k = 1 (the queries left all assume it):
-    // the solver propagates it once, at the root. The range error of `init` is asked
-    // before, since it does not assume Inv.
-    let assert_inv = k == 1;
-    if assert_inv && claims.iter().any(|c| c == "range_error") {
+    // The range error of `init`, the one query left that does not assume Inv.
+    if claims.iter().any(|c| c == "range_error") {
         let init_err = u.init_err;
         ask(
             &u,
@@ -269,7 +266,9 @@ fn check_size(
             &mut failures,
         );
     }
-    if assert_inv {
+    // Inv as a unit clause from here on when k = 1 (the queries left all assume it):
+    // the solver propagates it once, at the root.
+    if k == 1 {
         u.c.assert(inv[0]);
     }
     for &v in &first {
@@ -292,16 +291,6 @@ fn check_size(
     // Every claimed property.
     for c in claims {
         let bad = if c == "range_error" {
-            let init_err = u.init_err;
-            if !assert_inv {
-                ask(
-                    &u,
-                    &[init_err],
-                    "evaluating init meets a range error",
-                    0,
-                    &mut failures,
-                );
-            }
             let r = u.ts.range(&all_props, false);
             u.lit(0, r)
         } else if c == "int_bound" {
