@@ -16,7 +16,8 @@ use crate::bmc::transys::Transys;
 use crate::bmc::unroll::Unroller;
 use crate::engine::finish::{self, Findings, PropKey};
 use crate::engine::{Control, Engine, Outcome, Problem};
-use crate::ic3::{Ic3Options, prove};
+use crate::ic3::engine::Ic3Engine;
+use crate::ic3::prove;
 use crate::proof::cert::CertLemma;
 use crate::proof::lemma::Lemma;
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
@@ -126,22 +127,14 @@ impl KindEngine {
             return Ok(Vec::new());
         }
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
-        let out = prove(
-            &mut ts,
-            &Ic3Options {
-                solver: self.solver,
-                props: p.props.clone(),
-                symmetry: self.symmetry,
-                ctg: true,
-                stop: ctl.sat_stop(),
-                max_memory: ctl.max_memory,
-                progress: false,
-                exclude: Vec::new(),
-                max_frames: Some(STRENGTHEN_FRAMES),
-                seed: Vec::new(),
-                range_atoms: true,
-            },
-        )?;
+        let mut opts = Ic3Engine {
+            solver: self.solver,
+            symmetry: self.symmetry,
+        }
+        .options(p, ctl);
+        opts.progress = false;
+        opts.max_frames = Some(STRENGTHEN_FRAMES);
+        let out = prove(&mut ts, &opts)?;
         Ok(out.lemmas.into_iter().map(|(l, _)| l).collect())
     }
 

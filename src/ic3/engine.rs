@@ -58,7 +58,8 @@ struct Small {
 }
 
 impl Ic3Engine {
-    fn options(&self, p: &Problem, ctl: &Control) -> Ic3Options {
+    /// IC3's settings for problem `p` under `ctl`: no seeds, exclusions or frame bound.
+    pub(crate) fn options(&self, p: &Problem, ctl: &Control) -> Ic3Options {
         Ic3Options {
             solver: self.solver,
             props: p.props.clone(),
