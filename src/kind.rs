@@ -14,11 +14,11 @@
 use crate::bmc::frame::Encoding;
 use crate::bmc::transys::Transys;
 use crate::bmc::unroll::Unroller;
-use crate::engine::finish::{self, Findings, PropKey};
+use crate::cert::CertLemma;
 use crate::engine::{Control, Engine, Outcome, Problem};
 use crate::ic3::engine::Ic3Engine;
 use crate::ic3::prove;
-use crate::proof::cert::CertLemma;
+use crate::proof::finish::{self, Findings, PropKey};
 use crate::proof::lemma::Lemma;
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
 use crate::verdict::{Limit, SizeReport};

@@ -2,6 +2,7 @@
 //! n replicated processes with shared variables (Cubicle-style guarded transitions).
 
 pub mod bmc;
+pub mod cert;
 pub mod cli;
 pub mod dot;
 pub mod engine;
@@ -13,10 +14,12 @@ pub mod lasso;
 pub mod limits;
 pub mod ltl;
 pub mod model;
+pub mod portfolio;
 pub mod progress;
 pub mod proof;
 pub mod sat;
 pub mod simulate;
+pub mod source;
 pub mod trace;
 pub mod trail;
 pub mod verdict;

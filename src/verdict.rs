@@ -2,7 +2,7 @@
 //! replayed trace, how a `holds` was proved, the bound reached), and the exit code
 //! every command derives from its verdicts.
 
-use crate::proof::cert::Certificate;
+use crate::cert::Certificate;
 use crate::trace::Trace;
 use std::sync::Arc;
 

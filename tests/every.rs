@@ -9,9 +9,9 @@ mod common;
 
 use common::{Rng, json_run, nfold};
 use nfold::engine::Control;
-use nfold::engine::every::{EveryN, prove_every};
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::ic3::engine::Ic3Engine;
+use nfold::portfolio::every::{EveryN, prove_every};
 use nfold::sat::SolverKind;
 use nfold::verdict::Kind;
 

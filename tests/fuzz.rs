@@ -11,8 +11,9 @@
 mod common;
 use common::Rng;
 use nfold::bmc::driver::{BmcOptions, check_size as bmc};
-use nfold::explicit::ndfs::{self, LiveOptions, LtlProperty};
+use nfold::explicit::ndfs::{self, LiveOptions};
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
+use nfold::ltl::{self, LtlProperty};
 use std::time::{Duration, Instant};
 
 const PIECES: &[&str] = &[
@@ -191,7 +192,7 @@ fn exercise(text: &str) -> bool {
                             &m,
                             n,
                             &p,
-                            ndfs::processes_to_check(&m, prop, n)[0],
+                            ltl::processes_to_check(&m, prop, n)[0],
                             &LiveOptions {
                                 symmetry: true,
                                 fair,

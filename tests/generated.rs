@@ -35,10 +35,11 @@ use common::fair_scc::{self, Oracle};
 use itertools::Itertools;
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
 use nfold::bmc::query::SymBreak;
-use nfold::bmc::unroll::Por;
-use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict, LtlProperty};
+use nfold::bmc::transys::Por;
+use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict};
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::explicit::shorten;
+use nfold::ltl::LtlProperty;
 use nfold::model::canon::Symmetry;
 use nfold::model::compiled::{Compiled, Outcome, Scratch};
 use nfold::model::eval::{self, Fire};
@@ -683,10 +684,10 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
 
 /// The proof engines against the explicit answers, on the aggregate of sizes 1..3.
 fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
-    use nfold::engine::auto::AutoEngine;
     use nfold::engine::{self, Control, Engine, Problem};
     use nfold::ic3::engine::Ic3Engine;
     use nfold::kind::KindEngine;
+    use nfold::portfolio::auto::AutoEngine;
     use nfold::sat::SolverKind;
     let p = Problem {
         model: m,
@@ -784,7 +785,7 @@ fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
 /// 1..3 (`plain`) nor at sizes 4 and 5 (when they fit in its state budget).
 fn check_every_n(m: &Model, plain: &Answers) -> Result<(), String> {
     use nfold::engine::Control;
-    use nfold::engine::every::{EveryN, prove_every};
+    use nfold::portfolio::every::{EveryN, prove_every};
     let props: Vec<usize> = (0..m.unsafes.len()).collect();
     let ctl = Control {
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(150)),
@@ -876,7 +877,7 @@ fn check_liveness(m: &Model, sizes: &[usize]) -> Result<(), String> {
                                 &p,
                                 l,
                                 &states,
-                                &shorten::Limits {
+                                &nfold::explicit::product::Limits {
                                     budget: 100_000,
                                     ..Default::default()
                                 },

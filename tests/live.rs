@@ -9,8 +9,9 @@ mod common;
 
 use common::fair_scc::{self, Oracle};
 use common::{init_from_json, json_run, nfold, steps_from_json};
-use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict, LtlProperty};
+use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict};
 use nfold::lasso::Lasso;
+use nfold::ltl::LtlProperty;
 use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
 use serde_json::Value;

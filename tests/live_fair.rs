@@ -10,8 +10,8 @@ mod common;
 
 use common::fair_scc;
 use common::{init_from_json, json_run, nfold, steps_from_json};
-use nfold::explicit::ndfs::LtlProperty;
 use nfold::lasso::Lasso;
+use nfold::ltl::LtlProperty;
 use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
 use serde_json::Value;

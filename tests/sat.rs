@@ -9,7 +9,7 @@ use common::families;
 use nfold::bmc::driver::{BmcOptions, check_size as bmc};
 use nfold::bmc::frame::Encoding;
 use nfold::bmc::query::SymBreak;
-use nfold::bmc::unroll::Por;
+use nfold::bmc::transys::Por;
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::model::ir::Model;
 use nfold::sat::{Cnf, SolveResult, SolverKind, Stop};

@@ -5,7 +5,8 @@
 
 use super::frame::{Cell, Encoding};
 use super::query::{Queries, SymBreak, Target};
-use super::unroll::{Por, Unroller};
+use super::transys::Por;
+use super::unroll::Unroller;
 use crate::model::ir::Model;
 use crate::sat::{Cnf, Lit};
 use crate::trace::step_label;

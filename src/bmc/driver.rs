@@ -7,7 +7,7 @@
 //!
 //! Three things keep the depths cheap (measured in benches/sat_compare.sh):
 //! - the unrolling keeps one order of commuting steps and puts idle steps last
-//!   (`unroll::Por`), so a run shorter than the depth is not met once per placement of
+//!   (`transys::Por`), so a run shorter than the depth is not met once per placement of
 //!   its idle steps;
 //! - an answered depth k becomes a clause "no reachable frame k is bad" (over every
 //!   tuple, whatever the symmetry breaking asked), the property assumed in the earlier
@@ -16,7 +16,8 @@
 
 use super::frame::Encoding;
 use super::query::{Queries, SymBreak, Target};
-use super::unroll::{Por, Size, Unroller};
+use super::transys::Por;
+use super::unroll::{Size, Unroller};
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::Instance;
 use crate::model::ir::Model;

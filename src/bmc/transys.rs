@@ -23,7 +23,6 @@ use super::aggregate::Agg;
 use super::frame::{Cell, Encoding, Frame};
 use super::symbolic::Sym;
 use super::term::Term;
-use super::unroll::Por;
 use crate::model::eval::transition_instances;
 use crate::model::instance::Instance;
 use crate::model::ir::*;
@@ -67,6 +66,23 @@ pub struct InstanceEval {
     writes: Vec<(Vec<(usize, Lit)>, Value)>,
     /// For each `X := any j. f`: its choice and, per candidate j, whether f holds.
     anys: Vec<(ChoiceKey, Vec<(i64, Lit)>)>,
+}
+
+/// Partial-order reduction of the unrolling: which reorderings of a run's steps are
+/// left out (`Transys::commuting_pairs`). Every run keeps a reordering of the same
+/// length and final state, so queries about the final frame of runs from an initial
+/// state (bounded model checking) keep their answers and their shortest depths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Por {
+    /// Every interleaving, idle steps anywhere.
+    Off,
+    /// Idle steps only at the end of a run (a run shorter than the depth has one
+    /// placement instead of one per choice of idle positions).
+    #[default]
+    Idle,
+    /// Also commuting instances in one fixed order between adjacent steps (falls back
+    /// to `Idle` beyond `MAX_PAIRS` pairs per step).
+    Full,
 }
 
 /// At most this many commuting pairs are ordered per step (two binary clauses' worth

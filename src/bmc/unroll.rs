@@ -7,7 +7,7 @@
 
 use super::aggregate::Agg;
 use super::frame::{Cell, Encoding, Frame};
-use super::transys::{FIRE, STATE, STEP, Transys};
+use super::transys::{FIRE, Por, STATE, STEP, Transys};
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
 use crate::sat::Lit;
@@ -19,23 +19,6 @@ use std::collections::HashMap;
 pub struct StepVars {
     /// One selector per transition instance, then the idle selector.
     pub sel: Vec<Lit>,
-}
-
-/// Partial-order reduction of the unrolling: which reorderings of a run's steps are
-/// left out (`Transys::commuting_pairs`). Every run keeps a reordering of the same
-/// length and final state, so queries about the final frame of runs from an initial
-/// state (bounded model checking) keep their answers and their shortest depths.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Por {
-    /// Every interleaving, idle steps anywhere.
-    Off,
-    /// Idle steps only at the end of a run (a run shorter than the depth has one
-    /// placement instead of one per choice of idle positions).
-    #[default]
-    Idle,
-    /// Also commuting instances in one fixed order between adjacent steps (falls back
-    /// to `Idle` beyond `MAX_PAIRS` pairs per step).
-    Full,
 }
 
 /// Formula sizes, for reports.

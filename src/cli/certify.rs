@@ -3,10 +3,10 @@
 
 use super::parse_data_values;
 use super::{EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, SolverArg, load, parse_sizes, usage};
-use crate::lang::diag::{Diagnostic, Source};
-use crate::proof::cert::{Certificate, text_hash};
+use crate::cert::{Certificate, text_hash};
 use crate::proof::check;
 use crate::sat::{SolverKind, Stop};
+use crate::source::{Diagnostic, Source};
 use clap::Args;
 use serde_json::json;
 use std::time::Instant;

@@ -7,14 +7,14 @@ use super::{parse_data_values, parse_size, parse_sizes, sizes_for};
 use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
 use crate::bmc::query::SymBreak;
-use crate::engine::auto::AutoEngine;
-use crate::engine::every::EveryN;
+use crate::cert::{Certificate, sizes_phrase};
 use crate::engine::{self, Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
 use crate::ic3::engine::Ic3Engine;
 use crate::kind::KindEngine;
 use crate::model::ir::Model;
-use crate::proof::cert::{Certificate, sizes_phrase};
+use crate::portfolio::auto::AutoEngine;
+use crate::portfolio::every::EveryN;
 use crate::sat::SolverKind;
 use crate::verdict::{self, EXIT_USAGE, Kind, Limit, SizeReport};
 use clap::{Args, ValueEnum};
@@ -434,7 +434,7 @@ fn every_n(
             r.size
         )));
     }
-    engine::every::prove_every(p.model, &p.props, solver, symmetry, ctl)
+    crate::portfolio::every::prove_every(p.model, &p.props, solver, symmetry, ctl)
 }
 
 fn exit_code(run: &Run) -> i32 {

@@ -6,9 +6,10 @@ use super::{EXIT_LIMIT, EXIT_NOT_PROVED, EXIT_OK, EXIT_VIOLATION, RunArgs, load}
 use super::{ctrl_c_flag, parse_data_values, sizes_for, usage};
 use super::{parse_size, parse_sizes};
 use crate::explicit::ndfs::{self, COMPLETE_BUDGET, LiveOptions, LiveResult, LiveVerdict};
-use crate::explicit::ndfs::{Attempt, AttemptStop, LtlProperty};
+use crate::explicit::ndfs::{Attempt, AttemptStop};
 use crate::explicit::reach::peak_memory;
 use crate::lasso;
+use crate::ltl::{self, LtlProperty};
 use crate::model::ir::Model;
 use crate::trace;
 use crate::verdict::Limit;
@@ -188,7 +189,7 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
     let mut limit: Option<Limit> = None;
     'sizes: for &n in &sizes {
         for p in &prepared {
-            for process in ndfs::processes_to_check(&model, p.prop, n) {
+            for process in ltl::processes_to_check(&model, p.prop, n) {
                 let r = ndfs::check(&model, n, p, process, &opts);
                 for e in &r.internal_errors {
                     eprintln!("nfold: internal error: a counterexample failed to replay: {e}");

@@ -18,7 +18,7 @@ mod traces;
 
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
-use crate::bmc::unroll::Por;
+use crate::bmc::transys::Por;
 use crate::lang;
 use crate::model::ir::Model;
 use crate::sat::SolverKind;

@@ -1,13 +1,13 @@
 //! Rendering of runs and models for the terminal (text) and for tools (`--json`).
 
 use super::check::Run;
-use crate::engine::every::EveryN;
+use crate::cert::{sizes_phrase, sizes_text};
 use crate::explicit::reach::peak_memory;
 use crate::model::eval::transition_instances;
 use crate::model::init::for_each_initial;
 use crate::model::instance::Instance;
 use crate::model::ir::{Model, Ty, VarKind};
-use crate::proof::cert::{sizes_phrase, sizes_text};
+use crate::portfolio::every::EveryN;
 use crate::trace;
 use crate::verdict::{Kind, Proof, PropId, PropResult, SizeReport, Verdict};
 use serde_json::{Value, json};

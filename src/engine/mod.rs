@@ -1,23 +1,20 @@
 //! The engine contract: every safety engine (explicit search, BMC, IC3, k-induction,
-//! and `auto`, which combines them) takes one `Problem` (a family, a range of sizes,
+//! and `portfolio::auto`, which combines them) takes one `Problem` (a family, a range of sizes,
 //! its properties) under one `Control` (limits, interrupt, progress) and hands one
 //! `SizeReport` per size to the caller, every verdict carrying its evidence
 //! (`verdict`). The command line renders and ranks those reports the same way
 //! whichever engine produced them.
 //!
-//! Shared steps of the SAT engines live here too (`finish`): a counterexample found
-//! by a proof engine is made shortest by BMC and replayed; an invariant becomes a
-//! certificate and is checked independently before any `holds`; a size with no
-//! initial state is vacuous, never `holds`.
+//! This module holds the contract alone and imports only from below it (model,
+//! verdict, certificates, the SAT limits): every engine implements it from above, and
+//! the engines made of engines (`portfolio`) combine them from further up. What every
+//! proof engine ends with (shortest counterexamples, certified invariants) is
+//! `proof::finish`.
 
-pub mod auto;
-pub mod every;
-pub mod finish;
-
+use crate::cert::Certificate;
 use crate::model::init::for_each_initial;
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
-use crate::proof::cert::Certificate;
 use crate::sat::Stop;
 use crate::verdict::{Limit, SizeReport, Verdict};
 use std::sync::Arc;

@@ -16,8 +16,8 @@
 //! enabled at every state of the cycle without executing on it. Every search counts
 //! its work against `Limits` and gives up (the found lasso is then kept).
 
-use super::ndfs::LtlProperty;
-use super::shorten::{Letters, Limits, Node};
+use super::product::{Letters, Limits, Node};
+use crate::ltl::LtlProperty;
 use crate::ltl::buchi::Buchi;
 use crate::model::eval::{self, Step};
 use crate::model::instance::{Instance, State};

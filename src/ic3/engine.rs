@@ -1,14 +1,14 @@
 //! IC3 as an engine of the command line: one run over the aggregate of the sizes,
-//! counterexamples made shortest by BMC, the invariant certified (`engine::finish`).
+//! counterexamples made shortest by BMC, the invariant certified (`proof::finish`).
 
 use super::{Cex, Ic3Options, Ic3Outcome, Ic3Stats, houdini, prove};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
 use crate::bmc::transys::Transys;
-use crate::engine::finish::{self, Findings};
 use crate::engine::{Control, Engine, Outcome, Problem};
 use crate::model::ir::{Model, Ty};
+use crate::proof::finish::{self, Findings};
 use crate::proof::lemma::{Anchor, Lemma};
 use crate::sat::SolverKind;
 use crate::verdict::{SizeReport, Verdict};

@@ -1,6 +1,6 @@
 //! The syntax tree as written, with spans; no names resolved, no types.
 
-use super::diag::Span;
+use crate::source::Span;
 
 /// A name and where it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,9 +5,9 @@
 
 use super::LoadOptions;
 use super::ast::{self, BinOp, ExprKind, Ident, QuantDom, TempOp, TypeExpr};
-use super::diag::{Diagnostic, Source, Span};
 use crate::model::data;
 use crate::model::ir::*;
+use crate::source::{Diagnostic, Source, Span};
 use std::collections::HashMap;
 
 /// What a lower-case name stands for in a scope.

@@ -2,7 +2,7 @@
 //! `// line` comments; reports unknown characters and operators from other languages
 //! (`!=`, `==`, `&`) with a hint at what to write instead.
 
-use super::diag::{Diagnostic, Span, escape_char};
+use crate::source::{Diagnostic, Span, escape_char};
 use nom::{
     IResult,
     branch::alt,

@@ -1,15 +1,15 @@
 //! The front end: source text to a checked, typed model (`model::ir::Model`).
 //! `lexer` splits text into tokens, `parser` builds the syntax tree (`ast`), `check`
-//! resolves names and types; `diag` renders errors as `file:line:col: error: ...`.
+//! resolves names and types; errors are rendered by `source` as `file:line:col: error: ...`.
 
 pub mod ast;
 pub mod check;
-pub mod diag;
+
 pub mod lexer;
 pub mod parser;
 
 use crate::model::ir::Model;
-use diag::{Diagnostic, Source, Span};
+use crate::source::{self, Diagnostic, Source, Span};
 
 /// A front-end failure: the source it concerns and the diagnostic.
 #[derive(Debug)]
@@ -37,6 +37,24 @@ pub struct LoadOptions {
     /// Read `d1`, `d2`, ... as the values of the model's one abstract type (certificates
     /// name them so; a model's own text cannot).
     pub data_value_names: bool,
+}
+
+impl LoadOptions {
+    /// The loader settings that give `model` again from its text (the int window and
+    /// the number of values of abstract types as they are), e.g. to read the text with
+    /// more blocks appended.
+    pub fn of(model: &Model) -> LoadOptions {
+        LoadOptions {
+            // `--data-values` sets every abstract type alike.
+            data_values: model
+                .data_types
+                .first()
+                .map(|d| d.values)
+                .filter(|&v| model.data_types.iter().all(|d| d.values == v)),
+            int_range: model.int_window.as_ref().map(|w| (w.lo, w.hi)),
+            data_value_names: false,
+        }
+    }
 }
 
 /// Parse and check a model given as text.
@@ -243,7 +261,7 @@ pub fn load_file_with(path: &str, opts: &LoadOptions) -> Result<Model, Box<LoadE
             diagnostic: Diagnostic::error(Span::new(0, 0), format!("cannot read file: {e}")),
         })
     })?;
-    match diag::decode_bytes(&bytes) {
+    match source::decode_bytes(&bytes) {
         (text, None) => load_str_with(path, &text, opts),
         (text, Some(bad)) => {
             // The undecodable bytes are kept as characters that print as `\xNN`, so the

@@ -3,8 +3,8 @@
 //! were expected there, so messages read "expected `:=`, found `=`".
 
 use super::ast::*;
-use super::diag::{Diagnostic, Span};
 use super::lexer::{Kw, Sym, Tok, Token, nearest_keyword};
+use crate::source::{Diagnostic, Span};
 use nom::{
     Err, IResult, InputLength,
     branch::alt,

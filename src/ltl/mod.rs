@@ -20,7 +20,7 @@ mod testutil;
 pub use buchi::{BState, Buchi, translate};
 pub use formula::{Formula, eval_lasso, from_ir, negation_of_ir};
 
-use crate::model::ir::{Expr, Ltl};
+use crate::model::ir::{Expr, Ltl, Model};
 
 /// Letters are `u64` masks, one bit per atom.
 pub const MAX_ATOMS: usize = 64;
@@ -42,6 +42,43 @@ pub fn for_negation(psi: &Ltl) -> Result<(Buchi, Vec<Expr>, Formula), String> {
         ));
     }
     Ok((translate(&neg), atoms, pos))
+}
+
+/// An `ltl` property prepared for checking: the Büchi automaton of its negation over
+/// its atoms.
+#[derive(Clone, Debug)]
+pub struct LtlProperty {
+    pub prop: usize,
+    pub buchi: Buchi,
+    pub atoms: Vec<Expr>,
+    /// The property itself in negation normal form.
+    pub psi: Formula,
+}
+
+impl LtlProperty {
+    /// Translate property `prop` of the model.
+    pub fn new(model: &Model, prop: usize) -> Result<LtlProperty, String> {
+        let (buchi, atoms, psi) = for_negation(&model.ltls[prop].body)?;
+        Ok(LtlProperty {
+            prop,
+            buchi,
+            atoms,
+            psi,
+        })
+    }
+}
+
+/// The processes to check a property for at size n: none for a property without a
+/// parameter, process 1 for a fully symmetric family (the others follow by symmetry),
+/// every process otherwise.
+pub fn processes_to_check(model: &Model, prop: usize, n: usize) -> Vec<Option<i64>> {
+    if model.ltls[prop].params == 0 {
+        vec![None]
+    } else if model.is_symmetric() {
+        vec![Some(1)]
+    } else {
+        (1..=n as i64).map(Some).collect()
+    }
 }
 
 #[cfg(test)]

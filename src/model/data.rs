@@ -23,7 +23,7 @@
 //!   number only. `--data-values D` sets d for every abstract type.
 
 use super::ir::*;
-use crate::lang::diag::{Diagnostic, Span};
+use crate::source::{Diagnostic, Span};
 
 /// The number of values of an abstract type that is not data independent.
 pub const DEFAULT_VALUES: usize = 3;

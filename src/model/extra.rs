@@ -22,7 +22,7 @@
 //! any behaviour at all.
 
 use super::ir::{CmpOp, Domain, Expr, Init, Model, Ty, VarKind};
-use crate::lang::diag::{Diagnostic, Span};
+use crate::source::{Diagnostic, Span};
 
 /// The value of the extra process id.
 pub const EXTRA_ID: i64 = 0;

@@ -3,7 +3,7 @@
 //! `bool` is 0/1, an enumeration value is its constructor's ordinal, a process id is
 //! 1..n and a range value is itself.
 
-use crate::lang::diag::{Diagnostic, Source, Span};
+use crate::source::{Diagnostic, Source, Span};
 
 /// The type of a term. `Int` is the type of literals, `N` and arithmetic results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -525,22 +525,6 @@ impl Model {
         matches!((t, &self.int_window), (Ty::Range(r), Some(w)) if r == w.range)
     }
 
-    /// The loader settings that give this model again from its text (the int window
-    /// and the number of values of abstract types as they are), e.g. to read the text
-    /// with more blocks appended.
-    pub fn load_options(&self) -> crate::lang::LoadOptions {
-        crate::lang::LoadOptions {
-            // `--data-values` sets every abstract type alike.
-            data_values: self
-                .data_types
-                .first()
-                .map(|d| d.values)
-                .filter(|&v| self.data_types.iter().all(|d| d.values == v)),
-            int_range: self.int_window.as_ref().map(|w| (w.lo, w.hi)),
-            data_value_names: false,
-        }
-    }
-
     /// Whether some abstract type has interchangeable values (two or more of them), so
     /// that states can be reduced by permuting them.
     pub fn has_data_symmetry(&self) -> bool {
@@ -589,7 +573,7 @@ mod int_window_tests {
         .unwrap();
         let w = m.int_window.as_ref().unwrap();
         assert_eq!((w.lo, w.hi, w.given), (-1, 40, true));
-        assert_eq!(m.load_options().int_range, Some((-1, 40)));
+        assert_eq!(LoadOptions::of(&m).int_range, Some((-1, 40)));
         let m = load_str("t.cub", "var B : bool\ninit () { true }\nunsafe () { B }\n").unwrap();
         assert!(m.int_window.is_none());
     }

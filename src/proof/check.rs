@@ -16,9 +16,9 @@
 //! meets a range error does not hold (range errors are the `no range error` lemma's
 //! business), so the certificate's text means what it says.
 
-use super::cert::Certificate;
 use crate::bmc::frame::Encoding;
 use crate::bmc::unroll::Unroller;
+use crate::cert::Certificate;
 use crate::lang;
 use crate::model::ir::Model;
 use crate::sat::circuit::TRUE;
@@ -59,7 +59,7 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<(Model, Vec<usiz
     // move a default window).
     let opts = lang::LoadOptions {
         data_value_names: true,
-        ..model.load_options()
+        ..lang::LoadOptions::of(model)
     };
     let m = lang::load_str_with(&model.source.name, &text, &opts).map_err(|e| {
         let (line, _) = e.source.line_col(e.diagnostic.span.lo);

@@ -31,8 +31,8 @@
 //! (no `exists` inside a `forall`, counting polarity); updates, their indices and
 //! `case` conditions free of quantifiers over processes; `init` universal.
 
-use crate::lang::diag::Span;
 use crate::model::ir::{CmpOp, Domain, Expr, Model, Ty, UpdValue, VarKind};
+use crate::source::Span;
 
 /// What the cutoff of a model depends on, besides the invariant.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -18,8 +18,8 @@
 //! `Lev[i] >= L + 1`). In a `Cube` the relation is folded into the atom's value
 //! (`encode`, `decode`); an atom's literal is `atom_lit`, never `Transys::eq` directly.
 
-use super::cert::CertLemma;
 use crate::bmc::transys::{StateVar, Transys};
+use crate::cert::CertLemma;
 use crate::model::ir::{Model, Ty, VarId};
 use crate::sat::Lit;
 

@@ -2,7 +2,7 @@
 //! certificates in readable text (`cert`) and their independent check (`check`),
 //! and the cutoff argument that extends a check at sizes 1..c to every size (`cutoff`).
 
-pub mod cert;
 pub mod check;
 pub mod cutoff;
+pub mod finish;
 pub mod lemma;

@@ -9,7 +9,7 @@
 //! force (breadth-first search from every node of a fair component), the lengths of
 //! shortest fair accepting lassos, to pin shortened lassos.
 
-use nfold::explicit::ndfs::LtlProperty;
+use nfold::ltl::LtlProperty;
 use nfold::model::eval;
 use nfold::model::init::initial_states;
 use nfold::model::instance::{Instance, State};

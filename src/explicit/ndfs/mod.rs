@@ -46,9 +46,8 @@ mod search;
 mod unfold;
 
 use crate::lasso::Lasso;
-use crate::ltl::buchi::Buchi;
-use crate::ltl::formula::Formula;
-use crate::model::ir::{Expr, Model};
+use crate::ltl::LtlProperty;
+use crate::model::ir::Model;
 use crate::trace::Trace;
 use crate::verdict::Limit;
 use search::search;
@@ -219,43 +218,6 @@ pub struct LiveResult {
     pub limit: Option<Limit>,
     /// Lassos or traces that failed to replay (an engine bug; the verdict is unknown).
     pub internal_errors: Vec<String>,
-}
-
-/// An `ltl` property prepared for checking: the Büchi automaton of its negation over
-/// its atoms.
-#[derive(Clone, Debug)]
-pub struct LtlProperty {
-    pub prop: usize,
-    pub buchi: Buchi,
-    pub atoms: Vec<Expr>,
-    /// The property itself in negation normal form.
-    pub psi: Formula,
-}
-
-impl LtlProperty {
-    /// Translate property `prop` of the model.
-    pub fn new(model: &Model, prop: usize) -> Result<LtlProperty, String> {
-        let (buchi, atoms, psi) = crate::ltl::for_negation(&model.ltls[prop].body)?;
-        Ok(LtlProperty {
-            prop,
-            buchi,
-            atoms,
-            psi,
-        })
-    }
-}
-
-/// The processes to check a property for at size n: none for a property without a
-/// parameter, process 1 for a fully symmetric family (the others follow by symmetry),
-/// every process otherwise.
-pub fn processes_to_check(model: &Model, prop: usize, n: usize) -> Vec<Option<i64>> {
-    if model.ltls[prop].params == 0 {
-        vec![None]
-    } else if model.is_symmetric() {
-        vec![Some(1)]
-    } else {
-        (1..=n as i64).map(Some).collect()
-    }
 }
 
 /// Whether symmetry reduction can identify any two states at size n: the family is

@@ -5,8 +5,9 @@
 
 use super::SHORTEN_BUDGET;
 use super::unfold::{build_lasso, range_trace};
-use super::{Algorithm, LiveOptions, LiveResult, LiveStats, LiveVerdict, LtlProperty};
+use super::{Algorithm, LiveOptions, LiveResult, LiveStats, LiveVerdict};
 use crate::explicit::store::{FlagTable, hash_words};
+use crate::ltl::LtlProperty;
 use crate::ltl::buchi::Buchi;
 use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{C, Compiled, Outcome, Scratch, compile};
@@ -752,7 +753,7 @@ pub(super) fn search(
                 Ok(states) => {
                     result.verdict = LiveVerdict::Violated;
                     // A shorter lasso by breadth-first search, kept only if it replays.
-                    let limits = crate::explicit::shorten::Limits::new(
+                    let limits = crate::explicit::product::Limits::new(
                         result
                             .stats
                             .states

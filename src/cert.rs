@@ -26,7 +26,7 @@
 //! state violating property P (`range_error`: every range error; `int_bound`: every
 //! store leaving the int window) at the sizes S.
 
-use crate::lang::diag::Span;
+use crate::source::Span;
 
 /// A certificate, see the module comment.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,13 +10,13 @@
 //! independent checker (`proof::check::check_every`) decides: init ⇒ Inv, Inv ∧ T ⇒
 //! Inv′ and Inv ⇒ ¬bad at every size 1..c, the model in the fragment, c computed again.
 
-use super::{Control, Problem};
 use crate::bmc::frame::Encoding;
 use crate::bmc::transys::Transys;
+use crate::cert::{CertLemma, Certificate, text_hash};
+use crate::engine::{Control, Problem};
 use crate::ic3::engine::Ic3Engine;
 use crate::ic3::houdini::houdini;
 use crate::model::ir::Model;
-use crate::proof::cert::{CertLemma, Certificate, text_hash};
 use crate::proof::check::check_every;
 use crate::proof::cutoff;
 use crate::proof::lemma::Lemma;

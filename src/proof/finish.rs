@@ -6,9 +6,9 @@
 use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
+use crate::cert::{CertLemma, Certificate, text_hash};
 use crate::engine::{Control, Problem};
 use crate::model::ir::Model;
-use crate::proof::cert::{CertLemma, Certificate, text_hash};
 use crate::proof::check::{self, SizeCheck};
 use crate::sat::SolverKind;
 use crate::trace::Trace;

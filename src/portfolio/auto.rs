@@ -11,13 +11,13 @@
 //!    the sizes it left open (the user's limits still apply; under them the bounded
 //!    pass's "none up to its depth" stands).
 
-use super::finish::{self, Findings};
-use super::{Control, Engine, Outcome, Problem};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
+use crate::engine::{Control, Engine, Outcome, Problem};
 use crate::explicit::reach::{self, ReachOptions};
 use crate::ic3::engine::Ic3Engine;
+use crate::proof::finish::{self, Findings};
 use crate::sat::SolverKind;
 use crate::verdict::{Kind, PropId, SizeReport, Verdict};
 use std::time::{Duration, Instant};
@@ -155,7 +155,7 @@ impl Engine for AutoEngine {
                 first_open = last + 1;
                 notes.push(format!(
                     "{} answered by exhaustive explicit search",
-                    crate::proof::cert::sizes_phrase(&done)
+                    crate::cert::sizes_phrase(&done)
                 ));
             }
         }
@@ -171,7 +171,7 @@ impl Engine for AutoEngine {
             let (done, users) = self.explicit(p, &open, ctl, None, report);
             notes.push(format!(
                 "{} answered by explicit search without a time budget (IC3 does not read the extra process id){}",
-                crate::proof::cert::sizes_phrase(&done),
+                crate::cert::sizes_phrase(&done),
                 if done.len() < open.len() {
                     " before the limit"
                 } else {
@@ -256,7 +256,7 @@ impl Engine for AutoEngine {
         )?;
         notes.push(format!(
             "{} went to one aggregate run: bounded pass to depth {}{}, then IC3",
-            crate::proof::cert::sizes_phrase(&rest.sizes()),
+            crate::cert::sizes_phrase(&rest.sizes()),
             answered
                 .map(|d| d.to_string())
                 .unwrap_or_else(|| "0".into()),
@@ -290,7 +290,7 @@ impl Engine for AutoEngine {
             notes.push(format!(
                 "IC3 did not finish within {:.0}s: {} answered by explicit search{}",
                 self.ic3_seconds,
-                crate::proof::cert::sizes_phrase(&done),
+                crate::cert::sizes_phrase(&done),
                 if done.len() < open.len() {
                     " before the limit"
                 } else {
