@@ -270,12 +270,7 @@ fn proof_engines_and_the_cutoff_refuse() {
     let m = model(LOCK);
     let o = cutoff::fragment(&m).unwrap_err();
     assert!(o.what.contains("extra process id"), "{}", o.what);
-    let p = Problem {
-        model: &m,
-        min: 1,
-        max: 2,
-        props: vec![0],
-    };
+    let p = Problem::new(&m, 1, 2, vec![0]);
     let ic3 = Ic3Engine {
         solver: SolverKind::default_kind(),
         symmetry: true,

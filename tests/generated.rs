@@ -689,12 +689,7 @@ fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
     use nfold::kind::KindEngine;
     use nfold::portfolio::auto::AutoEngine;
     use nfold::sat::SolverKind;
-    let p = Problem {
-        model: m,
-        min: 1,
-        max: 3,
-        props: (0..m.unsafes.len()).collect(),
-    };
+    let p = Problem::new(m, 1, 3, (0..m.unsafes.len()).collect());
     let solver = SolverKind::default_kind();
     let engines: Vec<(&str, Box<dyn Engine>, bool)> = vec![
         (

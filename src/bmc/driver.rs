@@ -313,11 +313,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
                             break 'depth;
                         }
                         Err(e) => {
-                            let name = match key {
-                                PropId::Unsafe(p) => model.unsafes[p].name.as_str(),
-                                PropId::IntBound => "int_bound",
-                                _ => "range_error",
-                            };
+                            let name = key.name(model);
                             internal_errors.push(format!("{name}, depth {k}: {e}"));
                             break 'depth;
                         }
@@ -370,7 +366,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
         let mut results = Vec::new();
         for &p in &props {
             let verdict = match found.remove(&(PropId::Unsafe(p), w)) {
-                Some(t) => Verdict::Violated(Box::new(t)),
+                Some(t) => Verdict::violated(t),
                 None if finished => Verdict::NoViolationUpTo(opts.depth),
                 None => Verdict::Unknown,
             };
@@ -390,7 +386,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
                     size: w,
                     prop: key,
                     name: name.into(),
-                    verdict: Verdict::Violated(Box::new(t)),
+                    verdict: Verdict::violated(t),
                 });
             }
         }

@@ -272,12 +272,7 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
     if props.is_empty() {
         props = (0..model.unsafes.len()).collect();
     }
-    let problem = Problem {
-        model: &model,
-        min: sizes[0],
-        max: sizes[sizes.len() - 1],
-        props,
-    };
+    let problem = Problem::new(&model, sizes[0], sizes[sizes.len() - 1], props);
     let start = Instant::now();
     let ctl = Control {
         deadline: a.run.deadline(start),

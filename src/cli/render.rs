@@ -90,6 +90,7 @@ fn kind_name(m: &Model, p: &PropResult) -> &'static str {
         PropId::Range => "range_error",
         PropId::Deadlock => "deadlock",
         PropId::IntBound => "int_bound",
+        PropId::Ltl(_) => "ltl",
     }
 }
 

@@ -31,9 +31,29 @@ pub struct Problem<'m> {
     /// The `unsafe` properties (indices into `model.unsafes`); range errors are always
     /// checked.
     pub props: Vec<usize>,
+    /// The `ltl` properties (indices into `model.ltls`), for engines that check
+    /// liveness (`Engine::liveness`).
+    pub ltls: Vec<usize>,
+    /// Only weakly fair runs count for the `ltl` properties: every process that stays
+    /// enabled eventually executes (the process of a step is its transition's first
+    /// parameter).
+    pub fair: bool,
 }
 
-impl Problem<'_> {
+impl<'m> Problem<'m> {
+    /// A safety problem: `unsafe` properties `props` (and range errors) at sizes
+    /// `min..=max`.
+    pub fn new(model: &'m Model, min: usize, max: usize, props: Vec<usize>) -> Problem<'m> {
+        Problem {
+            model,
+            min,
+            max,
+            props,
+            ltls: Vec::new(),
+            fair: false,
+        }
+    }
+
     pub fn sizes(&self) -> Vec<usize> {
         (self.min..=self.max).collect()
     }
@@ -81,6 +101,11 @@ pub trait Engine {
     fn describe(&self, p: &Problem) -> String;
     /// The name used in JSON (`explicit`, `sat`, `ic3`, `kind`, `auto`).
     fn name(&self) -> &'static str;
+    /// Whether the engine answers `ltl` properties (`Problem::ltls`); an engine that
+    /// does not is never given any.
+    fn liveness(&self) -> bool {
+        false
+    }
     /// Check the problem, handing each size's report to `report` once final.
     fn check(
         &self,

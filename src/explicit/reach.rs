@@ -585,7 +585,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let mut push = |prop: PropId, name: String, found: Option<&Found>, decided: bool| {
         let verdict = match found {
             Some(f) => match build_trace(model, &inst, &compiled, &s, f) {
-                Ok(t) => Verdict::Violated(Box::new(t)),
+                Ok(t) => Verdict::violated(t),
                 Err(e) => {
                     internal_errors.push(format!("size {n}, {name}: {e}"));
                     Verdict::Unknown

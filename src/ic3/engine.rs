@@ -11,7 +11,7 @@ use crate::model::ir::{Model, Ty};
 use crate::proof::finish::{self, Findings};
 use crate::proof::lemma::{Anchor, Lemma};
 use crate::sat::SolverKind;
-use crate::verdict::{SizeReport, Verdict};
+use crate::verdict::SizeReport;
 use std::time::Instant;
 
 /// IC3 with its settings.
@@ -274,7 +274,7 @@ impl Ic3Engine {
         let mut out = Vec::new();
         for r in &run.reports {
             for x in &r.results {
-                if let Verdict::Violated(t) = &x.verdict {
+                if let Some(t) = x.verdict.trace() {
                     out.push(Cex {
                         key: x.prop,
                         width: r.size,

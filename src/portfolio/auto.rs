@@ -19,7 +19,7 @@ use crate::explicit::reach::{self, ReachOptions};
 use crate::ic3::engine::Ic3Engine;
 use crate::proof::finish::{self, Findings};
 use crate::sat::SolverKind;
-use crate::verdict::{Kind, PropId, SizeReport, Verdict};
+use crate::verdict::{Kind, PropId, SizeReport};
 use std::time::{Duration, Instant};
 
 /// The explicit phase's budget and the bounded pass's depth and budget.
@@ -215,8 +215,8 @@ impl Engine for AutoEngine {
             answered = r.answered_depth.or(answered);
             for x in r.results {
                 let key = x.prop;
-                if let Verdict::Violated(t) = x.verdict {
-                    traces.push((key, *t));
+                if let Some(t) = x.verdict.into_trace() {
+                    traces.push((key, t));
                 }
             }
         }

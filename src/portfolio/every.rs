@@ -84,12 +84,7 @@ pub fn prove_every(
             solver,
             symmetry: true,
         };
-        let small = Problem {
-            model,
-            min: 1,
-            max: n0,
-            props: props.to_vec(),
-        };
+        let small = Problem::new(model, 1, n0, props.to_vec());
         let (_, out) = ic3.run(&small, ctl, &[])?;
         if let Some(c) = out.cexs.first() {
             return Ok(not(format!("violated at size {}", c.width)));

@@ -62,10 +62,7 @@ pub fn shortest(
         .results
         .into_iter()
         .find(|x| x.prop == want)
-        .and_then(|x| match x.verdict {
-            Verdict::Violated(t) => Some(*t),
-            _ => None,
-        })
+        .and_then(|x| x.verdict.into_trace())
         .ok_or_else(|| {
             format!(
                 "BMC found no counterexample within {depth} steps at size {n}, where the proof engine found one{}",
@@ -79,12 +76,7 @@ pub fn shortest(
 
 /// The name a certificate gives a property.
 pub fn key_name(model: &Model, key: PropKey) -> String {
-    match key {
-        PropId::Unsafe(u) => model.unsafes[u].name.clone(),
-        PropId::IntBound => "int_bound".into(),
-        PropId::Deadlock => "deadlock".into(),
-        PropId::Range => "range_error".into(),
-    }
+    key.name(model)
 }
 
 /// A certificate of `lemmas` claiming each property at the sizes given, checked at
@@ -152,7 +144,7 @@ pub fn conclude(
     let mut verdicts: HashMap<(PropKey, usize), Verdict> = HashMap::new();
     let mut errors: HashMap<usize, Vec<String>> = HashMap::new();
     for (k, t) in f.traces {
-        verdicts.insert((k, t.size), Verdict::Violated(Box::new(t)));
+        verdicts.insert((k, t.size), Verdict::violated(t));
     }
     // Properties first: range errors at a size whose properties are all violated are
     // decided only up to the deepest violation, as every engine does (BMC then finds
@@ -171,7 +163,7 @@ pub fn conclude(
             })
         };
         let v = match shortest(p, k, n, d, solver, ctl) {
-            Ok(t) => Verdict::Violated(Box::new(t)),
+            Ok(t) => Verdict::violated(t),
             Err(_) if !matches!(k, PropId::Unsafe(_)) && !p.props.is_empty() && all_violated() => {
                 Verdict::Unknown
             }
