@@ -15,7 +15,7 @@ use crate::bmc::frame::Encoding;
 use crate::bmc::transys::Transys;
 use crate::bmc::unroll::Unroller;
 use crate::cert::CertLemma;
-use crate::engine::{Control, Engine, Outcome, Problem};
+use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::ic3::engine::Ic3Engine;
 use crate::ic3::prove;
 use crate::proof::finish::{self, Findings, PropKey};
@@ -384,6 +384,16 @@ impl KindEngine {
 impl Engine for KindEngine {
     fn name(&self) -> &'static str {
         "kind"
+    }
+
+    fn presentation(&self) -> Presentation {
+        Presentation {
+            symmetry: "symmetric lemma orbits",
+            data_symmetry: None,
+            count: "lemmas",
+            size_by_size: false,
+            dead_cells: false,
+        }
     }
 
     fn describe(&self, p: &Problem) -> String {

@@ -301,35 +301,74 @@ pub struct SizeReport {
     pub size: usize,
     /// The engine that answered this size (`explicit`, `sat`, `ic3`, `k-induction`).
     pub engine: &'static str,
-    /// Whether symmetry reduction (explicit), symmetry breaking (SAT) or symmetric
-    /// lemma orbits (proofs) were applied.
+    /// Whether the engine's use of symmetry (`engine::Presentation::symmetry`) was
+    /// applied at this size.
     pub symmetry: bool,
     pub results: Vec<PropResult>,
     pub seconds: f64,
     pub limit: Option<Limit>,
-    /// Every reachable state was explored (explicit engine only).
-    pub complete: bool,
     /// Counterexamples that failed to replay, certificates that failed their check
     /// (an engine bug; the verdicts concerned are then unknown).
     pub internal_errors: Vec<String>,
-    /// Explicit engine: states stored, successors generated, initial states.
-    pub states: Option<usize>,
-    pub transitions: Option<u64>,
-    pub initial_states: Option<usize>,
     /// The depth up to which every requested property was answered (explicit: every
     /// state of a smaller depth expanded; SAT: every query up to it solved).
     pub answered_depth: Option<usize>,
-    /// SAT engine: depth bound, and variables and clauses of the deepest formula.
-    pub bound: Option<usize>,
-    pub vars: Option<i32>,
-    pub clauses: Option<usize>,
-    /// Proof engines: the frame or induction depth at which the proof closed, and the
-    /// number of lemmas of the invariant.
-    pub proof_depth: Option<usize>,
-    pub lemmas: Option<usize>,
+    /// The engine's own figures, as it chose to give them.
+    pub stats: Stats,
     /// Explicit engine: which transitions fired and which property conjuncts were ever
     /// true, for the warnings about dead code.
     pub coverage: Option<Coverage>,
+}
+
+/// An engine's figures for one size: each engine fills the ones it has, and reports
+/// show exactly those (in JSON under these names).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Stats {
+    /// States stored (explicit searches; product states for `ltl` properties).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub states: Option<usize>,
+    /// Successors generated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transitions: Option<u64>,
+    /// Initial states.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initial_states: Option<usize>,
+    /// Every reachable state was explored (a search may stop early once every property
+    /// is violated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub complete: Option<bool>,
+    /// Bounded search: the depth bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<usize>,
+    /// SAT: variables and clauses of the deepest formula.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variables: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clauses: Option<usize>,
+    /// Proofs: the frame or induction depth at which the proof closed, and the number
+    /// of lemmas of the invariant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_depth: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lemmas: Option<usize>,
+    /// Liveness by nested search: which search answered (e.g. `full`, `symmetry`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<String>,
+    /// Liveness: the deepest stack of the search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_depth: Option<usize>,
+}
+
+impl Stats {
+    /// The figure for a table's count column: states stored, else clauses, else the
+    /// lemmas of an invariant (when `proved`).
+    pub fn count(&self, proved: bool) -> Option<u64> {
+        self.states
+            .map(|s| s as u64)
+            .or(self.clauses.map(|c| c as u64))
+            .or(self.lemmas.filter(|_| proved).map(|l| l as u64))
+    }
 }
 
 /// What a search saw of the model's text at one size: which transitions fired, and

@@ -109,7 +109,7 @@ fn exact_state_counts_with_and_without_symmetry() {
         assert_eq!(rows(&v)[0].4, states, "{fam} n={n} without symmetry");
         let (_, v) = json_run(&explicit);
         assert_eq!(rows(&v)[0].4, orbits, "{fam} n={n} with symmetry");
-        assert_eq!(v["results"][0]["symmetry_reduction"], Value::Bool(n > 1));
+        assert_eq!(v["results"][0]["symmetry"], Value::Bool(n > 1));
     }
     // The asymmetric token ring: n * 3 * 2^(n-1) states, symmetry never applied.
     for n in 1..=max_size() as u64 {
@@ -123,7 +123,7 @@ fn exact_state_counts_with_and_without_symmetry() {
         ]);
         assert_eq!(rows(&v)[0].4, n * 3 * (1 << (n - 1)));
         assert_eq!(v["symmetric"], Value::Bool(false));
-        assert_eq!(v["results"][0]["symmetry_reduction"], Value::Bool(false));
+        assert_eq!(v["results"][0]["symmetry"], Value::Bool(false));
     }
 }
 
@@ -593,7 +593,7 @@ fn cubicle_constructs_through_the_command_line() {
     assert_eq!(r["depth"], 2);
     // Not fully symmetric (`#1`), but the data values are reduced.
     assert_eq!(v["symmetric"], false);
-    assert_eq!(r["symmetry_reduction"], true);
+    assert_eq!(r["symmetry"], true);
     let init = r["trace"]["init"].as_object().unwrap();
     assert!(init["Mem"] == "d1" || init["Mem"] == "d2", "{init:?}");
     let (_, out, _) = nfold(&["check", &data, "--size", "1", "--engine", "explicit"]);

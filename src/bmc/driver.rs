@@ -24,7 +24,7 @@ use crate::model::ir::Model;
 use crate::sat::circuit::{FALSE, TRUE};
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
 use crate::trace::{RangeSite, Trace, Violation};
-use crate::verdict::{Limit, PropId, PropResult, SizeReport, Verdict};
+use crate::verdict::{Limit, PropId, PropResult, SizeReport, Stats, Verdict};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -396,16 +396,15 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
             results,
             seconds,
             limit,
-            complete: false,
             internal_errors: internal_errors.clone(),
-            states: None,
-            transitions: None,
-            initial_states: None,
             answered_depth: answered,
             engine: "sat",
-            bound: Some(opts.depth),
-            vars: Some(s.vars),
-            clauses: Some(s.clauses),
+            stats: Stats {
+                bound: Some(opts.depth),
+                variables: Some(s.vars),
+                clauses: Some(s.clauses),
+                ..Stats::default()
+            },
             ..SizeReport::default()
         });
     }

@@ -3,7 +3,7 @@
 
 use super::driver::{self, BmcOptions};
 use super::frame::Encoding;
-use crate::engine::{Control, Engine, Outcome, Problem};
+use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::verdict::SizeReport;
 
 /// BMC with its settings (limits and interrupt come from the `Control`).
@@ -30,6 +30,16 @@ impl BmcEngine {
 impl Engine for BmcEngine {
     fn name(&self) -> &'static str {
         "sat"
+    }
+
+    fn presentation(&self) -> Presentation {
+        Presentation {
+            symmetry: "lex-leader symmetry breaking",
+            data_symmetry: None,
+            count: "clauses",
+            size_by_size: false,
+            dead_cells: false,
+        }
     }
 
     fn describe(&self, p: &Problem) -> String {

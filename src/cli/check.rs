@@ -128,6 +128,8 @@ pub(crate) struct Run<'a> {
     pub engine: &'static str,
     /// One line describing the engine and its settings.
     pub engine_text: String,
+    /// How the engine presents itself.
+    pub presentation: crate::engine::Presentation,
     pub symmetry_requested: bool,
     /// The arrays whose dead cells the explicit search normalizes, described.
     pub dead_cells: Vec<String>,
@@ -242,7 +244,7 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let proof_engine = matches!(engine.name(), "auto" | "ic3");
+    let proof_engine = engine.every_n();
     if a.every_n && !proof_engine {
         return usage("--every-n needs --engine auto or ic3");
     }
@@ -284,8 +286,9 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         model: &model,
         engine: engine.name(),
         engine_text: engine.describe(&problem),
+        presentation: engine.presentation(),
         symmetry_requested: !a.no_symmetry,
-        dead_cells: if a.no_dead_cells || !matches!(engine.name(), "explicit" | "auto") {
+        dead_cells: if !engine.presentation().dead_cells {
             Vec::new()
         } else {
             crate::model::dead::analyse(&model)

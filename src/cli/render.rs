@@ -14,24 +14,20 @@ use serde_json::{Value, json};
 
 fn symmetry_line(run: &Run) -> String {
     let m = run.model;
-    let what = match run.engine {
-        "sat" => "lex-leader symmetry breaking",
-        "ic3" | "kind" => "symmetric lemma orbits",
-        "auto" => "reduction (explicit) and symmetric lemma orbits (IC3)",
-        _ => "reduction",
-    };
-    // The explicit engine also permutes interchangeable data values (abstract types).
-    let data = matches!(run.engine, "explicit" | "auto") && m.has_data_symmetry();
+    let what = run.presentation.symmetry;
+    // Some engines also permute interchangeable data values (abstract types).
+    let data = run
+        .presentation
+        .data_symmetry
+        .filter(|_| m.has_data_symmetry());
     match (m.is_symmetric(), run.symmetry_requested) {
-        (true, true) if data => "fully symmetric; reduction on (processes and data values)".into(),
-        (false, true) if data => format!(
+        (true, true) if data.is_some() => {
+            "fully symmetric; reduction on (processes and data values)".into()
+        }
+        (false, true) if data.is_some() => format!(
             "{}; reduction on for data values only{}",
             m.symmetry_summary(),
-            if run.engine == "auto" {
-                " (explicit search)"
-            } else {
-                ""
-            }
+            data.unwrap_or_default()
         ),
         (true, true) => format!("fully symmetric; {what} on"),
         (true, false) => format!("fully symmetric; {what} off (--no-symmetry)"),
@@ -52,12 +48,7 @@ fn dead_line(run: &Run) -> String {
 
 /// The lines before the table.
 pub fn header(run: &Run) -> String {
-    let size_col = match run.engine {
-        "sat" => "clauses",
-        "explicit" => "states",
-        "auto" => "states/lemmas",
-        _ => "lemmas",
-    };
+    let size_col = run.presentation.count;
     format!(
         "model     {}\nsymmetry  {}\n{}{}engine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
         run.model.source.name,
@@ -111,9 +102,8 @@ pub fn rows(m: &Model, r: &SizeReport) -> String {
         .iter()
         .any(|p| matches!(p.verdict, Verdict::Holds(Proof::Invariant { .. })));
     let count = r
-        .states
-        .or(r.clauses)
-        .or(r.lemmas.filter(|_| proved))
+        .stats
+        .count(proved)
         .map(|c| c.to_string())
         .unwrap_or_else(|| "-".into());
     for p in &r.results {
@@ -177,7 +167,7 @@ fn dead_code(run: &Run) -> DeadCodeReport {
     let covered: Vec<(usize, &crate::verdict::Coverage)> = run
         .reports
         .iter()
-        .filter(|r| r.states.is_some_and(|s| s > 0))
+        .filter(|r| r.stats.states.is_some_and(|s| s > 0))
         .filter_map(|r| r.coverage.as_ref().map(|c| (r.size, c)))
         .collect();
     let exhaustive: Vec<usize> = covered
@@ -504,7 +494,7 @@ pub fn footer(run: &Run) -> String {
         let first_limited = run.reports.iter().find(|r| r.limit.is_some());
         let at = if let (true, Some(r)) = (run.per_width, first_limited) {
             format!("at size {} (sizes checked width by width)", r.size)
-        } else if run.aggregate || run.engine != "explicit" && run.sizes.len() > 1 {
+        } else if run.aggregate || !run.presentation.size_by_size && run.sizes.len() > 1 {
             "in the run over all sizes".to_string()
         } else {
             format!(
@@ -618,7 +608,7 @@ fn summary(run: &Run) -> String {
     }
     let bounded = sizes_where(&|k| matches!(k, Kind::NoViolationUpTo(_)));
     if !bounded.is_empty() {
-        let k = run.reports.iter().find_map(|r| r.bound).unwrap_or(0);
+        let k = run.reports.iter().find_map(|r| r.stats.bound).unwrap_or(0);
         parts.push(format!(
             "no violation up to depth {k} at {} (bounded: not a proof)",
             sizes_phrase(&bounded)
@@ -706,7 +696,6 @@ pub fn json(run: &Run) -> Value {
                 "kind": kind_name(run.model, p),
                 "verdict": p.verdict.json_name(),
                 "depth": p.depth(),
-                "states": r.states,
                 "seconds": r.seconds,
                 "answered_depth": r.answered_depth,
                 "trace": tr,
@@ -730,37 +719,19 @@ pub fn json(run: &Run) -> Value {
                         }),
                     );
                 }
-                Verdict::NoViolationUpTo(k) => {
-                    o.insert("bound".into(), json!(k));
-                }
                 Verdict::WithinInts { lo, hi, within } => {
                     o.insert("int_window".into(), json!([lo, hi]));
                     o.insert("within".into(), json!(within.json_name()));
-                    if let Some(k) = within.bound() {
-                        o.insert("bound".into(), json!(k));
-                    }
                 }
                 _ => {}
             }
             o.insert("engine".into(), json!(r.engine));
-            match r.engine {
-                "sat" => {
-                    o.insert("bound".into(), json!(r.bound));
-                    o.insert("bounded".into(), json!(true));
-                    o.insert("symmetry_breaking".into(), json!(r.symmetry));
-                    o.insert("variables".into(), json!(r.vars));
-                    o.insert("clauses".into(), json!(r.clauses));
-                }
-                "explicit" => {
-                    o.insert("transitions".into(), json!(r.transitions));
-                    o.insert("symmetry_reduction".into(), json!(r.symmetry));
-                    o.insert("complete".into(), json!(r.complete));
-                }
-                _ => {
-                    o.insert("symmetric_lemmas".into(), json!(r.symmetry));
-                    o.insert("proof_depth".into(), json!(r.proof_depth));
-                    o.insert("lemmas".into(), json!(r.lemmas));
-                }
+            o.insert("symmetry".into(), json!(r.symmetry));
+            if let Value::Object(stats) = serde_json::to_value(&r.stats).unwrap_or_default() {
+                o.extend(stats);
+            }
+            if let Some(k) = p.verdict.bound() {
+                o.insert("bound".into(), json!(k));
             }
             o.insert("internal_errors".into(), json!(r.internal_errors));
             results.push(row);
@@ -769,6 +740,7 @@ pub fn json(run: &Run) -> Value {
     let mut doc = json!({
         "model": run.model.source.name,
         "engine": run.engine,
+        "symmetry_use": run.presentation.symmetry,
         "symmetric": run.model.is_symmetric(),
         "symmetry": run.model.symmetry_summary(),
         "results": results,
@@ -818,22 +790,19 @@ pub fn json(run: &Run) -> Value {
     if let Some(c) = &run.certificate {
         o.insert("certificate".into(), json!(c.to_text()));
     }
-    if run.engine == "sat" {
-        o.insert(
-            "bound".into(),
-            json!(run.reports.first().and_then(|r| r.bound)),
-        );
-        o.insert(
-            "mode".into(),
-            json!(if run.per_width {
-                "per-width"
-            } else if run.aggregate {
-                "aggregate"
-            } else {
-                "one-by-one"
-            }),
-        );
+    if let Some(k) = run.reports.first().and_then(|r| r.stats.bound) {
+        o.insert("bound".into(), json!(k));
     }
+    o.insert(
+        "mode".into(),
+        json!(if run.per_width {
+            "per-width"
+        } else if run.aggregate {
+            "aggregate"
+        } else {
+            "one-by-one"
+        }),
+    );
     doc
 }
 

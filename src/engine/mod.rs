@@ -95,12 +95,39 @@ pub struct Outcome {
     pub notes: Vec<String>,
 }
 
-/// A safety engine.
+/// How an engine presents itself in reports: the words and columns a renderer uses, so
+/// that no renderer needs to know the engines by name.
+#[derive(Clone, Copy, Debug)]
+pub struct Presentation {
+    /// How the engine uses symmetry, in the header's words ("reduction",
+    /// "lex-leader symmetry breaking", "symmetric lemma orbits").
+    pub symmetry: &'static str,
+    /// Whether (and by which part, e.g. " (explicit search)") interchangeable data
+    /// values are permuted too: `None` for an engine that does not.
+    pub data_symmetry: Option<&'static str>,
+    /// The header of the table's count column ("states", "clauses", "lemmas").
+    pub count: &'static str,
+    /// The sizes are answered one at a time, so a limit stops the run at one size
+    /// (otherwise the run covers all sizes at once).
+    pub size_by_size: bool,
+    /// The engine stores states up to their dead cells (`model::dead`), announced in
+    /// the header.
+    pub dead_cells: bool,
+}
+
+/// An engine: safety, and liveness for those that say so (`liveness`).
 pub trait Engine {
     /// One line describing the engine and its settings for this problem.
     fn describe(&self, p: &Problem) -> String;
     /// The name used in JSON (`explicit`, `sat`, `ic3`, `kind`, `auto`).
     fn name(&self) -> &'static str;
+    /// The words and columns of its reports.
+    fn presentation(&self) -> Presentation;
+    /// Whether the engine can go on to try a proof for every n (`portfolio::every`)
+    /// after its sizes hold.
+    fn every_n(&self) -> bool {
+        false
+    }
     /// Whether the engine answers `ltl` properties (`Problem::ltls`); an engine that
     /// does not is never given any.
     fn liveness(&self) -> bool {

@@ -2,7 +2,7 @@
 //! search per size, stopping at the first limit.
 
 use super::reach::{self, ReachOptions};
-use crate::engine::{Control, Engine, Outcome, Problem};
+use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::verdict::SizeReport;
 
 /// Explicit search with its settings (limits and interrupt come from the `Control`).
@@ -20,6 +20,16 @@ pub struct ExplicitEngine {
 impl Engine for ExplicitEngine {
     fn name(&self) -> &'static str {
         "explicit"
+    }
+
+    fn presentation(&self) -> Presentation {
+        Presentation {
+            symmetry: "reduction",
+            data_symmetry: Some(""),
+            count: "states",
+            size_by_size: true,
+            dead_cells: self.dead_cells,
+        }
     }
 
     fn describe(&self, _p: &Problem) -> String {

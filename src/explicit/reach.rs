@@ -861,12 +861,15 @@ impl From<ReachResult> for SizeReport {
             results: r.results,
             seconds: r.stats.seconds,
             limit: r.limit,
-            complete: r.complete,
             internal_errors: r.internal_errors,
             engine: "explicit",
-            states: Some(r.stats.states),
-            transitions: Some(r.stats.transitions),
-            initial_states: Some(r.stats.initial_states),
+            stats: crate::verdict::Stats {
+                states: Some(r.stats.states),
+                transitions: Some(r.stats.transitions),
+                initial_states: Some(r.stats.initial_states),
+                complete: Some(r.complete),
+                ..Default::default()
+            },
             // Every state of depth <= the level being expanded was discovered and checked.
             answered_depth: Some(r.stats.depth),
             coverage: Some(r.coverage),

@@ -6,7 +6,7 @@ use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
 use crate::bmc::transys::Transys;
-use crate::engine::{Control, Engine, Outcome, Problem};
+use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::model::ir::{Model, Ty};
 use crate::proof::finish::{self, Findings};
 use crate::proof::lemma::{Anchor, Lemma};
@@ -357,6 +357,20 @@ impl Ic3Engine {
 impl Engine for Ic3Engine {
     fn name(&self) -> &'static str {
         "ic3"
+    }
+
+    fn presentation(&self) -> Presentation {
+        Presentation {
+            symmetry: "symmetric lemma orbits",
+            data_symmetry: None,
+            count: "lemmas",
+            size_by_size: false,
+            dead_cells: false,
+        }
+    }
+
+    fn every_n(&self) -> bool {
+        true
     }
 
     fn describe(&self, p: &Problem) -> String {

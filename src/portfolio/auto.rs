@@ -14,7 +14,7 @@
 use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
-use crate::engine::{Control, Engine, Outcome, Problem};
+use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::explicit::reach::{self, ReachOptions};
 use crate::ic3::engine::Ic3Engine;
 use crate::proof::finish::{self, Findings};
@@ -114,6 +114,20 @@ impl AutoEngine {
 impl Engine for AutoEngine {
     fn name(&self) -> &'static str {
         "auto"
+    }
+
+    fn presentation(&self) -> Presentation {
+        Presentation {
+            symmetry: "reduction (explicit) and symmetric lemma orbits (IC3)",
+            data_symmetry: Some(" (explicit search)"),
+            count: "states/lemmas",
+            size_by_size: false,
+            dead_cells: self.dead_cells,
+        }
+    }
+
+    fn every_n(&self) -> bool {
+        true
     }
 
     fn describe(&self, p: &Problem) -> String {

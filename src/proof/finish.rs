@@ -12,7 +12,7 @@ use crate::model::ir::Model;
 use crate::proof::check::{self, SizeCheck};
 use crate::sat::SolverKind;
 use crate::trace::Trace;
-use crate::verdict::{PropId, Verdict};
+use crate::verdict::{PropId, Stats, Verdict};
 use std::sync::Arc;
 
 /// Which property: `Unsafe(p)`, `Range` for range errors, `IntBound` for stores
@@ -263,9 +263,12 @@ pub fn conclude(
             seconds,
             limit: f.limit,
             internal_errors: errors.remove(&n).unwrap_or_default(),
-            proof_depth: f.proof_depth,
-            lemmas: lemmas_count,
-            bound: f.bounded,
+            stats: Stats {
+                proof_depth: f.proof_depth,
+                lemmas: lemmas_count,
+                bound: f.bounded,
+                ..Stats::default()
+            },
             ..SizeReport::default()
         });
     }
