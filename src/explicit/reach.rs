@@ -873,7 +873,6 @@ impl From<ReachResult> for SizeReport {
             // Every state of depth <= the level being expanded was discovered and checked.
             answered_depth: Some(r.stats.depth),
             coverage: Some(r.coverage),
-            ..SizeReport::default()
         }
     }
 }
