@@ -386,7 +386,7 @@ impl Engine for KindEngine {
         "kind"
     }
 
-    fn presentation(&self) -> Presentation {
+    fn presentation(&self, _p: &Problem) -> Presentation {
         Presentation {
             symmetry: "symmetric lemma orbits",
             data_symmetry: None,

@@ -18,6 +18,7 @@ pub mod portfolio;
 pub mod progress;
 pub mod proof;
 pub mod sat;
+pub mod schema;
 pub mod simulate;
 pub mod source;
 pub mod trace;

@@ -724,6 +724,8 @@ fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
                 solver,
                 symmetry: true,
                 dead_cells: true,
+                shorten: true,
+                complete_budget: None,
                 explicit_seconds: 0.0,
                 bmc_depth: 3,
                 bmc_seconds: 1.0,

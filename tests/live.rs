@@ -107,7 +107,7 @@ fn starvation_freedom_verdicts_of_the_families() {
                         } else if reduced_only && n > 2 {
                             // Symmetry identifies states from n = 3 on (fixing process 1).
                             assert_eq!(r["verdict"], "incomplete", "{fam} n={n}");
-                            assert_eq!(r["incomplete"], true);
+                            assert_eq!(r["complete"], false);
                             any_incomplete = true;
                         } else {
                             assert_eq!(r["verdict"], "holds", "{fam} n={n}");
@@ -266,9 +266,12 @@ fn range_errors_stop_the_search() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("range error"), "{out}");
     let (_, v) = json_run(&["live", &path, "--size", "2"]);
-    let r = &v["results"][0];
-    assert_eq!(r["verdict"], "unknown");
-    assert_eq!(r["range_error"]["kind"], "range_error");
+    let rows = v["results"].as_array().unwrap();
+    let ltl = rows.iter().find(|r| r["kind"] == "ltl").unwrap();
+    assert_eq!(ltl["verdict"], "unknown");
+    let range = rows.iter().find(|r| r["kind"] == "range_error").unwrap();
+    assert_eq!(range["verdict"], "violated");
+    assert_eq!(range["trace"]["kind"], "range_error");
 }
 
 #[test]
@@ -288,7 +291,7 @@ fn limits_and_usage_errors() {
     assert!(!out.contains("holds"), "{out}");
     let (code, _, err) = nfold(&["live", "families/mutex.cub", "--property", "nope"]);
     assert_eq!(code, 2);
-    assert!(err.contains("no `ltl` property named `nope`"), "{err}");
+    assert!(err.contains("no property named `nope`"), "{err}");
     let (code, _, err) = nfold(&["live", "families/german.cub"]);
     assert_eq!(code, 2);
     assert!(err.contains("states no `ltl` property"), "{err}");
@@ -321,10 +324,13 @@ fn text_output() {
     ]);
     assert_eq!(code, 4);
     assert!(
-        out.contains("* no fair violation found, but not a proof: see the summary"),
+        out.contains("* none found: the search that answered may miss a violation; not a proof"),
         "{out}"
     );
-    assert!(out.contains("incomplete at size 3: "), "{out}");
+    assert!(
+        out.contains("size 3: `starvation_free` for process 1: incomplete: "),
+        "{out}"
+    );
     assert!(!out.contains("holds at"), "{out}");
     assert!(!out.contains("  holds  "), "{out}");
     let (code, out, _) = nfold(&[

@@ -32,7 +32,7 @@ impl Engine for BmcEngine {
         "sat"
     }
 
-    fn presentation(&self) -> Presentation {
+    fn presentation(&self, _p: &Problem) -> Presentation {
         Presentation {
             symmetry: "lex-leader symmetry breaking",
             data_symmetry: None,

@@ -10,7 +10,6 @@ mod aiger;
 mod certify;
 mod check;
 mod dot;
-mod live;
 mod render;
 mod replay;
 mod simulate;
@@ -22,6 +21,7 @@ use crate::bmc::transys::Por;
 use crate::lang;
 use crate::model::ir::Model;
 use crate::sat::SolverKind;
+use crate::verdict::PropId;
 pub use crate::verdict::{EXIT_LIMIT, EXIT_NOT_PROVED, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -45,11 +45,13 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Check the `unsafe` properties of a family for one size or a range of sizes.
+    /// Check the properties of a family (`unsafe` and `invariant`; `ltl` too with
+    /// --ltl) for one size or a range of sizes.
     Check(check::CheckArgs),
-    /// Check the `ltl` properties (liveness) of a family by nested depth-first search,
-    /// optionally under weak fairness.
-    Live(live::LiveArgs),
+    /// Check the `ltl` properties (liveness) of a family, optionally under weak
+    /// fairness: `nfold check` restricted to `ltl` properties.
+    #[command(after_help = LIVE_AFTER_HELP)]
+    Live(check::CheckArgs),
     /// Describe a family: types, variables, transitions, properties, symmetry, state size.
     Info(InfoArgs),
     /// Write the SAT engine's formula for one size and depth as DIMACS CNF.
@@ -182,6 +184,66 @@ struct CnfArgs {
     /// on stderr.
     #[arg(long, value_enum, value_name = "SOLVER")]
     solve: Option<SolverArg>,
+}
+
+/// What `nfold live --help` adds.
+const LIVE_AFTER_HELP: &str = "Which search answers (explicit engine, and auto, which runs it per size): \
+without --fair, or with --no-symmetry, or where symmetry identifies no two states (a family \
+that is not fully symmetric; n <= 2 for a property of a process, n = 1 otherwise), the \
+answer is exact. With --fair on a fully symmetric family the complete search (no \
+reduction) runs first, generating up to 16,000,000 transitions (--complete-budget; about \
+3 s); only past that does the reduced search answer, which may miss a fair cycle: finding \
+none is then `none found*`, JSON `\"verdict\": \"incomplete\"`, not a proof, and a note \
+says why.\n\n\
+Exit codes: 0 every answer proved (holds), 1 violation or range error found, 2 usage or \
+input error, 3 a limit hit (or a lasso failed to replay) before an answer, 4 no violation \
+found but some answer is not a proof (`none found*`, vacuous, int window left).";
+
+/// The flags that decide how a model file is read: shared by every command that loads
+/// one.
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct LoadArgs {
+    /// The number of values of every abstract type (`type data`; default: chosen from
+    /// the model, see `nfold info`).
+    #[arg(long, value_name = "D", value_parser = parse_data_values)]
+    pub data_values: Option<usize>,
+    /// The window over which `int` is checked (default: the model's integer literals
+    /// and 0, widened by 2).
+    #[arg(long, value_name = "LO..HI", value_parser = parse_int_range, allow_hyphen_values = true)]
+    pub int_range: Option<(i64, i64)>,
+}
+
+impl LoadArgs {
+    /// Read, check and return the model at `path`, its warnings printed; on an error,
+    /// the diagnostic printed and the exit code.
+    pub fn load(&self, path: &str) -> Result<Model, i32> {
+        load(path, self.data_values, self.int_range)
+    }
+}
+
+/// The property named `name`: an `unsafe`/`invariant` or an `ltl` property of the
+/// model, or an error listing the names it has.
+pub(crate) fn lookup_property(model: &Model, name: &str) -> Result<PropId, String> {
+    if let Some(k) = model.unsafes.iter().position(|u| u.name == name) {
+        return Ok(PropId::Unsafe(k));
+    }
+    if let Some(k) = model.ltls.iter().position(|l| l.name == name) {
+        return Ok(PropId::Ltl(k));
+    }
+    let names: Vec<&str> = model
+        .unsafes
+        .iter()
+        .map(|u| u.name.as_str())
+        .chain(model.ltls.iter().map(|l| l.name.as_str()))
+        .collect();
+    Err(format!(
+        "no property named `{name}` (the model has: {})",
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    ))
 }
 
 /// Limits and output flags shared by `check` and `live`.
@@ -351,9 +413,9 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
         }
     };
     match cli.cmd {
-        Command::Check(a) => check::check(a),
+        Command::Check(a) => check::check(a, check::Mode::Check),
         Command::Certify(a) => certify::certify(a),
-        Command::Live(a) => live::live(a),
+        Command::Live(a) => check::check(a, check::Mode::Live),
         Command::Info(a) => info(a),
         Command::Cnf(a) => cnf(a),
         Command::Aiger(a) => aiger::aiger(a),

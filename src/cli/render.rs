@@ -8,9 +8,12 @@ use crate::model::init::for_each_initial;
 use crate::model::instance::Instance;
 use crate::model::ir::{Model, Ty, VarKind};
 use crate::portfolio::every::EveryN;
+use crate::schema::{
+    CheckDoc, ConjunctCoverage, CoverageDoc, EveryDoc, IntWindowDoc, ProofDoc, PropertyCoverage,
+    Row, SCHEMA_VERSION, Tool, TransitionCoverage, WarningDoc,
+};
 use crate::trace;
-use crate::verdict::{Kind, Proof, PropId, PropResult, SizeReport, Verdict};
-use serde_json::{Value, json};
+use crate::verdict::{Counterexample, Kind, Proof, PropId, PropResult, SizeReport, Verdict};
 
 fn symmetry_line(run: &Run) -> String {
     let m = run.model;
@@ -29,9 +32,53 @@ fn symmetry_line(run: &Run) -> String {
             m.symmetry_summary(),
             data.unwrap_or_default()
         ),
-        (true, true) => format!("fully symmetric; {what} on"),
-        (true, false) => format!("fully symmetric; {what} off (--no-symmetry)"),
-        (false, _) => format!("{}; {what} off", m.symmetry_summary()),
+        (true, true) => format!("fully symmetric; {what} on{}", ltl_symmetry(run, true)),
+        (true, false) => format!(
+            "fully symmetric; {what} off (--no-symmetry){}",
+            ltl_symmetry(run, false)
+        ),
+        (false, _) => format!(
+            "{}; {what} off{}",
+            m.symmetry_summary(),
+            ltl_symmetry(run, false)
+        ),
+    }
+}
+
+/// For `ltl` properties: which processes a property of a process is checked for, and
+/// under which permutations the search is reduced (`ltl::processes_to_check`).
+fn ltl_symmetry(run: &Run, reduced: bool) -> String {
+    let m = run.model;
+    let of_process = run.ltls.iter().any(|&k| m.ltls[k].params > 0);
+    let without = run.ltls.iter().any(|&k| m.ltls[k].params == 0);
+    if !m.is_symmetric() {
+        return if of_process {
+            "; a property of process i is checked for every i".into()
+        } else {
+            String::new()
+        };
+    }
+    if !reduced {
+        return if of_process {
+            "; a property of process i is checked for i = 1".into()
+        } else {
+            String::new()
+        };
+    }
+    let mut groups = Vec::new();
+    if of_process {
+        groups.push(
+            "for a property of process i, the permutations fixing process 1: it is checked \
+             for i = 1 and holds for every i by symmetry",
+        );
+    }
+    if without {
+        groups.push("for a property without a process parameter, all permutations");
+    }
+    if groups.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", groups.join("; "))
     }
 }
 
@@ -46,15 +93,25 @@ fn dead_line(run: &Run) -> String {
     )
 }
 
+/// For a run with `ltl` properties: which runs count.
+fn fairness_line(run: &Run) -> String {
+    match run.fair {
+        None => String::new(),
+        Some(true) => "fairness  weak, per process: every process that stays enabled eventually executes (--fair)\n".into(),
+        Some(false) => "fairness  none: every infinite run counts (--fair for weak fairness)\n".into(),
+    }
+}
+
 /// The lines before the table.
 pub fn header(run: &Run) -> String {
     let size_col = run.presentation.count;
     format!(
-        "model     {}\nsymmetry  {}\n{}{}engine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
+        "model     {}\nsymmetry  {}\n{}{}{}engine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
         run.model.source.name,
         symmetry_line(run),
         ints_line(run.model),
         dead_line(run),
+        fairness_line(run),
         run.engine_text,
         "size",
         "property",
@@ -131,7 +188,7 @@ pub fn rows(m: &Model, r: &SizeReport) -> String {
 /// One warning about dead code: its text line and its JSON object.
 struct DeadCode {
     text: String,
-    json: Value,
+    json: WarningDoc,
 }
 
 /// What the exhaustive searches of a run said about the model's text.
@@ -140,8 +197,8 @@ struct DeadCodeReport {
     warnings: Vec<DeadCode>,
     /// Sizes where the conjuncts were not examined, and why.
     notes: Vec<String>,
-    /// The JSON `"coverage"` object (null when no size was searched exhaustively).
-    coverage: Value,
+    /// The JSON `"coverage"` object (none when no size was searched exhaustively).
+    coverage: Option<CoverageDoc>,
 }
 
 /// A conjunct as written, on one line (its whitespace runs collapsed).
@@ -188,12 +245,12 @@ fn dead_code(run: &Run) -> DeadCodeReport {
             .map(|(n, _)| *n)
             .collect();
         let line = m.source.line_col(tr.span.lo).0;
-        trans_json.push(json!({
-            "transition": tr.name,
-            "line": line,
-            "instances_at": sizes,
-            "fired_at": fired_at,
-        }));
+        trans_json.push(TransitionCoverage {
+            transition: tr.name.clone(),
+            line,
+            instances_at: sizes.clone(),
+            fired_at,
+        });
         if sizes.is_empty() || covered.iter().any(|(_, c)| c.fired[t]) {
             continue;
         }
@@ -203,12 +260,15 @@ fn dead_code(run: &Run) -> DeadCodeReport {
                 tr.name,
                 sizes_phrase(&sizes)
             ),
-            json: json!({
-                "kind": "never_fired",
-                "transition": tr.name,
-                "line": line,
-                "sizes": sizes,
-            }),
+            json: WarningDoc {
+                kind: "never_fired".into(),
+                transition: Some(tr.name.clone()),
+                property: None,
+                property_kind: None,
+                conjunct: None,
+                line,
+                sizes,
+            },
         });
     }
     let mut props_json = Vec::new();
@@ -242,30 +302,28 @@ fn dead_code(run: &Run) -> DeadCodeReport {
             continue;
         }
         let at = m.source.line_col(prop.span.lo).0;
-        let conj_json: Vec<Value> = if sizes.is_empty() {
+        let conj_json: Vec<ConjunctCoverage> = if sizes.is_empty() {
             Vec::new()
         } else {
             prop.conjuncts
                 .iter()
                 .zip(&true_at)
-                .map(|(c, at)| {
-                    json!({
-                        "conjunct": conjunct_text(m, c),
-                        "line": m.source.line_col(c.span.lo).0,
-                        "true_at": at,
-                    })
+                .map(|(c, at)| ConjunctCoverage {
+                    conjunct: conjunct_text(m, c),
+                    line: m.source.line_col(c.span.lo).0,
+                    true_at: at.clone(),
                 })
                 .collect()
         };
-        props_json.push(json!({
-            "property": prop.name,
-            "kind": prop.kind.keyword(),
-            "line": at,
-            "satisfiable_at": sat_at,
-            "unsatisfiable_at": unsat_at,
-            "examined_at": sizes,
-            "conjuncts": conj_json,
-        }));
+        props_json.push(PropertyCoverage {
+            property: prop.name.clone(),
+            kind: prop.kind.keyword().into(),
+            line: at,
+            satisfiable_at: sat_at.clone(),
+            unsatisfiable_at: unsat_at.clone(),
+            examined_at: sizes.clone(),
+            conjuncts: conj_json,
+        });
         if violated {
             continue;
         }
@@ -278,13 +336,15 @@ fn dead_code(run: &Run) -> DeadCodeReport {
                     prop.quoted(),
                     sizes_phrase(&unsat_at)
                 ),
-                json: json!({
-                    "kind": "unsatisfiable",
-                    "property": prop.name,
-                    "property_kind": prop.kind.keyword(),
-                    "line": at,
-                    "sizes": unsat_at,
-                }),
+                json: WarningDoc {
+                    kind: "unsatisfiable".into(),
+                    transition: None,
+                    property: Some(prop.name.clone()),
+                    property_kind: Some(prop.kind.keyword().into()),
+                    conjunct: None,
+                    line: at,
+                    sizes: unsat_at,
+                },
             });
             continue;
         }
@@ -310,14 +370,15 @@ fn dead_code(run: &Run) -> DeadCodeReport {
                     prop.quoted(),
                     sizes_phrase(&sizes)
                 ),
-                json: json!({
-                    "kind": "never_true",
-                    "property": prop.name,
-                    "property_kind": prop.kind.keyword(),
-                    "conjunct": text,
-                    "line": line,
-                    "sizes": sizes,
-                }),
+                json: WarningDoc {
+                    kind: "never_true".into(),
+                    transition: None,
+                    property: Some(prop.name.clone()),
+                    property_kind: Some(prop.kind.keyword().into()),
+                    conjunct: Some(text),
+                    line,
+                    sizes: sizes.clone(),
+                },
             });
         }
     }
@@ -329,15 +390,11 @@ fn dead_code(run: &Run) -> DeadCodeReport {
             ));
         }
     }
-    let coverage = if exhaustive.is_empty() {
-        Value::Null
-    } else {
-        json!({
-            "exhaustive_sizes": exhaustive,
-            "transitions": trans_json,
-            "properties": props_json,
-        })
-    };
+    let coverage = (!exhaustive.is_empty()).then_some(CoverageDoc {
+        exhaustive_sizes: exhaustive,
+        transitions: trans_json,
+        properties: props_json,
+    });
     DeadCodeReport {
         warnings: out,
         notes,
@@ -355,6 +412,15 @@ pub fn footer(run: &Run) -> String {
             out.push_str(&d.text);
             out.push('\n');
         }
+    }
+    if run.reports.iter().any(|r| {
+        r.results
+            .iter()
+            .any(|p| p.verdict.kind() == Kind::Incomplete)
+    }) {
+        out.push_str(
+            "\n* none found: the search that answered may miss a violation; not a proof (see the notes)\n",
+        );
     }
     let vacuous: Vec<usize> = run
         .reports
@@ -390,6 +456,10 @@ pub fn footer(run: &Run) -> String {
     let mut shown: Vec<(&trace::Trace, usize)> = Vec::new();
     for r in &run.reports {
         for p in &r.results {
+            if let Some(l) = p.verdict.lasso() {
+                out.push_str(&lasso_text(run, l));
+                continue;
+            }
             let Some(t) = p.trace() else { continue };
             if let Some((_, first)) = shown
                 .iter()
@@ -529,6 +599,7 @@ pub fn footer(run: &Run) -> String {
             out.push_str(&format!("not run: {}\n", sizes_phrase(&skipped)));
         }
     }
+    out.push_str(&ltl_lines(run));
     out.push_str(&format!(
         "\n{}; {:.2}s{}\n",
         summary(run),
@@ -537,6 +608,33 @@ pub fn footer(run: &Run) -> String {
             .map(|b| format!(", peak memory {:.1} MiB", b as f64 / (1 << 20) as f64))
             .unwrap_or_default()
     ));
+    out
+}
+
+/// A lasso after the table: what it violates, its length, and its steps.
+fn lasso_text(run: &Run, l: &crate::lasso::Lasso) -> String {
+    let states = l.replay(run.model).unwrap_or_default();
+    let mut out = format!(
+        "\nsize {}: {} violated by a {}lasso of {} steps, cycle of {} (replayed on the interpreter{}):\n",
+        l.size,
+        crate::lasso::property_text(run.model, l.prop, l.process),
+        if l.fair { "weakly fair " } else { "" },
+        l.steps.len(),
+        if l.is_deadlock() {
+            "a deadlock".to_string()
+        } else {
+            format!("{} steps", l.steps.len() - l.loop_start)
+        },
+        if l.fair { ", fairness checked" } else { "" }
+    );
+    if !states.is_empty() {
+        out.push_str(&super::traces::render_lasso(
+            run.model,
+            l,
+            &states,
+            run.trace_format,
+        ));
+    }
     out
 }
 
@@ -568,6 +666,70 @@ fn every_line(run: &Run, e: &EveryN) -> String {
             sizes_phrase(&run.sizes)
         ),
     }
+}
+
+/// One line per `ltl` property: its answers by size, violations first (the fairness
+/// named), so that a run over several properties reads per property.
+fn ltl_lines(run: &Run) -> String {
+    let mut out = String::new();
+    let mut props: Vec<(usize, &str)> = Vec::new();
+    for r in &run.reports {
+        for p in &r.results {
+            if let PropId::Ltl(k) = p.prop
+                && !props.iter().any(|(q, _)| *q == k)
+            {
+                props.push((k, &p.name));
+            }
+        }
+    }
+    if props.is_empty() {
+        return out;
+    }
+    out.push('\n');
+    for (k, name) in props {
+        let rows: Vec<(usize, &Verdict)> = run
+            .reports
+            .iter()
+            .flat_map(|r| r.results.iter().map(move |p| (r.size, p)))
+            .filter(|(_, p)| p.prop == PropId::Ltl(k))
+            .map(|(n, p)| (n, &p.verdict))
+            .collect();
+        let at = |f: &dyn Fn(Kind) -> bool| -> Vec<usize> {
+            rows.iter()
+                .filter(|(_, v)| f(v.kind()))
+                .map(|(n, _)| *n)
+                .collect()
+        };
+        let mut parts = Vec::new();
+        for (what, sizes) in [
+            ("violated", at(&|k| k == Kind::Violated)),
+            ("holds", at(&|k| k == Kind::Holds)),
+            (
+                "no violation up to the bound",
+                at(&|k| matches!(k, Kind::NoViolationUpTo(_))),
+            ),
+            (
+                "no violation found (incomplete: not a proof)",
+                at(&|k| k == Kind::Incomplete),
+            ),
+            ("vacuous", at(&|k| k == Kind::Vacuous)),
+            ("unknown", at(&|k| k == Kind::Unknown)),
+        ] {
+            if !sizes.is_empty() {
+                parts.push(format!("{what} at {}", sizes_phrase(&sizes)));
+            }
+        }
+        out.push_str(&format!(
+            "{name}{}: {}\n",
+            if run.fair == Some(true) {
+                " (weak fairness)"
+            } else {
+                ""
+            },
+            parts.join("; ")
+        ));
+    }
+    out
 }
 
 /// The last line: the sizes by kind of answer, violations first.
@@ -682,141 +844,153 @@ fn picture(run: &Run) -> String {
 }
 
 /// The `--json` document.
-pub fn json(run: &Run) -> Value {
+pub fn json(run: &Run) -> CheckDoc {
     let mut results = Vec::new();
     for r in &run.reports {
         for p in &r.results {
-            let tr = p.trace().map(|t| {
-                let states = t.replay(run.model).unwrap_or_default();
-                trace::to_json(run.model, t, &states)
-            });
-            let mut row = json!({
-                "size": r.size,
-                "property": p.name,
-                "kind": kind_name(run.model, p),
-                "verdict": p.verdict.json_name(),
-                "depth": p.depth(),
-                "seconds": r.seconds,
-                "answered_depth": r.answered_depth,
-                "trace": tr,
-            });
-            let o = row.as_object_mut().unwrap();
-            match &p.verdict {
-                Verdict::Holds(Proof::Exhaustive) => {
-                    o.insert("proof".into(), json!({"how": "exhaustive search"}));
-                }
-                Verdict::Holds(Proof::Invariant {
-                    engine,
-                    certificate,
-                }) => {
-                    o.insert(
-                        "proof".into(),
-                        json!({
-                            "how": "inductive invariant, checked",
-                            "engine": engine,
-                            "lemmas": certificate.lemmas.len(),
-                            "induction": certificate.induction,
-                        }),
-                    );
-                }
-                Verdict::WithinInts { lo, hi, within } => {
-                    o.insert("int_window".into(), json!([lo, hi]));
-                    o.insert("within".into(), json!(within.json_name()));
-                }
-                _ => {}
-            }
-            o.insert("engine".into(), json!(r.engine));
-            o.insert("symmetry".into(), json!(r.symmetry));
-            if let Value::Object(stats) = serde_json::to_value(&r.stats).unwrap_or_default() {
-                o.extend(stats);
-            }
-            if let Some(k) = p.verdict.bound() {
-                o.insert("bound".into(), json!(k));
-            }
-            o.insert("internal_errors".into(), json!(r.internal_errors));
-            results.push(row);
+            results.push(row(run, r, p));
         }
     }
-    let mut doc = json!({
-        "model": run.model.source.name,
-        "engine": run.engine,
-        "symmetry_use": run.presentation.symmetry,
-        "symmetric": run.model.is_symmetric(),
-        "symmetry": run.model.symmetry_summary(),
-        "results": results,
-        "limit": run.limit.map(|l| l.text()),
-        "sizes": run.sizes,
-        "seconds": run.seconds,
-        "peak_memory_bytes": peak_memory(),
-    });
-    let o = doc.as_object_mut().unwrap();
-    o.insert("dead_cells".into(), json!(run.dead_cells));
     let dead = dead_code(run);
-    let notes: Vec<&String> = run.notes.iter().chain(&dead.notes).collect();
-    o.insert("notes".into(), json!(notes));
-    let warnings: Vec<&Value> = dead.warnings.iter().map(|d| &d.json).collect();
-    o.insert("warnings".into(), json!(warnings));
-    o.insert("coverage".into(), dead.coverage);
-    if let Some(w) = int_window_json(run.model) {
-        o.insert("int_window".into(), w);
-    }
-    if let Some(e) = &run.every {
-        o.insert(
-            "every_n".into(),
-            match e {
-                EveryN::Proved {
-                    cutoff,
-                    certificate,
-                    init_everywhere,
-                    seconds,
-                } => json!({
-                    "verdict": "holds",
-                    "cutoff": cutoff,
-                    "checked_sizes": (1..=*cutoff).collect::<Vec<_>>(),
-                    "lemmas": certificate.lemmas.len(),
-                    "how": certificate.engine,
-                    "initial_states_at_every_size": init_everywhere,
-                    "certificate": certificate.to_text(),
-                    "seconds": seconds,
-                }),
-                EveryN::NotReached { reason, seconds } => json!({
-                    "verdict": "not_proved",
-                    "reason": reason,
-                    "seconds": seconds,
-                }),
-            },
-        );
-    }
-    if let Some(c) = &run.certificate {
-        o.insert("certificate".into(), json!(c.to_text()));
-    }
-    if let Some(k) = run.reports.first().and_then(|r| r.stats.bound) {
-        o.insert("bound".into(), json!(k));
-    }
-    o.insert(
-        "mode".into(),
-        json!(if run.per_width {
+    CheckDoc {
+        schema: SCHEMA_VERSION,
+        tool: Tool::this(),
+        model: run.model.source.name.clone(),
+        engine: run.engine.into(),
+        engine_text: run.engine_text.clone(),
+        symmetry_use: run.presentation.symmetry.into(),
+        symmetric: run.model.is_symmetric(),
+        symmetry: run.model.symmetry_summary(),
+        fair: run.fair,
+        sizes: run.sizes.clone(),
+        results,
+        limit: run.limit.map(|l| l.text().into()),
+        seconds: run.seconds,
+        peak_memory_bytes: peak_memory(),
+        dead_cells: run.dead_cells.clone(),
+        notes: run.notes.iter().chain(&dead.notes).cloned().collect(),
+        warnings: dead.warnings.into_iter().map(|d| d.json).collect(),
+        coverage: dead.coverage,
+        int_window: int_window_doc(run.model),
+        every_n: run.every.as_ref().map(every_doc),
+        certificate: run.certificate.as_ref().map(|c| c.to_text()),
+        bound: run.reports.first().and_then(|r| r.stats.bound),
+        mode: if run.per_width {
             "per-width"
         } else if run.aggregate {
             "aggregate"
         } else {
             "one-by-one"
+        }
+        .into(),
+    }
+}
+
+/// One row of the `--json` document.
+fn row(run: &Run, r: &SizeReport, p: &PropResult) -> Row {
+    let trace = match p.verdict.counterexample() {
+        Some(Counterexample::Trace(t)) => {
+            let states = t.replay(run.model).unwrap_or_default();
+            Some(trace::to_doc(run.model, t, &states))
+        }
+        Some(Counterexample::Lasso(l)) => {
+            let states = l.replay(run.model).unwrap_or_default();
+            Some(crate::lasso::to_doc(run.model, l, &states))
+        }
+        None => None,
+    };
+    let proof = match &p.verdict {
+        Verdict::Holds(Proof::Exhaustive) => Some(ProofDoc {
+            how: "exhaustive search".into(),
+            engine: None,
+            lemmas: None,
+            induction: None,
         }),
-    );
-    doc
+        Verdict::Holds(Proof::Invariant {
+            engine,
+            certificate,
+        }) => Some(ProofDoc {
+            how: "inductive invariant, checked".into(),
+            engine: Some(engine.to_string()),
+            lemmas: Some(certificate.lemmas.len()),
+            induction: Some(certificate.induction),
+        }),
+        _ => None,
+    };
+    let (int_window, within) = match &p.verdict {
+        Verdict::WithinInts { lo, hi, within } => {
+            (Some((*lo, *hi)), Some(within.json_name().to_string()))
+        }
+        _ => (None, None),
+    };
+    let mut stats = r.stats.clone();
+    if let Some(k) = p.verdict.bound() {
+        stats.bound = Some(k);
+    }
+    Row {
+        size: r.size,
+        property: p.name.clone(),
+        kind: kind_name(run.model, p).into(),
+        verdict: p.verdict.json_name().into(),
+        depth: p.depth(),
+        seconds: r.seconds,
+        answered_depth: r.answered_depth,
+        trace,
+        process: p.verdict.lasso().and_then(|l| l.process),
+        fair: p.verdict.lasso().map(|l| l.fair),
+        proof,
+        int_window,
+        within,
+        engine: r.engine.into(),
+        symmetry: r.symmetry,
+        stats,
+        internal_errors: r.internal_errors.clone(),
+    }
+}
+
+/// The answer for every size as JSON.
+fn every_doc(e: &EveryN) -> EveryDoc {
+    match e {
+        EveryN::Proved {
+            cutoff,
+            certificate,
+            init_everywhere,
+            seconds,
+        } => EveryDoc {
+            verdict: "holds".into(),
+            cutoff: Some(*cutoff),
+            checked_sizes: Some((1..=*cutoff).collect()),
+            lemmas: Some(certificate.lemmas.len()),
+            how: Some(certificate.engine.clone()),
+            initial_states_at_every_size: Some(*init_everywhere),
+            certificate: Some(certificate.to_text()),
+            reason: None,
+            seconds: *seconds,
+        },
+        EveryN::NotReached { reason, seconds } => EveryDoc {
+            verdict: "not_proved".into(),
+            cutoff: None,
+            checked_sizes: None,
+            lemmas: None,
+            how: None,
+            initial_states_at_every_size: None,
+            certificate: None,
+            reason: Some(reason.clone()),
+            seconds: *seconds,
+        },
+    }
 }
 
 /// The int window as JSON: `{"lo", "hi", "given": bool, "free": [names]}` (the
 /// variables whose initial values range over it), or `None` without ints.
-pub fn int_window_json(m: &Model) -> Option<Value> {
+pub fn int_window_doc(m: &Model) -> Option<IntWindowDoc> {
     let w = m.int_window.as_ref()?;
-    let free: Vec<&str> = w.free.iter().map(|&v| m.vars[v].name.as_str()).collect();
-    Some(json!({
-        "lo": w.lo,
-        "hi": w.hi,
-        "given": w.given,
-        "free": free,
-    }))
+    Some(IntWindowDoc {
+        lo: w.lo,
+        hi: w.hi,
+        given: w.given,
+        free: w.free.iter().map(|&v| m.vars[v].name.clone()).collect(),
+    })
 }
 
 fn type_text(m: &Model, t: Ty) -> String {

@@ -121,8 +121,8 @@ pub trait Engine {
     fn describe(&self, p: &Problem) -> String;
     /// The name used in JSON (`explicit`, `sat`, `ic3`, `kind`, `auto`).
     fn name(&self) -> &'static str;
-    /// The words and columns of its reports.
-    fn presentation(&self) -> Presentation;
+    /// The words and columns of its reports on this problem.
+    fn presentation(&self, p: &Problem) -> Presentation;
     /// Whether the engine can go on to try a proof for every n (`portfolio::every`)
     /// after its sizes hold.
     fn every_n(&self) -> bool {

@@ -526,12 +526,12 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
             if opts.progress && last_progress.elapsed().as_secs_f64() >= 1.0 {
                 last_progress = Instant::now();
                 let t = start.elapsed().as_secs_f64();
-                eprintln!(
-                    "nfold: size {n}: depth {depth}, {} states, {} expanded, {:.0} states/s",
+                crate::progress::line(format!(
+                    "size {n}: depth {depth}, {} states, {} expanded, {:.0} states/s",
                     s.count,
                     cursor,
                     s.count as f64 / t
-                );
+                ));
             }
         }
     }

@@ -125,14 +125,14 @@ impl Ic3Engine {
         let kept =
             houdini::houdini(ts, widened, sym, self.solver, &ctl.sat_stop())?.unwrap_or_default();
         if ctl.progress {
-            eprintln!(
-                "nfold: ic3 seeds: {found} lemmas of sizes 1..{}, {} of them inductive at sizes {}..{} ({:.2}s)",
+            crate::progress::line(format!(
+                "ic3 seeds: {found} lemmas of sizes 1..{}, {} of them inductive at sizes {}..{} ({:.2}s)",
                 small.seed,
                 kept.len(),
                 p.min,
                 p.max,
                 t1.elapsed().as_secs_f64()
-            );
+            ));
         }
         Ok(kept)
     }
@@ -187,12 +187,12 @@ impl Ic3Engine {
                 return Ok(None);
             };
             if ctl.progress {
-                eprintln!(
-                    "nfold: ic3 ladder, size {w}: {n} lemmas carried from size {}, {} of them inductive ({:.2}s)",
+                crate::progress::line(format!(
+                    "ic3 ladder, size {w}: {n} lemmas carried from size {}, {} of them inductive ({:.2}s)",
                     w - 1,
                     kept.len(),
                     t0.elapsed().as_secs_f64()
-                );
+                ));
             }
             let mut opts = self.options(p, ctl);
             opts.seed = kept.clone();
@@ -311,12 +311,12 @@ impl Ic3Engine {
         };
         found.retain(|c| !skip.contains(&(c.key, c.width)));
         if let (true, Some(d)) = (ctl.progress, bug_depth) {
-            eprintln!(
-                "nfold: bmc to depth {d} at sizes {}..{}: {} violations",
+            crate::progress::line(format!(
+                "bmc to depth {d} at sizes {}..{}: {} violations",
                 p.min,
                 p.max,
                 found.len()
-            );
+            ));
         }
         let mut exclude = skip.to_vec();
         exclude.extend(found.iter().map(|c| (c.key, c.width)));
@@ -359,7 +359,7 @@ impl Engine for Ic3Engine {
         "ic3"
     }
 
-    fn presentation(&self) -> Presentation {
+    fn presentation(&self, _p: &Problem) -> Presentation {
         Presentation {
             symmetry: "symmetric lemma orbits",
             data_symmetry: None,

@@ -144,8 +144,8 @@ pub fn prove_every(
         let t = Instant::now();
         let check = check_every(model, &cert, solver, &ctl.sat_stop())?;
         if ctl.progress {
-            eprintln!(
-                "nfold: every n: {} clauses from IC3 at sizes 1..{n0}, cutoff {}, {} at sizes 1..{} ({:.2}s)",
+            crate::progress::line(format!(
+                "every n: {} clauses from IC3 at sizes 1..{n0}, cutoff {}, {} at sizes 1..{} ({:.2}s)",
                 cert.lemmas.len(),
                 check.cutoff,
                 if check.accepted() {
@@ -155,7 +155,7 @@ pub fn prove_every(
                 },
                 check.cutoff,
                 t.elapsed().as_secs_f64()
-            );
+            ));
         }
         if check.accepted() {
             let cutoff = check.cutoff;

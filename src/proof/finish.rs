@@ -203,13 +203,13 @@ pub fn conclude(
             ctl,
         )?;
         if ctl.progress {
-            eprintln!(
-                "nfold: certificate of {} lemmas checked at sizes {}..{} in {:.2}s",
+            crate::progress::line(format!(
+                "certificate of {} lemmas checked at sizes {}..{} in {:.2}s",
                 cert.lemmas.len(),
                 p.min,
                 p.max,
                 t0.elapsed().as_secs_f64()
-            );
+            ));
         }
         for c in &checks {
             for (i, &k) in keys.iter().enumerate() {
