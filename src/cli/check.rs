@@ -4,13 +4,13 @@
 //! `ltl` ones with `--ltl`, by name with `--property`, or when the model states no
 //! other); `live` answers the `ltl` properties only.
 
-use super::render;
+use super::render::{self, Run};
 use super::{EncodingArg, LoadArgs, PorArg, RunArgs, SolverArg, SymBreakArg, ctrl_c_flag, usage};
 use super::{lookup_property, parse_size, parse_sizes, sizes_for};
 use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
 use crate::bmc::query::SymBreak;
-use crate::cert::{Certificate, sizes_phrase};
+use crate::cert::sizes_phrase;
 use crate::engine::{self, Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
 use crate::explicit::ndfs::COMPLETE_BUDGET;
@@ -21,9 +21,8 @@ use crate::portfolio::auto::AutoEngine;
 use crate::portfolio::every::EveryN;
 use crate::sat::SolverKind;
 use crate::verdict::PropId;
-use crate::verdict::{self, EXIT_USAGE, Kind, Limit, SizeReport};
+use crate::verdict::{self, EXIT_USAGE, Kind};
 use clap::{Args, ValueEnum};
-use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,39 +143,6 @@ pub(crate) enum Mode {
     Check,
     /// `nfold live`: `ltl` properties.
     Live,
-}
-
-/// Everything the renderer needs about a run.
-pub(crate) struct Run<'a> {
-    pub model: &'a Model,
-    /// The engine's JSON name.
-    pub engine: &'static str,
-    /// One line describing the engine and its settings.
-    pub engine_text: String,
-    /// How the engine presents itself.
-    pub presentation: crate::engine::Presentation,
-    pub symmetry_requested: bool,
-    /// The arrays whose dead cells the explicit search normalizes, described.
-    pub dead_cells: Vec<String>,
-    pub sizes: Vec<usize>,
-    pub reports: Vec<SizeReport>,
-    pub limit: Option<Limit>,
-    pub seconds: f64,
-    /// The sizes were answered as one aggregate.
-    pub aggregate: bool,
-    /// The aggregate run checked its widths one by one (`bmc::driver::check_aggregate`).
-    pub per_width: bool,
-    pub notes: Vec<String>,
-    pub certificate: Option<Arc<Certificate>>,
-    pub trace_format: super::traces::TraceFormat,
-    /// The answer for every size, when it was asked for (or tried by default).
-    pub every: Option<EveryN>,
-    /// `--every-n` was given (an answer short of it is then not what was asked).
-    pub every_requested: bool,
-    /// For a run with `ltl` properties: whether only weakly fair runs count.
-    pub fair: Option<bool>,
-    /// The `ltl` properties of the run.
-    pub ltls: Vec<usize>,
 }
 
 fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
