@@ -15,8 +15,10 @@ fn release() -> bool {
     !cfg!(debug_assertions)
 }
 
-/// The rows of a `--json` document: (size, property, verdict, process, depth, row).
-fn rows(v: &Value) -> Vec<(u64, String, String, Option<i64>, Option<u64>, Value)> {
+/// One row of a `--json` document: (size, property, verdict, process, depth, row).
+type Row = (u64, String, String, Option<i64>, Option<u64>, Value);
+
+fn rows(v: &Value) -> Vec<Row> {
     v["results"]
         .as_array()
         .unwrap()
@@ -248,8 +250,12 @@ fn the_buggy_sort_fails_from_a_last_zero_after_a_one() {
 #[test]
 fn safety_verdicts_and_exact_state_counts() {
     // (file, [(size, states)], properties violated: (name, from size, depth))
-    type Row = (&'static str, &'static [(u64, u64)], &'static [(&'static str, u64, u64)]);
-    let table: &[Row] = &[
+    type Expect = (
+        &'static str,
+        &'static [(u64, u64)],
+        &'static [(&'static str, u64, u64)],
+    );
+    let table: &[Expect] = &[
         (
             "families/mcs_lock.cub",
             &[(1, 4), (2, 54), (3, 762), (4, 13_328), (5, 284_320)],
