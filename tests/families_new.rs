@@ -390,3 +390,68 @@ fn sorting_state_counts() {
         assert_eq!(counts, [14, 91, 674, 4825], "{file}:\n{out}");
     }
 }
+
+/// FNV-1a, 64 bits: a digest both this test and tests/oracle/oddeven_live.py compute.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The whole reachable state graph of the sorting families as `nfold dot` draws it
+/// (sorted lines "SOURCE -> TARGET" of state labels) against its digest computed by
+/// the oracle's own simulation of the rounds, so that a wrong comparison anywhere
+/// (not only one that changes a verdict or a count) is caught.
+#[test]
+fn sorting_state_graphs() {
+    let digests: &[(&str, u64, u64)] = &[
+        ("families/oddeven_sort_live.cub", 1, 0x1b13_5bb7_85a9_8599),
+        ("families/oddeven_sort_live.cub", 2, 0xd074_c8b7_b051_03cb),
+        ("families/oddeven_sort_live.cub", 3, 0xa218_694b_cd42_432d),
+        (
+            "families/oddeven_sort_live_bug.cub",
+            1,
+            0x578b_d800_be8c_bee1,
+        ),
+        (
+            "families/oddeven_sort_live_bug.cub",
+            2,
+            0xd074_c8b7_b051_03cb,
+        ),
+        (
+            "families/oddeven_sort_live_bug.cub",
+            3,
+            0x8d96_996a_a802_72e5,
+        ),
+    ];
+    for &(file, n, want) in digests {
+        let size = n.to_string();
+        let (code, out, _) = common::nfold(&["dot", file, "--size", &size]);
+        assert_eq!(code, 0);
+        let mut label = std::collections::HashMap::new();
+        let mut edges = Vec::new();
+        for line in out.lines().map(str::trim) {
+            if let Some((node, rest)) = line.split_once(" [label=\"") {
+                if let Some((lab, _)) = rest.split_once('"') {
+                    if node.contains(" -> ") {
+                        let (a, b) = node.split_once(" -> ").unwrap();
+                        edges.push((a.to_string(), b.to_string()));
+                    } else {
+                        label.insert(node.to_string(), lab.to_string());
+                    }
+                }
+            }
+        }
+        let mut lines: Vec<String> = edges
+            .iter()
+            .map(|(a, b)| format!("{} -> {}", label[a], label[b]))
+            .collect();
+        lines.sort();
+        assert_eq!(
+            fnv1a(lines.join("\n").as_bytes()),
+            want,
+            "{file} n={n}: {} edges",
+            lines.len()
+        );
+    }
+}

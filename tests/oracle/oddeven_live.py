@@ -24,7 +24,9 @@ Usage: oddeven_live.py [MAXN]   (default 10; n = 10 takes about a minute per var
 Prints, per variant and width: the number of initial sequences from which `F sorted`
 fails, and whether they are exactly "last element 0 and some other element 1"; for
 n <= 4 also the number of reachable states (sequence, Phase), which `nfold check FILE
---sizes 1..4 --no-symmetry` reports as its state count.
+--sizes 1..4 --no-symmetry` reports as its state count, and an FNV-1a digest of the
+whole reachable state graph as `nfold dot FILE --size N` draws it (sorted lines
+"SOURCE LABEL -> TARGET LABEL"), pinned in tests/families_new.rs.
 """
 import sys
 
@@ -129,6 +131,36 @@ def reachable(n, bug):
     return len(seen)
 
 
+def label(n, s, phase):
+    """A state as `nfold dot` labels it: E=[[row 1],[row 2],...] Phase=False."""
+    rows = ",".join("[" + ",".join(str(v) for v in s[3 * j:3 * j + 3]) + "]"
+                    for j in range(n))
+    return f"E=[{rows}] Phase={'True' if phase else 'False'}"
+
+
+def graph_digest(n, bug):
+    """FNV-1a (64 bits) of the sorted lines "SOURCE -> TARGET" of the reachable state
+    graph, states labelled as `nfold dot` labels them, lines joined by newlines."""
+    m = 3 * n
+    lines = set()
+    for x in range(1 << m):
+        s, phase = tuple((x >> p) & 1 for p in range(m)), 0
+        while True:
+            t = list(s)
+            for p in pairs(m, phase, n, bug):
+                if t[p] > t[p + 1]:
+                    t[p], t[p + 1] = t[p + 1], t[p]
+            line = f"{label(n, s, phase)} -> {label(n, tuple(t), phase ^ 1)}"
+            if line in lines:
+                break
+            lines.add(line)
+            s, phase = tuple(t), phase ^ 1
+    h = 0xcbf29ce484222325
+    for byte in "\n".join(sorted(lines)).encode():
+        h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return f"{h:016x} ({len(lines)} edges)"
+
+
 def main():
     maxn = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     for bug in (False, True):
@@ -150,7 +182,8 @@ def main():
             # At odd n the buggy twin must fail exactly from "last 0, some other 1".
             shape = ("exactly last=0 and some 1" if exact else "NOT the predicted set")
             show = bug and n % 2 == 1
-            states = f" reachable states {reachable(n, bug)}" if n <= 4 else ""
+            states = (f" reachable states {reachable(n, bug)}, graph digest "
+                      f"{graph_digest(n, bug)}" if n <= 4 else "")
             print(f"{name:24s} n={n:2d} eventually_sorted {verdict:8s} "
                   f"violating initial sequences {count} of {2 ** (3 * n)}"
                   + (f" ({shape})" if show else "") + states, flush=True)
