@@ -431,14 +431,16 @@ fn sorting_state_graphs() {
         let mut label = std::collections::HashMap::new();
         let mut edges = Vec::new();
         for line in out.lines().map(str::trim) {
-            if let Some((node, rest)) = line.split_once(" [label=\"") {
-                if let Some((lab, _)) = rest.split_once('"') {
-                    if node.contains(" -> ") {
-                        let (a, b) = node.split_once(" -> ").unwrap();
-                        edges.push((a.to_string(), b.to_string()));
-                    } else {
-                        label.insert(node.to_string(), lab.to_string());
-                    }
+            let Some((node, rest)) = line.split_once(" [label=\"") else {
+                continue;
+            };
+            let Some((lab, _)) = rest.split_once('"') else {
+                continue;
+            };
+            match node.split_once(" -> ") {
+                Some((a, b)) => edges.push((a.to_string(), b.to_string())),
+                None => {
+                    label.insert(node.to_string(), lab.to_string());
                 }
             }
         }
