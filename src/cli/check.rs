@@ -1,8 +1,8 @@
 //! `nfold check` and `nfold live`: the properties of a family for a range of sizes,
 //! by the engine chosen (or `auto`), through the engine contract (`engine`) and one
 //! renderer (`render`). `check` answers the `unsafe` and `invariant` properties (and the
-//! `ltl` ones with `--ltl`, by name with `--property`, or when the model states no
-//! other); `live` answers the `ltl` properties only.
+//! `ltl` ones with `--ltl` or by name with `--property`); `live` answers the `ltl`
+//! properties only.
 
 use super::render::{self, Run};
 use super::{EncodingArg, LoadArgs, PorArg, RunArgs, SolverArg, SymBreakArg, ctrl_c_flag, usage};
@@ -406,8 +406,8 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
 
 /// The `unsafe`/`invariant` and the `ltl` properties to answer (indices into
 /// `model.unsafes` and `model.ltls`): those named by `--property`, else by the mode
-/// (`check`: every `unsafe` and `invariant`, and every `ltl` with `--ltl` or when the
-/// model states nothing else; `live`: every `ltl`).
+/// (`check`: every `unsafe` and `invariant`, and every `ltl` with `--ltl`; `live`:
+/// every `ltl`).
 fn properties(
     model: &Model,
     a: &CheckArgs,
@@ -438,11 +438,7 @@ fn properties(
         Mode::Live => Ok((Vec::new(), all_ltl)),
         Mode::Check => {
             let props: Vec<usize> = (0..model.unsafes.len()).collect();
-            let ltls = if a.ltl || props.is_empty() {
-                all_ltl
-            } else {
-                Vec::new()
-            };
+            let ltls = if a.ltl { all_ltl } else { Vec::new() };
             Ok((props, ltls))
         }
     }
