@@ -410,11 +410,7 @@ impl Engine for KindEngine {
             } else {
                 ""
             },
-            if p.max > p.min {
-                format!(", sizes {}..{} in one aggregate run", p.min, p.max)
-            } else {
-                String::new()
-            }
+            p.aggregate_text()
         )
     }
 
@@ -424,28 +420,13 @@ impl Engine for KindEngine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
-        if let Some(e) = crate::model::extra::unsupported(p.model, "k-induction") {
-            return Err(e);
-        }
-        let start = Instant::now();
-        let f = self.search(p, ctl)?;
-        let limit = f.limit;
-        let (reports, certificate) = finish::conclude(
+        finish::check_with(
             p,
             ctl,
             "k-induction",
             self.solver,
-            f,
-            start.elapsed().as_secs_f64(),
-        )?;
-        for r in reports {
-            report(r);
-        }
-        Ok(Outcome {
-            limit,
-            certificate,
-            aggregate: p.max > p.min,
-            ..Outcome::default()
-        })
+            || self.search(p, ctl),
+            report,
+        )
     }
 }

@@ -58,7 +58,7 @@ impl Engine for BmcEngine {
                         p.min, p.max
                     )
                 } else {
-                    format!(", sizes {}..{} in one aggregate run", p.min, p.max)
+                    p.aggregate_text()
                 }
             } else if p.max > p.min {
                 ", each size separately".to_string()

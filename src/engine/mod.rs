@@ -57,6 +57,16 @@ impl<'m> Problem<'m> {
     pub fn sizes(&self) -> Vec<usize> {
         (self.min..=self.max).collect()
     }
+
+    /// `, sizes A..B in one aggregate run` for a range, nothing for one size: how an
+    /// engine that answers a range in one run says so in its description.
+    pub fn aggregate_text(&self) -> String {
+        if self.max > self.min {
+            format!(", sizes {}..{} in one aggregate run", self.min, self.max)
+        } else {
+            String::new()
+        }
+    }
 }
 
 /// Limits, interrupt and progress, shared by every engine.

@@ -382,11 +382,7 @@ impl Engine for Ic3Engine {
             } else {
                 ""
             },
-            if p.max > p.min {
-                format!(", sizes {}..{} in one aggregate run", p.min, p.max)
-            } else {
-                String::new()
-            }
+            p.aggregate_text()
         )
     }
 
@@ -396,22 +392,13 @@ impl Engine for Ic3Engine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
-        if let Some(e) = crate::model::extra::unsupported(p.model, "IC3") {
-            return Err(e);
-        }
-        let start = Instant::now();
-        let f = self.findings(p, ctl, &[])?;
-        let limit = f.limit;
-        let (reports, certificate) =
-            finish::conclude(p, ctl, "ic3", self.solver, f, start.elapsed().as_secs_f64())?;
-        for r in reports {
-            report(r);
-        }
-        Ok(Outcome {
-            limit,
-            certificate,
-            aggregate: p.max > p.min,
-            ..Outcome::default()
-        })
+        finish::check_with(
+            p,
+            ctl,
+            "ic3",
+            self.solver,
+            || self.findings(p, ctl, &[]),
+            report,
+        )
     }
 }

@@ -127,6 +127,36 @@ pub struct Findings {
     pub proof_depth: Option<usize>,
 }
 
+/// What a proof engine's `Engine::check` does once it has its findings: refuse a model
+/// it cannot read, conclude (`conclude`), hand every size's report on, and say how the
+/// run ended (the sizes are one aggregate run). `search` gives the findings.
+pub fn check_with(
+    p: &Problem,
+    ctl: &Control,
+    engine: &'static str,
+    solver: SolverKind,
+    search: impl FnOnce() -> Result<Findings, String>,
+    report: &mut dyn FnMut(crate::verdict::SizeReport),
+) -> Result<crate::engine::Outcome, String> {
+    if let Some(e) = crate::model::extra::unsupported(p.model, engine) {
+        return Err(e);
+    }
+    let start = std::time::Instant::now();
+    let f = search()?;
+    let limit = f.limit;
+    let (reports, certificate) =
+        conclude(p, ctl, engine, solver, f, start.elapsed().as_secs_f64())?;
+    for r in reports {
+        report(r);
+    }
+    Ok(crate::engine::Outcome {
+        limit,
+        certificate,
+        aggregate: p.max > p.min,
+        ..Default::default()
+    })
+}
+
 /// Turn findings into one report per size: counterexamples made shortest and
 /// replayed, the invariant certified (every `holds` is a checked one), the rest
 /// bounded or unknown. Returns the reports and the certificate.
