@@ -11,6 +11,7 @@ pub mod ic3;
 pub mod kind;
 pub mod lang;
 pub mod lasso;
+pub mod live;
 pub mod limits;
 pub mod ltl;
 pub mod model;
