@@ -278,7 +278,8 @@ impl Certificate {
                 if *fair { " fair" } else { "" }
             ));
         }
-        for (p, s) in &self.proves {
+        // A claim at no size says nothing (and `proves P at` would not read back).
+        for (p, s) in self.proves.iter().filter(|(_, s)| !s.is_empty()) {
             out.push_str(&format!("proves {p} at {}\n", sizes_text(s)));
         }
         for l in &self.lemmas {

@@ -58,6 +58,13 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
+    // A certificate of a liveness product is checked against the product, built again
+    // from the model and the property its `liveness` line names.
+    let model = match crate::live::certified_model(&model, &cert) {
+        Ok(Some(product)) => product,
+        Ok(None) => model,
+        Err(e) => return usage(&e),
+    };
     if cert.hash != text_hash(&model.source.text) {
         eprintln!(
             "nfold: warning: the certificate was written for another text of the model ({}); checking it anyway",

@@ -36,7 +36,8 @@
 //!
 //! The model's own `unsafe` and `ltl` blocks are left out. Range errors of the product
 //! are range errors of the model met in states of the product (the same evaluation of
-//! the same guards and updates), as the nested search meets them.
+//! the same guards and updates, and every atom of the property evaluated by the step
+//! leaving a state), as the nested search meets them.
 
 use crate::lang::{self, LoadOptions};
 use crate::ltl::LtlProperty;
@@ -159,17 +160,35 @@ fn subst(e: &Expr, map: &[Expr]) -> Expr {
             let Expr::Local(v) = map[*var] else {
                 unreachable!("a quantified variable maps to a local")
             };
+            // `forall j <> a` names processes by name only: an exception that became
+            // a term (the property's process, `NfProc`) moves into the body, where it
+            // is tested first, as the quantifier would skip it.
+            let mut terms = Vec::new();
             let dom = match dom {
-                Domain::Procs { except } => Domain::Procs {
-                    except: except.iter().map(|x| subst(x, map)).collect(),
-                },
+                Domain::Procs { except } => {
+                    let (names, others): (Vec<Expr>, Vec<Expr>) = except
+                        .iter()
+                        .map(|x| subst(x, map))
+                        .partition(|x| matches!(x, Expr::Local(_)));
+                    terms = others;
+                    Domain::Procs { except: names }
+                }
                 Domain::Type(t) => Domain::Type(*t),
             };
+            let mut body = subst(body, map);
+            if !terms.is_empty() {
+                let skip = or(terms.into_iter().map(|x| eq(Expr::Local(v), x)).collect());
+                body = if *forall {
+                    Expr::Or(vec![skip, body])
+                } else {
+                    Expr::And(vec![not(skip), body])
+                };
+            }
             Expr::Quant {
                 forall: *forall,
                 var: v,
                 dom,
-                body: r(body),
+                body: Box::new(body),
             }
         }
     }
@@ -245,6 +264,25 @@ impl Builder<'_> {
             }
         }
         and(parts)
+    }
+
+    /// Every atom of the property evaluated (`a <=> a` evaluates both sides): true,
+    /// unless evaluating an atom meets a range error, which is then met by the step
+    /// leaving the state, as the nested search meets it on every state it reaches
+    /// whichever atoms the automaton's labels name.
+    fn atoms_evaluated(&self, scope: &mut Scope) -> Expr {
+        let l = &self.orig.ltls[self.prop.prop];
+        let fixed: Vec<Expr> = self.v.proc.map(read).into_iter().collect();
+        and(self
+            .prop
+            .atoms
+            .iter()
+            .map(|a| {
+                let map = scope.import(&l.locals, &fixed);
+                let atom = subst(a, &map);
+                Expr::Iff(Box::new(atom.clone()), Box::new(atom))
+            })
+            .collect())
     }
 
     /// "The automaton moves to q2": the current automaton state is a predecessor of
@@ -376,7 +414,11 @@ impl Builder<'_> {
                     locals: t.locals.clone(),
                     prefix: &self.prefix,
                 };
-                let guard = and(vec![self.moves_to(q2, &mut scope), t.guard.clone()]);
+                let guard = and(vec![
+                    self.atoms_evaluated(&mut scope),
+                    self.moves_to(q2, &mut scope),
+                    t.guard.clone(),
+                ]);
                 let executing = (t.params > 0).then_some(0);
                 let mut updates = t.updates.clone();
                 updates.extend(self.bookkeeping(q2, executing, false, &mut scope));
@@ -400,7 +442,11 @@ impl Builder<'_> {
                     locals: Vec::new(),
                     prefix: &self.prefix,
                 };
-                let guard = and(vec![self.moves_to(q2, &mut scope), self.dead(&mut scope)]);
+                let guard = and(vec![
+                    self.atoms_evaluated(&mut scope),
+                    self.moves_to(q2, &mut scope),
+                    self.dead(&mut scope),
+                ]);
                 let updates = self.bookkeeping(q2, None, true, &mut scope);
                 Transition {
                     name: format!("{}_deadlock_q{q2}", self.prefix),
