@@ -20,11 +20,23 @@ fn main() {
     p.ltls = (0..m.ltls.len()).collect();
     p.fair = fair;
     let engine: Box<dyn Engine> = if a[3] == "ic3" {
-        Box::new(Ic3Engine { solver: SolverKind::default_kind(), symmetry: true })
+        Box::new(Ic3Engine {
+            solver: SolverKind::default_kind(),
+            symmetry: true,
+        })
     } else {
-        Box::new(BmcEngine { opts: BmcOptions { depth, ..BmcOptions::default() }, one_by_one: false })
+        Box::new(BmcEngine {
+            opts: BmcOptions {
+                depth,
+                ..BmcOptions::default()
+            },
+            one_by_one: false,
+        })
     };
-    let ctl = Control { progress: std::env::var("PROGRESS").is_ok(), ..Control::default() };
+    let ctl = Control {
+        progress: std::env::var("PROGRESS").is_ok(),
+        ..Control::default()
+    };
     let t = Instant::now();
     let out = run(engine.as_ref(), &p, &ctl, &mut |r| {
         for x in &r.results {
@@ -38,7 +50,14 @@ fn main() {
                 ),
                 None => String::new(),
             };
-            println!("{:>3} {:<20} {:<16} {:.2}s {}", r.size, x.name, x.verdict.text(), r.seconds, extra);
+            println!(
+                "{:>3} {:<20} {:<16} {:.2}s {}",
+                r.size,
+                x.name,
+                x.verdict.text(),
+                r.seconds,
+                extra
+            );
         }
         for e in &r.internal_errors {
             println!("    internal error: {e}");
@@ -50,5 +69,9 @@ fn main() {
             std::fs::write(path, c.to_text()).unwrap();
         }
     }
-    println!("total {:.2}s limit {:?}", t.elapsed().as_secs_f64(), out.limit);
+    println!(
+        "total {:.2}s limit {:?}",
+        t.elapsed().as_secs_f64(),
+        out.limit
+    );
 }

@@ -31,8 +31,8 @@
 mod common;
 
 use common::Rng;
-use common::generator::{GModel, Gen};
 use common::fair_scc::{self, Oracle};
+use common::generator::{GModel, Gen};
 use itertools::Itertools;
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
 use nfold::bmc::query::SymBreak;

@@ -43,7 +43,9 @@ fn split(model: &Model, prod: &Product, t: &Trace) -> Result<Decoded, String> {
     let project = |st: &State| -> State { map.iter().map(|&s| st[s]).collect() };
     let process = match prod.proc_var {
         Some(v) => {
-            let s = pinst.slot_of(v, &[]).ok_or("the product has no process cell")?;
+            let s = pinst
+                .slot_of(v, &[])
+                .ok_or("the product has no process cell")?;
             Some(pstates[0][s])
         }
         None => None,
@@ -89,7 +91,9 @@ fn split(model: &Model, prod: &Product, t: &Trace) -> Result<Decoded, String> {
 /// the property's process is 1 (the representative `nfold live` reports).
 pub fn decode_lasso(model: &Model, prod: &Product, t: &Trace) -> Result<Lasso, String> {
     let mut d = split(model, prod, t)?;
-    let loop_start = d.loop_start.ok_or("the product's run never saves a state")?;
+    let loop_start = d
+        .loop_start
+        .ok_or("the product's run never saves a state")?;
     let loop_start = normalize(&mut d.states, &mut d.steps, loop_start);
     let mut lasso = Lasso {
         size: d.size,

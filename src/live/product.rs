@@ -354,7 +354,11 @@ impl Builder<'_> {
     }
 
     /// `NfSeen[j] := f(j)` for every process j.
-    fn set_seen(&self, scope: &mut Scope, f: impl Fn(&Self, LocalId, &mut Scope) -> Expr) -> Update {
+    fn set_seen(
+        &self,
+        scope: &mut Scope,
+        f: impl Fn(&Self, LocalId, &mut Scope) -> Expr,
+    ) -> Update {
         let seen = self.v.seen.expect("fairness");
         let j = scope.fresh(Ty::Proc);
         let value = f(self, j, scope);
@@ -635,8 +639,15 @@ impl Product {
                     Ty::Bool,
                 )
             }),
-            proc: (model.ltls[prop].params > 0)
-                .then(|| add_var(&mut m, format!("{cap}Proc"), VarKind::Const, vec![], Ty::Proc)),
+            proc: (model.ltls[prop].params > 0).then(|| {
+                add_var(
+                    &mut m,
+                    format!("{cap}Proc"),
+                    VarKind::Const,
+                    vec![],
+                    Ty::Proc,
+                )
+            }),
             shadows,
         };
         let b = Builder {

@@ -106,7 +106,9 @@ pub fn certified_model(model: &Model, cert: &Certificate) -> Result<Option<Model
         .ltls
         .iter()
         .position(|l| &l.name == name)
-        .ok_or_else(|| format!("the certificate is about `{name}`, an ltl property the model lacks"))?;
+        .ok_or_else(|| {
+            format!("the certificate is about `{name}`, an ltl property the model lacks")
+        })?;
     Ok(Some(Product::new(model, prop, *fair)?.model))
 }
 

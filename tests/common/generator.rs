@@ -6,7 +6,6 @@
 use super::Rng;
 use itertools::Itertools;
 
-
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum GTy {
     Bool,
@@ -377,4 +376,3 @@ impl Gen {
         }
     }
 }
-
