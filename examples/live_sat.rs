@@ -64,10 +64,8 @@ fn main() {
         }
     })
     .unwrap();
-    if let Some(c) = &out.certificate {
-        if let Ok(path) = std::env::var("CERT") {
-            std::fs::write(path, c.to_text()).unwrap();
-        }
+    if let (Some(c), Ok(path)) = (&out.certificate, std::env::var("CERT")) {
+        std::fs::write(path, c.to_text()).unwrap();
     }
     println!(
         "total {:.2}s limit {:?}",

@@ -26,7 +26,6 @@ use nfold::model::ir::Model;
 use nfold::proof::check;
 use nfold::sat::{SolverKind, Stop};
 use nfold::verdict::{Kind, PropId, SizeReport};
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

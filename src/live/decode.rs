@@ -137,7 +137,8 @@ fn normalize(states: &mut Vec<State>, steps: &mut Vec<Step>, mut k: usize) -> us
     }
     let c = steps.len() - k;
     if let Some(d) = (1..c).find(|&d| {
-        c % d == 0 && (k..k + c - d).all(|i| steps[i] == steps[i + d] && states[i] == states[i + d])
+        c.is_multiple_of(d)
+            && (k..k + c - d).all(|i| steps[i] == steps[i + d] && states[i] == states[i + d])
     }) {
         steps.truncate(k + d);
         states.truncate(k + d + 1);
