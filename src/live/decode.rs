@@ -279,8 +279,10 @@ fn model_range_error(
 
 /// The `$` picture of dissertation §11.6 for one lasso: its initial state as a row of
 /// the aggregate of `slots` process slots, one entry per slot: the values of that
-/// process's cells (every array indexed by `proc` alone, in declaration order, joined
-/// by `/`), or `$` for a slot absent at the lasso's width.
+/// process's cells (per array whose first index is `proc` and no other is, in
+/// declaration order: the cell's value, or the values of its row written together when
+/// each is one character, else separated by commas; arrays joined by `/`), or `$` for
+/// a slot absent at the lasso's width.
 pub fn picture(model: &Model, lasso: &Lasso, slots: usize) -> Vec<String> {
     let inst = Instance::new(model, lasso.size);
     (1..=slots as i64)
@@ -288,20 +290,22 @@ pub fn picture(model: &Model, lasso: &Lasso, slots: usize) -> Vec<String> {
             if p as usize > lasso.size {
                 return "$".to_string();
             }
-            let cells: Vec<String> = model
-                .vars
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| v.dims == [Ty::Proc])
-                .filter_map(|(id, _)| {
-                    let s = inst.slot_of(id, &[p])?;
-                    Some(inst.slot_value_name(s, lasso.init[s]))
-                })
-                .collect();
-            if cells.is_empty() {
+            let mut parts = Vec::new();
+            for (id, v) in model.vars.iter().enumerate() {
+                if v.dims.first() != Some(&Ty::Proc) || v.dims[1..].contains(&Ty::Proc) {
+                    continue;
+                }
+                let vals: Vec<String> = (0..inst.slots.len())
+                    .filter(|&s| inst.slots[s].var == id && inst.slots[s].index[0] == p)
+                    .map(|s| inst.slot_value_name(s, lasso.init[s]))
+                    .collect();
+                let short = vals.iter().all(|x| x.chars().count() == 1);
+                parts.push(vals.join(if short { "" } else { "," }));
+            }
+            if parts.is_empty() {
                 "-".to_string()
             } else {
-                cells.join("/")
+                parts.join("/")
             }
         })
         .collect()
