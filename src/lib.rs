@@ -12,6 +12,7 @@ pub mod kind;
 pub mod lang;
 pub mod lasso;
 pub mod limits;
+pub mod live;
 pub mod ltl;
 pub mod model;
 pub mod portfolio;

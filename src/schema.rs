@@ -385,6 +385,18 @@ pub struct CheckDoc {
     /// `aggregate` (one run over the sizes), `per-width` (width by width in one run) or
     /// `one-by-one`.
     pub mode: String,
+    /// The sizes with a violation as rows of the aggregate of the largest size (T. Wahl's
+    /// thesis §11.6): per slot `$` (absent), `-` (present), or for a violation of an `ltl`
+    /// property the process's cells in the lasso's initial state.
+    #[serde(default)]
+    pub picture: Vec<PictureRow>,
+}
+
+/// One row of the `$` picture.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PictureRow {
+    pub size: usize,
+    pub slots: Vec<String>,
 }
 
 /// An error under `--json`: what went wrong, as the text output says it.
@@ -449,4 +461,49 @@ pub struct ReplayDoc {
     pub mismatch: Option<MismatchDoc>,
     /// The replayed run on the model (null when not even its initial state matched).
     pub trace: Option<TraceDoc>,
+}
+
+/// One size of a certificate's check.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SizeCheckDoc {
+    pub size: usize,
+    /// The properties certified at this size (`range_error` for range errors).
+    pub certified: Vec<String>,
+    /// Every condition that failed (empty: checked).
+    pub failures: Vec<String>,
+}
+
+/// The check of one certificate (`nfold certify --json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CertifyDoc {
+    pub schema: u32,
+    pub tool: Tool,
+    pub model: String,
+    /// The certificate file.
+    pub certificate: String,
+    pub lemmas: usize,
+    /// How the invariant was found.
+    pub engine: String,
+    /// Induction over runs of pairwise distinct states only.
+    #[serde(default)]
+    pub simple_path: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub induction: Option<usize>,
+    /// `liveness NAME [fair]`: the certificate is of the liveness product of `ltl`
+    /// property NAME, rebuilt from the model to be checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub liveness: Option<String>,
+    /// A claim at every size: the cutoff computed, or why the claim is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub every_n: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cutoff: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+    pub results: Vec<SizeCheckDoc>,
+    pub accepted: bool,
+    pub seconds: f64,
+    /// The other certificates of the same file, when it holds several.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more: Vec<CertifyDoc>,
 }

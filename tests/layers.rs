@@ -17,7 +17,7 @@ const FLOORS: &[&[&str]] = &[
     &["cert", "lang", "ltl"],
     &["trace", "simulate", "dot"],
     &["verdict", "lasso"],
-    &["trail"],
+    &["trail", "live"],
     &["engine"],
     &["bmc"],
     &["proof"],

@@ -308,7 +308,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         aggregate: false,
         per_width: false,
         notes: Vec::new(),
-        certificate: None,
+        certificates: Vec::new(),
         trace_format: a.traces.trace_format,
         every: None,
         every_requested: a.every_n,
@@ -338,7 +338,11 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
     run.aggregate = outcome.aggregate;
     run.per_width = outcome.per_width;
     run.notes = outcome.notes;
-    run.certificate = outcome.certificate;
+    run.certificates = if outcome.certificates.is_empty() {
+        outcome.certificate.into_iter().collect()
+    } else {
+        outcome.certificates
+    };
     if try_every {
         // Tried by default, it gets a budget; asked for, only the run's limits.
         let mut ectl = ctl.clone();
@@ -361,24 +365,30 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
             Err(e) => return usage(&e),
         };
     }
-    let every_cert = match &run.every {
-        Some(EveryN::Proved { certificate, .. }) => Some(certificate.clone()),
-        _ => None,
+    let written: Vec<std::sync::Arc<crate::cert::Certificate>> = match &run.every {
+        Some(EveryN::Proved { certificate, .. }) => vec![certificate.clone()],
+        _ => run.certificates.clone(),
     };
-    if let (Some(path), Some(cert)) = (
-        &a.certificate,
-        every_cert.as_ref().or(run.certificate.as_ref()),
-    ) {
-        if let Err(e) = std::fs::write(path, cert.to_text()) {
-            return usage(&format!("cannot write the certificate to {path}: {e}"));
+    if let Some(path) = &a.certificate {
+        if written.is_empty() {
+            run.notes.push(format!(
+                "no certificate written to {path}: no size was proved by an invariant"
+            ));
+        } else {
+            let text: String = written.iter().map(|c| c.to_text()).collect();
+            if let Err(e) = std::fs::write(path, text) {
+                return usage(&format!("cannot write the certificate to {path}: {e}"));
+            }
+            run.notes.push(format!(
+                "{} written to {path} (check {} with `nfold certify`)",
+                if written.len() == 1 {
+                    "certificate".to_string()
+                } else {
+                    format!("{} certificates", written.len())
+                },
+                if written.len() == 1 { "it" } else { "them" }
+            ));
         }
-        run.notes.push(format!(
-            "certificate written to {path} (check it with `nfold certify`)"
-        ));
-    } else if let Some(path) = &a.certificate {
-        run.notes.push(format!(
-            "no certificate written to {path}: no size was proved by an invariant"
-        ));
     }
     if let Some(path) = &a.traces.trace_out {
         let found = run.reports.iter().flat_map(|r| {

@@ -97,6 +97,9 @@ pub struct Outcome {
     pub limit: Option<Limit>,
     /// The checked certificate of the sizes proved, for `--certificate`.
     pub certificate: Option<Arc<Certificate>>,
+    /// Every checked certificate of the run when it has several (the safety
+    /// properties', then one per `ltl` property, each about its liveness product).
+    pub certificates: Vec<Arc<Certificate>>,
     /// The sizes were answered as one aggregate (the report draws them as rows of it).
     pub aggregate: bool,
     /// The sizes of a SAT run were checked width by width, each on its own formula.

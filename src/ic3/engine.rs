@@ -1,5 +1,9 @@
 //! IC3 as an engine of the command line: one run over the aggregate of the sizes,
 //! counterexamples made shortest by BMC, the invariant certified (`proof::finish`).
+//! An `ltl` property is proved as the `unsafe` property of its liveness product
+//! (`live::Product`): its certificate, marked with the property (`liveness NAME`), is
+//! checked against the product at every size, and a product counterexample becomes a
+//! replayed lasso.
 
 use super::{Cex, Ic3Options, Ic3Outcome, Ic3Stats, houdini, prove};
 use crate::bmc::driver::{self, BmcOptions};
@@ -7,6 +11,7 @@ use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
 use crate::bmc::transys::Transys;
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
+use crate::live::{self, LOOP_PROP, Product};
 use crate::model::ir::{Model, Ty};
 use crate::proof::finish::{self, Findings};
 use crate::proof::lemma::{Anchor, Lemma};
@@ -386,7 +391,68 @@ impl Engine for Ic3Engine {
         )
     }
 
+    fn liveness(&self) -> bool {
+        true
+    }
+
     fn check(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        if p.ltls.is_empty() {
+            return self.check_safety(p, ctl, report);
+        }
+        let mut all = Vec::new();
+        let mut out = Outcome::default();
+        if !p.props.is_empty() {
+            out = self.check_safety(p, ctl, &mut |r| all.push(r))?;
+            out.certificates.extend(out.certificate.clone());
+        }
+        for &k in &p.ltls {
+            if out.limit.is_some() {
+                break;
+            }
+            let (reports, o) = self.check_ltl(p, ctl, k)?;
+            all = live::merge(all, reports);
+            out.limit = out.limit.or(o.limit);
+            out.aggregate |= o.aggregate;
+            out.certificates.extend(o.certificate.clone());
+            out.certificate = out.certificate.or(o.certificate);
+        }
+        for r in all {
+            report(r);
+        }
+        Ok(out)
+    }
+}
+
+impl Ic3Engine {
+    /// IC3 on the liveness product of `ltl` property `k`; the certificate is marked as
+    /// being about the property.
+    fn check_ltl(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        k: usize,
+    ) -> Result<(Vec<SizeReport>, Outcome), String> {
+        let prod = Product::new(p.model, k, p.fair)?;
+        let pp = Problem::new(&prod.model, p.min, p.max, vec![LOOP_PROP]);
+        let mut reports = Vec::new();
+        let mut out = self.check_safety(&pp, ctl, &mut |r| reports.push(r))?;
+        out.certificate = out
+            .certificate
+            .map(|c| live::mark_certificate(&c, p.model, &prod, &mut reports));
+        let reports = reports
+            .into_iter()
+            .map(|r| live::translate(p.model, &prod, r))
+            .collect();
+        Ok((reports, out))
+    }
+
+    /// IC3 on the problem's `unsafe` properties (and range errors).
+    fn check_safety(
         &self,
         p: &Problem,
         ctl: &Control,

@@ -140,6 +140,7 @@ pub fn prove_every(
             every: Some(c),
             // The fragment has no ints (`cutoff::fragment`).
             ints: None,
+            liveness: None,
         };
         let t = Instant::now();
         let check = check_every(model, &cert, solver, &ctl.sat_stop())?;

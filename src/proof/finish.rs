@@ -103,6 +103,7 @@ pub fn certify(
         lemmas,
         ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
         every: None,
+        liveness: None,
     };
     let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
     Ok((Arc::new(cert), checks))

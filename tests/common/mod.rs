@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod fair_scc;
+pub mod generator;
 
 use nfold::model::eval::Step;
 use nfold::model::instance::Instance;

@@ -125,28 +125,43 @@ pub fn footer(run: &Run) -> String {
             shown.push((t, r.size));
         }
     }
-    if run.aggregate {
+    let ltl_violated = run
+        .reports
+        .iter()
+        .any(|r| r.results.iter().any(|p| p.verdict.lasso().is_some()));
+    if run.aggregate || (ltl_violated && run.sizes.len() > 1) {
         out.push_str(&picture(run));
     }
-    if let Some(c) = &run.certificate {
+    for c in &run.certificates {
+        // The sizes where this certificate proves a row.
         let proved: Vec<usize> = run
             .reports
             .iter()
             .filter(|r| {
-                r.results
-                    .iter()
-                    .any(|p| matches!(p.verdict, Verdict::Holds(Proof::Invariant { .. })))
+                r.results.iter().any(|p| {
+                    matches!(&p.verdict, Verdict::Holds(Proof::Invariant { certificate, .. })
+                        if std::sync::Arc::ptr_eq(certificate, c))
+                })
             })
             .map(|r| r.size)
             .collect();
         if !proved.is_empty() {
             out.push_str(&format!(
-                "\nproved at {} by an inductive invariant of {} ({}{}), checked at every size on its own instance\n",
+                "\n{}proved at {} by an inductive invariant of {}{} ({}{}), checked at every size on its own instance\n",
+                match &c.liveness {
+                    Some((name, _)) => format!("`{name}`: "),
+                    None => String::new(),
+                },
                 sizes_phrase(&proved),
                 if c.lemmas.len() == 1 {
                     "1 lemma".to_string()
                 } else {
                     format!("{} lemmas", c.lemmas.len())
+                },
+                if c.liveness.is_some() {
+                    " of its liveness-to-safety product"
+                } else {
+                    ""
                 },
                 c.engine,
                 if c.induction > 1 {
@@ -427,22 +442,56 @@ pub(super) fn summary(run: &Run) -> String {
 /// The failing sizes as rows of the aggregate: `-` a present process, `$` an absent one
 /// (dissertation §11.6).
 pub(super) fn picture(run: &Run) -> String {
-    let max = run.sizes.iter().copied().max().unwrap_or(0);
-    let failing: Vec<usize> = run
-        .reports
-        .iter()
-        .filter(|r| r.results.iter().any(real_violation))
-        .map(|r| r.size)
-        .collect();
-    if failing.is_empty() {
+    let rows = picture_rows(run);
+    if rows.is_empty() {
         return String::new();
     }
+    let max = run.sizes.iter().copied().max().unwrap_or(0);
+    let width = rows
+        .iter()
+        .flat_map(|(_, cells)| cells.iter().map(|c| c.chars().count()))
+        .max()
+        .unwrap_or(1);
+    let lassos = rows
+        .iter()
+        .any(|(_, c)| c.iter().any(|x| x != "-" && x != "$"));
     let mut out = format!(
-        "\nsizes with a violation, as states of the aggregate of {max} slots (- present, $ absent):\n"
+        "\nsizes with a violation, as states of the aggregate of {max} slots ({}, $ absent):\n",
+        if lassos {
+            "a present slot shows its process's cells in the initial state of the lasso"
+        } else {
+            "- present"
+        }
     );
-    for w in failing {
-        let cells: Vec<&str> = (1..=max).map(|p| if p <= w { "-" } else { "$" }).collect();
+    for (w, cells) in rows {
+        let cells: Vec<String> = cells.iter().map(|c| format!("{c:>width$}")).collect();
         out.push_str(&format!("    {}    size {w}\n", cells.join("  ")));
     }
     out
+}
+
+/// The picture's rows: for each size with a violation, one entry per slot of the
+/// aggregate: `$` for an absent slot; for a violation of an `ltl` property, the process's
+/// cells in the lasso's initial state (T. Wahl's thesis §11.6 draws the initial states
+/// that violate `AF sorted` so); else `-`.
+pub(super) fn picture_rows(run: &Run) -> Vec<(usize, Vec<String>)> {
+    let max = run.sizes.iter().copied().max().unwrap_or(0);
+    let mut rows: Vec<(usize, Vec<String>)> = Vec::new();
+    for r in &run.reports {
+        let Some(p) = r.results.iter().find(|p| real_violation(p)) else {
+            continue;
+        };
+        if rows.iter().any(|(w, _)| *w == r.size) {
+            continue;
+        }
+        let cells = match p.verdict.lasso() {
+            Some(l) => crate::live::picture(run.model, l, max),
+            None => (1..=max)
+                .map(|q| if q <= r.size { "-" } else { "$" }.to_string())
+                .collect(),
+        };
+        rows.push((r.size, cells));
+    }
+    rows.sort_by_key(|(w, _)| *w);
+    rows
 }

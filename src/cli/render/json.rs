@@ -5,7 +5,9 @@ use super::{Run, kind_name};
 use crate::limits::peak_memory;
 use crate::model::ir::Model;
 use crate::portfolio::every::EveryN;
-use crate::schema::{CheckDoc, EveryDoc, IntWindowDoc, ProofDoc, Row, SCHEMA_VERSION, Tool};
+use crate::schema::{
+    CheckDoc, EveryDoc, IntWindowDoc, PictureRow, ProofDoc, Row, SCHEMA_VERSION, Tool,
+};
 use crate::trace;
 use crate::verdict::{Counterexample, Proof, PropResult, SizeReport, Verdict};
 
@@ -39,7 +41,8 @@ pub fn json(run: &Run) -> CheckDoc {
         coverage: dead.coverage,
         int_window: int_window_doc(run.model),
         every_n: run.every.as_ref().map(every_doc),
-        certificate: run.certificate.as_ref().map(|c| c.to_text()),
+        certificate: (!run.certificates.is_empty())
+            .then(|| run.certificates.iter().map(|c| c.to_text()).collect()),
         bound: run.reports.first().and_then(|r| r.stats.bound),
         mode: if run.per_width {
             "per-width"
@@ -49,6 +52,10 @@ pub fn json(run: &Run) -> CheckDoc {
             "one-by-one"
         }
         .into(),
+        picture: super::footer::picture_rows(run)
+            .into_iter()
+            .map(|(size, slots)| PictureRow { size, slots })
+            .collect(),
     }
 }
 

@@ -42,7 +42,9 @@ pub(crate) struct Run<'a> {
     /// The aggregate run checked its widths one by one (`bmc::driver::check_aggregate`).
     pub per_width: bool,
     pub notes: Vec<String>,
-    pub certificate: Option<Arc<Certificate>>,
+    /// The checked certificates of the sizes proved: the `unsafe` properties' and one
+    /// per `ltl` property (of its liveness product).
+    pub certificates: Vec<Arc<Certificate>>,
     pub trace_format: super::traces::TraceFormat,
     /// The answer for every size, when it was asked for (or tried by default).
     pub every: Option<EveryN>,
