@@ -75,6 +75,9 @@ enum Command {
     /// Graphviz DOT.
     #[command(after_help = dot::AFTER_HELP)]
     Dot(dot::DotArgs),
+    /// Print the JSON Schema of every document nfold writes with --json (also in
+    /// docs/schema.json).
+    Schema,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -378,8 +381,12 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
     Ok((v * mult as f64) as usize)
 }
 
+/// Whether errors are also written as a JSON document on stdout (`--json` was given).
+static JSON_ERRORS: AtomicBool = AtomicBool::new(false);
+
 /// Run the command line; returns the exit code.
 pub fn main_with_args(args: Vec<String>) -> i32 {
+    JSON_ERRORS.store(args.iter().any(|a| a == "--json"), Ordering::Relaxed);
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -406,8 +413,7 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
                         msg.push(' ');
                         msg.push_str(&items.join(", "));
                     }
-                    eprintln!("nfold: error: {msg} (see `nfold --help`)");
-                    EXIT_USAGE
+                    usage(&format!("{msg} (see `nfold --help`)"))
                 }
             };
         }
@@ -422,6 +428,13 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
         Command::Simulate(a) => simulate::simulate(a),
         Command::Replay(a) => replay::replay(a),
         Command::Dot(a) => dot::dot(a),
+        Command::Schema => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&crate::schema::all_schemas()).unwrap_or_default()
+            );
+            EXIT_OK
+        }
     }
 }
 
@@ -443,7 +456,9 @@ fn load(
             Ok(m)
         }
         Err(e) => {
-            eprint!("{}", e.render());
+            let text = e.render();
+            eprint!("{text}");
+            json_error(text.trim_end());
             Err(EXIT_USAGE)
         }
     }
@@ -466,9 +481,24 @@ fn sizes_for(
     }
 }
 
+/// A usage or input error: said on stderr, and under `--json` also as a JSON document
+/// (`schema::ErrorDoc`) on stdout, so that a tool reading the output always gets JSON.
 fn usage(msg: &str) -> i32 {
     eprintln!("nfold: error: {msg}");
+    json_error(msg);
     EXIT_USAGE
+}
+
+/// Under `--json`: the error as a JSON document on stdout.
+fn json_error(msg: &str) {
+    if JSON_ERRORS.load(Ordering::Relaxed) {
+        let doc = crate::schema::ErrorDoc {
+            schema: crate::schema::SCHEMA_VERSION,
+            tool: crate::schema::Tool::this(),
+            error: msg.to_string(),
+        };
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    }
 }
 
 fn cnf(a: CnfArgs) -> i32 {
