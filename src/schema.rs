@@ -320,7 +320,7 @@ pub struct IntWindowDoc {
 /// The answer for every size n.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EveryDoc {
-    /// `holds` or `not_proved`.
+    /// `holds`, `violated` (a property fails at some size checked) or `not_proved`.
     pub verdict: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cutoff: Option<usize>,

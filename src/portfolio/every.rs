@@ -39,8 +39,13 @@ pub enum EveryN {
         init_everywhere: bool,
         seconds: f64,
     },
-    /// No claim for every size, and why.
-    NotReached { reason: String, seconds: f64 },
+    /// No claim for every size, and why; `violated`: the sizes where a property was
+    /// found violated (the answer for every n is then no, not merely unknown).
+    NotReached {
+        reason: String,
+        seconds: f64,
+        violated: Vec<usize>,
+    },
 }
 
 impl EveryN {
@@ -61,6 +66,7 @@ pub fn prove_every(
 ) -> Result<EveryN, String> {
     let start = Instant::now();
     let not = |reason: String| EveryN::NotReached {
+        violated: Vec::new(),
         reason,
         seconds: start.elapsed().as_secs_f64(),
     };

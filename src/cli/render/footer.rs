@@ -286,6 +286,10 @@ pub(super) fn every_line(run: &Run, e: &EveryN) -> String {
                 "; vacuous at any size without an initial state"
             }
         ),
+        EveryN::NotReached { violated, .. } if !violated.is_empty() => format!(
+            "\nevery n: VIOLATED: the properties fail at {}, so they do not hold for every n\n",
+            sizes_phrase(violated)
+        ),
         EveryN::NotReached { reason, .. } => format!(
             "\nevery n: not proved: {reason}; the verdicts above are for {} only\n",
             sizes_phrase(&run.sizes)
