@@ -29,6 +29,7 @@ use crate::model::ir::*;
 use crate::sat::Lit;
 use crate::sat::circuit::{Circuit, FALSE, TRUE};
 use std::collections::HashMap;
+use std::convert::Infallible;
 
 /// Constraint group: cell domains and properness of the presence bits (state only).
 pub const STATE: usize = 0;
@@ -513,32 +514,20 @@ impl<'m> Transys<'m> {
             let (lo, hi) = (layout.lo, layout.hi);
             match &u.value {
                 UpdValue::Term(e) => {
-                    let binders = u.binders(sym.inst.model);
-                    let ranges: Vec<(i64, i64)> =
-                        binders.iter().map(|b| sym.inst.domain(b.1)).collect();
-                    if ranges.iter().any(|(a, b)| b < a) {
-                        continue;
-                    }
-                    let mut cur: Vec<i64> = ranges.iter().map(|r| r.0).collect();
-                    loop {
-                        for (b, v) in binders.iter().zip(&cur) {
-                            env[b.0] = *v;
-                        }
+                    let inst = sym.inst;
+                    let Ok(()) = inst.for_each_binding(u, &mut env, |env, binders, cur| {
                         // A bound index ranges over the cells existing at the width.
                         let bind_ok = {
                             let a = sym.agg.unwrap();
                             let ok: Vec<Lit> = binders
                                 .iter()
-                                .zip(&cur)
+                                .zip(cur)
                                 .map(|(b, &v)| a.index_exists(sym.c, b.1, v, sym.floor))
                                 .collect();
                             sym.c.and(&ok)
                         };
                         if bind_ok == FALSE {
-                            if !crate::model::instance::odometer(&mut cur, &ranges) {
-                                break;
-                            }
-                            continue;
+                            return Ok::<(), Infallible>(());
                         }
                         let idx: Vec<Expr> = u
                             .index
@@ -548,8 +537,8 @@ impl<'m> Transys<'m> {
                                 Index::Bind(id) => Expr::Const(env[*id], Ty::Int),
                             })
                             .collect();
-                        let (targets, ie) = sym.cells(&mut env, u.var, &idx);
-                        let (val, ve) = sym.term(&mut env, e);
+                        let (targets, ie) = sym.cells(env, u.var, &idx);
+                        let (val, ve) = sym.term(env, e);
                         let ty = sym.inst.model.vars[u.var].ty;
                         let oob = sym.outside_type(ty, &val, lo, hi);
                         // The index is evaluated first, then the value, then the store;
@@ -569,10 +558,8 @@ impl<'m> Transys<'m> {
                         // Writing a cell that does not exist at the width is harmless:
                         // it is never read without a range error.
                         writes.push((targets, Value::Term(val)));
-                        if !crate::model::instance::odometer(&mut cur, &ranges) {
-                            break;
-                        }
-                    }
+                        Ok(())
+                    });
                 }
                 UpdValue::Nondet => {
                     // `X := .` or `A[i] := .`: the cell's index is evaluated first.
