@@ -18,10 +18,10 @@ use crate::cert::CertLemma;
 use crate::engine::{Control, Engine, Outcome, Problem};
 use crate::ic3::engine::Ic3Engine;
 use crate::ic3::prove;
-use crate::proof::finish::{self, Findings, PropKey};
+use crate::proof::finish::{self, Findings};
 use crate::proof::lemma::Lemma;
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
-use crate::verdict::{Limit, SizeReport};
+use crate::verdict::{Limit, PropId, SizeReport};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -42,23 +42,23 @@ pub struct KindEngine {
 
 /// The properties still open: a key with the widths already refuted.
 struct Open {
-    keys: Vec<PropKey>,
-    excluded: HashMap<PropKey, Vec<usize>>,
+    keys: Vec<PropId>,
+    excluded: HashMap<PropId, Vec<usize>>,
 }
 
 impl Open {
     /// The literal "frame j violates an open property at a width not excluded", and the
     /// literal of each key there.
-    fn bad(&self, u: &mut Unroller, props: &[usize], j: usize) -> (Lit, Vec<(PropKey, Lit)>) {
+    fn bad(&self, u: &mut Unroller, props: &[usize], j: usize) -> (Lit, Vec<(PropId, Lit)>) {
         let mut parts = Vec::new();
         let mut keyed = Vec::new();
         for &k in &self.keys {
             let b = match k {
-                PropKey::Unsafe(p) => {
+                PropId::Unsafe(p) => {
                     let (b, e) = u.bad(p, j);
                     u.c.and2(b, -e)
                 }
-                PropKey::IntBound => {
+                PropId::IntBound => {
                     let r = u.ts.int_bound(false);
                     u.lit(j, r)
                 }
@@ -191,8 +191,8 @@ impl KindEngine {
                     }
                     Ok(true) => {
                         let w = base.width(&|l| bs.s.value(l));
-                        f.cexs.push((PropKey::Range, w, 0));
-                        open.excluded.entry(PropKey::Range).or_default().push(w);
+                        f.cexs.push((PropId::Range, w, 0));
+                        open.excluded.entry(PropId::Range).or_default().push(w);
                     }
                     Ok(false) => {}
                 }
@@ -211,7 +211,7 @@ impl KindEngine {
                             .iter()
                             .find(|(_, l)| bs.s.value(*l))
                             .map(|x| x.0)
-                            .unwrap_or(PropKey::Range);
+                            .unwrap_or(PropId::Range);
                         f.cexs.push((key, w, d));
                         open.excluded.entry(key).or_default().push(w);
                     }
@@ -343,7 +343,7 @@ impl KindEngine {
                 }
                 let sizes = ((a, w) != (p.min, p.max)).then_some((a, w));
                 out.push(match k {
-                    PropKey::Unsafe(u) => {
+                    PropId::Unsafe(u) => {
                         let prop = &p.model.unsafes[u];
                         let text = p.model.source.snippet(prop.span);
                         let body = match (text.find('{'), text.rfind('}')) {
@@ -365,8 +365,8 @@ impl KindEngine {
                         sizes,
                         vars: Vec::new(),
                         body: String::new(),
-                        no_range: k == PropKey::Range,
-                        no_int_bound: k == PropKey::IntBound,
+                        no_range: k == PropId::Range,
+                        no_int_bound: k == PropId::IntBound,
                     },
                 });
                 w += 1;

@@ -162,10 +162,6 @@ fn check_widths(
     Ok(out)
 }
 
-/// Which property a query is about: `Unsafe(u)`, `Range` for range errors,
-/// `IntBound` for stores leaving the int window.
-type PropKey = PropId;
-
 fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, String> {
     let start = Instant::now();
     u.reduce_interleavings(opts.por);
@@ -185,7 +181,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
         deadline: opts.deadline,
         flag: opts.stop.clone(),
     };
-    let mut keys: Vec<PropKey> = props
+    let mut keys: Vec<PropId> = props
         .iter()
         .map(|&p| PropId::Unsafe(p))
         .chain([PropId::Range])
@@ -193,12 +189,12 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
     if model.int_window.is_some() {
         keys.push(PropId::IntBound);
     }
-    let mut found: HashMap<(PropKey, usize), Trace> = HashMap::new();
+    let mut found: HashMap<(PropId, usize), Trace> = HashMap::new();
     let mut internal_errors = Vec::new();
     let mut limit = None;
     let mut solve_seconds = 0.0;
     let mut last_progress = Instant::now();
-    let target_of = |key: PropKey| match key {
+    let target_of = |key: PropId| match key {
         PropId::Unsafe(p) => Target::Unsafe(p),
         PropId::IntBound => Target::IntBound,
         _ => Target::Range(props.clone()),
@@ -234,7 +230,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
         // Per width, the properties still open there. Range errors of a width whose
         // properties are all violated, the last at depth D < k, are decided up to D only
         // (as the explicit engine does).
-        let open_at = |found: &HashMap<(PropKey, usize), Trace>, w: usize| -> Vec<PropKey> {
+        let open_at = |found: &HashMap<(PropId, usize), Trace>, w: usize| -> Vec<PropId> {
             let finished = !props.is_empty()
                 && props
                     .iter()

@@ -33,7 +33,7 @@ use crate::bmc::transys::{FIRE, STATE, STEP, StateVar, Transys};
 use crate::proof::lemma::{self, Cube, Lemma};
 use crate::sat::circuit::FALSE;
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
-use crate::verdict::Limit;
+use crate::verdict::{Limit, PropId};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::time::Instant;
@@ -44,10 +44,6 @@ const EAGER_ORBIT: usize = 2000;
 const TEMP_ORBIT: usize = 160;
 /// The level of lemmas known to be inductive (seeds): in every frame, never pushed.
 const INF: usize = usize::MAX;
-
-/// Which property a bad state violates: `Unsafe(p)`, `Range` for range errors,
-/// `IntBound` for stores leaving the int window.
-pub type PropKey = crate::verdict::PropId;
 
 /// How to run IC3.
 #[derive(Clone, Debug)]
@@ -64,7 +60,7 @@ pub struct Ic3Options {
     /// Progress lines on stderr.
     pub progress: bool,
     /// (property, width) pairs already answered: not searched.
-    pub exclude: Vec<(PropKey, usize)>,
+    pub exclude: Vec<(PropId, usize)>,
     /// Stop (without an answer) once this many frames are open: for the lemmas.
     pub max_frames: Option<usize>,
     /// Lemmas whose conjunction is known to be an inductive invariant of the system
@@ -79,7 +75,7 @@ pub struct Ic3Options {
 /// one is at most this long).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cex {
-    pub key: PropKey,
+    pub key: PropId,
     pub width: usize,
     pub depth: usize,
 }
@@ -154,11 +150,11 @@ struct Engine<'a, 'm> {
     /// that those queries leave the frame solvers' search state alone.
     init_solver: Box<dyn Backend>,
     entries: Vec<Entry>,
-    keys: Vec<PropKey>,
-    excluded: HashMap<PropKey, Vec<usize>>,
+    keys: Vec<PropId>,
+    excluded: HashMap<PropId, Vec<usize>>,
     bad: Lit,
     /// The bad literal of every open key.
-    bad_keys: Vec<(PropKey, Lit)>,
+    bad_keys: Vec<(PropId, Lit)>,
     cexs: Vec<Cex>,
     stats: Ic3Stats,
     start: Instant,
@@ -179,12 +175,12 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
     let lift = new_solver(ts, opts.solver, &[STATE, STEP])?;
     let init_solver = new_solver(ts, opts.solver, &[STATE])?;
     let init = new_solver(ts, opts.solver, &[STATE, STEP, FIRE])?;
-    let mut keys: Vec<PropKey> = opts.props.iter().map(|&p| PropKey::Unsafe(p)).collect();
-    keys.push(PropKey::Range);
+    let mut keys: Vec<PropId> = opts.props.iter().map(|&p| PropId::Unsafe(p)).collect();
+    keys.push(PropId::Range);
     if ts.inst.model.int_window.is_some() {
-        keys.push(PropKey::IntBound);
+        keys.push(PropId::IntBound);
     }
-    let mut excluded: HashMap<PropKey, Vec<usize>> = HashMap::new();
+    let mut excluded: HashMap<PropId, Vec<usize>> = HashMap::new();
     for &(k, w) in &opts.exclude {
         excluded.entry(k).or_default().push(w);
     }
@@ -418,11 +414,11 @@ impl Engine<'_, '_> {
                 continue;
             }
             let b = match key {
-                PropKey::Unsafe(p) => {
+                PropId::Unsafe(p) => {
                     let (b, e) = self.ts.bad(p);
                     self.ts.c.and2(b, -e)
                 }
-                PropKey::IntBound => self.ts.int_bound(false),
+                PropId::IntBound => self.ts.int_bound(false),
                 _ => self.ts.range(&self.opts.props, false),
             };
             let blocked: Vec<Lit> = ex.iter().map(|&w| self.ts.agg.width[w - 1]).collect();
@@ -434,16 +430,16 @@ impl Engine<'_, '_> {
         self.bad = self.ts.c.or(&parts);
     }
 
-    fn key_of(&self, solver: usize) -> PropKey {
+    fn key_of(&self, solver: usize) -> PropId {
         let s = &self.solvers[solver];
         self.bad_keys
             .iter()
             .find(|(_, l)| s.value(*l))
             .map(|x| x.0)
-            .unwrap_or(PropKey::Range)
+            .unwrap_or(PropId::Range)
     }
 
-    fn record(&mut self, key: PropKey, width: usize, depth: usize) {
+    fn record(&mut self, key: PropId, width: usize, depth: usize) {
         self.cexs.push(Cex { key, width, depth });
         self.excluded.entry(key).or_default().push(width);
         self.rebuild_bad();
