@@ -105,18 +105,11 @@ impl Solver {
         match self.s.solve(&u.c.cnf, a, &self.stop) {
             SolveResult::Sat => Ok(true),
             SolveResult::Unsat => Ok(false),
-            SolveResult::Unknown => Err(
-                if self
-                    .stop
-                    .flag
-                    .as_ref()
-                    .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-                {
-                    Limit::Interrupted
-                } else {
-                    Limit::Timeout
-                },
-            ),
+            SolveResult::Unknown => Err(if self.stop.interrupted() {
+                Limit::Interrupted
+            } else {
+                Limit::Timeout
+            }),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! block it one level down (Hassan, Bradley and Somenzi, "Better generalization in
 //! IC3", FMCAD 2013), otherwise joining the cube with it.
 
-use super::{Engine, RelInd, Stopped};
+use super::{Pdr, RelInd, Stopped};
 use crate::bmc::transys::StateVar;
 use crate::proof::lemma::{self, Cube, Rel};
 
@@ -11,7 +11,7 @@ use crate::proof::lemma::{self, Cube, Rel};
 const MAX_CTGS: usize = 3;
 const MAX_CTG_DEPTH: usize = 1;
 
-impl Engine<'_, '_> {
+impl Pdr<'_, '_> {
     /// A subcube of `cube` whose negation is inductive relative to frame `level - 1`.
     pub(super) fn generalize(
         &mut self,
