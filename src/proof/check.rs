@@ -155,7 +155,7 @@ fn check_size(
     stop: &Stop,
 ) -> Result<Vec<String>, String> {
     let k = cert.induction;
-    let mut q = Queries::new(m, original, cert, n, lemmas, solver, stop)?;
+    let mut q = SizeQueries::new(m, original, cert, n, lemmas, solver, stop)?;
     q.initiation();
     let first = q.consecution_targets(m, n);
     // The range error of `init`, the one query left that does not assume Inv.
@@ -176,7 +176,7 @@ fn check_size(
 /// The queries of one size's check: the instance unrolled k steps (one-hot cells), Inv
 /// and each lemma's violation at every frame, one incremental solver for every query,
 /// and the conditions that failed so far.
-struct Queries<'a> {
+struct SizeQueries<'a> {
     u: Unroller<'a>,
     s: Box<dyn Backend>,
     stop: &'a Stop,
@@ -191,7 +191,7 @@ struct Queries<'a> {
     failures: Vec<String>,
 }
 
-impl<'a> Queries<'a> {
+impl<'a> SizeQueries<'a> {
     /// Unroll the instance of size `n` of `m` (the model with the lemmas) k steps and
     /// build Inv and the lemmas' violations at every frame (with `simple path`, runs of
     /// pairwise distinct states only).
@@ -203,7 +203,7 @@ impl<'a> Queries<'a> {
         lemmas: &'a [(usize, Option<bool>)],
         solver: SolverKind,
         stop: &'a Stop,
-    ) -> Result<Queries<'a>, String> {
+    ) -> Result<SizeQueries<'a>, String> {
         let k = cert.induction;
         let mut u = Unroller::new(m, n, Encoding::OneHot);
         for _ in 0..k {
@@ -236,7 +236,7 @@ impl<'a> Queries<'a> {
         if cert.simple_path {
             simple_path(&mut u, k);
         }
-        Ok(Queries {
+        Ok(SizeQueries {
             u,
             s,
             stop,

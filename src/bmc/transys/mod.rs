@@ -31,7 +31,7 @@ pub use step::InstanceEval;
 
 use super::aggregate::Agg;
 use super::frame::{Cell, Encoding, Frame};
-use super::symbolic::Sym;
+use super::symbolic::Symbolic;
 use crate::model::eval::transition_instances;
 use crate::model::instance::Instance;
 use crate::model::ir::*;
@@ -132,8 +132,8 @@ impl<'m> Transys<'m> {
         self.agg.min == self.agg.max
     }
 
-    fn sym(&mut self) -> Sym<'_, 'm> {
-        Sym {
+    fn sym(&mut self) -> Symbolic<'_, 'm> {
+        Symbolic {
             inst: &self.inst,
             c: &mut self.c,
             frame: &mut self.cur,

@@ -5,7 +5,7 @@
 
 use super::{FIRE, STEP, Transys};
 use crate::bmc::frame::Cell;
-use crate::bmc::symbolic::Sym;
+use crate::bmc::symbolic::Symbolic;
 use crate::bmc::term::Term;
 use crate::model::ir::*;
 use crate::sat::Lit;
@@ -304,7 +304,7 @@ impl Transys<'_> {
 
 /// `X[..] := e`, for every cell a bound index reaches: the index is evaluated first,
 /// then the value, then the store (a store leaving the int window is `int_bound`).
-fn store(sym: &mut Sym, env: &mut [i64], u: &Update, e: &Expr, fx: &mut Effects) {
+fn store(sym: &mut Symbolic, env: &mut [i64], u: &Update, e: &Expr, fx: &mut Effects) {
     let layout = &sym.inst.vars[u.var];
     let (lo, hi) = (layout.lo, layout.hi);
     let inst = sym.inst;
@@ -356,7 +356,7 @@ fn store(sym: &mut Sym, env: &mut [i64], u: &Update, e: &Expr, fx: &mut Effects)
 /// `X := any j. f`: the condition evaluated for every present process in order, as
 /// the interpreter does; disabled when no process satisfies it.
 fn choose_any(
-    sym: &mut Sym,
+    sym: &mut Symbolic,
     env: &mut [i64],
     u: &Update,
     var: LocalId,
