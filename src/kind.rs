@@ -1,5 +1,6 @@
-//! k-induction (Sheeran, Singh and Stålmarck, FMCAD 2000) over a transition system,
-//! one size or the aggregate of a range, on the same layer as BMC and IC3:
+//! k-induction (M. Sheeran, S. Singh and G. Stålmarck, *Checking Safety Properties
+//! Using Induction and a SAT-Solver*, FMCAD 2000) over a transition system, one size or
+//! the aggregate of a range, on the same layer as BMC and IC3:
 //! - base case: no violation within k-1 steps of an initial state (a violation found
 //!   at depth d is shortest for its property and width, which is then excluded);
 //! - step case: k consecutive states satisfying Inv = P ∧ S, pairwise distinct

@@ -668,7 +668,8 @@ fn real_violation(p: &crate::verdict::PropResult) -> bool {
 }
 
 /// The failing sizes as rows of the aggregate: `-` a present process, `$` an absent one
-/// (dissertation §11.6).
+/// (T. Wahl, *Exploiting Replication in Automated Program Verification*, PhD thesis,
+/// UT Austin 2007, §11.6).
 fn picture(run: &Run) -> String {
     let max = run.sizes.iter().copied().max().unwrap_or(0);
     let failing: Vec<usize> = run

@@ -1,7 +1,7 @@
 //! Lemma generalization: drop atoms of a cube while its negation stays relatively
 //! inductive (MIC), meeting a counterexample to generalization first by trying to
-//! block it one level down (Hassan, Bradley and Somenzi, "Better generalization in
-//! IC3", FMCAD 2013), otherwise joining the cube with it.
+//! block it one level down (Z. Hassan, A. R. Bradley and F. Somenzi, *Better
+//! Generalization in IC3*, FMCAD 2013), otherwise joining the cube with it.
 
 use super::{Pdr, RelInd, Stopped};
 use crate::bmc::transys::StateVar;

@@ -1,7 +1,9 @@
-//! IC3 / property-directed reachability (Bradley, VMCAI 2011; Eén, Mishchenko and
-//! Brayton, FMCAD 2011) over a transition system (`bmc::transys`), one size or the
-//! aggregate of a range of sizes, at the level of values: cubes are conjunctions of
-//! "cell = value" and presence atoms (`proof::lemma`).
+//! IC3 / property-directed reachability (A. R. Bradley, *SAT-Based Model Checking
+//! without Unrolling*, VMCAI 2011; N. Eén, A. Mishchenko and R. Brayton, *Efficient
+//! Implementation of Property Directed Reachability*, FMCAD 2011) over a transition
+//! system (`bmc::transys`), one size or the aggregate of a range of sizes, at the level
+//! of values: cubes are conjunctions of "cell = value" and presence atoms
+//! (`proof::lemma`).
 //!
 //! - Frames F_1..F_k as levels of lemmas (delta encoding), one incremental solver per
 //!   frame holding the transition system and the lemmas of its level and above; F_0 is
@@ -11,7 +13,8 @@
 //!   constraints: the inputs and an unsat core of the state atoms), keeping the
 //!   presence atoms, so every obligation has one width.
 //! - Generalization: unsat cores of relative induction, then MIC with counterexamples
-//!   to generalization (Hassan, Bradley and Somenzi, FMCAD 2013).
+//!   to generalization (Z. Hassan, A. R. Bradley and F. Somenzi, *Better Generalization
+//!   in IC3*, FMCAD 2013).
 //! - Propagation of lemmas to the next level; a level left empty is an inductive
 //!   invariant (every frame above it).
 //! - For a fully symmetric family every lemma is added with its orbit under process

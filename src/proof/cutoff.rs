@@ -2,13 +2,16 @@
 //! from the text) and the cutoff c up to which an invariant must be checked so that
 //! it holds at every size.
 //!
-//! The argument (a small-model property, as in Cubicle's and IC3PO's use of symmetric
-//! invariants; written out with its side conditions in docs/every-n.md): let Inv be a
-//! conjunction of universal clauses `forall distinct x1..xk. not C(x1..xk)`. Take any
-//! size n and a state s. Restricting s to a set S of its processes (renumbered 1..|S|)
-//! gives a state of size |S| when every process-valued cell of S points into S; a
-//! universal formula true at s stays true at the restriction, and an existential one
-//! whose witnesses lie in S stays true too. So
+//! The argument (a small-model property, as in the use of symmetric invariants by
+//! Cubicle, S. Conchon, A. Goel, S. Krstić, A. Mebsout and F. Zaïdi, *Cubicle: A
+//! Parallel SMT-based Model Checker for Parameterized Systems*, CAV 2012, and by IC3PO,
+//! A. Goel and K. A. Sakallah, *On Symmetry and Quantification: A New Approach to
+//! Verify Distributed Protocols*, NFM 2021; written out with its side conditions in
+//! docs/every-n.md): let Inv be a conjunction of universal clauses `forall distinct
+//! x1..xk. not C(x1..xk)`. Take any size n and a state s. Restricting s to a set S of
+//! its processes (renumbered 1..|S|) gives a state of size |S| when every
+//! process-valued cell of S points into S; a universal formula true at s stays true at
+//! the restriction, and an existential one whose witnesses lie in S stays true too. So
 //! - an initial state violating a clause restricts to an initial state (init is
 //!   universal) violating it, over the clause's processes and those the
 //!   process-valued cells point to;

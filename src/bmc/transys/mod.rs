@@ -1,5 +1,6 @@
 //! The transition system of a family over the sizes `min..=max`: the aggregate of
-//! dissertation ch. 11 (`aggregate`), a single size n being the aggregate n..n, so
+//! T. Wahl, *Exploiting Replication in Automated Program Verification*, PhD thesis,
+//! UT Austin 2007, ch. 11 (`aggregate`), a single size n being the aggregate n..n, so
 //! every SAT engine has one code path. It is one *template* circuit over
 //! - the current state x: every cell of the instance (`cur`) and the presence bits,
 //! - the step inputs: one selector per transition instance plus idle, and the

@@ -1,7 +1,7 @@
 //! Name resolution and type checking: syntax tree to the typed IR of `model::ir`.
 //! Predicates and `let` are expanded where they are used. Along the way the checker
-//! records every construct that makes the family not fully symmetric (LANGUAGE.md
-//! "Symmetry"), with its position.
+//! records every construct that makes the family not fully symmetric (docs/language.md,
+//! §13 "Symmetry"), with its position.
 //!
 //! By concern: `decls` (types, constants, variables and arrays), `expr` (terms and
 //! formulas: names, predicates, quantifiers, operators and their typing rules),

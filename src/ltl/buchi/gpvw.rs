@@ -1,5 +1,5 @@
-//! The GPVW tableau (Gerth, Peled, Vardi, Wolper, *Simple on-the-fly automatic
-//! verification of linear temporal logic*, PSTV 1995) giving a generalized Büchi
+//! The GPVW tableau (R. Gerth, D. Peled, M. Vardi and P. Wolper, *Simple On-the-fly
+//! Automatic Verification of Linear Temporal Logic*, PSTV 1995) giving a generalized Büchi
 //! automaton with one acceptance set per `U`, and its degeneralization with a counter
 //! (steps 2 and 3 of the parent module's comment).
 

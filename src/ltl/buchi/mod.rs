@@ -2,17 +2,17 @@
 //!
 //! `translate` runs, in order:
 //! 1. the simplifier on the input formula ([`Formula::simplify`]);
-//! 2. the GPVW tableau (Gerth, Peled, Vardi, Wolper 1995, "Simple on-the-fly automatic
-//!    verification of linear temporal logic"): nodes carry New/Old/Next sets of
-//!    subformulas and are expanded by the rules for ∧ ∨ U R X; a fully expanded node is
-//!    merged into an existing one with the same Old and the same Next (the paper's
-//!    test), otherwise it becomes a state whose successors are expanded from its Next.
-//!    A node is dropped during expansion as soon as its Old would hold `False` or a
-//!    formula together with its NNF negation (in particular an atom and its negation).
-//!    `True` is never recorded in Old, so it does not distinguish nodes. The label of
-//!    a state is the set of literals in its Old. The result is a generalized Büchi
-//!    automaton with one acceptance set per `U` subformula `a U b`: the states whose
-//!    Old lacks `a U b` or holds `b`;
+//! 2. the GPVW tableau (R. Gerth, D. Peled, M. Vardi and P. Wolper, *Simple On-the-fly
+//!    Automatic Verification of Linear Temporal Logic*, PSTV 1995): nodes carry
+//!    New/Old/Next sets of subformulas and are expanded by the rules for ∧ ∨ U R X; a
+//!    fully expanded node is merged into an existing one with the same Old and the same
+//!    Next (the paper's test), otherwise it becomes a state whose successors are
+//!    expanded from its Next. A node is dropped during expansion as soon as its Old
+//!    would hold `False` or a formula together with its NNF negation (in particular an
+//!    atom and its negation). `True` is never recorded in Old, so it does not
+//!    distinguish nodes. The label of a state is the set of literals in its Old. The
+//!    result is a generalized Büchi automaton with one acceptance set per `U`
+//!    subformula `a U b`: the states whose Old lacks `a U b` or holds `b`;
 //! 3. degeneralization with a counter: states `(q, j)` where `j` is the acceptance set
 //!    awaited next; the counter advances (mod k) when `q` is in set `j`, and the
 //!    accepting states are `(q, k-1)` with `q` in set `k-1`. Sets holding every state

@@ -5,12 +5,14 @@
 //! For a fully symmetric family a lemma is kept *abstractly*, over process variables
 //! x1..xk: "no state of width lo..hi has pairwise distinct present processes x1..xk
 //! with these atoms" (the process indices of cells and the process values of
-//! `proc`-typed cells become variables; IC3PO's symmetric clauses). Its *orbit* is
-//! every injective renaming of the variables into the slots, the concrete clauses it
-//! stands for. Orbits are sound when every cell a lemma mentions exists at every width
-//! of its interval (`restrict`): the reachable states of one width are closed under
-//! the permutations of that width's processes, and a lemma that talks about a cell
-//! missing at some width would say something about unobserved values there.
+//! `proc`-typed cells become variables; the symmetric clauses of IC3PO: A. Goel and
+//! K. A. Sakallah, *On Symmetry and Quantification: A New Approach to Verify
+//! Distributed Protocols*, NFM 2021). Its *orbit* is every injective renaming of the
+//! variables into the slots, the concrete clauses it stands for. Orbits are sound when
+//! every cell a lemma mentions exists at every width of its interval (`restrict`): the
+//! reachable states of one width are closed under the permutations of that width's
+//! processes, and a lemma that talks about a cell missing at some width would say
+//! something about unobserved values there.
 //!
 //! An atom on an ordered cell (a range type or `int`) may also be a *range atom*
 //! "cell ≥ v" or "cell ≤ v" (`Rel`), found by IC3's generalization: one range lemma
