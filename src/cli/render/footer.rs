@@ -444,7 +444,8 @@ pub(super) fn summary(run: &Run) -> String {
 }
 
 /// The failing sizes as rows of the aggregate: `-` a present process, `$` an absent one
-/// (dissertation §11.6).
+/// (T. Wahl, *Exploiting Replication in Automated Program Verification*, PhD thesis,
+/// UT Austin 2007, §11.6).
 pub(super) fn picture(run: &Run) -> String {
     let rows = picture_rows(run);
     if rows.is_empty() {
