@@ -219,8 +219,8 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
     e.stats.seconds = e.start.elapsed().as_secs_f64();
     e.stats.lemmas = e.entries.iter().filter(|x| x.alive).count();
     if opts.progress {
-        eprintln!(
-            "nfold: ic3 at sizes {}..{}: {} frames, {} lemmas, {} obligations, {} SAT calls ({} on init), {} ctgs, {:.2}s",
+        crate::progress::line(format!(
+            "ic3 at sizes {}..{}: {} frames, {} lemmas, {} obligations, {} SAT calls ({} on init), {} ctgs, {:.2}s",
             e.ts.agg.min,
             e.ts.agg.max,
             e.stats.frames,
@@ -230,7 +230,7 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
             e.stats.init_calls,
             e.stats.ctgs,
             e.stats.seconds
-        );
+        ));
     }
     Ok(Ic3Outcome {
         lemmas: e
