@@ -5,8 +5,7 @@ use super::traces::{TraceArgs, TraceFormat, render_lasso, render_trace};
 use super::{EXIT_LIMIT, EXIT_NOT_PROVED, EXIT_OK, EXIT_VIOLATION, RunArgs, load};
 use super::{ctrl_c_flag, parse_data_values, sizes_for, usage};
 use super::{parse_size, parse_sizes};
-use crate::explicit::ndfs::{self, COMPLETE_BUDGET, LiveOptions, LiveResult, LiveVerdict};
-use crate::explicit::ndfs::{Attempt, AttemptStop};
+use crate::explicit::ndfs::{self, LiveOptions, LiveResult, LiveVerdict};
 use crate::explicit::reach::peak_memory;
 use crate::lasso;
 use crate::ltl::{self, LtlProperty};
@@ -19,18 +18,21 @@ use std::time::Instant;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Which search answers: without --fair, or with --no-symmetry, or where symmetry \
-                  identifies no two states (a family that is not fully symmetric; n <= 2 for \
-                  a property of a process, n = 1 otherwise), the answer is exact. With --fair \
-                  on a fully symmetric family the complete search (no reduction) runs first, \
-                  generating up to 16,000,000 transitions (--complete-budget; about 3 s); only \
-                  past that does the reduced search answer, which may miss a fair cycle: \
-                  finding none is then `none found*`, JSON `\"verdict\": \"incomplete\"`, \
-                  not a proof, and the summary says why.\n\n\
+    after_help = "Which search answers: under --fair the fair SCC search (Couvreur's \
+                  algorithm on the annotated quotient by symmetry: each edge carries the \
+                  permutation to its target's representative, and a component holds a \
+                  weakly fair cycle exactly when every orbit of the permutations its \
+                  cycles generate contains a process that executes or is disabled in it); \
+                  without --fair the nested depth-first search. Both reduce by symmetry on \
+                  a fully symmetric family where it identifies states (n >= 3 for a \
+                  property of a process, n >= 2 otherwise; not with --no-symmetry), and \
+                  both are exact: `holds` is a proof for that size, and every lasso is \
+                  replayed on the interpreter of the unreduced instance (fairness \
+                  checked) before it is printed.\n\n\
                   Exit codes: 0 every answer proved (holds), 1 violation or range error \
                   found, 2 usage or input error, 3 a limit hit (or a lasso failed to replay) \
                   before an answer, 4 no violation found but some answer is not a proof \
-                  (`none found*`: symmetry with fairness is incomplete)."
+                  (a store left the int window: `int_bound`)."
 )]
 pub(crate) struct LiveArgs {
     /// The model file (.cub).
@@ -54,11 +56,6 @@ pub(crate) struct LiveArgs {
     /// Stop a search after storing this many product states.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
-    /// Under --fair with symmetry: the transitions the complete search (no reduction)
-    /// may generate before the reduced, incomplete one takes over (0: the reduced
-    /// search at once).
-    #[arg(long, value_name = "T", default_value_t = COMPLETE_BUDGET)]
-    complete_budget: u64,
     /// Print lassos as the search found them, without looking for a shorter one.
     #[arg(long)]
     no_shorten: bool,
@@ -98,7 +95,6 @@ fn verdict_text(r: &LiveResult) -> &'static str {
     match r.verdict {
         LiveVerdict::Holds => "holds",
         LiveVerdict::Violated => "VIOLATED",
-        LiveVerdict::NoFairViolationFound => "none found*",
         LiveVerdict::Unknown => "unknown",
     }
 }
@@ -107,14 +103,9 @@ fn process_text(p: Option<i64>) -> String {
     p.map(|p| p.to_string()).unwrap_or_else(|| "-".into())
 }
 
-/// The search column: which algorithm answered (`+` when the complete search ran out
-/// of budget first).
+/// The search column: which algorithm answered.
 fn search_text(r: &LiveResult) -> String {
-    format!(
-        "{}{}",
-        r.algorithm.name(),
-        if r.attempt.is_some() { "+" } else { "" }
-    )
+    r.algorithm.name().to_string()
 }
 
 fn row(model: &Model, r: &LiveResult) -> String {
@@ -179,7 +170,7 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
         stop: Some(stop),
         progress: a.run.progress_on(),
         shorten: !a.no_shorten,
-        complete_budget: Some(a.complete_budget),
+        search: ndfs::LiveSearch::Auto,
     };
     let sym_on = !a.no_symmetry && model.is_symmetric();
     if !a.run.json {
@@ -240,8 +231,8 @@ pub(crate) fn live(a: LiveArgs) -> i32 {
 }
 
 /// 1 when anything is violated (or met a range error); else 3 when a limit stopped the
-/// run or an answer is unknown; else 4 when an answer is incomplete or the search left
-/// the int window (`int_bound`); else 0.
+/// run or an answer is unknown; else 4 when the search left the int window
+/// (`int_bound`); else 0.
 fn exit_code(results: &[LiveResult], limited: bool) -> i32 {
     if results
         .iter()
@@ -254,10 +245,7 @@ fn exit_code(results: &[LiveResult], limited: bool) -> i32 {
         })
     {
         EXIT_LIMIT
-    } else if results
-        .iter()
-        .any(|r| r.verdict == LiveVerdict::NoFairViolationFound || left_window(r))
-    {
+    } else if results.iter().any(left_window) {
         EXIT_NOT_PROVED
     } else {
         EXIT_OK
@@ -285,17 +273,11 @@ fn symmetry_text(model: &Model, props: &[LtlProperty], opts: &LiveOptions, sym_o
             "fully symmetric; reduction on where it identifies states ({})",
             groups.join("; ")
         );
-        if opts.fair && opts_budget(opts) == 0 {
+        if opts.fair {
             s.push_str(
-                "; with fairness the reduced search (which may miss a fair cycle) runs at \
-                 once (--complete-budget 0)",
+                "; with fairness on the annotated quotient, each edge labelled with its \
+                 permutation (exact)",
             );
-        } else if opts.fair {
-            s.push_str(&format!(
-                "; with fairness the complete search (no reduction) runs first, up to {} \
-                 transitions, and the reduced one (which may miss a fair cycle) only past that",
-                thousands(opts_budget(opts))
-            ));
         }
         s
     } else if model.is_symmetric() {
@@ -333,13 +315,18 @@ fn header(model: &Model, props: &[LtlProperty], opts: &LiveOptions, sym_on: bool
         .collect();
     let symmetry = symmetry_text(model, props, opts, sym_on);
     format!(
-        "model     {}\nsymmetry  {}\n{}engine    nested depth-first search on the product with the Büchi automaton ({}){}\n\n{:>4}  {:<20} {:>7}  {:<14} {:<12} {:>11} {:>12} {:>8} {:>9}\n",
+        "model     {}\nsymmetry  {}\n{}engine    {} on the product with the Büchi automaton ({}){}\n\n{:>4}  {:<20} {:>7}  {:<14} {:<12} {:>11} {:>12} {:>8} {:>9}\n",
         model.source.name,
         symmetry,
         super::render::ints_line(model),
+        if opts.fair {
+            "fair SCC search"
+        } else {
+            "nested depth-first search"
+        },
         autos.join(", "),
         if opts.fair {
-            "; weak fairness per process (Choueka flags)"
+            "; weak fairness per process"
         } else {
             "; no fairness"
         },
@@ -392,28 +379,6 @@ fn footer(
     format: TraceFormat,
 ) -> String {
     let mut out = String::new();
-    let incomplete: Vec<&LiveResult> = results
-        .iter()
-        .filter(|r| r.verdict == LiveVerdict::NoFairViolationFound)
-        .collect();
-    if !incomplete.is_empty() {
-        out.push_str("\n* no fair violation found, but not a proof: see the summary\n");
-    }
-    // A complete search that gave up before the reduced one found a violation.
-    let mut first = incomplete.is_empty();
-    for r in results
-        .iter()
-        .filter(|r| r.verdict != LiveVerdict::NoFairViolationFound)
-    {
-        if let Some(a) = &r.attempt {
-            out.push_str(&format!(
-                "{}size {}: the complete search stopped at {}; the reduced search answered\n",
-                if std::mem::take(&mut first) { "\n" } else { "" },
-                r.size,
-                attempt_text(a)
-            ));
-        }
-    }
     for r in results {
         if let Some(l) = &r.lasso {
             let states = l.replay(model).unwrap_or_default();
@@ -501,13 +466,6 @@ fn footer(
         if !holds.is_empty() {
             parts.push(format!("holds at {}", sizes_words(&holds)));
         }
-        let none = of(LiveVerdict::NoFairViolationFound);
-        if !none.is_empty() {
-            parts.push(format!(
-                "no fair violation found at {} (incomplete, not a proof)",
-                sizes_words(&none)
-            ));
-        }
         for (what, pick) in [
             ("range error", range_error as fn(&LiveResult) -> bool),
             ("int window left (int_bound)", left_window),
@@ -536,9 +494,6 @@ fn footer(
                 parts.join("; ")
             }
         ));
-    }
-    for r in &incomplete {
-        out.push_str(&format!("{}\n", incomplete_text(model, r, props.len() > 1)));
     }
     out.push_str(&format!(
         "{:.2}s{}\n",
@@ -577,19 +532,9 @@ fn json_doc(
                 "property": model.ltls[r.prop].name,
                 "process": r.process,
                 "verdict": if r.range.is_some() { "unknown" } else { r.verdict.json_name() },
-                "incomplete": r.verdict == LiveVerdict::NoFairViolationFound,
-                "incomplete_reason": (r.verdict == LiveVerdict::NoFairViolationFound)
-                    .then(|| incomplete_reason(r)),
                 "fair": r.fair,
                 "symmetry_reduction": r.symmetry,
                 "algorithm": r.algorithm.name(),
-                "complete": r.algorithm.complete(),
-                "complete_attempt": r.attempt.as_ref().map(|a| json!({
-                    "states": a.states,
-                    "transitions": a.transitions,
-                    "seconds": a.seconds,
-                    "stopped": a.stopped.text(),
-                })),
                 "states": r.stats.states,
                 "nodes": r.stats.nodes,
                 "nested_nodes": r.stats.nested_nodes,
@@ -611,7 +556,6 @@ fn json_doc(
         "symmetric": model.is_symmetric(),
         "symmetry": model.symmetry_summary(),
         "symmetry_reduction": sym_on,
-        "complete_budget": opts.fair.then(|| opts_budget(opts)),
         "results": rows,
         "int_window": super::render::int_window_json(model),
         "limit": limit.map(|l| l.text()),
@@ -619,67 +563,6 @@ fn json_doc(
         "seconds": seconds,
         "peak_memory_bytes": peak_memory(),
     })
-}
-
-/// How far the complete search that ran first got: what stopped it, with its states
-/// and time.
-fn attempt_text(a: &Attempt) -> String {
-    format!(
-        "{} ({} product states, {:.2}s)",
-        match a.stopped {
-            AttemptStop::Budget(b) => format!("its budget of {} transitions", thousands(b)),
-            AttemptStop::Limit(l) => l.text().to_string(),
-        },
-        thousands(a.states as u64),
-        a.seconds
-    )
-}
-
-/// Why an answer is incomplete, in one line: the reduced search under fairness found
-/// no fair cycle, and what kept the complete search from answering.
-fn incomplete_reason(r: &LiveResult) -> String {
-    let skipped = match &r.attempt {
-        Some(a) => format!("the complete search stopped at {}", attempt_text(a)),
-        None => "the complete search was skipped (--complete-budget 0)".to_string(),
-    };
-    format!(
-        "{skipped}, and the symmetry-reduced search, which under fairness may miss a fair \
-         cycle, found none"
-    )
-}
-
-/// The summary line of an incomplete answer (naming the property when there are
-/// several): that it is one, why, and what gives a complete answer.
-fn incomplete_text(model: &Model, r: &LiveResult, name: bool) -> String {
-    format!(
-        "incomplete{} at size {}: {}; --no-symmetry or a larger --complete-budget gives a \
-         complete answer",
-        if name {
-            format!(" `{}`", model.ltls[r.prop].name)
-        } else {
-            String::new()
-        },
-        r.size,
-        incomplete_reason(r)
-    )
-}
-
-/// The budget of the complete search that runs first under fairness with symmetry.
-fn opts_budget(opts: &LiveOptions) -> u64 {
-    opts.complete_budget.unwrap_or(COMPLETE_BUDGET)
-}
-
-/// 1234567 as `1,234,567`.
-fn thousands(n: u64) -> String {
-    let d = n.to_string();
-    let mut out = String::new();
-    for (k, c) in d.chars().enumerate() {
-        if k > 0 && (d.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// `size 4` for one size, `sizes 2, 3` for several.
