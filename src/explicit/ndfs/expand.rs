@@ -6,6 +6,7 @@
 //! maps the successor to it) under symmetry, and a deadlock's stutter. Also the packing
 //! of (key, automaton state) into table keys and the initial nodes.
 
+use super::report::Found;
 use crate::ltl::LtlProperty;
 use crate::ltl::buchi::Buchi;
 use crate::model::canon::{CanonBuf, Symmetry};
@@ -133,7 +134,12 @@ impl<'a> Expander<'a> {
 
     /// The canonical packed form of `st` into `out`, and (when `perm` is given) a
     /// permutation mapping `st` to it; nothing without symmetry.
-    pub(super) fn canonical(&mut self, st: &[i64], out: &mut Vec<u64>, perm: Option<&mut Vec<i64>>) {
+    pub(super) fn canonical(
+        &mut self,
+        st: &[i64],
+        out: &mut Vec<u64>,
+        perm: Option<&mut Vec<i64>>,
+    ) {
         let Some(sym) = &self.sym else {
             return;
         };
@@ -188,24 +194,42 @@ impl<'a> Expander<'a> {
         want_perm: bool,
         emit: &mut F,
     ) -> Result<u64, Fault> {
-        let w = self.w;
         let mut st = std::mem::take(&mut self.st);
         self.inst.unpack(words, &mut st);
+        let r = self.fire_all(&mut st, words, q, want_perm, emit);
+        if let Ok((_, false)) = r {
+            self.stutter(&st, words, key, q, want_perm, emit);
+        }
+        self.st = st;
+        r.map(|(enabled, _)| enabled)
+    }
+
+    /// Fire every candidate transition instance on `st` (packed: `words`), emitting the
+    /// product successors; returns the processes enabled and whether any step is.
+    fn fire_all<F: FnMut(&Succ)>(
+        &mut self,
+        st: &mut [i64],
+        words: &[u64],
+        q: usize,
+        want_perm: bool,
+        emit: &mut F,
+    ) -> Result<(u64, bool), Fault> {
         let mut enabled = 0u64;
         let mut any = false;
         let mut candidates = std::mem::take(&mut self.candidates);
-        self.compiled.candidates(&st, &mut candidates);
+        self.compiled.candidates(st, &mut candidates);
         let mut scratch = std::mem::take(&mut self.scratch);
         let mut next_words = std::mem::take(&mut self.next_words);
-        next_words.resize(w, 0);
+        next_words.resize(self.w, 0);
         let mut next_key = std::mem::take(&mut self.next_key);
         let mut perm = std::mem::take(&mut self.perm);
+        let with_perm = want_perm && self.sym.is_some();
         let mut fault: Option<Fault> = None;
         let compiled = self.compiled;
         for &k in &candidates {
             let k = k as usize;
             let p = self.process_of(k);
-            let out = compiled.fire(k, &mut st, &mut scratch, &mut |choice, next, writes| {
+            let out = compiled.fire(k, st, &mut scratch, &mut |choice, next, writes| {
                 if fault.is_some() {
                     return;
                 }
@@ -221,21 +245,13 @@ impl<'a> Expander<'a> {
                     });
                     return;
                 };
-                if want_perm {
-                    self.canonical(next, &mut next_key, Some(&mut perm));
-                } else {
-                    self.canonical(next, &mut next_key, None);
-                }
+                self.canonical(next, &mut next_key, with_perm.then_some(&mut perm));
                 for &q2 in &self.buchi.states[q].succ {
                     if self.label_ok(q2, mask) {
                         emit(&Succ {
                             words: &next_words,
                             key: &next_key,
-                            perm: if want_perm && self.sym.is_some() {
-                                &perm
-                            } else {
-                                &[]
-                            },
+                            perm: if with_perm { &perm } else { &[] },
                             q: q2,
                             via,
                             process: p,
@@ -264,40 +280,46 @@ impl<'a> Expander<'a> {
         self.candidates = candidates;
         self.next_words = next_words;
         self.next_key = next_key;
-        if let Some(f) = fault {
-            self.st = st;
-            self.perm = perm;
-            return Err(f);
-        }
-        if !any {
-            // A deadlock repeats forever: a stutter step that belongs to no process.
-            let mask = self
-                .atom_mask(&st)
-                .expect("atoms were evaluated on this state when it was reached");
-            if want_perm && self.sym.is_some() {
-                let mut k2 = Vec::new();
-                self.canonical(&st, &mut k2, Some(&mut perm));
-            }
-            for &q2 in &self.buchi.states[q].succ {
-                if self.label_ok(q2, mask) {
-                    emit(&Succ {
-                        words,
-                        key,
-                        perm: if want_perm && self.sym.is_some() {
-                            &perm
-                        } else {
-                            &[]
-                        },
-                        q: q2,
-                        via: STUTTER,
-                        process: 0,
-                    });
-                }
-            }
-        }
-        self.st = st;
         self.perm = perm;
-        Ok(enabled)
+        match fault {
+            Some(f) => Err(f),
+            None => Ok((enabled, any)),
+        }
+    }
+
+    /// A deadlock repeats forever: the stutter step (of no process) from `st` (packed:
+    /// `words`, canonical: `key`) to every automaton successor of `q` it satisfies.
+    fn stutter<F: FnMut(&Succ)>(
+        &mut self,
+        st: &[i64],
+        words: &[u64],
+        key: &[u64],
+        q: usize,
+        want_perm: bool,
+        emit: &mut F,
+    ) {
+        let mask = self
+            .atom_mask(st)
+            .expect("atoms were evaluated on this state when it was reached");
+        let with_perm = want_perm && self.sym.is_some();
+        let mut perm = std::mem::take(&mut self.perm);
+        if with_perm {
+            let mut k2 = Vec::new();
+            self.canonical(st, &mut k2, Some(&mut perm));
+        }
+        for &q2 in &self.buchi.states[q].succ {
+            if self.label_ok(q2, mask) {
+                emit(&Succ {
+                    words,
+                    key,
+                    perm: if with_perm { &perm } else { &[] },
+                    q: q2,
+                    via: STUTTER,
+                    process: 0,
+                });
+            }
+        }
+        self.perm = perm;
     }
 }
 
@@ -315,8 +337,8 @@ pub(super) struct KeyLayout {
 impl KeyLayout {
     pub(super) fn new(inst: &Instance, automaton_states: usize) -> KeyLayout {
         let w = inst.words.max(1);
-        let q_bits = (usize::BITS - automaton_states.max(2).saturating_sub(1).leading_zeros())
-            as usize;
+        let q_bits =
+            (usize::BITS - automaton_states.max(2).saturating_sub(1).leading_zeros()) as usize;
         let used_top = inst
             .slots
             .iter()
@@ -348,19 +370,30 @@ impl KeyLayout {
     }
 }
 
-/// The initial states of an instance, packed, in the enumeration's order; `Err` with
-/// the state where `init` meets a range error.
-pub(super) fn initial_words(inst: &Instance) -> Result<Vec<u64>, State> {
-    let w = inst.words.max(1);
-    let mut inits: Vec<u64> = Vec::new();
+/// Receives an initial state, packed and as cells.
+pub(super) type InitialFn<'f> = dyn FnMut(&[u64], &[i64]) -> Result<(), Found> + 'f;
+
+/// Call `f` on every initial state of an instance (packed, and as cells) as the
+/// enumeration meets it, until `f` returns what it found; then that, or the state where
+/// `init` meets a range error, or `Found::Nothing`. The initial states are not
+/// collected first: an instance with many of them costs no memory for them, and a
+/// search may stop at its first lasso.
+pub(super) fn each_initial(inst: &Instance, f: &mut InitialFn) -> Found {
+    let mut words = vec![0u64; inst.words.max(1)];
+    let mut found = None;
     let res = for_each_initial(inst, &mut |st| {
-        let mut words = vec![0u64; w];
         inst.pack(st, &mut words);
-        inits.extend_from_slice(&words);
-        true
+        match f(&words, st) {
+            Ok(()) => true,
+            Err(e) => {
+                found = Some(e);
+                false
+            }
+        }
     });
-    match res {
-        Ok(_) => Ok(inits),
-        Err(e) => Err(e.state),
+    match (found, res) {
+        (Some(f), _) => f,
+        (None, Err(e)) => Found::Init(e.state),
+        (None, Ok(())) => Found::Nothing,
     }
 }

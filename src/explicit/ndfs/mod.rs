@@ -197,7 +197,11 @@ pub fn symmetry_reduces(model: &Model, n: usize, process: Option<i64>) -> bool {
 fn symmetry_of(inst: &Instance, use_sym: bool, process: Option<i64>) -> Option<Symmetry> {
     use_sym.then(|| {
         let s = Symmetry::new(inst);
-        if process.is_some() { s.fixing_first() } else { s }
+        if process.is_some() {
+            s.fixing_first()
+        } else {
+            s
+        }
     })
 }
 

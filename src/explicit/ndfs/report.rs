@@ -42,7 +42,12 @@ pub(super) struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    pub(super) fn new(opts: &'a LiveOptions, n: usize, phase: &'static str, start: Instant) -> Self {
+    pub(super) fn new(
+        opts: &'a LiveOptions,
+        n: usize,
+        phase: &'static str,
+        start: Instant,
+    ) -> Self {
         Run {
             opts,
             n,

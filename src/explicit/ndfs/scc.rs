@@ -67,7 +67,7 @@
 //! A violation is turned into a real lasso of the unreduced instance by `unfold_scc`,
 //! which walks R by breadth-first search.
 
-use super::expand::{Expander, Fault, KeyLayout, ROOT, initial_words};
+use super::expand::{Expander, Fault, KeyLayout, ROOT, each_initial};
 use super::report::{Found, Run, finish};
 use super::unfold::range_trace;
 use super::{Algorithm, LiveOptions, LiveResult, LiveStats};
@@ -231,9 +231,7 @@ impl<'a> Scc<'a> {
     pub(super) fn number(&self, state: &[u64], q: u64) -> u64 {
         let mut key = vec![0; self.layout.len()];
         self.layout.fill(state, q, &mut key);
-        self.table
-            .get(&key, hash_words(&key))
-            .map_or(0, |f| f[0])
+        self.table.get(&key, hash_words(&key)).map_or(0, |f| f[0])
     }
 
     /// Whether a node with this depth-first number is live.
@@ -250,7 +248,15 @@ impl<'a> Scc<'a> {
     }
 
     /// Append a record.
-    fn push_record(arena: &mut Vec<u64>, pw: usize, words: &[u64], key: &[u64], q: usize, via: u64, perm: &[i64]) {
+    fn push_record(
+        arena: &mut Vec<u64>,
+        pw: usize,
+        words: &[u64],
+        key: &[u64],
+        q: usize,
+        via: u64,
+        perm: &[i64],
+    ) {
         arena.extend_from_slice(words);
         arena.extend_from_slice(key);
         arena.push(q as u64);
@@ -431,7 +437,8 @@ impl<'a> Scc<'a> {
             let r = self.roots.pop().unwrap();
             self.live_num.truncate(r.live);
             self.live_perm.truncate(r.live * self.pw.min(1) * self.n);
-            self.parts.truncate(self.roots.len() * self.pw.min(1) * self.n);
+            self.parts
+                .truncate(self.roots.len() * self.pw.min(1) * self.n);
         }
         self.arena.truncate(f.start);
     }
@@ -482,32 +489,42 @@ impl<'a> Scc<'a> {
         Ok(())
     }
 
-    /// Search from every initial node not yet visited.
-    fn run_all(&mut self, inits: &[u64]) -> Result<(), Found> {
-        let w = self.x.w;
-        let mut st = vec![0; self.x.inst.slots.len()];
+    /// Search from the initial nodes of one initial state (packed `words`, cells `st`)
+    /// not yet visited.
+    fn search_initial(&mut self, words: &[u64], st: &[i64]) -> Result<(), Found> {
+        if self.run.due() {
+            let bytes = self.bytes();
+            self.run
+                .check(self.table.len(), self.stats.nodes, 0, bytes)
+                .map_err(Found::Limit)?;
+        }
+        let Ok(mask) = self.x.atom_mask(st) else {
+            return Err(Found::InitAtoms(st.to_vec()));
+        };
         let (mut key, mut perm) = (Vec::new(), Vec::new());
-        for words in inits.chunks(w) {
-            self.x.inst.unpack(words, &mut st);
-            let Ok(mask) = self.x.atom_mask(&st) else {
-                return Err(Found::InitAtoms(st));
-            };
-            self.x.canonical(&st, &mut key, Some(&mut perm));
-            for i in 0..self.x.buchi.initial.len() {
-                let q = self.x.buchi.initial[i];
-                if !self.x.label_ok(q, mask) {
-                    continue;
-                }
-                self.arena.clear();
-                Self::push_record(&mut self.arena, self.pw, words, &key[..self.kw], q, ROOT, &perm);
-                self.load_key(0);
-                let pos = self.table.slot(&self.key, hash_words(&self.key));
-                if self.table.flags_mut(pos)[0] != 0 {
-                    continue;
-                }
-                if let Err(h) = self.dfs(0, pos) {
-                    return Err(self.found(h));
-                }
+        self.x.canonical(st, &mut key, Some(&mut perm));
+        for i in 0..self.x.buchi.initial.len() {
+            let q = self.x.buchi.initial[i];
+            if !self.x.label_ok(q, mask) {
+                continue;
+            }
+            self.arena.clear();
+            Self::push_record(
+                &mut self.arena,
+                self.pw,
+                words,
+                &key[..self.kw],
+                q,
+                ROOT,
+                &perm,
+            );
+            self.load_key(0);
+            let pos = self.table.slot(&self.key, hash_words(&self.key));
+            if self.table.flags_mut(pos)[0] != 0 {
+                continue;
+            }
+            if let Err(h) = self.dfs(0, pos) {
+                return Err(self.found(h));
             }
         }
         Ok(())
@@ -545,13 +562,7 @@ pub(super) fn search(
     let layout = KeyLayout::new(&inst, p.buchi.states.len());
     let phase = if use_sym { "reduced SCC" } else { "SCC" };
     let mut s = Scc::new(x, layout, opts.fair, Run::new(opts, n, phase, start));
-    let found = match initial_words(&inst) {
-        Err(state) => Found::Init(state),
-        Ok(inits) => match s.run_all(&inits) {
-            Ok(()) => Found::Nothing,
-            Err(f) => f,
-        },
-    };
+    let found = each_initial(&inst, &mut |words, st| s.search_initial(words, st));
     s.stats.bytes = s.stats.bytes.max(s.bytes());
     s.stats.states = s.table.len();
     let algorithm = if use_sym {
@@ -559,5 +570,16 @@ pub(super) fn search(
     } else {
         Algorithm::Scc
     };
-    finish(model, p, n, process, opts, algorithm, use_sym, s.stats.clone(), found, start)
+    finish(
+        model,
+        p,
+        n,
+        process,
+        opts,
+        algorithm,
+        use_sym,
+        s.stats.clone(),
+        found,
+        start,
+    )
 }

@@ -10,7 +10,7 @@
 //! cycle exactly when one exists. The nested search also stops when it meets a node on
 //! the first search's stack (SPIN's early detection).
 
-use super::expand::{Expander, Fault, KeyLayout, ROOT, initial_words};
+use super::expand::{Expander, Fault, KeyLayout, ROOT, each_initial};
 use super::report::{Found, Run, finish};
 use super::unfold::{build_lasso, range_trace};
 use super::{Algorithm, LiveOptions, LiveResult, LiveStats};
@@ -46,7 +46,10 @@ struct Frame {
 /// Why a search stopped before its end.
 enum Stop {
     /// A cycle: the stack frame where it starts and the record that closes it.
-    Cycle { closing: Vec<u64>, start: usize },
+    Cycle {
+        closing: Vec<u64>,
+        start: usize,
+    },
     /// A range error at the node on top of the stack (or at its successor `next`:
     /// real state and via).
     Range {
@@ -312,38 +315,41 @@ impl Ndfs<'_> {
         Ok(())
     }
 
-    /// Search from every initial node (initial state with an initial automaton state
-    /// whose label it satisfies) not yet visited.
-    fn run_all(&mut self, inits: &[u64]) -> Result<(), Found> {
-        let (w, kw) = (self.x.w, self.kw);
-        let mut st = vec![0; self.x.inst.slots.len()];
-        let mut key = Vec::new();
-        for words in inits.chunks(w) {
-            self.x.inst.unpack(words, &mut st);
-            let Ok(mask) = self.x.atom_mask(&st) else {
-                return Err(Found::InitAtoms(st));
-            };
-            self.x.canonical(&st, &mut key, None);
-            for i in 0..self.x.buchi.initial.len() {
-                let q = self.x.buchi.initial[i];
-                if !self.x.label_ok(q, mask) {
-                    continue;
-                }
-                self.arena.clear();
-                self.arena.extend_from_slice(words);
-                self.arena.extend_from_slice(&key[..kw]);
-                self.arena.push(q as u64);
-                self.arena.push(ROOT);
-                self.load_key(0);
-                let pos = self.slot();
-                if self.bits(pos) & BLUE != 0 {
-                    continue;
-                }
-                if let Err(stop) = self.dfs(0, pos) {
-                    return Err(self.found(stop));
-                }
+    /// Search from the initial nodes of one initial state (packed `words`, cells `st`):
+    /// with every initial automaton state whose label it satisfies, unless visited.
+    fn search_initial(&mut self, words: &[u64], st: &[i64]) -> Result<(), Found> {
+        if self.run.due() {
+            let bytes = self.bytes();
+            let nodes = self.stats.nodes + self.stats.nested_nodes;
+            self.run
+                .check(self.table.len(), nodes, 0, bytes)
+                .map_err(Found::Limit)?;
+        }
+        let Ok(mask) = self.x.atom_mask(st) else {
+            return Err(Found::InitAtoms(st.to_vec()));
+        };
+        let mut key = std::mem::take(&mut self.buf_key);
+        self.x.canonical(st, &mut key, None);
+        for i in 0..self.x.buchi.initial.len() {
+            let q = self.x.buchi.initial[i];
+            if !self.x.label_ok(q, mask) {
+                continue;
+            }
+            self.arena.clear();
+            self.arena.extend_from_slice(words);
+            self.arena.extend_from_slice(&key[..self.kw]);
+            self.arena.push(q as u64);
+            self.arena.push(ROOT);
+            self.load_key(0);
+            let pos = self.slot();
+            if self.bits(pos) & BLUE != 0 {
+                continue;
+            }
+            if let Err(stop) = self.dfs(0, pos) {
+                return Err(self.found(stop));
             }
         }
+        self.buf_key = key;
         Ok(())
     }
 
@@ -351,9 +357,14 @@ impl Ndfs<'_> {
     fn found(&self, stop: Stop) -> Found {
         match stop {
             Stop::Limit(l) => Found::Limit(l),
-            Stop::Range { next, site } => {
-                Found::Range(range_trace(&self.x, self.rw, self.kw, &self.stack_records(), next, site))
-            }
+            Stop::Range { next, site } => Found::Range(range_trace(
+                &self.x,
+                self.rw,
+                self.kw,
+                &self.stack_records(),
+                next,
+                site,
+            )),
             Stop::Cycle { closing, start } => {
                 let mut recs = self.stack_records();
                 recs.push(&closing);
@@ -377,7 +388,13 @@ pub(super) fn search(
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
     let use_sym = use_sym && model.is_symmetric() && n > 1;
-    let x = Expander::new(&inst, &compiled, p, process, super::symmetry_of(&inst, use_sym, process));
+    let x = Expander::new(
+        &inst,
+        &compiled,
+        p,
+        process,
+        super::symmetry_of(&inst, use_sym, process),
+    );
     let layout = KeyLayout::new(&inst, p.buchi.states.len());
     let (w, kw) = (x.w, if use_sym { x.w } else { 0 });
     let mut s = Ndfs {
@@ -395,13 +412,7 @@ pub(super) fn search(
         buf_key: Vec::new(),
         run: Run::new(opts, n, if use_sym { "reduced" } else { "complete" }, start),
     };
-    let found = match initial_words(&inst) {
-        Err(state) => Found::Init(state),
-        Ok(inits) => match s.run_all(&inits) {
-            Ok(()) => Found::Nothing,
-            Err(f) => f,
-        },
-    };
+    let found = each_initial(&inst, &mut |words, st| s.search_initial(words, st));
     s.stats.bytes = s.stats.bytes.max(s.bytes());
     s.stats.states = s.table.len();
     let algorithm = if use_sym {
@@ -409,5 +420,16 @@ pub(super) fn search(
     } else {
         Algorithm::Full
     };
-    finish(model, p, n, process, opts, algorithm, use_sym, s.stats.clone(), found, start)
+    finish(
+        model,
+        p,
+        n,
+        process,
+        opts,
+        algorithm,
+        use_sym,
+        s.stats.clone(),
+        found,
+        start,
+    )
 }

@@ -76,7 +76,7 @@ impl Scc<'_> {
             let (nodes, steps) = self.bfs(&cur, &start, served, need, accepting, done)?;
             for (node, (via, p)) in nodes.into_iter().zip(steps) {
                 if p > 0 {
-                    served |= 1 << (p - 1);
+                    served |= (1 << (p - 1)) & need;
                 }
                 served |= self.disabled(&node)? & need;
                 accepting |= self.x.accepting(node.1 as usize);
@@ -126,24 +126,26 @@ impl Scc<'_> {
         let st = self.unpack(&node.0);
         let mut key = Vec::new();
         self.x.canonical(&st, &mut key, None);
-        let mut succ: Vec<(Vec<u64>, Vec<u64>, u64, u64, u64)> = Vec::new();
+        // Each successor with its table state (canonical, or real without symmetry).
+        let mut succ: Vec<(Next, Vec<u64>)> = Vec::new();
         let enabled = self
             .x
             .expand(&node.0, &key, node.1 as usize, false, &mut |s: &Succ| {
-                succ.push((s.words.to_vec(), s.key.to_vec(), s.q as u64, s.via, s.process));
+                let next = Next {
+                    node: (s.words.to_vec(), s.q as u64),
+                    via: s.via,
+                    process: s.process,
+                };
+                let state = if s.key.is_empty() { s.words } else { s.key };
+                succ.push((next, state.to_vec()));
             })
             .map_err(|_| Unfold::Error("a range error inside a found component".into()))?;
         let base = self.roots.last().expect("a component").num;
         let mut out = Vec::new();
-        for (words, key, q, via, process) in succ {
-            let state = if self.kw > 0 { &key } else { &words };
-            let num = self.number(state, q);
+        for (next, state) in succ {
+            let num = self.number(&state, next.node.1);
             if num >= base && self.is_live(num) {
-                out.push(Next {
-                    node: (words, q),
-                    via,
-                    process,
-                });
+                out.push(next);
             }
         }
         Ok((out, self.all & !enabled))
@@ -218,6 +220,8 @@ impl Scc<'_> {
                 }
             }
         }
-        Err("the component's lift is not strongly connected".to_string().into())
+        Err("the component's lift is not strongly connected"
+            .to_string()
+            .into())
     }
 }
