@@ -129,12 +129,12 @@ pub(super) struct Scc<'a> {
     n: usize,
     /// Every process (bit p - 1).
     pub(super) all: u64,
-    /// Product state key -> its depth-first number.
+    /// Product state key -> its depth-first number and its place on the live stack.
     table: FlagTable,
     key: Vec<u64>,
     pub(super) arena: Vec<u64>,
     stack: Vec<Frame>,
-    /// Depth-first numbers of the live nodes, increasing.
+    /// Depth-first numbers of the live nodes, increasing (Tarjan's stack).
     live_num: Vec<u64>,
     /// π of each live node's first real state (n bytes each, under symmetry).
     live_perm: Vec<u8>,
@@ -165,6 +165,19 @@ fn union(parts: &mut [u8], a: usize, b: usize) {
     }
 }
 
+/// Whether every class of the partition `parts` (union-find parents over processes,
+/// 0-based) holds a process of `served` (bit i for process i + 1).
+fn orbits_served(parts: &mut [u8], served: u64) -> bool {
+    let n = parts.len();
+    let mut served_class = 0u64;
+    for i in 0..n {
+        if served >> i & 1 == 1 {
+            served_class |= 1 << find(parts, i);
+        }
+    }
+    (0..n).all(|i| served_class >> find(parts, i) & 1 == 1)
+}
+
 fn bit(p: u64) -> u64 {
     if p == 0 { 0 } else { 1 << (p - 1) }
 }
@@ -183,7 +196,7 @@ impl<'a> Scc<'a> {
             fair,
             n,
             all: if n >= 64 { u64::MAX } else { (1 << n) - 1 },
-            table: FlagTable::new(layout.len(), 1),
+            table: FlagTable::new(layout.len(), 2),
             key: vec![0; layout.len()],
             arena: Vec::new(),
             stack: Vec::new(),
@@ -226,17 +239,22 @@ impl<'a> Scc<'a> {
         self.layout.fill(&self.arena[src..], q, &mut self.key);
     }
 
-    /// The depth-first number of a product state (its canonical or real state `state`
-    /// and automaton state `q`), 0 when not visited; looked up without inserting.
-    pub(super) fn number(&self, state: &[u64], q: u64) -> u64 {
+    /// The depth-first number of a live product state (its canonical or real state
+    /// `state` and automaton state `q`), looked up without inserting; `None` when it is
+    /// not visited or dead.
+    pub(super) fn live_number(&self, state: &[u64], q: u64) -> Option<u64> {
         let mut key = vec![0; self.layout.len()];
         self.layout.fill(state, q, &mut key);
-        self.table.get(&key, hash_words(&key)).map_or(0, |f| f[0])
+        let f = self.table.get(&key, hash_words(&key))?;
+        self.live_index(f).map(|_| f[0])
     }
 
-    /// Whether a node with this depth-first number is live.
-    pub(super) fn is_live(&self, num: u64) -> bool {
-        num != 0 && self.live_num.binary_search(&num).is_ok()
+    /// Where a visited node (its table flags) is on the live stack, if it is live: the
+    /// flags hold its number and the place it took there, which a later node may have
+    /// taken since it died.
+    fn live_index(&self, flags: &[u64]) -> Option<usize> {
+        let (num, at) = (flags[0], flags[1] as usize);
+        (num != 0 && self.live_num.get(at) == Some(&num)).then_some(at)
     }
 
     /// The stack's records, bottom first.
@@ -317,7 +335,8 @@ impl<'a> Scc<'a> {
     fn enter(&mut self, rec: usize, pos: usize) -> Result<(), Halt> {
         self.count += 1;
         let num = self.count;
-        self.table.flags_mut(pos)[0] = num;
+        let at = self.live_num.len() as u64;
+        self.table.flags_mut(pos).copy_from_slice(&[num, at]);
         self.live_num.push(num);
         if self.pw > 0 {
             for i in 0..self.n {
@@ -419,14 +438,7 @@ impl<'a> Scc<'a> {
         if self.pw == 0 {
             return false;
         }
-        let parts = &mut self.parts[(k - 1) * n..k * n];
-        let mut served_class = 0u64;
-        for i in 0..n {
-            if t.served >> i & 1 == 1 {
-                served_class |= 1 << find(parts, i);
-            }
-        }
-        (0..n).all(|i| served_class >> find(parts, i) & 1 == 1)
+        orbits_served(&mut self.parts[(k - 1) * n..k * n], t.served)
     }
 
     /// Leave the node on top of the stack; its component is complete when it is the
@@ -475,10 +487,11 @@ impl<'a> Scc<'a> {
             top.next += self.rw;
             self.load_key(r);
             let pos = self.table.slot(&self.key, hash_words(&self.key));
-            let num = self.table.flags_mut(pos)[0];
+            let flags = self.table.flags_mut(pos);
+            let (num, at) = (flags[0], flags[1]);
             if num == 0 {
                 self.enter(r, pos)?;
-            } else if let Ok(live) = self.live_num.binary_search(&num) {
+            } else if let Some(live) = self.live_index(&[num, at]) {
                 self.merge_to(num);
                 self.inner_edge(r, live);
                 if self.top_violates() {
@@ -582,4 +595,40 @@ pub(super) fn search(
         found,
         start,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orbits_need_a_served_process_each() {
+        let mut parts: Vec<u8> = (0..4).collect();
+        // Four singletons: every process must be served.
+        assert!(orbits_served(&mut parts.clone(), 0b1111));
+        assert!(!orbits_served(&mut parts.clone(), 0b0111));
+        // {1, 2} {3, 4} (0-based {0, 1} {2, 3}): one served process in each suffices.
+        union(&mut parts, 0, 1);
+        union(&mut parts, 3, 2);
+        assert!(orbits_served(&mut parts.clone(), 0b0101));
+        assert!(orbits_served(&mut parts.clone(), 0b1010));
+        assert!(!orbits_served(&mut parts.clone(), 0b0011));
+        // One orbit: any served process.
+        union(&mut parts, 1, 3);
+        assert!(orbits_served(&mut parts.clone(), 0b0100));
+        assert!(!orbits_served(&mut parts, 0));
+    }
+
+    #[test]
+    fn union_find_joins_classes() {
+        let mut parts: Vec<u8> = (0..6).collect();
+        union(&mut parts, 4, 5);
+        union(&mut parts, 5, 2);
+        union(&mut parts, 0, 1);
+        let class = |parts: &mut Vec<u8>, i| find(parts, i);
+        assert_eq!(class(&mut parts, 4), class(&mut parts, 2));
+        assert_eq!(class(&mut parts, 5), 2);
+        assert_ne!(class(&mut parts, 0), class(&mut parts, 2));
+        assert_eq!(class(&mut parts, 3), 3);
+    }
 }

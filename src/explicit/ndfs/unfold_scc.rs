@@ -143,8 +143,10 @@ impl Scc<'_> {
         let base = self.roots.last().expect("a component").num;
         let mut out = Vec::new();
         for (next, state) in succ {
-            let num = self.number(&state, next.node.1);
-            if num >= base && self.is_live(num) {
+            if self
+                .live_number(&state, next.node.1)
+                .is_some_and(|num| num >= base)
+            {
                 out.push(next);
             }
         }
