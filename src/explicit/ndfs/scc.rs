@@ -448,9 +448,10 @@ impl<'a> Scc<'a> {
         if self.roots.last().is_some_and(|r| r.num == f.num) {
             let r = self.roots.pop().unwrap();
             self.live_num.truncate(r.live);
-            self.live_perm.truncate(r.live * self.pw.min(1) * self.n);
-            self.parts
-                .truncate(self.roots.len() * self.pw.min(1) * self.n);
+            if self.pw > 0 {
+                self.live_perm.truncate(r.live * self.n);
+                self.parts.truncate(self.roots.len() * self.n);
+            }
         }
         self.arena.truncate(f.start);
     }
