@@ -15,7 +15,7 @@ use crate::bmc::frame::Encoding;
 use crate::bmc::transys::Transys;
 use crate::bmc::unroll::Unroller;
 use crate::cert::CertLemma;
-use crate::engine::{Control, Engine, Outcome, Problem};
+use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::ic3::engine::Ic3Engine;
 use crate::ic3::prove;
 use crate::proof::finish::{self, Findings, PropKey};
@@ -386,6 +386,16 @@ impl Engine for KindEngine {
         "kind"
     }
 
+    fn presentation(&self, _p: &Problem) -> Presentation {
+        Presentation {
+            symmetry: "symmetric lemma orbits",
+            data_symmetry: None,
+            count: "lemmas",
+            size_by_size: false,
+            dead_cells: false,
+        }
+    }
+
     fn describe(&self, p: &Problem) -> String {
         format!(
             "k-induction up to depth {} ({}, simple paths{}){}; invariants checked independently",
@@ -400,11 +410,7 @@ impl Engine for KindEngine {
             } else {
                 ""
             },
-            if p.max > p.min {
-                format!(", sizes {}..{} in one aggregate run", p.min, p.max)
-            } else {
-                String::new()
-            }
+            p.aggregate_text()
         )
     }
 
@@ -414,28 +420,13 @@ impl Engine for KindEngine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
-        if let Some(e) = crate::model::extra::unsupported(p.model, "k-induction") {
-            return Err(e);
-        }
-        let start = Instant::now();
-        let f = self.search(p, ctl)?;
-        let limit = f.limit;
-        let (reports, certificate) = finish::conclude(
+        finish::check_with(
             p,
             ctl,
             "k-induction",
             self.solver,
-            f,
-            start.elapsed().as_secs_f64(),
-        )?;
-        for r in reports {
-            report(r);
-        }
-        Ok(Outcome {
-            limit,
-            certificate,
-            aggregate: p.max > p.min,
-            ..Outcome::default()
-        })
+            || self.search(p, ctl),
+            report,
+        )
     }
 }

@@ -1,8 +1,10 @@
-//! Engine-neutral results: one verdict per (size, property), carrying its evidence (a
-//! replayed trace, how a `holds` was proved, the bound reached), and the exit code
-//! every command derives from its verdicts.
+//! Engine-neutral results: one verdict per (size, property), safety or liveness,
+//! carrying its evidence (a replayed trace or lasso, how a `holds` was proved, the bound
+//! reached), and the exit code every command derives from its verdicts.
 
 use crate::cert::Certificate;
+use crate::lasso::Lasso;
+use crate::model::ir::Model;
 use crate::trace::Trace;
 use std::sync::Arc;
 
@@ -24,7 +26,7 @@ pub enum Proof {
 pub enum Verdict {
     Holds(Proof),
     /// A counterexample, replayed on the reference interpreter.
-    Violated(Box<Trace>),
+    Violated(Box<Counterexample>),
     /// No violation up to this depth (bounded search only: not a proof).
     NoViolationUpTo(usize),
     /// No violation found by a search that may miss one (not a proof).
@@ -42,6 +44,28 @@ pub enum Verdict {
         hi: i64,
         within: Box<Verdict>,
     },
+}
+
+/// The evidence of a violation, replayed on the reference interpreter of the unreduced
+/// instance before it is reported.
+#[derive(Clone, Debug)]
+pub enum Counterexample {
+    /// A finite run to a state violating an `unsafe` property (or to a range error, a
+    /// store leaving the int window, a deadlock).
+    Trace(Trace),
+    /// An infinite run violating an `ltl` property: a stem and a cycle (or a deadlocked
+    /// last state repeating forever).
+    Lasso(Lasso),
+}
+
+impl Counterexample {
+    /// The number of steps: of the trace, or of the lasso's stem and cycle together.
+    pub fn depth(&self) -> usize {
+        match self {
+            Counterexample::Trace(t) => t.depth(),
+            Counterexample::Lasso(l) => l.steps.len(),
+        }
+    }
 }
 
 /// The kind of a verdict without its evidence, for comparisons.
@@ -73,16 +97,54 @@ impl Verdict {
         }
     }
 
-    pub fn trace(&self) -> Option<&Trace> {
+    /// A violation with a finite trace as its evidence.
+    pub fn violated(t: Trace) -> Verdict {
+        Verdict::Violated(Box::new(Counterexample::Trace(t)))
+    }
+
+    /// A violation with a lasso as its evidence.
+    pub fn violated_by_lasso(l: Lasso) -> Verdict {
+        Verdict::Violated(Box::new(Counterexample::Lasso(l)))
+    }
+
+    /// The evidence of a violation.
+    pub fn counterexample(&self) -> Option<&Counterexample> {
         match self {
-            Verdict::Violated(t) => Some(t),
+            Verdict::Violated(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The trace of a violation of a safety property.
+    pub fn trace(&self) -> Option<&Trace> {
+        match self.counterexample() {
+            Some(Counterexample::Trace(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The lasso of a violation of an `ltl` property.
+    pub fn lasso(&self) -> Option<&Lasso> {
+        match self.counterexample() {
+            Some(Counterexample::Lasso(l)) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// Take the trace out of a violation of a safety property.
+    pub fn into_trace(self) -> Option<Trace> {
+        match self {
+            Verdict::Violated(c) => match *c {
+                Counterexample::Trace(t) => Some(t),
+                Counterexample::Lasso(_) => None,
+            },
             _ => None,
         }
     }
 
     /// The length of the counterexample.
     pub fn depth(&self) -> Option<usize> {
-        self.trace().map(|t| t.depth())
+        self.counterexample().map(|c| c.depth())
     }
 
     /// The JSON spelling: `holds`, `violated`, `no_violation_up_to` (with a bound),
@@ -173,6 +235,24 @@ pub enum PropId {
     IntBound,
     /// A reachable state with no enabled transition (`--deadlock`).
     Deadlock,
+    /// An `ltl` property (index into `model.ltls`): for a property of a process, every
+    /// process (one for a fully symmetric family, the others following by symmetry).
+    Ltl(usize),
+}
+
+impl PropId {
+    /// The property's name: its own for `unsafe`, `invariant` and `ltl` properties;
+    /// `range_error`, `int_bound` and `deadlock` for the others (as certificates, JSON
+    /// and tables name them).
+    pub fn name(self, model: &Model) -> String {
+        match self {
+            PropId::Unsafe(u) => model.unsafes[u].name.clone(),
+            PropId::Ltl(k) => model.ltls[k].name.clone(),
+            PropId::Range => "range_error".into(),
+            PropId::IntBound => "int_bound".into(),
+            PropId::Deadlock => "deadlock".into(),
+        }
+    }
 }
 
 /// One row of a report.
@@ -221,36 +301,26 @@ pub struct SizeReport {
     pub size: usize,
     /// The engine that answered this size (`explicit`, `sat`, `ic3`, `k-induction`).
     pub engine: &'static str,
-    /// Whether symmetry reduction (explicit), symmetry breaking (SAT) or symmetric
-    /// lemma orbits (proofs) were applied.
+    /// Whether the engine's use of symmetry (`engine::Presentation::symmetry`) was
+    /// applied at this size.
     pub symmetry: bool,
     pub results: Vec<PropResult>,
     pub seconds: f64,
     pub limit: Option<Limit>,
-    /// Every reachable state was explored (explicit engine only).
-    pub complete: bool,
     /// Counterexamples that failed to replay, certificates that failed their check
     /// (an engine bug; the verdicts concerned are then unknown).
     pub internal_errors: Vec<String>,
-    /// Explicit engine: states stored, successors generated, initial states.
-    pub states: Option<usize>,
-    pub transitions: Option<u64>,
-    pub initial_states: Option<usize>,
     /// The depth up to which every requested property was answered (explicit: every
     /// state of a smaller depth expanded; SAT: every query up to it solved).
     pub answered_depth: Option<usize>,
-    /// SAT engine: depth bound, and variables and clauses of the deepest formula.
-    pub bound: Option<usize>,
-    pub vars: Option<i32>,
-    pub clauses: Option<usize>,
-    /// Proof engines: the frame or induction depth at which the proof closed, and the
-    /// number of lemmas of the invariant.
-    pub proof_depth: Option<usize>,
-    pub lemmas: Option<usize>,
+    /// The engine's own figures, as it chose to give them.
+    pub stats: Stats,
     /// Explicit engine: which transitions fired and which property conjuncts were ever
     /// true, for the warnings about dead code.
     pub coverage: Option<Coverage>,
 }
+
+pub use crate::schema::Stats;
 
 /// What a search saw of the model's text at one size: which transitions fired, and
 /// which conjuncts of the properties that hold were ever true. A transition that never
@@ -346,7 +416,7 @@ mod tests {
             steps: vec![],
             violation: crate::trace::Violation::Deadlock,
         };
-        let v = Verdict::Violated(Box::new(t));
+        let v = Verdict::violated(t);
         assert_eq!(exit_code([&Verdict::Unknown, &v], true), EXIT_VIOLATION);
         assert_eq!(v.depth(), Some(0));
         for v in [

@@ -354,12 +354,7 @@ fn refuted(m: &nfold::model::ir::Model, explicit_max: usize, ic3_max: usize) -> 
             break;
         }
     }
-    let p = nfold::engine::Problem {
-        model: m,
-        min: 1,
-        max: ic3_max,
-        props: (0..m.unsafes.len()).collect(),
-    };
+    let p = nfold::engine::Problem::new(m, 1, ic3_max, (0..m.unsafes.len()).collect());
     let ctl = Control {
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(20)),
         ..Default::default()

@@ -270,12 +270,7 @@ fn proof_engines_and_the_cutoff_refuse() {
     let m = model(LOCK);
     let o = cutoff::fragment(&m).unwrap_err();
     assert!(o.what.contains("extra process id"), "{}", o.what);
-    let p = Problem {
-        model: &m,
-        min: 1,
-        max: 2,
-        props: vec![0],
-    };
+    let p = Problem::new(&m, 1, 2, vec![0]);
     let ic3 = Ic3Engine {
         solver: SolverKind::default_kind(),
         symmetry: true,
@@ -339,7 +334,7 @@ fn command_line_warns_answers_and_replays() {
         let (code, out, err) = nfold(&args);
         assert_eq!(code, 1, "{extra:?}: {out}{err}");
         assert!(
-            out.contains("violated at sizes 2, 3; holds at size"),
+            out.contains("violated at sizes 2..3; holds at size"),
             "{extra:?}: {out}"
         );
     }

@@ -182,8 +182,11 @@ fn components_are_fair_by_the_orbits_of_their_own_permutations() {
                 assert_eq!(code, 1, "{file} {prop} sym={sym}: {v}");
                 for r in v["results"].as_array().unwrap() {
                     let n = r["size"].as_u64().unwrap() as usize;
+                    // bounce has no initial state at n = 1 (Tok <> Prev): vacuous.
                     let want = if violated_at.contains(&n) {
                         "violated"
+                    } else if file == "bounce" && n == 1 {
+                        "vacuous"
                     } else {
                         "holds"
                     };
@@ -195,7 +198,7 @@ fn components_are_fair_by_the_orbits_of_their_own_permutations() {
                         }
                     }
                     let reduced = sym && n >= if prop == "ends" { 2 } else { 3 };
-                    assert_eq!(r["symmetry_reduction"], reduced, "{file} {prop} n={n}");
+                    assert_eq!(r["symmetry"], reduced, "{file} {prop} n={n}");
                 }
             }
         }
@@ -225,7 +228,7 @@ fn fair_answers_are_exact() {
     let (code, out, _) = nfold(&["live", "families/peterson.cub", "--sizes", "1..6", "--fair"]);
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.contains("starvation_free (weak fairness): holds at sizes 1, 2, 3, 4, 5, 6"),
+        out.contains("starvation_free (weak fairness): holds at sizes 1..6"),
         "{out}"
     );
     assert!(
@@ -244,7 +247,7 @@ fn fair_answers_are_exact() {
     for r in v["results"].as_array().unwrap() {
         let n = r["size"].as_u64().unwrap();
         let search = if n >= 3 { "symmetry+scc" } else { "scc" };
-        assert_eq!(r["algorithm"], search, "{r}");
+        assert_eq!(r["search"], search, "{r}");
         assert!(r.get("incomplete").is_none(), "{r}");
     }
 }

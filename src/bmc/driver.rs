@@ -24,7 +24,7 @@ use crate::model::ir::Model;
 use crate::sat::circuit::{FALSE, TRUE};
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
 use crate::trace::{RangeSite, Trace, Violation};
-use crate::verdict::{Limit, PropId, PropResult, SizeReport, Verdict};
+use crate::verdict::{Limit, PropId, PropResult, SizeReport, Stats, Verdict};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -313,11 +313,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
                             break 'depth;
                         }
                         Err(e) => {
-                            let name = match key {
-                                PropId::Unsafe(p) => model.unsafes[p].name.as_str(),
-                                PropId::IntBound => "int_bound",
-                                _ => "range_error",
-                            };
+                            let name = key.name(model);
                             internal_errors.push(format!("{name}, depth {k}: {e}"));
                             break 'depth;
                         }
@@ -370,7 +366,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
         let mut results = Vec::new();
         for &p in &props {
             let verdict = match found.remove(&(PropId::Unsafe(p), w)) {
-                Some(t) => Verdict::Violated(Box::new(t)),
+                Some(t) => Verdict::violated(t),
                 None if finished => Verdict::NoViolationUpTo(opts.depth),
                 None => Verdict::Unknown,
             };
@@ -390,7 +386,7 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
                     size: w,
                     prop: key,
                     name: name.into(),
-                    verdict: Verdict::Violated(Box::new(t)),
+                    verdict: Verdict::violated(t),
                 });
             }
         }
@@ -400,16 +396,15 @@ fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, Stri
             results,
             seconds,
             limit,
-            complete: false,
             internal_errors: internal_errors.clone(),
-            states: None,
-            transitions: None,
-            initial_states: None,
             answered_depth: answered,
             engine: "sat",
-            bound: Some(opts.depth),
-            vars: Some(s.vars),
-            clauses: Some(s.clauses),
+            stats: Stats {
+                bound: Some(opts.depth),
+                variables: Some(s.vars),
+                clauses: Some(s.clauses),
+                ..Stats::default()
+            },
             ..SizeReport::default()
         });
     }

@@ -31,11 +31,41 @@ pub struct Problem<'m> {
     /// The `unsafe` properties (indices into `model.unsafes`); range errors are always
     /// checked.
     pub props: Vec<usize>,
+    /// The `ltl` properties (indices into `model.ltls`), for engines that check
+    /// liveness (`Engine::liveness`).
+    pub ltls: Vec<usize>,
+    /// Only weakly fair runs count for the `ltl` properties: every process that stays
+    /// enabled eventually executes (the process of a step is its transition's first
+    /// parameter).
+    pub fair: bool,
 }
 
-impl Problem<'_> {
+impl<'m> Problem<'m> {
+    /// A safety problem: `unsafe` properties `props` (and range errors) at sizes
+    /// `min..=max`.
+    pub fn new(model: &'m Model, min: usize, max: usize, props: Vec<usize>) -> Problem<'m> {
+        Problem {
+            model,
+            min,
+            max,
+            props,
+            ltls: Vec::new(),
+            fair: false,
+        }
+    }
+
     pub fn sizes(&self) -> Vec<usize> {
         (self.min..=self.max).collect()
+    }
+
+    /// `, sizes A..B in one aggregate run` for a range, nothing for one size: how an
+    /// engine that answers a range in one run says so in its description.
+    pub fn aggregate_text(&self) -> String {
+        if self.max > self.min {
+            format!(", sizes {}..{} in one aggregate run", self.min, self.max)
+        } else {
+            String::new()
+        }
     }
 }
 
@@ -67,6 +97,9 @@ pub struct Outcome {
     pub limit: Option<Limit>,
     /// The checked certificate of the sizes proved, for `--certificate`.
     pub certificate: Option<Arc<Certificate>>,
+    /// Every checked certificate of the run when it has several (the safety
+    /// properties', then one per `ltl` property, each about its liveness product).
+    pub certificates: Vec<Arc<Certificate>>,
     /// The sizes were answered as one aggregate (the report draws them as rows of it).
     pub aggregate: bool,
     /// The sizes of a SAT run were checked width by width, each on its own formula.
@@ -75,12 +108,44 @@ pub struct Outcome {
     pub notes: Vec<String>,
 }
 
-/// A safety engine.
+/// How an engine presents itself in reports: the words and columns a renderer uses, so
+/// that no renderer needs to know the engines by name.
+#[derive(Clone, Copy, Debug)]
+pub struct Presentation {
+    /// How the engine uses symmetry, in the header's words ("reduction",
+    /// "lex-leader symmetry breaking", "symmetric lemma orbits").
+    pub symmetry: &'static str,
+    /// Whether (and by which part, e.g. " (explicit search)") interchangeable data
+    /// values are permuted too: `None` for an engine that does not.
+    pub data_symmetry: Option<&'static str>,
+    /// The header of the table's count column ("states", "clauses", "lemmas").
+    pub count: &'static str,
+    /// The sizes are answered one at a time, so a limit stops the run at one size
+    /// (otherwise the run covers all sizes at once).
+    pub size_by_size: bool,
+    /// The engine stores states up to their dead cells (`model::dead`), announced in
+    /// the header.
+    pub dead_cells: bool,
+}
+
+/// An engine: safety, and liveness for those that say so (`liveness`).
 pub trait Engine {
     /// One line describing the engine and its settings for this problem.
     fn describe(&self, p: &Problem) -> String;
     /// The name used in JSON (`explicit`, `sat`, `ic3`, `kind`, `auto`).
     fn name(&self) -> &'static str;
+    /// The words and columns of its reports on this problem.
+    fn presentation(&self, p: &Problem) -> Presentation;
+    /// Whether the engine can go on to try a proof for every n (`portfolio::every`)
+    /// after its sizes hold.
+    fn every_n(&self) -> bool {
+        false
+    }
+    /// Whether the engine answers `ltl` properties (`Problem::ltls`); an engine that
+    /// does not is never given any.
+    fn liveness(&self) -> bool {
+        false
+    }
     /// Check the problem, handing each size's report to `report` once final.
     fn check(
         &self,

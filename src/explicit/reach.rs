@@ -526,12 +526,12 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
             if opts.progress && last_progress.elapsed().as_secs_f64() >= 1.0 {
                 last_progress = Instant::now();
                 let t = start.elapsed().as_secs_f64();
-                eprintln!(
-                    "nfold: size {n}: depth {depth}, {} states, {} expanded, {:.0} states/s",
+                crate::progress::line(format!(
+                    "size {n}: depth {depth}, {} states, {} expanded, {:.0} states/s",
                     s.count,
                     cursor,
                     s.count as f64 / t
-                );
+                ));
             }
         }
     }
@@ -585,7 +585,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let mut push = |prop: PropId, name: String, found: Option<&Found>, decided: bool| {
         let verdict = match found {
             Some(f) => match build_trace(model, &inst, &compiled, &s, f) {
-                Ok(t) => Verdict::Violated(Box::new(t)),
+                Ok(t) => Verdict::violated(t),
                 Err(e) => {
                     internal_errors.push(format!("size {n}, {name}: {e}"));
                     Verdict::Unknown
@@ -861,16 +861,18 @@ impl From<ReachResult> for SizeReport {
             results: r.results,
             seconds: r.stats.seconds,
             limit: r.limit,
-            complete: r.complete,
             internal_errors: r.internal_errors,
             engine: "explicit",
-            states: Some(r.stats.states),
-            transitions: Some(r.stats.transitions),
-            initial_states: Some(r.stats.initial_states),
+            stats: crate::verdict::Stats {
+                states: Some(r.stats.states),
+                transitions: Some(r.stats.transitions),
+                initial_states: Some(r.stats.initial_states),
+                complete: Some(r.complete),
+                ..Default::default()
+            },
             // Every state of depth <= the level being expanded was discovered and checked.
             answered_depth: Some(r.stats.depth),
             coverage: Some(r.coverage),
-            ..SizeReport::default()
         }
     }
 }

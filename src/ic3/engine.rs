@@ -1,17 +1,22 @@
 //! IC3 as an engine of the command line: one run over the aggregate of the sizes,
 //! counterexamples made shortest by BMC, the invariant certified (`proof::finish`).
+//! An `ltl` property is proved as the `unsafe` property of its liveness product
+//! (`live::Product`): its certificate, marked with the property (`liveness NAME`), is
+//! checked against the product at every size, and a product counterexample becomes a
+//! replayed lasso.
 
 use super::{Cex, Ic3Options, Ic3Outcome, Ic3Stats, houdini, prove};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
 use crate::bmc::transys::Transys;
-use crate::engine::{Control, Engine, Outcome, Problem};
+use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
+use crate::live::{self, LOOP_PROP, Product};
 use crate::model::ir::{Model, Ty};
 use crate::proof::finish::{self, Findings};
 use crate::proof::lemma::{Anchor, Lemma};
 use crate::sat::SolverKind;
-use crate::verdict::{SizeReport, Verdict};
+use crate::verdict::SizeReport;
 use std::time::Instant;
 
 /// IC3 with its settings.
@@ -125,14 +130,14 @@ impl Ic3Engine {
         let kept =
             houdini::houdini(ts, widened, sym, self.solver, &ctl.sat_stop())?.unwrap_or_default();
         if ctl.progress {
-            eprintln!(
-                "nfold: ic3 seeds: {found} lemmas of sizes 1..{}, {} of them inductive at sizes {}..{} ({:.2}s)",
+            crate::progress::line(format!(
+                "ic3 seeds: {found} lemmas of sizes 1..{}, {} of them inductive at sizes {}..{} ({:.2}s)",
                 small.seed,
                 kept.len(),
                 p.min,
                 p.max,
                 t1.elapsed().as_secs_f64()
-            );
+            ));
         }
         Ok(kept)
     }
@@ -187,12 +192,12 @@ impl Ic3Engine {
                 return Ok(None);
             };
             if ctl.progress {
-                eprintln!(
-                    "nfold: ic3 ladder, size {w}: {n} lemmas carried from size {}, {} of them inductive ({:.2}s)",
+                crate::progress::line(format!(
+                    "ic3 ladder, size {w}: {n} lemmas carried from size {}, {} of them inductive ({:.2}s)",
                     w - 1,
                     kept.len(),
                     t0.elapsed().as_secs_f64()
-                );
+                ));
             }
             let mut opts = self.options(p, ctl);
             opts.seed = kept.clone();
@@ -274,7 +279,7 @@ impl Ic3Engine {
         let mut out = Vec::new();
         for r in &run.reports {
             for x in &r.results {
-                if let Verdict::Violated(t) = &x.verdict {
+                if let Some(t) = x.verdict.trace() {
                     out.push(Cex {
                         key: x.prop,
                         width: r.size,
@@ -311,12 +316,12 @@ impl Ic3Engine {
         };
         found.retain(|c| !skip.contains(&(c.key, c.width)));
         if let (true, Some(d)) = (ctl.progress, bug_depth) {
-            eprintln!(
-                "nfold: bmc to depth {d} at sizes {}..{}: {} violations",
+            crate::progress::line(format!(
+                "bmc to depth {d} at sizes {}..{}: {} violations",
                 p.min,
                 p.max,
                 found.len()
-            );
+            ));
         }
         let mut exclude = skip.to_vec();
         exclude.extend(found.iter().map(|c| (c.key, c.width)));
@@ -359,6 +364,20 @@ impl Engine for Ic3Engine {
         "ic3"
     }
 
+    fn presentation(&self, _p: &Problem) -> Presentation {
+        Presentation {
+            symmetry: "symmetric lemma orbits",
+            data_symmetry: None,
+            count: "lemmas",
+            size_by_size: false,
+            dead_cells: false,
+        }
+    }
+
+    fn every_n(&self) -> bool {
+        true
+    }
+
     fn describe(&self, p: &Problem) -> String {
         format!(
             "IC3 / property-directed reachability ({}{}){}; invariants checked independently",
@@ -368,12 +387,12 @@ impl Engine for Ic3Engine {
             } else {
                 ""
             },
-            if p.max > p.min {
-                format!(", sizes {}..{} in one aggregate run", p.min, p.max)
-            } else {
-                String::new()
-            }
+            p.aggregate_text()
         )
+    }
+
+    fn liveness(&self) -> bool {
+        true
     }
 
     fn check(
@@ -382,22 +401,70 @@ impl Engine for Ic3Engine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
-        if let Some(e) = crate::model::extra::unsupported(p.model, "IC3") {
-            return Err(e);
+        if p.ltls.is_empty() {
+            return self.check_safety(p, ctl, report);
         }
-        let start = Instant::now();
-        let f = self.findings(p, ctl, &[])?;
-        let limit = f.limit;
-        let (reports, certificate) =
-            finish::conclude(p, ctl, "ic3", self.solver, f, start.elapsed().as_secs_f64())?;
-        for r in reports {
+        let mut all = Vec::new();
+        let mut out = Outcome::default();
+        if !p.props.is_empty() {
+            out = self.check_safety(p, ctl, &mut |r| all.push(r))?;
+            out.certificates.extend(out.certificate.clone());
+        }
+        for &k in &p.ltls {
+            if out.limit.is_some() {
+                break;
+            }
+            let (reports, o) = self.check_ltl(p, ctl, k)?;
+            all = live::merge(all, reports);
+            out.limit = out.limit.or(o.limit);
+            out.aggregate |= o.aggregate;
+            out.certificates.extend(o.certificate.clone());
+            out.certificate = out.certificate.or(o.certificate);
+        }
+        for r in all {
             report(r);
         }
-        Ok(Outcome {
-            limit,
-            certificate,
-            aggregate: p.max > p.min,
-            ..Outcome::default()
-        })
+        Ok(out)
+    }
+}
+
+impl Ic3Engine {
+    /// IC3 on the liveness product of `ltl` property `k`; the certificate is marked as
+    /// being about the property.
+    fn check_ltl(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        k: usize,
+    ) -> Result<(Vec<SizeReport>, Outcome), String> {
+        let prod = Product::new(p.model, k, p.fair)?;
+        let pp = Problem::new(&prod.model, p.min, p.max, vec![LOOP_PROP]);
+        let mut reports = Vec::new();
+        let mut out = self.check_safety(&pp, ctl, &mut |r| reports.push(r))?;
+        out.certificate = out
+            .certificate
+            .map(|c| live::mark_certificate(&c, p.model, &prod, &mut reports));
+        let reports = reports
+            .into_iter()
+            .map(|r| live::translate(p.model, &prod, r))
+            .collect();
+        Ok((reports, out))
+    }
+
+    /// IC3 on the problem's `unsafe` properties (and range errors).
+    fn check_safety(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        finish::check_with(
+            p,
+            ctl,
+            "ic3",
+            self.solver,
+            || self.findings(p, ctl, &[]),
+            report,
+        )
     }
 }

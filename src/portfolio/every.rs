@@ -84,12 +84,7 @@ pub fn prove_every(
             solver,
             symmetry: true,
         };
-        let small = Problem {
-            model,
-            min: 1,
-            max: n0,
-            props: props.to_vec(),
-        };
+        let small = Problem::new(model, 1, n0, props.to_vec());
         let (_, out) = ic3.run(&small, ctl, &[])?;
         if let Some(c) = out.cexs.first() {
             return Ok(not(format!("violated at size {}", c.width)));
@@ -145,12 +140,13 @@ pub fn prove_every(
             every: Some(c),
             // The fragment has no ints (`cutoff::fragment`).
             ints: None,
+            liveness: None,
         };
         let t = Instant::now();
         let check = check_every(model, &cert, solver, &ctl.sat_stop())?;
         if ctl.progress {
-            eprintln!(
-                "nfold: every n: {} clauses from IC3 at sizes 1..{n0}, cutoff {}, {} at sizes 1..{} ({:.2}s)",
+            crate::progress::line(format!(
+                "every n: {} clauses from IC3 at sizes 1..{n0}, cutoff {}, {} at sizes 1..{} ({:.2}s)",
                 cert.lemmas.len(),
                 check.cutoff,
                 if check.accepted() {
@@ -160,7 +156,7 @@ pub fn prove_every(
                 },
                 check.cutoff,
                 t.elapsed().as_secs_f64()
-            );
+            ));
         }
         if check.accepted() {
             let cutoff = check.cutoff;

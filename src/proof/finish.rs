@@ -12,7 +12,7 @@ use crate::model::ir::Model;
 use crate::proof::check::{self, SizeCheck};
 use crate::sat::SolverKind;
 use crate::trace::Trace;
-use crate::verdict::{PropId, Verdict};
+use crate::verdict::{PropId, Stats, Verdict};
 use std::sync::Arc;
 
 /// Which property: `Unsafe(p)`, `Range` for range errors, `IntBound` for stores
@@ -62,10 +62,7 @@ pub fn shortest(
         .results
         .into_iter()
         .find(|x| x.prop == want)
-        .and_then(|x| match x.verdict {
-            Verdict::Violated(t) => Some(*t),
-            _ => None,
-        })
+        .and_then(|x| x.verdict.into_trace())
         .ok_or_else(|| {
             format!(
                 "BMC found no counterexample within {depth} steps at size {n}, where the proof engine found one{}",
@@ -79,12 +76,7 @@ pub fn shortest(
 
 /// The name a certificate gives a property.
 pub fn key_name(model: &Model, key: PropKey) -> String {
-    match key {
-        PropId::Unsafe(u) => model.unsafes[u].name.clone(),
-        PropId::IntBound => "int_bound".into(),
-        PropId::Deadlock => "deadlock".into(),
-        PropId::Range => "range_error".into(),
-    }
+    key.name(model)
 }
 
 /// A certificate of `lemmas` claiming each property at the sizes given, checked at
@@ -111,6 +103,7 @@ pub fn certify(
         lemmas,
         ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
         every: None,
+        liveness: None,
     };
     let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
     Ok((Arc::new(cert), checks))
@@ -135,6 +128,36 @@ pub struct Findings {
     pub proof_depth: Option<usize>,
 }
 
+/// What a proof engine's `Engine::check` does once it has its findings: refuse a model
+/// it cannot read, conclude (`conclude`), hand every size's report on, and say how the
+/// run ended (the sizes are one aggregate run). `search` gives the findings.
+pub fn check_with(
+    p: &Problem,
+    ctl: &Control,
+    engine: &'static str,
+    solver: SolverKind,
+    search: impl FnOnce() -> Result<Findings, String>,
+    report: &mut dyn FnMut(crate::verdict::SizeReport),
+) -> Result<crate::engine::Outcome, String> {
+    if let Some(e) = crate::model::extra::unsupported(p.model, engine) {
+        return Err(e);
+    }
+    let start = std::time::Instant::now();
+    let f = search()?;
+    let limit = f.limit;
+    let (reports, certificate) =
+        conclude(p, ctl, engine, solver, f, start.elapsed().as_secs_f64())?;
+    for r in reports {
+        report(r);
+    }
+    Ok(crate::engine::Outcome {
+        limit,
+        certificate,
+        aggregate: p.max > p.min,
+        ..Default::default()
+    })
+}
+
 /// Turn findings into one report per size: counterexamples made shortest and
 /// replayed, the invariant certified (every `holds` is a checked one), the rest
 /// bounded or unknown. Returns the reports and the certificate.
@@ -152,7 +175,7 @@ pub fn conclude(
     let mut verdicts: HashMap<(PropKey, usize), Verdict> = HashMap::new();
     let mut errors: HashMap<usize, Vec<String>> = HashMap::new();
     for (k, t) in f.traces {
-        verdicts.insert((k, t.size), Verdict::Violated(Box::new(t)));
+        verdicts.insert((k, t.size), Verdict::violated(t));
     }
     // Properties first: range errors at a size whose properties are all violated are
     // decided only up to the deepest violation, as every engine does (BMC then finds
@@ -171,7 +194,7 @@ pub fn conclude(
             })
         };
         let v = match shortest(p, k, n, d, solver, ctl) {
-            Ok(t) => Verdict::Violated(Box::new(t)),
+            Ok(t) => Verdict::violated(t),
             Err(_) if !matches!(k, PropId::Unsafe(_)) && !p.props.is_empty() && all_violated() => {
                 Verdict::Unknown
             }
@@ -211,13 +234,13 @@ pub fn conclude(
             ctl,
         )?;
         if ctl.progress {
-            eprintln!(
-                "nfold: certificate of {} lemmas checked at sizes {}..{} in {:.2}s",
+            crate::progress::line(format!(
+                "certificate of {} lemmas checked at sizes {}..{} in {:.2}s",
                 cert.lemmas.len(),
                 p.min,
                 p.max,
                 t0.elapsed().as_secs_f64()
-            );
+            ));
         }
         for c in &checks {
             for (i, &k) in keys.iter().enumerate() {
@@ -271,9 +294,12 @@ pub fn conclude(
             seconds,
             limit: f.limit,
             internal_errors: errors.remove(&n).unwrap_or_default(),
-            proof_depth: f.proof_depth,
-            lemmas: lemmas_count,
-            bound: f.bounded,
+            stats: Stats {
+                proof_depth: f.proof_depth,
+                lemmas: lemmas_count,
+                bound: f.bounded,
+                ..Stats::default()
+            },
             ..SizeReport::default()
         });
     }
