@@ -13,7 +13,6 @@ use crate::bmc::query::SymBreak;
 use crate::cert::sizes_phrase;
 use crate::engine::{self, Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
-use crate::explicit::ndfs::COMPLETE_BUDGET;
 use crate::ic3::engine::Ic3Engine;
 use crate::kind::KindEngine;
 use crate::model::ir::Model;
@@ -119,11 +118,6 @@ pub(crate) struct CheckArgs {
     /// eventually executes; a step's process is its transition's first parameter).
     #[arg(long)]
     fair: bool,
-    /// explicit `ltl` search under --fair with symmetry: the transitions the complete
-    /// search (no reduction) may generate before the reduced, incomplete one takes over
-    /// (0: the reduced search at once).
-    #[arg(long, value_name = "T", default_value_t = COMPLETE_BUDGET)]
-    complete_budget: u64,
     /// explicit `ltl` search: print lassos as the search found them, without looking
     /// for a shorter one.
     #[arg(long)]
@@ -189,7 +183,6 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             deadlock: a.deadlock,
             max_states: a.max_states,
             shorten: !a.no_shorten,
-            complete_budget: Some(a.complete_budget),
         }),
         EngineArg::Sat => Box::new(BmcEngine {
             opts: BmcOptions {
@@ -219,7 +212,6 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             symmetry,
             dead_cells: !a.no_dead_cells,
             shorten: !a.no_shorten,
-            complete_budget: Some(a.complete_budget),
             // A certificate asks for invariants: no explicit pass first.
             explicit_seconds: if a.certificate.is_some() { 0.0 } else { 0.2 },
             bmc_depth: a.depth.unwrap_or(10),
