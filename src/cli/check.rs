@@ -271,10 +271,10 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         Err(e) => return usage(&e),
     };
     // A report that cannot be written is said before the run, not after it.
-    if let Some(path) = &a.run.report {
-        if let Err(e) = std::fs::File::create(path) {
-            return usage(&format!("cannot write the report to {path}: {e}"));
-        }
+    if let Some(path) = &a.run.report
+        && let Err(e) = std::fs::File::create(path)
+    {
+        return usage(&format!("cannot write the report to {path}: {e}"));
     }
     let problem = Problem {
         ltls,

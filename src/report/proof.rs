@@ -58,8 +58,8 @@ pub(super) fn lemmas(doc: &CheckDoc) -> String {
     }
     let mut out = String::from(
         "<section id=\"proofs\">\n<h2>Proofs: the invariants' lemmas</h2>\n\
-         <p>Each proof is an inductive invariant, the conjunction of its lemmas (each for \
-         every tuple of distinct processes), checked by code independent of the engine \
+         <p>Each proof is an inductive invariant, the conjunction of its lemmas, checked \
+         by code independent of the engine \
          that found it before <code>holds</code> was written. <code>nfold check \
          --certificate FILE</code> saves it; <code>nfold certify</code> checks it again.</p>\n",
     );

@@ -96,6 +96,9 @@ fn section(doc: &CheckDoc, i: usize, r: &Row, t: &TraceDoc, open: bool) -> Strin
     if let Some(l) = t.loop_start {
         let _ = write!(out, " data-loop-start=\"{l}\"");
     }
+    if let Some(p) = t.process {
+        let _ = write!(out, " data-process=\"{p}\"");
+    }
     let _ = writeln!(
         out,
         ">\n<details{}>\n<summary><h3>{}</h3></summary>",
