@@ -136,6 +136,7 @@ pub(super) fn summary(doc: &CheckDoc) -> String {
     if let Some(e) = &doc.every_n {
         parts.push(match (e.verdict.as_str(), e.cutoff, &e.reason) {
             ("holds", Some(c), _) => format!("for every n: holds (cutoff {c})"),
+            ("violated", _, Some(r)) => format!("for every n: {}", violated_text(r)),
             (_, _, Some(r)) => format!("for every n: not proved ({r})"),
             (v, _, _) => format!("for every n: {v}"),
         });
@@ -144,6 +145,15 @@ pub(super) fn summary(doc: &CheckDoc) -> String {
         parts.push(format!("stopped: {l}"));
     }
     parts.join("; ")
+}
+
+/// The every-n answer for a violation: `VIOLATED at sizes 2..3` from the reason
+/// `violated at sizes 2..3`.
+fn violated_text(reason: &str) -> String {
+    match reason.strip_prefix("violated ") {
+        Some(at) => format!("VIOLATED {at}"),
+        None => format!("VIOLATED ({reason})"),
+    }
 }
 
 /// The map: one row per size, one column per property, every cell a verdict in words.
@@ -214,13 +224,14 @@ pub(super) fn map(doc: &CheckDoc) -> String {
                 e.lemmas.unwrap_or(0),
                 e.how.as_deref().unwrap_or("?")
             ),
+            ("violated", _, Some(r)) => format!("For every n: {}", violated_text(r)),
             (_, _, Some(r)) => format!("For every n: not proved: {r}"),
             (v, _, _) => format!("For every n: {v}"),
         };
-        let class = if e.verdict == "holds" {
-            "v-holds"
-        } else {
-            "v-bounded"
+        let class = match e.verdict.as_str() {
+            "holds" => "v-holds",
+            "violated" => "v-violated",
+            _ => "v-bounded",
         };
         let _ = writeln!(
             out,
@@ -340,4 +351,57 @@ pub(super) fn details(doc: &CheckDoc) -> String {
     }
     out.push_str("</section>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A document of one row per (size, property, kind, verdict), from JSON.
+    fn doc(rows: &[(usize, &str, &str, &str)], every: Option<&str>) -> CheckDoc {
+        let results: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(n, p, k, v)| {
+                serde_json::json!({"size": n, "property": p, "kind": k, "verdict": v,
+                    "seconds": 0.0, "engine": "explicit", "symmetry": true})
+            })
+            .collect();
+        let mut d = serde_json::json!({"schema": 2,
+            "tool": {"name": "nfold", "version": "0", "git": "x"}, "model": "m.cub",
+            "engine": "explicit", "engine_text": "", "symmetry_use": "", "symmetric": true,
+            "symmetry": "", "sizes": [1, 2], "results": results, "seconds": 0.0,
+            "mode": "one-by-one"});
+        if let Some(r) = every {
+            d["every_n"] = serde_json::json!({"verdict": "violated", "reason": r, "seconds": 0.0});
+        }
+        serde_json::from_value(d).unwrap()
+    }
+
+    #[test]
+    fn pseudo_properties_never_read_holds() {
+        let d = doc(
+            &[
+                (1, "deadlock", "deadlock", "holds"),
+                (2, "deadlock", "deadlock", "violated"),
+                (1, "int_bound", "int_bound", "violated"),
+            ],
+            None,
+        );
+        let words: Vec<String> = d.results.iter().map(|r| cell(r).word).collect();
+        assert_eq!(words, ["no deadlock", "DEADLOCK", "LEAVES THE INT WINDOW"]);
+    }
+
+    #[test]
+    fn a_violation_is_never_called_not_proved() {
+        let d = doc(
+            &[(1, "p", "unsafe", "holds"), (2, "p", "unsafe", "violated")],
+            Some("violated at size 2"),
+        );
+        let s = summary(&d);
+        assert_eq!(
+            s,
+            "violations at size 2; every property holds at size 1; for every n: VIOLATED at size 2"
+        );
+        assert!(map(&d).contains("class=\"v-violated\">For every n: VIOLATED at size 2"));
+    }
 }

@@ -49,10 +49,21 @@ fn certificates(text: &str) -> Vec<Cert<'_>> {
 
 /// The section of the proofs' lemmas (empty when no size was proved by an invariant).
 pub(super) fn lemmas(doc: &CheckDoc) -> String {
-    let Some(text) = doc.certificate.as_deref() else {
-        return String::new();
-    };
-    let certs = certificates(text);
+    // The sizes' certificates, then the proof for every n.
+    let mut certs: Vec<(&str, Cert)> = Vec::new();
+    for (what, text) in [
+        ("sizes checked", doc.certificate.as_deref()),
+        (
+            "every n",
+            doc.every_n.as_ref().and_then(|e| e.certificate.as_deref()),
+        ),
+    ] {
+        certs.extend(
+            certificates(text.unwrap_or(""))
+                .into_iter()
+                .map(|c| (what, c)),
+        );
+    }
     if certs.is_empty() {
         return String::new();
     }
@@ -63,7 +74,7 @@ pub(super) fn lemmas(doc: &CheckDoc) -> String {
          that found it before <code>holds</code> was written. <code>nfold check \
          --certificate FILE</code> saves it; <code>nfold certify</code> checks it again.</p>\n",
     );
-    for (k, c) in certs.iter().enumerate() {
+    for (k, (what, c)) in certs.iter().enumerate() {
         let proves: Vec<&str> = c
             .header
             .iter()
@@ -72,7 +83,7 @@ pub(super) fn lemmas(doc: &CheckDoc) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "<details class=\"cert\" id=\"cert-{k}\"{}>\n<summary>certificate {}: {} lemmas{}</summary>",
+            "<details class=\"cert\" id=\"cert-{k}\"{}>\n<summary>certificate {} ({what}): {} lemmas{}</summary>",
             if k == 0 { " open" } else { "" },
             k + 1,
             c.lemmas.len(),
