@@ -125,9 +125,15 @@ fn settings(doc: &CheckDoc) -> String {
             format!("<code>{}</code>", esc(&shell_words(&doc.command))),
         ));
     }
+    // The engine's text usually opens with its name (`auto: ...`): not twice.
+    let engine_text = doc
+        .engine_text
+        .strip_prefix(&format!("{}:", doc.engine))
+        .unwrap_or(&doc.engine_text)
+        .trim_start();
     rows.push((
         "engine",
-        format!("<b>{}</b>: {}", esc(&doc.engine), esc(&doc.engine_text)),
+        format!("<b>{}</b>: {}", esc(&doc.engine), esc(engine_text)),
     ));
     rows.push((
         "sizes",
