@@ -345,6 +345,10 @@ pub struct CheckDoc {
     pub schema: u32,
     pub tool: Tool,
     pub model: String,
+    /// The command line that wrote the document (the program, then its arguments), so
+    /// that the run can be repeated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
     /// The engine's name (`explicit`, `sat`, `ic3`, `kind`, `auto`) and its settings.
     pub engine: String,
     pub engine_text: String,
@@ -391,6 +395,11 @@ pub struct CheckDoc {
     /// property the process's cells in the lasso's initial state.
     #[serde(default)]
     pub picture: Vec<PictureRow>,
+    /// The arrays indexed by processes, each with the position of its first `proc`
+    /// index: the process that owns a cell (`A[2]` belongs to process 2), as the text
+    /// report's tables by process (`--trace-format table`) and the HTML report group them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub process_arrays: BTreeMap<String, usize>,
 }
 
 /// One row of the `$` picture.

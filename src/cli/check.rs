@@ -262,6 +262,12 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         Ok(s) => s,
         Err(e) => return usage(&e),
     };
+    // A report that cannot be written is said before the run, not after it.
+    if let Some(path) = &a.run.report
+        && let Err(e) = std::fs::File::create(path)
+    {
+        return usage(&format!("cannot write the report to {path}: {e}"));
+    }
     let problem = Problem {
         ltls,
         fair: a.fair,
@@ -396,6 +402,15 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         }
     }
     run.seconds = start.elapsed().as_secs_f64();
+    if let Some(path) = &a.run.report {
+        let page = crate::report::page(&render::json(&run));
+        if let Err(e) = std::fs::write(path, page) {
+            return usage(&format!("cannot write the report to {path}: {e}"));
+        }
+        run.notes.push(format!(
+            "report written to {path} (one HTML page, no network)"
+        ));
+    }
     if json {
         println!(
             "{}",

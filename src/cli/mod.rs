@@ -266,6 +266,11 @@ pub(crate) struct RunArgs {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
+    /// Also write the run as one self-contained HTML page to FILE (no network, no
+    /// script): the verdicts by size and property, the `$` picture, every
+    /// counterexample as a step table, the proofs' lemmas, the settings.
+    #[arg(long, value_name = "FILE")]
+    report: Option<String>,
     /// Progress lines on stderr (default: when stderr is a terminal).
     #[arg(long, conflicts_with = "quiet")]
     progress: bool,
