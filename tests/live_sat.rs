@@ -179,17 +179,32 @@ fn recheck(m: &Model, cert: &Certificate) {
     claimed.proves.retain(|(_, s)| !s.is_empty());
     assert_eq!(parsed, claimed);
     // Tampered: a lemma that every initial state violates (the loop is not saved
-    // yet) is rejected at every size with an initial state.
-    let saved = prod
-        .vars
-        .iter()
-        .find(|v| {
-            v.name.starts_with("Nf") && v.name.ends_with("Saved") && !v.name.contains("QSaved")
-        })
-        .unwrap();
+    // yet; no round is counted yet) is rejected at every size with an initial state.
+    let lemma = match cert.counting {
+        Some(_) => {
+            let rounds = prod
+                .vars
+                .iter()
+                .find(|v| v.name.starts_with("Nf") && v.name.ends_with("Rounds"))
+                .unwrap();
+            format!("not ({} = 0)", rounds.name)
+        }
+        None => {
+            let saved = prod
+                .vars
+                .iter()
+                .find(|v| {
+                    v.name.starts_with("Nf")
+                        && v.name.ends_with("Saved")
+                        && !v.name.contains("QSaved")
+                })
+                .unwrap();
+            format!("not ({} = False)", saved.name)
+        }
+    };
     let mut bad = cert.clone();
     bad.lemmas
-        .push(nfold::cert::CertLemma::parse(&format!("not ({} = False)", saved.name)).unwrap());
+        .push(nfold::cert::CertLemma::parse(&lemma).unwrap());
     let r = check::check(
         &prod,
         &bad,

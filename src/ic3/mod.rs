@@ -28,6 +28,7 @@
 pub mod engine;
 mod generalize;
 pub mod houdini;
+pub mod live;
 
 use crate::bmc::transys::{FIRE, STATE, STEP, StateVar, Transys};
 use crate::proof::lemma::{self, Cube, Lemma};
