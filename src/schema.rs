@@ -3,8 +3,9 @@
 //! Every document opens with `schema` (this file's `SCHEMA_VERSION`) and `tool` (name,
 //! version and git commit of the binary that wrote it), so that a verdict can be
 //! reproduced. `docs/cli.md` describes the fields; `docs/schema.json` is the JSON Schema
-//! generated from these types (`tests/schema.rs` keeps it in step).
+//! generated from these types (`nfold schema`; `tests/schema.rs` keeps it in step).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -13,7 +14,7 @@ use std::collections::BTreeMap;
 pub const SCHEMA_VERSION: u32 = 2;
 
 /// The tool that wrote a document.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Tool {
     pub name: String,
     pub version: String,
@@ -34,7 +35,7 @@ impl Tool {
 
 /// One step of a run: the transition instance, the nondeterministic choices it made,
 /// and the cells it changed with their new values.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct StepDoc {
     pub transition: String,
     pub params: Vec<i64>,
@@ -52,7 +53,7 @@ pub struct StepDoc {
 }
 
 /// Where a range error (or a store leaving the int window) happened.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SiteDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init: Option<bool>,
@@ -71,7 +72,7 @@ pub struct SiteDoc {
 /// A counterexample or run: a finite trace (`kind`: `unsafe`, `invariant`, `deadlock`,
 /// `range_error`, `int_bound`), a lasso (`lasso`: `loop_start`, `deadlock`, `fair`), or
 /// a run without a violation (`run`, from `nfold simulate`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TraceDoc {
     #[serde(default)]
     pub kind: Option<String>,
@@ -125,7 +126,7 @@ impl TraceDoc {
 
 /// A standalone counterexample (`--trace-out`, `nfold simulate --json`), read back by
 /// `nfold replay`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TrailDoc {
     #[serde(default)]
     pub schema: Option<u32>,
@@ -145,7 +146,7 @@ pub struct TrailDoc {
 
 /// An engine's figures for one size: each engine fills the ones it has, and reports
 /// show exactly those.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct Stats {
     /// States stored (explicit searches; product states for `ltl` properties).
@@ -195,7 +196,7 @@ impl Stats {
 }
 
 /// How a `holds` was proved.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ProofDoc {
     /// `exhaustive search` or `inductive invariant, checked`.
     pub how: String,
@@ -208,7 +209,7 @@ pub struct ProofDoc {
 }
 
 /// One answer: a property at a size.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Row {
     pub size: usize,
     pub property: String,
@@ -253,7 +254,7 @@ pub struct Row {
 /// A warning about the model's text after exhaustive searches: a transition that never
 /// fired (`never_fired`), a property conjunct never true (`never_true`), a property no
 /// state satisfies (`unsatisfiable`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct WarningDoc {
     pub kind: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -269,7 +270,7 @@ pub struct WarningDoc {
 }
 
 /// What the exhaustive searches saw of one transition.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TransitionCoverage {
     pub transition: String,
     pub line: usize,
@@ -278,7 +279,7 @@ pub struct TransitionCoverage {
 }
 
 /// One conjunct of a property and the sizes where it was true in a reachable state.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ConjunctCoverage {
     pub conjunct: String,
     pub line: usize,
@@ -286,7 +287,7 @@ pub struct ConjunctCoverage {
 }
 
 /// What the exhaustive searches saw of one property.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PropertyCoverage {
     pub property: String,
     pub kind: String,
@@ -298,7 +299,7 @@ pub struct PropertyCoverage {
 }
 
 /// Coverage of the model's text by the exhaustive searches of a run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CoverageDoc {
     pub exhaustive_sizes: Vec<usize>,
     pub transitions: Vec<TransitionCoverage>,
@@ -306,7 +307,7 @@ pub struct CoverageDoc {
 }
 
 /// The int window a model is checked over.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct IntWindowDoc {
     pub lo: i64,
     pub hi: i64,
@@ -317,9 +318,9 @@ pub struct IntWindowDoc {
 }
 
 /// The answer for every size n.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EveryDoc {
-    /// `holds` or `not_proved`.
+    /// `holds`, `violated` (a property fails at some size checked) or `not_proved`.
     pub verdict: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cutoff: Option<usize>,
@@ -339,7 +340,7 @@ pub struct EveryDoc {
 }
 
 /// `nfold check --json` and `nfold live --json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CheckDoc {
     pub schema: u32,
     pub tool: Tool,
@@ -393,14 +394,14 @@ pub struct CheckDoc {
 }
 
 /// One row of the `$` picture.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PictureRow {
     pub size: usize,
     pub slots: Vec<String>,
 }
 
 /// An error under `--json`: what went wrong, as the text output says it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorDoc {
     pub schema: u32,
     pub tool: Tool,
@@ -409,7 +410,7 @@ pub struct ErrorDoc {
 
 /// `nfold simulate --json`: the run as a trail (replayable), with how it was drawn and
 /// how it ended.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SimulateDoc {
     pub schema: u32,
     pub tool: Tool,
@@ -433,7 +434,7 @@ pub struct SimulateDoc {
 }
 
 /// Where a replayed trail stopped matching the model.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MismatchDoc {
     /// `init`, `step` or `end`.
     pub at: String,
@@ -444,7 +445,7 @@ pub struct MismatchDoc {
 }
 
 /// `nfold replay --json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ReplayDoc {
     pub schema: u32,
     pub tool: Tool,
@@ -464,7 +465,7 @@ pub struct ReplayDoc {
 }
 
 /// One size of a certificate's check.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SizeCheckDoc {
     pub size: usize,
     /// The properties certified at this size (`range_error` for range errors).
@@ -474,7 +475,7 @@ pub struct SizeCheckDoc {
 }
 
 /// The check of one certificate (`nfold certify --json`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CertifyDoc {
     pub schema: u32,
     pub tool: Tool,
@@ -506,4 +507,19 @@ pub struct CertifyDoc {
     /// The other certificates of the same file, when it holds several.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub more: Vec<CertifyDoc>,
+}
+
+/// The JSON Schema (draft 2020-12) of every document nfold writes, by command: what
+/// `nfold schema` prints and `docs/schema.json` holds.
+pub fn all_schemas() -> serde_json::Value {
+    serde_json::json!({
+        "schema_version": SCHEMA_VERSION,
+        "check": schemars::schema_for!(CheckDoc),
+        "live": schemars::schema_for!(CheckDoc),
+        "trail": schemars::schema_for!(TrailDoc),
+        "simulate": schemars::schema_for!(SimulateDoc),
+        "replay": schemars::schema_for!(ReplayDoc),
+        "certify": schemars::schema_for!(CertifyDoc),
+        "error": schemars::schema_for!(ErrorDoc),
+    })
 }

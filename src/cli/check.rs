@@ -355,6 +355,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
                 if ectl.sat_stop().now() && !ctl.sat_stop().now() =>
             {
                 Some(EveryN::NotReached {
+                    violated: Vec::new(),
                     reason: format!(
                         "the {EVERY_BUDGET:.0} s an attempt gets without --every-n ran out (--every-n goes on until --timeout)"
                     ),
@@ -468,15 +469,20 @@ fn every_n(
     let not = |reason: String| EveryN::NotReached {
         reason,
         seconds: 0.0,
+        violated: Vec::new(),
     };
     let violated: Vec<usize> = run
         .reports
         .iter()
-        .filter(|r| r.results.iter().any(|x| x.verdict.kind() == Kind::Violated))
+        .filter(|r| r.results.iter().any(render::real_violation))
         .map(|r| r.size)
         .collect();
     if !violated.is_empty() {
-        return Ok(not(format!("violated at {}", sizes_phrase(&violated))));
+        return Ok(EveryN::NotReached {
+            reason: format!("violated at {}", sizes_phrase(&violated)),
+            seconds: 0.0,
+            violated,
+        });
     }
     if run.limit.is_some() {
         return Ok(not("the run stopped at a limit".into()));

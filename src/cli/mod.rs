@@ -23,7 +23,7 @@ use crate::model::ir::Model;
 use crate::sat::SolverKind;
 use crate::verdict::PropId;
 pub use crate::verdict::{EXIT_LIMIT, EXIT_NOT_PROVED, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,6 +75,9 @@ enum Command {
     /// Graphviz DOT.
     #[command(after_help = dot::AFTER_HELP)]
     Dot(dot::DotArgs),
+    /// Print the JSON Schema of every document nfold writes with --json (also in
+    /// docs/schema.json).
+    Schema,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -249,8 +252,9 @@ pub(crate) fn lookup_property(model: &Model, name: &str) -> Result<PropId, Strin
 /// Limits and output flags shared by `check` and `live`.
 #[derive(Args, Debug)]
 pub(crate) struct RunArgs {
-    /// Stop the whole run after this many seconds.
-    #[arg(long, value_name = "S")]
+    /// Stop the whole run after this long: seconds, or with a unit (`90`, `90s`,
+    /// `1.5m`, `2h`, `500ms`); the answers so far are reported.
+    #[arg(long, value_name = "S", value_parser = parse_duration)]
     timeout: Option<f64>,
     /// Stop when the search's tables need more than this (e.g. `8G`, `512M`; default:
     /// 3/4 of physical memory).
@@ -350,6 +354,13 @@ fn parse_size(s: &str) -> Result<usize, String> {
 }
 
 fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
+    if let Some((a, b)) = s.split_once("..")
+        && (a.trim().is_empty() || b.trim().is_empty())
+    {
+        return Err(format!(
+            "`{s}` is not a size range: write A..B with both ends (e.g. `1..5`; one size: `--size N`)"
+        ));
+    }
     let Some((a, b)) = s.split_once("..") else {
         let n = parse_size(s)?;
         return Ok((n, n));
@@ -359,6 +370,28 @@ fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
         return Err(format!("the size range {a}..{b} is empty"));
     }
     Ok((a, b))
+}
+
+/// A duration in seconds: a number, optionally followed by `ms`, `s`, `m` or `h`.
+fn parse_duration(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let (num, mult) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (t, 1.0)
+    };
+    match num.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v * mult),
+        _ => Err(format!(
+            "`{s}` is not a duration (seconds, or with a unit: `90`, `90s`, `1.5m`, `2h`, `500ms`)"
+        )),
+    }
 }
 
 fn parse_bytes(s: &str) -> Result<usize, String> {
@@ -378,9 +411,13 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
     Ok((v * mult as f64) as usize)
 }
 
+/// Whether errors are also written as a JSON document on stdout (`--json` was given).
+static JSON_ERRORS: AtomicBool = AtomicBool::new(false);
+
 /// Run the command line; returns the exit code.
 pub fn main_with_args(args: Vec<String>) -> i32 {
-    let cli = match Cli::try_parse_from(args) {
+    JSON_ERRORS.store(args.iter().any(|a| a == "--json"), Ordering::Relaxed);
+    let cli = match Cli::try_parse_from(&args) {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -393,22 +430,7 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
                     eprint!("{e}");
                     EXIT_USAGE
                 }
-                _ => {
-                    // clap lists missing arguments on the lines after the first; keep
-                    // them (but not its tips and usage) so the one line stays complete.
-                    let text = e.to_string();
-                    let mut lines = text.lines();
-                    let first = lines.next().unwrap_or("usage error");
-                    let mut msg = first.strip_prefix("error: ").unwrap_or(first).to_string();
-                    if msg.ends_with(':') {
-                        let items: Vec<&str> =
-                            lines.map(str::trim).take_while(|l| !l.is_empty()).collect();
-                        msg.push(' ');
-                        msg.push_str(&items.join(", "));
-                    }
-                    eprintln!("nfold: error: {msg} (see `nfold --help`)");
-                    EXIT_USAGE
-                }
+                _ => usage(&clap_error(&e, &args)),
             };
         }
     };
@@ -422,6 +444,13 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
         Command::Simulate(a) => simulate::simulate(a),
         Command::Replay(a) => replay::replay(a),
         Command::Dot(a) => dot::dot(a),
+        Command::Schema => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&crate::schema::all_schemas()).unwrap_or_default()
+            );
+            EXIT_OK
+        }
     }
 }
 
@@ -443,7 +472,9 @@ fn load(
             Ok(m)
         }
         Err(e) => {
-            eprint!("{}", e.render());
+            let text = e.render();
+            eprint!("{text}");
+            json_error(text.trim_end());
             Err(EXIT_USAGE)
         }
     }
@@ -466,9 +497,67 @@ fn sizes_for(
     }
 }
 
+/// A command-line error from clap, on one line: what is wrong, the near miss clap
+/// suggests (`did you mean --sizes?`), the allowed values of a flag, and where help is.
+fn clap_error(e: &clap::Error, args: &[String]) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let text = e.to_string();
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("usage error");
+    let mut msg = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // clap lists missing arguments on the lines after the first.
+    if msg.ends_with(':') {
+        let items: Vec<&str> = lines.map(str::trim).take_while(|l| !l.is_empty()).collect();
+        msg.push(' ');
+        msg.push_str(&items.join(", "));
+    }
+    let strings = |v: &ContextValue| match v {
+        ContextValue::String(s) => vec![s.clone()],
+        ContextValue::Strings(v) => v.clone(),
+        _ => Vec::new(),
+    };
+    for kind in [ContextKind::SuggestedArg, ContextKind::SuggestedSubcommand] {
+        if let Some(v) = e.get(kind) {
+            let s = strings(v);
+            if !s.is_empty() {
+                msg.push_str(&format!("; did you mean `{}`?", s.join("` or `")));
+            }
+        }
+    }
+    if let Some(v) = e.get(ContextKind::ValidValue) {
+        let s = strings(v);
+        if !s.is_empty() {
+            msg.push_str(&format!("; the allowed values: {}", s.join(", ")));
+        }
+    }
+    let sub = args
+        .get(1)
+        .filter(|a| Cli::command().find_subcommand(a.as_str()).is_some());
+    match sub {
+        Some(s) => msg.push_str(&format!(" (see `nfold {s} --help`)")),
+        None => msg.push_str(" (see `nfold --help`)"),
+    }
+    msg
+}
+
+/// A usage or input error: said on stderr, and under `--json` also as a JSON document
+/// (`schema::ErrorDoc`) on stdout, so that a tool reading the output always gets JSON.
 fn usage(msg: &str) -> i32 {
     eprintln!("nfold: error: {msg}");
+    json_error(msg);
     EXIT_USAGE
+}
+
+/// Under `--json`: the error as a JSON document on stdout.
+fn json_error(msg: &str) {
+    if JSON_ERRORS.load(Ordering::Relaxed) {
+        let doc = crate::schema::ErrorDoc {
+            schema: crate::schema::SCHEMA_VERSION,
+            tool: crate::schema::Tool::this(),
+            error: msg.to_string(),
+        };
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    }
 }
 
 fn cnf(a: CnfArgs) -> i32 {
@@ -564,6 +653,20 @@ mod tests {
                 .contains("too large")
         );
         assert!(parse_int_range("0-7").is_err());
+    }
+
+    #[test]
+    fn durations_and_size_ranges() {
+        use super::{parse_duration, parse_sizes};
+        assert_eq!(parse_duration("90"), Ok(90.0));
+        assert_eq!(parse_duration("90s"), Ok(90.0));
+        assert_eq!(parse_duration("1.5m"), Ok(90.0));
+        assert_eq!(parse_duration("2h"), Ok(7200.0));
+        assert_eq!(parse_duration("500ms"), Ok(0.5));
+        assert!(parse_duration("1d").is_err());
+        assert!(parse_duration("-3").is_err());
+        assert_eq!(parse_sizes("2..4"), Ok((2, 4)));
+        assert!(parse_sizes("3..").unwrap_err().contains("both ends"));
         assert!(parse_int_range("a..b").is_err());
     }
 }

@@ -16,7 +16,7 @@ use crate::model::ir::{Model, Ty};
 use crate::proof::finish::{self, Findings};
 use crate::proof::lemma::{Anchor, Lemma};
 use crate::sat::SolverKind;
-use crate::verdict::SizeReport;
+use crate::verdict::{PropId, SizeReport};
 use std::time::Instant;
 
 /// IC3 with its settings.
@@ -298,7 +298,7 @@ impl Ic3Engine {
         &self,
         p: &Problem<'m>,
         ctl: &Control,
-        skip: &[(super::PropKey, usize)],
+        skip: &[(PropId, usize)],
     ) -> Result<(Transys<'m>, Ic3Outcome), String> {
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
         let small = self.small(p, ctl)?;
@@ -338,7 +338,7 @@ impl Ic3Engine {
         &self,
         p: &Problem,
         ctl: &Control,
-        skip: &[(super::PropKey, usize)],
+        skip: &[(PropId, usize)],
     ) -> Result<Findings, String> {
         let (ts, out) = self.run(p, ctl, skip)?;
         let sym = self.symmetry && p.model.is_symmetric() && p.max > 1;

@@ -14,34 +14,18 @@ pub struct InitError {
     pub error: EvalError,
 }
 
-type P = Result<Option<i64>, EvalError>;
+/// A value on a partial state: `None` when it is not known yet.
+type Partial = Result<Option<i64>, EvalError>;
 
 /// Evaluate on a partial state: `Ok(None)` when the value depends on unassigned cells.
 /// An error reached only after an unknown value is reported as unknown, since full
 /// evaluation might stop before reaching it.
-fn peval(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], e: &Expr) -> P {
+fn peval(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], e: &Expr) -> Partial {
     Ok(match e {
         Expr::Const(v, _) => Some(*v),
         Expr::Size => Some(inst.n as i64),
         Expr::Local(id) => Some(env[*id]),
-        Expr::Read(var, idx) => {
-            let mut ix = Vec::with_capacity(idx.len());
-            let mut unknown = false;
-            for x in idx {
-                match peval(inst, st, known, env, x)? {
-                    Some(v) => ix.push(v),
-                    None => unknown = true,
-                }
-            }
-            if unknown {
-                return Ok(None);
-            }
-            match inst.slot_of(*var, &ix) {
-                Some(s) if known[s] => Some(st[s]),
-                Some(_) => None,
-                None => return Err(index_error(inst, *var, &ix)),
-            }
-        }
+        Expr::Read(var, idx) => return pread(inst, st, known, env, *var, idx),
         Expr::Arith(op, a, b) => {
             let (a, b) = (
                 peval(inst, st, known, env, a)?,
@@ -112,34 +96,75 @@ fn peval(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], e: &Expr)
             var,
             dom,
             body,
-        } => {
-            let vals = match dom {
-                Domain::Procs { except } => {
-                    let mut ex = Vec::new();
-                    for x in except {
-                        match peval(inst, st, known, env, x)? {
-                            Some(v) => ex.push(v),
-                            None => return Ok(None),
-                        }
-                    }
-                    (1..=inst.n as i64).filter(|p| !ex.contains(p)).collect()
-                }
-                Domain::Type(_) => domain_values(inst, st, env, dom)?,
-            };
-            let stop = if *forall { 0 } else { 1 };
-            let mut unknown = false;
-            for v in vals {
-                env[*var] = v;
-                match peval(inst, st, known, env, body) {
-                    Err(e) if !unknown => return Err(e),
-                    Err(_) | Ok(None) => unknown = true,
-                    Ok(Some(r)) if (r != 0) as i64 == stop => return Ok(Some(stop)),
-                    Ok(Some(_)) => {}
+        } => return pquant(inst, st, known, env, *forall, *var, dom, body),
+    })
+}
+
+/// A read `var[idx]` on a partial state: unknown when an index or the cell is.
+fn pread(
+    inst: &Instance,
+    st: &[i64],
+    known: &[bool],
+    env: &mut [i64],
+    var: VarId,
+    idx: &[Expr],
+) -> Partial {
+    let mut ix = Vec::with_capacity(idx.len());
+    let mut unknown = false;
+    for x in idx {
+        match peval(inst, st, known, env, x)? {
+            Some(v) => ix.push(v),
+            None => unknown = true,
+        }
+    }
+    if unknown {
+        return Ok(None);
+    }
+    match inst.slot_of(var, &ix) {
+        Some(s) if known[s] => Ok(Some(st[s])),
+        Some(_) => Ok(None),
+        None => Err(index_error(inst, var, &ix)),
+    }
+}
+
+/// A quantifier on a partial state, its values in ascending order: decided by the
+/// first known deciding value met before any unknown one.
+#[allow(clippy::too_many_arguments)]
+fn pquant(
+    inst: &Instance,
+    st: &[i64],
+    known: &[bool],
+    env: &mut [i64],
+    forall: bool,
+    var: LocalId,
+    dom: &Domain,
+    body: &Expr,
+) -> Partial {
+    let vals = match dom {
+        Domain::Procs { except } => {
+            let mut ex = Vec::new();
+            for x in except {
+                match peval(inst, st, known, env, x)? {
+                    Some(v) => ex.push(v),
+                    None => return Ok(None),
                 }
             }
-            if unknown { None } else { Some(1 - stop) }
+            (1..=inst.n as i64).filter(|p| !ex.contains(p)).collect()
         }
-    })
+        Domain::Type(_) => domain_values(inst, st, env, dom)?,
+    };
+    let stop = if forall { 0 } else { 1 };
+    let mut unknown = false;
+    for v in vals {
+        env[var] = v;
+        match peval(inst, st, known, env, body) {
+            Err(e) if !unknown => return Err(e),
+            Err(_) | Ok(None) => unknown = true,
+            Ok(Some(r)) if (r != 0) as i64 == stop => return Ok(Some(stop)),
+            Ok(Some(_)) => {}
+        }
+    }
+    Ok(if unknown { None } else { Some(1 - stop) })
 }
 
 /// `&&` (stop = 0) or `||` (stop = 1) over partially known operands.
@@ -150,7 +175,7 @@ fn junction(
     env: &mut [i64],
     xs: &[Expr],
     stop: i64,
-) -> P {
+) -> Partial {
     let mut unknown = false;
     for x in xs {
         match peval(inst, st, known, env, x) {

@@ -15,14 +15,10 @@ use crate::trace::Trace;
 use crate::verdict::{PropId, Stats, Verdict};
 use std::sync::Arc;
 
-/// Which property: `Unsafe(p)`, `Range` for range errors, `IntBound` for stores
-/// leaving the int window (`Deadlock` is never a key).
-pub type PropKey = PropId;
-
 /// The keys of a problem: its `unsafe` properties, range errors, and `int_bound` when
 /// the model has ints.
-pub fn keys(p: &Problem) -> Vec<PropKey> {
-    let mut keys: Vec<PropKey> = p.props.iter().map(|&u| PropId::Unsafe(u)).collect();
+pub fn keys(p: &Problem) -> Vec<PropId> {
+    let mut keys: Vec<PropId> = p.props.iter().map(|&u| PropId::Unsafe(u)).collect();
     keys.push(PropId::Range);
     if p.model.int_window.is_some() {
         keys.push(PropId::IntBound);
@@ -34,7 +30,7 @@ pub fn keys(p: &Problem) -> Vec<PropKey> {
 /// engine found one of that length, so one exists), replayed.
 pub fn shortest(
     p: &Problem,
-    key: PropKey,
+    key: PropId,
     n: usize,
     depth: usize,
     solver: SolverKind,
@@ -75,7 +71,7 @@ pub fn shortest(
 }
 
 /// The name a certificate gives a property.
-pub fn key_name(model: &Model, key: PropKey) -> String {
+pub fn key_name(model: &Model, key: PropId) -> String {
     key.name(model)
 }
 
@@ -143,9 +139,9 @@ pub fn certify(
 #[derive(Clone, Debug, Default)]
 pub struct Findings {
     /// Counterexamples known by (property, size, an upper bound on their length).
-    pub cexs: Vec<(PropKey, usize, usize)>,
+    pub cexs: Vec<(PropId, usize, usize)>,
     /// Counterexamples already shortest and replayed (a BMC pass).
-    pub traces: Vec<(PropKey, Trace)>,
+    pub traces: Vec<(PropId, Trace)>,
     /// The lemmas of an invariant proving every other (property, size), its
     /// induction depth, and whether the induction is over simple paths.
     pub invariant: Option<(Vec<CertLemma>, usize, bool)>,
@@ -202,7 +198,7 @@ pub fn conclude(
     use crate::verdict::{Proof, PropResult, SizeReport};
     use std::collections::HashMap;
     let keys = keys(p);
-    let mut verdicts: HashMap<(PropKey, usize), Verdict> = HashMap::new();
+    let mut verdicts: HashMap<(PropId, usize), Verdict> = HashMap::new();
     let mut errors: HashMap<usize, Vec<String>> = HashMap::new();
     for (k, t) in f.traces {
         verdicts.insert((k, t.size), Verdict::violated(t));

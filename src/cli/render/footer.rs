@@ -286,6 +286,10 @@ pub(super) fn every_line(run: &Run, e: &EveryN) -> String {
                 "; vacuous at any size without an initial state"
             }
         ),
+        EveryN::NotReached { violated, .. } if !violated.is_empty() => format!(
+            "\nevery n: VIOLATED: the properties fail at {}, so they do not hold for every n\n",
+            sizes_phrase(violated)
+        ),
         EveryN::NotReached { reason, .. } => format!(
             "\nevery n: not proved: {reason}; the verdicts above are for {} only\n",
             sizes_phrase(&run.sizes)
@@ -440,7 +444,8 @@ pub(super) fn summary(run: &Run) -> String {
 }
 
 /// The failing sizes as rows of the aggregate: `-` a present process, `$` an absent one
-/// (dissertation §11.6).
+/// (T. Wahl, *Exploiting Replication in Automated Program Verification*, PhD thesis,
+/// UT Austin 2007, §11.6).
 pub(super) fn picture(run: &Run) -> String {
     let rows = picture_rows(run);
     if rows.is_empty() {

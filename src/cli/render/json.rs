@@ -140,8 +140,17 @@ pub(super) fn every_doc(e: &EveryN) -> EveryDoc {
             reason: None,
             seconds: *seconds,
         },
-        EveryN::NotReached { reason, seconds } => EveryDoc {
-            verdict: "not_proved".into(),
+        EveryN::NotReached {
+            reason,
+            seconds,
+            violated,
+        } => EveryDoc {
+            verdict: if violated.is_empty() {
+                "not_proved"
+            } else {
+                "violated"
+            }
+            .into(),
             cutoff: None,
             checked_sizes: None,
             lemmas: None,

@@ -56,11 +56,13 @@ pub(crate) struct Run<'a> {
     pub ltls: Vec<usize>,
 }
 
-/// How a row names its property: `invariant NAME` for an invariant (`Unsafe::label`),
+/// How a row names its property: `invariant NAME` for an invariant (`Unsafe::label`);
+/// the absence of deadlocks as `deadlock-free` (so that `holds` reads as no deadlock);
 /// the engine's name otherwise.
 pub(super) fn label(m: &Model, p: &PropResult) -> String {
     match p.prop {
         PropId::Unsafe(u) => m.unsafes[u].label(),
+        PropId::Deadlock => "deadlock-free".into(),
         _ => p.name.clone(),
     }
 }
@@ -87,6 +89,6 @@ pub fn ints_line(m: &Model) -> String {
 
 /// A violation of the model: any violated row but `int_bound` (leaving the int window
 /// is where the check stops, not an error of the model).
-pub(super) fn real_violation(p: &crate::verdict::PropResult) -> bool {
+pub(crate) fn real_violation(p: &crate::verdict::PropResult) -> bool {
     p.verdict.kind() == Kind::Violated && p.prop != PropId::IntBound
 }

@@ -95,8 +95,15 @@ fn fairness_line(run: &Run) -> String {
 /// The lines before the table.
 pub fn header(run: &Run) -> String {
     let size_col = run.presentation.count;
+    let tool = crate::schema::Tool::this();
     format!(
-        "model     {}\nsymmetry  {}\n{}{}{}engine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
+        "nfold     {} ({})\nmodel     {}\nsymmetry  {}\n{}{}{}engine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
+        tool.version,
+        if tool.git == "unknown" {
+            "git commit unknown".to_string()
+        } else {
+            format!("git {}", tool.git)
+        },
         run.model.source.name,
         symmetry_line(run),
         ints_line(run.model),

@@ -1,12 +1,17 @@
-//! Nested depth-first search (Courcoubetis, Vardi, Wolper, Yannakakis) for LTL
+//! Nested depth-first search (C. Courcoubetis, M. Vardi, P. Wolper and M. Yannakakis,
+//! *Memory-Efficient Algorithms for the Verification of Temporal Properties*, FMSD 1992)
+//! for LTL
 //! properties, on the fly over the product of an instance with the Büchi automaton of
 //! the negated property, with process-level weak fairness and symmetry reduction.
 //!
 //! - **Product.** A node is (system state, automaton state); the automaton's labels
 //!   read the state a node holds. A deadlocked state repeats forever (a stutter step
 //!   that belongs to no process).
-//! - **Weak fairness** (`fair`) follows Choueka's flag construction as in SPIN's `-f`
-//!   and ndfs-symmetry-weak-fairness.txt (Fig. 4): a node also carries a copy counter
+//! - **Weak fairness** (`fair`) follows Choueka's flag construction (Y. Choueka,
+//!   *Theories of Automata on ω-Tapes: a Simplified Approach*, JCSS 1974) as in SPIN's
+//!   `-f` (G. J. Holzmann, *The SPIN Model Checker*, 2003, ch. 8) and in D. Bošnački,
+//!   *A Light-weight Algorithm for Model Checking with Symmetry Reduction and Weak
+//!   Fairness*, SPIN 2003 (Fig. 4): a node also carries a copy counter
 //!   C in 0..=N. From an accepting node in copy 0 the only move is ε₀ to copy 1; in copy
 //!   i ≥ 1 a step of process i moves to copy i+1 (copy N wraps to 0), and when process
 //!   i is disabled an ε move does the same. The nested search looks for a return to an
@@ -22,7 +27,7 @@
 //!   that fix the property's process (all of them for a property without a parameter);
 //!   the search walks real states, so the stacks are real paths. The nested search may
 //!   then end at a state symmetric to where its cycle started; unfolding that fragment
-//!   by its permutation (Theorem 2's proof) gives a real cycle. Without fairness the
+//!   by its permutation (Bošnački, Theorem 2's proof) gives a real cycle. Without fairness the
 //!   reduced search finds a cycle exactly when one exists; with fairness it may miss
 //!   one (the copy counter names real processes while the table identifies permuted
 //!   states), so that mode never reports `holds`.
@@ -83,7 +88,7 @@ pub struct LiveOptions {
 /// Successors the complete search may generate, under fairness on a symmetric family,
 /// before the reduced search (which may miss a fair cycle) takes over. Work, not stored
 /// states, is counted because the time per stored state grows with n (N+1 Choueka copies
-/// per state). See the README (`nfold live`, "Which search answers") for the
+/// per state). See docs/cli.md (`nfold live`, "Which search answers") for the
 /// measurements behind the value.
 pub const COMPLETE_BUDGET: u64 = 16_000_000;
 
@@ -94,7 +99,7 @@ pub enum Algorithm {
     Full,
     /// Symmetry reduction without fairness: exact.
     Symmetry,
-    /// Symmetry reduction with fairness (ndfs-symmetry-weak-fairness.txt, Fig. 4): a
+    /// Symmetry reduction with fairness (Bošnački, SPIN 2003, Fig. 4): a
     /// reported cycle is real, but a fair cycle may be missed.
     SymmetryFair,
 }

@@ -1,7 +1,8 @@
 //! Counterexamples from the search's stacks: the real path along the stack, a finite
 //! trace to a range error, and the lasso of a found cycle, unfolded under symmetry by
-//! the permutation between the fragment's ends (the proof of Theorem 2 of
-//! ndfs-symmetry-weak-fairness.txt).
+//! the permutation between the fragment's ends (the proof of Theorem 2 of D. Bošnački,
+//! *A Light-weight Algorithm for Model Checking with Symmetry Reduction and Weak
+//! Fairness*, SPIN 2003).
 
 use super::search::{EPSILON, STUTTER, Search};
 use crate::explicit::steps::{step_for, step_to};
