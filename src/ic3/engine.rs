@@ -10,7 +10,7 @@ use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
 use crate::bmc::transys::Transys;
-use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
+use crate::engine::{Control, Engine, Outcome, Presentation, Problem, Reduction};
 use crate::live::{self, LOOP_PROP, Product};
 use crate::model::ir::{Model, Ty};
 use crate::proof::finish::{self, Findings};
@@ -439,6 +439,12 @@ impl Ic3Engine {
         ctl: &Control,
         k: usize,
     ) -> Result<(Vec<SizeReport>, Outcome), String> {
+        if p.reduction == Reduction::L2s {
+            let (mut reports, mut out) = self.loop_closing(p, ctl, k)?;
+            out.certificates.extend(out.certificate.clone());
+            live::fill_unknown(&mut reports, p.model, k);
+            return Ok((reports, out));
+        }
         let c = self.counting(p, ctl, k, super::live::MAX_ROUNDS, None)?;
         let mut reports = c.reports;
         let mut out = Outcome {
@@ -448,6 +454,10 @@ impl Ic3Engine {
         };
         out.certificates.extend(c.certificate.clone());
         out.certificate = c.certificate;
+        if p.reduction == Reduction::Klive {
+            live::fill_unknown(&mut reports, p.model, k);
+            return Ok((reports, out));
+        }
         if out.limit.is_none() {
             for (a, b) in super::live::runs(&c.open) {
                 let part = Problem {

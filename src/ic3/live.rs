@@ -131,7 +131,7 @@ impl Ic3Engine {
             let out = prove(&mut ts, &opts)?;
             if ctl.progress {
                 crate::progress::line(format!(
-                    "k-liveness, k = {k}, sizes {}: {} (ic3 {:.2}s)",
+                    "k-liveness, k = {k}, {}: {} (ic3 {:.2}s)",
                     crate::cert::sizes_phrase(&open),
                     match (&out.invariant, out.limit) {
                         (_, Some(l)) => l.text().to_string(),
@@ -358,7 +358,7 @@ impl Ic3Engine {
         )?;
         if ctl.progress {
             crate::progress::line(format!(
-                "k-liveness certificate of {} lemmas (k = {top}) checked at sizes {} in {:.2}s",
+                "k-liveness certificate of {} lemmas (k = {top}) checked at {} in {:.2}s",
                 cert.lemmas.len(),
                 crate::cert::sizes_phrase(&widths),
                 t0.elapsed().as_secs_f64()
