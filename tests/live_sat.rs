@@ -310,7 +310,8 @@ fn families_against_the_nested_search() {
     }
 }
 
-/// The lassos BMC finds are as short as the nested search's shortened ones on the
+/// The lassos BMC (and k-liveness, after BMC on the liveness-to-safety product) finds
+/// are as short as the nested search's shortened ones on the
 /// semaphore mutex (n + 2 steps under fairness: everyone waits while one cycles), and
 /// the `$` picture of the aggregate draws each failing width's initial state.
 #[test]
@@ -328,6 +329,19 @@ fn mutex_lassos_are_shortest_and_pictured() {
         assert_eq!(row, want);
     }
     assert_eq!(verdict(&rs, 1, 0), Some(Kind::NoViolationUpTo(10)));
+    // k-liveness's lassos are made shortest the same way (its own are longer: the
+    // rounds it counts repeat a state only after a whole cycle of the others).
+    let (rs, _) = rows_by(&m, (1, 4), true, &ic3(), None, Reduction::Klive);
+    for n in 2..=4 {
+        let x = &rs.iter().find(|r| r.size == n).unwrap().results[0];
+        let l = x.verdict.lasso().unwrap();
+        assert_eq!(
+            (l.steps.len(), l.loop_start),
+            (n + 2, n - 1),
+            "k-liveness size {n}"
+        );
+    }
+    assert_eq!(verdict(&rs, 1, 0), Some(Kind::Holds));
 }
 
 #[test]

@@ -17,13 +17,13 @@
 //! larger (below k_w rounds the two products step alike).
 
 use super::engine::Ic3Engine;
-use super::{houdini, prove};
+use super::{Cex, houdini, prove};
 use crate::bmc::frame::Encoding;
 use crate::bmc::transys::Transys;
 use crate::cert::{CertLemma, Certificate};
 use crate::engine::{Control, Problem};
 use crate::lasso::Lasso;
-use crate::live::{self, Product, Variant};
+use crate::live::{self, LOOP_PROP, Product, Variant};
 use crate::proof::finish;
 use crate::proof::lemma::{self, Atom, Lemma, PVal, Rel};
 use crate::trace::Trace;
@@ -61,6 +61,242 @@ pub fn runs(widths: &[usize]) -> Vec<(usize, usize)> {
     out
 }
 
+/// The state of a k-liveness run between two values of k.
+struct Count<'a> {
+    engine: &'a Ic3Engine,
+    p: &'a Problem<'a>,
+    prop: usize,
+    /// The caller's control, and the one with the phase's deadline.
+    ctl: &'a Control,
+    inner: Control,
+    open: Vec<usize>,
+    proved: Vec<Proved>,
+    lassos: Vec<Lasso>,
+    ranges: Vec<(PropId, Trace)>,
+    errors: Vec<(usize, String)>,
+    carried: Vec<Lemma>,
+    limit: Option<Limit>,
+}
+
+impl Count<'_> {
+    /// IC3 on the counting product with bound k at the open widths; false when a limit
+    /// stopped it (or it gave no invariant).
+    fn round(&mut self, k: usize) -> Result<bool, String> {
+        let prod = Product::build(self.p.model, self.prop, self.p.fair, Variant::Counting(k))?;
+        let (lo, hi) = (self.open[0], *self.open.last().unwrap());
+        let mut ts = Transys::new(&prod.model, lo, hi, Encoding::Binary);
+        let sym = self.engine.symmetry && prod.model.is_symmetric() && hi > 1;
+        let seeds: Vec<Lemma> = self
+            .carried
+            .drain(..)
+            .map(|mut l| {
+                (l.lo, l.hi) = (l.lo.max(lo), l.hi.min(hi));
+                l
+            })
+            .filter(|l| l.lo <= l.hi)
+            .collect();
+        let t0 = Instant::now();
+        let stop = self.inner.sat_stop();
+        let Some(seed) = houdini::houdini(&mut ts, seeds, sym, self.engine.solver, &stop)? else {
+            self.limit = users_limit(self.ctl);
+            return Ok(false);
+        };
+        let pp = Problem::new(&prod.model, lo, hi, vec![0]);
+        let mut opts = self.engine.options(&pp, &self.inner);
+        opts.exclude = self.excluded(lo, hi);
+        opts.seed = seed;
+        let out = prove(&mut ts, &opts)?;
+        if self.ctl.progress {
+            let what = match (&out.invariant, out.limit) {
+                (_, Some(l)) => l.text().to_string(),
+                (Some(_), _) => format!(
+                    "{} widths with {k} rounds",
+                    out.cexs
+                        .iter()
+                        .filter(|c| c.key == PropId::Unsafe(0))
+                        .count()
+                ),
+                (None, None) => "no answer".to_string(),
+            };
+            crate::progress::line(format!(
+                "k-liveness, k = {k}, {}: {what} (ic3 {:.2}s)",
+                crate::cert::sizes_phrase(&self.open),
+                t0.elapsed().as_secs_f64()
+            ));
+        }
+        if out.limit.is_some() {
+            self.limit = users_limit(self.ctl);
+            return Ok(false);
+        }
+        let counted = self.settle(&pp, &prod, &out.cexs)?;
+        let Some(inv) = out.invariant else {
+            return Ok(false);
+        };
+        let widths: Vec<usize> = self
+            .open
+            .iter()
+            .copied()
+            .filter(|w| !counted.contains(w))
+            .collect();
+        if !widths.is_empty() {
+            self.proved.push(Proved {
+                k,
+                widths,
+                lemmas: inv,
+            });
+        }
+        self.open = counted;
+        self.open.sort_unstable();
+        self.carried = out.lemmas.into_iter().map(|x| x.0).collect();
+        Ok(true)
+    }
+
+    /// What IC3 need not look for in lo..=hi: everything at the widths no longer open,
+    /// the range errors already met at the open ones.
+    fn excluded(&self, lo: usize, hi: usize) -> Vec<(PropId, usize)> {
+        let mut exclude = Vec::new();
+        for w in lo..=hi {
+            if !self.open.contains(&w) {
+                exclude.push((PropId::Unsafe(0), w));
+                exclude.push((PropId::Range, w));
+                exclude.push((PropId::IntBound, w));
+            } else {
+                for (key, t) in &self.ranges {
+                    if t.size == w {
+                        exclude.push((*key, w));
+                    }
+                }
+            }
+        }
+        exclude
+    }
+
+    /// The counterexamples of one round: lassos and range errors recorded, and the
+    /// widths with k rounds but no lasso in them (open for a larger k) returned.
+    fn settle(&mut self, pp: &Problem, prod: &Product, cexs: &[Cex]) -> Result<Vec<usize>, String> {
+        let (model, solver) = (self.p.model, self.engine.solver);
+        let mut counted: Vec<usize> = Vec::new();
+        for c in cexs {
+            let trace = match finish::shortest(pp, c.key, c.width, c.depth, solver, &self.inner) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.errors.push((c.width, e));
+                    self.open.retain(|&w| w != c.width);
+                    continue;
+                }
+            };
+            match c.key {
+                PropId::Unsafe(_) => match live::lasso_in_rounds(model, prod, &trace) {
+                    Ok(Some(l)) => {
+                        self.open.retain(|&w| w != c.width);
+                        let l = self.shortest_lasso(l, trace.steps.len())?;
+                        self.lassos.push(l);
+                    }
+                    Ok(None) => counted.push(c.width),
+                    Err(e) => {
+                        self.open.retain(|&w| w != c.width);
+                        self.errors.push((c.width, e));
+                    }
+                },
+                key => match live::decode_trace(model, prod, &trace) {
+                    Ok(t) => self.ranges.push((key, t)),
+                    Err(e) => self.errors.push((c.width, e)),
+                },
+            }
+        }
+        Ok(counted)
+    }
+
+    /// A shortest lasso of the width of `l` (one whose automaton run closes on the
+    /// cycle, as the liveness-to-safety route reports them): BMC on the
+    /// liveness-to-safety product up to one step more than the counting run `l` was
+    /// found in (`run` steps: its model steps and stutters up to the second round
+    /// start, and the save step, close the loop there); replayed with fairness checked
+    /// by the decoding. `l` is kept if a limit stops that search.
+    fn shortest_lasso(&self, l: Lasso, run: usize) -> Result<Lasso, String> {
+        let prod = Product::new(self.p.model, self.prop, self.p.fair)?;
+        let pp = Problem::new(&prod.model, l.size, l.size, vec![LOOP_PROP]);
+        let depth = run + 1;
+        let key = PropId::Unsafe(LOOP_PROP);
+        match finish::shortest(&pp, key, l.size, depth, self.engine.solver, &self.inner) {
+            Ok(t) => live::decode_lasso(self.p.model, &prod, &t),
+            Err(_) if users_limit(&self.inner).is_some() => Ok(l),
+            Err(e) => Err(format!("no shorter lasso of size {}: {e}", l.size)),
+        }
+    }
+}
+
+impl Count<'_> {
+    /// The report of width `n`: its lasso, or its proof if the certificate was accepted
+    /// there, range errors met, internal errors.
+    fn report(
+        &self,
+        n: usize,
+        certificate: Option<&(Arc<Certificate>, Vec<usize>)>,
+        seconds: f64,
+    ) -> SizeReport {
+        let (model, prop) = (self.p.model, self.prop);
+        let proved = self.proved.iter().any(|g| g.widths.contains(&n));
+        let mut results = Vec::new();
+        let verdict = if let Some(l) = self.lassos.iter().find(|l| l.size == n) {
+            Some(Verdict::violated_by_lasso(l.clone()))
+        } else if let (Some((c, checked)), true) = (certificate, proved) {
+            Some(if checked.contains(&n) {
+                Verdict::Holds(Proof::Invariant {
+                    engine: "ic3",
+                    certificate: c.clone(),
+                })
+            } else {
+                Verdict::Unknown
+            })
+        } else {
+            None
+        };
+        if let Some(v) = verdict {
+            results.push(PropResult {
+                size: n,
+                prop: PropId::Ltl(prop),
+                name: model.ltls[prop].name.clone(),
+                verdict: v,
+            });
+        }
+        for (key, t) in self.ranges.iter().filter(|x| x.1.size == n) {
+            results.push(PropResult {
+                size: n,
+                prop: *key,
+                name: key.name(model),
+                verdict: Verdict::violated(t.clone()),
+            });
+        }
+        let mut internal: Vec<String> = self
+            .errors
+            .iter()
+            .filter(|e| e.0 == n)
+            .map(|e| format!("`{}` (k-liveness): {}", model.ltls[prop].name, e.1))
+            .collect();
+        if let Some((_, checked)) = certificate
+            && proved
+            && !checked.contains(&n)
+        {
+            internal.push("the k-liveness certificate failed its check".into());
+        }
+        SizeReport {
+            size: n,
+            engine: "ic3",
+            symmetry: self.engine.symmetry && model.is_symmetric() && self.p.max > 1,
+            results,
+            seconds,
+            limit: self.limit,
+            internal_errors: internal,
+            stats: Stats {
+                lemmas: certificate.map(|c| c.0.lemmas.len()),
+                ..Stats::default()
+            },
+            ..SizeReport::default()
+        }
+    }
+}
+
 impl Ic3Engine {
     /// k-liveness for `ltl` property `prop` at the problem's sizes, k doubling up to
     /// `max_rounds` while no limit (`ctl`, or the phase's own `until`) stops it: the
@@ -75,206 +311,50 @@ impl Ic3Engine {
         until: Option<Instant>,
     ) -> Result<Counted, String> {
         let start = Instant::now();
-        let model = p.model;
-        let mut open: Vec<usize> = p.sizes();
-        let mut proved: Vec<Proved> = Vec::new();
-        let mut lassos: Vec<Lasso> = Vec::new();
-        let mut ranges: Vec<(PropId, Trace)> = Vec::new();
-        let mut errors: Vec<(usize, String)> = Vec::new();
-        let mut carried: Vec<Lemma> = Vec::new();
-        let mut limit = None;
         let deadline = match (ctl.deadline, until) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        let inner = Control {
-            deadline,
-            ..ctl.clone()
+        let mut c = Count {
+            engine: self,
+            p,
+            prop,
+            ctl,
+            inner: Control {
+                deadline,
+                ..ctl.clone()
+            },
+            open: p.sizes(),
+            proved: Vec::new(),
+            lassos: Vec::new(),
+            ranges: Vec::new(),
+            errors: Vec::new(),
+            carried: Vec::new(),
+            limit: None,
         };
         let mut k = 1;
-        while !open.is_empty() && k <= max_rounds {
-            let prod = Product::build(model, prop, p.fair, Variant::Counting(k))?;
-            let (lo, hi) = (open[0], *open.last().unwrap());
-            let mut ts = Transys::new(&prod.model, lo, hi, Encoding::Binary);
-            let sym = self.symmetry && prod.model.is_symmetric() && hi > 1;
-            let seeds: Vec<Lemma> = carried
-                .drain(..)
-                .map(|mut l| {
-                    (l.lo, l.hi) = (l.lo.max(lo), l.hi.min(hi));
-                    l
-                })
-                .filter(|l| l.lo <= l.hi)
-                .collect();
-            let t0 = Instant::now();
-            let Some(seed) = houdini::houdini(&mut ts, seeds, sym, self.solver, &inner.sat_stop())?
-            else {
-                limit = users_limit(ctl);
-                break;
-            };
-            let mut exclude = Vec::new();
-            for w in lo..=hi {
-                if !open.contains(&w) {
-                    exclude.push((PropId::Unsafe(0), w));
-                    exclude.push((PropId::Range, w));
-                    exclude.push((PropId::IntBound, w));
-                } else {
-                    for (key, t) in &ranges {
-                        if t.size == w {
-                            exclude.push((*key, w));
-                        }
-                    }
-                }
-            }
-            let mut opts = self.options(&Problem::new(&prod.model, lo, hi, vec![0]), &inner);
-            opts.exclude = exclude;
-            opts.seed = seed;
-            let out = prove(&mut ts, &opts)?;
-            if ctl.progress {
-                crate::progress::line(format!(
-                    "k-liveness, k = {k}, {}: {} (ic3 {:.2}s)",
-                    crate::cert::sizes_phrase(&open),
-                    match (&out.invariant, out.limit) {
-                        (_, Some(l)) => l.text().to_string(),
-                        (Some(_), _) => format!(
-                            "{} widths with {k} rounds",
-                            out.cexs
-                                .iter()
-                                .filter(|c| c.key == PropId::Unsafe(0))
-                                .count()
-                        ),
-                        (None, None) => "no answer".to_string(),
-                    },
-                    t0.elapsed().as_secs_f64()
-                ));
-            }
-            if out.limit.is_some() {
-                limit = users_limit(ctl);
-                break;
-            }
-            let pp = Problem::new(&prod.model, lo, hi, vec![0]);
-            // Widths with k rounds and no lasso in them: open for a larger k.
-            let mut counted: Vec<usize> = Vec::new();
-            for c in &out.cexs {
-                let trace = finish::shortest(&pp, c.key, c.width, c.depth, self.solver, &inner);
-                let trace = match trace {
-                    Ok(t) => t,
-                    Err(e) => {
-                        errors.push((c.width, e));
-                        open.retain(|&w| w != c.width);
-                        continue;
-                    }
-                };
-                match c.key {
-                    PropId::Unsafe(_) => match live::lasso_in_rounds(model, &prod, &trace) {
-                        Ok(Some(l)) => {
-                            open.retain(|&w| w != c.width);
-                            lassos.push(l);
-                        }
-                        Ok(None) => counted.push(c.width),
-                        Err(e) => {
-                            open.retain(|&w| w != c.width);
-                            errors.push((c.width, e));
-                        }
-                    },
-                    key => match live::decode_trace(model, &prod, &trace) {
-                        Ok(t) => ranges.push((key, t)),
-                        Err(e) => errors.push((c.width, e)),
-                    },
-                }
-            }
-            let Some(inv) = out.invariant else {
-                break;
-            };
-            let widths: Vec<usize> = open
-                .iter()
-                .copied()
-                .filter(|w| !counted.contains(w))
-                .collect();
-            if !widths.is_empty() {
-                proved.push(Proved {
-                    k,
-                    widths,
-                    lemmas: inv,
-                });
-            }
-            open = counted;
-            open.sort_unstable();
-            carried = out.lemmas.into_iter().map(|x| x.0).collect();
+        while !c.open.is_empty() && k <= max_rounds && c.round(k)? {
             k *= 2;
         }
-        let certificate = self.certificate(p, prop, &proved, &ranges, &inner)?;
+        let certificate = self.certificate(p, prop, &c.proved, &c.ranges, &c.inner)?;
         let seconds = start.elapsed().as_secs_f64();
-        let mut reports = Vec::new();
-        for n in p.sizes() {
-            let mut results = Vec::new();
-            let name = model.ltls[prop].name.clone();
-            let verdict = if let Some(l) = lassos.iter().find(|l| l.size == n) {
-                Some(Verdict::violated_by_lasso(l.clone()))
-            } else if let (Some((c, checked)), true) =
-                (&certificate, proved.iter().any(|g| g.widths.contains(&n)))
-            {
-                Some(if checked.contains(&n) {
-                    Verdict::Holds(Proof::Invariant {
-                        engine: "ic3",
-                        certificate: c.clone(),
-                    })
-                } else {
-                    Verdict::Unknown
-                })
-            } else {
-                None
-            };
-            if let Some(v) = verdict {
-                results.push(PropResult {
-                    size: n,
-                    prop: PropId::Ltl(prop),
-                    name,
-                    verdict: v,
-                });
-            }
-            for (key, t) in ranges.iter().filter(|x| x.1.size == n) {
-                results.push(PropResult {
-                    size: n,
-                    prop: *key,
-                    name: key.name(model),
-                    verdict: Verdict::violated(t.clone()),
-                });
-            }
-            let mut internal: Vec<String> = errors
-                .iter()
-                .filter(|e| e.0 == n)
-                .map(|e| format!("`{}` (k-liveness): {}", model.ltls[prop].name, e.1))
-                .collect();
-            if let Some((_, checked)) = &certificate
-                && proved.iter().any(|g| g.widths.contains(&n))
-                && !checked.contains(&n)
-            {
-                internal.push("the k-liveness certificate failed its check".into());
-            }
-            reports.push(SizeReport {
-                size: n,
-                engine: "ic3",
-                symmetry: self.symmetry && model.is_symmetric() && p.max > 1,
-                results,
-                seconds,
-                limit,
-                internal_errors: internal,
-                stats: Stats {
-                    lemmas: certificate.as_ref().map(|c| c.0.lemmas.len()),
-                    ..Stats::default()
-                },
-                ..SizeReport::default()
-            });
-        }
-        let open = open
+        let reports = p
+            .sizes()
             .into_iter()
+            .map(|n| c.report(n, certificate.as_ref(), seconds))
+            .collect();
+        let lassos = &c.lassos;
+        let open = c
+            .open
+            .iter()
+            .copied()
             .filter(|w| !lassos.iter().any(|l| l.size == *w))
             .collect();
         Ok(Counted {
             reports,
             certificate: certificate.map(|c| c.0),
             open,
-            limit,
+            limit: c.limit,
         })
     }
 
