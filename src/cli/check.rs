@@ -131,7 +131,7 @@ pub(crate) struct CheckArgs {
     /// eventually executes; a step's process is its transition's first parameter).
     #[arg(long)]
     fair: bool,
-    /// ic3 and auto on `ltl` properties: how they are reduced to safety (k-liveness,
+    /// ic3 on `ltl` properties: how they are reduced to safety (k-liveness,
     /// liveness-to-safety, or k-liveness then liveness-to-safety; see docs/engines.md).
     #[arg(long, value_name = "R", default_value = "both")]
     reduction: ReductionArg,

@@ -41,6 +41,9 @@ struct Proved {
     lemmas: Vec<Lemma>,
 }
 
+/// A certificate, with the widths its check accepted it at.
+type Checked = (Arc<Certificate>, Vec<usize>);
+
 /// What the counting phase answered, and the widths it left open.
 pub struct Counted {
     pub reports: Vec<SizeReport>,
@@ -229,12 +232,7 @@ impl Count<'_> {
 impl Count<'_> {
     /// The report of width `n`: its lasso, or its proof if the certificate was accepted
     /// there, range errors met, internal errors.
-    fn report(
-        &self,
-        n: usize,
-        certificate: Option<&(Arc<Certificate>, Vec<usize>)>,
-        seconds: f64,
-    ) -> SizeReport {
+    fn report(&self, n: usize, certificate: Option<&Checked>, seconds: f64) -> SizeReport {
         let (model, prop) = (self.p.model, self.prop);
         let proved = self.proved.iter().any(|g| g.widths.contains(&n));
         let mut results = Vec::new();
@@ -367,7 +365,7 @@ impl Ic3Engine {
         proved: &[Proved],
         ranges: &[(PropId, Trace)],
         ctl: &Control,
-    ) -> Result<Option<(Arc<Certificate>, Vec<usize>)>, String> {
+    ) -> Result<Option<Checked>, String> {
         let Some(top) = proved.iter().map(|g| g.k).max() else {
             return Ok(None);
         };
