@@ -499,7 +499,7 @@ pub struct CertifyDoc {
     pub simple_path: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub induction: Option<usize>,
-    /// `liveness NAME [fair]`: the certificate is of the liveness product of `ltl`
+    /// `liveness NAME [fair] [counting K]`: the certificate is of the liveness product of `ltl`
     /// property NAME, rebuilt from the model to be checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub liveness: Option<String>,

@@ -40,6 +40,18 @@ pub(crate) enum EngineArg {
     Kind,
 }
 
+/// How `ltl` properties are reduced to safety for the proof engines.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReductionArg {
+    /// k-liveness for k = 1, 2, 4, ... up to 256, then liveness-to-safety for the
+    /// sizes left open.
+    Both,
+    /// Liveness-to-safety only.
+    L2s,
+    /// k-liveness only.
+    Klive,
+}
+
 #[derive(Args, Debug)]
 pub(crate) struct CheckArgs {
     /// The model file (.cub).
@@ -118,6 +130,10 @@ pub(crate) struct CheckArgs {
     /// eventually executes; a step's process is its transition's first parameter).
     #[arg(long)]
     fair: bool,
+    /// ic3 on `ltl` properties: how they are reduced to safety (k-liveness,
+    /// liveness-to-safety, or k-liveness then liveness-to-safety; see docs/engines.md).
+    #[arg(long, value_name = "R", default_value = "both")]
+    reduction: ReductionArg,
     /// explicit `ltl` search: print lassos as the search found them, without looking
     /// for a shorter one.
     #[arg(long)]
@@ -271,6 +287,11 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
     let problem = Problem {
         ltls,
         fair: a.fair,
+        reduction: match a.reduction {
+            ReductionArg::Both => crate::engine::Reduction::Both,
+            ReductionArg::L2s => crate::engine::Reduction::L2s,
+            ReductionArg::Klive => crate::engine::Reduction::Klive,
+        },
         ..Problem::new(&model, sizes[0], sizes[sizes.len() - 1], props)
     };
     crate::progress::configure(if a.run.json {

@@ -32,6 +32,7 @@ pub mod engine;
 mod frames;
 mod generalize;
 pub mod houdini;
+pub mod live;
 mod query;
 
 use crate::bmc::transys::{FIRE, STATE, STEP, StateVar, Transys};

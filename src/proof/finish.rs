@@ -75,6 +75,35 @@ pub fn key_name(model: &Model, key: PropId) -> String {
     key.name(model)
 }
 
+/// A certificate of `lemmas` (inductive) claiming each property at the sizes given,
+/// checked at `sizes` only (sizes of the problem's range the claims leave out).
+pub fn certify_at(
+    p: &Problem,
+    engine: &str,
+    lemmas: Vec<CertLemma>,
+    claims: Vec<(String, Vec<usize>)>,
+    sizes: &[usize],
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
+    let cert = Certificate {
+        model: p.model.source.name.clone(),
+        hash: text_hash(&p.model.source.text),
+        sizes: (p.min, p.max),
+        engine: engine.to_string(),
+        induction: 1,
+        simple_path: false,
+        proves: claims,
+        lemmas,
+        ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
+        every: None,
+        liveness: None,
+        counting: None,
+    };
+    let checks = check::check(p.model, &cert, sizes, solver, &ctl.sat_stop())?;
+    Ok((Arc::new(cert), checks))
+}
+
 /// A certificate of `lemmas` claiming each property at the sizes given, checked at
 /// every size of the problem.
 #[allow(clippy::too_many_arguments)]
@@ -100,6 +129,7 @@ pub fn certify(
         ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
         every: None,
         liveness: None,
+        counting: None,
     };
     let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
     Ok((Arc::new(cert), checks))
