@@ -1088,6 +1088,8 @@ fn errors_suggest_the_fix() {
     let (l, c, r) = err(&format!("{base}ltl live (i) {{ [] (A[i] = Want) }}\n"));
     assert_eq!((l, c), (5, 16));
     assert!(r.contains("write `G f`"), "{r}");
-    let (_, _, r) = err(&format!("{base}ltl live (i) {{ G (A[i] = Want -> <> A[i] = Crit) }}\n"));
+    let (_, _, r) = err(&format!(
+        "{base}ltl live (i) {{ G (A[i] = Want -> <> A[i] = Crit) }}\n"
+    ));
     assert!(r.contains("write `F f`"), "{r}");
 }
