@@ -86,20 +86,7 @@ pub fn certify_at(
     solver: SolverKind,
     ctl: &Control,
 ) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
-    let cert = Certificate {
-        model: p.model.source.name.clone(),
-        hash: text_hash(&p.model.source.text),
-        sizes: (p.min, p.max),
-        engine: engine.to_string(),
-        induction: 1,
-        simple_path: false,
-        proves: claims,
-        lemmas,
-        ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
-        every: None,
-        liveness: None,
-        counting: None,
-    };
+    let cert = certificate(p, engine, 1, false, lemmas, claims);
     let checks = check::check(p.model, &cert, sizes, solver, &ctl.sat_stop())?;
     Ok((Arc::new(cert), checks))
 }
@@ -117,7 +104,21 @@ pub fn certify(
     solver: SolverKind,
     ctl: &Control,
 ) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
-    let cert = Certificate {
+    let cert = certificate(p, engine, induction, simple_path, lemmas, claims);
+    let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
+    Ok((Arc::new(cert), checks))
+}
+
+/// The certificate of `lemmas` claiming `claims` about the problem's model and sizes.
+fn certificate(
+    p: &Problem,
+    engine: &str,
+    induction: usize,
+    simple_path: bool,
+    lemmas: Vec<CertLemma>,
+    claims: Vec<(String, Vec<usize>)>,
+) -> Certificate {
+    Certificate {
         model: p.model.source.name.clone(),
         hash: text_hash(&p.model.source.text),
         sizes: (p.min, p.max),
@@ -130,9 +131,7 @@ pub fn certify(
         every: None,
         liveness: None,
         counting: None,
-    };
-    let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
-    Ok((Arc::new(cert), checks))
+    }
 }
 
 /// What a proof engine found, to be turned into verdicts.
