@@ -1,7 +1,7 @@
 //! The explicit breadth-first search as an engine of the command line: one exhaustive
 //! search per size, stopping at the first limit.
 
-use super::reach::{self, ReachOptions};
+use super::reach::{self, ReachOptions, StoreKind};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::verdict::SizeReport;
 
@@ -15,6 +15,8 @@ pub struct ExplicitEngine {
     /// Report reachable deadlocks.
     pub deadlock: bool,
     pub max_states: Option<usize>,
+    /// How states are stored (`StoreKind::Exact` unless hunting bugs).
+    pub store: StoreKind,
 }
 
 impl Engine for ExplicitEngine {
@@ -53,18 +55,54 @@ impl Engine for ExplicitEngine {
             stop: ctl.stop.clone(),
             progress: ctl.progress,
             coverage: true,
+            threads: ctl.threads,
+            store: self.store,
         };
+        let mut notes = Vec::new();
         for n in p.sizes() {
             let r: SizeReport = reach::check_size(p.model, n, &opts).into();
             let limit = r.limit;
+            if let Some(note) = omission_note(self.store, &r) {
+                notes.push(note);
+            }
             report(r);
             if limit.is_some() {
                 return Ok(Outcome {
                     limit,
+                    notes,
                     ..Outcome::default()
                 });
             }
         }
-        Ok(Outcome::default())
+        Ok(Outcome {
+            notes,
+            ..Outcome::default()
+        })
     }
+}
+
+/// The note under a size answered `none found*` by a store that may miss states: how
+/// the states were stored and the probability that one was missed (`reach::StoreKind`).
+fn omission_note(store: StoreKind, r: &SizeReport) -> Option<String> {
+    let p = r.stats.omission_probability?;
+    if !r
+        .results
+        .iter()
+        .any(|x| x.verdict.kind() == crate::verdict::Kind::Incomplete)
+    {
+        return None;
+    }
+    let how = match store {
+        StoreKind::Exact => return None,
+        StoreKind::HashCompact => "hash compaction (64-bit signatures)".to_string(),
+        StoreKind::Bitstate { log_bits } => format!(
+            "bitstate hashing (2^{log_bits} bits, {} bits a state)",
+            crate::explicit::store::BitArray::PROBES
+        ),
+    };
+    Some(format!(
+        "* size {}: no violation found by a partial search of {} states by {how}; the probability that it missed a reachable state is at most about {p:.1e} (see docs/engines.md): not a proof",
+        r.size,
+        r.stats.states.unwrap_or(0),
+    ))
 }

@@ -64,7 +64,7 @@ pub(super) fn conjunct_pass(
     let mut st: State = vec![0; inst.slots.len()];
     let mut done = 0usize;
     let mut skipped = None;
-    s.visited.for_each(|key| {
+    s.for_each_key(|key| {
         inst.unpack(key, &mut st);
         // A conjunct once seen true is not evaluated again; a range error counts as
         // possibly true (the conjunct alone may read what the body's earlier
@@ -83,7 +83,7 @@ pub(super) fn conjunct_pass(
         if done.is_multiple_of(1024) {
             let t = start.elapsed().as_secs_f64();
             // The estimate assumes the conjuncts left stay false (the costly case).
-            let estimate = t * s.count as f64 / done as f64;
+            let estimate = t * s.rec.count as f64 / done as f64;
             if estimate > budget {
                 skipped = Some(format!(
                     "it would take about {estimate:.1}s, more than {CONJUNCT_BUDGET} times the search ({search_seconds:.1}s)"

@@ -6,8 +6,12 @@
 //! counterexample a shortest one.
 
 mod conjuncts;
+mod expand;
+mod parts;
 mod report;
 mod search;
+
+pub use parts::StoreKind;
 
 use crate::model::canon::Symmetry;
 use crate::model::compiled::Compiled;
@@ -16,6 +20,7 @@ use crate::model::instance::Instance;
 use crate::model::ir::Model;
 pub use crate::verdict::Limit;
 use crate::verdict::{Coverage, PropResult, SizeReport};
+use expand::Ctx;
 use search::Search;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -46,6 +51,22 @@ pub struct ReachOptions {
     /// After an exhaustive search, also find the conjuncts of the properties that are
     /// never true (`ReachResult::coverage`), within a budget of a few times the search.
     pub coverage: bool,
+    /// Threads searching (0: one per core). The states stored, their numbers and every
+    /// answer are the same at every count.
+    pub threads: usize,
+    /// How states are stored: exactly, or (bug hunting) by hash compaction or bitstate,
+    /// which may miss states: "no violation" is then `incomplete`.
+    pub store: StoreKind,
+}
+
+impl ReachOptions {
+    /// The threads to search on: `threads`, or one per core.
+    pub fn thread_count(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        }
+    }
 }
 
 /// Measurements of one search.
@@ -80,6 +101,9 @@ pub struct ReachResult {
     pub internal_errors: Vec<String>,
     /// Which transitions fired and which property conjuncts were ever true.
     pub coverage: Coverage,
+    /// Hash compaction, bitstate: an upper estimate of the probability that the search
+    /// missed a reachable state (`None` for the exact store).
+    pub omission: Option<f64>,
 }
 
 /// Peak resident memory of this process so far (Linux), in bytes.
@@ -106,12 +130,21 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         .props
         .clone()
         .unwrap_or_else(|| (0..model.unsafes.len()).collect());
-    let mut s = Search::new(&inst, sym, dead, props);
-    let e = s.explore(&compiled, opts, start);
+    let ctx = Ctx {
+        inst: &inst,
+        compiled: &compiled,
+        sym,
+        dead,
+        kind: opts.store,
+        props,
+        deadlock: opts.deadlock,
+    };
+    let mut s = Search::new(ctx, opts.thread_count());
+    let e = s.explore(opts, start);
     let coverage = report::coverage(&inst, &compiled, &s, &e, opts, start);
     let stats = ReachStats {
-        states: s.count,
-        transitions: s.transitions,
+        states: s.rec.count,
+        transitions: s.rec.transitions,
         depth: e.depth,
         seconds: start.elapsed().as_secs_f64(),
         bytes: s.bytes(),
@@ -125,9 +158,10 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         results,
         stats,
         limit: e.limit,
-        complete: e.complete,
+        complete: e.complete && opts.store.exact(),
         internal_errors,
         coverage,
+        omission: (!opts.store.exact()).then_some(e.omission),
     }
 }
 
@@ -146,6 +180,7 @@ impl From<ReachResult> for SizeReport {
                 transitions: Some(r.stats.transitions),
                 initial_states: Some(r.stats.initial_states),
                 complete: Some(r.complete),
+                omission_probability: r.omission,
                 ..Default::default()
             },
             // Every state of depth <= the level being expanded was discovered and checked.

@@ -25,21 +25,25 @@ pub(super) fn coverage(
     start: Instant,
 ) -> Coverage {
     let model = inst.model;
+    // A search over hash compaction or bitstate may have missed states: it tells
+    // which transitions fired, never which cannot.
+    let exhaustive = e.complete && s.ctx.kind.exact();
     let mut coverage = Coverage {
-        exhaustive: e.complete,
+        exhaustive,
         instances: vec![false; model.transitions.len()],
         fired: vec![false; model.transitions.len()],
         ..Coverage::default()
     };
     for (k, ct) in compiled.trans.iter().enumerate() {
         coverage.instances[ct.trans] = true;
-        coverage.fired[ct.trans] |= e.fired[k];
+        coverage.fired[ct.trans] |= s.rec.fired[k];
     }
-    if e.complete && opts.coverage {
+    if exhaustive && opts.coverage {
         let holding: Vec<usize> = s
+            .ctx
             .props
             .iter()
-            .zip(&s.unsafe_found)
+            .zip(&s.rec.unsafe_found)
             .filter(|(_, f)| f.is_none())
             .map(|(&u, _)| u)
             .collect();
@@ -65,6 +69,8 @@ pub(super) fn coverage(
 
 /// One verdict per property (and a row for a range error or a store leaving the int
 /// window when one is decided), traces replayed; and the traces that failed to replay.
+/// A property no search of a lossy store (hash compaction, bitstate) found violated is
+/// `incomplete`, never `holds`.
 pub(super) fn results(
     inst: &Instance,
     compiled: &Compiled,
@@ -73,7 +79,7 @@ pub(super) fn results(
     opts: &ReachOptions,
 ) -> (Vec<PropResult>, Vec<String>) {
     let model = inst.model;
-    let tracked = !s.props.is_empty() || opts.deadlock;
+    let tracked = !s.ctx.props.is_empty() || opts.deadlock;
     // Build the results, with replayed traces.
     let mut results = Vec::new();
     let mut internal_errors = Vec::new();
@@ -88,7 +94,9 @@ pub(super) fn results(
             },
             // No initial state: nothing was checked.
             None if decided && e.initial_states == 0 => Verdict::Vacuous,
-            None if decided => Verdict::Holds(Proof::Exhaustive),
+            None if decided && s.ctx.kind.exact() => Verdict::Holds(Proof::Exhaustive),
+            // Hash compaction or bitstate: states may have been missed.
+            None if decided => Verdict::Incomplete,
             None => Verdict::Unknown,
         };
         results.push(PropResult {
@@ -98,11 +106,11 @@ pub(super) fn results(
             verdict,
         });
     };
-    for (k, &u) in s.props.iter().enumerate() {
+    for (k, &u) in s.ctx.props.iter().enumerate() {
         push(
             PropId::Unsafe(u),
             model.unsafes[u].name.clone(),
-            s.unsafe_found[k].as_ref(),
+            s.rec.unsafe_found[k].as_ref(),
             e.complete,
         );
     }
@@ -110,25 +118,27 @@ pub(super) fn results(
         push(
             PropId::Deadlock,
             "deadlock".into(),
-            e.deadlock_found.as_ref(),
+            s.rec.deadlock_found.as_ref(),
             e.complete,
         );
     }
     // When every property was violated, the last at depth D, range errors are decided
     // up to D: one found deeper (evaluating a property on a new state) is not reported.
     let decided_to = (tracked
-        && s.unsafe_found.iter().all(|f| f.is_some())
-        && (!opts.deadlock || e.deadlock_found.is_some()))
+        && s.rec.unsafe_found.iter().all(|f| f.is_some())
+        && (!opts.deadlock || s.rec.deadlock_found.is_some()))
     .then(|| {
-        s.unsafe_found
+        s.rec
+            .unsafe_found
             .iter()
-            .chain(std::iter::once(&e.deadlock_found))
+            .chain(std::iter::once(&s.rec.deadlock_found))
             .flatten()
             .map(|f| f.depth)
             .max()
             .unwrap_or(0)
     });
     if let Some(r) = s
+        .rec
         .range_found
         .as_ref()
         .filter(|r| decided_to.is_none_or(|d| r.depth <= d))
@@ -136,6 +146,7 @@ pub(super) fn results(
         push(PropId::Range, "range_error".into(), Some(r), true);
     }
     if let Some(r) = s
+        .rec
         .int_found
         .as_ref()
         .filter(|r| decided_to.is_none_or(|d| r.depth <= d))
@@ -171,20 +182,20 @@ fn build_trace(
         return Ok(t);
     }
     let mut path = vec![f.node];
-    while s.parent[*path.last().unwrap()] != NO_PARENT {
-        path.push(s.parent[*path.last().unwrap()] as usize);
+    while s.rec.parent[*path.last().unwrap()] != NO_PARENT {
+        path.push(s.rec.parent[*path.last().unwrap()] as usize);
     }
     path.reverse();
     let root = path[0];
     let mut st: State = vec![0; inst.slots.len()];
     inst.unpack(
-        &s.roots[root * inst.words..(root + 1) * inst.words],
+        &s.rec.roots[root * inst.words..(root + 1) * inst.words],
         &mut st,
     );
     let init = st.clone();
     let mut steps = Vec::new();
     for &node in &path[1..] {
-        let (k, c) = s.step_of(node);
+        let (k, c) = s.rec.step_of(node);
         let (step, next) = step_for(inst, compiled, &st, k, c)?;
         steps.push(step);
         st = next;
