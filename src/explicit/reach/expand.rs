@@ -1,13 +1,13 @@
 //! The two parallel phases of a block (`search`). Expansion: each thread fires every
 //! transition on its share of the block's states, in BFS order, and sends each
 //! successor (its real packed form, its key, where it came from, its rank) to the
-//! partition its hash selects. Insertion: each thread owns some partitions and inserts
-//! what was sent to them, source by source, so in rank order: the first copy of a state
+//! owner of the partition its hash selects. Insertion: each thread owns some partitions
+//! and inserts what was sent to it, source by source, so in rank order: the first copy of a state
 //! to be stored is the one the sequential search would store first, and the numbering
 //! of the merge is the sequential one at every thread count. The insert phase also
 //! checks the properties on the new states.
 
-use super::parts::{NewState, Part, PartFind, StoreKind, part_of};
+use super::parts::{NewState, PARTS, Part, PartFind, StoreKind, part_of};
 use super::search::{Found, Kind};
 use crate::explicit::store::{hash_words, sig_hash};
 use crate::model::canon::{CanonBuf, Symmetry};
@@ -41,9 +41,15 @@ impl Ctx<'_> {
         self.kind.exact() && self.keyed()
     }
 
-    /// Words per message.
+    /// Words per message: the real state, then the key (`sends_key`) or the
+    /// signature (the stores other than exact).
     fn stride(&self) -> usize {
-        self.inst.words * if self.sends_key() { 2 } else { 1 }
+        self.inst.words
+            + if self.sends_key() {
+                self.inst.words
+            } else {
+                !self.kind.exact() as usize
+            }
     }
 
     /// The stored key of `st`: its dead cells normalized, then its canonical
@@ -69,6 +75,7 @@ impl Ctx<'_> {
 
     /// The key of `st` (packed as `words`), its hash and its signature (0 for the exact
     /// store, which needs none).
+    #[inline]
     pub fn hashes<'k>(
         &self,
         st: &[i64],
@@ -123,9 +130,8 @@ impl Work {
 /// A successor on its way to its partition.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Meta {
-    /// `hash_words` of the key, and its signature (`sig_hash`, not for the exact store).
+    /// `hash_words` of the key.
     hash: u64,
-    sig: u64,
     parent: u32,
     k: u32,
     c: u32,
@@ -133,8 +139,8 @@ pub(super) struct Meta {
     seq: u32,
 }
 
-/// The successors sent to one partition: metadata, and per successor `Ctx::stride`
-/// words (the real packed state, then the key when sent).
+/// The successors sent to one owner: metadata, and per successor `Ctx::stride` words
+/// (the real packed state, then the key or the signature).
 #[derive(Default)]
 pub(super) struct Msgs {
     meta: Vec<Meta>,
@@ -143,6 +149,7 @@ pub(super) struct Msgs {
 
 /// What one source (thread) produced this block.
 pub(super) struct Outbox {
+    /// Per owner of the insert phase: the successors for its partitions.
     to: Vec<Msgs>,
     /// Successors generated this block.
     pub total: usize,
@@ -161,9 +168,10 @@ pub(super) struct Outbox {
 }
 
 impl Outbox {
-    pub fn new(parts: usize, trans: usize) -> Outbox {
+    /// An empty outbox for `owners` owners at most.
+    pub fn new(owners: usize, trans: usize) -> Outbox {
         Outbox {
-            to: (0..parts).map(|_| Msgs::default()).collect(),
+            to: (0..owners).map(|_| Msgs::default()).collect(),
             total: 0,
             new_at: Vec::new(),
             fired: vec![false; trans],
@@ -221,12 +229,25 @@ impl Block {
     }
 }
 
-/// Expand the block's states of source `t` into its outbox.
-pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &mut Work) {
+/// Expand the block's states of source `t` into its outbox. With `parts` (the
+/// partitions, read-only: a thread expanding a block alone), each successor's table
+/// entry is fetched into the cache now, long before its insert reads it.
+pub(super) fn expand(
+    ctx: &Ctx,
+    blk: &Block,
+    t: usize,
+    out: &mut Outbox,
+    work: &mut Work,
+    parts: Option<&[&Part]>,
+) {
     out.clear();
     let (inst, compiled) = (ctx.inst, ctx.compiled);
     let w = inst.words;
     let send_key = ctx.sends_key();
+    let lossy = !ctx.kind.exact();
+    let owners = blk.sources();
+    // The owner of each partition (no division per successor).
+    let owner_of: [usize; PARTS] = std::array::from_fn(|p| p % owners);
     let Work {
         scratch,
         candidates,
@@ -247,18 +268,28 @@ pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &
                     inst.patch(words, slot, v);
                 }
                 let (key, hash, sig) = ctx.hashes(next, words, keys);
-                let m = &mut out.to[part_of(hash)];
+                let p = part_of(hash);
+                if let Some(ps) = parts {
+                    ps[p].store.prefetch(hash, sig);
+                }
+                let m = &mut out.to[owner_of[p]];
                 m.meta.push(Meta {
                     hash,
-                    sig,
                     parent: node as u32,
                     k,
                     c: c as u32,
                     seq: out.total as u32,
                 });
-                m.words.extend_from_slice(words);
+                // Word by word: for a few words a `memcpy` call costs more.
+                for &x in words.iter() {
+                    m.words.push(x);
+                }
                 if send_key {
-                    m.words.extend_from_slice(key);
+                    for &x in key {
+                        m.words.push(x);
+                    }
+                } else if lossy {
+                    m.words.push(sig);
                 }
                 out.total += 1;
             });
@@ -307,32 +338,45 @@ pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &
 }
 
 /// How far ahead of an insert its table entry is fetched.
-const PREFETCH: usize = 8;
+const PREFETCH: usize = 32;
 
-/// Insert what the sources sent to partition `p`, in rank order, and check the
+/// Insert what the sources sent to owner `t` of `owners` (the partitions `p` with
+/// `p % owners == t`, given in that order in `parts`), in rank order, and check the
 /// properties on each new state.
-pub(super) fn insert(ctx: &Ctx, blk: &Block, p: usize, part: &mut Part, outs: &[&Outbox]) {
-    part.begin_block();
+pub(super) fn insert(ctx: &Ctx, blk: &Block, t: usize, owners: usize, parts: &mut [&mut Part], outs: &[&Outbox]) {
+    for part in parts.iter_mut() {
+        part.begin_block();
+    }
     let w = ctx.inst.words;
     let stride = ctx.stride();
     let send_key = ctx.sends_key();
-    let mut st = std::mem::take(&mut part.st);
+    let mut st: State = vec![0; ctx.inst.slots.len()];
+    // The position in `parts` of each partition of this owner.
+    let slot: [usize; PARTS] = std::array::from_fn(|p| p / owners);
+    // A thread alone fetched the table entries when it expanded the states.
+    let fetch = outs.len() > 1;
+    let lossy = !ctx.kind.exact();
+    let sig_at = |m: &Msgs, i: usize| if lossy { m.words[i * stride + w] } else { 0 };
     for o in outs {
-        let m = &o.to[p];
+        let m = &o.to[t];
         let n = m.meta.len();
         for i in 0..n {
-            if i + PREFETCH < n {
+            if fetch && i + PREFETCH < n {
                 let a = &m.meta[i + PREFETCH];
-                part.store.prefetch(a.hash, a.sig);
+                parts[slot[part_of(a.hash)]]
+                    .store
+                    .prefetch(a.hash, sig_at(m, i + PREFETCH));
             }
             let q = &m.meta[i];
+            let p = part_of(q.hash);
+            let part = &mut *parts[slot[p]];
             let real = &m.words[i * stride..i * stride + w];
             let key = if send_key {
                 &m.words[i * stride + w..(i + 1) * stride]
             } else {
                 real
             };
-            if !part.store.insert(key, q.hash, q.sig) {
+            if !part.store.insert(key, q.hash, sig_at(m, i)) {
                 continue;
             }
             let ni = part.new.len();
@@ -341,21 +385,14 @@ pub(super) fn insert(ctx: &Ctx, blk: &Block, p: usize, part: &mut Part, outs: &[
                 k: q.k,
                 c: q.c,
             });
-            part.new_words.extend_from_slice(real);
+            for &x in real {
+                part.new_words.push(x);
+            }
             o.new_at[q.seq as usize].store(((p as u64 + 1) << 32) | ni as u64, Ordering::Relaxed);
             ctx.inst.unpack(real, &mut st);
-            eval_props(
-                ctx,
-                &st,
-                &mut InPart {
-                    part: &mut *part,
-                    blk,
-                    i: ni,
-                },
-            );
+            eval_props(ctx, &st, &mut InPart { part, blk, i: ni });
         }
     }
-    part.st = st;
 }
 
 /// Where property checks put what they meet, and what they already know.

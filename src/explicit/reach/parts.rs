@@ -9,7 +9,6 @@
 //! the probability that such a search missed a state (`omission`).
 
 use crate::explicit::store::{BitArray, VisitedSet, hash_words};
-use crate::model::instance::State;
 
 /// The number of partitions (a power of two). Fixed, so that every thread count stores
 /// the same states in the same tables.
@@ -147,12 +146,10 @@ pub(super) struct Part {
     pub finds: Vec<PartFind>,
     /// The first property evaluation this block that met a range error.
     pub range_first: bool,
-    /// An unpacked state, reused.
-    pub st: State,
 }
 
 impl Part {
-    pub fn new(kind: StoreKind, words: usize, props: usize, slots: usize) -> Part {
+    pub fn new(kind: StoreKind, words: usize, props: usize) -> Part {
         Part {
             store: Store::new(kind, words),
             new_words: Vec::new(),
@@ -160,7 +157,6 @@ impl Part {
             unsafe_first: vec![None; props],
             finds: Vec::new(),
             range_first: false,
-            st: vec![0; slots],
         }
     }
 
@@ -233,7 +229,7 @@ mod tests {
         // Bitstate with n << m: sum of (k i / m)^k ~ k^k n^(k+1) / ((k+1) m^k).
         let kind = StoreKind::Bitstate { log_bits: 40 };
         let m = 2f64.powi(34);
-        let n = 1e6;
+        let n: f64 = 1e6;
         let approx = 27.0 * n.powi(4) / (4.0 * m.powi(3));
         let got = omission(kind, &[n as usize]);
         assert!(got >= approx && got < approx * 1.01, "{got} vs {approx}");

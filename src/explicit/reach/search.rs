@@ -17,7 +17,7 @@ use crate::model::instance::State;
 use crate::verdict::Limit;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Barrier, Mutex, RwLock};
+use std::sync::{Barrier, RwLock};
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
@@ -45,11 +45,13 @@ const BIG_CHOICE: u32 = 255;
 const BLOCK: usize = 4096;
 /// Blocks of fewer states are expanded by one thread alone.
 const PARALLEL_FROM: usize = 64;
+/// States expanded at a time by one thread alone.
+const ALONE_STEP: usize = 256;
 
 /// A search: what the threads share, and the records the merge keeps.
 pub(super) struct Search<'a> {
     pub ctx: Ctx<'a>,
-    pub parts: Vec<Mutex<Part>>,
+    pub parts: Vec<RwLock<Part>>,
     outs: Vec<RwLock<Outbox>>,
     block: RwLock<Block>,
     pub rec: Records,
@@ -182,9 +184,9 @@ impl Records {
 
     /// Number the new states of a block in rank order (sources in order, each in the
     /// order it generated them), queue them, and take in what was found.
-    fn merge(&mut self, ctx: &Ctx, parts: &[Mutex<Part>], outs: &[RwLock<Outbox>], blk: &Block) {
+    fn merge(&mut self, ctx: &Ctx, parts: &[RwLock<Part>], outs: &[RwLock<Outbox>], blk: &Block) {
         let w = ctx.inst.words;
-        let parts: Vec<_> = parts.iter().map(|p| p.lock().unwrap()).collect();
+        let parts: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
         let mut outs: Vec<_> = outs[..blk.sources()]
             .iter()
             .map(|o| o.write().unwrap())
@@ -214,7 +216,9 @@ impl Records {
                 let (p, i) = ((v >> 32) as usize - 1, (v & 0xFFFF_FFFF) as usize);
                 let ns = parts[p].new[i];
                 let idx = self.number(ns.parent, ns.k, ns.c);
-                self.fifo.extend(&parts[p].new_words[i * w..(i + 1) * w]);
+                for &x in &parts[p].new_words[i * w..(i + 1) * w] {
+                    self.fifo.push_back(x);
+                }
                 self.numbers[p].push(idx);
             }
         }
@@ -305,17 +309,10 @@ impl<'a> Search<'a> {
         let (inst, trans) = (ctx.inst, ctx.compiled.trans.len());
         Search {
             parts: (0..PARTS)
-                .map(|_| {
-                    Mutex::new(Part::new(
-                        ctx.kind,
-                        inst.words,
-                        ctx.props.len(),
-                        inst.slots.len(),
-                    ))
-                })
+                .map(|_| RwLock::new(Part::new(ctx.kind, inst.words, ctx.props.len())))
                 .collect(),
             outs: (0..threads)
-                .map(|_| RwLock::new(Outbox::new(PARTS, trans)))
+                .map(|_| RwLock::new(Outbox::new(threads, trans)))
                 .collect(),
             block: RwLock::new(Block::default()),
             rec: Records::new(ctx.props.len(), trans),
@@ -379,7 +376,7 @@ impl<'a> Search<'a> {
     pub fn for_each_key(&self, mut f: impl FnMut(&[u64]) -> bool) {
         let mut go = true;
         for p in &self.parts {
-            if let Store::Exact(t) = &p.lock().unwrap().store {
+            if let Store::Exact(t) = &p.read().unwrap().store {
                 t.for_each(|k| {
                     go = f(k);
                     go
@@ -395,7 +392,7 @@ impl<'a> Search<'a> {
     fn stored(&self) -> Vec<usize> {
         self.parts
             .iter()
-            .map(|p| p.lock().unwrap().store.len())
+            .map(|p| p.read().unwrap().store.len())
             .collect()
     }
 
@@ -508,7 +505,7 @@ impl<'a> Search<'a> {
 /// What the leading thread shares with the team during a search.
 struct Shared<'s, 'a> {
     ctx: &'s Ctx<'a>,
-    parts: &'s [Mutex<Part>],
+    parts: &'s [RwLock<Part>],
     outs: &'s [RwLock<Outbox>],
     block: &'s RwLock<Block>,
     team: &'s Team,
@@ -518,6 +515,27 @@ impl Shared<'_, '_> {
     /// Expand states `from..to` (all at `depth`) on `sources` threads (the others wait
     /// at the team's barrier), insert their successors and number the new ones.
     fn run_block(
+        &self,
+        rec: &mut Records,
+        from: usize,
+        to: usize,
+        depth: usize,
+        sources: usize,
+        work: &mut Work,
+    ) {
+        // One thread alone goes by smaller steps, so that the successors it sends are
+        // still in cache when it inserts them. Steps never change the outcome: the
+        // numbering is the same for any cut of the queue.
+        let step = if sources > 1 { to - from } else { ALONE_STEP };
+        let mut at = from;
+        while at < to {
+            let end = to.min(at + step);
+            self.run_step(rec, at, end, depth, sources, work);
+            at = end;
+        }
+    }
+
+    fn run_step(
         &self,
         rec: &mut Records,
         from: usize,
@@ -545,7 +563,7 @@ impl Shared<'_, '_> {
         if sources > 1 {
             self.team.barrier.wait();
         }
-        source(0, ctx, outs, block, work);
+        source(0, ctx, parts, outs, block, work);
         if sources > 1 {
             self.team.barrier.wait();
         }
@@ -558,10 +576,10 @@ impl Shared<'_, '_> {
 }
 
 /// Bytes held by the visited set, the parent records, the queue and the buffers.
-fn bytes(parts: &[Mutex<Part>], outs: &[RwLock<Outbox>], rec: &Records) -> usize {
+fn bytes(parts: &[RwLock<Part>], outs: &[RwLock<Outbox>], rec: &Records) -> usize {
     let stores: usize = parts
         .iter()
-        .map(|p| p.lock().unwrap().store.memory_bytes())
+        .map(|p| p.read().unwrap().store.memory_bytes())
         .sum();
     let buffers: usize = outs.iter().map(|o| o.read().unwrap().memory_bytes()).sum();
     stores
@@ -573,10 +591,23 @@ fn bytes(parts: &[Mutex<Part>], outs: &[RwLock<Outbox>], rec: &Records) -> usize
 }
 
 /// The expansion phase of source `t`.
-fn source(t: usize, ctx: &Ctx, outs: &[RwLock<Outbox>], block: &RwLock<Block>, work: &mut Work) {
+fn source(
+    t: usize,
+    ctx: &Ctx,
+    parts: &[RwLock<Part>],
+    outs: &[RwLock<Outbox>],
+    block: &RwLock<Block>,
+    work: &mut Work,
+) {
     let blk = block.read().unwrap();
     let mut out = outs[t].write().unwrap();
-    expand::expand(ctx, &blk, t, &mut out, work);
+    if blk.sources() == 1 {
+        let guards: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
+        let refs: Vec<&Part> = guards.iter().map(|g| &**g).collect();
+        expand::expand(ctx, &blk, t, &mut out, work, Some(&refs));
+    } else {
+        expand::expand(ctx, &blk, t, &mut out, work, None);
+    }
 }
 
 /// The insert phase of owner `t` of `threads`: partitions t, t + threads, ...
@@ -584,7 +615,7 @@ fn owner(
     t: usize,
     threads: usize,
     ctx: &Ctx,
-    parts: &[Mutex<Part>],
+    parts: &[RwLock<Part>],
     outs: &[RwLock<Outbox>],
     block: &RwLock<Block>,
 ) {
@@ -594,9 +625,12 @@ fn owner(
         .map(|o| o.read().unwrap())
         .collect();
     let refs: Vec<&Outbox> = guards.iter().map(|g| &**g).collect();
-    for p in (t..PARTS).step_by(threads) {
-        expand::insert(ctx, &blk, p, &mut parts[p].lock().unwrap(), &refs);
-    }
+    let mut mine: Vec<_> = (t..PARTS)
+        .step_by(threads)
+        .map(|p| parts[p].write().unwrap())
+        .collect();
+    let mut mine: Vec<&mut Part> = mine.iter_mut().map(|g| &mut **g).collect();
+    expand::insert(ctx, &blk, t, threads, &mut mine, &refs);
 }
 
 /// A helping thread: at each block, expand its share, then insert into its partitions,
@@ -604,7 +638,7 @@ fn owner(
 fn worker(
     t: usize,
     ctx: &Ctx,
-    parts: &[Mutex<Part>],
+    parts: &[RwLock<Part>],
     outs: &[RwLock<Outbox>],
     block: &RwLock<Block>,
     team: &Team,
@@ -616,7 +650,7 @@ fn worker(
         if team.quit.load(Ordering::Acquire) {
             return;
         }
-        source(t, ctx, outs, block, &mut work);
+        source(t, ctx, parts, outs, block, &mut work);
         team.barrier.wait();
         owner(t, threads, ctx, parts, outs, block);
         team.barrier.wait();
