@@ -25,6 +25,13 @@
 //! pairwise distinct states). `proves P at S` claims that the invariant excludes every
 //! state violating property P (`range_error`: every range error; `int_bound`: every
 //! store leaving the int window) at the sizes S.
+//!
+//! `liveness NAME [fair]` says that the certificate is about the liveness-to-safety
+//! product of the model with its `ltl` property NAME (weakly fair runs only with
+//! `fair`; `live::Product`): the product is built again from the model and the
+//! property, and the lemmas and claims are about it (the hash is of its text).
+//! `liveness NAME [fair] counting K` names the k-liveness product instead (a counter
+//! of completed rounds; the claim is that it never reaches K; `live::Variant`).
 
 use crate::source::Span;
 
@@ -50,6 +57,12 @@ pub struct Certificate {
     /// `every n cutoff c`: the lemmas and claims extend to every size, by the cutoff
     /// argument (`cutoff`), checked at sizes 1..c.
     pub every: Option<usize>,
+    /// `liveness NAME [fair]`: the invariant is of the liveness product of the model
+    /// with its `ltl` property NAME (under weak fairness when the flag is set).
+    pub liveness: Option<(String, bool)>,
+    /// `counting K` on the `liveness` line: the product is the k-liveness one with
+    /// bound K (otherwise liveness-to-safety).
+    pub counting: Option<usize>,
 }
 
 /// One lemma: the sizes it is claimed at, its process variables and its formula
@@ -264,13 +277,50 @@ impl Certificate {
         if let Some(c) = self.every {
             out.push_str(&format!("every n cutoff {c}\n"));
         }
-        for (p, s) in &self.proves {
+        if let Some((name, fair)) = &self.liveness {
+            out.push_str(&format!(
+                "liveness {name}{}{}\n",
+                if *fair { " fair" } else { "" },
+                self.counting
+                    .map(|k| format!(" counting {k}"))
+                    .unwrap_or_default()
+            ));
+        }
+        // A claim at no size says nothing (and `proves P at` would not read back).
+        for (p, s) in self.proves.iter().filter(|(_, s)| !s.is_empty()) {
             out.push_str(&format!("proves {p} at {}\n", sizes_text(s)));
         }
         for l in &self.lemmas {
             out.push_str(&format!("lemma {}\n", l.text()));
         }
         out
+    }
+
+    /// Parse a file of one or more certificates (each opening with the
+    /// `# nfold certificate` header line that `to_text` writes, as `check --certificate`
+    /// writes one per property proved: the `unsafe` properties' and one per `ltl`
+    /// property's liveness product). Errors name the line in the whole text.
+    pub fn parse_all(text: &str) -> Result<Vec<Certificate>, (Span, String)> {
+        let mut starts: Vec<usize> = text
+            .match_indices("# nfold certificate")
+            .map(|(i, _)| i)
+            .filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
+            .collect();
+        if starts.first() != Some(&0) {
+            starts.insert(0, 0);
+        }
+        let mut out = Vec::new();
+        for (k, &a) in starts.iter().enumerate() {
+            let b = starts.get(k + 1).copied().unwrap_or(text.len());
+            let part = &text[a..b];
+            if k == 0 && part.trim().is_empty() && starts.len() > 1 {
+                continue;
+            }
+            let c =
+                Certificate::parse(part).map_err(|(sp, m)| (Span::new(sp.lo + a, sp.hi + a), m))?;
+            out.push(c);
+        }
+        Ok(out)
     }
 
     /// Parse the text form; errors name the line.
@@ -286,6 +336,8 @@ impl Certificate {
             lemmas: Vec::new(),
             ints: None,
             every: None,
+            liveness: None,
+            counting: None,
         };
         let mut off = 0;
         let mut seen_sizes = false;
@@ -339,6 +391,29 @@ impl Certificate {
                         c.proves.push((p.trim().to_string(), parse_sizes_list(s)?));
                     }
                     "lemma" => c.lemmas.push(CertLemma::parse(rest)?),
+                    "liveness" => {
+                        let (rest, counting) =
+                            match rest.rsplit_once(" counting ") {
+                                Some((r, k)) => (
+                                    r.trim(),
+                                    Some(
+                                        k.trim().parse::<usize>().ok().filter(|&k| k >= 1).ok_or(
+                                            "expected a bound of at least 1 after `counting`",
+                                        )?,
+                                    ),
+                                ),
+                                None => (rest, None),
+                            };
+                        c.counting = counting;
+                        let (name, fair) = match rest.strip_suffix(" fair") {
+                            Some(n) => (n.trim(), true),
+                            None => (rest, false),
+                        };
+                        if name.is_empty() || name.contains(' ') {
+                            return Err("expected `liveness PROPERTY [fair] [counting K]`".into());
+                        }
+                        c.liveness = Some((name.to_string(), fair));
+                    }
                     "every" => {
                         let k = rest
                             .strip_prefix("n cutoff ")
@@ -353,7 +428,7 @@ impl Certificate {
                     }
                     _ => {
                         return Err(format!(
-                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, every, proves or lemma)"
+                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, every, liveness, proves or lemma)"
                         ));
                     }
                 }
@@ -425,6 +500,8 @@ mod tests {
             ],
             ints: Some((-2, 5)),
             every: None,
+            liveness: None,
+            counting: None,
         };
         let t = c.to_text();
         assert!(t.contains("proves mutex at 1..3, 5, 7..8"));
@@ -439,5 +516,25 @@ mod tests {
         };
         assert!(every.to_text().contains("\nevery n cutoff 4\n"));
         assert_eq!(Certificate::parse(&every.to_text()).unwrap(), every);
+        for fair in [false, true] {
+            let live = Certificate {
+                liveness: Some(("starvation_free".into(), fair)),
+                every: None,
+                ..every.clone()
+            };
+            let t = live.to_text();
+            assert_eq!(t.contains("\nliveness starvation_free fair\n"), fair);
+            assert_eq!(Certificate::parse(&t).unwrap(), live);
+            let counting = Certificate {
+                counting: Some(15),
+                ..live
+            };
+            let t = counting.to_text();
+            let want = if fair { " fair" } else { "" };
+            assert!(t.contains(&format!("\nliveness starvation_free{want} counting 15\n")));
+            assert_eq!(Certificate::parse(&t).unwrap(), counting);
+        }
+        assert!(Certificate::parse("sizes 1..2\nliveness a b\n").is_err());
+        assert!(Certificate::parse("sizes 1..2\nliveness a counting 0\n").is_err());
     }
 }

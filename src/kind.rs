@@ -1,5 +1,6 @@
-//! k-induction (Sheeran, Singh and Stålmarck, FMCAD 2000) over a transition system,
-//! one size or the aggregate of a range, on the same layer as BMC and IC3:
+//! k-induction (M. Sheeran, S. Singh and G. Stålmarck, *Checking Safety Properties
+//! Using Induction and a SAT-Solver*, FMCAD 2000) over a transition system, one size or
+//! the aggregate of a range, on the same layer as BMC and IC3:
 //! - base case: no violation within k-1 steps of an initial state (a violation found
 //!   at depth d is shortest for its property and width, which is then excluded);
 //! - step case: k consecutive states satisfying Inv = P ∧ S, pairwise distinct
@@ -18,10 +19,10 @@ use crate::cert::CertLemma;
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::ic3::engine::Ic3Engine;
 use crate::ic3::prove;
-use crate::proof::finish::{self, Findings, PropKey};
+use crate::proof::finish::{self, Findings};
 use crate::proof::lemma::Lemma;
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
-use crate::verdict::{Limit, SizeReport};
+use crate::verdict::{Limit, PropId, SizeReport};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -42,23 +43,23 @@ pub struct KindEngine {
 
 /// The properties still open: a key with the widths already refuted.
 struct Open {
-    keys: Vec<PropKey>,
-    excluded: HashMap<PropKey, Vec<usize>>,
+    keys: Vec<PropId>,
+    excluded: HashMap<PropId, Vec<usize>>,
 }
 
 impl Open {
     /// The literal "frame j violates an open property at a width not excluded", and the
     /// literal of each key there.
-    fn bad(&self, u: &mut Unroller, props: &[usize], j: usize) -> (Lit, Vec<(PropKey, Lit)>) {
+    fn bad(&self, u: &mut Unroller, props: &[usize], j: usize) -> (Lit, Vec<(PropId, Lit)>) {
         let mut parts = Vec::new();
         let mut keyed = Vec::new();
         for &k in &self.keys {
             let b = match k {
-                PropKey::Unsafe(p) => {
+                PropId::Unsafe(p) => {
                     let (b, e) = u.bad(p, j);
                     u.c.and2(b, -e)
                 }
-                PropKey::IntBound => {
+                PropId::IntBound => {
                     let r = u.ts.int_bound(false);
                     u.lit(j, r)
                 }
@@ -105,18 +106,242 @@ impl Solver {
         match self.s.solve(&u.c.cnf, a, &self.stop) {
             SolveResult::Sat => Ok(true),
             SolveResult::Unsat => Ok(false),
-            SolveResult::Unknown => Err(
-                if self
-                    .stop
-                    .flag
-                    .as_ref()
-                    .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-                {
-                    Limit::Interrupted
-                } else {
-                    Limit::Timeout
-                },
-            ),
+            SolveResult::Unknown => Err(if self.stop.interrupted() {
+                Limit::Interrupted
+            } else {
+                Limit::Timeout
+            }),
+        }
+    }
+}
+
+/// One k-induction search: the base-case and step-case unrollings with their solvers,
+/// the properties still open, the strengthening lemmas (and which are still alive),
+/// and the findings so far.
+struct Induction<'a> {
+    engine: &'a KindEngine,
+    p: &'a Problem<'a>,
+    ctl: &'a Control,
+    lemmas: Vec<Lemma>,
+    alive: Vec<bool>,
+    base: Unroller<'a>,
+    step: Unroller<'a>,
+    bs: Solver,
+    ss: Solver,
+    open: Open,
+    f: Findings,
+    start: Instant,
+    last_progress: Instant,
+}
+
+impl<'a> Induction<'a> {
+    fn new(
+        engine: &'a KindEngine,
+        p: &'a Problem<'a>,
+        ctl: &'a Control,
+        lemmas: Vec<Lemma>,
+    ) -> Result<Induction<'a>, String> {
+        let sym = engine.symmetry && p.model.is_symmetric() && p.max > 1;
+        let base = Unroller::from_transys(Transys::new(p.model, p.min, p.max, Encoding::Binary));
+        let step = Unroller::from_transys(Transys::new(p.model, p.min, p.max, Encoding::Binary));
+        let stop = ctl.sat_stop();
+        let bs = Solver {
+            s: engine.solver.create()?,
+            stop: stop.clone(),
+        };
+        let ss = Solver {
+            s: engine.solver.create()?,
+            stop,
+        };
+        let open = Open {
+            keys: finish::keys(p),
+            excluded: HashMap::new(),
+        };
+        Ok(Induction {
+            engine,
+            p,
+            ctl,
+            alive: vec![true; lemmas.len()],
+            lemmas,
+            base,
+            step,
+            bs,
+            ss,
+            open,
+            f: Findings {
+                symmetry: sym,
+                ..Findings::default()
+            },
+            start: Instant::now(),
+            last_progress: Instant::now(),
+        })
+    }
+
+    /// k = 1, 2, ...: the base case at depth k-1, then the step case at k, until every
+    /// property is proved or refuted at every width, or k passes the largest depth.
+    fn run(&mut self) -> Result<(), Limit> {
+        for k in 1..=self.engine.max_depth + 1 {
+            let d = k - 1;
+            self.base_case(d)?;
+            self.f.bounded = Some(d);
+            if self.all_refuted() || k > self.engine.max_depth {
+                return Ok(());
+            }
+            self.drop_failing_lemmas(d)?;
+            self.extend_step(k);
+            if self.step_case(k)? {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// Every open property is refuted at every width.
+    fn all_refuted(&self) -> bool {
+        let widths = self.p.sizes();
+        self.open.keys.iter().all(|k| {
+            widths
+                .iter()
+                .all(|w| self.open.excluded.get(k).is_some_and(|e| e.contains(w)))
+        })
+    }
+
+    /// Base case at depth d: every violation d steps from an initial state (a range
+    /// error evaluating `init` is one at depth 0) is recorded and its (property, width)
+    /// excluded.
+    fn base_case(&mut self, d: usize) -> Result<(), Limit> {
+        let base = &mut self.base;
+        while base.depth() < d {
+            base.add_step();
+        }
+        if d == 0 {
+            let a = [base.init_err];
+            if self.bs.solve(base, &a)? {
+                let w = base.width(&|l| self.bs.s.value(l));
+                self.f.cexs.push((PropId::Range, w, 0));
+                self.open.excluded.entry(PropId::Range).or_default().push(w);
+            }
+        }
+        loop {
+            let (bad, keyed) = self.open.bad(base, &self.p.props, d);
+            if !self.bs.solve(base, &[base.init_ok, bad])? {
+                return Ok(());
+            }
+            let w = base.width(&|l| self.bs.s.value(l));
+            let key = keyed
+                .iter()
+                .find(|(_, l)| self.bs.s.value(*l))
+                .map(|x| x.0)
+                .unwrap_or(PropId::Range);
+            self.f.cexs.push((key, w, d));
+            self.open.excluded.entry(key).or_default().push(w);
+        }
+    }
+
+    /// Strengthening lemmas that fail within d steps of an initial state are dropped.
+    fn drop_failing_lemmas(&mut self, d: usize) -> Result<(), Limit> {
+        let base = &mut self.base;
+        loop {
+            let lits: Vec<(usize, Lit)> = (0..self.lemmas.len())
+                .filter(|&i| self.alive[i])
+                .map(|i| (i, lemma_lit(base, &self.lemmas[i], d)))
+                .collect();
+            let neg: Vec<Lit> = lits.iter().map(|x| -x.1).collect();
+            let any = base.c.or(&neg);
+            if !self.bs.solve(base, &[base.init_ok, any])? {
+                return Ok(());
+            }
+            for (i, l) in lits {
+                if !self.bs.s.value(l) {
+                    self.alive[i] = false;
+                }
+            }
+        }
+    }
+
+    /// The step unrolling up to frame k, its frames pairwise distinct (simple paths).
+    fn extend_step(&mut self, k: usize) {
+        let step = &mut self.step;
+        while step.depth() < k {
+            step.add_step();
+            let j = step.depth();
+            for i in 0..j {
+                let (a, b) = (step.frames[i].cells.clone(), step.frames[j].cells.clone());
+                let mut diff = Vec::new();
+                for (ca, cb) in a.iter().zip(&b) {
+                    for (&x, &y) in ca.lits().iter().zip(cb.lits()) {
+                        let same = step.c.iff(x, y);
+                        diff.push(-same);
+                    }
+                }
+                let dl = step.c.or(&diff);
+                step.c.assert(dl);
+            }
+        }
+    }
+
+    /// Step case at k: k states satisfying Inv are followed by one satisfying Inv.
+    /// True when it holds (the invariant and the proof depth are then recorded);
+    /// strengthening lemmas that alone fail it are dropped and it is asked again.
+    fn step_case(&mut self, k: usize) -> Result<bool, Limit> {
+        loop {
+            self.progress(k);
+            let step = &mut self.step;
+            let mut a = Vec::new();
+            for j in 0..k {
+                let (bad, _) = self.open.bad(step, &self.p.props, j);
+                a.push(-bad);
+                for (i, l) in self.lemmas.iter().enumerate() {
+                    if self.alive[i] {
+                        a.push(lemma_lit(step, l, j));
+                    }
+                }
+            }
+            let (bad_k, _) = self.open.bad(step, &self.p.props, k);
+            let at_k: Vec<(usize, Lit)> = (0..self.lemmas.len())
+                .filter(|&i| self.alive[i])
+                .map(|i| (i, lemma_lit(step, &self.lemmas[i], k)))
+                .collect();
+            let mut viol: Vec<Lit> = at_k.iter().map(|x| -x.1).collect();
+            viol.push(bad_k);
+            let v = step.c.or(&viol);
+            a.push(v);
+            if !self.ss.solve(step, &a)? {
+                self.f.invariant = Some((
+                    self.engine.certificate_lemmas(
+                        self.p,
+                        &self.open,
+                        &self.lemmas,
+                        &self.alive,
+                        &self.step,
+                    ),
+                    k,
+                    true,
+                ));
+                self.f.proof_depth = Some(k);
+                return Ok(true);
+            }
+            let ss = &self.ss.s;
+            if ss.value(bad_k) || at_k.iter().all(|x| ss.value(x.1)) {
+                return Ok(false);
+            }
+            // Only strengthening lemmas fail: drop them and try again.
+            for (i, l) in at_k {
+                if !ss.value(l) {
+                    self.alive[i] = false;
+                }
+            }
+        }
+    }
+
+    fn progress(&mut self, k: usize) {
+        if self.ctl.progress && self.last_progress.elapsed().as_secs_f64() >= 2.0 {
+            self.last_progress = Instant::now();
+            crate::progress::line(format!(
+                "k-induction depth {k}, {} strengthening lemmas, {:.1}s",
+                self.alive.iter().filter(|a| **a).count(),
+                self.start.elapsed().as_secs_f64()
+            ));
         }
     }
 }
@@ -138,184 +363,15 @@ impl KindEngine {
         Ok(out.lemmas.into_iter().map(|(l, _)| l).collect())
     }
 
-    /// Base and step cases for k = 1, 2, ...: the findings.
+    /// Base and step cases for k = 1, 2, ...: the findings (a limit that stops the
+    /// search is among them).
     fn search(&self, p: &Problem, ctl: &Control) -> Result<Findings, String> {
         let lemmas = self.strengthening(p, ctl)?;
-        let sym = self.symmetry && p.model.is_symmetric() && p.max > 1;
-        let mut base =
-            Unroller::from_transys(Transys::new(p.model, p.min, p.max, Encoding::Binary));
-        let mut step =
-            Unroller::from_transys(Transys::new(p.model, p.min, p.max, Encoding::Binary));
-        let stop = ctl.sat_stop();
-        let mut bs = Solver {
-            s: self.solver.create()?,
-            stop: stop.clone(),
-        };
-        let mut ss = Solver {
-            s: self.solver.create()?,
-            stop,
-        };
-        let keys = finish::keys(p);
-        let mut open = Open {
-            keys,
-            excluded: HashMap::new(),
-        };
-        let widths = p.sizes();
-        let mut alive = vec![true; lemmas.len()];
-        let mut f = Findings {
-            symmetry: sym,
-            ..Findings::default()
-        };
-        let all_refuted = |open: &Open| {
-            open.keys.iter().all(|k| {
-                widths
-                    .iter()
-                    .all(|w| open.excluded.get(k).is_some_and(|e| e.contains(w)))
-            })
-        };
-        let start = Instant::now();
-        let mut last_progress = Instant::now();
-        for k in 1..=self.max_depth + 1 {
-            let d = k - 1;
-            // Base case at depth d.
-            while base.depth() < d {
-                base.add_step();
-            }
-            if d == 0 {
-                // A range error evaluating `init` is a violation at depth 0.
-                let a = [base.init_err];
-                match bs.solve(&base, &a) {
-                    Err(l) => {
-                        f.limit = Some(l);
-                        return Ok(f);
-                    }
-                    Ok(true) => {
-                        let w = base.width(&|l| bs.s.value(l));
-                        f.cexs.push((PropKey::Range, w, 0));
-                        open.excluded.entry(PropKey::Range).or_default().push(w);
-                    }
-                    Ok(false) => {}
-                }
-            }
-            loop {
-                let (bad, keyed) = open.bad(&mut base, &p.props, d);
-                match bs.solve(&base, &[base.init_ok, bad]) {
-                    Err(l) => {
-                        f.limit = Some(l);
-                        return Ok(f);
-                    }
-                    Ok(false) => break,
-                    Ok(true) => {
-                        let w = base.width(&|l| bs.s.value(l));
-                        let key = keyed
-                            .iter()
-                            .find(|(_, l)| bs.s.value(*l))
-                            .map(|x| x.0)
-                            .unwrap_or(PropKey::Range);
-                        f.cexs.push((key, w, d));
-                        open.excluded.entry(key).or_default().push(w);
-                    }
-                }
-            }
-            f.bounded = Some(d);
-            if all_refuted(&open) || k > self.max_depth {
-                return Ok(f);
-            }
-            // Strengthening lemmas that fail within d steps are dropped.
-            loop {
-                let lits: Vec<(usize, Lit)> = (0..lemmas.len())
-                    .filter(|&i| alive[i])
-                    .map(|i| (i, lemma_lit(&mut base, &lemmas[i], d)))
-                    .collect();
-                let neg: Vec<Lit> = lits.iter().map(|x| -x.1).collect();
-                let any = base.c.or(&neg);
-                match bs.solve(&base, &[base.init_ok, any]) {
-                    Err(l) => {
-                        f.limit = Some(l);
-                        return Ok(f);
-                    }
-                    Ok(false) => break,
-                    Ok(true) => {
-                        for (i, l) in lits {
-                            if !bs.s.value(l) {
-                                alive[i] = false;
-                            }
-                        }
-                    }
-                }
-            }
-            // Step case at k: frames 0..k of distinct states.
-            while step.depth() < k {
-                step.add_step();
-                let j = step.depth();
-                for i in 0..j {
-                    let (a, b) = (step.frames[i].cells.clone(), step.frames[j].cells.clone());
-                    let mut diff = Vec::new();
-                    for (ca, cb) in a.iter().zip(&b) {
-                        for (&x, &y) in ca.lits().iter().zip(cb.lits()) {
-                            let same = step.c.iff(x, y);
-                            diff.push(-same);
-                        }
-                    }
-                    let dl = step.c.or(&diff);
-                    step.c.assert(dl);
-                }
-            }
-            loop {
-                if ctl.progress && last_progress.elapsed().as_secs_f64() >= 2.0 {
-                    last_progress = Instant::now();
-                    eprintln!(
-                        "nfold: k-induction depth {k}, {} strengthening lemmas, {:.1}s",
-                        alive.iter().filter(|a| **a).count(),
-                        start.elapsed().as_secs_f64()
-                    );
-                }
-                let mut a = Vec::new();
-                for j in 0..k {
-                    let (bad, _) = open.bad(&mut step, &p.props, j);
-                    a.push(-bad);
-                    for (i, l) in lemmas.iter().enumerate() {
-                        if alive[i] {
-                            a.push(lemma_lit(&mut step, l, j));
-                        }
-                    }
-                }
-                let (bad_k, _) = open.bad(&mut step, &p.props, k);
-                let at_k: Vec<(usize, Lit)> = (0..lemmas.len())
-                    .filter(|&i| alive[i])
-                    .map(|i| (i, lemma_lit(&mut step, &lemmas[i], k)))
-                    .collect();
-                let mut viol: Vec<Lit> = at_k.iter().map(|x| -x.1).collect();
-                viol.push(bad_k);
-                let v = step.c.or(&viol);
-                a.push(v);
-                match ss.solve(&step, &a) {
-                    Err(l) => {
-                        f.limit = Some(l);
-                        return Ok(f);
-                    }
-                    Ok(false) => {
-                        f.invariant = Some((
-                            self.certificate_lemmas(p, &open, &lemmas, &alive, &step),
-                            k,
-                            true,
-                        ));
-                        f.proof_depth = Some(k);
-                        return Ok(f);
-                    }
-                    Ok(true) if !ss.s.value(bad_k) && at_k.iter().any(|x| !ss.s.value(x.1)) => {
-                        // Only strengthening lemmas fail: drop them and try again.
-                        for (i, l) in at_k {
-                            if !ss.s.value(l) {
-                                alive[i] = false;
-                            }
-                        }
-                    }
-                    Ok(true) => break,
-                }
-            }
+        let mut run = Induction::new(self, p, ctl, lemmas)?;
+        if let Err(l) = run.run() {
+            run.f.limit = Some(l);
         }
-        Ok(f)
+        Ok(run.f)
     }
 
     /// Inv as certificate lemmas: every open property (each interval of widths where
@@ -343,7 +399,7 @@ impl KindEngine {
                 }
                 let sizes = ((a, w) != (p.min, p.max)).then_some((a, w));
                 out.push(match k {
-                    PropKey::Unsafe(u) => {
+                    PropId::Unsafe(u) => {
                         let prop = &p.model.unsafes[u];
                         let text = p.model.source.snippet(prop.span);
                         let body = match (text.find('{'), text.rfind('}')) {
@@ -365,8 +421,8 @@ impl KindEngine {
                         sizes,
                         vars: Vec::new(),
                         body: String::new(),
-                        no_range: k == PropKey::Range,
-                        no_int_bound: k == PropKey::IntBound,
+                        no_range: k == PropId::Range,
+                        no_int_bound: k == PropId::IntBound,
                     },
                 });
                 w += 1;
@@ -386,7 +442,7 @@ impl Engine for KindEngine {
         "kind"
     }
 
-    fn presentation(&self) -> Presentation {
+    fn presentation(&self, _p: &Problem) -> Presentation {
         Presentation {
             symmetry: "symmetric lemma orbits",
             data_symmetry: None,
@@ -410,11 +466,7 @@ impl Engine for KindEngine {
             } else {
                 ""
             },
-            if p.max > p.min {
-                format!(", sizes {}..{} in one aggregate run", p.min, p.max)
-            } else {
-                String::new()
-            }
+            p.aggregate_text()
         )
     }
 
@@ -424,28 +476,13 @@ impl Engine for KindEngine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
-        if let Some(e) = crate::model::extra::unsupported(p.model, "k-induction") {
-            return Err(e);
-        }
-        let start = Instant::now();
-        let f = self.search(p, ctl)?;
-        let limit = f.limit;
-        let (reports, certificate) = finish::conclude(
+        finish::check_with(
             p,
             ctl,
             "k-induction",
             self.solver,
-            f,
-            start.elapsed().as_secs_f64(),
-        )?;
-        for r in reports {
-            report(r);
-        }
-        Ok(Outcome {
-            limit,
-            certificate,
-            aggregate: p.max > p.min,
-            ..Outcome::default()
-        })
+            || self.search(p, ctl),
+            report,
+        )
     }
 }

@@ -10,11 +10,11 @@ use crate::ltl::formula::{Formula, eval_lasso, from_ir};
 use crate::model::eval::{self, Step};
 use crate::model::instance::{Instance, State};
 use crate::model::ir::{Expr, Model};
+use crate::schema::{StepDoc, TraceDoc};
 use crate::trace::{
-    cells, cells_json, changes_text, render_run_table, replay_steps, state_summary, step_json,
-    step_label, trail_json, write_json,
+    cells, cells_doc, changes_text, render_run_table, replay_steps, state_summary, step_doc,
+    step_label, trail_doc, write_json,
 };
-use serde_json::{Value, json};
 use std::path::Path;
 
 /// An infinite counterexample at one size.
@@ -193,32 +193,36 @@ pub fn render_text(model: &Model, lasso: &Lasso, states: &[State]) -> String {
     out
 }
 
-/// The lasso as JSON: `{"kind": "lasso", "init": {cell: value}, "steps": [{"transition",
-/// "params", "process", "choices", "changes", "in_cycle"}], "loop_start", "deadlock",
-/// "property", "process", "fair", "violation"}`.
-pub fn to_json(model: &Model, lasso: &Lasso, states: &[State]) -> Value {
+/// The lasso as JSON (`schema::TraceDoc` of kind `lasso`): the initial state, the steps
+/// (each marked `in_cycle`), `loop_start`, `deadlock`, `property`, `process`, `fair` and
+/// the violation in words.
+pub fn to_doc(model: &Model, lasso: &Lasso, states: &[State]) -> TraceDoc {
     let inst = Instance::new(model, lasso.size);
-    let steps: Vec<Value> = lasso
+    let steps = lasso
         .steps
         .iter()
         .enumerate()
-        .map(|(k, s)| {
-            let mut v = step_json(model, &inst, s, &states[k], &states[k + 1]);
-            v["in_cycle"] = json!(k >= lasso.loop_start);
-            v
+        .map(|(k, s)| StepDoc {
+            in_cycle: Some(k >= lasso.loop_start),
+            ..step_doc(model, &inst, s, &states[k], &states[k + 1])
         })
         .collect();
-    json!({
-        "kind": "lasso",
-        "init": cells_json(cells(&inst, &lasso.init)),
-        "steps": steps,
-        "loop_start": lasso.loop_start,
-        "deadlock": lasso.is_deadlock(),
-        "property": model.ltls[lasso.prop].name,
-        "process": lasso.process,
-        "fair": lasso.fair,
-        "violation": format!("{} is violated", property_text(model, lasso.prop, lasso.process)),
-    })
+    TraceDoc {
+        kind: Some("lasso".into()),
+        init: cells_doc(cells(&inst, &lasso.init)),
+        steps,
+        violation: Some(format!(
+            "{} is violated",
+            property_text(model, lasso.prop, lasso.process)
+        )),
+        processes: None,
+        property: Some(model.ltls[lasso.prop].name.clone()),
+        site: None,
+        process: lasso.process,
+        loop_start: Some(lasso.loop_start),
+        deadlock: Some(lasso.is_deadlock()),
+        fair: Some(lasso.fair),
+    }
 }
 
 /// The lasso as a table of processes × steps (`trace::render_run_table`), with the start
@@ -268,6 +272,6 @@ pub fn save(model: &Model, lasso: &Lasso, path: impl AsRef<Path>) -> Result<(), 
     let states = lasso
         .replay(model)
         .map_err(|e| format!("the lasso does not replay, not saved: {e}"))?;
-    let doc = trail_json(model, lasso.size, to_json(model, lasso, &states));
+    let doc = trail_doc(model, lasso.size, to_doc(model, lasso, &states));
     write_json(path.as_ref(), &doc)
 }

@@ -2,7 +2,7 @@
 //! deep BMC frame, one IC3 frame): a background thread prints what the engine said
 //! it is doing every few seconds, until the engine finishes.
 
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Seconds between heartbeat lines.
@@ -49,12 +49,12 @@ impl Heartbeat {
                     return;
                 }
                 if t.timed_out() && g.since.elapsed().as_secs_f64() >= EVERY {
-                    eprintln!(
-                        "nfold: {engine}: {} for {:.0}s, {:.0}s in all",
+                    crate::progress::line(format!(
+                        "{engine}: {} for {:.0}s, {:.0}s in all",
                         g.what,
                         g.since.elapsed().as_secs_f64(),
                         begin.elapsed().as_secs_f64()
-                    );
+                    ));
                 }
             }
         });
@@ -86,5 +86,55 @@ impl Drop for Heartbeat {
             s.1.notify_all();
             let _ = h.join();
         }
+    }
+}
+
+/// How progress lines are shown: chosen once by the command line. Unset (a library
+/// user, a test), lines go to stderr as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `nfold: [  3.2s  118 MiB] <text>`.
+    Text,
+    /// One JSON object per line: `{"progress": text, "seconds": s, "memory_bytes": b}`.
+    Json,
+}
+
+struct Sink {
+    format: Format,
+    start: Instant,
+}
+
+static SINK: OnceLock<Sink> = OnceLock::new();
+
+/// Choose how progress lines are shown, counting time from now (the first call wins).
+pub fn configure(format: Format) {
+    let _ = SINK.set(Sink {
+        format,
+        start: Instant::now(),
+    });
+}
+
+/// One progress line from an engine, with the time since the run started and the
+/// process's memory. Engines decide when to report (their `progress` settings); this
+/// decides how it looks.
+pub fn line(text: impl AsRef<str>) {
+    let text = text.as_ref();
+    let sink = SINK.get_or_init(|| Sink {
+        format: Format::Text,
+        start: Instant::now(),
+    });
+    let seconds = sink.start.elapsed().as_secs_f64();
+    let memory = crate::limits::current_memory();
+    match sink.format {
+        Format::Text => eprintln!(
+            "nfold: [{seconds:6.1}s{}] {text}",
+            memory
+                .map(|b| format!(" {:5.0} MiB", b as f64 / (1u64 << 20) as f64))
+                .unwrap_or_default()
+        ),
+        Format::Json => eprintln!(
+            "{}",
+            serde_json::json!({"progress": text, "seconds": seconds, "memory_bytes": memory})
+        ),
     }
 }

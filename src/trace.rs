@@ -5,7 +5,8 @@
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::{Instance, State};
 use crate::model::ir::{Model, PropKind, Ty};
-use serde_json::{Value, json};
+use crate::schema::{SCHEMA_VERSION, SiteDoc, StepDoc, Tool, TraceDoc, TrailDoc};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Where a range error happened.
@@ -369,31 +370,27 @@ pub fn changes_text(inst: &Instance, a: &[i64], b: &[i64]) -> String {
 }
 
 /// Cell names and values as a JSON object.
-pub fn cells_json(pairs: Vec<(String, String)>) -> Value {
-    Value::Object(
-        pairs
-            .into_iter()
-            .map(|(c, v)| (c, Value::String(v)))
-            .collect(),
-    )
+pub fn cells_doc(pairs: Vec<(String, String)>) -> BTreeMap<String, String> {
+    pairs.into_iter().collect()
 }
 
 /// One step from `before` to `after` as JSON: `{"transition", "params", "process",
 /// "choices", "changes"}`.
-pub fn step_json(
+pub fn step_doc(
     model: &Model,
     inst: &Instance,
     step: &Step,
     before: &[i64],
     after: &[i64],
-) -> Value {
-    json!({
-        "transition": model.transitions[step.trans].name,
-        "params": step.params,
-        "process": step.params.first(),
-        "choices": step.choices,
-        "changes": cells_json(changes(inst, before, after)),
-    })
+) -> StepDoc {
+    StepDoc {
+        transition: model.transitions[step.trans].name.clone(),
+        params: step.params.clone(),
+        process: step.params.first().copied(),
+        choices: step.choices.clone(),
+        changes: Some(cells_doc(changes(inst, before, after))),
+        in_cycle: None,
+    }
 }
 
 /// The lines of a run without its ending: the initial state, then each step with the
@@ -428,16 +425,17 @@ pub fn render_text(model: &Model, trace: &Trace, states: &[State]) -> String {
     out
 }
 
-/// The trace as JSON: `{"init": {cell: value}, "steps": [{"transition", "params",
-/// "process", "choices", "changes"}], "violation": text, "kind": "unsafe" | "invariant" |
-/// "deadlock" | "range_error" | "int_bound", "processes": the property's witness (or null)}`.
-pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
+/// The trace as JSON (`schema::TraceDoc`): `{"init": {cell: value}, "steps":
+/// [{"transition", "params", "process", "choices", "changes"}], "violation": text,
+/// "kind": "unsafe" | "invariant" | "deadlock" | "range_error" | "int_bound",
+/// "processes": the property's witness (or null), "property", "site"}`.
+pub fn to_doc(model: &Model, trace: &Trace, states: &[State]) -> TraceDoc {
     let inst = Instance::new(model, trace.size);
-    let steps: Vec<Value> = trace
+    let steps = trace
         .steps
         .iter()
         .enumerate()
-        .map(|(k, s)| step_json(model, &inst, s, &states[k], &states[k + 1]))
+        .map(|(k, s)| step_doc(model, &inst, s, &states[k], &states[k + 1]))
         .collect();
     let kind = match &trace.violation {
         Violation::Unsafe { prop, .. } => model.unsafes[*prop].kind.keyword(),
@@ -460,92 +458,104 @@ pub fn to_json(model: &Model, trace: &Trace, states: &[State]) -> Value {
         _ => None,
     };
     let site = match &trace.violation {
-        Violation::Range { site, .. } => site_json(model, site),
-        Violation::IntBound { trans, params, .. } => site_json(
+        Violation::Range { site, .. } => Some(site_doc(model, site)),
+        Violation::IntBound { trans, params, .. } => Some(site_doc(
             model,
             &RangeSite::Transition {
                 trans: *trans,
                 params: params.clone(),
             },
-        ),
-        _ => Value::Null,
+        )),
+        _ => None,
     };
-    json!({
-        "init": cells_json(cells(&inst, &trace.init)),
-        "steps": steps,
-        "violation": violation_text(model, &trace.violation),
-        "kind": kind,
-        "processes": processes,
-        "property": property,
-        "site": site,
-    })
+    TraceDoc {
+        kind: Some(kind.to_string()),
+        init: cells_doc(cells(&inst, &trace.init)),
+        steps,
+        violation: Some(violation_text(model, &trace.violation)),
+        processes,
+        property,
+        site,
+        process: None,
+        loop_start: None,
+        deadlock: None,
+        fair: None,
+    }
 }
 
 /// A run that ends without a violation (a simulation stopped after its steps), in the
-/// shape of a trace: `{"kind": "run", "init", "steps", "violation": null, "processes":
-/// null, "property": null, "site": null}`.
-pub fn run_json(model: &Model, size: usize, steps: &[Step], states: &[State]) -> Value {
+/// shape of a trace: `kind` `run`, no violation, property or site.
+pub fn run_doc(model: &Model, size: usize, steps: &[Step], states: &[State]) -> TraceDoc {
     let inst = Instance::new(model, size);
-    let steps: Vec<Value> = steps
+    let steps = steps
         .iter()
         .enumerate()
-        .map(|(k, s)| step_json(model, &inst, s, &states[k], &states[k + 1]))
+        .map(|(k, s)| step_doc(model, &inst, s, &states[k], &states[k + 1]))
         .collect();
-    json!({
-        "kind": "run",
-        "init": cells_json(cells(&inst, &states[0])),
-        "steps": steps,
-        "violation": null,
-        "processes": null,
-        "property": null,
-        "site": null,
-    })
+    TraceDoc {
+        kind: Some("run".into()),
+        init: cells_doc(cells(&inst, &states[0])),
+        steps,
+        violation: None,
+        processes: None,
+        property: None,
+        site: None,
+        process: None,
+        loop_start: None,
+        deadlock: None,
+        fair: None,
+    }
 }
 
 /// Where a range error happened, as JSON: `{"init": true}`, `{"transition", "params"}`,
 /// `{"unsafe": name}` or `{"ltl": name, "process"}`.
-pub fn site_json(model: &Model, site: &RangeSite) -> Value {
+pub fn site_doc(model: &Model, site: &RangeSite) -> SiteDoc {
     match site {
-        RangeSite::Init => json!({ "init": true }),
-        RangeSite::Transition { trans, params } => json!({
-            "transition": model.transitions[*trans].name,
-            "params": params,
-        }),
-        RangeSite::Property(p) => json!({ "unsafe": model.unsafes[*p].name }),
-        RangeSite::Ltl { prop, process } => json!({
-            "ltl": model.ltls[*prop].name,
-            "process": process,
-        }),
+        RangeSite::Init => SiteDoc {
+            init: Some(true),
+            ..SiteDoc::default()
+        },
+        RangeSite::Transition { trans, params } => SiteDoc {
+            transition: Some(model.transitions[*trans].name.clone()),
+            params: Some(params.clone()),
+            ..SiteDoc::default()
+        },
+        RangeSite::Property(p) => SiteDoc {
+            unsafe_prop: Some(model.unsafes[*p].name.clone()),
+            ..SiteDoc::default()
+        },
+        RangeSite::Ltl { prop, process } => SiteDoc {
+            ltl: Some(model.ltls[*prop].name.clone()),
+            process: *process,
+            ..SiteDoc::default()
+        },
     }
 }
 
-/// A counterexample as a standalone document: `{"model": the model's file name, "size",
-/// "data_values": {type: number of values} (only for models with abstract types),
-/// "int_range": [lo, hi] (only for models with ints), "trace": the trace or lasso as
-/// JSON}`. `nfold replay` reads it back.
-pub fn trail_json(model: &Model, size: usize, trace: Value) -> Value {
-    let mut doc = json!({
-        "model": model.source.name,
-        "size": size,
-    });
-    if !model.data_types.is_empty() {
-        doc["data_values"] = Value::Object(
+/// A counterexample as a standalone document (`schema::TrailDoc`): the model's file
+/// name, the size, the number of values of each abstract type (only for models with
+/// abstract types), the int window (only for models with ints), and the trace or lasso.
+/// `nfold replay` reads it back.
+pub fn trail_doc(model: &Model, size: usize, trace: TraceDoc) -> TrailDoc {
+    TrailDoc {
+        schema: Some(SCHEMA_VERSION),
+        tool: Some(Tool::this()),
+        model: Some(model.source.name.clone()),
+        size: size as i64,
+        data_values: (!model.data_types.is_empty()).then(|| {
             model
                 .data_types
                 .iter()
-                .map(|d| (d.name.clone(), json!(d.values)))
-                .collect(),
-        );
+                .map(|d| (d.name.clone(), d.values))
+                .collect()
+        }),
+        int_range: model.int_window.as_ref().map(|w| (w.lo, w.hi)),
+        trace,
     }
-    if let Some(w) = &model.int_window {
-        doc["int_range"] = json!([w.lo, w.hi]);
-    }
-    doc["trace"] = trace;
-    doc
 }
 
 /// Write a JSON document to a file (pretty, with a final newline).
-pub fn write_json(path: &Path, doc: &Value) -> Result<(), String> {
+pub fn write_json(path: &Path, doc: &impl serde::Serialize) -> Result<(), String> {
     let mut text = serde_json::to_string_pretty(doc).map_err(|e| e.to_string())?;
     text.push('\n');
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
@@ -558,7 +568,7 @@ pub fn save(model: &Model, trace: &Trace, path: impl AsRef<Path>) -> Result<(), 
     let states = trace
         .replay(model)
         .map_err(|e| format!("the trace does not replay, not saved: {e}"))?;
-    let doc = trail_json(model, trace.size, to_json(model, trace, &states));
+    let doc = trail_doc(model, trace.size, to_doc(model, trace, &states));
     write_json(path.as_ref(), &doc)
 }
 

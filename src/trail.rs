@@ -11,77 +11,12 @@ use crate::lasso::Lasso;
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
+use crate::schema::{CheckDoc, TrailDoc};
 use crate::trace::{self, RangeSite, Trace, Violation};
-use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// One recorded step.
-#[derive(Clone, Debug, Deserialize)]
-pub struct StepJson {
-    pub transition: String,
-    pub params: Vec<i64>,
-    #[serde(default)]
-    pub choices: Vec<i64>,
-    /// The cells the step changed, with their new values (absent: not compared).
-    pub changes: Option<BTreeMap<String, String>>,
-}
-
-/// Where a recorded range error happened (`trace::site_json`).
-#[derive(Clone, Debug, Deserialize)]
-pub struct SiteJson {
-    pub init: Option<bool>,
-    pub transition: Option<String>,
-    pub params: Option<Vec<i64>>,
-    #[serde(rename = "unsafe")]
-    pub unsafe_prop: Option<String>,
-    pub ltl: Option<String>,
-    pub process: Option<i64>,
-}
-
-/// A recorded trace or lasso (`trace::to_json`, `trace::run_json`, `lasso::to_json`).
-#[derive(Clone, Debug, Deserialize)]
-pub struct TraceJson {
-    /// `unsafe`, `invariant`, `deadlock`, `range_error`, `int_bound`, `lasso` or `run`.
-    pub kind: Option<String>,
-    pub init: BTreeMap<String, String>,
-    pub steps: Vec<StepJson>,
-    pub violation: Option<String>,
-    /// The witness tuple of an `unsafe` property.
-    pub processes: Option<Vec<i64>>,
-    /// The `unsafe` or `ltl` property's name.
-    pub property: Option<String>,
-    /// A lasso's process.
-    pub process: Option<i64>,
-    pub loop_start: Option<usize>,
-    pub fair: Option<bool>,
-    pub site: Option<SiteJson>,
-}
-
-#[derive(Deserialize)]
-struct TrailFile {
-    model: Option<String>,
-    size: i64,
-    data_values: Option<BTreeMap<String, usize>>,
-    int_range: Option<(i64, i64)>,
-    trace: TraceJson,
-}
-
-#[derive(Deserialize)]
-struct ResultJson {
-    size: i64,
-    property: Option<String>,
-    process: Option<i64>,
-    trace: Option<TraceJson>,
-    range_error: Option<TraceJson>,
-    int_bound: Option<TraceJson>,
-}
-
-#[derive(Deserialize)]
-struct DocJson {
-    model: Option<String>,
-    results: Vec<ResultJson>,
-}
+pub use crate::schema::{SiteDoc, StepDoc, TraceDoc};
 
 /// What the trace ends in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,7 +44,7 @@ pub struct Trail {
     /// The int window it was recorded with.
     pub int_range: Option<(i64, i64)>,
     pub kind: Kind,
-    pub trace: TraceJson,
+    pub trace: TraceDoc,
     /// The property of the result row it came from (whole `check`/`live` documents).
     pub row_property: Option<String>,
     pub row_process: Option<i64>,
@@ -166,7 +101,7 @@ fn size_of(file: &str, n: i64) -> Result<usize, String> {
     }
 }
 
-fn kind_of(file: &str, t: &TraceJson) -> Result<Kind, String> {
+fn kind_of(file: &str, t: &TraceDoc) -> Result<Kind, String> {
     match t.kind.as_deref() {
         // An `invariant` block is checked like an `unsafe` one (the model tells them
         // apart by the property's name).
@@ -197,11 +132,11 @@ pub fn parse(file: &str, text: &str, pick: &Pick) -> Result<Trail, String> {
         ));
     };
     if obj.contains_key("results") {
-        let doc: DocJson = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
+        let doc: CheckDoc = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
         let mut found = Vec::new();
         for r in doc.results {
-            for t in [r.trace, r.range_error, r.int_bound].into_iter().flatten() {
-                found.push((r.size, r.property.clone(), r.process, t));
+            if let Some(t) = r.trace {
+                found.push((r.size as i64, Some(r.property.clone()), r.process, t));
             }
         }
         let total = found.len();
@@ -237,7 +172,7 @@ pub fn parse(file: &str, text: &str, pick: &Pick) -> Result<Trail, String> {
         let (n, property, process, t) = found.pop().unwrap();
         return Ok(Trail {
             file: file.to_string(),
-            model: doc.model,
+            model: Some(doc.model),
             size: size_of(file, n)?,
             data_values: None,
             int_range: None,
@@ -248,7 +183,7 @@ pub fn parse(file: &str, text: &str, pick: &Pick) -> Result<Trail, String> {
         });
     }
     if obj.contains_key("trace") {
-        let f: TrailFile = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
+        let f: TrailDoc = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
         let size = size_of(file, f.size)?;
         if let Some(s) = pick.size
             && s != size
@@ -270,7 +205,7 @@ pub fn parse(file: &str, text: &str, pick: &Pick) -> Result<Trail, String> {
         });
     }
     if obj.contains_key("init") && obj.contains_key("steps") {
-        let t: TraceJson = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
+        let t: TraceDoc = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
         let Some(size) = pick.size else {
             return Err(format!(
                 "{file}: error: a bare trace does not record its size: give it with --size N"
@@ -370,7 +305,7 @@ pub struct Replay {
     pub outcome: Result<Ending, Mismatch>,
 }
 
-fn recorded_label(s: &StepJson) -> String {
+fn recorded_label(s: &StepDoc) -> String {
     let ps: Vec<String> = s.params.iter().map(|p| p.to_string()).collect();
     format!("{}({})", s.transition, ps.join(","))
 }
@@ -468,7 +403,7 @@ fn changes_differ(
 fn replay_step(
     inst: &Instance,
     st: &[i64],
-    rs: &StepJson,
+    rs: &StepDoc,
     k: usize,
 ) -> Result<(Step, State), String> {
     let model = inst.model;

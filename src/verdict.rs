@@ -320,60 +320,7 @@ pub struct SizeReport {
     pub coverage: Option<Coverage>,
 }
 
-/// An engine's figures for one size: each engine fills the ones it has, and reports
-/// show exactly those (in JSON under these names).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct Stats {
-    /// States stored (explicit searches; product states for `ltl` properties).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub states: Option<usize>,
-    /// Successors generated.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub transitions: Option<u64>,
-    /// Initial states.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub initial_states: Option<usize>,
-    /// Every reachable state was explored (a search may stop early once every property
-    /// is violated).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub complete: Option<bool>,
-    /// Bounded search: the depth bound.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bound: Option<usize>,
-    /// SAT: variables and clauses of the deepest formula.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub variables: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clauses: Option<usize>,
-    /// Proofs: the frame or induction depth at which the proof closed, and the number
-    /// of lemmas of the invariant.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub proof_depth: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lemmas: Option<usize>,
-    /// Liveness by nested search: which search answered (e.g. `full`, `symmetry`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub search: Option<String>,
-    /// Liveness: the deepest stack of the search.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_depth: Option<usize>,
-    /// A search that may miss states (hash compaction, bitstate): an upper estimate of
-    /// the probability that it missed one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub omission_probability: Option<f64>,
-}
-
-impl Stats {
-    /// The figure for a table's count column: states stored, else clauses, else the
-    /// lemmas of an invariant (when `proved`).
-    pub fn count(&self, proved: bool) -> Option<u64> {
-        self.states
-            .map(|s| s as u64)
-            .or(self.clauses.map(|c| c as u64))
-            .or(self.lemmas.filter(|_| proved).map(|l| l as u64))
-    }
-}
+pub use crate::schema::Stats;
 
 /// What a search saw of the model's text at one size: which transitions fired, and
 /// which conjuncts of the properties that hold were ever true. A transition that never

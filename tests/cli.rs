@@ -330,7 +330,7 @@ fn property_selection_and_number_procs() {
     assert_eq!(r[0].1, "exclusive_alone");
     let (code, _, err) = nfold(&["check", "families/mesi.cub", "--property", "nope"]);
     assert_eq!(code, 2);
-    assert!(err.contains("no `unsafe` or `invariant` property named `nope`"));
+    assert!(err.contains("no property named `nope`"), "{err}");
 
     let dir = std::env::temp_dir().join(format!("nfold-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

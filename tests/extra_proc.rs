@@ -334,7 +334,7 @@ fn command_line_warns_answers_and_replays() {
         let (code, out, err) = nfold(&args);
         assert_eq!(code, 1, "{extra:?}: {out}{err}");
         assert!(
-            out.contains("violated at sizes 2, 3; holds at size"),
+            out.contains("violated at sizes 2..3; holds at size"),
             "{extra:?}: {out}"
         );
     }

@@ -339,13 +339,19 @@ fn liveness_stops_where_the_window_is_left() {
     assert_eq!(code, 4, "{out}");
     assert!(out.contains("ints      checked over -2..3"), "{out}");
     assert!(
-        out.contains("pos: holds at sizes 1, 2, 3; int window left (int_bound) at size 4"),
+        out.contains(
+            "pos: holds at sizes 1..3; no violation found (incomplete: not a proof) at size 4"
+        ),
         "{out}"
     );
     let (code, v) = json_run(&["live", &f, "--sizes", "4"]);
     assert_eq!(code, 4);
     assert_eq!(v["int_window"]["hi"], 3);
-    assert_eq!(v["results"][0]["int_bound"]["kind"], "int_bound");
+    let rows = v["results"].as_array().unwrap();
+    let left = rows.iter().find(|r| r["kind"] == "int_bound").unwrap();
+    assert_eq!(left["trace"]["kind"], "int_bound");
+    let pos = rows.iter().find(|r| r["kind"] == "ltl").unwrap();
+    assert_eq!(pos["verdict"], "incomplete");
     let (code, _, _) = nfold(&["live", &f, "--sizes", "1..3", "--fair"]);
     assert_eq!(code, 0);
 }

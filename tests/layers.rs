@@ -12,12 +12,12 @@ use std::path::Path;
 
 /// The floors, bottom first. A module may import modules of its own floor or below.
 const FLOORS: &[&[&str]] = &[
-    &["source", "sat", "limits", "progress"],
+    &["source", "sat", "limits", "progress", "schema"],
     &["model"],
     &["cert", "lang", "ltl"],
     &["trace", "simulate", "dot"],
     &["verdict", "lasso"],
-    &["trail"],
+    &["trail", "live"],
     &["engine"],
     &["bmc"],
     &["proof"],
@@ -25,6 +25,7 @@ const FLOORS: &[&[&str]] = &[
     &["ic3"],
     &["kind"],
     &["portfolio"],
+    &["report"],
     &["cli"],
 ];
 

@@ -332,7 +332,7 @@ fn the_ladder_of_sizes_proves_peterson_and_falls_back_on_a_violation() {
         "--progress",
     ]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(err.contains("nfold: ic3 ladder, size 6:"), "{err}");
+    assert!(err.contains("] ic3 ladder, size 6:"), "{err}");
     assert!(out.contains("holds at sizes 1..6"), "{out}");
     assert_eq!(out.matches("holds (proved)").count(), 6, "{out}");
     // One size alone goes up the same ladder, and only its own lemmas are certified.
@@ -377,7 +377,7 @@ fn the_ladder_of_sizes_proves_peterson_and_falls_back_on_a_violation() {
         "--progress",
     ]);
     assert_eq!(code, 1, "{out}{err}");
-    assert!(err.contains("nfold: ic3 ladder, size 3:"), "{err}");
+    assert!(err.contains("] ic3 ladder, size 3:"), "{err}");
     let (_, v) = json_run(&["check", f, "--sizes", "1..5", "--engine", "ic3"]);
     let got: Vec<(u64, String, Option<u64>)> =
         rows(&v).into_iter().map(|r| (r.0, r.2, r.3)).collect();

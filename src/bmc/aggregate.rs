@@ -1,12 +1,13 @@
-//! The aggregate family of dissertation ch. 11: sizes min..=max as one system of `max`
-//! process slots. Slot p is *absent* (`$`) or present; absent slots form a suffix and
-//! never change, so every run keeps its *width* (the number of present slots), and a
-//! state of width w behaves exactly as the instance of size w: parameters, quantifiers,
-//! `any` and `unsafe` tuples range over present slots, `N` is the width, range types
-//! take their values at the width, process values are at most the width, and a cell
-//! that does not exist at the width (an absent process's, or a range index outside the
-//! width's range) is a range error when indexed. Cells are laid out for `max` and the
-//! union of the range types' values over the widths.
+//! The aggregate family of T. Wahl, *Exploiting Replication in Automated Program
+//! Verification*, PhD thesis, UT Austin 2007, ch. 11 (§11.1-11.5): sizes min..=max as
+//! one system of `max` process slots. Slot p is *absent* (`$`) or present; absent slots
+//! form a suffix and never change, so every run keeps its *width* (the number of
+//! present slots), and a state of width w behaves exactly as the instance of size w:
+//! parameters, quantifiers, `any` and `unsafe` tuples range over present slots, `N` is
+//! the width, range types take their values at the width, process values are at most
+//! the width, and a cell that does not exist at the width (an absent process's, or a
+//! range index outside the width's range) is a range error when indexed. Cells are laid
+//! out for `max` and the union of the range types' values over the widths.
 
 use super::term::Term;
 use crate::model::ir::{Model, Ty};

@@ -54,7 +54,22 @@ pub fn query(
             units = chosen.unwrap_or_else(|| vec![-1]);
         }
     }
-    let mut comments = vec![
+    let mut comments = header(model, n, depth, prop, enc, use_sym, mode);
+    variable_comments(model, &u, &mut comments);
+    (u.c.cnf, units, comments)
+}
+
+/// The comment lines saying what the formula asks.
+fn header(
+    model: &Model,
+    n: usize,
+    depth: usize,
+    prop: Option<usize>,
+    enc: Encoding,
+    use_sym: bool,
+    mode: SymBreak,
+) -> Vec<String> {
+    vec![
         format!(
             "nfold cnf: {} at size {n}, depth {depth}, property {}, {} encoding, symmetry breaking {}",
             model.source.name,
@@ -84,7 +99,11 @@ pub fn query(
             Encoding::Binary => "(binary: bit 0 first, value = lowest value + number)".into(),
             Encoding::OneHot => "(one-hot: one literal per value, lowest value first)".into(),
         },
-    ];
+    ]
+}
+
+/// A comment line per cell of every frame (its literals) and per step (its selectors).
+fn variable_comments(model: &Model, u: &Unroller, comments: &mut Vec<String>) {
     for (j, f) in u.frames.iter().enumerate() {
         for (s, cell) in f.cells.iter().enumerate() {
             let lits: Vec<String> = cell.lits().iter().map(|l| l.to_string()).collect();
@@ -121,5 +140,4 @@ pub fn query(
         }
         comments.push(format!("step {} selectors {}", j + 1, parts.join(" ")));
     }
-    (u.c.cnf, units, comments)
 }

@@ -162,269 +162,349 @@ fn check_widths(
     Ok(out)
 }
 
-/// Which property a query is about: `Unsafe(u)`, `Range` for range errors,
-/// `IntBound` for stores leaving the int window.
-type PropKey = PropId;
-
-fn run(model: &Model, mut u: Unroller, opts: &BmcOptions) -> Result<BmcRun, String> {
+/// One run of the depth loop on an unrolling (one size, or the aggregate of a range
+/// asked width by width): setup, the depths, and one report per width.
+fn run(model: &Model, u: Unroller, opts: &BmcOptions) -> Result<BmcRun, String> {
     let start = Instant::now();
-    u.reduce_interleavings(opts.por);
-    let mut solver = opts.solver.create()?;
-    let widths: Vec<usize> = (u.agg.min..=u.agg.max).collect();
-    let use_sym = opts.symbreak != SymBreak::Off && model.is_symmetric() && u.inst.n > 1;
-    let mut queries = Queries::new(if use_sym {
-        opts.symbreak
-    } else {
-        SymBreak::Off
-    });
-    let props: Vec<usize> = opts
-        .props
-        .clone()
-        .unwrap_or_else(|| (0..model.unsafes.len()).collect());
-    let stop = Stop {
-        deadline: opts.deadline,
-        flag: opts.stop.clone(),
-    };
-    let mut keys: Vec<PropKey> = props
-        .iter()
-        .map(|&p| PropId::Unsafe(p))
-        .chain([PropId::Range])
-        .collect();
-    if model.int_window.is_some() {
-        keys.push(PropId::IntBound);
-    }
-    let mut found: HashMap<(PropKey, usize), Trace> = HashMap::new();
-    let mut internal_errors = Vec::new();
-    let mut limit = None;
-    let mut solve_seconds = 0.0;
-    let mut last_progress = Instant::now();
-    let target_of = |key: PropKey| match key {
-        PropId::Unsafe(p) => Target::Unsafe(p),
-        PropId::IntBound => Target::IntBound,
-        _ => Target::Range(props.clone()),
-    };
-    let solve = |solver: &mut Box<dyn Backend>, u: &Unroller, a: &[Lit], secs: &mut f64| {
-        let t0 = Instant::now();
-        let r = solver.solve(&u.c.cnf, a, &stop);
-        *secs += t0.elapsed().as_secs_f64();
-        r
-    };
-    // The last depth whose queries were all answered.
-    let mut answered: Option<usize> = None;
-    let mut last_k = 0;
-    // A line every few seconds while one depth's queries run long.
-    let heartbeat = crate::progress::Heartbeat::start(opts.progress, "bmc");
-    'depth: for k in 0..=opts.depth {
-        let depth_start = Instant::now();
-        heartbeat.set(format!("depth {k} of {}", opts.depth));
-        if k > 0 {
-            answered = Some(k - 1);
-        }
-        last_k = k;
-        if opts
-            .max_memory
-            .is_some_and(|m| crate::limits::current_memory().is_some_and(|r| r > m))
-        {
-            limit = Some(Limit::Memory);
-            break;
-        }
-        if k > 0 {
-            u.add_step();
-        }
-        // Per width, the properties still open there. Range errors of a width whose
-        // properties are all violated, the last at depth D < k, are decided up to D only
-        // (as the explicit engine does).
-        let open_at = |found: &HashMap<(PropKey, usize), Trace>, w: usize| -> Vec<PropKey> {
-            let finished = !props.is_empty()
-                && props
-                    .iter()
-                    .all(|&p| found.contains_key(&(PropId::Unsafe(p), w)))
-                && props
-                    .iter()
-                    .filter_map(|&p| found.get(&(PropId::Unsafe(p), w)))
-                    .map(|t| t.depth())
-                    .max()
-                    .unwrap_or(0)
-                    < k;
-            keys.iter()
-                .copied()
-                .filter(|&key| {
-                    !(found.contains_key(&(key, w))
-                        || (!matches!(key, PropId::Unsafe(_)) && finished))
-                })
-                .collect()
-        };
-        if widths.iter().all(|&w| open_at(&found, w).is_empty()) {
-            break;
-        }
-        // Each width on its own, under the assumption of its width literal: unit
-        // propagation then fixes every width-dependent case of the aggregate, and what
-        // the solver learns at one width stays for the others. Per width one combined
-        // query first (most depths have no violation at all), split by property only
-        // when it is satisfiable.
-        for &w in widths.iter().rev() {
-            let open = open_at(&found, w);
-            if open.is_empty() {
-                continue;
-            }
-            let width_lit = u.agg.width[w - 1];
-            let with_width = |mut a: Vec<Lit>| {
-                if width_lit != TRUE {
-                    a.push(width_lit);
-                }
-                a
-            };
-            if width_lit == FALSE {
-                continue;
-            }
-            if open.len() > 1 {
-                let any = Target::Any(open.iter().map(|&key| target_of(key)).collect());
-                let Some(a) = queries.assumptions(&mut u, &any, k) else {
-                    continue;
-                };
-                match solve(&mut solver, &u, &with_width(a), &mut solve_seconds) {
-                    SolveResult::Unsat => continue,
-                    SolveResult::Unknown => {
-                        limit = Some(stopped(&opts.stop));
-                        break 'depth;
-                    }
-                    SolveResult::Sat => {}
-                }
-            }
-            for key in open {
-                let Some(a) = queries.assumptions(&mut u, &target_of(key), k) else {
-                    continue;
-                };
-                match solve(&mut solver, &u, &with_width(a), &mut solve_seconds) {
-                    SolveResult::Unsat => {}
-                    SolveResult::Unknown => {
-                        limit = Some(stopped(&opts.stop));
-                        break 'depth;
-                    }
-                    SolveResult::Sat => match decode(model, &u, solver.as_ref(), k, key) {
-                        Ok(t) if t.size == w => {
-                            found.insert((key, w), t);
-                        }
-                        Ok(t) => {
-                            internal_errors.push(format!(
-                                "depth {k}: a query at width {w} decoded a run of width {}",
-                                t.size
-                            ));
-                            break 'depth;
-                        }
-                        Err(e) => {
-                            let name = key.name(model);
-                            internal_errors.push(format!("{name}, depth {k}: {e}"));
-                            break 'depth;
-                        }
-                    },
-                }
-            }
-        }
-        // Depth k is answered: no reachable frame k violates a property at a width
-        // where it was not found (with symmetry breaking, no permutation of such a
-        // state does either). Said for every tuple as a clause, it holds in every
-        // later unrolling too, where frame k is an intermediate frame.
-        {
-            for &p in &props {
-                let bad_at: Vec<Lit> = widths
-                    .iter()
-                    .filter(|&&w| found.contains_key(&(PropId::Unsafe(p), w)))
-                    .map(|&w| u.agg.width[w - 1])
-                    .collect();
-                if bad_at.len() == widths.len() {
-                    continue;
-                }
-                let (b, e) = u.bad(p, k);
-                let mut cl = vec![-u.init_ok, -b, e];
-                cl.extend(bad_at);
-                u.c.clause(&cl);
-            }
-        }
-        let depth_secs = depth_start.elapsed().as_secs_f64();
-        if opts.progress && (depth_secs >= 0.2 || last_progress.elapsed().as_secs_f64() >= 1.0) {
-            last_progress = Instant::now();
-            let s = u.size();
-            eprintln!(
-                "nfold: bmc depth {k} of {} done in {depth_secs:.2}s, {} variables, {} clauses, {:.1}s in all",
-                opts.depth,
-                s.vars,
-                s.clauses,
-                start.elapsed().as_secs_f64()
-            );
-        }
-    }
-    heartbeat.finish();
-    let finished = limit.is_none() && internal_errors.is_empty();
-    if finished {
-        answered = Some(last_k);
-    }
-    let s = u.size();
-    let seconds = start.elapsed().as_secs_f64();
-    let mut reports = Vec::new();
-    for &w in &widths {
-        let mut results = Vec::new();
-        for &p in &props {
-            let verdict = match found.remove(&(PropId::Unsafe(p), w)) {
-                Some(t) => Verdict::violated(t),
-                None if finished => Verdict::NoViolationUpTo(opts.depth),
-                None => Verdict::Unknown,
-            };
-            results.push(PropResult {
-                size: w,
-                prop: PropId::Unsafe(p),
-                name: model.unsafes[p].name.clone(),
-                verdict,
-            });
-        }
-        for (key, name) in [
-            (PropId::Range, "range_error"),
-            (PropId::IntBound, "int_bound"),
-        ] {
-            if let Some(t) = found.remove(&(key, w)) {
-                results.push(PropResult {
-                    size: w,
-                    prop: key,
-                    name: name.into(),
-                    verdict: Verdict::violated(t),
-                });
-            }
-        }
-        reports.push(SizeReport {
-            size: w,
-            symmetry: use_sym,
-            results,
-            seconds,
-            limit,
-            internal_errors: internal_errors.clone(),
-            answered_depth: answered,
-            engine: "sat",
-            stats: Stats {
-                bound: Some(opts.depth),
-                variables: Some(s.vars),
-                clauses: Some(s.clauses),
-                ..Stats::default()
-            },
-            ..SizeReport::default()
-        });
-    }
-    Ok(BmcRun {
-        reports,
-        sizes: u.sizes.clone(),
-        solve_seconds,
-        split: false,
-    })
+    let mut b = Bmc::new(model, u, opts)?;
+    let answered = b.depths(start);
+    Ok(b.reports(answered, start))
 }
 
-/// Which limit stopped a solve.
-fn stopped(flag: &Option<Arc<AtomicBool>>) -> Limit {
-    if flag
-        .as_ref()
-        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-    {
-        Limit::Interrupted
-    } else {
-        Limit::Timeout
+/// The state of a BMC run: the unrolling and its solver, the properties asked, the
+/// counterexamples found per (property, width), and why it stopped early, if it did.
+struct Bmc<'a> {
+    model: &'a Model,
+    opts: &'a BmcOptions,
+    u: Unroller<'a>,
+    solver: Box<dyn Backend>,
+    queries: Queries,
+    /// Whether symmetry breaking is applied.
+    use_sym: bool,
+    props: Vec<usize>,
+    keys: Vec<PropId>,
+    widths: Vec<usize>,
+    stop: Stop,
+    found: HashMap<(PropId, usize), Trace>,
+    internal_errors: Vec<String>,
+    limit: Option<Limit>,
+    solve_seconds: f64,
+}
+
+/// The depth loop stops: a limit or an internal error, recorded in `Bmc`.
+struct Halt;
+
+impl<'a> Bmc<'a> {
+    fn new(model: &'a Model, mut u: Unroller<'a>, opts: &'a BmcOptions) -> Result<Bmc<'a>, String> {
+        u.reduce_interleavings(opts.por);
+        let solver = opts.solver.create()?;
+        let widths: Vec<usize> = (u.agg.min..=u.agg.max).collect();
+        let use_sym = opts.symbreak != SymBreak::Off && model.is_symmetric() && u.inst.n > 1;
+        let queries = Queries::new(if use_sym {
+            opts.symbreak
+        } else {
+            SymBreak::Off
+        });
+        let props: Vec<usize> = opts
+            .props
+            .clone()
+            .unwrap_or_else(|| (0..model.unsafes.len()).collect());
+        let stop = Stop {
+            deadline: opts.deadline,
+            flag: opts.stop.clone(),
+        };
+        let mut keys: Vec<PropId> = props
+            .iter()
+            .map(|&p| PropId::Unsafe(p))
+            .chain([PropId::Range])
+            .collect();
+        if model.int_window.is_some() {
+            keys.push(PropId::IntBound);
+        }
+        Ok(Bmc {
+            model,
+            opts,
+            u,
+            solver,
+            queries,
+            use_sym,
+            props,
+            keys,
+            widths,
+            stop,
+            found: HashMap::new(),
+            internal_errors: Vec::new(),
+            limit: None,
+            solve_seconds: 0.0,
+        })
+    }
+
+    /// Depths 0..=K, each frame added once; the last depth whose queries were all
+    /// answered.
+    fn depths(&mut self, start: Instant) -> Option<usize> {
+        let mut answered: Option<usize> = None;
+        let mut last_k = 0;
+        let mut last_progress = Instant::now();
+        // A line every few seconds while one depth's queries run long.
+        let heartbeat = crate::progress::Heartbeat::start(self.opts.progress, "bmc");
+        for k in 0..=self.opts.depth {
+            let depth_start = Instant::now();
+            heartbeat.set(format!("depth {k} of {}", self.opts.depth));
+            if k > 0 {
+                answered = Some(k - 1);
+            }
+            last_k = k;
+            if self
+                .opts
+                .max_memory
+                .is_some_and(|m| crate::limits::current_memory().is_some_and(|r| r > m))
+            {
+                self.limit = Some(Limit::Memory);
+                break;
+            }
+            if k > 0 {
+                self.u.add_step();
+            }
+            if self.widths.iter().all(|&w| self.open_at(w, k).is_empty()) {
+                break;
+            }
+            // Each width on its own, under the assumption of its width literal: unit
+            // propagation then fixes every width-dependent case of the aggregate, and
+            // what the solver learns at one width stays for the others.
+            let widths = self.widths.clone();
+            if widths
+                .iter()
+                .rev()
+                .try_for_each(|&w| self.query_width(w, k))
+                .is_err()
+            {
+                break;
+            }
+            self.assert_answered(k);
+            let depth_secs = depth_start.elapsed().as_secs_f64();
+            if self.opts.progress
+                && (depth_secs >= 0.2 || last_progress.elapsed().as_secs_f64() >= 1.0)
+            {
+                last_progress = Instant::now();
+                let s = self.u.size();
+                crate::progress::line(format!(
+                    "bmc depth {k} of {} done in {depth_secs:.2}s, {} variables, {} clauses, {:.1}s in all",
+                    self.opts.depth,
+                    s.vars,
+                    s.clauses,
+                    start.elapsed().as_secs_f64()
+                ));
+            }
+        }
+        heartbeat.finish();
+        if self.finished() {
+            answered = Some(last_k);
+        }
+        answered
+    }
+
+    /// No limit and no internal error stopped the loop.
+    fn finished(&self) -> bool {
+        self.limit.is_none() && self.internal_errors.is_empty()
+    }
+
+    /// At depth k, the properties still open at width `w`. Range errors of a width
+    /// whose properties are all violated, the last at depth D < k, are decided up to D
+    /// only (as the explicit engine does).
+    fn open_at(&self, w: usize, k: usize) -> Vec<PropId> {
+        let found = &self.found;
+        let props = &self.props;
+        let finished = !props.is_empty()
+            && props
+                .iter()
+                .all(|&p| found.contains_key(&(PropId::Unsafe(p), w)))
+            && props
+                .iter()
+                .filter_map(|&p| found.get(&(PropId::Unsafe(p), w)))
+                .map(|t| t.depth())
+                .max()
+                .unwrap_or(0)
+                < k;
+        self.keys
+            .iter()
+            .copied()
+            .filter(|&key| {
+                !(found.contains_key(&(key, w)) || (!matches!(key, PropId::Unsafe(_)) && finished))
+            })
+            .collect()
+    }
+
+    fn target_of(&self, key: PropId) -> Target {
+        match key {
+            PropId::Unsafe(p) => Target::Unsafe(p),
+            PropId::IntBound => Target::IntBound,
+            _ => Target::Range(self.props.clone()),
+        }
+    }
+
+    /// Solve under `a` (and the width literal, unless it is true), timing the solver.
+    fn solve(&mut self, mut a: Vec<Lit>, width_lit: Lit) -> SolveResult {
+        if width_lit != TRUE {
+            a.push(width_lit);
+        }
+        let t0 = Instant::now();
+        let r = self.solver.solve(&self.u.c.cnf, &a, &self.stop);
+        self.solve_seconds += t0.elapsed().as_secs_f64();
+        r
+    }
+
+    /// The limit that stopped a solve.
+    fn stopped(&mut self) -> Halt {
+        self.limit = Some(if self.stop.interrupted() {
+            Limit::Interrupted
+        } else {
+            Limit::Timeout
+        });
+        Halt
+    }
+
+    /// Depth k at width `w`: one combined query for every open property first (most
+    /// depths have no violation at all), split by property only when it is
+    /// satisfiable; each violation found is decoded, replayed and recorded.
+    fn query_width(&mut self, w: usize, k: usize) -> Result<(), Halt> {
+        let open = self.open_at(w, k);
+        if open.is_empty() {
+            return Ok(());
+        }
+        let width_lit = self.u.agg.width[w - 1];
+        if width_lit == FALSE {
+            return Ok(());
+        }
+        if open.len() > 1 {
+            let any = Target::Any(open.iter().map(|&key| self.target_of(key)).collect());
+            let Some(a) = self.queries.assumptions(&mut self.u, &any, k) else {
+                return Ok(());
+            };
+            match self.solve(a, width_lit) {
+                SolveResult::Unsat => return Ok(()),
+                SolveResult::Unknown => return Err(self.stopped()),
+                SolveResult::Sat => {}
+            }
+        }
+        for key in open {
+            let target = self.target_of(key);
+            let Some(a) = self.queries.assumptions(&mut self.u, &target, k) else {
+                continue;
+            };
+            match self.solve(a, width_lit) {
+                SolveResult::Unsat => {}
+                SolveResult::Unknown => return Err(self.stopped()),
+                SolveResult::Sat => self.record(key, w, k)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The model of a satisfiable query for `key` at width `w` and depth k, decoded
+    /// and replayed into a trace and recorded; an internal error when it fails.
+    fn record(&mut self, key: PropId, w: usize, k: usize) -> Result<(), Halt> {
+        match decode(self.model, &self.u, self.solver.as_ref(), k, key) {
+            Ok(t) if t.size == w => {
+                self.found.insert((key, w), t);
+                Ok(())
+            }
+            Ok(t) => {
+                self.internal_errors.push(format!(
+                    "depth {k}: a query at width {w} decoded a run of width {}",
+                    t.size
+                ));
+                Err(Halt)
+            }
+            Err(e) => {
+                let name = key.name(self.model);
+                self.internal_errors.push(format!("{name}, depth {k}: {e}"));
+                Err(Halt)
+            }
+        }
+    }
+
+    /// Depth k is answered: no reachable frame k violates a property at a width where
+    /// it was not found (with symmetry breaking, no permutation of such a state does
+    /// either). Said for every tuple as a clause, it holds in every later unrolling
+    /// too, where frame k is an intermediate frame.
+    fn assert_answered(&mut self, k: usize) {
+        let u = &mut self.u;
+        for &p in &self.props {
+            let bad_at: Vec<Lit> = self
+                .widths
+                .iter()
+                .filter(|&&w| self.found.contains_key(&(PropId::Unsafe(p), w)))
+                .map(|&w| u.agg.width[w - 1])
+                .collect();
+            if bad_at.len() == self.widths.len() {
+                continue;
+            }
+            let (b, e) = u.bad(p, k);
+            let mut cl = vec![-u.init_ok, -b, e];
+            cl.extend(bad_at);
+            u.c.clause(&cl);
+        }
+    }
+
+    /// One report per width: each property violated (with its trace), or without a
+    /// violation up to the depth (unknown when the loop stopped early).
+    fn reports(mut self, answered: Option<usize>, start: Instant) -> BmcRun {
+        let finished = self.finished();
+        let s = self.u.size();
+        let seconds = start.elapsed().as_secs_f64();
+        let mut reports = Vec::new();
+        for &w in &self.widths {
+            let mut results = Vec::new();
+            for &p in &self.props {
+                let verdict = match self.found.remove(&(PropId::Unsafe(p), w)) {
+                    Some(t) => Verdict::violated(t),
+                    None if finished => Verdict::NoViolationUpTo(self.opts.depth),
+                    None => Verdict::Unknown,
+                };
+                results.push(PropResult {
+                    size: w,
+                    prop: PropId::Unsafe(p),
+                    name: self.model.unsafes[p].name.clone(),
+                    verdict,
+                });
+            }
+            for (key, name) in [
+                (PropId::Range, "range_error"),
+                (PropId::IntBound, "int_bound"),
+            ] {
+                if let Some(t) = self.found.remove(&(key, w)) {
+                    results.push(PropResult {
+                        size: w,
+                        prop: key,
+                        name: name.into(),
+                        verdict: Verdict::violated(t),
+                    });
+                }
+            }
+            reports.push(SizeReport {
+                size: w,
+                symmetry: self.use_sym,
+                results,
+                seconds,
+                limit: self.limit,
+                internal_errors: self.internal_errors.clone(),
+                answered_depth: answered,
+                engine: "sat",
+                stats: Stats {
+                    bound: Some(self.opts.depth),
+                    variables: Some(s.vars),
+                    clauses: Some(s.clauses),
+                    ..Stats::default()
+                },
+                ..SizeReport::default()
+            });
+        }
+        BmcRun {
+            reports,
+            sizes: self.u.sizes.clone(),
+            solve_seconds: self.solve_seconds,
+            split: false,
+        }
     }
 }
 

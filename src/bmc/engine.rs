@@ -1,9 +1,13 @@
 //! Bounded model checking as an engine of the command line: the sizes in one run over
-//! the aggregate, or one by one.
+//! the aggregate, or one by one. `ltl` properties are searched as the `unsafe`
+//! property of their liveness product (`live::Product`): bounded lasso search on the
+//! aggregate, every width at once, each lasso shortest in steps for its width
+//! (product depth minus the save step) and replayed with fairness checked.
 
 use super::driver::{self, BmcOptions};
 use super::frame::Encoding;
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
+use crate::live::{self, LOOP_PROP, Product};
 use crate::verdict::SizeReport;
 
 /// BMC with its settings (limits and interrupt come from the `Control`).
@@ -32,7 +36,7 @@ impl Engine for BmcEngine {
         "sat"
     }
 
-    fn presentation(&self) -> Presentation {
+    fn presentation(&self, _p: &Problem) -> Presentation {
         Presentation {
             symmetry: "lex-leader symmetry breaking",
             data_symmetry: None,
@@ -58,7 +62,7 @@ impl Engine for BmcEngine {
                         p.min, p.max
                     )
                 } else {
-                    format!(", sizes {}..{} in one aggregate run", p.min, p.max)
+                    p.aggregate_text()
                 }
             } else if p.max > p.min {
                 ", each size separately".to_string()
@@ -68,7 +72,76 @@ impl Engine for BmcEngine {
         )
     }
 
+    fn liveness(&self) -> bool {
+        true
+    }
+
     fn check(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        if p.ltls.is_empty() {
+            return self.check_safety(p, ctl, report);
+        }
+        let mut all = Vec::new();
+        let mut out = Outcome::default();
+        if !p.props.is_empty() {
+            out = self.check_safety(p, ctl, &mut |r| all.push(r))?;
+        }
+        for &k in &p.ltls {
+            if out.limit.is_some() {
+                break;
+            }
+            let (reports, o) = self.check_ltl(p, ctl, k)?;
+            all = live::merge(all, reports);
+            out.limit = out.limit.or(o.limit);
+            out.aggregate |= o.aggregate;
+            out.per_width |= o.per_width;
+            for n in o.notes {
+                if !out.notes.contains(&n) {
+                    out.notes.push(n);
+                }
+            }
+        }
+        for r in all {
+            report(r);
+        }
+        Ok(out)
+    }
+}
+
+impl BmcEngine {
+    /// Bounded lasso search for `ltl` property `k`: BMC on its product one step deeper
+    /// than the depth (the save step), so that every lasso of at most `depth` steps is
+    /// covered.
+    fn check_ltl(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        k: usize,
+    ) -> Result<(Vec<SizeReport>, Outcome), String> {
+        let prod = Product::new(p.model, k, p.fair)?;
+        let pp = Problem::new(&prod.model, p.min, p.max, vec![LOOP_PROP]);
+        let deeper = BmcEngine {
+            opts: BmcOptions {
+                depth: self.opts.depth + 1,
+                ..self.opts.clone()
+            },
+            one_by_one: self.one_by_one,
+        };
+        let mut reports = Vec::new();
+        let out = deeper.check_safety(&pp, ctl, &mut |r| reports.push(r))?;
+        let reports = reports
+            .into_iter()
+            .map(|r| live::translate(p.model, &prod, r))
+            .collect();
+        Ok((reports, out))
+    }
+
+    /// BMC of the problem's `unsafe` properties (and range errors).
+    fn check_safety(
         &self,
         p: &Problem,
         ctl: &Control,

@@ -14,7 +14,7 @@ use crate::sat::Lit;
 use crate::sat::circuit::{Circuit, FALSE, TRUE};
 
 /// An evaluator over one frame.
-pub struct Sym<'x, 'm> {
+pub struct Symbolic<'x, 'm> {
     pub inst: &'x Instance<'m>,
     pub c: &'x mut Circuit,
     pub frame: &'x mut Frame,
@@ -26,7 +26,7 @@ pub struct Sym<'x, 'm> {
     pub floor: usize,
 }
 
-impl Sym<'_, '_> {
+impl Symbolic<'_, '_> {
     /// Binds the parameters `tuple` (the first of `locals` locals) for an evaluation:
     /// `floor` becomes the largest of them, and the result is whether the tuple's
     /// processes are present (TRUE outside the aggregate) and the environment.

@@ -1,9 +1,11 @@
-//! Lexicographic-leader symmetry breaking on the final frame (Tang, Malik, Gupta and
-//! Ip, CAV 2005; dissertation §5.6): for each adjacent transposition π = (p p+1), the
-//! frame's literal vector x must satisfy x ≤lex π(x). π moves cells indexed by
-//! processes (rows and columns alike) and renames process-valued cells. The least
-//! member of every orbit satisfies all these constraints, so for a symmetric system
-//! and property they remove no bad state's orbit: a violation is found iff one exists.
+//! Lexicographic-leader symmetry breaking on the final frame (D. Tang, S. Malik,
+//! A. Gupta and C. N. Ip, *Symmetry Reduction in SAT-Based Model Checking*, CAV 2005;
+//! T. Wahl, *Exploiting Replication in Automated Program Verification*, PhD thesis,
+//! UT Austin 2007, §5.6): for each adjacent transposition π = (p p+1), the frame's
+//! literal vector x must satisfy x ≤lex π(x). π moves cells indexed by processes (rows
+//! and columns alike) and renames process-valued cells. The least member of every orbit
+//! satisfies all these constraints, so for a symmetric system and property they remove
+//! no bad state's orbit: a violation is found iff one exists.
 
 use super::frame::Cell;
 use super::term::{self, Term};
@@ -46,7 +48,7 @@ pub fn lex_leader_from(u: &mut Unroller, k: usize, first: i64) -> Lit {
         let mut eq = act;
         // The presence bits come first in the order, absent (`$`) above every present
         // local state: the least member of an orbit keeps absent slots last and stays
-        // proper (dissertation, Theorem 46).
+        // proper (Wahl's thesis, §11.5, Theorem 46).
         {
             let a = &u.agg;
             let (x, y) = (a.absent[p as usize - 1], a.absent[p as usize]);

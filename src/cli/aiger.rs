@@ -1,6 +1,8 @@
 //! `nfold aiger`: write the transition system of one size or of the aggregate of a range
 //! of sizes as binary AIGER 1.9 (`bmc::aiger`), for ABC and other hardware model
-//! checkers.
+//! checkers. With `--live`, the liveness-to-safety product of an `ltl` property
+//! (`live::Product`, weakly fair runs with `--fair`): its bad output is the property's
+//! fair lasso closing, the very system `nfold`'s SAT engines check for it.
 
 use super::{load, parse_data_values, parse_size, parse_sizes, sizes_for, usage};
 use crate::bmc::aiger;
@@ -28,6 +30,14 @@ pub(crate) struct AigerArgs {
     /// error output is always written.
     #[arg(long = "property", value_name = "NAME")]
     properties: Vec<String>,
+    /// Export the liveness-to-safety product of an `ltl` property (the one named by
+    /// `--property`, or the model's only one): the bad output is a lasso of the model
+    /// violating it closing (a product run of depth k is a lasso of k - 1 steps).
+    #[arg(long)]
+    live: bool,
+    /// With `--live`: only weakly fair lassos count.
+    #[arg(long, requires = "live")]
+    fair: bool,
     /// Read every state bit from an `init:` input at time 0 instead of giving the bits
     /// that are constant in the initial states as latch reset values (an equivalent
     /// circuit; ABC's `pdr` is often faster on it).
@@ -59,18 +69,34 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
         Err(e) => return usage(&e),
     };
     let (min, max) = (sizes[0], sizes[sizes.len() - 1]);
-    let mut props = Vec::new();
-    for p in &a.properties {
-        match model.unsafes.iter().position(|u| &u.name == p) {
-            Some(k) if !props.contains(&k) => props.push(k),
-            Some(_) => {}
-            None => return usage(&format!("no `unsafe` or `invariant` property named `{p}`")),
+    let product;
+    let (model, props) = if a.live {
+        let named: Vec<usize> = a
+            .properties
+            .iter()
+            .filter_map(|p| model.ltls.iter().position(|l| &l.name == p))
+            .collect();
+        let prop = match (named.as_slice(), model.ltls.len()) {
+            ([k], _) if a.properties.len() == 1 => *k,
+            ([], 1) if a.properties.is_empty() => 0,
+            _ => {
+                return usage(
+                    "--live exports one `ltl` property: name it with --property (the model has no other)",
+                );
+            }
+        };
+        product = match crate::live::Product::new(&model, prop, a.fair) {
+            Ok(p) => p,
+            Err(e) => return usage(&e),
+        };
+        (&product.model, vec![crate::live::LOOP_PROP])
+    } else {
+        match unsafe_props(&model, &a.properties) {
+            Ok(props) => (&model, props),
+            Err(code) => return code,
         }
-    }
-    if a.properties.is_empty() {
-        props = (0..model.unsafes.len()).collect();
-    }
-    let mut ts = Transys::new(&model, min, max, Encoding::Binary);
+    };
+    let mut ts = Transys::new(model, min, max, Encoding::Binary);
     let aig = aiger::build(&mut ts, &props, !a.init_inputs);
     let result = match &a.output {
         Some(path) => std::fs::File::create(path).and_then(|mut f| aig.write(&mut f)),
@@ -100,4 +126,24 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
         outputs.join(", ")
     );
     EXIT_OK
+}
+
+/// The `unsafe` properties `names` (every one when none is named).
+fn unsafe_props(model: &crate::model::ir::Model, names: &[String]) -> Result<Vec<usize>, i32> {
+    let mut props = Vec::new();
+    for p in names {
+        match model.unsafes.iter().position(|u| &u.name == p) {
+            Some(k) if !props.contains(&k) => props.push(k),
+            Some(_) => {}
+            None => {
+                return Err(usage(&format!(
+                    "no `unsafe` or `invariant` property named `{p}`"
+                )));
+            }
+        }
+    }
+    if names.is_empty() {
+        props = (0..model.unsafes.len()).collect();
+    }
+    Ok(props)
 }

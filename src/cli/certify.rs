@@ -1,14 +1,14 @@
 //! `nfold certify MODEL CERT`: check a saved certificate independently of the engine
 //! that found it (`proof::check`), at each of its sizes or those asked for.
 
-use super::parse_data_values;
-use super::{EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, SolverArg, load, parse_sizes, usage};
+use super::{EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, LoadArgs, SolverArg, parse_sizes, usage};
 use crate::cert::{Certificate, text_hash};
+use crate::model::ir::Model;
 use crate::proof::check;
 use crate::sat::{SolverKind, Stop};
+use crate::schema::{CertifyDoc, SCHEMA_VERSION, SizeCheckDoc, Tool};
 use crate::source::{Diagnostic, Source};
 use clap::Args;
-use serde_json::json;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -30,16 +30,12 @@ pub(crate) struct CertifyArgs {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
-    /// The number of values of every abstract type, as for `check`.
-    #[arg(long, value_name = "D", value_parser = parse_data_values)]
-    data_values: Option<usize>,
-    /// The window over which `int` is checked (default: derived from the model).
-    #[arg(long, value_name = "LO..HI", value_parser = super::parse_int_range, allow_hyphen_values = true)]
-    int_range: Option<(i64, i64)>,
+    #[command(flatten)]
+    load: LoadArgs,
 }
 
 pub(crate) fn certify(a: CertifyArgs) -> i32 {
-    let model = match load(&a.model, a.data_values, a.int_range) {
+    let model = match a.load.load(&a.model) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -50,7 +46,7 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
         Ok(t) => t,
         Err(e) => return usage(&format!("cannot read {}: {e}", a.certificate)),
     };
-    let cert = match Certificate::parse(&text) {
+    let certs = match Certificate::parse_all(&text) {
         Ok(c) => c,
         Err((span, msg)) => {
             let src = Source::new(&a.certificate, text.as_str());
@@ -58,166 +54,198 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    if cert.hash != text_hash(&model.source.text) {
-        eprintln!(
-            "nfold: warning: the certificate was written for another text of the model ({}); checking it anyway",
-            cert.model
-        );
-    }
-    let solver_kind = a
+    let solver = a
         .solver
         .map(|s| s.kind())
         .unwrap_or_else(SolverKind::default_kind);
-    if cert.every.is_some() && a.sizes.is_none() {
-        return certify_every(&a, &model, &cert, solver_kind);
+    let mut docs = Vec::new();
+    for cert in &certs {
+        // A certificate of a liveness product is checked against the product, built
+        // again from the model and the property its `liveness` line names.
+        let checked = match crate::live::certified_model(&model, cert) {
+            Ok(Some(product)) => product,
+            Ok(None) => model.clone(),
+            Err(e) => return usage(&e),
+        };
+        if cert.hash != text_hash(&checked.source.text) {
+            eprintln!(
+                "nfold: warning: the certificate was written for another text of the model ({}); checking it anyway",
+                cert.model
+            );
+        }
+        let doc = if cert.every.is_some() && a.sizes.is_none() {
+            certify_every(&a, &checked, cert, solver)
+        } else {
+            certify_sizes(&a, &checked, cert, solver)
+        };
+        match doc {
+            Ok(d) => docs.push(d),
+            Err(e) => return usage(&e),
+        }
     }
+    let accepted = docs.iter().all(|d| d.accepted);
+    if a.json {
+        let mut docs = docs.into_iter();
+        if let Some(mut first) = docs.next() {
+            first.more = docs.collect();
+            first.accepted = accepted;
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&first).unwrap_or_default()
+            );
+        }
+    } else {
+        for d in &docs {
+            print!("{}", text_of(d, &model.source.name));
+        }
+        if docs.len() > 1 {
+            println!(
+                "{} of {} certificates accepted",
+                docs.iter().filter(|d| d.accepted).count(),
+                docs.len()
+            );
+        }
+    }
+    if accepted { EXIT_OK } else { EXIT_VIOLATION }
+}
+
+fn size_docs(checks: &[check::SizeCheck]) -> Vec<SizeCheckDoc> {
+    checks
+        .iter()
+        .map(|c| SizeCheckDoc {
+            size: c.size,
+            certified: c.certified.clone(),
+            failures: c.failures.clone(),
+        })
+        .collect()
+}
+
+/// A certificate claimed at sizes: checked at each (or those asked for).
+fn certify_sizes(
+    a: &CertifyArgs,
+    model: &Model,
+    cert: &Certificate,
+    solver: SolverKind,
+) -> Result<CertifyDoc, String> {
     let (lo, hi) = a.sizes.unwrap_or(cert.sizes);
     let sizes: Vec<usize> = (lo..=hi).collect();
-    let solver = solver_kind;
     let start = Instant::now();
-    let checks = match check::check(&model, &cert, &sizes, solver, &Stop::default()) {
-        Ok(c) => c,
-        Err(e) => return usage(&e),
-    };
-    let rejected = checks.iter().any(|c| !c.failures.is_empty());
-    if a.json {
-        let rows: Vec<_> = checks
-            .iter()
-            .map(|c| {
-                json!({
-                    "size": c.size,
-                    "certified": c.certified,
-                    "failures": c.failures,
-                })
-            })
-            .collect();
-        let doc = json!({
-            "model": model.source.name,
-            "certificate": a.certificate,
-            "lemmas": cert.lemmas.len(),
-            "induction": cert.induction,
-            "results": rows,
-            "accepted": !rejected,
-            "seconds": start.elapsed().as_secs_f64(),
-        });
-        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
-    } else {
-        println!(
-            "certificate {} for {}: {} lemmas, {}-inductive{}, found by {}",
-            a.certificate,
-            model.source.name,
-            cert.lemmas.len(),
-            cert.induction,
-            if cert.simple_path {
-                " (simple paths)"
-            } else {
-                ""
-            },
-            cert.engine
-        );
-        for c in &checks {
-            if c.failures.is_empty() {
-                println!(
-                    "size {:>3}: checked; proves {}",
-                    c.size,
-                    if c.certified.is_empty() {
-                        "no property (none is claimed at this size)".to_string()
-                    } else {
-                        c.certified.join(", ")
-                    }
-                );
-            } else {
-                println!("size {:>3}: REJECTED", c.size);
-                for f in &c.failures {
-                    println!("          {f}");
-                }
-            }
-        }
-        println!(
-            "{}; {:.2}s",
-            if rejected {
-                "the certificate is rejected"
-            } else {
-                "the certificate is accepted"
-            },
-            start.elapsed().as_secs_f64()
-        );
-    }
-    if rejected { EXIT_VIOLATION } else { EXIT_OK }
+    let checks = check::check(model, cert, &sizes, solver, &Stop::default())?;
+    Ok(CertifyDoc {
+        induction: Some(cert.induction),
+        accepted: checks.iter().all(|c| c.failures.is_empty()),
+        results: size_docs(&checks),
+        seconds: start.elapsed().as_secs_f64(),
+        ..doc_of(a, model, cert)
+    })
 }
 
 /// A certificate claimed at every size: the cutoff argument's conditions, then the
 /// check at every size up to the cutoff computed here.
 fn certify_every(
     a: &CertifyArgs,
-    model: &crate::model::ir::Model,
+    model: &Model,
     cert: &Certificate,
     solver: SolverKind,
-) -> i32 {
+) -> Result<CertifyDoc, String> {
     let start = Instant::now();
-    let ch = match check::check_every(model, cert, solver, &Stop::default()) {
-        Ok(c) => c,
-        Err(e) => return usage(&e),
+    let ch = check::check_every(model, cert, solver, &Stop::default())?;
+    Ok(CertifyDoc {
+        every_n: Some(true),
+        cutoff: Some(ch.cutoff),
+        refused: ch.refused.clone(),
+        accepted: ch.accepted(),
+        results: size_docs(&ch.sizes),
+        seconds: start.elapsed().as_secs_f64(),
+        ..doc_of(a, model, cert)
+    })
+}
+
+/// The fields every certificate's document has.
+fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
+    CertifyDoc {
+        schema: SCHEMA_VERSION,
+        tool: Tool::this(),
+        model: model.source.name.clone(),
+        certificate: a.certificate.clone(),
+        lemmas: cert.lemmas.len(),
+        engine: cert.engine.clone(),
+        simple_path: cert.simple_path,
+        induction: None,
+        liveness: cert.liveness.as_ref().map(|(p, fair)| {
+            format!(
+                "{p}{}{}",
+                if *fair { " fair" } else { "" },
+                cert.counting
+                    .map(|k| format!(" counting {k}"))
+                    .unwrap_or_default()
+            )
+        }),
+        every_n: None,
+        cutoff: None,
+        refused: None,
+        results: Vec::new(),
+        accepted: false,
+        seconds: 0.0,
+        more: Vec::new(),
+    }
+}
+
+/// The text report of one certificate's check.
+fn text_of(d: &CertifyDoc, model: &str) -> String {
+    let mut out = String::new();
+    let about = match &d.liveness {
+        Some(l) => format!(" (the liveness product of `{l}`)"),
+        None => String::new(),
     };
-    let accepted = ch.accepted();
-    if a.json {
-        let rows: Vec<_> = ch
-            .sizes
-            .iter()
-            .map(|c| json!({"size": c.size, "certified": c.certified, "failures": c.failures}))
-            .collect();
-        let doc = json!({
-            "model": model.source.name,
-            "certificate": a.certificate,
-            "lemmas": cert.lemmas.len(),
-            "every_n": true,
-            "cutoff": ch.cutoff,
-            "refused": ch.refused,
-            "results": rows,
-            "accepted": accepted,
-            "seconds": start.elapsed().as_secs_f64(),
-        });
-        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    if d.every_n == Some(true) {
+        out.push_str(&format!(
+            "certificate {} for {model}{about}: {} lemmas, claimed at every size, found by {}\n",
+            d.certificate, d.lemmas, d.engine
+        ));
+        match &d.refused {
+            Some(r) => out.push_str(&format!("REJECTED: {r}\n")),
+            None => out.push_str(&format!(
+                "the model is in the fragment of the cutoff argument; the cutoff computed from the model and the lemmas is {}\n",
+                d.cutoff.unwrap_or(0)
+            )),
+        }
     } else {
-        println!(
-            "certificate {} for {}: {} lemmas, claimed at every size (cutoff {} in the file), found by {}",
-            a.certificate,
-            model.source.name,
-            cert.lemmas.len(),
-            cert.every.unwrap_or(0),
-            cert.engine
-        );
-        if let Some(r) = &ch.refused {
-            println!("REJECTED: {r}");
-        } else {
-            println!(
-                "the model is in the fragment of the cutoff argument; the cutoff computed from the model and the lemmas is {}",
-                ch.cutoff
-            );
-            for c in &ch.sizes {
-                if c.failures.is_empty() {
-                    println!(
-                        "size {:>3}: checked; proves {}",
-                        c.size,
-                        c.certified.join(", ")
-                    );
+        out.push_str(&format!(
+            "certificate {} for {model}{about}: {} lemmas, {}-inductive{}, found by {}\n",
+            d.certificate,
+            d.lemmas,
+            d.induction.unwrap_or(1),
+            if d.simple_path { " (simple paths)" } else { "" },
+            d.engine
+        ));
+    }
+    for c in &d.results {
+        if c.failures.is_empty() {
+            out.push_str(&format!(
+                "size {:>3}: checked; proves {}\n",
+                c.size,
+                if c.certified.is_empty() {
+                    "no property (none is claimed at this size)".to_string()
                 } else {
-                    println!("size {:>3}: REJECTED", c.size);
-                    for f in &c.failures {
-                        println!("          {f}");
-                    }
+                    c.certified.join(", ")
                 }
+            ));
+        } else {
+            out.push_str(&format!("size {:>3}: REJECTED\n", c.size));
+            for f in &c.failures {
+                out.push_str(&format!("          {f}\n"));
             }
         }
-        println!(
-            "{}; {:.2}s",
-            if accepted {
-                "the certificate is accepted: the properties hold at every size"
-            } else {
-                "the certificate is rejected"
-            },
-            start.elapsed().as_secs_f64()
-        );
     }
-    if accepted { EXIT_OK } else { EXIT_VIOLATION }
+    out.push_str(&format!(
+        "{}; {:.2}s\n",
+        match (d.accepted, d.every_n == Some(true)) {
+            (true, true) => "the certificate is accepted: the properties hold at every size",
+            (true, false) => "the certificate is accepted",
+            (false, _) => "the certificate is rejected",
+        },
+        d.seconds
+    ));
+    out
 }

@@ -1,13 +1,16 @@
-//! `nfold check`: safety (`unsafe` properties and range errors) for a range of sizes,
-//! by the engine chosen (or `auto`), through the engine contract (`engine`).
+//! `nfold check` and `nfold live`: the properties of a family for a range of sizes,
+//! by the engine chosen (or `auto`), through the engine contract (`engine`) and one
+//! renderer (`render`). `check` answers the `unsafe` and `invariant` properties (and the
+//! `ltl` ones with `--ltl` or by name with `--property`); `live` answers the `ltl`
+//! properties only.
 
-use super::render;
-use super::{EncodingArg, PorArg, RunArgs, SolverArg, SymBreakArg, ctrl_c_flag, load, usage};
-use super::{parse_data_values, parse_size, parse_sizes, sizes_for};
+use super::render::{self, Run};
+use super::{EncodingArg, LoadArgs, PorArg, RunArgs, SolverArg, SymBreakArg, ctrl_c_flag, usage};
+use super::{lookup_property, parse_size, parse_sizes, sizes_for};
 use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
 use crate::bmc::query::SymBreak;
-use crate::cert::{Certificate, sizes_phrase};
+use crate::cert::sizes_phrase;
 use crate::engine::{self, Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
 use crate::explicit::reach::StoreKind;
@@ -17,9 +20,9 @@ use crate::model::ir::Model;
 use crate::portfolio::auto::AutoEngine;
 use crate::portfolio::every::EveryN;
 use crate::sat::SolverKind;
-use crate::verdict::{self, EXIT_USAGE, Kind, Limit, SizeReport};
+use crate::verdict::PropId;
+use crate::verdict::{self, EXIT_USAGE, Kind};
 use clap::{Args, ValueEnum};
-use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +39,18 @@ pub(crate) enum EngineArg {
     Ic3,
     /// k-induction on the aggregate, strengthened by IC3's lemmas (proofs, checked).
     Kind,
+}
+
+/// How `ltl` properties are reduced to safety for the proof engines.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReductionArg {
+    /// k-liveness for k = 1, 2, 4, ... up to 256, then liveness-to-safety for the
+    /// sizes left open.
+    Both,
+    /// Liveness-to-safety only.
+    L2s,
+    /// k-liveness only.
+    Klive,
 }
 
 #[derive(Args, Debug)]
@@ -94,7 +109,7 @@ pub(crate) struct CheckArgs {
     /// explicit: also report reachable deadlocks (states with no enabled transition).
     #[arg(long)]
     deadlock: bool,
-    /// Check only this `unsafe` or `invariant` property (repeatable).
+    /// Check only this property (`unsafe`, `invariant` or `ltl`; repeatable).
     #[arg(long = "property", value_name = "NAME")]
     properties: Vec<String>,
     /// explicit: stop a size after storing this many states.
@@ -119,46 +134,36 @@ pub(crate) struct CheckArgs {
     /// then skips its explicit pass, so that sizes are proved by invariants).
     #[arg(long, value_name = "FILE")]
     certificate: Option<String>,
-    /// The number of values of every abstract type (`type data`; default: chosen from
-    /// the model, see `nfold info`).
-    #[arg(long, value_name = "D", value_parser = parse_data_values)]
-    data_values: Option<usize>,
-    /// The window over which `int` is checked (default: derived from the model).
-    #[arg(long, value_name = "LO..HI", value_parser = super::parse_int_range, allow_hyphen_values = true)]
-    int_range: Option<(i64, i64)>,
+    /// Also check the `ltl` properties (liveness; `nfold live` checks only those).
+    #[arg(long)]
+    ltl: bool,
+    /// `ltl` properties: only weakly fair runs count (every process that stays enabled
+    /// eventually executes; a step's process is its transition's first parameter).
+    #[arg(long)]
+    fair: bool,
+    /// ic3 on `ltl` properties: how they are reduced to safety (k-liveness,
+    /// liveness-to-safety, or k-liveness then liveness-to-safety; see docs/engines.md).
+    #[arg(long, value_name = "R", default_value = "both")]
+    reduction: ReductionArg,
+    /// explicit `ltl` search: print lassos as the search found them, without looking
+    /// for a shorter one.
+    #[arg(long)]
+    no_shorten: bool,
+    #[command(flatten)]
+    load: LoadArgs,
     #[command(flatten)]
     traces: super::traces::TraceArgs,
     #[command(flatten)]
     run: RunArgs,
 }
 
-/// Everything the renderer needs about a run.
-pub(crate) struct Run<'a> {
-    pub model: &'a Model,
-    /// The engine's JSON name.
-    pub engine: &'static str,
-    /// One line describing the engine and its settings.
-    pub engine_text: String,
-    /// How the engine presents itself.
-    pub presentation: crate::engine::Presentation,
-    pub symmetry_requested: bool,
-    /// The arrays whose dead cells the explicit search normalizes, described.
-    pub dead_cells: Vec<String>,
-    pub sizes: Vec<usize>,
-    pub reports: Vec<SizeReport>,
-    pub limit: Option<Limit>,
-    pub seconds: f64,
-    /// The sizes were answered as one aggregate.
-    pub aggregate: bool,
-    /// The aggregate run checked its widths one by one (`bmc::driver::check_aggregate`).
-    pub per_width: bool,
-    pub notes: Vec<String>,
-    pub certificate: Option<Arc<Certificate>>,
-    pub trace_format: super::traces::TraceFormat,
-    /// The answer for every size, when it was asked for (or tried by default).
-    pub every: Option<EveryN>,
-    /// `--every-n` was given (an answer short of it is then not what was asked).
-    pub every_requested: bool,
+/// Which properties a command answers by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// `nfold check`: `unsafe` and `invariant` properties (`ltl` ones on request).
+    Check,
+    /// `nfold live`: `ltl` properties.
+    Live,
 }
 
 /// `--store`: `exact`, `hash-compact`, `bitstate` or `bitstate:BYTES`.
@@ -227,6 +232,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             deadlock: a.deadlock,
             max_states: a.max_states,
             store: a.store,
+            shorten: !a.no_shorten,
         }),
         EngineArg::Sat => Box::new(BmcEngine {
             opts: BmcOptions {
@@ -255,6 +261,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             solver,
             symmetry,
             dead_cells: !a.no_dead_cells,
+            shorten: !a.no_shorten,
             // A certificate asks for invariants: no explicit pass first.
             explicit_seconds: if a.certificate.is_some() { 0.0 } else { 0.2 },
             bmc_depth: a.depth.unwrap_or(10),
@@ -265,7 +272,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
     Ok((engine, e))
 }
 
-pub(crate) fn check(a: CheckArgs) -> i32 {
+pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
     let solver = a
         .solver
         .map(|s| s.kind())
@@ -274,41 +281,58 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         Ok(e) => e,
         Err(e) => return usage(&e),
     };
-    let model = match load(&a.file, a.data_values, a.int_range) {
+    let model = match a.load.load(&a.file) {
         Ok(m) => m,
         Err(code) => return code,
     };
+    let (props, ltls) = match properties(&model, &a, mode) {
+        Ok(p) => p,
+        Err(e) => return usage(&e),
+    };
+    if !ltls.is_empty() && !engine.liveness() {
+        return usage(&format!(
+            "the {} engine does not check `ltl` properties (use --engine explicit or auto)",
+            engine.name()
+        ));
+    }
+    if let Err(e) = crate::explicit::engine::prepare(&model, &ltls) {
+        return usage(&e);
+    }
     let proof_engine = engine.every_n();
     if a.every_n && !proof_engine {
         return usage("--every-n needs --engine auto or ic3");
     }
     let try_every = a.every_n
-        || (proof_engine && a.sizes.is_none() && a.size.is_none() && model.number_procs.is_none());
+        || (proof_engine
+            && ltls.is_empty()
+            && a.sizes.is_none()
+            && a.size.is_none()
+            && model.number_procs.is_none());
     let sizes = match sizes_for(&model, a.sizes, a.size) {
         Ok(s) => s,
         Err(e) => return usage(&e),
     };
-    let mut props = Vec::new();
-    for p in &a.properties {
-        match model.unsafes.iter().position(|u| &u.name == p) {
-            Some(k) => props.push(k),
-            None => {
-                let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
-                return usage(&format!(
-                    "no `unsafe` or `invariant` property named `{p}` (the model has: {})",
-                    if names.is_empty() {
-                        "none".to_string()
-                    } else {
-                        names.join(", ")
-                    }
-                ));
-            }
-        }
+    // A report that cannot be written is said before the run, not after it.
+    if let Some(path) = &a.run.report
+        && let Err(e) = std::fs::File::create(path)
+    {
+        return usage(&format!("cannot write the report to {path}: {e}"));
     }
-    if props.is_empty() {
-        props = (0..model.unsafes.len()).collect();
-    }
-    let problem = Problem::new(&model, sizes[0], sizes[sizes.len() - 1], props);
+    let problem = Problem {
+        ltls,
+        fair: a.fair,
+        reduction: match a.reduction {
+            ReductionArg::Both => crate::engine::Reduction::Both,
+            ReductionArg::L2s => crate::engine::Reduction::L2s,
+            ReductionArg::Klive => crate::engine::Reduction::Klive,
+        },
+        ..Problem::new(&model, sizes[0], sizes[sizes.len() - 1], props)
+    };
+    crate::progress::configure(if a.run.json {
+        crate::progress::Format::Json
+    } else {
+        crate::progress::Format::Text
+    });
     let start = Instant::now();
     let ctl = Control {
         deadline: a.run.deadline(start),
@@ -321,9 +345,9 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         model: &model,
         engine: engine.name(),
         engine_text: engine.describe(&problem),
-        presentation: engine.presentation(),
+        presentation: engine.presentation(&problem),
         symmetry_requested: !a.no_symmetry,
-        dead_cells: if !engine.presentation().dead_cells {
+        dead_cells: if !engine.presentation(&problem).dead_cells {
             Vec::new()
         } else {
             crate::model::dead::analyse(&model)
@@ -338,10 +362,12 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         aggregate: false,
         per_width: false,
         notes: Vec::new(),
-        certificate: None,
+        certificates: Vec::new(),
         trace_format: a.traces.trace_format,
         every: None,
         every_requested: a.every_n,
+        fair: (!problem.ltls.is_empty()).then_some(a.fair),
+        ltls: problem.ltls.clone(),
     };
     if !a.run.json {
         print!("{}", render::header(&run));
@@ -366,7 +392,11 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
     run.aggregate = outcome.aggregate;
     run.per_width = outcome.per_width;
     run.notes = outcome.notes;
-    run.certificate = outcome.certificate;
+    run.certificates = if outcome.certificates.is_empty() {
+        outcome.certificate.into_iter().collect()
+    } else {
+        outcome.certificates
+    };
     if try_every {
         // Tried by default, it gets a budget; asked for, only the run's limits.
         let mut ectl = ctl.clone();
@@ -379,6 +409,7 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
                 if ectl.sat_stop().now() && !ctl.sat_stop().now() =>
             {
                 Some(EveryN::NotReached {
+                    violated: Vec::new(),
                     reason: format!(
                         "the {EVERY_BUDGET:.0} s an attempt gets without --every-n ran out (--every-n goes on until --timeout)"
                     ),
@@ -389,36 +420,53 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
             Err(e) => return usage(&e),
         };
     }
-    let every_cert = match &run.every {
-        Some(EveryN::Proved { certificate, .. }) => Some(certificate.clone()),
-        _ => None,
+    let written: Vec<std::sync::Arc<crate::cert::Certificate>> = match &run.every {
+        Some(EveryN::Proved { certificate, .. }) => vec![certificate.clone()],
+        _ => run.certificates.clone(),
     };
-    if let (Some(path), Some(cert)) = (
-        &a.certificate,
-        every_cert.as_ref().or(run.certificate.as_ref()),
-    ) {
-        if let Err(e) = std::fs::write(path, cert.to_text()) {
-            return usage(&format!("cannot write the certificate to {path}: {e}"));
+    if let Some(path) = &a.certificate {
+        if written.is_empty() {
+            run.notes.push(format!(
+                "no certificate written to {path}: no size was proved by an invariant"
+            ));
+        } else {
+            let text: String = written.iter().map(|c| c.to_text()).collect();
+            if let Err(e) = std::fs::write(path, text) {
+                return usage(&format!("cannot write the certificate to {path}: {e}"));
+            }
+            run.notes.push(format!(
+                "{} written to {path} (check {} with `nfold certify`)",
+                if written.len() == 1 {
+                    "certificate".to_string()
+                } else {
+                    format!("{} certificates", written.len())
+                },
+                if written.len() == 1 { "it" } else { "them" }
+            ));
         }
-        run.notes.push(format!(
-            "certificate written to {path} (check it with `nfold certify`)"
-        ));
-    } else if let Some(path) = &a.certificate {
-        run.notes.push(format!(
-            "no certificate written to {path}: no size was proved by an invariant"
-        ));
     }
     if let Some(path) = &a.traces.trace_out {
         let found = run.reports.iter().flat_map(|r| {
-            r.results
-                .iter()
-                .filter_map(move |p| p.trace().map(|t| (r.size, p.name.as_str(), t)))
+            r.results.iter().filter_map(move |p| {
+                p.verdict
+                    .counterexample()
+                    .map(|c| (r.size, p.name.as_str(), c))
+            })
         });
-        if let Err(e) = super::traces::save_first_trace(&model, found, path) {
+        if let Err(e) = super::traces::save_first(&model, found, path) {
             return usage(&e);
         }
     }
     run.seconds = start.elapsed().as_secs_f64();
+    if let Some(path) = &a.run.report {
+        let page = crate::report::page(&render::json(&run));
+        if let Err(e) = std::fs::write(path, page) {
+            return usage(&format!("cannot write the report to {path}: {e}"));
+        }
+        run.notes.push(format!(
+            "report written to {path} (one HTML page, no network)"
+        ));
+    }
     if json {
         println!(
             "{}",
@@ -428,6 +476,46 @@ pub(crate) fn check(a: CheckArgs) -> i32 {
         print!("{}", render::footer(&run));
     }
     exit_code(&run)
+}
+
+/// The `unsafe`/`invariant` and the `ltl` properties to answer (indices into
+/// `model.unsafes` and `model.ltls`): those named by `--property`, else by the mode
+/// (`check`: every `unsafe` and `invariant`, and every `ltl` with `--ltl`; `live`:
+/// every `ltl`).
+fn properties(
+    model: &Model,
+    a: &CheckArgs,
+    mode: Mode,
+) -> Result<(Vec<usize>, Vec<usize>), String> {
+    let (mut props, mut ltls) = (Vec::new(), Vec::new());
+    for name in &a.properties {
+        match lookup_property(model, name)? {
+            PropId::Unsafe(u) if mode == Mode::Live => {
+                return Err(format!(
+                    "`{name}` is an `{}` property: `nfold check` answers it, `nfold live` answers `ltl` properties",
+                    model.unsafes[u].kind.keyword()
+                ));
+            }
+            PropId::Unsafe(u) if !props.contains(&u) => props.push(u),
+            PropId::Ltl(k) if !ltls.contains(&k) => ltls.push(k),
+            _ => {}
+        }
+    }
+    if !a.properties.is_empty() {
+        return Ok((props, ltls));
+    }
+    let all_ltl: Vec<usize> = (0..model.ltls.len()).collect();
+    match mode {
+        Mode::Live if model.ltls.is_empty() => {
+            Err("the model states no `ltl` property (`nfold check` checks `unsafe` ones)".into())
+        }
+        Mode::Live => Ok((Vec::new(), all_ltl)),
+        Mode::Check => {
+            let props: Vec<usize> = (0..model.unsafes.len()).collect();
+            let ltls = if a.ltl { all_ltl } else { Vec::new() };
+            Ok((props, ltls))
+        }
+    }
 }
 
 /// Seconds for the attempt at every n that `check` makes without `--every-n`.
@@ -444,15 +532,20 @@ fn every_n(
     let not = |reason: String| EveryN::NotReached {
         reason,
         seconds: 0.0,
+        violated: Vec::new(),
     };
     let violated: Vec<usize> = run
         .reports
         .iter()
-        .filter(|r| r.results.iter().any(|x| x.verdict.kind() == Kind::Violated))
+        .filter(|r| r.results.iter().any(render::real_violation))
         .map(|r| r.size)
         .collect();
     if !violated.is_empty() {
-        return Ok(not(format!("violated at {}", sizes_phrase(&violated))));
+        return Ok(EveryN::NotReached {
+            reason: format!("violated at {}", sizes_phrase(&violated)),
+            seconds: 0.0,
+            violated,
+        });
     }
     if run.limit.is_some() {
         return Ok(not("the run stopped at a limit".into()));

@@ -10,7 +10,6 @@ mod aiger;
 mod certify;
 mod check;
 mod dot;
-mod live;
 mod render;
 mod replay;
 mod simulate;
@@ -22,8 +21,9 @@ use crate::bmc::transys::Por;
 use crate::lang;
 use crate::model::ir::Model;
 use crate::sat::SolverKind;
+use crate::verdict::PropId;
 pub use crate::verdict::{EXIT_LIMIT, EXIT_NOT_PROVED, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,11 +45,13 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Check the `unsafe` properties of a family for one size or a range of sizes.
+    /// Check the properties of a family (`unsafe` and `invariant`; `ltl` too with
+    /// --ltl) for one size or a range of sizes.
     Check(check::CheckArgs),
-    /// Check the `ltl` properties (liveness) of a family by nested depth-first search,
-    /// optionally under weak fairness.
-    Live(live::LiveArgs),
+    /// Check the `ltl` properties (liveness) of a family, optionally under weak
+    /// fairness: `nfold check` restricted to `ltl` properties.
+    #[command(after_help = LIVE_AFTER_HELP)]
+    Live(check::CheckArgs),
     /// Describe a family: types, variables, transitions, properties, symmetry, state size.
     Info(InfoArgs),
     /// Write the SAT engine's formula for one size and depth as DIMACS CNF.
@@ -73,6 +75,9 @@ enum Command {
     /// Graphviz DOT.
     #[command(after_help = dot::AFTER_HELP)]
     Dot(dot::DotArgs),
+    /// Print the JSON Schema of every document nfold writes with --json (also in
+    /// docs/schema.json).
+    Schema,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,11 +189,75 @@ struct CnfArgs {
     solve: Option<SolverArg>,
 }
 
+/// What `nfold live --help` adds.
+const LIVE_AFTER_HELP: &str = "Which search answers (explicit engine, and auto, which runs it per size): \
+under --fair the fair SCC search (Couvreur's algorithm on the annotated quotient by \
+symmetry: each edge carries the permutation to its target's representative, and a \
+component holds a weakly fair cycle exactly when every orbit of the permutations its \
+cycles generate contains a process that executes or is disabled in it); without --fair \
+the nested depth-first search. Both reduce by symmetry on a fully symmetric family where \
+it identifies states (n >= 3 for a property of a process, n >= 2 otherwise; not with \
+--no-symmetry), and both are exact: `holds` is a proof for that size, and every lasso is \
+replayed on the interpreter of the unreduced instance (fairness checked) before it is \
+printed.\n\n\
+Exit codes: 0 every answer proved (holds), 1 violation or range error found, 2 usage or \
+input error, 3 a limit hit (or a lasso failed to replay) before an answer, 4 no violation \
+found but some answer is not a proof (vacuous, int window left, or a bounded answer of \
+another engine).";
+
+/// The flags that decide how a model file is read: shared by every command that loads
+/// one.
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct LoadArgs {
+    /// The number of values of every abstract type (`type data`; default: chosen from
+    /// the model, see `nfold info`).
+    #[arg(long, value_name = "D", value_parser = parse_data_values)]
+    pub data_values: Option<usize>,
+    /// The window over which `int` is checked (default: the model's integer literals
+    /// and 0, widened by 2).
+    #[arg(long, value_name = "LO..HI", value_parser = parse_int_range, allow_hyphen_values = true)]
+    pub int_range: Option<(i64, i64)>,
+}
+
+impl LoadArgs {
+    /// Read, check and return the model at `path`, its warnings printed; on an error,
+    /// the diagnostic printed and the exit code.
+    pub fn load(&self, path: &str) -> Result<Model, i32> {
+        load(path, self.data_values, self.int_range)
+    }
+}
+
+/// The property named `name`: an `unsafe`/`invariant` or an `ltl` property of the
+/// model, or an error listing the names it has.
+pub(crate) fn lookup_property(model: &Model, name: &str) -> Result<PropId, String> {
+    if let Some(k) = model.unsafes.iter().position(|u| u.name == name) {
+        return Ok(PropId::Unsafe(k));
+    }
+    if let Some(k) = model.ltls.iter().position(|l| l.name == name) {
+        return Ok(PropId::Ltl(k));
+    }
+    let names: Vec<&str> = model
+        .unsafes
+        .iter()
+        .map(|u| u.name.as_str())
+        .chain(model.ltls.iter().map(|l| l.name.as_str()))
+        .collect();
+    Err(format!(
+        "no property named `{name}` (the model has: {})",
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    ))
+}
+
 /// Limits and output flags shared by `check` and `live`.
 #[derive(Args, Debug)]
 pub(crate) struct RunArgs {
-    /// Stop the whole run after this many seconds.
-    #[arg(long, value_name = "S")]
+    /// Stop the whole run after this long: seconds, or with a unit (`90`, `90s`,
+    /// `1.5m`, `2h`, `500ms`); the answers so far are reported.
+    #[arg(long, value_name = "S", value_parser = parse_duration)]
     timeout: Option<f64>,
     /// Stop when the search's tables need more than this (e.g. `8G`, `512M`; default:
     /// 3/4 of physical memory).
@@ -197,6 +266,11 @@ pub(crate) struct RunArgs {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
+    /// Also write the run as one self-contained HTML page to FILE (no network, no
+    /// script): the verdicts by size and property, the `$` picture, every
+    /// counterexample as a step table, the proofs' lemmas, the settings.
+    #[arg(long, value_name = "FILE")]
+    report: Option<String>,
     /// Progress lines on stderr (default: when stderr is a terminal).
     #[arg(long, conflicts_with = "quiet")]
     progress: bool,
@@ -288,6 +362,13 @@ fn parse_size(s: &str) -> Result<usize, String> {
 }
 
 fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
+    if let Some((a, b)) = s.split_once("..")
+        && (a.trim().is_empty() || b.trim().is_empty())
+    {
+        return Err(format!(
+            "`{s}` is not a size range: write A..B with both ends (e.g. `1..5`; one size: `--size N`)"
+        ));
+    }
     let Some((a, b)) = s.split_once("..") else {
         let n = parse_size(s)?;
         return Ok((n, n));
@@ -297,6 +378,28 @@ fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
         return Err(format!("the size range {a}..{b} is empty"));
     }
     Ok((a, b))
+}
+
+/// A duration in seconds: a number, optionally followed by `ms`, `s`, `m` or `h`.
+fn parse_duration(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let (num, mult) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (t, 1.0)
+    };
+    match num.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v * mult),
+        _ => Err(format!(
+            "`{s}` is not a duration (seconds, or with a unit: `90`, `90s`, `1.5m`, `2h`, `500ms`)"
+        )),
+    }
 }
 
 fn parse_bytes(s: &str) -> Result<usize, String> {
@@ -316,9 +419,13 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
     Ok((v * mult as f64) as usize)
 }
 
+/// Whether errors are also written as a JSON document on stdout (`--json` was given).
+static JSON_ERRORS: AtomicBool = AtomicBool::new(false);
+
 /// Run the command line; returns the exit code.
 pub fn main_with_args(args: Vec<String>) -> i32 {
-    let cli = match Cli::try_parse_from(args) {
+    JSON_ERRORS.store(args.iter().any(|a| a == "--json"), Ordering::Relaxed);
+    let cli = match Cli::try_parse_from(&args) {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -331,35 +438,27 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
                     eprint!("{e}");
                     EXIT_USAGE
                 }
-                _ => {
-                    // clap lists missing arguments on the lines after the first; keep
-                    // them (but not its tips and usage) so the one line stays complete.
-                    let text = e.to_string();
-                    let mut lines = text.lines();
-                    let first = lines.next().unwrap_or("usage error");
-                    let mut msg = first.strip_prefix("error: ").unwrap_or(first).to_string();
-                    if msg.ends_with(':') {
-                        let items: Vec<&str> =
-                            lines.map(str::trim).take_while(|l| !l.is_empty()).collect();
-                        msg.push(' ');
-                        msg.push_str(&items.join(", "));
-                    }
-                    eprintln!("nfold: error: {msg} (see `nfold --help`)");
-                    EXIT_USAGE
-                }
+                _ => usage(&clap_error(&e, &args)),
             };
         }
     };
     match cli.cmd {
-        Command::Check(a) => check::check(a),
+        Command::Check(a) => check::check(a, check::Mode::Check),
         Command::Certify(a) => certify::certify(a),
-        Command::Live(a) => live::live(a),
+        Command::Live(a) => check::check(a, check::Mode::Live),
         Command::Info(a) => info(a),
         Command::Cnf(a) => cnf(a),
         Command::Aiger(a) => aiger::aiger(a),
         Command::Simulate(a) => simulate::simulate(a),
         Command::Replay(a) => replay::replay(a),
         Command::Dot(a) => dot::dot(a),
+        Command::Schema => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&crate::schema::all_schemas()).unwrap_or_default()
+            );
+            EXIT_OK
+        }
     }
 }
 
@@ -381,7 +480,9 @@ fn load(
             Ok(m)
         }
         Err(e) => {
-            eprint!("{}", e.render());
+            let text = e.render();
+            eprint!("{text}");
+            json_error(text.trim_end());
             Err(EXIT_USAGE)
         }
     }
@@ -404,9 +505,67 @@ fn sizes_for(
     }
 }
 
+/// A command-line error from clap, on one line: what is wrong, the near miss clap
+/// suggests (`did you mean --sizes?`), the allowed values of a flag, and where help is.
+fn clap_error(e: &clap::Error, args: &[String]) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let text = e.to_string();
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("usage error");
+    let mut msg = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // clap lists missing arguments on the lines after the first.
+    if msg.ends_with(':') {
+        let items: Vec<&str> = lines.map(str::trim).take_while(|l| !l.is_empty()).collect();
+        msg.push(' ');
+        msg.push_str(&items.join(", "));
+    }
+    let strings = |v: &ContextValue| match v {
+        ContextValue::String(s) => vec![s.clone()],
+        ContextValue::Strings(v) => v.clone(),
+        _ => Vec::new(),
+    };
+    for kind in [ContextKind::SuggestedArg, ContextKind::SuggestedSubcommand] {
+        if let Some(v) = e.get(kind) {
+            let s = strings(v);
+            if !s.is_empty() {
+                msg.push_str(&format!("; did you mean `{}`?", s.join("` or `")));
+            }
+        }
+    }
+    if let Some(v) = e.get(ContextKind::ValidValue) {
+        let s = strings(v);
+        if !s.is_empty() {
+            msg.push_str(&format!("; the allowed values: {}", s.join(", ")));
+        }
+    }
+    let sub = args
+        .get(1)
+        .filter(|a| Cli::command().find_subcommand(a.as_str()).is_some());
+    match sub {
+        Some(s) => msg.push_str(&format!(" (see `nfold {s} --help`)")),
+        None => msg.push_str(" (see `nfold --help`)"),
+    }
+    msg
+}
+
+/// A usage or input error: said on stderr, and under `--json` also as a JSON document
+/// (`schema::ErrorDoc`) on stdout, so that a tool reading the output always gets JSON.
 fn usage(msg: &str) -> i32 {
     eprintln!("nfold: error: {msg}");
+    json_error(msg);
     EXIT_USAGE
+}
+
+/// Under `--json`: the error as a JSON document on stdout.
+fn json_error(msg: &str) {
+    if JSON_ERRORS.load(Ordering::Relaxed) {
+        let doc = crate::schema::ErrorDoc {
+            schema: crate::schema::SCHEMA_VERSION,
+            tool: crate::schema::Tool::this(),
+            error: msg.to_string(),
+        };
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    }
 }
 
 fn cnf(a: CnfArgs) -> i32 {
@@ -502,6 +661,20 @@ mod tests {
                 .contains("too large")
         );
         assert!(parse_int_range("0-7").is_err());
+    }
+
+    #[test]
+    fn durations_and_size_ranges() {
+        use super::{parse_duration, parse_sizes};
+        assert_eq!(parse_duration("90"), Ok(90.0));
+        assert_eq!(parse_duration("90s"), Ok(90.0));
+        assert_eq!(parse_duration("1.5m"), Ok(90.0));
+        assert_eq!(parse_duration("2h"), Ok(7200.0));
+        assert_eq!(parse_duration("500ms"), Ok(0.5));
+        assert!(parse_duration("1d").is_err());
+        assert!(parse_duration("-3").is_err());
+        assert_eq!(parse_sizes("2..4"), Ok((2, 4)));
+        assert!(parse_sizes("3..").unwrap_err().contains("both ends"));
         assert!(parse_int_range("a..b").is_err());
     }
 }

@@ -6,10 +6,10 @@ use super::traces::{TraceFormat, render_lasso, render_run, render_trace};
 use super::{EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, load, parse_data_values, parse_size};
 use crate::lasso;
 use crate::model::ir::Model;
+use crate::schema::{MismatchDoc, ReplayDoc, SCHEMA_VERSION, Tool};
 use crate::trace;
 use crate::trail::{self, Ending, Pick, Place, Replay, Trail};
 use clap::Args;
-use serde_json::{Value, json};
 
 pub(crate) const AFTER_HELP: &str = "\
 FILE is a trail saved by --trace-out (check, live, simulate), the output of `nfold \
@@ -168,30 +168,37 @@ fn text(model: &Model, t: &Trail, r: &Replay, f: TraceFormat) -> String {
     out
 }
 
-fn json_doc(model: &Model, t: &Trail, r: &Replay) -> Value {
+fn json_doc(model: &Model, t: &Trail, r: &Replay) -> ReplayDoc {
     let steps = t.trace.steps.len();
     let trace = match &r.outcome {
-        Ok(Ending::Trace(tr)) => trace::to_json(model, tr, &r.states),
-        Ok(Ending::Lasso(l)) => lasso::to_json(model, l, &r.states),
-        _ if r.states.is_empty() => Value::Null,
-        _ => trace::run_json(model, r.size, &r.steps, &r.states),
+        Ok(Ending::Trace(tr)) => Some(trace::to_doc(model, tr, &r.states)),
+        Ok(Ending::Lasso(l)) => Some(lasso::to_doc(model, l, &r.states)),
+        _ if r.states.is_empty() => None,
+        _ => Some(trace::run_doc(model, r.size, &r.steps, &r.states)),
     };
-    let mismatch = match &r.outcome {
-        Ok(_) => Value::Null,
-        Err(m) => json!({
-            "at": match m.place { Place::Init => "init", Place::Step(_) => "step", Place::End => "end" },
-            "step": match m.place { Place::Step(k) => Some(k), _ => None },
-            "transition": m.label,
-            "reason": m.reason,
-            "text": m.text(steps),
-        }),
-    };
-    json!({
-        "model": model.source.name,
-        "trail": t.file,
-        "recorded_model": t.model,
-        "size": t.size,
-        "kind": match t.kind {
+    let mismatch = r.outcome.as_ref().err().map(|m| MismatchDoc {
+        at: match m.place {
+            Place::Init => "init",
+            Place::Step(_) => "step",
+            Place::End => "end",
+        }
+        .into(),
+        step: match m.place {
+            Place::Step(k) => Some(k),
+            _ => None,
+        },
+        transition: m.label.clone(),
+        reason: m.reason.clone(),
+        text: m.text(steps),
+    });
+    ReplayDoc {
+        schema: SCHEMA_VERSION,
+        tool: Tool::this(),
+        model: model.source.name.clone(),
+        trail: t.file.clone(),
+        recorded_model: t.model.clone(),
+        size: t.size,
+        kind: match t.kind {
             trail::Kind::Unsafe if t.trace.kind.as_deref() == Some("invariant") => "invariant",
             trail::Kind::Unsafe => "unsafe",
             trail::Kind::Deadlock => "deadlock",
@@ -199,11 +206,12 @@ fn json_doc(model: &Model, t: &Trail, r: &Replay) -> Value {
             trail::Kind::IntBound => "int_bound",
             trail::Kind::Lasso => "lasso",
             trail::Kind::Run => "run",
-        },
-        "matches": r.outcome.is_ok(),
-        "steps": steps,
-        "steps_replayed": r.steps.len(),
-        "mismatch": mismatch,
-        "trace": trace,
-    })
+        }
+        .into(),
+        matches: r.outcome.is_ok(),
+        steps,
+        steps_replayed: r.steps.len(),
+        mismatch,
+        trace,
+    }
 }

@@ -4,10 +4,10 @@
 use super::traces::{TraceArgs, render_run, render_trace};
 use super::{EXIT_LIMIT, EXIT_OK, EXIT_VIOLATION, load, parse_data_values, parse_size};
 use super::{sizes_for, usage};
+use crate::schema::{SimulateDoc, Tool, TraceDoc};
 use crate::simulate::{self, End, InitialDraw, SimOptions, Simulation};
 use crate::trace;
 use clap::Args;
-use serde_json::{Value, json};
 
 pub(crate) const AFTER_HELP: &str = "\
 The run starts in a random initial state (uniformly among them when there are at most \
@@ -67,12 +67,12 @@ fn end_name(e: &End) -> &'static str {
     }
 }
 
-/// The run as a trace-shaped JSON value (`null` without an initial state).
-fn run_json(model: &crate::model::ir::Model, sim: &Simulation) -> Value {
+/// The run as a trace-shaped document (none without an initial state).
+fn run_doc(model: &crate::model::ir::Model, sim: &Simulation) -> Option<TraceDoc> {
     match sim.trace() {
-        _ if sim.states.is_empty() => Value::Null,
-        Some(t) => trace::to_json(model, &t, &sim.states),
-        None => trace::run_json(model, sim.size, &sim.steps, &sim.states),
+        _ if sim.states.is_empty() => None,
+        Some(t) => Some(trace::to_doc(model, &t, &sim.states)),
+        None => Some(trace::run_doc(model, sim.size, &sim.steps, &sim.states)),
     }
 }
 
@@ -129,22 +129,30 @@ pub(crate) fn simulate(a: SimulateArgs) -> i32 {
         End::Steps | End::NoInitialState | End::IntBound => false,
     };
     let doc = || {
-        let mut d = trace::trail_json(&model, n, run_json(&model, &sim));
-        d["seed"] = json!(seed);
-        d["max_steps"] = json!(a.steps);
-        d["steps"] = json!(sim.steps.len());
-        // A broken `invariant` block ends the run as `invariant`.
-        d["end"] = match &sim.violation {
-            Some(trace::Violation::Unsafe { prop, .. }) => {
-                json!(model.unsafes[*prop].kind.keyword())
-            }
-            _ => json!(end_name(&sim.end)),
-        };
-        d["initial_states"] = match &sim.initial {
-            Some(InitialDraw::Uniform(k)) => json!(k),
-            _ => Value::Null,
-        };
-        d
+        let t = trace::trail_doc(&model, n, TraceDoc::empty());
+        SimulateDoc {
+            schema: t.schema.unwrap_or_default(),
+            tool: Tool::this(),
+            model: model.source.name.clone(),
+            size: t.size,
+            data_values: t.data_values,
+            int_range: t.int_range,
+            trace: run_doc(&model, &sim),
+            seed,
+            max_steps: a.steps,
+            steps: sim.steps.len(),
+            // A broken `invariant` block ends the run as `invariant`.
+            end: match &sim.violation {
+                Some(trace::Violation::Unsafe { prop, .. }) => {
+                    model.unsafes[*prop].kind.keyword().to_string()
+                }
+                _ => end_name(&sim.end).to_string(),
+            },
+            initial_states: match &sim.initial {
+                Some(InitialDraw::Uniform(k)) => Some(*k as u64),
+                _ => None,
+            },
+        }
     };
     if a.json {
         println!(

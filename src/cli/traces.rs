@@ -5,6 +5,7 @@ use crate::lasso::{self, Lasso};
 use crate::model::instance::State;
 use crate::model::ir::Model;
 use crate::trace::{self, Trace};
+use crate::verdict::Counterexample;
 use clap::{Args, ValueEnum};
 
 /// How a trace is printed.
@@ -61,18 +62,28 @@ pub(crate) fn render_run(
 }
 
 /// `--trace-out FILE` for a command that found these counterexamples (size, property
-/// name, trace), in the order they are reported: saves the first with `trace::save` and
-/// says so on stderr, or says that none was found (the file is then left alone).
-pub(crate) fn save_first_trace<'a>(
+/// name, counterexample), in the order they are reported: saves the first (`trace::save`
+/// or `lasso::save`) and says so on stderr, or says that none was found (the file is
+/// then left alone).
+pub(crate) fn save_first<'a>(
     model: &Model,
-    found: impl IntoIterator<Item = (usize, &'a str, &'a Trace)>,
+    found: impl IntoIterator<Item = (usize, &'a str, &'a Counterexample)>,
     path: &str,
 ) -> Result<(), String> {
     match found.into_iter().next() {
-        Some((size, name, t)) => {
-            trace::save(model, t, path)?;
+        Some((size, name, c)) => {
+            let what = match c {
+                Counterexample::Trace(t) => {
+                    trace::save(model, t, path)?;
+                    format!("`{name}`")
+                }
+                Counterexample::Lasso(l) => {
+                    lasso::save(model, l, path)?;
+                    lasso::property_text(model, l.prop, l.process)
+                }
+            };
             eprintln!(
-                "nfold: counterexample for `{name}` at size {size} saved to {path} (`nfold replay` re-runs it)"
+                "nfold: counterexample for {what} at size {size} saved to {path} (`nfold replay` re-runs it)"
             );
         }
         None => eprintln!("nfold: no counterexample found: {path} not written"),

@@ -38,6 +38,21 @@ pub struct Problem<'m> {
     /// enabled eventually executes (the process of a step is its transition's first
     /// parameter).
     pub fair: bool,
+    /// How the proof engine reduces an `ltl` property to safety.
+    pub reduction: Reduction,
+}
+
+/// How IC3 reduces an `ltl` property to a safety property (`live::Product`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reduction {
+    /// k-liveness (Claessen, Sörensson 2012) for k = 1, 2, 4, ... up to a bound, then
+    /// liveness-to-safety for the sizes it left open.
+    #[default]
+    Both,
+    /// Liveness-to-safety only (Biere, Artho, Schuppan 2002).
+    L2s,
+    /// k-liveness only (sizes it cannot settle stay unknown).
+    Klive,
 }
 
 impl<'m> Problem<'m> {
@@ -51,11 +66,22 @@ impl<'m> Problem<'m> {
             props,
             ltls: Vec::new(),
             fair: false,
+            reduction: Reduction::default(),
         }
     }
 
     pub fn sizes(&self) -> Vec<usize> {
         (self.min..=self.max).collect()
+    }
+
+    /// `, sizes A..B in one aggregate run` for a range, nothing for one size: how an
+    /// engine that answers a range in one run says so in its description.
+    pub fn aggregate_text(&self) -> String {
+        if self.max > self.min {
+            format!(", sizes {}..{} in one aggregate run", self.min, self.max)
+        } else {
+            String::new()
+        }
     }
 }
 
@@ -89,6 +115,9 @@ pub struct Outcome {
     pub limit: Option<Limit>,
     /// The checked certificate of the sizes proved, for `--certificate`.
     pub certificate: Option<Arc<Certificate>>,
+    /// Every checked certificate of the run when it has several (the safety
+    /// properties', then one per `ltl` property, each about its liveness product).
+    pub certificates: Vec<Arc<Certificate>>,
     /// The sizes were answered as one aggregate (the report draws them as rows of it).
     pub aggregate: bool,
     /// The sizes of a SAT run were checked width by width, each on its own formula.
@@ -123,8 +152,8 @@ pub trait Engine {
     fn describe(&self, p: &Problem) -> String;
     /// The name used in JSON (`explicit`, `sat`, `ic3`, `kind`, `auto`).
     fn name(&self) -> &'static str;
-    /// The words and columns of its reports.
-    fn presentation(&self) -> Presentation;
+    /// The words and columns of its reports on this problem.
+    fn presentation(&self, p: &Problem) -> Presentation;
     /// Whether the engine can go on to try a proof for every n (`portfolio::every`)
     /// after its sizes hold.
     fn every_n(&self) -> bool {

@@ -1,9 +1,13 @@
-//! The explicit breadth-first search as an engine of the command line: one exhaustive
-//! search per size, stopping at the first limit.
+//! The explicit searches as an engine of the command line, one size at a time:
+//! breadth-first search for safety (`reach`), nested depth-first search and the fair
+//! SCC search for `ltl` properties (`ndfs`), stopping at the first limit.
 
+use super::ndfs::{self, LiveOptions, LiveResult, LiveSearch, LiveVerdict};
 use super::reach::{self, ReachOptions, StoreKind};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
-use crate::verdict::SizeReport;
+use crate::ltl::{self, LtlProperty};
+use crate::model::ir::Model;
+use crate::verdict::{Limit, Proof, PropId, PropResult, SizeReport, Stats, Verdict};
 
 /// Explicit search with its settings (limits and interrupt come from the `Control`).
 #[derive(Clone, Debug, Default)]
@@ -17,6 +21,151 @@ pub struct ExplicitEngine {
     pub max_states: Option<usize>,
     /// How states are stored (`StoreKind::Exact` unless hunting bugs).
     pub store: StoreKind,
+    /// `ltl` properties: look for a shorter lasso once one is found.
+    pub shorten: bool,
+}
+
+impl ExplicitEngine {
+    /// The `ltl` search settings for a problem under a control.
+    pub fn live_options(&self, p: &Problem, ctl: &Control) -> LiveOptions {
+        LiveOptions {
+            symmetry: self.symmetry,
+            fair: p.fair,
+            max_states: self.max_states,
+            max_memory: ctl.max_memory,
+            deadline: ctl.deadline,
+            stop: ctl.stop.clone(),
+            progress: ctl.progress,
+            shorten: self.shorten,
+            search: LiveSearch::Auto,
+        }
+    }
+}
+
+/// The `ltl` properties of a problem prepared for checking (their automata), or why
+/// one cannot be.
+pub fn prepare(model: &Model, ltls: &[usize]) -> Result<Vec<LtlProperty>, String> {
+    ltls.iter()
+        .map(|&k| {
+            LtlProperty::new(model, k)
+                .map_err(|e| format!("ltl property `{}`: {e}", model.ltls[k].name))
+        })
+        .collect()
+}
+
+/// The `ltl` properties at size n by explicit search (`ndfs::check`: nested DFS, or the
+/// fair SCC search under fairness; both exact): one row per property (for a property
+/// of a process, every process to check, see `ltl::processes_to_check`, the first
+/// violating one answering), and the notes a reader needs. A range error met by the
+/// search is a
+/// `range_error` row with its trace unless `range_known` (another search at this size
+/// answers range errors); the property's answer is then unknown. A store leaving the
+/// int window stops the search too: an `int_bound` row, and the property is answered
+/// `incomplete` (no violation met before the search stopped).
+pub fn liveness_size(
+    model: &Model,
+    n: usize,
+    props: &[LtlProperty],
+    opts: &LiveOptions,
+    range_known: bool,
+    notes: &mut Vec<String>,
+) -> SizeReport {
+    let mut report = SizeReport {
+        size: n,
+        engine: "explicit",
+        stats: Stats {
+            states: Some(0),
+            transitions: Some(0),
+            max_depth: Some(0),
+            ..Stats::default()
+        },
+        ..SizeReport::default()
+    };
+    let mut searches: Vec<String> = Vec::new();
+    for p in props {
+        let mut verdict = Verdict::Holds(Proof::Exhaustive);
+        for process in ltl::processes_to_check(model, p.prop, n) {
+            let r = ndfs::check(model, n, p, process, opts);
+            add_stats(&mut report, &r, &mut searches);
+            let search_text = |what: &str| {
+                format!(
+                    "size {n}: `{}`{}: {what}",
+                    model.ltls[p.prop].name,
+                    process
+                        .map(|i| format!(" for process {i}"))
+                        .unwrap_or_default()
+                )
+            };
+            if let Some(t) = r.range {
+                let left = t.violation.kind_name() == "int_bound";
+                let (id, v) = if left {
+                    (PropId::IntBound, Verdict::Incomplete)
+                } else {
+                    (PropId::Range, Verdict::Unknown)
+                };
+                notes.push(search_text(if left {
+                    "the search stopped at a store leaving the int window (int_bound): no violation met before it, not a proof"
+                } else {
+                    "the search stopped at a range error: no answer"
+                }));
+                if !range_known && !report.results.iter().any(|x| x.prop == id) {
+                    report.results.push(PropResult {
+                        size: n,
+                        prop: id,
+                        name: id.name(model),
+                        verdict: Verdict::violated(t),
+                    });
+                }
+                verdict = v;
+                break;
+            }
+            match r.verdict {
+                LiveVerdict::Violated => {
+                    verdict = match r.lasso {
+                        Some(l) => Verdict::violated_by_lasso(l),
+                        None => Verdict::Unknown,
+                    };
+                    break;
+                }
+                LiveVerdict::Holds => {}
+                LiveVerdict::Unknown => verdict = Verdict::Unknown,
+            }
+            if r.limit.is_some() {
+                verdict = Verdict::Unknown;
+                break;
+            }
+        }
+        report.results.push(PropResult {
+            size: n,
+            prop: PropId::Ltl(p.prop),
+            name: model.ltls[p.prop].name.clone(),
+            verdict,
+        });
+        if report.limit.is_some() {
+            break;
+        }
+    }
+    searches.dedup();
+    report.stats.search = Some(searches.join(","));
+    report.stats.complete = Some(report.limit.is_none());
+    report
+}
+
+/// Adds one nested search's figures to a size's report.
+fn add_stats(report: &mut SizeReport, r: &LiveResult, searches: &mut Vec<String>) {
+    let s = &mut report.stats;
+    *s.states.get_or_insert(0) += r.stats.states;
+    *s.transitions.get_or_insert(0) += r.stats.transitions;
+    s.max_depth = s.max_depth.max(Some(r.stats.max_depth));
+    report.seconds += r.stats.seconds;
+    report.symmetry |= r.symmetry;
+    report.limit = report.limit.or(r.limit);
+    for e in &r.internal_errors {
+        report
+            .internal_errors
+            .push(format!("a lasso failed to replay: {e}"));
+    }
+    searches.push(r.algorithm.name().to_string());
 }
 
 impl Engine for ExplicitEngine {
@@ -24,7 +173,7 @@ impl Engine for ExplicitEngine {
         "explicit"
     }
 
-    fn presentation(&self) -> Presentation {
+    fn presentation(&self, _p: &Problem) -> Presentation {
         Presentation {
             symmetry: "reduction",
             data_symmetry: Some(""),
@@ -34,8 +183,19 @@ impl Engine for ExplicitEngine {
         }
     }
 
-    fn describe(&self, _p: &Problem) -> String {
-        "explicit breadth-first search (exhaustive)".to_string()
+    fn liveness(&self) -> bool {
+        true
+    }
+
+    fn describe(&self, p: &Problem) -> String {
+        let mut parts = Vec::new();
+        if !p.props.is_empty() || p.ltls.is_empty() || self.deadlock {
+            parts.push("explicit breadth-first search (exhaustive)".to_string());
+        }
+        if !p.ltls.is_empty() {
+            parts.push(live_text(p));
+        }
+        parts.join("; ")
     }
 
     fn check(
@@ -58,27 +218,67 @@ impl Engine for ExplicitEngine {
             threads: ctl.threads,
             store: self.store,
         };
+        let safety = !p.props.is_empty() || p.ltls.is_empty() || self.deadlock;
+        let live = prepare(p.model, &p.ltls)?;
+        let live_opts = self.live_options(p, ctl);
         let mut notes = Vec::new();
+        let stopped = |limit: Option<Limit>, notes: &mut Vec<String>| Outcome {
+            limit,
+            notes: std::mem::take(notes),
+            ..Outcome::default()
+        };
         for n in p.sizes() {
-            let r: SizeReport = reach::check_size(p.model, n, &opts).into();
-            let limit = r.limit;
-            if let Some(note) = omission_note(self.store, &r) {
-                notes.push(note);
+            if safety {
+                let r: SizeReport = reach::check_size(p.model, n, &opts).into();
+                let limit = r.limit;
+                if let Some(note) = omission_note(self.store, &r) {
+                    notes.push(note);
+                }
+                report(r);
+                if limit.is_some() {
+                    return Ok(stopped(limit, &mut notes));
+                }
             }
-            report(r);
-            if limit.is_some() {
-                return Ok(Outcome {
-                    limit,
-                    notes,
-                    ..Outcome::default()
-                });
+            if !live.is_empty() {
+                let r = liveness_size(p.model, n, &live, &live_opts, safety, &mut notes);
+                let limit = r.limit;
+                report(r);
+                if limit.is_some() {
+                    return Ok(stopped(limit, &mut notes));
+                }
             }
         }
-        Ok(Outcome {
-            notes,
-            ..Outcome::default()
-        })
+        Ok(stopped(None, &mut notes))
     }
+}
+
+/// The `ltl` search's part of an engine line: the search, the automata and the
+/// fairness.
+pub fn live_text(p: &Problem) -> String {
+    let autos: Vec<String> = p
+        .ltls
+        .iter()
+        .map(|&k| {
+            let states = LtlProperty::new(p.model, k)
+                .map(|l| l.buchi.states.len())
+                .unwrap_or(0);
+            format!("¬{}: {states} states", p.model.ltls[k].name)
+        })
+        .collect();
+    format!(
+        "{} on the product with the Büchi automaton ({}){}",
+        if p.fair {
+            "fair SCC search"
+        } else {
+            "nested depth-first search"
+        },
+        autos.join(", "),
+        if p.fair {
+            "; weak fairness per process (exact with symmetry: the annotated quotient)"
+        } else {
+            "; no fairness"
+        }
+    )
 }
 
 /// The note under a size answered `none found*` by a store that may miss states: how

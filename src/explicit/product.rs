@@ -97,7 +97,9 @@ impl Limits {
                 None => self.last_progress.set(Some(now)),
                 Some(t) if now.duration_since(t).as_secs_f64() >= 1.0 => {
                     self.last_progress.set(Some(now));
-                    eprintln!("nfold: {label}: shortening the lasso: {what}, {count} nodes");
+                    crate::progress::line(format!(
+                        "{label}: shortening the lasso: {what}, {count} nodes"
+                    ));
                 }
                 _ => {}
             }

@@ -1,17 +1,22 @@
 //! IC3 as an engine of the command line: one run over the aggregate of the sizes,
 //! counterexamples made shortest by BMC, the invariant certified (`proof::finish`).
+//! An `ltl` property is proved as the `unsafe` property of its liveness product
+//! (`live::Product`): its certificate, marked with the property (`liveness NAME`), is
+//! checked against the product at every size, and a product counterexample becomes a
+//! replayed lasso.
 
 use super::{Cex, Ic3Options, Ic3Outcome, Ic3Stats, houdini, prove};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
 use crate::bmc::transys::Transys;
-use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
+use crate::engine::{Control, Engine, Outcome, Presentation, Problem, Reduction};
+use crate::live::{self, LOOP_PROP, Product};
 use crate::model::ir::{Model, Ty};
 use crate::proof::finish::{self, Findings};
 use crate::proof::lemma::{Anchor, Lemma};
 use crate::sat::SolverKind;
-use crate::verdict::SizeReport;
+use crate::verdict::{PropId, SizeReport};
 use std::time::Instant;
 
 /// IC3 with its settings.
@@ -125,14 +130,14 @@ impl Ic3Engine {
         let kept =
             houdini::houdini(ts, widened, sym, self.solver, &ctl.sat_stop())?.unwrap_or_default();
         if ctl.progress {
-            eprintln!(
-                "nfold: ic3 seeds: {found} lemmas of sizes 1..{}, {} of them inductive at sizes {}..{} ({:.2}s)",
+            crate::progress::line(format!(
+                "ic3 seeds: {found} lemmas of sizes 1..{}, {} of them inductive at sizes {}..{} ({:.2}s)",
                 small.seed,
                 kept.len(),
                 p.min,
                 p.max,
                 t1.elapsed().as_secs_f64()
-            );
+            ));
         }
         Ok(kept)
     }
@@ -187,12 +192,12 @@ impl Ic3Engine {
                 return Ok(None);
             };
             if ctl.progress {
-                eprintln!(
-                    "nfold: ic3 ladder, size {w}: {n} lemmas carried from size {}, {} of them inductive ({:.2}s)",
+                crate::progress::line(format!(
+                    "ic3 ladder, size {w}: {n} lemmas carried from size {}, {} of them inductive ({:.2}s)",
                     w - 1,
                     kept.len(),
                     t0.elapsed().as_secs_f64()
-                );
+                ));
             }
             let mut opts = self.options(p, ctl);
             opts.seed = kept.clone();
@@ -293,7 +298,7 @@ impl Ic3Engine {
         &self,
         p: &Problem<'m>,
         ctl: &Control,
-        skip: &[(super::PropKey, usize)],
+        skip: &[(PropId, usize)],
     ) -> Result<(Transys<'m>, Ic3Outcome), String> {
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
         let small = self.small(p, ctl)?;
@@ -311,12 +316,12 @@ impl Ic3Engine {
         };
         found.retain(|c| !skip.contains(&(c.key, c.width)));
         if let (true, Some(d)) = (ctl.progress, bug_depth) {
-            eprintln!(
-                "nfold: bmc to depth {d} at sizes {}..{}: {} violations",
+            crate::progress::line(format!(
+                "bmc to depth {d} at sizes {}..{}: {} violations",
                 p.min,
                 p.max,
                 found.len()
-            );
+            ));
         }
         let mut exclude = skip.to_vec();
         exclude.extend(found.iter().map(|c| (c.key, c.width)));
@@ -333,7 +338,7 @@ impl Ic3Engine {
         &self,
         p: &Problem,
         ctl: &Control,
-        skip: &[(super::PropKey, usize)],
+        skip: &[(PropId, usize)],
     ) -> Result<Findings, String> {
         let (ts, out) = self.run(p, ctl, skip)?;
         let sym = self.symmetry && p.model.is_symmetric() && p.max > 1;
@@ -359,7 +364,7 @@ impl Engine for Ic3Engine {
         "ic3"
     }
 
-    fn presentation(&self) -> Presentation {
+    fn presentation(&self, _p: &Problem) -> Presentation {
         Presentation {
             symmetry: "symmetric lemma orbits",
             data_symmetry: None,
@@ -382,12 +387,12 @@ impl Engine for Ic3Engine {
             } else {
                 ""
             },
-            if p.max > p.min {
-                format!(", sizes {}..{} in one aggregate run", p.min, p.max)
-            } else {
-                String::new()
-            }
+            p.aggregate_text()
         )
+    }
+
+    fn liveness(&self) -> bool {
+        true
     }
 
     fn check(
@@ -396,22 +401,120 @@ impl Engine for Ic3Engine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
-        if let Some(e) = crate::model::extra::unsupported(p.model, "IC3") {
-            return Err(e);
+        if p.ltls.is_empty() {
+            return self.check_safety(p, ctl, report);
         }
-        let start = Instant::now();
-        let f = self.findings(p, ctl, &[])?;
-        let limit = f.limit;
-        let (reports, certificate) =
-            finish::conclude(p, ctl, "ic3", self.solver, f, start.elapsed().as_secs_f64())?;
-        for r in reports {
+        let mut all = Vec::new();
+        let mut out = Outcome::default();
+        if !p.props.is_empty() {
+            out = self.check_safety(p, ctl, &mut |r| all.push(r))?;
+            out.certificates.extend(out.certificate.clone());
+        }
+        for &k in &p.ltls {
+            if out.limit.is_some() {
+                break;
+            }
+            let (reports, o) = self.check_ltl(p, ctl, k)?;
+            all = live::merge(all, reports);
+            out.limit = out.limit.or(o.limit);
+            out.aggregate |= o.aggregate;
+            out.certificates.extend(o.certificates.clone());
+            out.certificate = out.certificate.or(o.certificate);
+        }
+        for r in all {
             report(r);
         }
-        Ok(Outcome {
-            limit,
-            certificate,
+        Ok(out)
+    }
+}
+
+impl Ic3Engine {
+    /// `ltl` property `k`: k-liveness first (`live`: proofs, and the lassos its
+    /// shortest counterexamples close), then IC3 on the liveness-to-safety product for
+    /// the widths it left open (lassos or proofs). Every certificate is marked as being
+    /// about the property.
+    fn check_ltl(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        k: usize,
+    ) -> Result<(Vec<SizeReport>, Outcome), String> {
+        if p.reduction == Reduction::L2s {
+            let (mut reports, mut out) = self.loop_closing(p, ctl, k)?;
+            out.certificates.extend(out.certificate.clone());
+            live::fill_unknown(&mut reports, p.model, k);
+            return Ok((reports, out));
+        }
+        let c = self.counting(p, ctl, k, super::live::MAX_ROUNDS, None)?;
+        let mut reports = c.reports;
+        let mut out = Outcome {
+            limit: c.limit,
             aggregate: p.max > p.min,
             ..Outcome::default()
-        })
+        };
+        out.certificates.extend(c.certificate.clone());
+        out.certificate = c.certificate;
+        if p.reduction == Reduction::Klive {
+            live::fill_unknown(&mut reports, p.model, k);
+            return Ok((reports, out));
+        }
+        if out.limit.is_none() {
+            for (a, b) in super::live::runs(&c.open) {
+                let part = Problem {
+                    min: a,
+                    max: b,
+                    ..p.clone()
+                };
+                let (r, o) = self.loop_closing(&part, ctl, k)?;
+                reports = live::merge(reports, r);
+                out.certificates.extend(o.certificate.clone());
+                out.certificate = out.certificate.or(o.certificate);
+                out.limit = out.limit.or(o.limit);
+                if out.limit.is_some() {
+                    break;
+                }
+            }
+        }
+        live::fill_unknown(&mut reports, p.model, k);
+        Ok((reports, out))
+    }
+
+    /// IC3 on the liveness-to-safety product of `ltl` property `k`; the certificate is
+    /// marked as being about the property.
+    fn loop_closing(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        k: usize,
+    ) -> Result<(Vec<SizeReport>, Outcome), String> {
+        let prod = Product::new(p.model, k, p.fair)?;
+        let pp = Problem::new(&prod.model, p.min, p.max, vec![LOOP_PROP]);
+        let mut reports = Vec::new();
+        let mut out = self.check_safety(&pp, ctl, &mut |r| reports.push(r))?;
+        out.certificate = out
+            .certificate
+            .map(|c| live::mark_certificate(&c, p.model, &prod, &mut reports));
+        let reports = reports
+            .into_iter()
+            .map(|r| live::translate(p.model, &prod, r))
+            .collect();
+        Ok((reports, out))
+    }
+
+    /// IC3 on the problem's `unsafe` properties (and range errors).
+    fn check_safety(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        finish::check_with(
+            p,
+            ctl,
+            "ic3",
+            self.solver,
+            || self.findings(p, ctl, &[]),
+            report,
+        )
     }
 }

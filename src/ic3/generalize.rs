@@ -1,9 +1,9 @@
 //! Lemma generalization: drop atoms of a cube while its negation stays relatively
 //! inductive (MIC), meeting a counterexample to generalization first by trying to
-//! block it one level down (Hassan, Bradley and Somenzi, "Better generalization in
-//! IC3", FMCAD 2013), otherwise joining the cube with it.
+//! block it one level down (Z. Hassan, A. R. Bradley and F. Somenzi, *Better
+//! Generalization in IC3*, FMCAD 2013), otherwise joining the cube with it.
 
-use super::{Engine, RelInd, Stopped};
+use super::{Pdr, RelInd, Stopped};
 use crate::bmc::transys::StateVar;
 use crate::proof::lemma::{self, Cube, Rel};
 
@@ -11,7 +11,7 @@ use crate::proof::lemma::{self, Cube, Rel};
 const MAX_CTGS: usize = 3;
 const MAX_CTG_DEPTH: usize = 1;
 
-impl Engine<'_, '_> {
+impl Pdr<'_, '_> {
     /// A subcube of `cube` whose negation is inductive relative to frame `level - 1`.
     pub(super) fn generalize(
         &mut self,

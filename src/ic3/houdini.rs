@@ -1,8 +1,9 @@
-//! The largest inductive subset of candidate lemmas (Houdini: Flanagan and Leino,
-//! FME 2001): drop every candidate an initial state violates, then, while a state
-//! satisfying all candidates steps to one violating some, drop those. What remains
-//! holds initially and its conjunction is inductive, so it may sit in every IC3
-//! frame. Used to carry the lemmas IC3 learnt at small sizes over to a larger range.
+//! The largest inductive subset of candidate lemmas (Houdini: C. Flanagan and
+//! K. R. M. Leino, *Houdini, an Annotation Assistant for ESC/Java*, FME 2001): drop
+//! every candidate an initial state violates, then, while a state satisfying all
+//! candidates steps to one violating some, drop those. What remains holds initially and
+//! its conjunction is inductive, so it may sit in every IC3 frame. Used to carry the
+//! lemmas IC3 learnt at small sizes over to a larger range.
 
 use crate::bmc::transys::{FIRE, STATE, STEP, Transys};
 use crate::proof::lemma::Lemma;

@@ -12,7 +12,7 @@ use nom::{
     sequence::{pair, tuple},
 };
 
-/// Reserved words of the language (LANGUAGE.md "Lexical").
+/// Reserved words of the language (docs/language.md, §2 "Lexical structure").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kw {
     Type,

@@ -16,11 +16,20 @@ use crate::source::{self, Diagnostic, Source, Span};
 pub struct LoadError {
     pub source: Source,
     pub diagnostic: Diagnostic,
+    /// The file could not be read at all (the diagnostic has no place in a text).
+    pub unreadable: bool,
 }
 
 impl LoadError {
     /// The rendered `file:line:col: error: ...` text with the source excerpt.
     pub fn render(&self) -> String {
+        if self.unreadable {
+            // No text to point into: a file error, not a source location.
+            return format!(
+                "nfold: error: {}: {}\n",
+                self.source.name, self.diagnostic.message
+            );
+        }
         self.diagnostic.render(&self.source)
     }
 }
@@ -69,6 +78,7 @@ pub fn load_str_with(name: &str, text: &str, opts: &LoadOptions) -> Result<Model
         Box::new(LoadError {
             source: source.clone(),
             diagnostic: d,
+            unreadable: false,
         })
     };
     if let Some(d) = whyml(text) {
@@ -259,6 +269,7 @@ pub fn load_file_with(path: &str, opts: &LoadOptions) -> Result<Model, Box<LoadE
         Box::new(LoadError {
             source: Source::new(path, ""),
             diagnostic: Diagnostic::error(Span::new(0, 0), format!("cannot read file: {e}")),
+            unreadable: true,
         })
     })?;
     match source::decode_bytes(&bytes) {
@@ -268,6 +279,7 @@ pub fn load_file_with(path: &str, opts: &LoadOptions) -> Result<Model, Box<LoadE
             // excerpt shows them escaped and never echoes raw bytes.
             let len = text[bad..].chars().next().map_or(1, char::len_utf8);
             Err(Box::new(LoadError {
+                unreadable: false,
                 source: Source::new(path, text),
                 diagnostic: Diagnostic::error(
                     Span::new(bad, bad + len),

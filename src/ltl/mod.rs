@@ -7,10 +7,11 @@
 //! its product with the system for an accepting lasso, and confirms any lasso found
 //! with `!eval_lasso(ψ, word, loop_start)`.
 //!
-//! The automaton comes from the GPVW tableau (Gerth, Peled, Vardi, Wolper 1995),
-//! degeneralized with a counter and then pruned and merged; `buchi` documents the
-//! exact steps. GPVW is chosen for being simple enough to trust, with automata small
-//! enough for the properties engines actually check.
+//! The automaton comes from the GPVW tableau (R. Gerth, D. Peled, M. Vardi and
+//! P. Wolper, *Simple On-the-fly Automatic Verification of Linear Temporal Logic*, PSTV
+//! 1995), degeneralized with a counter and then pruned and merged; `buchi` documents
+//! the exact steps. GPVW is chosen for being simple enough to trust, with automata
+//! small enough for the properties engines actually check.
 
 pub mod buchi;
 pub mod formula;

@@ -3,22 +3,20 @@
 //! translation and of `eval_lasso`'s fixpoint computation.
 
 use crate::model::ir::{Expr, Ltl, Ty};
+use crate::model::rng::SplitMix64;
 
-/// SplitMix64: tiny, deterministic, good enough to drive random tests.
-pub struct Rng(u64);
+/// The generator of `model::rng`, drawing `0..n` by plain modulo, one draw per call
+/// whatever `n` (as these tests' sequences were made; the bias is irrelevant here).
+pub struct Rng(SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix64::new(seed))
     }
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
-    /// Uniform in `0..n` (n > 0; the modulo bias is irrelevant here).
+    /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }

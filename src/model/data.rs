@@ -5,9 +5,10 @@
 //! type is never written as a constant, never ordered and never added: it can only be
 //! copied, compared with `=` / `<>` and chosen by `X := .`. Two further properties are
 //! decided here from the text:
-//! - *symmetric* (scalarset, as in Murphi): no array is indexed by the type. Then every
-//!   permutation of the values maps runs to runs and bad states to bad states, and the
-//!   explicit engine may keep one state per orbit under those permutations.
+//! - *symmetric* (scalarset, as in Murphi: C. N. Ip and D. L. Dill, *Better
+//!   Verification Through Symmetry*, FMSD 1996): no array is indexed by the type. Then
+//!   every permutation of the values maps runs to runs and bad states to bad states,
+//!   and the explicit engine may keep one state per orbit under those permutations.
 //! - *independent*: besides, no transition compares two values of the type or
 //!   quantifies over it, `init` compares them only by equalities in positive position
 //!   (`MemData = AuxData`, which any renaming keeps), every `unsafe` property reads a

@@ -3,7 +3,7 @@
 //! speed; the fast evaluator of the explicit engine (`compiled`) and every engine's
 //! counterexamples are checked against it.
 
-use super::instance::{Instance, State, odometer};
+use super::instance::{Instance, State};
 use super::ir::*;
 use std::fmt;
 
@@ -260,36 +260,25 @@ fn fire_inner(inst: &Instance, st: &[i64], t: usize, params: &[i64]) -> Result<F
         match &u.value {
             UpdValue::Term(e) => {
                 // Every combination of values of the bound index positions.
-                let binds = u.binders(inst.model);
-                let ranges: Vec<(i64, i64)> = binds.iter().map(|b| inst.domain(b.1)).collect();
-                if ranges.iter().any(|(lo, hi)| hi < lo) {
-                    continue;
-                }
-                let mut cur: Vec<i64> = ranges.iter().map(|r| r.0).collect();
-                loop {
-                    for (b, v) in binds.iter().zip(&cur) {
-                        env[b.0] = *v;
-                    }
+                inst.for_each_binding(u, &mut env, |env, _, _| {
                     let mut ix = Vec::with_capacity(u.index.len());
                     for x in &u.index {
                         ix.push(match x {
-                            Index::Term(e) => eval(inst, st, &mut env, e)?,
+                            Index::Term(e) => eval(inst, st, env, e)?,
                             Index::Bind(id) => env[*id],
                         });
                     }
                     let Some(slot) = inst.slot_of(u.var, &ix) else {
                         return Err(index_error(inst, u.var, &ix));
                     };
-                    let v = eval(inst, st, &mut env, e)?;
+                    let v = eval(inst, st, env, e)?;
                     let s = &inst.slots[slot];
                     if v < s.lo || v > s.hi {
                         return Err(store_error(inst, u.var, &ix, v));
                     }
                     writes.push((slot, v));
-                    if !odometer(&mut cur, &ranges) {
-                        break;
-                    }
-                }
+                    Ok(())
+                })?;
             }
             UpdValue::Nondet => {
                 // `X := .` or `A[i] := .`: the cell's index is evaluated in update order.

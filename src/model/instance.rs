@@ -170,6 +170,35 @@ impl<'m> Instance<'m> {
         }
     }
 
+    /// Run `body` once for every combination of values of the update's bound index
+    /// positions (`A[j] := ...` with `j` free binds it to every index), last position
+    /// fastest, each time with the values stored into `env` and given as `values`
+    /// (beside `binders`, the bound locals and their types); not at all when a bound
+    /// position has no value. Stops at the first error `body` returns. The reference
+    /// interpreter, the compiled evaluator and the SAT encoding all walk the cells so.
+    pub fn for_each_binding<E>(
+        &self,
+        u: &Update,
+        env: &mut [i64],
+        mut body: impl FnMut(&mut [i64], &[(LocalId, Ty)], &[i64]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let binders = u.binders(self.model);
+        let ranges: Vec<(i64, i64)> = binders.iter().map(|b| self.domain(b.1)).collect();
+        if ranges.iter().any(|(lo, hi)| hi < lo) {
+            return Ok(());
+        }
+        let mut cur: Vec<i64> = ranges.iter().map(|r| r.0).collect();
+        loop {
+            for (b, v) in binders.iter().zip(&cur) {
+                env[b.0] = *v;
+            }
+            body(env, &binders, &cur)?;
+            if !odometer(&mut cur, &ranges) {
+                return Ok(());
+            }
+        }
+    }
+
     /// The values a cell of type `t` can hold: `domain(t)`, except that `proc` cells
     /// may also hold the extra process id when the model has one (`model::extra`).
     pub fn value_domain(&self, t: Ty) -> (i64, i64) {
@@ -316,7 +345,7 @@ fn tuples(n: usize, k: usize, distinct: bool) -> Vec<Vec<i64>> {
 
 /// Advance `cur` to the next combination of values, last position fastest, each
 /// position within its `(lo, hi)`; false (and `cur` unchanged) after the last one.
-pub fn odometer(cur: &mut [i64], ranges: &[(i64, i64)]) -> bool {
+pub(crate) fn odometer(cur: &mut [i64], ranges: &[(i64, i64)]) -> bool {
     for k in (0..cur.len()).rev() {
         if cur[k] < ranges[k].1 {
             cur[k] += 1;

@@ -1,7 +1,7 @@
 //! The model layer: the typed IR of a family (`ir`) and, per size n, an instance with
 //! its state layout, the reference interpreter, initial states, successors and the
-//! permutation action with canonical representatives, and the dead cells an explicit
-//! search may normalize (`dead`).
+//! permutation action with canonical representatives, the dead cells an explicit
+//! search may normalize (`dead`), and the seeded generator of random runs (`rng`).
 
 pub mod canon;
 pub mod compiled;
@@ -12,3 +12,4 @@ pub mod extra;
 pub mod init;
 pub mod instance;
 pub mod ir;
+pub mod rng;

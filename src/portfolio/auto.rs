@@ -15,6 +15,7 @@ use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
+use crate::explicit::engine::{ExplicitEngine, liveness_size, prepare};
 use crate::explicit::reach::{self, ReachOptions};
 use crate::ic3::engine::Ic3Engine;
 use crate::proof::finish::{self, Findings};
@@ -29,6 +30,8 @@ pub struct AutoEngine {
     pub symmetry: bool,
     /// Explicit phase: store states up to their dead cells (`model::dead`).
     pub dead_cells: bool,
+    /// `ltl` properties: look for a shorter lasso once one is found.
+    pub shorten: bool,
     /// Time one size may take in the explicit phase (0: no explicit phase).
     pub explicit_seconds: f64,
     /// Depth of the bounded pass.
@@ -118,9 +121,14 @@ impl Engine for AutoEngine {
         "auto"
     }
 
-    fn presentation(&self) -> Presentation {
+    fn presentation(&self, p: &Problem) -> Presentation {
         Presentation {
-            symmetry: "reduction (explicit) and symmetric lemma orbits (IC3)",
+            // Liveness alone is answered by the explicit search.
+            symmetry: if p.props.is_empty() && !p.ltls.is_empty() {
+                "reduction"
+            } else {
+                "reduction (explicit) and symmetric lemma orbits (IC3)"
+            },
             data_symmetry: Some(" (explicit search)"),
             count: "states/lemmas",
             size_by_size: false,
@@ -133,6 +141,17 @@ impl Engine for AutoEngine {
     }
 
     fn describe(&self, p: &Problem) -> String {
+        if p.props.is_empty() && !p.ltls.is_empty() {
+            return format!("auto: per size, {}", crate::explicit::engine::live_text(p));
+        }
+        let live = if p.ltls.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; then for `ltl` properties, per size, {}",
+                crate::explicit::engine::live_text(p)
+            )
+        };
         format!(
             "auto: explicit search while a size takes under {:.1}s, then for the sizes left BMC up to depth {} (at most {:.1}s) and IC3 on their aggregate (at most {:.0}s, then explicit again) ({}{}); invariants checked independently",
             self.explicit_seconds,
@@ -145,10 +164,57 @@ impl Engine for AutoEngine {
             } else {
                 ""
             },
-        )
+        ) + &live
+    }
+
+    fn liveness(&self) -> bool {
+        true
     }
 
     fn check(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        let safety = !p.props.is_empty() || p.ltls.is_empty();
+        let mut outcome = if safety {
+            let only = Problem {
+                ltls: Vec::new(),
+                ..p.clone()
+            };
+            self.safety(&only, ctl, report)?
+        } else {
+            Outcome::default()
+        };
+        if p.ltls.is_empty() || outcome.limit.is_some() {
+            return Ok(outcome);
+        }
+        // Liveness: nested depth-first search, size by size.
+        let explicit = ExplicitEngine {
+            symmetry: self.symmetry,
+            dead_cells: self.dead_cells,
+            shorten: self.shorten,
+            ..ExplicitEngine::default()
+        };
+        let props = prepare(p.model, &p.ltls)?;
+        let opts = explicit.live_options(p, ctl);
+        for n in p.sizes() {
+            let r = liveness_size(p.model, n, &props, &opts, safety, &mut outcome.notes);
+            let limit = r.limit;
+            report(r);
+            if limit.is_some() {
+                outcome.limit = limit;
+                break;
+            }
+        }
+        Ok(outcome)
+    }
+}
+
+impl AutoEngine {
+    /// The `unsafe` properties (and range errors) of the problem.
+    fn safety(
         &self,
         p: &Problem,
         ctl: &Control,

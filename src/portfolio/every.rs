@@ -1,6 +1,8 @@
 //! "Every n": a quantified invariant from the symmetric IC3 proof at small sizes,
-//! checked at the sizes 1..c of the cutoff argument (`proof::cutoff`), as IC3PO does
-//! with symmetric clauses, but checked soundly at every size up to the cutoff.
+//! checked at the sizes 1..c of the cutoff argument (`proof::cutoff`), as IC3PO (A. Goel
+//! and K. A. Sakallah, *On Symmetry and Quantification: A New Approach to Verify
+//! Distributed Protocols*, NFM 2021) does with symmetric clauses, but checked soundly
+//! at every size up to the cutoff.
 //!
 //! IC3 runs on the aggregate 1..n0 (n0 = 3, then 4, 5 when the lemmas of the
 //! previous try do not generalise); its lemmas that hold at the largest size and
@@ -39,8 +41,13 @@ pub enum EveryN {
         init_everywhere: bool,
         seconds: f64,
     },
-    /// No claim for every size, and why.
-    NotReached { reason: String, seconds: f64 },
+    /// No claim for every size, and why; `violated`: the sizes where a property was
+    /// found violated (the answer for every n is then no, not merely unknown).
+    NotReached {
+        reason: String,
+        seconds: f64,
+        violated: Vec<usize>,
+    },
 }
 
 impl EveryN {
@@ -61,6 +68,7 @@ pub fn prove_every(
 ) -> Result<EveryN, String> {
     let start = Instant::now();
     let not = |reason: String| EveryN::NotReached {
+        violated: Vec::new(),
         reason,
         seconds: start.elapsed().as_secs_f64(),
     };
@@ -140,12 +148,14 @@ pub fn prove_every(
             every: Some(c),
             // The fragment has no ints (`cutoff::fragment`).
             ints: None,
+            liveness: None,
+            counting: None,
         };
         let t = Instant::now();
         let check = check_every(model, &cert, solver, &ctl.sat_stop())?;
         if ctl.progress {
-            eprintln!(
-                "nfold: every n: {} clauses from IC3 at sizes 1..{n0}, cutoff {}, {} at sizes 1..{} ({:.2}s)",
+            crate::progress::line(format!(
+                "every n: {} clauses from IC3 at sizes 1..{n0}, cutoff {}, {} at sizes 1..{} ({:.2}s)",
                 cert.lemmas.len(),
                 check.cutoff,
                 if check.accepted() {
@@ -155,7 +165,7 @@ pub fn prove_every(
                 },
                 check.cutoff,
                 t.elapsed().as_secs_f64()
-            );
+            ));
         }
         if check.accepted() {
             let cutoff = check.cutoff;

@@ -22,7 +22,7 @@ use crate::cert::Certificate;
 use crate::lang;
 use crate::model::ir::Model;
 use crate::sat::circuit::TRUE;
-use crate::sat::{Lit, SolveResult, SolverKind, Stop};
+use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
 
 /// The outcome at one size: every condition that failed (empty: certified).
 #[derive(Clone, Debug)]
@@ -155,93 +155,154 @@ fn check_size(
     stop: &Stop,
 ) -> Result<Vec<String>, String> {
     let k = cert.induction;
-    let mut u = Unroller::new(m, n, Encoding::OneHot);
-    for _ in 0..k {
-        u.add_step();
+    let mut q = SizeQueries::new(m, original, cert, n, lemmas, solver, stop)?;
+    q.initiation();
+    let first = q.consecution_targets(m, n);
+    // The range error of `init`, the one query left that does not assume Inv.
+    if claims.iter().any(|c| c == "range_error") {
+        let init_err = q.u.init_err;
+        q.ask(&[init_err], "evaluating init meets a range error", 0);
     }
-    let mut s = solver.create_plain()?;
-    let mut failures = Vec::new();
-    let all_props: Vec<usize> = (0..original.unsafes.len()).collect();
-    // Inv at frame j, and each lemma's violation there.
-    let mut inv = Vec::new();
-    let mut viol: Vec<Vec<Lit>> = Vec::new();
-    for j in 0..=k {
-        let mut bad = Vec::new();
-        for &(p, special) in lemmas {
-            if let Some(int) = special {
-                // `no int_bound` or `no range error`.
-                let r = if int {
-                    u.ts.int_bound(false)
+    // Inv as a unit clause from here on when k = 1 (the queries left all assume it):
+    // the solver propagates it once, at the root.
+    if k == 1 {
+        q.u.c.assert(q.inv[0]);
+    }
+    q.consecution(&first);
+    q.claims(claims);
+    Ok(q.failures)
+}
+
+/// The queries of one size's check: the instance unrolled k steps (one-hot cells), Inv
+/// and each lemma's violation at every frame, one incremental solver for every query,
+/// and the conditions that failed so far.
+struct SizeQueries<'a> {
+    u: Unroller<'a>,
+    s: Box<dyn Backend>,
+    stop: &'a Stop,
+    original: &'a Model,
+    cert: &'a Certificate,
+    lemmas: &'a [(usize, Option<bool>)],
+    all_props: Vec<usize>,
+    /// Inv at frame j.
+    inv: Vec<Lit>,
+    /// Each lemma's violation at frame j.
+    viol: Vec<Vec<Lit>>,
+    failures: Vec<String>,
+}
+
+impl<'a> SizeQueries<'a> {
+    /// Unroll the instance of size `n` of `m` (the model with the lemmas) k steps and
+    /// build Inv and the lemmas' violations at every frame (with `simple path`, runs of
+    /// pairwise distinct states only).
+    fn new(
+        m: &'a Model,
+        original: &'a Model,
+        cert: &'a Certificate,
+        n: usize,
+        lemmas: &'a [(usize, Option<bool>)],
+        solver: SolverKind,
+        stop: &'a Stop,
+    ) -> Result<SizeQueries<'a>, String> {
+        let k = cert.induction;
+        let mut u = Unroller::new(m, n, Encoding::OneHot);
+        for _ in 0..k {
+            u.add_step();
+        }
+        let s = solver.create_plain()?;
+        let all_props: Vec<usize> = (0..original.unsafes.len()).collect();
+        let mut inv = Vec::new();
+        let mut viol: Vec<Vec<Lit>> = Vec::new();
+        for j in 0..=k {
+            let mut bad = Vec::new();
+            for &(p, special) in lemmas {
+                if let Some(int) = special {
+                    // `no int_bound` or `no range error`.
+                    let r = if int {
+                        u.ts.int_bound(false)
+                    } else {
+                        u.ts.range(&all_props, false)
+                    };
+                    bad.push(u.lit(j, r));
                 } else {
-                    u.ts.range(&all_props, false)
-                };
-                bad.push(u.lit(j, r));
-            } else {
-                let (b, e) = u.bad(p, j);
-                bad.push(u.c.and2(b, -e));
-            }
-        }
-        let any = u.c.or(&bad);
-        inv.push(-any);
-        viol.push(bad);
-    }
-    if cert.simple_path {
-        // Runs of pairwise distinct states only.
-        for i in 0..=k {
-            for j in i + 1..=k {
-                let (a, b) = (u.frames[i].cells.clone(), u.frames[j].cells.clone());
-                let mut diff = Vec::new();
-                for (ca, cb) in a.iter().zip(&b) {
-                    for (&x, &y) in ca.lits().iter().zip(cb.lits()) {
-                        let same = u.c.iff(x, y);
-                        diff.push(-same);
-                    }
+                    let (b, e) = u.bad(p, j);
+                    bad.push(u.c.and2(b, -e));
                 }
-                let d = u.c.or(&diff);
-                u.c.assert(d);
+            }
+            let any = u.c.or(&bad);
+            inv.push(-any);
+            viol.push(bad);
+        }
+        if cert.simple_path {
+            simple_path(&mut u, k);
+        }
+        Ok(SizeQueries {
+            u,
+            s,
+            stop,
+            original,
+            cert,
+            lemmas,
+            all_props,
+            inv,
+            viol,
+            failures: Vec::new(),
+        })
+    }
+
+    /// Ask whether `a` is satisfiable; if so (or if the solver gave up), `what` failed,
+    /// naming the first lemma violated at `frame` in the model found.
+    fn ask(&mut self, a: &[Lit], what: &str, frame: usize) {
+        match self.s.solve(&self.u.c.cnf, a, self.stop) {
+            SolveResult::Unsat => {}
+            SolveResult::Unknown => self.failures.push(format!("{what}: not checked (limit)")),
+            SolveResult::Sat => {
+                let which = self.viol[frame]
+                    .iter()
+                    .position(|&l| self.s.value(l))
+                    .map(|i| format!(" (lemma `{}`)", self.lemma_text(i)))
+                    .unwrap_or_default();
+                self.failures.push(format!("{what}{which}"));
             }
         }
     }
-    let lemma_text = |i: usize| {
-        let idx = lemmas[i].0 - original.unsafes.len();
-        cert.lemmas[idx].text()
-    };
-    let mut ask =
-        |u: &Unroller, a: &[Lit], what: &str, frame: usize, failures: &mut Vec<String>| match s
-            .solve(&u.c.cnf, a, stop)
-        {
-            SolveResult::Unsat => {}
-            SolveResult::Unknown => failures.push(format!("{what}: not checked (limit)")),
-            SolveResult::Sat => {
-                let which = viol[frame]
-                    .iter()
-                    .position(|&l| s.value(l))
-                    .map(|i| format!(" (lemma `{}`)", lemma_text(i)))
-                    .unwrap_or_default();
-                failures.push(format!("{what}{which}"));
-            }
-        };
-    // Initial states (and the first k-1 steps of every run) satisfy Inv.
-    for (j, &inv_j) in inv.iter().enumerate().take(k) {
-        let a = [u.init_ok, -inv_j];
-        let what = if j == 0 {
-            "an initial state violates the invariant".to_string()
-        } else {
-            format!("a state reached in {j} steps violates the invariant")
-        };
-        ask(&u, &a, &what, j, &mut failures);
+
+    /// The text of the i-th lemma claimed at this size.
+    fn lemma_text(&self, i: usize) -> String {
+        let idx = self.lemmas[i].0 - self.original.unsafes.len();
+        self.cert.lemmas[idx].text()
     }
-    // Consecution, one lemma at a time: many easy queries in one incremental solver
-    // are far cheaper than one query for the whole disjunction. When the model with
-    // the lemmas is fully symmetric (the front end's analysis of the whole text: no
-    // process constants or order on processes in any transition, property or lemma),
-    // Inv and the steps are closed under renaming the processes, so a step from Inv
-    // violating a lemma at some tuple of distinct processes is a renaming of one
-    // violating it at the tuple 1..k: that tuple is the one asked.
-    let first: Vec<Lit> = if m.is_symmetric() && n > 1 {
-        lemmas
+
+    /// Initial states (and the first k-1 steps of every run) satisfy Inv.
+    fn initiation(&mut self) {
+        let k = self.cert.induction;
+        for j in 0..k.min(self.inv.len()) {
+            let a = [self.u.init_ok, -self.inv[j]];
+            let what = if j == 0 {
+                "an initial state violates the invariant".to_string()
+            } else {
+                format!("a state reached in {j} steps violates the invariant")
+            };
+            self.ask(&a, &what, j);
+        }
+    }
+
+    /// Consecution is asked one lemma at a time: many easy queries in one incremental
+    /// solver are far cheaper than one query for the whole disjunction. When the model
+    /// with the lemmas is fully symmetric (the front end's analysis of the whole text:
+    /// no process constants or order on processes in any transition, property or
+    /// lemma), Inv and the steps are closed under renaming the processes, so a step
+    /// from Inv violating a lemma at some tuple of distinct processes is a renaming of
+    /// one violating it at the tuple 1..k: that tuple is the one asked.
+    fn consecution_targets(&mut self, m: &Model, n: usize) -> Vec<Lit> {
+        let k = self.cert.induction;
+        if !(m.is_symmetric() && n > 1) {
+            return self.viol[k].clone();
+        }
+        let u = &mut self.u;
+        self.lemmas
             .iter()
-            .zip(&viol[k])
+            .zip(&self.viol[k])
             .map(|(&(p, special), &all)| {
                 let params = m.unsafes[p].params;
                 if special.is_some() || params > n {
@@ -252,71 +313,76 @@ fn check_size(
                 u.c.and2(b, -e)
             })
             .collect()
-    } else {
-        viol[k].clone()
-    };
-    // The range error of `init`, the one query left that does not assume Inv.
-    if claims.iter().any(|c| c == "range_error") {
-        let init_err = u.init_err;
-        ask(
-            &u,
-            &[init_err],
-            "evaluating init meets a range error",
-            0,
-            &mut failures,
-        );
     }
-    // Inv as a unit clause from here on when k = 1 (the queries left all assume it):
-    // the solver propagates it once, at the root.
-    if k == 1 {
-        u.c.assert(inv[0]);
-    }
-    for &v in &first {
-        // Still assumed: a constant Inv (false, for a model without initial states)
-        // is no clause.
-        let mut a: Vec<Lit> = inv[..k].to_vec();
-        a.push(v);
-        let before = failures.len();
-        ask(
-            &u,
-            &a,
-            "the invariant is not inductive: a step from it leaves it",
-            k,
-            &mut failures,
-        );
-        if failures.len() > before {
-            break;
-        }
-    }
-    // Every claimed property.
-    for c in claims {
-        let bad = if c == "range_error" {
-            let r = u.ts.range(&all_props, false);
-            u.lit(0, r)
-        } else if c == "int_bound" {
-            let r = u.ts.int_bound(false);
-            u.lit(0, r)
-        } else {
-            let Some(p) = original.unsafes.iter().position(|x| &x.name == c) else {
-                failures.push(format!(
-                    "the certificate claims `{c}`, which the model lacks"
-                ));
-                continue;
-            };
-            let (b, e) = u.bad(p, 0);
-            u.c.and2(b, -e)
-        };
-        if bad != -TRUE {
-            ask(
-                &u,
-                &[inv[0], bad],
-                &format!("a state of the invariant violates `{c}`"),
-                0,
-                &mut failures,
+
+    /// Inv ∧ T ⇒ Inv′, one lemma's violation at a time, up to the first failure.
+    fn consecution(&mut self, first: &[Lit]) {
+        let k = self.cert.induction;
+        for &v in first {
+            // Still assumed: a constant Inv (false, for a model without initial states)
+            // is no clause.
+            let mut a: Vec<Lit> = self.inv[..k].to_vec();
+            a.push(v);
+            let before = self.failures.len();
+            self.ask(
+                &a,
+                "the invariant is not inductive: a step from it leaves it",
+                k,
             );
+            if self.failures.len() > before {
+                break;
+            }
         }
     }
-    Ok(failures)
+
+    /// Inv ⇒ ¬bad for every claimed property.
+    fn claims(&mut self, claims: &[String]) {
+        for c in claims {
+            let u = &mut self.u;
+            let bad = if c == "range_error" {
+                let r = u.ts.range(&self.all_props, false);
+                u.lit(0, r)
+            } else if c == "int_bound" {
+                let r = u.ts.int_bound(false);
+                u.lit(0, r)
+            } else {
+                let Some(p) = self.original.unsafes.iter().position(|x| &x.name == c) else {
+                    self.failures.push(format!(
+                        "the certificate claims `{c}`, which the model lacks"
+                    ));
+                    continue;
+                };
+                let (b, e) = u.bad(p, 0);
+                u.c.and2(b, -e)
+            };
+            if bad != -TRUE {
+                let inv0 = self.inv[0];
+                self.ask(
+                    &[inv0, bad],
+                    &format!("a state of the invariant violates `{c}`"),
+                    0,
+                );
+            }
+        }
+    }
+}
+
+/// Runs of pairwise distinct states only (the frames 0..=k differ pairwise).
+fn simple_path(u: &mut Unroller, k: usize) {
+    for i in 0..=k {
+        for j in i + 1..=k {
+            let (a, b) = (u.frames[i].cells.clone(), u.frames[j].cells.clone());
+            let mut diff = Vec::new();
+            for (ca, cb) in a.iter().zip(&b) {
+                for (&x, &y) in ca.lits().iter().zip(cb.lits()) {
+                    let same = u.c.iff(x, y);
+                    diff.push(-same);
+                }
+            }
+            let d = u.c.or(&diff);
+            u.c.assert(d);
+        }
+    }
 }
 
 /// The check of a certificate claimed at every size (`every n cutoff c`).

@@ -2,13 +2,16 @@
 //! from the text) and the cutoff c up to which an invariant must be checked so that
 //! it holds at every size.
 //!
-//! The argument (a small-model property, as in Cubicle's and IC3PO's use of symmetric
-//! invariants; written out with its side conditions in docs/every-n.md): let Inv be a
-//! conjunction of universal clauses `forall distinct x1..xk. not C(x1..xk)`. Take any
-//! size n and a state s. Restricting s to a set S of its processes (renumbered 1..|S|)
-//! gives a state of size |S| when every process-valued cell of S points into S; a
-//! universal formula true at s stays true at the restriction, and an existential one
-//! whose witnesses lie in S stays true too. So
+//! The argument (a small-model property, as in the use of symmetric invariants by
+//! Cubicle, S. Conchon, A. Goel, S. Krstić, A. Mebsout and F. Zaïdi, *Cubicle: A
+//! Parallel SMT-based Model Checker for Parameterized Systems*, CAV 2012, and by IC3PO,
+//! A. Goel and K. A. Sakallah, *On Symmetry and Quantification: A New Approach to
+//! Verify Distributed Protocols*, NFM 2021; written out with its side conditions in
+//! docs/every-n.md): let Inv be a conjunction of universal clauses `forall distinct
+//! x1..xk. not C(x1..xk)`. Take any size n and a state s. Restricting s to a set S of
+//! its processes (renumbered 1..|S|) gives a state of size |S| when every
+//! process-valued cell of S points into S; a universal formula true at s stays true at
+//! the restriction, and an existential one whose witnesses lie in S stays true too. So
 //! - an initial state violating a clause restricts to an initial state (init is
 //!   universal) violating it, over the clause's processes and those the
 //!   process-valued cells point to;
@@ -31,7 +34,7 @@
 //! (no `exists` inside a `forall`, counting polarity); updates, their indices and
 //! `case` conditions free of quantifiers over processes; `init` universal.
 
-use crate::model::ir::{CmpOp, Domain, Expr, Model, Ty, UpdValue, VarKind};
+use crate::model::ir::{CmpOp, Domain, Expr, Model, Transition, Ty, UpdValue, VarKind};
 use crate::source::Span;
 
 /// What the cutoff of a model depends on, besides the invariant.
@@ -260,6 +263,48 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
     if let Some(b) = m.symmetry_breaks.first() {
         return out(format!("not fully symmetric: {}", b.what), b.span);
     }
+    let pointers = pointers(m)?;
+    for i in &m.inits {
+        if let Some(w) = bad_term(&i.body) {
+            return out(format!("{w} in `init`"), i.span);
+        }
+        let mut st = Shape::default();
+        if let Err(e) = walk(m, &i.body, Pol::Pos, false, &mut st) {
+            return out(format!("`init`: {e}"), i.span);
+        }
+        if st.witnesses > 0 {
+            return out(
+                "an existential quantifier over processes in `init` (init must be universal)"
+                    .into(),
+                i.span,
+            );
+        }
+    }
+    let mut step = 0;
+    for t in &m.transitions {
+        step = step.max(step_procs(m, t)?);
+    }
+    let mut bad = 0;
+    for u in &m.unsafes {
+        if let Some(w) = bad_term(&u.body) {
+            return out(format!("{w} in `unsafe {}`", u.name), u.span);
+        }
+        match property_procs(m, u.params, &u.body) {
+            Ok(k) => bad = bad.max(k),
+            Err(e) => return out(format!("`unsafe {}`: {e}", u.name), u.span),
+        }
+    }
+    Ok(Fragment {
+        pointers,
+        step,
+        bad,
+    })
+}
+
+/// The number of process-valued cells (none indexed by processes), when no variable
+/// holds or is indexed by a range type or integers.
+fn pointers(m: &Model) -> Result<usize, Outside> {
+    let out = |what: String, span: Span| Err(Outside { what, span });
     let mut pointers = 0;
     for v in &m.vars {
         if let Some(Ty::Range(r)) = std::iter::once(v.ty)
@@ -301,96 +346,70 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
             VarKind::Array => v.dims.iter().map(|&t| domain_size(m, t)).product(),
         };
     }
-    for i in &m.inits {
-        if let Some(w) = bad_term(&i.body) {
-            return out(format!("{w} in `init`"), i.span);
-        }
-        let mut st = Shape::default();
-        if let Err(e) = walk(m, &i.body, Pol::Pos, false, &mut st) {
-            return out(format!("`init`: {e}"), i.span);
-        }
-        if st.witnesses > 0 {
-            return out(
-                "an existential quantifier over processes in `init` (init must be universal)"
-                    .into(),
-                i.span,
-            );
-        }
+    Ok(pointers)
+}
+
+/// The processes a step of transition `t` involves: its parameters, the witnesses of
+/// its guard, a process chosen by `X := .` on a `proc` cell and the candidate (and
+/// witnesses) of each `any`; when its terms lie in the fragment.
+fn step_procs(m: &Model, t: &Transition) -> Result<usize, Outside> {
+    let out = |what: String, span: Span| Err(Outside { what, span });
+    let name = &t.name;
+    if let Some(w) = bad_term(&t.guard) {
+        return out(format!("{w} in the guard of `{name}`"), t.span);
     }
-    let mut step = 0;
-    for t in &m.transitions {
-        let name = &t.name;
-        if let Some(w) = bad_term(&t.guard) {
-            return out(format!("{w} in the guard of `{name}`"), t.span);
-        }
-        let mut st = Shape::default();
-        if let Err(e) = walk(m, &t.guard, Pol::Pos, false, &mut st) {
-            return out(format!("the guard of `{name}`: {e}"), t.span);
-        }
-        let mut involved = t.params + st.witnesses;
-        for u in &t.updates {
-            let target = &m.vars[u.var];
-            for ix in &u.index {
-                if let crate::model::ir::Index::Term(x) = ix {
-                    if let Some(w) = bad_term(x) {
-                        return out(format!("{w} in an update of `{name}`"), u.span);
-                    }
-                    if proc_quantifier(x) {
-                        return out(
-                            format!("a quantifier over processes in an index of `{name}`"),
-                            u.span,
-                        );
-                    }
+    let mut st = Shape::default();
+    if let Err(e) = walk(m, &t.guard, Pol::Pos, false, &mut st) {
+        return out(format!("the guard of `{name}`: {e}"), t.span);
+    }
+    let mut involved = t.params + st.witnesses;
+    for u in &t.updates {
+        let target = &m.vars[u.var];
+        for ix in &u.index {
+            if let crate::model::ir::Index::Term(x) = ix {
+                if let Some(w) = bad_term(x) {
+                    return out(format!("{w} in an update of `{name}`"), u.span);
                 }
-            }
-            match &u.value {
-                UpdValue::Term(x) => {
-                    if let Some(w) = bad_term(x) {
-                        return out(format!("{w} in an update of `{name}`"), u.span);
-                    }
-                    if proc_quantifier(x) {
-                        return out(
-                            format!(
-                                "a quantifier over processes in an update of `{name}` (updates and `case` conditions must be free of them)"
-                            ),
-                            u.span,
-                        );
-                    }
-                }
-                UpdValue::Nondet => {
-                    if target.ty == Ty::Proc {
-                        involved += 1;
-                    }
-                }
-                UpdValue::Any { cond, .. } => {
-                    if let Some(w) = bad_term(cond) {
-                        return out(format!("{w} in an `any` of `{name}`"), u.span);
-                    }
-                    let mut st = Shape::default();
-                    if let Err(e) = walk(m, cond, Pol::Pos, false, &mut st) {
-                        return out(format!("an `any` of `{name}`: {e}"), u.span);
-                    }
-                    involved += 1 + st.witnesses;
+                if proc_quantifier(x) {
+                    return out(
+                        format!("a quantifier over processes in an index of `{name}`"),
+                        u.span,
+                    );
                 }
             }
         }
-        step = step.max(involved);
-    }
-    let mut bad = 0;
-    for u in &m.unsafes {
-        if let Some(w) = bad_term(&u.body) {
-            return out(format!("{w} in `unsafe {}`", u.name), u.span);
+        match &u.value {
+            UpdValue::Term(x) => {
+                if let Some(w) = bad_term(x) {
+                    return out(format!("{w} in an update of `{name}`"), u.span);
+                }
+                if proc_quantifier(x) {
+                    return out(
+                        format!(
+                            "a quantifier over processes in an update of `{name}` (updates and `case` conditions must be free of them)"
+                        ),
+                        u.span,
+                    );
+                }
+            }
+            UpdValue::Nondet => {
+                if target.ty == Ty::Proc {
+                    involved += 1;
+                }
+            }
+            UpdValue::Any { cond, .. } => {
+                if let Some(w) = bad_term(cond) {
+                    return out(format!("{w} in an `any` of `{name}`"), u.span);
+                }
+                let mut st = Shape::default();
+                if let Err(e) = walk(m, cond, Pol::Pos, false, &mut st) {
+                    return out(format!("an `any` of `{name}`: {e}"), u.span);
+                }
+                involved += 1 + st.witnesses;
+            }
         }
-        match property_procs(m, u.params, &u.body) {
-            Ok(k) => bad = bad.max(k),
-            Err(e) => return out(format!("`unsafe {}`: {e}", u.name), u.span),
-        }
     }
-    Ok(Fragment {
-        pointers,
-        step,
-        bad,
-    })
+    Ok(involved)
 }
 
 /// The cutoff for an invariant whose lemmas involve `lemmas[i]` processes each: the

@@ -15,14 +15,10 @@ use crate::trace::Trace;
 use crate::verdict::{PropId, Stats, Verdict};
 use std::sync::Arc;
 
-/// Which property: `Unsafe(p)`, `Range` for range errors, `IntBound` for stores
-/// leaving the int window (`Deadlock` is never a key).
-pub type PropKey = PropId;
-
 /// The keys of a problem: its `unsafe` properties, range errors, and `int_bound` when
 /// the model has ints.
-pub fn keys(p: &Problem) -> Vec<PropKey> {
-    let mut keys: Vec<PropKey> = p.props.iter().map(|&u| PropId::Unsafe(u)).collect();
+pub fn keys(p: &Problem) -> Vec<PropId> {
+    let mut keys: Vec<PropId> = p.props.iter().map(|&u| PropId::Unsafe(u)).collect();
     keys.push(PropId::Range);
     if p.model.int_window.is_some() {
         keys.push(PropId::IntBound);
@@ -34,7 +30,7 @@ pub fn keys(p: &Problem) -> Vec<PropKey> {
 /// engine found one of that length, so one exists), replayed.
 pub fn shortest(
     p: &Problem,
-    key: PropKey,
+    key: PropId,
     n: usize,
     depth: usize,
     solver: SolverKind,
@@ -75,8 +71,37 @@ pub fn shortest(
 }
 
 /// The name a certificate gives a property.
-pub fn key_name(model: &Model, key: PropKey) -> String {
+pub fn key_name(model: &Model, key: PropId) -> String {
     key.name(model)
+}
+
+/// A certificate of `lemmas` (inductive) claiming each property at the sizes given,
+/// checked at `sizes` only (sizes of the problem's range the claims leave out).
+pub fn certify_at(
+    p: &Problem,
+    engine: &str,
+    lemmas: Vec<CertLemma>,
+    claims: Vec<(String, Vec<usize>)>,
+    sizes: &[usize],
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
+    let cert = Certificate {
+        model: p.model.source.name.clone(),
+        hash: text_hash(&p.model.source.text),
+        sizes: (p.min, p.max),
+        engine: engine.to_string(),
+        induction: 1,
+        simple_path: false,
+        proves: claims,
+        lemmas,
+        ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
+        every: None,
+        liveness: None,
+        counting: None,
+    };
+    let checks = check::check(p.model, &cert, sizes, solver, &ctl.sat_stop())?;
+    Ok((Arc::new(cert), checks))
 }
 
 /// A certificate of `lemmas` claiming each property at the sizes given, checked at
@@ -103,6 +128,8 @@ pub fn certify(
         lemmas,
         ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
         every: None,
+        liveness: None,
+        counting: None,
     };
     let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
     Ok((Arc::new(cert), checks))
@@ -112,9 +139,9 @@ pub fn certify(
 #[derive(Clone, Debug, Default)]
 pub struct Findings {
     /// Counterexamples known by (property, size, an upper bound on their length).
-    pub cexs: Vec<(PropKey, usize, usize)>,
+    pub cexs: Vec<(PropId, usize, usize)>,
     /// Counterexamples already shortest and replayed (a BMC pass).
-    pub traces: Vec<(PropKey, Trace)>,
+    pub traces: Vec<(PropId, Trace)>,
     /// The lemmas of an invariant proving every other (property, size), its
     /// induction depth, and whether the induction is over simple paths.
     pub invariant: Option<(Vec<CertLemma>, usize, bool)>,
@@ -125,6 +152,36 @@ pub struct Findings {
     pub symmetry: bool,
     /// Frames or induction depth, and invariant size, for the report.
     pub proof_depth: Option<usize>,
+}
+
+/// What a proof engine's `Engine::check` does once it has its findings: refuse a model
+/// it cannot read, conclude (`conclude`), hand every size's report on, and say how the
+/// run ended (the sizes are one aggregate run). `search` gives the findings.
+pub fn check_with(
+    p: &Problem,
+    ctl: &Control,
+    engine: &'static str,
+    solver: SolverKind,
+    search: impl FnOnce() -> Result<Findings, String>,
+    report: &mut dyn FnMut(crate::verdict::SizeReport),
+) -> Result<crate::engine::Outcome, String> {
+    if let Some(e) = crate::model::extra::unsupported(p.model, engine) {
+        return Err(e);
+    }
+    let start = std::time::Instant::now();
+    let f = search()?;
+    let limit = f.limit;
+    let (reports, certificate) =
+        conclude(p, ctl, engine, solver, f, start.elapsed().as_secs_f64())?;
+    for r in reports {
+        report(r);
+    }
+    Ok(crate::engine::Outcome {
+        limit,
+        certificate,
+        aggregate: p.max > p.min,
+        ..Default::default()
+    })
 }
 
 /// Turn findings into one report per size: counterexamples made shortest and
@@ -141,7 +198,7 @@ pub fn conclude(
     use crate::verdict::{Proof, PropResult, SizeReport};
     use std::collections::HashMap;
     let keys = keys(p);
-    let mut verdicts: HashMap<(PropKey, usize), Verdict> = HashMap::new();
+    let mut verdicts: HashMap<(PropId, usize), Verdict> = HashMap::new();
     let mut errors: HashMap<usize, Vec<String>> = HashMap::new();
     for (k, t) in f.traces {
         verdicts.insert((k, t.size), Verdict::violated(t));
@@ -203,13 +260,13 @@ pub fn conclude(
             ctl,
         )?;
         if ctl.progress {
-            eprintln!(
-                "nfold: certificate of {} lemmas checked at sizes {}..{} in {:.2}s",
+            crate::progress::line(format!(
+                "certificate of {} lemmas checked at sizes {}..{} in {:.2}s",
                 cert.lemmas.len(),
                 p.min,
                 p.max,
                 t0.elapsed().as_secs_f64()
-            );
+            ));
         }
         for c in &checks {
             for (i, &k) in keys.iter().enumerate() {

@@ -65,12 +65,17 @@ pub struct Stop {
 }
 
 impl Stop {
+    /// Whether the solve should give up now: the deadline passed or the flag is set.
     pub fn now(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self
-                .flag
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed))
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.interrupted()
+    }
+
+    /// Whether the flag (an interrupt) is set: a solve given up without it ran out of
+    /// time (`verdict::Limit::Interrupted` against `Timeout`).
+    pub fn interrupted(&self) -> bool {
+        self.flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 }
 

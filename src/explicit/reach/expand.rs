@@ -343,7 +343,14 @@ const PREFETCH: usize = 32;
 /// Insert what the sources sent to owner `t` of `owners` (the partitions `p` with
 /// `p % owners == t`, given in that order in `parts`), in rank order, and check the
 /// properties on each new state.
-pub(super) fn insert(ctx: &Ctx, blk: &Block, t: usize, owners: usize, parts: &mut [&mut Part], outs: &[&Outbox]) {
+pub(super) fn insert(
+    ctx: &Ctx,
+    blk: &Block,
+    t: usize,
+    owners: usize,
+    parts: &mut [&mut Part],
+    outs: &[&Outbox],
+) {
     for part in parts.iter_mut() {
         part.begin_block();
     }

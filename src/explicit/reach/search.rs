@@ -478,13 +478,13 @@ impl<'a> Search<'a> {
                 if opts.progress && last_progress.elapsed().as_secs_f64() >= 1.0 {
                     last_progress = Instant::now();
                     let t = start.elapsed().as_secs_f64();
-                    eprintln!(
-                        "nfold: size {}: depth {depth}, {} states, {} expanded, {:.0} states/s",
+                    crate::progress::line(format!(
+                        "size {}: depth {depth}, {} states, {} expanded, {:.0} states/s",
                         ctx.inst.n,
                         rec.count,
                         cursor,
                         rec.count as f64 / t
-                    );
+                    ));
                 }
             }
             if spawned {

@@ -5,12 +5,14 @@
 //! For a fully symmetric family a lemma is kept *abstractly*, over process variables
 //! x1..xk: "no state of width lo..hi has pairwise distinct present processes x1..xk
 //! with these atoms" (the process indices of cells and the process values of
-//! `proc`-typed cells become variables; IC3PO's symmetric clauses). Its *orbit* is
-//! every injective renaming of the variables into the slots, the concrete clauses it
-//! stands for. Orbits are sound when every cell a lemma mentions exists at every width
-//! of its interval (`restrict`): the reachable states of one width are closed under
-//! the permutations of that width's processes, and a lemma that talks about a cell
-//! missing at some width would say something about unobserved values there.
+//! `proc`-typed cells become variables; the symmetric clauses of IC3PO: A. Goel and
+//! K. A. Sakallah, *On Symmetry and Quantification: A New Approach to Verify
+//! Distributed Protocols*, NFM 2021). Its *orbit* is every injective renaming of the
+//! variables into the slots, the concrete clauses it stands for. Orbits are sound when
+//! every cell a lemma mentions exists at every width of its interval (`restrict`): the
+//! reachable states of one width are closed under the permutations of that width's
+//! processes, and a lemma that talks about a cell missing at some width would say
+//! something about unobserved values there.
 //!
 //! An atom on an ordered cell (a range type or `int`) may also be a *range atom*
 //! "cell ≥ v" or "cell ≤ v" (`Rel`), found by IC3's generalization: one range lemma
@@ -18,103 +20,23 @@
 //! `Lev[i] >= L + 1`). In a `Cube` the relation is folded into the atom's value
 //! (`encode`, `decode`); an atom's literal is `atom_lit`, never `Transys::eq` directly.
 
+//!
+//! `range` holds the range atoms, `subsume` the comparison of lemmas (canonical
+//! atoms, subsumption) and `simplify`.
+
+mod range;
+mod subsume;
+
+pub use range::{Rel, atom_implies, atom_lit, cube_within, decode, encode, ordered, satisfies};
+pub use subsume::simplify;
+
 use crate::bmc::transys::{StateVar, Transys};
 use crate::cert::CertLemma;
 use crate::model::ir::{Model, Ty, VarId};
-use crate::sat::Lit;
 
 /// A conjunction of atoms "state variable = value" (or a range atom, `encode`), sorted
 /// by variable.
 pub type Cube = Vec<(StateVar, i64)>;
-
-/// The relation of an atom to its value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Rel {
-    Eq,
-    /// cell ≥ v
-    Ge,
-    /// cell ≤ v
-    Le,
-}
-
-/// Range atoms keep their relation in the bits of their value above this one; a plain
-/// value (an equality) stays as it is, so every cube without range atoms reads as before.
-const TAG: i64 = 1 << 40;
-
-/// The value of an atom in a `Cube` with relation `rel` to `v` (|v| < 2^40).
-pub fn encode(rel: Rel, v: i64) -> i64 {
-    let t = match rel {
-        Rel::Eq => 0,
-        Rel::Ge => 1,
-        Rel::Le => 2,
-    };
-    v + t * 4 * TAG
-}
-
-/// The relation and value an atom's value in a `Cube` stands for.
-pub fn decode(x: i64) -> (Rel, i64) {
-    let t = (x + 2 * TAG).div_euclid(4 * TAG);
-    let v = x - t * 4 * TAG;
-    match t {
-        1 => (Rel::Ge, v),
-        2 => (Rel::Le, v),
-        _ => (Rel::Eq, x),
-    }
-}
-
-/// Whether a cell of value `actual` satisfies the atom value `x` (`encode`).
-pub fn satisfies(actual: i64, x: i64) -> bool {
-    match decode(x) {
-        (Rel::Eq, v) => actual == v,
-        (Rel::Ge, v) => actual >= v,
-        (Rel::Le, v) => actual <= v,
-    }
-}
-
-/// Whether every value satisfying atom value `a` satisfies atom value `b` (same cell).
-pub fn atom_implies(a: i64, b: i64) -> bool {
-    match (decode(a), decode(b)) {
-        ((Rel::Eq, v), _) => satisfies(v, b),
-        ((Rel::Ge, v), (Rel::Ge, w)) => v >= w,
-        ((Rel::Le, v), (Rel::Le, w)) => v <= w,
-        _ => false,
-    }
-}
-
-/// Whether every state of cube `a` lies in cube `b`: each atom of `b` is implied by an
-/// atom of `a` on the same variable.
-pub fn cube_within(a: &Cube, b: &Cube) -> bool {
-    b.iter().all(|&(v, y)| {
-        a.iter()
-            .any(|&(u, x)| u == v && (x == y || atom_implies(x, y)))
-    })
-}
-
-/// Whether a cell of the model may carry range atoms: its values are ordered and not
-/// process ids (which symmetry renames).
-pub fn ordered(ts: &Transys, v: StateVar) -> bool {
-    match v {
-        StateVar::Cell(s) => matches!(
-            ts.inst.model.vars[ts.inst.slots[s].var].ty,
-            Ty::Range(_) | Ty::Int
-        ),
-        StateVar::Absent(_) => false,
-    }
-}
-
-/// The literal of an atom of a cube on x (`next`: on x').
-pub fn atom_lit(ts: &mut Transys, v: StateVar, x: i64, next: bool) -> Lit {
-    let (rel, _) = decode(x);
-    if rel == Rel::Eq {
-        return ts.eq(v, x, next);
-    }
-    let (lo, size) = ts.domain(v);
-    let lits: Vec<Lit> = (lo..lo + size as i64)
-        .filter(|&w| satisfies(w, x))
-        .map(|w| ts.eq(v, w, next))
-        .collect();
-    ts.c.or(&lits)
-}
 
 /// A value in an abstract atom: a constant or process variable number i (x_{i+1}).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -562,149 +484,11 @@ impl Lemma {
     }
 }
 
-impl Lemma {
-    /// The widths at which the lemma says something: below `procs` processes there is
-    /// no tuple of distinct ones.
-    fn effective(&self) -> (usize, usize) {
-        (self.lo.max(self.procs), self.hi)
-    }
-
-    /// The atoms with the process variables renamed by `perm` (variable i becomes
-    /// `perm[i]`), sorted.
-    fn renamed(&self, perm: &[usize]) -> Vec<Atom> {
-        let r = |p: PVal| match p {
-            PVal::Proc(i) => PVal::Proc(perm[i]),
-            c => c,
-        };
-        let mut atoms: Vec<Atom> = self
-            .atoms
-            .iter()
-            .map(|a| Atom {
-                var: a.var,
-                index: a.index.iter().map(|&p| r(p)).collect(),
-                value: r(a.value),
-            })
-            .collect();
-        atoms.sort();
-        atoms
-    }
-
-    /// The atoms under the renaming of the variables that sorts least (for up to five
-    /// variables; beyond, the atoms as they are): equal for two lemmas iff they say
-    /// the same of their widths.
-    pub fn canonical_atoms(&self) -> Vec<Atom> {
-        if self.procs > 5 {
-            let mut a = self.atoms.clone();
-            a.sort();
-            return a;
-        }
-        let mut best: Option<Vec<Atom>> = None;
-        let mut perm: Vec<usize> = (0..self.procs).collect();
-        loop {
-            let a = self.renamed(&perm);
-            if best.as_ref().is_none_or(|b| a < *b) {
-                best = Some(a);
-            }
-            if !next_permutation(&mut perm) {
-                break;
-            }
-        }
-        best.unwrap_or_default()
-    }
-
-    /// Whether this lemma implies `other` at every width `other` claims: its atoms,
-    /// under some injective renaming into `other`'s variables, are among `other`'s.
-    pub fn subsumes(&self, other: &Lemma) -> bool {
-        let (a, b) = (self.effective(), other.effective());
-        if self.procs > other.procs
-            || a.0 > b.0
-            || a.1 < b.1
-            || self.atoms.len() > other.atoms.len()
-        {
-            return false;
-        }
-        let mut map = Vec::with_capacity(self.procs);
-        self.embeds(other, &mut map)
-    }
-
-    fn embeds(&self, other: &Lemma, map: &mut Vec<usize>) -> bool {
-        if map.len() == self.procs {
-            // Each atom must follow from one of `other`'s (equal, or a narrower value).
-            return self.renamed(map).iter().all(|x| {
-                other.atoms.iter().any(|y| {
-                    y.var == x.var
-                        && y.index == x.index
-                        && match (y.value, x.value) {
-                            (PVal::Const(a), PVal::Const(b)) => a == b || atom_implies(a, b),
-                            (a, b) => a == b,
-                        }
-                })
-            });
-        }
-        for q in 0..other.procs {
-            if !map.contains(&q) {
-                map.push(q);
-                if self.embeds(other, map) {
-                    return true;
-                }
-                map.pop();
-            }
-        }
-        false
-    }
-}
-
-/// The next permutation in lexicographic order (false after the last).
-fn next_permutation(p: &mut [usize]) -> bool {
-    let Some(i) = (1..p.len()).rev().find(|&i| p[i - 1] < p[i]) else {
-        return false;
-    };
-    let j = (i..p.len()).rev().find(|&j| p[j] > p[i - 1]).unwrap_or(i);
-    p.swap(i - 1, j);
-    p[i..].reverse();
-    true
-}
-
-/// An equivalent, smaller conjunction of lemmas: lemmas saying the same of adjacent
-/// or overlapping widths are merged, and lemmas another one implies are dropped.
-pub fn simplify(lemmas: Vec<Lemma>) -> Vec<Lemma> {
-    let mut by_atoms: Vec<(Vec<Atom>, Lemma)> = Vec::new();
-    for l in lemmas {
-        let key = l.canonical_atoms();
-        let (lo, hi) = l.effective();
-        if let Some((_, m)) = by_atoms.iter_mut().find(|(k, m)| {
-            let (a, b) = m.effective();
-            *k == key && m.procs == l.procs && lo <= b + 1 && a <= hi + 1
-        }) {
-            m.lo = m.effective().0.min(lo);
-            m.hi = m.hi.max(hi);
-            continue;
-        }
-        by_atoms.push((key, l));
-    }
-    let all: Vec<Lemma> = by_atoms.into_iter().map(|x| x.1).collect();
-    let mut keep = vec![true; all.len()];
-    for i in 0..all.len() {
-        for j in 0..all.len() {
-            if i != j && keep[j] && keep[i] && all[j].subsumes(&all[i]) {
-                // Of two equal lemmas keep the first.
-                if all[i].subsumes(&all[j]) && i < j {
-                    continue;
-                }
-                keep[i] = false;
-            }
-        }
-    }
-    all.into_iter()
-        .zip(keep)
-        .filter(|x| x.1)
-        .map(|x| x.0)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
+    use super::subsume::next_permutation;
     use super::*;
+    use crate::sat::Lit;
 
     fn atom(var: usize, i: usize, v: i64) -> Atom {
         Atom {

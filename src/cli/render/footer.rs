@@ -1,0 +1,502 @@
+//! Everything after the table: counterexamples (traces and lassos), the aggregate's
+//! picture of the failing sizes, the certificate, notes, limits, the answer for every
+//! n, one line per `ltl` property and the summary.
+
+use super::info::type_text;
+use super::warnings::dead_code;
+use super::{Run, label, real_violation};
+use crate::cert::{sizes_phrase, sizes_text};
+use crate::limits::peak_memory;
+use crate::model::instance::Instance;
+use crate::portfolio::every::EveryN;
+use crate::trace;
+use crate::verdict::{Kind, Proof, PropId, Verdict};
+
+/// Traces, limits and the summary after the table.
+pub fn footer(run: &Run) -> String {
+    let mut out = String::new();
+    let dead = dead_code(run);
+    if !dead.warnings.is_empty() {
+        out.push('\n');
+        for d in &dead.warnings {
+            out.push_str(&d.text);
+            out.push('\n');
+        }
+    }
+    if run.reports.iter().any(|r| {
+        r.results
+            .iter()
+            .any(|p| p.verdict.kind() == Kind::Incomplete)
+    }) {
+        out.push_str(
+            "\n* none found: the search that answered may miss a violation; not a proof (see the notes)\n",
+        );
+    }
+    let vacuous: Vec<usize> = run
+        .reports
+        .iter()
+        .filter(|r| r.results.iter().any(|p| p.verdict.kind() == Kind::Vacuous))
+        .map(|r| r.size)
+        .collect();
+    // A size without states at all (a type empty there) is told apart from one whose
+    // init formula is unsatisfiable.
+    let mut unsat = Vec::new();
+    for &n in &vacuous {
+        let inst = Instance::new(run.model, n);
+        match inst.empty_typed_var() {
+            Some(v) => {
+                let var = &run.model.vars[v];
+                out.push_str(&format!(
+                    "\nwarning: no state at size {n}: the type `{}` of `{}` is empty at that size: nothing was checked, the answer is vacuous\n",
+                    type_text(run.model, var.ty),
+                    var.name
+                ));
+            }
+            None => unsat.push(n),
+        }
+    }
+    if !unsat.is_empty() {
+        out.push_str(&format!(
+            "\nwarning: no initial state at {} (the init formula is unsatisfiable there): nothing was checked, the answer is vacuous\n",
+            sizes_phrase(&unsat)
+        ));
+    }
+    // Each trace once: a later size whose trace takes the same steps to the same
+    // violation refers to the first.
+    let mut shown: Vec<(&trace::Trace, usize)> = Vec::new();
+    for r in &run.reports {
+        for p in &r.results {
+            if let Some(l) = p.verdict.lasso() {
+                out.push_str(&lasso_text(run, l));
+                continue;
+            }
+            let Some(t) = p.trace() else { continue };
+            if let Some((_, first)) = shown
+                .iter()
+                .find(|(s, _)| s.steps == t.steps && s.violation == t.violation)
+            {
+                if p.prop == PropId::IntBound {
+                    out.push_str(&format!(
+                        "\nsize {}: a run leaves the int window after {} steps by the same steps as size {first} (int_bound; replayed at size {})\n",
+                        r.size,
+                        t.depth(),
+                        r.size
+                    ));
+                    continue;
+                }
+                out.push_str(&format!(
+                    "\nsize {}: `{}` violated at depth {} by the same steps as size {first} (replayed at size {})\n",
+                    r.size,
+                    label(run.model, p),
+                    t.depth(),
+                    r.size
+                ));
+                continue;
+            }
+            let states = t.replay(run.model).unwrap_or_default();
+            if p.prop == PropId::IntBound {
+                out.push_str(&format!(
+                    "\nsize {}: a run leaves the int window {} after {} steps (int_bound; the other answers at size {} speak of the runs within it; trace replayed on the interpreter):\n",
+                    r.size,
+                    run.model
+                        .int_window
+                        .as_ref()
+                        .map(|w| w.text())
+                        .unwrap_or_default(),
+                    t.depth(),
+                    r.size
+                ));
+            } else {
+                out.push_str(&format!(
+                    "\nsize {}: `{}` violated at depth {} (trace replayed on the interpreter):\n",
+                    r.size,
+                    label(run.model, p),
+                    t.depth()
+                ));
+            }
+            if states.len() == t.steps.len() + 1 {
+                out.push_str(&crate::cli::traces::render_trace(
+                    run.model,
+                    t,
+                    &states,
+                    run.trace_format,
+                ));
+            }
+            shown.push((t, r.size));
+        }
+    }
+    let ltl_violated = run
+        .reports
+        .iter()
+        .any(|r| r.results.iter().any(|p| p.verdict.lasso().is_some()));
+    if run.aggregate || (ltl_violated && run.sizes.len() > 1) {
+        out.push_str(&picture(run));
+    }
+    for c in &run.certificates {
+        // The sizes where this certificate proves a row.
+        let proved: Vec<usize> = run
+            .reports
+            .iter()
+            .filter(|r| {
+                r.results.iter().any(|p| {
+                    matches!(&p.verdict, Verdict::Holds(Proof::Invariant { certificate, .. })
+                        if std::sync::Arc::ptr_eq(certificate, c))
+                })
+            })
+            .map(|r| r.size)
+            .collect();
+        if !proved.is_empty() {
+            out.push_str(&format!(
+                "\n{}proved at {} by an inductive invariant of {}{} ({}{}), checked at every size on its own instance\n",
+                match &c.liveness {
+                    Some((name, _)) => format!("`{name}`: "),
+                    None => String::new(),
+                },
+                sizes_phrase(&proved),
+                if c.lemmas.len() == 1 {
+                    "1 lemma".to_string()
+                } else {
+                    format!("{} lemmas", c.lemmas.len())
+                },
+                match (&c.liveness, c.counting) {
+                    (Some(_), Some(k)) => format!(" of its k-liveness product (k = {k})"),
+                    (Some(_), None) => " of its liveness-to-safety product".to_string(),
+                    _ => String::new(),
+                },
+                c.engine,
+                if c.induction > 1 {
+                    format!(", {}-inductive", c.induction)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+    }
+    for n in run.notes.iter().chain(&dead.notes) {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    if let Some(e) = &run.every {
+        out.push_str(&every_line(run, e));
+    }
+    if let Some(l) = run.limit {
+        // A size is answered when none of its verdicts is unknown.
+        let answered: Vec<usize> = run
+            .reports
+            .iter()
+            .filter(|r| r.results.iter().all(|p| p.verdict.kind() != Kind::Unknown))
+            .map(|r| r.size)
+            .collect();
+        let first_limited = run.reports.iter().find(|r| r.limit.is_some());
+        let at = if let (true, Some(r)) = (run.per_width, first_limited) {
+            format!("at size {} (sizes checked width by width)", r.size)
+        } else if run.aggregate || !run.presentation.size_by_size && run.sizes.len() > 1 {
+            "in the run over all sizes".to_string()
+        } else {
+            format!(
+                "at size {}",
+                run.reports.last().map(|r| r.size).unwrap_or(0)
+            )
+        };
+        out.push_str(&format!(
+            "\nstopped: {} {at}; sizes answered: {}\n",
+            l.text(),
+            if answered.is_empty() {
+                "none".into()
+            } else {
+                sizes_text(&answered)
+            }
+        ));
+        for r in run.reports.iter().filter(|r| r.limit.is_some()) {
+            if let Some(d) = r.answered_depth {
+                out.push_str(&format!(
+                    "size {}: every run of up to {d} steps was examined before the limit\n",
+                    r.size
+                ));
+            }
+        }
+        let skipped: Vec<usize> = run
+            .sizes
+            .iter()
+            .copied()
+            .filter(|n| !run.reports.iter().any(|r| r.size == *n))
+            .collect();
+        if !skipped.is_empty() {
+            out.push_str(&format!("not run: {}\n", sizes_phrase(&skipped)));
+        }
+    }
+    out.push_str(&ltl_lines(run));
+    out.push_str(&format!(
+        "\n{}; {:.2}s{}\n",
+        summary(run),
+        run.seconds,
+        peak_memory()
+            .map(|b| format!(", peak memory {:.1} MiB", b as f64 / (1 << 20) as f64))
+            .unwrap_or_default()
+    ));
+    out
+}
+
+/// A lasso after the table: what it violates, its length, and its steps.
+pub(super) fn lasso_text(run: &Run, l: &crate::lasso::Lasso) -> String {
+    let states = l.replay(run.model).unwrap_or_default();
+    let mut out = format!(
+        "\nsize {}: {} violated by a {}lasso of {} steps, cycle of {} (replayed on the interpreter{}):\n",
+        l.size,
+        crate::lasso::property_text(run.model, l.prop, l.process),
+        if l.fair { "weakly fair " } else { "" },
+        l.steps.len(),
+        if l.is_deadlock() {
+            "a deadlock".to_string()
+        } else {
+            format!("{} steps", l.steps.len() - l.loop_start)
+        },
+        if l.fair { ", fairness checked" } else { "" }
+    );
+    if !states.is_empty() {
+        out.push_str(&crate::cli::traces::render_lasso(
+            run.model,
+            l,
+            &states,
+            run.trace_format,
+        ));
+    }
+    out
+}
+
+/// The answer for every size, in words.
+pub(super) fn every_line(run: &Run, e: &EveryN) -> String {
+    match e {
+        EveryN::Proved {
+            cutoff,
+            certificate,
+            init_everywhere,
+            seconds,
+        } => format!(
+            "\nevery n: holds for every n (a quantified invariant of {} clause{} from {}, checked at sizes 1..{cutoff}, the cutoff{}; {seconds:.2}s)\n",
+            certificate.lemmas.len(),
+            if certificate.lemmas.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            certificate.engine,
+            if *init_everywhere {
+                ""
+            } else {
+                "; vacuous at any size without an initial state"
+            }
+        ),
+        EveryN::NotReached { violated, .. } if !violated.is_empty() => format!(
+            "\nevery n: VIOLATED: the properties fail at {}, so they do not hold for every n\n",
+            sizes_phrase(violated)
+        ),
+        EveryN::NotReached { reason, .. } => format!(
+            "\nevery n: not proved: {reason}; the verdicts above are for {} only\n",
+            sizes_phrase(&run.sizes)
+        ),
+    }
+}
+
+/// One line per `ltl` property: its answers by size, violations first (the fairness
+/// named), so that a run over several properties reads per property.
+pub(super) fn ltl_lines(run: &Run) -> String {
+    let mut out = String::new();
+    let mut props: Vec<(usize, &str)> = Vec::new();
+    for r in &run.reports {
+        for p in &r.results {
+            if let PropId::Ltl(k) = p.prop
+                && !props.iter().any(|(q, _)| *q == k)
+            {
+                props.push((k, &p.name));
+            }
+        }
+    }
+    if props.is_empty() {
+        return out;
+    }
+    out.push('\n');
+    for (k, name) in props {
+        let rows: Vec<(usize, &Verdict)> = run
+            .reports
+            .iter()
+            .flat_map(|r| r.results.iter().map(move |p| (r.size, p)))
+            .filter(|(_, p)| p.prop == PropId::Ltl(k))
+            .map(|(n, p)| (n, &p.verdict))
+            .collect();
+        let at = |f: &dyn Fn(Kind) -> bool| -> Vec<usize> {
+            rows.iter()
+                .filter(|(_, v)| f(v.kind()))
+                .map(|(n, _)| *n)
+                .collect()
+        };
+        let mut parts = Vec::new();
+        for (what, sizes) in [
+            ("violated", at(&|k| k == Kind::Violated)),
+            ("holds", at(&|k| k == Kind::Holds)),
+            (
+                "no violation up to the bound",
+                at(&|k| matches!(k, Kind::NoViolationUpTo(_))),
+            ),
+            (
+                "no violation found (incomplete: not a proof)",
+                at(&|k| k == Kind::Incomplete),
+            ),
+            ("vacuous", at(&|k| k == Kind::Vacuous)),
+            ("unknown", at(&|k| k == Kind::Unknown)),
+        ] {
+            if !sizes.is_empty() {
+                parts.push(format!("{what} at {}", sizes_phrase(&sizes)));
+            }
+        }
+        out.push_str(&format!(
+            "{name}{}: {}\n",
+            if run.fair == Some(true) {
+                " (weak fairness)"
+            } else {
+                ""
+            },
+            parts.join("; ")
+        ));
+    }
+    out
+}
+
+/// The last line: the sizes by kind of answer, violations first.
+pub(super) fn summary(run: &Run) -> String {
+    let sizes_where = |f: &dyn Fn(Kind) -> bool| -> Vec<usize> {
+        run.reports
+            .iter()
+            .filter(|r| r.results.iter().any(|p| f(p.verdict.kind())))
+            .map(|r| r.size)
+            .collect()
+    };
+    let violated: Vec<usize> = run
+        .reports
+        .iter()
+        .filter(|r| r.results.iter().any(real_violation))
+        .map(|r| r.size)
+        .collect();
+    let mut parts = Vec::new();
+    if !violated.is_empty() {
+        let list: Vec<String> = violated.iter().map(|n| n.to_string()).collect();
+        parts.push(if list.len() == 1 {
+            format!("violation at size {}", list[0])
+        } else {
+            format!("violations at sizes {}", list.join(", "))
+        });
+    }
+    // Sizes where every answer is a proof.
+    let proved: Vec<usize> = run
+        .reports
+        .iter()
+        .filter(|r| {
+            !r.results.is_empty() && r.results.iter().all(|p| p.verdict.kind() == Kind::Holds)
+        })
+        .map(|r| r.size)
+        .collect();
+    if !proved.is_empty() {
+        parts.push(format!("holds at {}", sizes_phrase(&proved)));
+    }
+    let bounded = sizes_where(&|k| matches!(k, Kind::NoViolationUpTo(_)));
+    if !bounded.is_empty() {
+        let k = run.reports.iter().find_map(|r| r.stats.bound).unwrap_or(0);
+        parts.push(format!(
+            "no violation up to depth {k} at {} (bounded: not a proof)",
+            sizes_phrase(&bounded)
+        ));
+    }
+    let within = sizes_where(&|k| matches!(k, Kind::WithinInts(_)));
+    if !within.is_empty() {
+        let w = run
+            .model
+            .int_window
+            .as_ref()
+            .map(|w| w.text())
+            .unwrap_or_default();
+        parts.push(format!(
+            "no violation within ints {w} at {}, where some run leaves the window (int_bound: not a proof)",
+            sizes_phrase(&within)
+        ));
+    }
+    let incomplete = sizes_where(&|k| k == Kind::Incomplete);
+    if !incomplete.is_empty() {
+        parts.push(format!(
+            "no violation found at {} (incomplete: not a proof)",
+            sizes_phrase(&incomplete)
+        ));
+    }
+    let vacuous = sizes_where(&|k| k == Kind::Vacuous);
+    if !vacuous.is_empty() {
+        parts.push(format!("vacuous at {}", sizes_phrase(&vacuous)));
+    }
+    let unknown = sizes_where(&|k| k == Kind::Unknown);
+    if !unknown.is_empty() {
+        parts.push(format!("unknown at {}", sizes_phrase(&unknown)));
+    }
+    if let Some(EveryN::Proved { .. }) = &run.every {
+        parts.push("holds for every n".into());
+    }
+    if parts.is_empty() {
+        "no property checked".to_string()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// The failing sizes as rows of the aggregate: `-` a present process, `$` an absent one
+/// (T. Wahl, *Exploiting Replication in Automated Program Verification*, PhD thesis,
+/// UT Austin 2007, §11.6).
+pub(super) fn picture(run: &Run) -> String {
+    let rows = picture_rows(run);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let max = run.sizes.iter().copied().max().unwrap_or(0);
+    let width = rows
+        .iter()
+        .flat_map(|(_, cells)| cells.iter().map(|c| c.chars().count()))
+        .max()
+        .unwrap_or(1);
+    let lassos = rows
+        .iter()
+        .any(|(_, c)| c.iter().any(|x| x != "-" && x != "$"));
+    let mut out = format!(
+        "\nsizes with a violation, as states of the aggregate of {max} slots ({}, $ absent):\n",
+        if lassos {
+            "a present slot shows its process's cells in the initial state of the lasso"
+        } else {
+            "- present"
+        }
+    );
+    for (w, cells) in rows {
+        let cells: Vec<String> = cells.iter().map(|c| format!("{c:>width$}")).collect();
+        out.push_str(&format!("    {}    size {w}\n", cells.join("  ")));
+    }
+    out
+}
+
+/// The picture's rows: for each size with a violation, one entry per slot of the
+/// aggregate: `$` for an absent slot; for a violation of an `ltl` property, the process's
+/// cells in the lasso's initial state (T. Wahl's thesis §11.6 draws the initial states
+/// that violate `AF sorted` so); else `-`.
+pub(super) fn picture_rows(run: &Run) -> Vec<(usize, Vec<String>)> {
+    let max = run.sizes.iter().copied().max().unwrap_or(0);
+    let mut rows: Vec<(usize, Vec<String>)> = Vec::new();
+    for r in &run.reports {
+        let Some(p) = r.results.iter().find(|p| real_violation(p)) else {
+            continue;
+        };
+        if rows.iter().any(|(w, _)| *w == r.size) {
+            continue;
+        }
+        let cells = match p.verdict.lasso() {
+            Some(l) => crate::live::picture(run.model, l, max),
+            None => (1..=max)
+                .map(|q| if q <= r.size { "-" } else { "$" }.to_string())
+                .collect(),
+        };
+        rows.push((r.size, cells));
+    }
+    rows.sort_by_key(|(w, _)| *w);
+    rows
+}

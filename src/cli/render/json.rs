@@ -1,0 +1,192 @@
+//! The `--json` document of `check` and `live` (`schema::CheckDoc`).
+
+use super::warnings::dead_code;
+use super::{Run, kind_name};
+use crate::limits::peak_memory;
+use crate::model::ir::Model;
+use crate::portfolio::every::EveryN;
+use crate::schema::{
+    CheckDoc, EveryDoc, IntWindowDoc, PictureRow, ProofDoc, Row, SCHEMA_VERSION, Tool,
+};
+use crate::trace;
+use crate::verdict::{Counterexample, Proof, PropResult, SizeReport, Verdict};
+
+/// The `--json` document.
+pub fn json(run: &Run) -> CheckDoc {
+    let mut results = Vec::new();
+    for r in &run.reports {
+        for p in &r.results {
+            results.push(row(run, r, p));
+        }
+    }
+    let dead = dead_code(run);
+    CheckDoc {
+        schema: SCHEMA_VERSION,
+        tool: Tool::this(),
+        model: run.model.source.name.clone(),
+        command: std::env::args().collect(),
+        engine: run.engine.into(),
+        engine_text: run.engine_text.clone(),
+        symmetry_use: run.presentation.symmetry.into(),
+        symmetric: run.model.is_symmetric(),
+        symmetry: run.model.symmetry_summary(),
+        fair: run.fair,
+        sizes: run.sizes.clone(),
+        results,
+        limit: run.limit.map(|l| l.text().into()),
+        seconds: run.seconds,
+        peak_memory_bytes: peak_memory(),
+        dead_cells: run.dead_cells.clone(),
+        notes: run.notes.iter().chain(&dead.notes).cloned().collect(),
+        warnings: dead.warnings.into_iter().map(|d| d.json).collect(),
+        coverage: dead.coverage,
+        int_window: int_window_doc(run.model),
+        every_n: run.every.as_ref().map(every_doc),
+        certificate: (!run.certificates.is_empty())
+            .then(|| run.certificates.iter().map(|c| c.to_text()).collect()),
+        bound: run.reports.first().and_then(|r| r.stats.bound),
+        mode: if run.per_width {
+            "per-width"
+        } else if run.aggregate {
+            "aggregate"
+        } else {
+            "one-by-one"
+        }
+        .into(),
+        picture: super::footer::picture_rows(run)
+            .into_iter()
+            .map(|(size, slots)| PictureRow { size, slots })
+            .collect(),
+        process_arrays: process_arrays(run.model),
+    }
+}
+
+/// The arrays indexed by processes and the position of their first `proc` index (the
+/// owner of a cell, as `trace::render_run_table` reads it).
+fn process_arrays(m: &Model) -> std::collections::BTreeMap<String, usize> {
+    m.vars
+        .iter()
+        .filter_map(|v| {
+            v.dims
+                .iter()
+                .position(|t| *t == crate::model::ir::Ty::Proc)
+                .map(|k| (v.name.clone(), k))
+        })
+        .collect()
+}
+
+/// One row of the `--json` document.
+pub(super) fn row(run: &Run, r: &SizeReport, p: &PropResult) -> Row {
+    let trace = match p.verdict.counterexample() {
+        Some(Counterexample::Trace(t)) => {
+            let states = t.replay(run.model).unwrap_or_default();
+            Some(trace::to_doc(run.model, t, &states))
+        }
+        Some(Counterexample::Lasso(l)) => {
+            let states = l.replay(run.model).unwrap_or_default();
+            Some(crate::lasso::to_doc(run.model, l, &states))
+        }
+        None => None,
+    };
+    let proof = match &p.verdict {
+        Verdict::Holds(Proof::Exhaustive) => Some(ProofDoc {
+            how: "exhaustive search".into(),
+            engine: None,
+            lemmas: None,
+            induction: None,
+        }),
+        Verdict::Holds(Proof::Invariant {
+            engine,
+            certificate,
+        }) => Some(ProofDoc {
+            how: "inductive invariant, checked".into(),
+            engine: Some(engine.to_string()),
+            lemmas: Some(certificate.lemmas.len()),
+            induction: Some(certificate.induction),
+        }),
+        _ => None,
+    };
+    let (int_window, within) = match &p.verdict {
+        Verdict::WithinInts { lo, hi, within } => {
+            (Some((*lo, *hi)), Some(within.json_name().to_string()))
+        }
+        _ => (None, None),
+    };
+    let mut stats = r.stats.clone();
+    if let Some(k) = p.verdict.bound() {
+        stats.bound = Some(k);
+    }
+    Row {
+        size: r.size,
+        property: p.name.clone(),
+        kind: kind_name(run.model, p).into(),
+        verdict: p.verdict.json_name().into(),
+        depth: p.depth(),
+        seconds: r.seconds,
+        answered_depth: r.answered_depth,
+        trace,
+        process: p.verdict.lasso().and_then(|l| l.process),
+        fair: p.verdict.lasso().map(|l| l.fair),
+        proof,
+        int_window,
+        within,
+        engine: r.engine.into(),
+        symmetry: r.symmetry,
+        stats,
+        internal_errors: r.internal_errors.clone(),
+    }
+}
+
+/// The answer for every size as JSON.
+pub(super) fn every_doc(e: &EveryN) -> EveryDoc {
+    match e {
+        EveryN::Proved {
+            cutoff,
+            certificate,
+            init_everywhere,
+            seconds,
+        } => EveryDoc {
+            verdict: "holds".into(),
+            cutoff: Some(*cutoff),
+            checked_sizes: Some((1..=*cutoff).collect()),
+            lemmas: Some(certificate.lemmas.len()),
+            how: Some(certificate.engine.clone()),
+            initial_states_at_every_size: Some(*init_everywhere),
+            certificate: Some(certificate.to_text()),
+            reason: None,
+            seconds: *seconds,
+        },
+        EveryN::NotReached {
+            reason,
+            seconds,
+            violated,
+        } => EveryDoc {
+            verdict: if violated.is_empty() {
+                "not_proved"
+            } else {
+                "violated"
+            }
+            .into(),
+            cutoff: None,
+            checked_sizes: None,
+            lemmas: None,
+            how: None,
+            initial_states_at_every_size: None,
+            certificate: None,
+            reason: Some(reason.clone()),
+            seconds: *seconds,
+        },
+    }
+}
+
+/// The int window as JSON: `{"lo", "hi", "given": bool, "free": [names]}` (the
+/// variables whose initial values range over it), or `None` without ints.
+pub fn int_window_doc(m: &Model) -> Option<IntWindowDoc> {
+    let w = m.int_window.as_ref()?;
+    Some(IntWindowDoc {
+        lo: w.lo,
+        hi: w.hi,
+        given: w.given,
+        free: w.free.iter().map(|&v| m.vars[v].name.clone()).collect(),
+    })
+}

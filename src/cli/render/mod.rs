@@ -1,0 +1,94 @@
+//! Rendering of runs and models for the terminal (text) and for tools (`--json`): the
+//! header and table (`table`), the footer (`footer`), the JSON document (`json`), the
+//! dead-code warnings (`warnings`) and `nfold info` (`info`). Nothing here names an
+//! engine: each presents itself (`engine::Presentation`).
+
+mod footer;
+mod info;
+mod json;
+mod table;
+mod warnings;
+
+pub use footer::footer;
+pub use info::info;
+pub use json::json;
+pub use table::{header, rows};
+
+use crate::cert::Certificate;
+use crate::engine::Presentation;
+use crate::model::ir::Model;
+use crate::portfolio::every::EveryN;
+use crate::verdict::{Kind, Limit, PropId, PropResult, SizeReport};
+use std::sync::Arc;
+
+/// Everything the renderer needs about a run.
+pub(crate) struct Run<'a> {
+    pub model: &'a Model,
+    /// The engine's JSON name.
+    pub engine: &'static str,
+    /// One line describing the engine and its settings.
+    pub engine_text: String,
+    /// How the engine presents itself.
+    pub presentation: Presentation,
+    pub symmetry_requested: bool,
+    /// The arrays whose dead cells the explicit search normalizes, described.
+    pub dead_cells: Vec<String>,
+    pub sizes: Vec<usize>,
+    pub reports: Vec<SizeReport>,
+    pub limit: Option<Limit>,
+    pub seconds: f64,
+    /// The sizes were answered as one aggregate.
+    pub aggregate: bool,
+    /// The aggregate run checked its widths one by one (`bmc::driver::check_aggregate`).
+    pub per_width: bool,
+    pub notes: Vec<String>,
+    /// The checked certificates of the sizes proved: the `unsafe` properties' and one
+    /// per `ltl` property (of its liveness product).
+    pub certificates: Vec<Arc<Certificate>>,
+    pub trace_format: super::traces::TraceFormat,
+    /// The answer for every size, when it was asked for (or tried by default).
+    pub every: Option<EveryN>,
+    /// `--every-n` was given (an answer short of it is then not what was asked).
+    pub every_requested: bool,
+    /// For a run with `ltl` properties: whether only weakly fair runs count.
+    pub fair: Option<bool>,
+    /// The `ltl` properties of the run.
+    pub ltls: Vec<usize>,
+}
+
+/// How a row names its property: `invariant NAME` for an invariant (`Unsafe::label`);
+/// the absence of deadlocks as `deadlock-free` (so that `holds` reads as no deadlock);
+/// the engine's name otherwise.
+pub(super) fn label(m: &Model, p: &PropResult) -> String {
+    match p.prop {
+        PropId::Unsafe(u) => m.unsafes[u].label(),
+        PropId::Deadlock => "deadlock-free".into(),
+        _ => p.name.clone(),
+    }
+}
+
+/// The JSON `"kind"` of a row: `unsafe`, `invariant`, `range_error` or `deadlock`.
+pub(super) fn kind_name(m: &Model, p: &PropResult) -> &'static str {
+    match p.prop {
+        PropId::Unsafe(u) => m.unsafes[u].kind.keyword(),
+        PropId::Range => "range_error",
+        PropId::Deadlock => "deadlock",
+        PropId::IntBound => "int_bound",
+        PropId::Ltl(_) => "ltl",
+    }
+}
+
+/// `ints      ...`: the int window, how it was chosen and which initial values are
+/// free over it (empty for a model without ints).
+pub fn ints_line(m: &Model) -> String {
+    match &m.int_window {
+        Some(w) => format!("ints      {}\n", w.summary(m)),
+        None => String::new(),
+    }
+}
+
+/// A violation of the model: any violated row but `int_bound` (leaving the int window
+/// is where the check stops, not an error of the model).
+pub(crate) fn real_violation(p: &crate::verdict::PropResult) -> bool {
+    p.verdict.kind() == Kind::Violated && p.prop != PropId::IntBound
+}

@@ -1,0 +1,154 @@
+//! The lines before the table (model, symmetry, ints, dead cells, fairness, engine) and
+//! the table's rows: one per size and property.
+
+use super::{Run, ints_line, label};
+use crate::model::ir::Model;
+use crate::verdict::{Proof, SizeReport, Verdict};
+
+fn symmetry_line(run: &Run) -> String {
+    let m = run.model;
+    let what = run.presentation.symmetry;
+    // Some engines also permute interchangeable data values (abstract types).
+    let data = run
+        .presentation
+        .data_symmetry
+        .filter(|_| m.has_data_symmetry());
+    match (m.is_symmetric(), run.symmetry_requested) {
+        (true, true) if data.is_some() => {
+            "fully symmetric; reduction on (processes and data values)".into()
+        }
+        (false, true) if data.is_some() => format!(
+            "{}; reduction on for data values only{}",
+            m.symmetry_summary(),
+            data.unwrap_or_default()
+        ),
+        (true, true) => format!("fully symmetric; {what} on{}", ltl_symmetry(run, true)),
+        (true, false) => format!(
+            "fully symmetric; {what} off (--no-symmetry){}",
+            ltl_symmetry(run, false)
+        ),
+        (false, _) => format!(
+            "{}; {what} off{}",
+            m.symmetry_summary(),
+            ltl_symmetry(run, false)
+        ),
+    }
+}
+
+/// For `ltl` properties: which processes a property of a process is checked for, and
+/// under which permutations the search is reduced (`ltl::processes_to_check`).
+pub(super) fn ltl_symmetry(run: &Run, reduced: bool) -> String {
+    let m = run.model;
+    let of_process = run.ltls.iter().any(|&k| m.ltls[k].params > 0);
+    let without = run.ltls.iter().any(|&k| m.ltls[k].params == 0);
+    if !m.is_symmetric() {
+        return if of_process {
+            "; a property of process i is checked for every i".into()
+        } else {
+            String::new()
+        };
+    }
+    if !reduced {
+        return if of_process {
+            "; a property of process i is checked for i = 1".into()
+        } else {
+            String::new()
+        };
+    }
+    let mut groups = Vec::new();
+    if of_process {
+        groups.push(
+            "for a property of process i, the permutations fixing process 1: it is checked \
+             for i = 1 and holds for every i by symmetry",
+        );
+    }
+    if without {
+        groups.push("for a property without a process parameter, all permutations");
+    }
+    if groups.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", groups.join("; "))
+    }
+}
+
+/// The dead cells the explicit search stores as one value, if any.
+fn dead_line(run: &Run) -> String {
+    if run.dead_cells.is_empty() {
+        return String::new();
+    }
+    format!(
+        "reduction dead cells of {} (explicit search; --no-dead-cells)\n",
+        run.dead_cells.join(", ")
+    )
+}
+
+/// For a run with `ltl` properties: which runs count.
+fn fairness_line(run: &Run) -> String {
+    match run.fair {
+        None => String::new(),
+        Some(true) => "fairness  weak, per process: every process that stays enabled eventually executes (--fair)\n".into(),
+        Some(false) => "fairness  none: every infinite run counts (--fair for weak fairness)\n".into(),
+    }
+}
+
+/// The lines before the table.
+pub fn header(run: &Run) -> String {
+    let size_col = run.presentation.count;
+    let tool = crate::schema::Tool::this();
+    format!(
+        "nfold     {} ({})\nmodel     {}\nsymmetry  {}\n{}{}{}engine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
+        tool.version,
+        if tool.git == "unknown" {
+            "git commit unknown".to_string()
+        } else {
+            format!("git {}", tool.git)
+        },
+        run.model.source.name,
+        symmetry_line(run),
+        ints_line(run.model),
+        dead_line(run),
+        fairness_line(run),
+        run.engine_text,
+        "size",
+        "property",
+        "verdict",
+        "depth",
+        size_col,
+        "time"
+    )
+}
+
+/// The table rows of one size.
+pub fn rows(m: &Model, r: &SizeReport) -> String {
+    let mut out = String::new();
+    let proved = r
+        .results
+        .iter()
+        .any(|p| matches!(p.verdict, Verdict::Holds(Proof::Invariant { .. })));
+    let count = r
+        .stats
+        .count(proved)
+        .map(|c| c.to_string())
+        .unwrap_or_else(|| "-".into());
+    for p in &r.results {
+        out.push_str(&format!(
+            "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>8.2}s\n",
+            r.size,
+            label(m, p),
+            p.verdict.text(),
+            p.depth()
+                .map(|d| d.to_string())
+                .unwrap_or_else(|| "-".into()),
+            count,
+            r.seconds
+        ));
+    }
+    if r.results.is_empty() {
+        out.push_str(&format!(
+            "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>8.2}s\n",
+            r.size, "(no property)", "-", "-", count, r.seconds
+        ));
+    }
+    out
+}

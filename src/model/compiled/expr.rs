@@ -1,0 +1,331 @@
+//! Compiled expressions: an expression specialised to constant parameters and
+//! quantified values, with constant subterms folded and cells of constant index turned
+//! into slot numbers, evaluated on an unpacked state.
+
+use super::Fault;
+use crate::model::instance::Instance;
+use crate::model::ir::*;
+
+type Ev = Result<i64, Fault>;
+
+/// A specialised expression over an unpacked state.
+#[derive(Clone, Debug)]
+pub enum C {
+    Const(i64),
+    Slot(u32),
+    SlotEq(u32, i64),
+    SlotNe(u32, i64),
+    /// A cell whose index is computed at run time.
+    Dyn(Box<DynCell>),
+    Arith(ArithOp, Box<C>, Box<C>),
+    Cmp(CmpOp, Box<C>, Box<C>),
+    Not(Box<C>),
+    And(Box<[C]>),
+    Or(Box<[C]>),
+    Imp(Box<C>, Box<C>),
+    Iff(Box<C>, Box<C>),
+    Ite(Box<(C, C, C)>),
+    /// A range error known at compile time, raised if evaluation reaches it.
+    Fail,
+}
+
+/// The cell of `var` at compiled indices: `Ok(Some(slot))` when they are constant and
+/// in range, `Ok(None)` when constant and out of range, otherwise a run-time cell.
+pub(super) fn cell(inst: &Instance, var: VarId, idx: Vec<C>) -> Result<Option<u32>, DynCell> {
+    if idx.iter().all(|c| c.as_const().is_some()) {
+        let ix: Vec<i64> = idx.iter().map(|c| c.as_const().unwrap()).collect();
+        return Ok(inst.slot_of(var, &ix).map(|s| s as u32));
+    }
+    Err(dyn_cell(inst, var, idx))
+}
+
+pub(super) fn dyn_cell(inst: &Instance, var: VarId, idx: Vec<C>) -> DynCell {
+    let l = &inst.vars[var];
+    DynCell {
+        base: l.base,
+        idx: idx
+            .into_iter()
+            .zip(&l.dims)
+            .zip(&l.strides)
+            .map(|((c, &(lo, size)), &stride)| (c, lo, size, stride))
+            .collect(),
+    }
+}
+
+/// A run-time index computation: `base + sum (idx_k - lo_k) * stride_k`.
+#[derive(Clone, Debug)]
+pub struct DynCell {
+    pub base: usize,
+    /// Per position: the index term, its lowest value, number of values and stride.
+    pub idx: Vec<(C, i64, usize, usize)>,
+}
+
+impl DynCell {
+    #[inline]
+    pub(super) fn slot(&self, st: &[i64]) -> Result<usize, Fault> {
+        let mut s = self.base;
+        for (c, lo, size, stride) in &self.idx {
+            let v = c.eval(st)?;
+            let off = v.wrapping_sub(*lo);
+            if off < 0 || off as usize >= *size {
+                return Err(Fault);
+            }
+            s += off as usize * stride;
+        }
+        Ok(s)
+    }
+}
+
+impl C {
+    /// Evaluate on an unpacked state.
+    #[inline]
+    pub fn eval(&self, st: &[i64]) -> Ev {
+        Ok(match self {
+            C::Const(v) => *v,
+            C::Slot(s) => st[*s as usize],
+            C::SlotEq(s, v) => (st[*s as usize] == *v) as i64,
+            C::SlotNe(s, v) => (st[*s as usize] != *v) as i64,
+            C::Dyn(d) => st[d.slot(st)?],
+            C::Arith(op, a, b) => {
+                let (a, b) = (a.eval(st)?, b.eval(st)?);
+                match op {
+                    ArithOp::Add => a.checked_add(b),
+                    ArithOp::Sub => a.checked_sub(b),
+                    ArithOp::Mul => a.checked_mul(b),
+                }
+                .ok_or(Fault)?
+            }
+            C::Cmp(op, a, b) => {
+                let a = a.eval(st)?;
+                op.apply(a, b.eval(st)?) as i64
+            }
+            C::Not(a) => (a.eval(st)? == 0) as i64,
+            C::And(xs) => {
+                for x in xs.iter() {
+                    if x.eval(st)? == 0 {
+                        return Ok(0);
+                    }
+                }
+                1
+            }
+            C::Or(xs) => {
+                for x in xs.iter() {
+                    if x.eval(st)? != 0 {
+                        return Ok(1);
+                    }
+                }
+                0
+            }
+            C::Imp(a, b) => {
+                if a.eval(st)? == 0 {
+                    1
+                } else {
+                    (b.eval(st)? != 0) as i64
+                }
+            }
+            C::Iff(a, b) => {
+                let a = a.eval(st)? != 0;
+                (a == (b.eval(st)? != 0)) as i64
+            }
+            C::Ite(x) => {
+                if x.0.eval(st)? != 0 {
+                    x.1.eval(st)?
+                } else {
+                    x.2.eval(st)?
+                }
+            }
+            C::Fail => return Err(Fault),
+        })
+    }
+
+    fn as_const(&self) -> Option<i64> {
+        match self {
+            C::Const(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// Whether evaluation can neither fail nor depend on the state (safe to drop).
+    fn is_pure_const(&self) -> bool {
+        matches!(self, C::Const(_))
+    }
+}
+
+/// Specialise an expression; `env` holds the values of the locals in scope.
+pub fn compile(inst: &Instance, env: &mut [i64], e: &Expr) -> C {
+    match e {
+        Expr::Const(v, _) => C::Const(*v),
+        Expr::Size => C::Const(inst.n as i64),
+        Expr::Local(id) => C::Const(env[*id]),
+        Expr::Read(var, idx) => {
+            let cs: Vec<C> = idx.iter().map(|x| compile(inst, env, x)).collect();
+            match cell(inst, *var, cs) {
+                Ok(Some(s)) => C::Slot(s),
+                Ok(None) => C::Fail,
+                Err(d) => C::Dyn(Box::new(d)),
+            }
+        }
+        Expr::Arith(op, a, b) => {
+            let (a, b) = (compile(inst, env, a), compile(inst, env, b));
+            if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
+                let r = match op {
+                    ArithOp::Add => x.checked_add(y),
+                    ArithOp::Sub => x.checked_sub(y),
+                    ArithOp::Mul => x.checked_mul(y),
+                };
+                return r.map(C::Const).unwrap_or(C::Fail);
+            }
+            C::Arith(*op, Box::new(a), Box::new(b))
+        }
+        Expr::Cmp(op, a, b) => {
+            let (a, b) = (compile(inst, env, a), compile(inst, env, b));
+            match (&a, &b, op) {
+                (C::Const(x), C::Const(y), _) => C::Const(op.apply(*x, *y) as i64),
+                (C::Slot(s), C::Const(v), CmpOp::Eq) | (C::Const(v), C::Slot(s), CmpOp::Eq) => {
+                    C::SlotEq(*s, *v)
+                }
+                (C::Slot(s), C::Const(v), CmpOp::Ne) | (C::Const(v), C::Slot(s), CmpOp::Ne) => {
+                    C::SlotNe(*s, *v)
+                }
+                _ => C::Cmp(*op, Box::new(a), Box::new(b)),
+            }
+        }
+        Expr::Not(a) => match compile(inst, env, a) {
+            C::Const(v) => C::Const((v == 0) as i64),
+            C::SlotEq(s, v) => C::SlotNe(s, v),
+            C::SlotNe(s, v) => C::SlotEq(s, v),
+            c => C::Not(Box::new(c)),
+        },
+        Expr::And(xs) => junction(xs.iter().map(|x| compile(inst, env, x)).collect(), true),
+        Expr::Or(xs) => junction(xs.iter().map(|x| compile(inst, env, x)).collect(), false),
+        Expr::Imp(a, b) => {
+            let a = compile(inst, env, a);
+            match a.as_const() {
+                Some(0) => C::Const(1),
+                Some(_) => truth(compile(inst, env, b)),
+                None => C::Imp(Box::new(a), Box::new(compile(inst, env, b))),
+            }
+        }
+        Expr::Iff(a, b) => {
+            let (a, b) = (compile(inst, env, a), compile(inst, env, b));
+            match (a.as_const(), b.as_const()) {
+                (Some(x), Some(y)) => C::Const(((x != 0) == (y != 0)) as i64),
+                _ => C::Iff(Box::new(a), Box::new(b)),
+            }
+        }
+        Expr::Ite(c, a, b, _) => {
+            let c = compile(inst, env, c);
+            match c.as_const() {
+                Some(0) => compile(inst, env, b),
+                Some(_) => compile(inst, env, a),
+                None => C::Ite(Box::new((c, compile(inst, env, a), compile(inst, env, b)))),
+            }
+        }
+        Expr::Quant {
+            forall,
+            var,
+            dom,
+            body,
+        } => compile_quant(inst, env, *forall, *var, dom, body),
+    }
+}
+
+/// A quantifier unrolled in ascending order of the bound value; a process excepted by a
+/// run-time value is excluded by a test on that value.
+fn compile_quant(
+    inst: &Instance,
+    env: &mut [i64],
+    forall: bool,
+    var: LocalId,
+    dom: &Domain,
+    body: &Expr,
+) -> C {
+    let mut parts = Vec::new();
+    match dom {
+        Domain::Procs { except } => {
+            let ex: Vec<C> = except.iter().map(|x| compile(inst, env, x)).collect();
+            for p in 1..=inst.n as i64 {
+                env[var] = p;
+                let b = compile(inst, env, body);
+                if ex.iter().all(|c| c.as_const().is_some()) {
+                    if ex.iter().any(|c| c.as_const() == Some(p)) {
+                        continue;
+                    }
+                    parts.push(b);
+                } else {
+                    // p is excluded when it equals a (run-time) excepted value.
+                    let hit: Vec<C> = ex
+                        .iter()
+                        .map(|c| C::Cmp(CmpOp::Eq, Box::new(c.clone()), Box::new(C::Const(p))))
+                        .collect();
+                    let hit = junction(hit, false);
+                    parts.push(if forall {
+                        junction(vec![hit, b], false)
+                    } else {
+                        junction(vec![C::Not(Box::new(hit)), b], true)
+                    });
+                }
+            }
+        }
+        Domain::Type(t) => {
+            let (lo, hi) = inst.domain(*t);
+            for v in lo..=hi {
+                env[var] = v;
+                parts.push(compile(inst, env, body));
+            }
+        }
+    }
+    junction(parts, forall)
+}
+
+/// A formula's truth value as 0/1 (`b` in `a => b` must give 0/1 like the interpreter).
+fn truth(c: C) -> C {
+    match c {
+        C::Const(v) => C::Const((v != 0) as i64),
+        c => c,
+    }
+}
+
+/// `&&` (and_ = true) or `||` of already compiled operands, folding constants while
+/// keeping everything evaluated before a deciding constant.
+fn junction(xs: Vec<C>, and_: bool) -> C {
+    let (unit, zero) = if and_ { (1, 0) } else { (0, 1) };
+    let mut out = Vec::with_capacity(xs.len());
+    for x in xs {
+        match x.as_const() {
+            Some(v) if (v != 0) as i64 == unit => continue,
+            Some(_) => {
+                if out.is_empty() {
+                    return C::Const(zero);
+                }
+                out.push(C::Const(zero));
+                break;
+            }
+            None => {}
+        }
+        match (x, and_) {
+            (C::And(inner), true) => out.extend(inner.into_vec()),
+            (C::Or(inner), false) => out.extend(inner.into_vec()),
+            (x, _) => out.push(x),
+        }
+    }
+    match out.len() {
+        0 => C::Const(unit),
+        1 if !out[0].is_pure_const() && is_bool_valued(&out[0]) => out.pop().unwrap(),
+        _ => {
+            if and_ {
+                C::And(out.into_boxed_slice())
+            } else {
+                C::Or(out.into_boxed_slice())
+            }
+        }
+    }
+}
+
+/// Whether a compiled formula is known to yield exactly 0 or 1.
+fn is_bool_valued(c: &C) -> bool {
+    !matches!(
+        c,
+        C::Slot(_) | C::Dyn(_) | C::Arith(..) | C::Ite(_) | C::Const(_)
+    )
+}

@@ -1,0 +1,271 @@
+//! The fast evaluator of the explicit engine. Every transition instance (transition
+//! with its parameter values) and every property instance is specialised once per size:
+//! parameters and quantified variables become constants (quantifiers are unrolled in
+//! ascending order), cells with constant indices become slot numbers, and constant
+//! subterms fold. Evaluation order and short-circuiting are those of the reference
+//! interpreter, so both meet exactly the same range errors; the engines ask the
+//! reference interpreter for the message, and tests compare the two on random states.
+//!
+//! `expr` compiles and evaluates expressions, `trans` transition instances; this
+//! module holds the instances of a size, which of them a state may enable (dispatch on
+//! a `cell = const` test), and firing one.
+
+mod expr;
+mod trans;
+
+pub use expr::{C, DynCell, compile};
+pub use trans::{CTrans, Op, Target};
+
+use super::eval::transition_instances;
+use super::instance::Instance;
+use trans::compile_trans;
+
+/// A range error (details come from the reference interpreter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fault;
+
+/// A compiled `unsafe` property: its body for every tuple of distinct processes.
+#[derive(Clone, Debug)]
+pub struct CProp {
+    pub tuples: Vec<(Vec<i64>, C)>,
+}
+
+impl CProp {
+    /// Index of the first tuple whose body holds.
+    #[inline]
+    pub fn check(&self, st: &[i64]) -> Result<Option<usize>, Fault> {
+        for (k, (_, c)) in self.tuples.iter().enumerate() {
+            if c.eval(st)? != 0 {
+                return Ok(Some(k));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// All transition and property instances of a family at one size.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub trans: Vec<CTrans>,
+    pub props: Vec<CProp>,
+    dispatch: Dispatch,
+}
+
+/// Which transition instances can be enabled in a state, found without evaluating
+/// them: most instances test `cell = const` first, so they are filed under one such
+/// test (the rarest among all instances) and looked up by the cell's value.
+#[derive(Clone, Debug, Default)]
+struct Dispatch {
+    /// Instances with no `cell = const` test.
+    always: Vec<u32>,
+    /// Per dispatch cell: `(slot, lowest value, offset of its first value's entry in
+    /// `starts`, number of values)`.
+    cells: Vec<(u32, i64, u32, u32)>,
+    /// The instances filed under value v of a cell are
+    /// `items[starts[off + v]..starts[off + v + 1]]`.
+    starts: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Dispatch {
+    fn new(inst: &Instance, trans: &[CTrans]) -> Dispatch {
+        let mut count: std::collections::HashMap<(u32, i64), usize> = Default::default();
+        for t in trans {
+            for &(s, v, eq) in &t.pre {
+                if eq {
+                    *count.entry((s, v)).or_default() += 1;
+                }
+            }
+        }
+        let mut always = Vec::new();
+        // slot -> lists per value
+        let mut groups: Vec<(u32, i64, Vec<Vec<u32>>)> = Vec::new();
+        for (k, t) in trans.iter().enumerate() {
+            let key = t
+                .pre
+                .iter()
+                .filter(|p| p.2)
+                .min_by_key(|p| (count[&(p.0, p.1)], p.0))
+                .map(|p| (p.0, p.1));
+            let Some((slot, v)) = key else {
+                always.push(k as u32);
+                continue;
+            };
+            let sl = &inst.slots[slot as usize];
+            if v < sl.lo || v > sl.hi {
+                // It tests the cell for a value the cell cannot hold: never enabled.
+                continue;
+            }
+            let g = match groups.iter().position(|g| g.0 == slot) {
+                Some(g) => g,
+                None => {
+                    let size = (sl.hi - sl.lo + 1).max(0) as usize;
+                    groups.push((slot, sl.lo, vec![Vec::new(); size]));
+                    groups.len() - 1
+                }
+            };
+            let (_, lo, lists) = &mut groups[g];
+            lists[(v - *lo) as usize].push(k as u32);
+        }
+        let mut d = Dispatch {
+            always,
+            ..Default::default()
+        };
+        for (slot, lo, lists) in groups {
+            d.cells
+                .push((slot, lo, d.starts.len() as u32, lists.len() as u32));
+            for l in &lists {
+                d.starts.push(d.items.len() as u32);
+                d.items.extend_from_slice(l);
+            }
+        }
+        d.starts.push(d.items.len() as u32);
+        d
+    }
+}
+
+/// Receives `(choice index, successor state, cells written)` from `Compiled::fire`.
+pub type SuccessorFn<'a> = dyn FnMut(usize, &[i64], &[(usize, i64)]) + 'a;
+
+/// What firing a compiled transition instance did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Disabled,
+    /// It produced this many successors.
+    Enabled(usize),
+    /// A range error.
+    Fault,
+    /// A store leaving the int window (`int_bound`).
+    IntBound,
+}
+
+/// Reusable buffers for `Compiled::fire`.
+#[derive(Default)]
+pub struct Scratch {
+    /// Deterministic writes, then one entry per nondeterministic update.
+    writes: Vec<(usize, i64)>,
+    nondet: Vec<(usize, Vec<i64>)>,
+    choice: Vec<usize>,
+    saved: Vec<i64>,
+}
+
+impl Compiled {
+    pub fn new(inst: &Instance) -> Compiled {
+        let mut trans = Vec::new();
+        for (t, params) in transition_instances(inst) {
+            trans.push(compile_trans(inst, t, params));
+        }
+        let props = inst
+            .model
+            .unsafes
+            .iter()
+            .map(|u| CProp {
+                tuples: inst
+                    .distinct_tuples(u.params)
+                    .into_iter()
+                    .map(|tuple| {
+                        let mut env = vec![0; u.locals.len().max(tuple.len())];
+                        env[..tuple.len()].copy_from_slice(&tuple);
+                        let c = compile(inst, &mut env, &u.body);
+                        (tuple, c)
+                    })
+                    .collect(),
+            })
+            .collect();
+        let dispatch = Dispatch::new(inst, &trans);
+        Compiled {
+            trans,
+            props,
+            dispatch,
+        }
+    }
+
+    /// The transition instances that may be enabled in `st`, in a fixed order for a
+    /// given state (all others fail one of their `cell = const` tests).
+    pub fn candidates(&self, st: &[i64], out: &mut Vec<u32>) {
+        let d = &self.dispatch;
+        out.clear();
+        out.extend_from_slice(&d.always);
+        for &(slot, lo, off, size) in &d.cells {
+            let v = st[slot as usize].wrapping_sub(lo) as u64;
+            if v < size as u64 {
+                let k = off as usize + v as usize;
+                for &t in &d.items[d.starts[k] as usize..d.starts[k + 1] as usize] {
+                    out.push(t);
+                }
+            }
+        }
+    }
+
+    /// Fire transition instance `k` on `st`. For every successor, in the reference
+    /// order, `f(choice_index, successor, writes)` is called, where `writes` lists the
+    /// cells that differ from `st` (possibly with unchanged values). The successor is
+    /// built in place in `st`, which is restored before returning.
+    pub fn fire(&self, k: usize, st: &mut [i64], sc: &mut Scratch, f: &mut SuccessorFn) -> Outcome {
+        let t = &self.trans[k];
+        match t.enabled(st) {
+            Err(Fault) => return Outcome::Fault,
+            Ok(false) => return Outcome::Disabled,
+            Ok(true) => {}
+        }
+        if let Err(o) = t.stage(st, sc) {
+            return o;
+        }
+        let det = sc.writes.len();
+        for (slot, options) in &sc.nondet {
+            sc.writes.push((*slot, options[0]));
+        }
+        if t.may_conflict {
+            let w = &sc.writes;
+            if (1..w.len()).any(|i| w[..i].iter().any(|x| x.0 == w[i].0)) {
+                return Outcome::Fault;
+            }
+        }
+        Outcome::Enabled(sc.successors(st, det, f))
+    }
+}
+
+impl Scratch {
+    /// Apply the staged writes (the first `det` deterministic) to `st` and call `f` on
+    /// every combination of the nondeterministic choices, the last fastest; restores
+    /// `st` and returns the number of successors.
+    #[inline]
+    fn successors(&mut self, st: &mut [i64], det: usize, f: &mut SuccessorFn) -> usize {
+        self.saved.clear();
+        self.saved.extend(self.writes.iter().map(|&(s, _)| st[s]));
+        for &(s, v) in &self.writes[..det] {
+            st[s] = v;
+        }
+        self.choice.clear();
+        self.choice.resize(self.nondet.len(), 0);
+        let mut count = 0;
+        loop {
+            for (k, (slot, options)) in self.nondet.iter().enumerate() {
+                let v = options[self.choice[k]];
+                st[*slot] = v;
+                self.writes[det + k].1 = v;
+            }
+            f(count, st, &self.writes);
+            count += 1;
+            let mut k = self.nondet.len();
+            let more = loop {
+                if k == 0 {
+                    break false;
+                }
+                k -= 1;
+                self.choice[k] += 1;
+                if self.choice[k] < self.nondet[k].1.len() {
+                    break true;
+                }
+                self.choice[k] = 0;
+            };
+            if !more {
+                break;
+            }
+        }
+        for (&(s, _), &old) in self.writes.iter().zip(&self.saved) {
+            st[s] = old;
+        }
+        count
+    }
+}
