@@ -190,7 +190,16 @@ impl Engine for ExplicitEngine {
     fn describe(&self, p: &Problem) -> String {
         let mut parts = Vec::new();
         if !p.props.is_empty() || p.ltls.is_empty() || self.deadlock {
-            parts.push("explicit breadth-first search (exhaustive)".to_string());
+            parts.push(match self.store {
+                StoreKind::Exact => "explicit breadth-first search (exhaustive)".to_string(),
+                StoreKind::HashCompact => {
+                    "explicit breadth-first search (partial: hash compaction, may miss states)"
+                        .to_string()
+                }
+                StoreKind::Bitstate { log_bits } => format!(
+                    "explicit breadth-first search (partial: bitstate, 2^{log_bits} bits, may miss states)"
+                ),
+            });
         }
         if !p.ltls.is_empty() {
             parts.push(live_text(p));
