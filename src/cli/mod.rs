@@ -550,7 +550,7 @@ fn clap_error(e: &clap::Error, args: &[String]) -> String {
 
 /// A usage or input error: said on stderr, and under `--json` also as a JSON document
 /// (`schema::ErrorDoc`) on stdout, so that a tool reading the output always gets JSON.
-fn usage(msg: &str) -> i32 {
+pub(crate) fn usage(msg: &str) -> i32 {
     eprintln!("nfold: error: {msg}");
     json_error(msg);
     EXIT_USAGE

@@ -182,6 +182,9 @@ impl Count<'_> {
         for c in cexs {
             let trace = match finish::shortest(pp, c.key, c.width, c.depth, solver, &self.inner) {
                 Ok(t) => t,
+                // A limit stopped the search for the run: the width stays open (its
+                // answer is then `unknown` with that limit), no internal error.
+                Err(_) if users_limit(&self.inner).is_some() => continue,
                 Err(e) => {
                     self.errors.push((c.width, e));
                     self.open.retain(|&w| w != c.width);
@@ -275,6 +278,8 @@ impl Count<'_> {
         if let Some((_, checked)) = certificate
             && proved
             && !checked.contains(&n)
+            // A check stopped by the user's limit is `unknown`, not a failure.
+            && users_limit(&self.inner).is_none()
         {
             internal.push("the k-liveness certificate failed its check".into());
         }
@@ -284,7 +289,7 @@ impl Count<'_> {
             symmetry: self.engine.symmetry && model.is_symmetric() && self.p.max > 1,
             results,
             seconds,
-            limit: self.limit,
+            limit: self.limit.or_else(|| users_limit(&self.inner)),
             internal_errors: internal,
             stats: Stats {
                 lemmas: certificate.map(|c| c.0.lemmas.len()),
@@ -350,7 +355,14 @@ impl Ic3Engine {
             .collect();
         Ok(Counted {
             reports,
-            certificate: certificate.map(|c| c.0),
+            // Only a certificate accepted at every width it claims leaves the engine
+            // (a limit may stop its check part way).
+            certificate: certificate.and_then(|(c, accepted)| {
+                c.proves
+                    .iter()
+                    .all(|(_, ws)| ws.iter().all(|w| accepted.contains(w)))
+                    .then_some(c)
+            }),
             open,
             limit: c.limit,
         })
