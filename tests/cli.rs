@@ -676,9 +676,17 @@ fn lossy_stores_never_say_holds() {
         .concat();
         let (code, v) = json_run(&args);
         assert_eq!(code, 4, "{store}");
-        for (r, e) in v["results"].as_array().unwrap().iter().zip(rows(&exact)) {
+        for (r, e) in v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(exact["results"].as_array().unwrap())
+        {
             assert_eq!(r["verdict"], "incomplete", "{store}");
-            assert_eq!(r["states"].as_u64().unwrap(), e.4, "{store}");
+            assert!(
+                r["states"].as_u64().is_some() && r["states"] == e["states"],
+                "{store}"
+            );
             let p = r["omission_probability"].as_f64().unwrap();
             assert!((0.0..1e-6).contains(&p), "{store}: {p}");
         }
