@@ -182,6 +182,10 @@ pub struct Stats {
     /// Liveness: the deepest stack of the search.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_depth: Option<usize>,
+    /// A search that may miss states (hash compaction, bitstate): an upper estimate of
+    /// the probability that it missed one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub omission_probability: Option<f64>,
 }
 
 impl Stats {

@@ -13,6 +13,7 @@ use crate::bmc::query::SymBreak;
 use crate::cert::sizes_phrase;
 use crate::engine::{self, Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
+use crate::explicit::reach::StoreKind;
 use crate::ic3::engine::Ic3Engine;
 use crate::kind::KindEngine;
 use crate::model::ir::Model;
@@ -114,6 +115,16 @@ pub(crate) struct CheckArgs {
     /// explicit: stop a size after storing this many states.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
+    /// explicit, auto: threads for the explicit search (default: one per core); the
+    /// states, counts and answers are the same at every count.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+    /// explicit: how states are stored: exact; or, for bug hunting on instances whose
+    /// states do not fit, hash-compact (a 64-bit signature each) or bitstate[:BYTES]
+    /// (3 bits each in a bit array, 512M unless given), which may miss states: "no
+    /// violation" is then `none found*` with the probability of a miss, not `holds`.
+    #[arg(long, value_name = "STORE", value_parser = parse_store, default_value = "exact")]
+    store: StoreKind,
     /// auto, ic3: also try to prove the properties for every size n, by a quantified
     /// invariant checked up to a cutoff (the default when neither --sizes nor --size
     /// is given).
@@ -155,20 +166,36 @@ pub(crate) enum Mode {
     Live,
 }
 
+/// `--store`: `exact`, `hash-compact`, `bitstate` or `bitstate:BYTES`.
+fn parse_store(s: &str) -> Result<StoreKind, String> {
+    match s.split_once(':') {
+        None if s == "exact" => Ok(StoreKind::Exact),
+        None if s == "hash-compact" => Ok(StoreKind::HashCompact),
+        None if s == "bitstate" => Ok(StoreKind::bitstate_of_bytes(512 << 20)),
+        Some(("bitstate", size)) => super::parse_bytes(size).map(StoreKind::bitstate_of_bytes),
+        _ => Err(format!(
+            "`{s}` is not a store (exact, hash-compact, bitstate or bitstate:BYTES)"
+        )),
+    }
+}
+
 fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
     // The default is auto; flags that belong to one engine choose it.
-    let engine = a.engine.unwrap_or(if a.deadlock || a.max_states.is_some() {
-        EngineArg::Explicit
-    } else if a.depth.is_some()
-        || a.one_by_one
-        || a.whole_aggregate
-        || a.encoding != EncodingArg::Binary
-        || a.por != PorArg::Idle
-    {
-        EngineArg::Sat
-    } else {
-        EngineArg::Auto
-    });
+    let lossy = !a.store.exact();
+    let engine = a
+        .engine
+        .unwrap_or(if a.deadlock || a.max_states.is_some() || lossy {
+            EngineArg::Explicit
+        } else if a.depth.is_some()
+            || a.one_by_one
+            || a.whole_aggregate
+            || a.encoding != EncodingArg::Binary
+            || a.por != PorArg::Idle
+        {
+            EngineArg::Sat
+        } else {
+            EngineArg::Auto
+        });
     let sat_only = a.one_by_one
         || a.whole_aggregate
         || a.encoding != EncodingArg::Binary
@@ -176,6 +203,12 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
     if engine != EngineArg::Sat && sat_only {
         return Err(
             "--encoding, --one-by-one, --whole-aggregate and --por belong to the SAT engine (--engine sat)".into(),
+        );
+    }
+    if engine != EngineArg::Explicit && lossy {
+        return Err(
+            "--store hash-compact and bitstate belong to the explicit engine (--engine explicit)"
+                .into(),
         );
     }
     if engine != EngineArg::Explicit && (a.deadlock || a.max_states.is_some()) {
@@ -198,6 +231,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             dead_cells: !a.no_dead_cells,
             deadlock: a.deadlock,
             max_states: a.max_states,
+            store: a.store,
             shorten: !a.no_shorten,
         }),
         EngineArg::Sat => Box::new(BmcEngine {
@@ -305,6 +339,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         stop: Some(ctrl_c_flag()),
         max_memory: a.run.memory_cap(),
         progress: a.run.progress_on(),
+        threads: a.threads.map_or(0, |t| t as usize),
     };
     let mut run = Run {
         model: &model,

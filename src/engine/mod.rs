@@ -94,6 +94,8 @@ pub struct Control {
     pub max_memory: Option<usize>,
     /// Progress lines on stderr.
     pub progress: bool,
+    /// Threads an engine may search on (0: one per core).
+    pub threads: usize,
 }
 
 impl Control {

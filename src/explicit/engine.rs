@@ -3,7 +3,7 @@
 //! SCC search for `ltl` properties (`ndfs`), stopping at the first limit.
 
 use super::ndfs::{self, LiveOptions, LiveResult, LiveSearch, LiveVerdict};
-use super::reach::{self, ReachOptions};
+use super::reach::{self, ReachOptions, StoreKind};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::ltl::{self, LtlProperty};
 use crate::model::ir::Model;
@@ -19,6 +19,8 @@ pub struct ExplicitEngine {
     /// Report reachable deadlocks.
     pub deadlock: bool,
     pub max_states: Option<usize>,
+    /// How states are stored (`StoreKind::Exact` unless hunting bugs).
+    pub store: StoreKind,
     /// `ltl` properties: look for a shorter lasso once one is found.
     pub shorten: bool,
 }
@@ -188,7 +190,16 @@ impl Engine for ExplicitEngine {
     fn describe(&self, p: &Problem) -> String {
         let mut parts = Vec::new();
         if !p.props.is_empty() || p.ltls.is_empty() || self.deadlock {
-            parts.push("explicit breadth-first search (exhaustive)".to_string());
+            parts.push(match self.store {
+                StoreKind::Exact => "explicit breadth-first search (exhaustive)".to_string(),
+                StoreKind::HashCompact => {
+                    "explicit breadth-first search (partial: hash compaction, may miss states)"
+                        .to_string()
+                }
+                StoreKind::Bitstate { log_bits } => format!(
+                    "explicit breadth-first search (partial: bitstate, 2^{log_bits} bits, may miss states)"
+                ),
+            });
         }
         if !p.ltls.is_empty() {
             parts.push(live_text(p));
@@ -213,6 +224,8 @@ impl Engine for ExplicitEngine {
             stop: ctl.stop.clone(),
             progress: ctl.progress,
             coverage: true,
+            threads: ctl.threads,
+            store: self.store,
         };
         let safety = !p.props.is_empty() || p.ltls.is_empty() || self.deadlock;
         let live = prepare(p.model, &p.ltls)?;
@@ -227,6 +240,9 @@ impl Engine for ExplicitEngine {
             if safety {
                 let r: SizeReport = reach::check_size(p.model, n, &opts).into();
                 let limit = r.limit;
+                if let Some(note) = omission_note(self.store, &r) {
+                    notes.push(note);
+                }
                 report(r);
                 if limit.is_some() {
                     return Ok(stopped(limit, &mut notes));
@@ -272,4 +288,30 @@ pub fn live_text(p: &Problem) -> String {
             "; no fairness"
         }
     )
+}
+
+/// The note under a size answered `none found*` by a store that may miss states: how
+/// the states were stored and the probability that one was missed (`reach::StoreKind`).
+fn omission_note(store: StoreKind, r: &SizeReport) -> Option<String> {
+    let p = r.stats.omission_probability?;
+    if !r
+        .results
+        .iter()
+        .any(|x| x.verdict.kind() == crate::verdict::Kind::Incomplete)
+    {
+        return None;
+    }
+    let how = match store {
+        StoreKind::Exact => return None,
+        StoreKind::HashCompact => "hash compaction (64-bit signatures)".to_string(),
+        StoreKind::Bitstate { log_bits } => format!(
+            "bitstate hashing (2^{log_bits} bits, {} bits a state)",
+            crate::explicit::store::BitArray::PROBES
+        ),
+    };
+    Some(format!(
+        "* size {}: no violation found by a partial search of {} states by {how}; the probability that it missed a reachable state is at most about {p:.1e} (see docs/engines.md): not a proof",
+        r.size,
+        r.stats.states.unwrap_or(0),
+    ))
 }

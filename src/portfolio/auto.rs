@@ -86,6 +86,8 @@ impl AutoEngine {
                 stop: ctl.stop.clone(),
                 progress: ctl.progress,
                 coverage: true,
+                threads: ctl.threads,
+                store: reach::StoreKind::Exact,
             };
             let r: SizeReport = reach::check_size(p.model, n, &opts).into();
             let open =
