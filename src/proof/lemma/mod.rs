@@ -33,6 +33,7 @@ pub use subsume::simplify;
 use crate::bmc::transys::{StateVar, Transys};
 use crate::cert::CertLemma;
 use crate::model::ir::{Model, Ty, VarId};
+use crate::sat::Stop;
 
 /// A conjunction of atoms "state variable = value" (or a range atom, `encode`), sorted
 /// by variable.
@@ -61,6 +62,27 @@ pub struct Lemma {
     pub hi: usize,
     pub procs: usize,
     pub atoms: Vec<Atom>,
+}
+
+/// `Lemma::matching` gave up: the caller's limit (`sat::Stop`) was reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interrupted;
+
+/// How many assignments `Lemma::matching` tries between two polls of its limit (one
+/// clock read per thousand assignments costs nothing measurable; a search of millions
+/// of assignments stops within a millisecond of the deadline).
+const POLL: u64 = 1024;
+
+/// The state of one `Lemma::matching` search.
+struct Match<'a> {
+    ts: &'a Transys<'a>,
+    width: usize,
+    value: &'a dyn Fn(StateVar) -> i64,
+    stop: &'a Stop,
+    cur: Vec<i64>,
+    found: Option<Cube>,
+    nodes: u64,
+    stopped: bool,
 }
 
 /// Which bound of a range a constant moves with when a lemma is restated at the next
@@ -323,33 +345,45 @@ impl Lemma {
     }
 
     /// An instance of the lemma that a state satisfies, if any. `value` gives the
-    /// value of a state variable, `width` the state's width.
+    /// value of a state variable, `width` the state's width. The search tries up to
+    /// width!/(width - procs)! assignments, so it polls `stop` as it goes (every
+    /// `POLL` assignments) and gives up with `Interrupted` once the limit is reached.
     pub fn matching(
         &self,
         ts: &Transys,
         width: usize,
         value: &dyn Fn(StateVar) -> i64,
-    ) -> Option<Cube> {
+        stop: &Stop,
+    ) -> Result<Option<Cube>, Interrupted> {
         if width < self.lo || width > self.hi {
-            return None;
+            return Ok(None);
         }
-        let mut cur = Vec::with_capacity(self.procs);
-        let mut found = None;
-        self.search(ts, width, value, &mut cur, &mut found);
-        found
+        let mut m = Match {
+            ts,
+            width,
+            value,
+            stop,
+            cur: Vec::with_capacity(self.procs),
+            found: None,
+            nodes: 0,
+            stopped: false,
+        };
+        self.search(&mut m);
+        if m.stopped {
+            return Err(Interrupted);
+        }
+        Ok(m.found)
     }
 
-    fn search(
-        &self,
-        ts: &Transys,
-        width: usize,
-        value: &dyn Fn(StateVar) -> i64,
-        cur: &mut Vec<i64>,
-        found: &mut Option<Cube>,
-    ) {
+    fn search(&self, m: &mut Match) {
+        m.nodes += 1;
+        if m.nodes % POLL == 0 && m.stop.now() {
+            m.stopped = true;
+            return;
+        }
         // The atoms whose last variable was just assigned (or that have none, at the
         // start) must hold; the others were checked at a shallower level or wait.
-        let k = cur.len();
+        let k = m.cur.len();
         let last = |a: &Atom| {
             a.index
                 .iter()
@@ -361,11 +395,12 @@ impl Lemma {
                 .max()
                 .unwrap_or(0)
         };
+        let ts = m.ts;
         let mut index = [0i64; 8];
         for a in self.atoms.iter().filter(|a| last(a) == k) {
             let v = |p: PVal| match p {
                 PVal::Const(c) => c,
-                PVal::Proc(i) => cur[i],
+                PVal::Proc(i) => m.cur[i],
             };
             {
                 let n = a.index.len();
@@ -387,25 +422,25 @@ impl Lemma {
                     .dims
                     .iter()
                     .any(|d| matches!(d, Ty::Range(_)));
-                if (ranged && !cell_exists(ts, s, width))
-                    || !satisfies(value(StateVar::Cell(s)), v(a.value))
+                if (ranged && !cell_exists(ts, s, m.width))
+                    || !satisfies((m.value)(StateVar::Cell(s)), v(a.value))
                 {
                     return;
                 }
             }
         }
         if k == self.procs {
-            *found = self.instance(ts, cur);
+            m.found = self.instance(ts, &m.cur);
             return;
         }
-        for p in 1..=width as i64 {
-            if found.is_some() {
+        for p in 1..=m.width as i64 {
+            if m.found.is_some() || m.stopped {
                 return;
             }
-            if !cur.contains(&p) {
-                cur.push(p);
-                self.search(ts, width, value, cur, found);
-                cur.pop();
+            if !m.cur.contains(&p) {
+                m.cur.push(p);
+                self.search(m);
+                m.cur.pop();
             }
         }
     }
@@ -663,9 +698,9 @@ mod tests {
             }],
             ..l
         };
-        assert!(ge_only.matching(&ts, 3, &value).is_some());
+        assert!(ge_only.matching(&ts, 3, &value, &stop).unwrap().is_some());
         let value = |_: StateVar| 1;
-        assert!(ge_only.matching(&ts, 3, &value).is_none());
+        assert!(ge_only.matching(&ts, 3, &value, &stop).unwrap().is_none());
     }
 
     #[test]
