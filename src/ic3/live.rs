@@ -241,14 +241,14 @@ impl Count<'_> {
         let mut results = Vec::new();
         let verdict = if let Some(l) = self.lassos.iter().find(|l| l.size == n) {
             Some(Verdict::violated_by_lasso(l.clone()))
-        } else if let (Some((c, checked)), true) = (certificate, proved) {
-            Some(if checked.contains(&n) {
-                Verdict::Holds(Proof::Invariant {
+        } else if proved {
+            // Without a certificate (a limit came first) or one not accepted here: unknown.
+            Some(match certificate {
+                Some((c, checked)) if checked.contains(&n) => Verdict::Holds(Proof::Invariant {
                     engine: "ic3",
                     certificate: c.clone(),
-                })
-            } else {
-                Verdict::Unknown
+                }),
+                _ => Verdict::Unknown,
             })
         } else {
             None
@@ -381,6 +381,11 @@ impl Ic3Engine {
         let Some(top) = proved.iter().map(|g| g.k).max() else {
             return Ok(None);
         };
+        // Past the limit it could not be checked at any width: not built (building the
+        // product's transition system alone takes a while on wide aggregates).
+        if ctl.sat_stop().now() {
+            return Ok(None);
+        }
         let prod = Product::build(p.model, prop, p.fair, Variant::Counting(top))?;
         let mut widths: Vec<usize> = proved.iter().flat_map(|g| g.widths.clone()).collect();
         widths.sort_unstable();
@@ -456,7 +461,7 @@ impl Ic3Engine {
         }
         let accepted: Vec<usize> = checks
             .iter()
-            .filter(|c| c.failures.is_empty())
+            .filter(|c| c.accepted())
             .map(|c| c.size)
             .collect();
         let marked = Arc::new(Certificate {
