@@ -180,6 +180,10 @@ impl Count<'_> {
         let (model, solver) = (self.p.model, self.engine.solver);
         let mut counted: Vec<usize> = Vec::new();
         for c in cexs {
+            // Past the limit no BMC instance is built: the width stays open.
+            if users_limit(&self.inner).is_some() {
+                continue;
+            }
             let trace = match finish::shortest(pp, c.key, c.width, c.depth, solver, &self.inner) {
                 Ok(t) => t,
                 // A limit stopped the search for the run: the width stays open (its
@@ -220,6 +224,9 @@ impl Count<'_> {
     /// start, and the save step, close the loop there); replayed with fairness checked
     /// by the decoding. `l` is kept if a limit stops that search.
     fn shortest_lasso(&self, l: Lasso, run: usize) -> Result<Lasso, String> {
+        if users_limit(&self.inner).is_some() {
+            return Ok(l);
+        }
         let prod = Product::new(self.p.model, self.prop, self.p.fair)?;
         let pp = Problem::new(&prod.model, l.size, l.size, vec![LOOP_PROP]);
         let depth = run + 1;
