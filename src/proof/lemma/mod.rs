@@ -636,6 +636,41 @@ mod tests {
     }
 
     #[test]
+    fn matching_stops_at_the_limit() {
+        use crate::bmc::frame::Encoding;
+        let text = "type loc = Idle | Crit\narray Pc[proc] : loc\n\
+                    init (z) { Pc[z] = Idle }\n\
+                    unsafe (z1 z2) { Pc[z1] = Crit && Pc[z2] = Crit }\n\
+                    transition go (i) { Pc[i] := Crit; }\n";
+        let m = crate::lang::load_str("t.cub", text).unwrap();
+        let ts = Transys::new(&m, 10, 10, Encoding::Binary);
+        // Six processes, the last of them in Crit: in a state where none is, every
+        // assignment of the first five is tried (10·9·8·7·6 of them) before the last
+        // atom rules it out.
+        let l = Lemma {
+            lo: 10,
+            hi: 10,
+            procs: 6,
+            atoms: (0..6).map(|i| atom(0, i, (i == 5) as i64)).collect(),
+        };
+        let idle = |_: StateVar| 0;
+        let free = Stop::default();
+        assert_eq!(l.matching(&ts, 10, &idle, &free), Ok(None));
+        let past = Stop {
+            deadline: Some(std::time::Instant::now()),
+            flag: None,
+        };
+        assert_eq!(l.matching(&ts, 10, &idle, &past), Err(Interrupted));
+        // A state that matches at once is found before the first poll.
+        let all = |_: StateVar| 1;
+        let ones = Lemma {
+            atoms: (0..6).map(|i| atom(0, i, 1)).collect(),
+            ..l
+        };
+        assert!(ones.matching(&ts, 10, &all, &past).unwrap().is_some());
+    }
+
+    #[test]
     fn range_atoms_render_and_have_literals() {
         use crate::bmc::frame::Encoding;
         let text = "type loc = Idle | Crit\narray Pc[proc] : loc\narray Lev[proc] : 0 .. 3\n\
