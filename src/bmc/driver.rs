@@ -521,6 +521,7 @@ impl<'a> Bmc<'a> {
                 symmetry: self.use_sym,
                 results,
                 seconds,
+                shared_time: self.widths.len() > 1,
                 limit: self.limit,
                 internal_errors: self.internal_errors.clone(),
                 answered_depth: answered,

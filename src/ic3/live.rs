@@ -296,6 +296,7 @@ impl Count<'_> {
             symmetry: self.engine.symmetry && model.is_symmetric() && self.p.max > 1,
             results,
             seconds,
+            shared_time: self.p.max > self.p.min,
             limit: self.limit.or_else(|| users_limit(&self.inner)),
             internal_errors: internal,
             stats: Stats {

@@ -340,6 +340,7 @@ pub fn conclude(
             symmetry: f.symmetry,
             results,
             seconds,
+            shared_time: p.max > p.min,
             limit,
             internal_errors: errors.remove(&n).unwrap_or_default(),
             stats: Stats {
