@@ -66,7 +66,14 @@ fn aggregate_rows_share_one_time() {
 #[test]
 fn rows_of_their_own_runs_have_their_own_times() {
     for args in [
-        &["check", "families/mutex.cub", "--sizes", "1..4", "--engine", "explicit"][..],
+        &[
+            "check",
+            "families/mutex.cub",
+            "--sizes",
+            "1..4",
+            "--engine",
+            "explicit",
+        ][..],
         &[
             "check",
             "families/mutex.cub",
@@ -86,7 +93,9 @@ fn rows_of_their_own_runs_have_their_own_times() {
         let times = time_column(&text);
         assert_eq!(times.len(), 4, "{args:?}:\n{text}");
         assert!(
-            times.iter().all(|(_, t)| t.ends_with('s') && t != "same run"),
+            times
+                .iter()
+                .all(|(_, t)| t.ends_with('s') && t != "same run"),
             "{args:?}:\n{text}"
         );
         assert!(!text.contains("time: "), "{args:?}:\n{text}");

@@ -179,10 +179,7 @@ pub fn prove_every(
                 seconds: start.elapsed().as_secs_f64(),
             });
         }
-        last = match (
-            &check.refused,
-            check.sizes.iter().find(|s| !s.accepted()),
-        ) {
+        last = match (&check.refused, check.sizes.iter().find(|s| !s.accepted())) {
             (Some(r), _) => r.clone(),
             (None, Some(s)) => format!(
                 "at size {}: {}",

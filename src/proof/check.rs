@@ -154,8 +154,7 @@ pub fn check(
             });
             continue;
         }
-        let (failures, unchecked) =
-            check_size(&m, model, cert, n, &claims, &lemmas, solver, stop)?;
+        let (failures, unchecked) = check_size(&m, model, cert, n, &claims, &lemmas, solver, stop)?;
         out.push(SizeCheck {
             size: n,
             certified: if failures.is_empty() && unchecked.is_empty() {

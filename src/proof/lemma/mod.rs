@@ -377,7 +377,7 @@ impl Lemma {
 
     fn search(&self, m: &mut Match) {
         m.nodes += 1;
-        if m.nodes % POLL == 0 && m.stop.now() {
+        if m.nodes.is_multiple_of(POLL) && m.stop.now() {
             m.stopped = true;
             return;
         }
