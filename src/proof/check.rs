@@ -16,12 +16,14 @@
 //! meets a range error does not hold (range errors are the `no range error` lemma's
 //! business), so the certificate's text means what it says.
 
+use super::count;
 use crate::bmc::frame::Encoding;
 use crate::bmc::unroll::Unroller;
 use crate::cert::Certificate;
 use crate::lang;
-use crate::model::ir::Model;
-use crate::sat::circuit::TRUE;
+use crate::model::ir::{CmpOp, Model};
+use crate::sat::circuit::{Circuit, TRUE};
+use std::collections::HashMap;
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
 
 /// The outcome at one size: every condition that failed (empty: certified).
@@ -33,28 +35,82 @@ pub struct SizeCheck {
     pub failures: Vec<String>,
 }
 
-/// The model with the lemmas appended as `unsafe` blocks, and the index of each
-/// lemma's property.
-pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<(Model, Vec<usize>), String> {
+/// How a counting lemma's atoms are read back: per atom, the property "P holds at
+/// process x" and its right-hand side; the property of the other conjuncts.
+#[derive(Clone, Debug)]
+pub struct CountSpec {
+    atoms: Vec<(usize, CmpOp, Rhs)>,
+    rest: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+enum Rhs {
+    Literal(i64),
+    /// Per count v = 0..=max, the property "v OP E".
+    Values(Vec<usize>),
+}
+
+/// The model with the lemmas appended as `unsafe` blocks, the index of each lemma's
+/// property, and the counting lemmas' parts (appended after every lemma's block).
+pub fn with_lemmas(
+    model: &Model,
+    cert: &Certificate,
+) -> Result<(Model, Vec<usize>, HashMap<usize, CountSpec>), String> {
     let mut prefix = "nfold_lemma_".to_string();
     while model.unsafes.iter().any(|u| u.name.starts_with(&prefix)) {
         prefix.insert(0, 'x');
     }
     let mut text = model.source.text.clone();
     text.push('\n');
+    let mut aux = String::new();
+    let base = model.unsafes.len();
+    let mut next = base + cert.lemmas.len();
+    let mut counts = HashMap::new();
+    let push = |aux: &mut String, vars: &str, body: &str, next: &mut usize| {
+        aux.push_str(&format!("unsafe {prefix}aux{} ({vars}) {{ {body} }}\n", *next));
+        *next += 1;
+        *next - 1
+    };
     for (i, l) in cert.lemmas.iter().enumerate() {
-        if l.no_range || l.no_int_bound {
+        let cube = count::parse(&l.body).map_err(|e| format!("lemma {}: {e}", i + 1))?;
+        if l.no_range || l.no_int_bound || cube.is_some() {
             // A placeholder keeps one property per lemma; it is never evaluated.
             text.push_str(&format!("unsafe {prefix}{} () {{ False }}\n", i + 1));
-            continue;
+        } else {
+            text.push_str(&format!(
+                "unsafe {prefix}{} ({}) {{ {} }}\n",
+                i + 1,
+                l.vars.join(" "),
+                l.body
+            ));
         }
-        text.push_str(&format!(
-            "unsafe {prefix}{} ({}) {{ {} }}\n",
-            i + 1,
-            l.vars.join(" "),
-            l.body
-        ));
+        let Some(cube) = cube.filter(|_| !l.no_range && !l.no_int_bound) else {
+            continue;
+        };
+        if !l.vars.is_empty() {
+            return Err(format!("lemma {}: a counting lemma quantifies no process", i + 1));
+        }
+        let mut spec = CountSpec { atoms: Vec::new(), rest: None };
+        for a in &cube.atoms {
+            let pred = push(&mut aux, &a.var, &a.pred, &mut next);
+            let rhs = match a.literal() {
+                Some(v) => Rhs::Literal(v),
+                None => Rhs::Values(
+                    (0..=cert.sizes.1)
+                        .map(|v| {
+                            push(&mut aux, "", &format!("{v} {} ({})", a.op.text(), a.rhs), &mut next)
+                        })
+                        .collect(),
+                ),
+            };
+            spec.atoms.push((pred, a.op, rhs));
+        }
+        if !cube.rest.is_empty() {
+            spec.rest = Some(push(&mut aux, "", &cube.rest.join(" && "), &mut next));
+        }
+        counts.insert(base + i, spec);
     }
+    text.push_str(&aux);
     // The same int window and data values as the model (the lemmas' literals must not
     // move a default window).
     let opts = lang::LoadOptions {
@@ -65,13 +121,78 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<(Model, Vec<usiz
         let (line, _) = e.source.line_col(e.diagnostic.span.lo);
         let base = model.source.text.lines().count() + 1;
         let which = line.saturating_sub(base);
+        let which = if which > cert.lemmas.len() {
+            "with a count".to_string()
+        } else {
+            which.to_string()
+        };
         format!(
             "lemma {} of the certificate does not read as a formula of the model: {}",
             which, e.diagnostic.message
         )
     })?;
-    let base = model.unsafes.len();
-    Ok((m, (base..base + cert.lemmas.len()).collect()))
+    Ok((m, (base..base + cert.lemmas.len()).collect(), counts))
+}
+
+/// "count OP c" from the sequential counter `ge` over n processes.
+fn compare(c: &mut Circuit, ge: &[Lit], op: CmpOp, v: i64, n: usize) -> Lit {
+    let at_least = |v: i64| -> Lit {
+        if v <= 0 {
+            TRUE
+        } else if v as usize > n {
+            -TRUE
+        } else {
+            ge[v as usize]
+        }
+    };
+    let eq = |c: &mut Circuit| {
+        if v < 0 || v as usize > n {
+            -TRUE
+        } else {
+            count::exactly(c, ge, v as usize)
+        }
+    };
+    match op {
+        CmpOp::Ge => at_least(v),
+        CmpOp::Gt => at_least(v + 1),
+        CmpOp::Le => -at_least(v + 1),
+        CmpOp::Lt => -at_least(v),
+        CmpOp::Eq => eq(c),
+        CmpOp::Ne => -eq(c),
+    }
+}
+
+/// A counting lemma's violation at frame j of size n: every atom holds.
+fn count_violation(u: &mut Unroller, spec: &CountSpec, j: usize, n: usize) -> Lit {
+    let mut all = Vec::new();
+    for (pred, op, rhs) in &spec.atoms {
+        let xs: Vec<Lit> = (1..=n as i64)
+            .map(|i| {
+                let (b, e) = u.bad_tuple(*pred, j, &[i]);
+                u.c.and2(b, -e)
+            })
+            .collect();
+        let ge = count::at_least(&mut u.c, &xs);
+        let lit = match rhs {
+            Rhs::Literal(v) => compare(&mut u.c, &ge, *op, *v, n),
+            Rhs::Values(props) => {
+                let mut cases = Vec::new();
+                for (v, &p) in props.iter().enumerate().take(n + 1) {
+                    let (b, e) = u.bad_tuple(p, j, &[]);
+                    let holds = u.c.and2(b, -e);
+                    let is_v = count::exactly(&mut u.c, &ge, v);
+                    cases.push(u.c.and2(is_v, holds));
+                }
+                u.c.or(&cases)
+            }
+        };
+        all.push(lit);
+    }
+    if let Some(r) = spec.rest {
+        let (b, e) = u.bad_tuple(r, j, &[]);
+        all.push(u.c.and2(b, -e));
+    }
+    u.c.and(&all)
 }
 
 /// Check a certificate at each of `sizes` (those of its sizes to check).
@@ -82,7 +203,7 @@ pub fn check(
     solver: SolverKind,
     stop: &Stop,
 ) -> Result<Vec<SizeCheck>, String> {
-    let (m, lemma_props) = with_lemmas(model, cert)?;
+    let (m, lemma_props, counts) = with_lemmas(model, cert)?;
     let window = model.int_window.as_ref().map(|w| (w.lo, w.hi));
     if cert.ints != window {
         let text = |w: Option<(i64, i64)>| match w {
@@ -129,7 +250,7 @@ pub fn check(
                 )
             })
             .collect();
-        let failures = check_size(&m, model, cert, n, &claims, &lemmas, solver, stop)?;
+        let failures = check_size(&m, model, cert, n, &claims, &lemmas, &counts, solver, stop)?;
         out.push(SizeCheck {
             size: n,
             certified: if failures.is_empty() {
@@ -151,11 +272,12 @@ fn check_size(
     n: usize,
     claims: &[String],
     lemmas: &[(usize, Option<bool>)],
+    counts: &HashMap<usize, CountSpec>,
     solver: SolverKind,
     stop: &Stop,
 ) -> Result<Vec<String>, String> {
     let k = cert.induction;
-    let mut q = SizeQueries::new(m, original, cert, n, lemmas, solver, stop)?;
+    let mut q = SizeQueries::new(m, original, cert, n, lemmas, counts, solver, stop)?;
     q.initiation();
     let first = q.consecution_targets(m, n);
     // The range error of `init`, the one query left that does not assume Inv.
@@ -183,6 +305,7 @@ struct SizeQueries<'a> {
     original: &'a Model,
     cert: &'a Certificate,
     lemmas: &'a [(usize, Option<bool>)],
+    counts: &'a HashMap<usize, CountSpec>,
     all_props: Vec<usize>,
     /// Inv at frame j.
     inv: Vec<Lit>,
@@ -201,6 +324,7 @@ impl<'a> SizeQueries<'a> {
         cert: &'a Certificate,
         n: usize,
         lemmas: &'a [(usize, Option<bool>)],
+        counts: &'a HashMap<usize, CountSpec>,
         solver: SolverKind,
         stop: &'a Stop,
     ) -> Result<SizeQueries<'a>, String> {
@@ -224,6 +348,8 @@ impl<'a> SizeQueries<'a> {
                         u.ts.range(&all_props, false)
                     };
                     bad.push(u.lit(j, r));
+                } else if let Some(spec) = counts.get(&p) {
+                    bad.push(count_violation(&mut u, spec, j, n));
                 } else {
                     let (b, e) = u.bad(p, j);
                     bad.push(u.c.and2(b, -e));
@@ -243,6 +369,7 @@ impl<'a> SizeQueries<'a> {
             original,
             cert,
             lemmas,
+            counts,
             all_props,
             inv,
             viol,
@@ -305,7 +432,7 @@ impl<'a> SizeQueries<'a> {
             .zip(&self.viol[k])
             .map(|(&(p, special), &all)| {
                 let params = m.unsafes[p].params;
-                if special.is_some() || params > n {
+                if special.is_some() || params > n || self.counts.contains_key(&p) {
                     return all;
                 }
                 let tuple: Vec<i64> = (1..=params as i64).collect();
@@ -433,9 +560,15 @@ pub fn check_every(
             "a claim for every size needs an inductive invariant (`induction 1`)".into(),
         ));
     }
-    let (m, props) = with_lemmas(model, cert)?;
+    let (m, props, counts) = with_lemmas(model, cert)?;
     let mut procs = Vec::new();
     for (l, &p) in cert.lemmas.iter().zip(&props) {
+        if counts.contains_key(&p) {
+            return Ok(refuse(format!(
+                "lemma `{}` counts processes: counting lemmas are checked at each size only",
+                l.text()
+            )));
+        }
         if l.sizes.is_some() {
             return Ok(refuse(format!(
                 "lemma `{}` is claimed at some sizes only",
