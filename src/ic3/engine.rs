@@ -451,13 +451,19 @@ impl Ic3Engine {
         Ok((reports, out))
     }
 
-    /// IC3 on the problem's `unsafe` properties (and range errors).
+    /// IC3 on the problem's `unsafe` properties (and range errors): first on the
+    /// counter view when the family is in its fragment (`counting`), kept only when
+    /// every (property, size) is answered and the certificate checks; else on the
+    /// per-process aggregate.
     fn check_safety(
         &self,
         p: &Problem,
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
+        if let Some(out) = self.check_counting(p, ctl, report)? {
+            return Ok(out);
+        }
         finish::check_with(
             p,
             ctl,
@@ -468,3 +474,50 @@ impl Ic3Engine {
         )
     }
 }
+
+impl Ic3Engine {
+    /// IC3 on the counter view, within `COUNTING_BUDGET` of the run's time: the reports
+    /// when every (property, size) got a replayed violation or a checked proof.
+    fn check_counting(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Option<Outcome>, String> {
+        if p.model.number_procs.is_some() || crate::counter::fragment(p.model).is_err() {
+            return Ok(None);
+        }
+        let start = Instant::now();
+        let budget = start + COUNTING_BUDGET;
+        let mut c = ctl.clone();
+        c.deadline = Some(ctl.deadline.map_or(budget, |d| d.min(budget)));
+        let Some(f) = super::counting::findings(self, p, &c)? else {
+            return Ok(None);
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        let (reports, certificate) = finish::conclude(p, ctl, "ic3", self.solver, f, seconds)?;
+        let answered = reports.iter().all(|r| {
+            r.internal_errors.is_empty()
+                && r.results
+                    .iter()
+                    .all(|x| !matches!(x.verdict, crate::verdict::Verdict::Unknown))
+        });
+        if !answered {
+            return Ok(None);
+        }
+        for r in reports {
+            report(r);
+        }
+        Ok(Some(Outcome {
+            certificate,
+            aggregate: p.max > p.min,
+            notes: vec![format!(
+                "proved on the counter view: one counter per class of local states, each size on its own (IC3), the invariant checked as counting lemmas on every size's own instance"
+            )],
+            ..Default::default()
+        }))
+    }
+}
+
+/// How long IC3 may try the counter view before the per-process aggregate is tried.
+const COUNTING_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);

@@ -28,6 +28,7 @@
 //! Counterexamples are reported as (property, width, depth): the caller finds a
 //! shortest trace with BMC and replays it; invariants are checked by `proof::check`.
 
+mod counting;
 pub mod engine;
 mod frames;
 mod generalize;
