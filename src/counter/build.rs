@@ -357,7 +357,8 @@ impl Ctx<'_> {
         let k = self.classes.len();
         let mut seen = Vec::new();
         let mut cases = Vec::new();
-        let total = k.pow(u.params as u32);
+        let total = k.checked_pow(u.params as u32).filter(|&t| t <= 100_000);
+        let total = total.ok_or("a property over too many tuples of classes")?;
         for code in 0..total {
             let tuple: Vec<usize> = (0..u.params).map(|i| code / k.pow(i as u32) % k).collect();
             let procs: Vec<(LocalId, usize)> = tuple.iter().copied().enumerate().collect();

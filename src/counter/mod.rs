@@ -57,8 +57,8 @@ pub fn fragment(m: &Model) -> Result<(), String> {
     if m.inits.len() > 1 || m.inits.iter().any(|i| i.params > 1) {
         return Err("init has several blocks or parameters".into());
     }
-    if m.unsafes.iter().any(|u| u.params > 3) {
-        return Err("a property names more than 3 processes".into());
+    if m.unsafes.iter().any(|u| u.params > 4) {
+        return Err("a property names more than 4 processes".into());
     }
     Ok(())
 }

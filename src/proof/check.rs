@@ -162,8 +162,18 @@ fn compare(c: &mut Circuit, ge: &[Lit], op: CmpOp, v: i64, n: usize) -> Lit {
     }
 }
 
-/// A counting lemma's violation at frame j of size n: every atom holds.
-fn count_violation(u: &mut Unroller, spec: &CountSpec, j: usize, n: usize) -> Lit {
+/// The per-process literals of a counting atom and its counter, at one frame.
+type Counter = (Vec<Lit>, Vec<Vec<Lit>>);
+
+/// A counting lemma's violation at frame j of size n: every atom holds. Each atom's
+/// counter is pushed on `counters`.
+fn count_violation(
+    u: &mut Unroller,
+    spec: &CountSpec,
+    j: usize,
+    n: usize,
+    counters: &mut Vec<Counter>,
+) -> Lit {
     let mut all = Vec::new();
     for (pred, op, rhs) in &spec.atoms {
         let xs: Vec<Lit> = (1..=n as i64)
@@ -172,7 +182,9 @@ fn count_violation(u: &mut Unroller, spec: &CountSpec, j: usize, n: usize) -> Li
                 u.c.and2(b, -e)
             })
             .collect();
-        let ge = count::at_least(&mut u.c, &xs);
+        let table = count::at_least(&mut u.c, &xs);
+        let ge = table[n].clone();
+        counters.push((xs, table));
         let lit = match rhs {
             Rhs::Literal(v) => compare(&mut u.c, &ge, *op, *v, n),
             Rhs::Values(props) => {
@@ -337,7 +349,9 @@ impl<'a> SizeQueries<'a> {
         let all_props: Vec<usize> = (0..original.unsafes.len()).collect();
         let mut inv = Vec::new();
         let mut viol: Vec<Vec<Lit>> = Vec::new();
+        let mut counters: Vec<Vec<Counter>> = Vec::new();
         for j in 0..=k {
+            let mut cs = Vec::new();
             let mut bad = Vec::new();
             for &(p, special) in lemmas {
                 if let Some(int) = special {
@@ -349,7 +363,7 @@ impl<'a> SizeQueries<'a> {
                     };
                     bad.push(u.lit(j, r));
                 } else if let Some(spec) = counts.get(&p) {
-                    bad.push(count_violation(&mut u, spec, j, n));
+                    bad.push(count_violation(&mut u, spec, j, n, &mut cs));
                 } else {
                     let (b, e) = u.bad(p, j);
                     bad.push(u.c.and2(b, -e));
@@ -358,6 +372,12 @@ impl<'a> SizeQueries<'a> {
             let any = u.c.or(&bad);
             inv.push(-any);
             viol.push(bad);
+            counters.push(cs);
+        }
+        for j in 0..k {
+            for (a, b) in counters[j].iter().zip(&counters[j + 1]) {
+                count::agree(&mut u.c, &a.0, &b.0, &a.1, &b.1);
+            }
         }
         if cert.simple_path {
             simple_path(&mut u, k);
@@ -427,12 +447,27 @@ impl<'a> SizeQueries<'a> {
             return self.viol[k].clone();
         }
         let u = &mut self.u;
+        // A counting lemma is invariant under renaming: a step violating it is a
+        // renaming of one whose transition instance has process n as its first
+        // parameter (the last one its counter adds up, so that `count::agree` settles
+        // the processes before it).
+        let others: Vec<Lit> = u
+            .instances
+            .iter()
+            .zip(&u.steps[k - 1].sel)
+            .filter(|((_, ps), _)| ps.first().is_some_and(|&p| p != n as i64))
+            .map(|(_, &s)| -s)
+            .collect();
+        let last = u.c.and(&others);
         self.lemmas
             .iter()
             .zip(&self.viol[k])
             .map(|(&(p, special), &all)| {
                 let params = m.unsafes[p].params;
-                if special.is_some() || params > n || self.counts.contains_key(&p) {
+                if self.counts.contains_key(&p) {
+                    return u.c.and2(all, last);
+                }
+                if special.is_some() || params > n {
                     return all;
                 }
                 let tuple: Vec<i64> = (1..=params as i64).collect();

@@ -118,18 +118,38 @@ pub fn parse(body: &str) -> Result<Option<CountCube>, String> {
     Ok(Some(cube))
 }
 
-/// Sinz's sequential counter: `ge[v]` ⇔ at least v of `xs` hold, v = 0..=xs.len() + 1.
-pub fn at_least(c: &mut Circuit, xs: &[Lit]) -> Vec<Lit> {
+/// Sinz's sequential counter: `table[i][v]` ⇔ at least v of the first i literals of
+/// `xs` hold, v = 0..=xs.len() + 1; the last row counts them all.
+pub fn at_least(c: &mut Circuit, xs: &[Lit]) -> Vec<Vec<Lit>> {
     let mut ge = vec![TRUE];
     ge.extend(std::iter::repeat_n(FALSE, xs.len() + 1));
+    let mut table = vec![ge.clone()];
     for (i, &x) in xs.iter().enumerate() {
         // Descending, so that ge[v - 1] is still the count over the first i literals.
         for v in (1..=i + 1).rev() {
             let step = c.and2(ge[v - 1], x);
             ge[v] = c.or(&[ge[v], step]);
         }
+        table.push(ge.clone());
     }
-    ge
+    table
+}
+
+/// Clauses true of any two counters built by `at_least` over literal lists `xs`, `ys`:
+/// where the lists agree on a prefix, the counts of that prefix agree. They add no
+/// assumption; they spare the solver the rediscovery (for each process) that two equal
+/// circuits over equal inputs are equal, which makes inductive counting lemmas hard for
+/// CDCL.
+pub fn agree(c: &mut Circuit, xs: &[Lit], ys: &[Lit], tx: &[Vec<Lit>], ty: &[Vec<Lit>]) {
+    let mut same = TRUE;
+    for i in 0..xs.len() {
+        let eq = c.iff(xs[i], ys[i]);
+        same = c.and2(same, eq);
+        for v in 1..=i + 1 {
+            c.clause(&[-same, -tx[i + 1][v], ty[i + 1][v]]);
+            c.clause(&[-same, tx[i + 1][v], -ty[i + 1][v]]);
+        }
+    }
 }
 
 /// "The count is exactly v" from `ge`.
