@@ -17,13 +17,18 @@ use crate::bmc::transys::Transys;
 use crate::cert::CertLemma;
 use crate::counter;
 use crate::engine::{Control, Problem};
-use crate::proof::finish::Findings;
+use crate::proof::finish::{self, Findings};
 use crate::verdict::PropId;
 
 /// What the counter view gave at every width of the problem, as findings over the
 /// family, or `None` when the view does not apply, a limit stopped it, or it met a
 /// range error (which the per-process search must place).
-pub fn findings(eng: &Ic3Engine, p: &Problem, ctl: &Control) -> Result<Option<Findings>, String> {
+pub fn findings(
+    eng: &Ic3Engine,
+    p: &Problem,
+    ctl: &Control,
+    skip: &[(PropId, usize)],
+) -> Result<Option<Findings>, String> {
     if counter::fragment(p.model).is_err() {
         return Ok(None);
     }
@@ -39,6 +44,7 @@ pub fn findings(eng: &Ic3Engine, p: &Problem, ctl: &Control) -> Result<Option<Fi
         let mut opts = eng.options(&cp, ctl);
         opts.symmetry = false;
         opts.progress = false;
+        opts.exclude = skip.iter().filter(|(_, w)| *w == n).copied().collect();
         let out = prove(&mut ts, &opts)?;
         if out.limit.is_some() || out.cexs.iter().any(|c| !matches!(c.key, PropId::Unsafe(_))) {
             return Ok(None);
@@ -72,13 +78,39 @@ pub fn findings(eng: &Ic3Engine, p: &Problem, ctl: &Control) -> Result<Option<Fi
         }
         per_width.push((n, lemmas));
     }
+    let lemmas = merge(per_width, (p.min, p.max));
+    // The certificate is checked here too, so that a view that misses something (a
+    // range error of a cell it leaves out) hands over to the per-process search
+    // instead of ending in `unknown`.
+    let claims: Vec<(String, Vec<usize>)> = finish::keys(p)
+        .into_iter()
+        .map(|k| {
+            let sizes = p
+                .sizes()
+                .into_iter()
+                .filter(|&n| !skip.contains(&(k, n)) && !cexs.iter().any(|c| c.0 == k && c.1 == n))
+                .collect();
+            (finish::key_name(p.model, k), sizes)
+        })
+        .collect();
+    let (_, checks) = finish::certify(p, HOW, 1, false, lemmas.clone(), claims, eng.solver, ctl)?;
+    if checks.iter().any(|c| !c.failures.is_empty()) {
+        if ctl.progress {
+            crate::progress::line("ic3 on the counter view: its invariant failed the check; back to the per-process search");
+        }
+        return Ok(None);
+    }
     Ok(Some(Findings {
         cexs,
-        invariant: Some((merge(per_width, (p.min, p.max)), 1, false)),
+        invariant: Some((lemmas, 1, false)),
         proof_depth: Some(frames),
+        how: Some(HOW),
         ..Findings::default()
     }))
 }
+
+/// The certificate's `engine` line.
+const HOW: &str = "ic3 on the counter view";
 
 fn lemma(body: String, no_range: bool) -> CertLemma {
     CertLemma {

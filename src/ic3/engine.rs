@@ -17,7 +17,7 @@ use crate::proof::finish::{self, Findings};
 use crate::proof::lemma::{Anchor, Lemma};
 use crate::sat::SolverKind;
 use crate::verdict::{PropId, SizeReport};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// IC3 with its settings.
 #[derive(Clone, Debug)]
@@ -333,8 +333,35 @@ impl Ic3Engine {
         Ok((ts, out))
     }
 
-    /// Run IC3 on the problem, every (property, size) of `skip` already answered.
+    /// Run IC3 on the problem, every (property, size) of `skip` already answered. For a
+    /// family in the counter view's fragment: on the per-process aggregate for
+    /// `PLAIN_FIRST`, then, if that did not settle everything, on the counter view
+    /// (`counting`, kept only when its certificate checks), then on the aggregate again
+    /// without that limit.
     pub fn findings(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        skip: &[(PropId, usize)],
+    ) -> Result<Findings, String> {
+        if p.model.number_procs.is_none() && crate::counter::fragment(p.model).is_ok() {
+            let limited = |d: Duration| Control {
+                deadline: Some(ctl.deadline.map_or(Instant::now() + d, |x| x.min(Instant::now() + d))),
+                ..ctl.clone()
+            };
+            let f = self.plain_findings(p, &limited(PLAIN_FIRST), skip)?;
+            if f.limit.is_none() || ctl.sat_stop().now() {
+                return Ok(f);
+            }
+            if let Some(f) = super::counting::findings(self, p, &limited(COUNTING_BUDGET), skip)? {
+                return Ok(f);
+            }
+        }
+        self.plain_findings(p, ctl, skip)
+    }
+
+    /// IC3 on the per-process aggregate.
+    fn plain_findings(
         &self,
         p: &Problem,
         ctl: &Control,
@@ -451,19 +478,13 @@ impl Ic3Engine {
         Ok((reports, out))
     }
 
-    /// IC3 on the problem's `unsafe` properties (and range errors): first on the
-    /// counter view when the family is in its fragment (`counting`), kept only when
-    /// every (property, size) is answered and the certificate checks; else on the
-    /// per-process aggregate.
+    /// IC3 on the problem's `unsafe` properties (and range errors).
     fn check_safety(
         &self,
         p: &Problem,
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
-        if let Some(out) = self.check_counting(p, ctl, report)? {
-            return Ok(out);
-        }
         finish::check_with(
             p,
             ctl,
@@ -475,49 +496,10 @@ impl Ic3Engine {
     }
 }
 
-impl Ic3Engine {
-    /// IC3 on the counter view, within `COUNTING_BUDGET` of the run's time: the reports
-    /// when every (property, size) got a replayed violation or a checked proof.
-    fn check_counting(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Option<Outcome>, String> {
-        if p.model.number_procs.is_some() || crate::counter::fragment(p.model).is_err() {
-            return Ok(None);
-        }
-        let start = Instant::now();
-        let budget = start + COUNTING_BUDGET;
-        let mut c = ctl.clone();
-        c.deadline = Some(ctl.deadline.map_or(budget, |d| d.min(budget)));
-        let Some(f) = super::counting::findings(self, p, &c)? else {
-            return Ok(None);
-        };
-        let seconds = start.elapsed().as_secs_f64();
-        let (reports, certificate) = finish::conclude(p, ctl, "ic3", self.solver, f, seconds)?;
-        let answered = reports.iter().all(|r| {
-            r.internal_errors.is_empty()
-                && r.results
-                    .iter()
-                    .all(|x| !matches!(x.verdict, crate::verdict::Verdict::Unknown))
-        });
-        if !answered {
-            return Ok(None);
-        }
-        for r in reports {
-            report(r);
-        }
-        Ok(Some(Outcome {
-            certificate,
-            aggregate: p.max > p.min,
-            notes: vec![format!(
-                "proved on the counter view: one counter per class of local states, each size on its own (IC3), the invariant checked as counting lemmas on every size's own instance"
-            )],
-            ..Default::default()
-        }))
-    }
-}
-
-/// How long IC3 may try the counter view before the per-process aggregate is tried.
-const COUNTING_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+/// How long IC3 on the per-process aggregate runs before the counter view is tried,
+/// for a family in its fragment: families whose invariants need no counting are proved
+/// in this time (every shipped one in under 0.1 s), counting ones stall.
+const PLAIN_FIRST: Duration = Duration::from_millis(500);
+/// How long the counter view may take before the per-process aggregate is run again
+/// without that limit.
+const COUNTING_BUDGET: Duration = Duration::from_secs(10);

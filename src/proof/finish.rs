@@ -122,6 +122,9 @@ pub struct Findings {
     pub symmetry: bool,
     /// Frames or induction depth, and invariant size, for the report.
     pub proof_depth: Option<usize>,
+    /// How the invariant was found, for the certificate's `engine` line when it is not
+    /// the engine's name.
+    pub how: Option<&'static str>,
 }
 
 /// What a proof engine's `Engine::check` does once it has its findings: refuse a model
@@ -221,7 +224,7 @@ pub fn conclude(
         let t0 = std::time::Instant::now();
         let (cert, checks) = certify(
             p,
-            engine,
+            f.how.unwrap_or(engine),
             induction,
             simple_path,
             lemmas,
