@@ -27,6 +27,7 @@ pub fn findings(
     eng: &Ic3Engine,
     p: &Problem,
     ctl: &Control,
+    check_ctl: &Control,
     skip: &[(PropId, usize)],
 ) -> Result<Option<Findings>, String> {
     if counter::fragment(p.model).is_err() {
@@ -93,7 +94,7 @@ pub fn findings(
             (finish::key_name(p.model, k), sizes)
         })
         .collect();
-    let (_, checks) = finish::certify(p, HOW, 1, false, lemmas.clone(), claims, eng.solver, ctl)?;
+    let (_, checks) = finish::certify(p, HOW, 1, false, lemmas.clone(), claims, eng.solver, check_ctl)?;
     if checks.iter().any(|c| !c.failures.is_empty()) {
         if ctl.progress {
             crate::progress::line("ic3 on the counter view: its invariant failed the check; back to the per-process search");
