@@ -68,7 +68,12 @@ impl Ctx<'_> {
 
     /// `e` with the process locals `procs` (local id → class) and `vals` (local id →
     /// value) substituted.
-    fn sub(&self, e: &Expr, procs: &[(LocalId, usize)], vals: &[(LocalId, i64)]) -> Result<Expr, String> {
+    fn sub(
+        &self,
+        e: &Expr,
+        procs: &[(LocalId, usize)],
+        vals: &[(LocalId, i64)],
+    ) -> Result<Expr, String> {
         let r = |x: &Expr| self.sub(x, procs, vals);
         Ok(match e {
             Expr::Const(..) | Expr::Size => e.clone(),
@@ -79,7 +84,10 @@ impl Ctx<'_> {
             Expr::Read(v, ix) if ix.is_empty() => Expr::Read(self.gid[v], vec![]),
             Expr::Read(v, ix) => {
                 let (Some(k), [Expr::Local(p)]) = (self.local_index(*v), ix.as_slice()) else {
-                    return Err(format!("`{}` is read at another index", self.m.vars[*v].name));
+                    return Err(format!(
+                        "`{}` is read at another index",
+                        self.m.vars[*v].name
+                    ));
                 };
                 let Some(&(_, c)) = procs.iter().find(|(l, _)| l == p) else {
                     return Err("a cell is indexed by a name that is no process".into());
@@ -93,8 +101,15 @@ impl Ctx<'_> {
             Expr::Or(xs) => Expr::Or(xs.iter().map(r).collect::<Result<_, _>>()?),
             Expr::Imp(a, b) => Expr::Imp(Box::new(r(a)?), Box::new(r(b)?)),
             Expr::Iff(a, b) => Expr::Iff(Box::new(r(a)?), Box::new(r(b)?)),
-            Expr::Ite(c, a, b, t) => Expr::Ite(Box::new(r(c)?), Box::new(r(a)?), Box::new(r(b)?), *t),
-            Expr::Quant { forall, var, dom: Domain::Type(t), body } => {
+            Expr::Ite(c, a, b, t) => {
+                Expr::Ite(Box::new(r(c)?), Box::new(r(a)?), Box::new(r(b)?), *t)
+            }
+            Expr::Quant {
+                forall,
+                var,
+                dom: Domain::Type(t),
+                body,
+            } => {
                 let vs = domain(self.m, *t, self.n).ok_or("a quantifier over a large type")?;
                 let mut xs = Vec::new();
                 for v in vs {
@@ -104,9 +119,12 @@ impl Ctx<'_> {
                 }
                 if *forall { Expr::And(xs) } else { Expr::Or(xs) }
             }
-            Expr::Quant { forall, var, dom: Domain::Procs { except }, body } => {
-                self.count_test(*forall, *var, except, body, procs, vals)?
-            }
+            Expr::Quant {
+                forall,
+                var,
+                dom: Domain::Procs { except },
+                body,
+            } => self.count_test(*forall, *var, except, body, procs, vals)?,
         })
     }
 
@@ -160,7 +178,11 @@ fn sum(terms: Vec<Expr>, minus: i64) -> Expr {
         acc = Expr::Arith(ArithOp::Add, Box::new(acc), Box::new(t));
     }
     if minus > 0 {
-        acc = Expr::Arith(ArithOp::Sub, Box::new(acc), Box::new(Expr::Const(minus, Ty::Int)));
+        acc = Expr::Arith(
+            ArithOp::Sub,
+            Box::new(acc),
+            Box::new(Expr::Const(minus, Ty::Int)),
+        );
     }
     acc
 }
@@ -257,7 +279,9 @@ impl Ctx<'_> {
                     let var = &m.vars[u.var];
                     if var.dims.is_empty() {
                         let v = match &u.value {
-                            UpdValue::Term(e) => UpdValue::Term(simplify(self.sub(e, &[(0, c)], &[])?, n)),
+                            UpdValue::Term(e) => {
+                                UpdValue::Term(simplify(self.sub(e, &[(0, c)], &[])?, n))
+                            }
                             UpdValue::Nondet => UpdValue::Nondet,
                             UpdValue::Any { .. } => return Err("`any` in an update".into()),
                         };
@@ -287,7 +311,11 @@ impl Ctx<'_> {
                     let Some(dst) = self.classes.iter().position(|x| *x == tuple) else {
                         continue;
                     };
-                    let mut g = vec![cmp(CmpOp::Ge, self.count[c].clone(), Expr::Const(1, Ty::Int))];
+                    let mut g = vec![cmp(
+                        CmpOp::Ge,
+                        self.count[c].clone(),
+                        Expr::Const(1, Ty::Int),
+                    )];
                     g.extend(conds);
                     out.push(Move {
                         name: format!("{}_{c}_{j}", t.name.split('#').next().unwrap_or(&t.name)),
@@ -328,7 +356,8 @@ impl Ctx<'_> {
                 .filter(|e| {
                     let mut r = Vec::new();
                     super::reads(e, &mut r);
-                    r.iter().all(|&v| self.m.vars[v].dims.is_empty() || self.locals.contains(&v))
+                    r.iter()
+                        .all(|&v| self.m.vars[v].dims.is_empty() || self.locals.contains(&v))
                 })
                 .collect(),
         );
@@ -370,7 +399,11 @@ impl Ctx<'_> {
             for c in 0..k {
                 let mult = tuple.iter().filter(|&&x| x == c).count() as i64;
                 if mult > 0 {
-                    conds.push(cmp(CmpOp::Ge, self.count[c].clone(), Expr::Const(mult, Ty::Int)));
+                    conds.push(cmp(
+                        CmpOp::Ge,
+                        self.count[c].clone(),
+                        Expr::Const(mult, Ty::Int),
+                    ));
                 }
             }
             conds.push(body);

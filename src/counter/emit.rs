@@ -71,15 +71,12 @@ struct Elim {
 /// Place invariants with an integer row whose pivot is a counter eliminate that
 /// counter; the row is a lemma `#{x : P} <> E` when its counters have coefficient 1
 /// (and is left out when it is the conservation law, true of any state).
-fn eliminate(
-    ctx: &Ctx,
-    moves: &[Move],
-    init: &Expr,
-    allowed: &[bool],
-    preds: &[String],
-) -> Elim {
+fn eliminate(ctx: &Ctx, moves: &[Move], init: &Expr, allowed: &[bool], preds: &[String]) -> Elim {
     let (k, n, m) = (ctx.classes.len(), ctx.n as i64, ctx.m);
-    let mut none = Elim { expr: vec![None; k], lemmas: Vec::new() };
+    let mut none = Elim {
+        expr: vec![None; k],
+        lemmas: Vec::new(),
+    };
     let single = allowed.iter().filter(|&&a| a).count() == 1;
     let base = ctx.gid.len();
     // Global ids (in the counter model) with a linear change and a pinned initial value.
@@ -139,9 +136,13 @@ fn eliminate(
             if !counters.iter().all(|&c| c == 0 || c == 1) {
                 continue;
             }
-            let set: Vec<&str> = (0..k).filter(|&c| counters[c] == 1).map(|c| preds[c].as_str()).collect();
+            let set: Vec<&str> = (0..k)
+                .filter(|&c| counters[c] == 1)
+                .map(|c| preds[c].as_str())
+                .collect();
             let e = rhs_text(m, rhs, globals, &lin, &orig);
-            none.lemmas.push(format!("#{{x : {}}} <> {e}", set.join(" || ")));
+            none.lemmas
+                .push(format!("#{{x : {}}} <> {e}", set.join(" || ")));
         }
         // counter p = rhs - Σ_{j≠p} coef_j x_j
         let mut e = int(rhs);
@@ -149,8 +150,16 @@ fn eliminate(
             if j == p || a == 0 {
                 continue;
             }
-            let x = if j < k { read(UNREDUCED + j) } else { read(lin[j - k].0) };
-            let t = if a == 1 || a == -1 { x } else { arith(ArithOp::Mul, int(a.abs()), x) };
+            let x = if j < k {
+                read(UNREDUCED + j)
+            } else {
+                read(lin[j - k].0)
+            };
+            let t = if a == 1 || a == -1 {
+                x
+            } else {
+                arith(ArithOp::Mul, int(a.abs()), x)
+            };
             e = arith(if a > 0 { ArithOp::Sub } else { ArithOp::Add }, e, t);
         }
         none.expr[p] = Some(e);
@@ -171,7 +180,11 @@ fn rhs_text(m: &Model, rhs: i64, b: &[i64], lin: &[(VarId, i64)], orig: &[VarId]
     let mut neg = Vec::new();
     for (j, &c) in b.iter().enumerate() {
         let name = &m.vars[orig[lin[j].0]].name;
-        let t = if c.abs() == 1 { name.clone() } else { format!("{} * {name}", c.abs()) };
+        let t = if c.abs() == 1 {
+            name.clone()
+        } else {
+            format!("{} * {name}", c.abs())
+        };
         if c < 0 {
             pos.push(t);
         } else if c > 0 {
@@ -226,14 +239,27 @@ pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
         .filter(|&v| m.vars[v].dims == [Ty::Proc] && rel[v])
         .collect();
     let (cls, deads) = classes(m, n, &locals)?;
-    let globals: Vec<VarId> = (0..m.vars.len()).filter(|&v| m.vars[v].dims.is_empty()).collect();
+    let globals: Vec<VarId> = (0..m.vars.len())
+        .filter(|&v| m.vars[v].dims.is_empty())
+        .collect();
     let gid: HashMap<VarId, VarId> = globals.iter().enumerate().map(|(i, &v)| (v, i)).collect();
     let base = globals.len();
     let plain: Vec<Expr> = (0..cls.len()).map(|c| read(UNREDUCED + c)).collect();
-    let ctx = Ctx { m, n, locals: &locals, classes: &cls, gid: &gid, count: &plain };
+    let ctx = Ctx {
+        m,
+        n,
+        locals: &locals,
+        classes: &cls,
+        gid: &gid,
+        count: &plain,
+    };
     let moves = ctx.moves()?;
     let (init, allowed) = ctx.init()?;
-    let props: Vec<Expr> = m.unsafes.iter().map(|u| ctx.property(u)).collect::<Result<_, _>>()?;
+    let props: Vec<Expr> = m
+        .unsafes
+        .iter()
+        .map(|u| ctx.property(u))
+        .collect::<Result<_, _>>()?;
     let preds: Vec<String> = cls
         .iter()
         .zip(&deads)
@@ -242,7 +268,9 @@ pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
     let elim = eliminate(&ctx, &moves, &init, &allowed, &preds);
     let mut prefix = "NfoldK".to_string();
     while m.vars.iter().any(|v| v.name.starts_with(&prefix))
-        || m.ranges.iter().any(|r| r.name.starts_with(&prefix.to_lowercase()))
+        || m.ranges
+            .iter()
+            .any(|r| r.name.starts_with(&prefix.to_lowercase()))
     {
         prefix.push('X');
     }
@@ -276,31 +304,71 @@ pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
     for &c in &kept {
         let name = format!("{prefix}{c}");
         counts.push((name.clone(), format!("#{{x : {}}}", preds[c])));
-        out.vars.push(Var { name, kind: VarKind::Global, dims: vec![], ty: count_ty, span: Span::default() });
+        out.vars.push(Var {
+            name,
+            kind: VarKind::Global,
+            dims: vec![],
+            ty: count_ty,
+            span: Span::default(),
+        });
     }
     out.transitions = moves
         .iter()
         .map(|mv| transition(mv, &fin, &remap, base, &kept))
         .collect();
     let mut init_c = vec![init.clone()];
-    let allowed_sum: Vec<Expr> = (0..cls.len()).filter(|&c| allowed[c]).map(|c| fin[c].clone()).collect();
-    init_c.push(Expr::Cmp(CmpOp::Eq, Box::new(sum(allowed_sum)), Box::new(Expr::Size)));
+    let allowed_sum: Vec<Expr> = (0..cls.len())
+        .filter(|&c| allowed[c])
+        .map(|c| fin[c].clone())
+        .collect();
+    init_c.push(Expr::Cmp(
+        CmpOp::Eq,
+        Box::new(sum(allowed_sum)),
+        Box::new(Expr::Size),
+    ));
     for c in (0..cls.len()).filter(|&c| !allowed[c]) {
-        init_c.push(Expr::Cmp(CmpOp::Eq, Box::new(fin[c].clone()), Box::new(int(0))));
+        init_c.push(Expr::Cmp(
+            CmpOp::Eq,
+            Box::new(fin[c].clone()),
+            Box::new(int(0)),
+        ));
     }
-    out.inits = vec![Init { params: 0, locals: vec![], body: remap(&Expr::And(init_c)), span: Span::default() }];
+    out.inits = vec![Init {
+        params: 0,
+        locals: vec![],
+        body: remap(&Expr::And(init_c)),
+        span: Span::default(),
+    }];
     for (u, body) in out.unsafes.iter_mut().zip(&props) {
         u.params = 0;
         u.locals.clear();
         u.body = remap(body);
-        u.conjuncts = vec![Conjunct { expr: u.body.clone(), span: u.span }];
+        u.conjuncts = vec![Conjunct {
+            expr: u.body.clone(),
+            span: u.span,
+        }];
     }
     out.ltls.clear();
     out.symmetry_breaks.clear();
     let text = lang::print::model_text(&out);
-    let model = lang::load_str_with(&format!("{} (counter view, width {n})", m.source.name), &text, &LoadOptions::of(m))
-        .map_err(|e| format!("the counter view does not read back: {}\n{text}", e.render()))?;
-    Ok(CounterView { width: n, model, counts, equalities: elim.lemmas, classes: cls.len() })
+    let model = lang::load_str_with(
+        &format!("{} (counter view, width {n})", m.source.name),
+        &text,
+        &LoadOptions::of(m),
+    )
+    .map_err(|e| {
+        format!(
+            "the counter view does not read back: {}\n{text}",
+            e.render()
+        )
+    })?;
+    Ok(CounterView {
+        width: n,
+        model,
+        counts,
+        equalities: elim.lemmas,
+        classes: cls.len(),
+    })
 }
 
 /// The counters of the unreduced counter model are read as variables from here on (one
@@ -358,5 +426,12 @@ fn transition(
             }
         }
     }
-    Transition { name: mv.name.clone(), params: 0, locals: vec![], guard: remap(&mv.guard), updates, span }
+    Transition {
+        name: mv.name.clone(),
+        params: 0,
+        locals: vec![],
+        guard: remap(&mv.guard),
+        updates,
+        span,
+    }
 }

@@ -45,10 +45,16 @@ pub fn fragment(m: &Model) -> Result<(), String> {
     for v in &m.vars {
         let local = v.dims == [Ty::Proc];
         if v.ty == Ty::Proc || (!local && v.dims.contains(&Ty::Proc)) {
-            return Err(format!("`{}` holds or is indexed by several processes", v.name));
+            return Err(format!(
+                "`{}` holds or is indexed by several processes",
+                v.name
+            ));
         }
         if v.kind == VarKind::Array && !local {
-            return Err(format!("`{}` is an array not indexed by one process", v.name));
+            return Err(format!(
+                "`{}` is an array not indexed by one process",
+                v.name
+            ));
         }
     }
     if m.transitions.iter().any(|t| t.params != 1) {
@@ -109,7 +115,9 @@ pub(crate) fn reads(e: &Expr, out: &mut Vec<VarId>) {
 pub(crate) fn relevant(m: &Model) -> Vec<bool> {
     let mut want = vec![false; m.vars.len()];
     let mut seed = Vec::new();
-    m.transitions.iter().for_each(|t| reads(&t.guard, &mut seed));
+    m.transitions
+        .iter()
+        .for_each(|t| reads(&t.guard, &mut seed));
     m.unsafes.iter().for_each(|u| reads(&u.body, &mut seed));
     for v in seed {
         want[v] = true;
@@ -283,7 +291,10 @@ mod tests {
         eprintln!("{}", v.model.source.text);
         eprintln!("{:?}", v.equalities);
         assert_eq!(v.classes, 3);
-        assert!(v.equalities.contains(&"#{x : Pc[x] = Reading} <> Cnt".to_string()));
+        assert!(
+            v.equalities
+                .contains(&"#{x : Pc[x] = Reading} <> Cnt".to_string())
+        );
     }
 
     #[test]
@@ -296,7 +307,10 @@ mod tests {
 
     #[test]
     fn barrier_and_semaphore() {
-        for (p, n) in [("benches/models/barrier.cub", 4), ("benches/models/semaphore_k2.cub", 4)] {
+        for (p, n) in [
+            ("benches/models/barrier.cub", 4),
+            ("benches/models/semaphore_k2.cub", 4),
+        ] {
             let v = view(p, n);
             eprintln!("{}\n{:?}", v.model.source.text, v.equalities);
         }

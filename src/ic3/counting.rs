@@ -94,10 +94,21 @@ pub fn findings(
             (finish::key_name(p.model, k), sizes)
         })
         .collect();
-    let (_, checks) = finish::certify(p, HOW, 1, false, lemmas.clone(), claims, eng.solver, check_ctl)?;
+    let (_, checks) = finish::certify(
+        p,
+        HOW,
+        1,
+        false,
+        lemmas.clone(),
+        claims,
+        eng.solver,
+        check_ctl,
+    )?;
     if checks.iter().any(|c| !c.failures.is_empty()) {
         if ctl.progress {
-            crate::progress::line("ic3 on the counter view: its invariant failed the check; back to the per-process search");
+            crate::progress::line(
+                "ic3 on the counter view: its invariant failed the check; back to the per-process search",
+            );
         }
         return Ok(None);
     }

@@ -23,8 +23,8 @@ use crate::cert::Certificate;
 use crate::lang;
 use crate::model::ir::{CmpOp, Model};
 use crate::sat::circuit::{Circuit, TRUE};
-use std::collections::HashMap;
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
+use std::collections::HashMap;
 
 /// The outcome at one size: every condition that failed (empty: certified).
 #[derive(Clone, Debug)]
@@ -67,7 +67,10 @@ pub fn with_lemmas(
     let mut next = base + cert.lemmas.len();
     let mut counts = HashMap::new();
     let push = |aux: &mut String, vars: &str, body: &str, next: &mut usize| {
-        aux.push_str(&format!("unsafe {prefix}aux{} ({vars}) {{ {body} }}\n", *next));
+        aux.push_str(&format!(
+            "unsafe {prefix}aux{} ({vars}) {{ {body} }}\n",
+            *next
+        ));
         *next += 1;
         *next - 1
     };
@@ -88,9 +91,15 @@ pub fn with_lemmas(
             continue;
         };
         if !l.vars.is_empty() {
-            return Err(format!("lemma {}: a counting lemma quantifies no process", i + 1));
+            return Err(format!(
+                "lemma {}: a counting lemma quantifies no process",
+                i + 1
+            ));
         }
-        let mut spec = CountSpec { atoms: Vec::new(), rest: None };
+        let mut spec = CountSpec {
+            atoms: Vec::new(),
+            rest: None,
+        };
         for a in &cube.atoms {
             let pred = push(&mut aux, &a.var, &a.pred, &mut next);
             let rhs = match a.literal() {
@@ -98,7 +107,12 @@ pub fn with_lemmas(
                 None => Rhs::Values(
                     (0..=cert.sizes.1)
                         .map(|v| {
-                            push(&mut aux, "", &format!("{v} {} ({})", a.op.text(), a.rhs), &mut next)
+                            push(
+                                &mut aux,
+                                "",
+                                &format!("{v} {} ({})", a.op.text(), a.rhs),
+                                &mut next,
+                            )
                         })
                         .collect(),
                 ),

@@ -72,7 +72,10 @@ pub fn parse(body: &str) -> Result<Option<CountCube>, String> {
     if !body.contains("#{") {
         return Ok(None);
     }
-    let mut cube = CountCube { atoms: Vec::new(), rest: Vec::new() };
+    let mut cube = CountCube {
+        atoms: Vec::new(),
+        rest: Vec::new(),
+    };
     for c in conjuncts(body) {
         let Some(inner) = c.strip_prefix("#{") else {
             if c.contains("#{") {
@@ -89,7 +92,9 @@ pub fn parse(body: &str) -> Result<Option<CountCube>, String> {
         let var = var.trim();
         if var.is_empty()
             || !var.starts_with(|ch: char| ch.is_ascii_lowercase())
-            || !var.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            || !var
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
         {
             return Err(format!("`{var}` is not a process variable name"));
         }
@@ -106,7 +111,9 @@ pub fn parse(body: &str) -> Result<Option<CountCube>, String> {
             .find_map(|(t, op)| after.strip_prefix(t).map(|r| (*op, r.trim())))
             .ok_or_else(|| format!("expected a comparison after the count in `{c}`"))?;
         if rhs.is_empty() || rhs.contains("#{") || pred.contains("#{") || pred.contains('}') {
-            return Err(format!("`{c}`: expected `#{{x : P}} OP E`, E without counts"));
+            return Err(format!(
+                "`{c}`: expected `#{{x : P}} OP E`, E without counts"
+            ));
         }
         cube.atoms.push(CountAtom {
             var: var.to_string(),
@@ -165,7 +172,9 @@ mod tests {
 
     #[test]
     fn counting_atoms_and_the_rest() {
-        let c = parse("#{x : Pc[x] = A || Pc[x] = B} <> N - Cnt && W = False").unwrap().unwrap();
+        let c = parse("#{x : Pc[x] = A || Pc[x] = B} <> N - Cnt && W = False")
+            .unwrap()
+            .unwrap();
         assert_eq!(c.atoms.len(), 1);
         assert_eq!(c.atoms[0].pred, "Pc[x] = A || Pc[x] = B");
         assert_eq!(c.atoms[0].op, CmpOp::Ne);
