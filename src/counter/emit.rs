@@ -85,8 +85,8 @@ fn eliminate(ctx: &Ctx, moves: &[Move], init: &Expr, allowed: &[bool], preds: &[
     for (&v, &g) in ctx.gid {
         orig[g] = v;
     }
-    for g in 0..base {
-        let var = &m.vars[orig[g]];
+    for (g, &o) in orig.iter().enumerate() {
+        let var = &m.vars[o];
         if !matches!(var.ty, Ty::Range(_)) || var.kind != VarKind::Global {
             continue;
         }

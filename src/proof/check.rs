@@ -50,12 +50,12 @@ enum Rhs {
     Values(Vec<usize>),
 }
 
+/// The model with the lemmas, each lemma's property, the counting lemmas' parts.
+pub type WithLemmas = (Model, Vec<usize>, HashMap<usize, CountSpec>);
+
 /// The model with the lemmas appended as `unsafe` blocks, the index of each lemma's
 /// property, and the counting lemmas' parts (appended after every lemma's block).
-pub fn with_lemmas(
-    model: &Model,
-    cert: &Certificate,
-) -> Result<(Model, Vec<usize>, HashMap<usize, CountSpec>), String> {
+pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<WithLemmas, String> {
     let mut prefix = "nfold_lemma_".to_string();
     while model.unsafes.iter().any(|u| u.name.starts_with(&prefix)) {
         prefix.insert(0, 'x');
@@ -344,6 +344,7 @@ impl<'a> SizeQueries<'a> {
     /// Unroll the instance of size `n` of `m` (the model with the lemmas) k steps and
     /// build Inv and the lemmas' violations at every frame (with `simple path`, runs of
     /// pairwise distinct states only).
+    #[allow(clippy::too_many_arguments)]
     fn new(
         m: &'a Model,
         original: &'a Model,
