@@ -57,6 +57,9 @@ pub fn fragment(m: &Model) -> Result<(), String> {
             ));
         }
     }
+    if !m.vars.iter().any(|v| v.dims == [Ty::Proc]) {
+        return Err("the family has no process cells to count".into());
+    }
     if m.transitions.iter().any(|t| t.params != 1) {
         return Err("a transition does not have exactly one process parameter".into());
     }
