@@ -30,6 +30,8 @@
 //! product of the model with its `ltl` property NAME (weakly fair runs only with
 //! `fair`; `live::Product`): the product is built again from the model and the
 //! property, and the lemmas and claims are about it (the hash is of its text).
+//! `liveness NAME [fair] counting K` names the k-liveness product instead (a counter
+//! of completed rounds; the claim is that it never reaches K; `live::Variant`).
 
 use crate::source::Span;
 
@@ -58,6 +60,9 @@ pub struct Certificate {
     /// `liveness NAME [fair]`: the invariant is of the liveness product of the model
     /// with its `ltl` property NAME (under weak fairness when the flag is set).
     pub liveness: Option<(String, bool)>,
+    /// `counting K` on the `liveness` line: the product is the k-liveness one with
+    /// bound K (otherwise liveness-to-safety).
+    pub counting: Option<usize>,
 }
 
 /// One lemma: the sizes it is claimed at, its process variables and its formula
@@ -274,8 +279,11 @@ impl Certificate {
         }
         if let Some((name, fair)) = &self.liveness {
             out.push_str(&format!(
-                "liveness {name}{}\n",
-                if *fair { " fair" } else { "" }
+                "liveness {name}{}{}\n",
+                if *fair { " fair" } else { "" },
+                self.counting
+                    .map(|k| format!(" counting {k}"))
+                    .unwrap_or_default()
             ));
         }
         // A claim at no size says nothing (and `proves P at` would not read back).
@@ -329,6 +337,7 @@ impl Certificate {
             ints: None,
             every: None,
             liveness: None,
+            counting: None,
         };
         let mut off = 0;
         let mut seen_sizes = false;
@@ -383,12 +392,25 @@ impl Certificate {
                     }
                     "lemma" => c.lemmas.push(CertLemma::parse(rest)?),
                     "liveness" => {
+                        let (rest, counting) =
+                            match rest.rsplit_once(" counting ") {
+                                Some((r, k)) => (
+                                    r.trim(),
+                                    Some(
+                                        k.trim().parse::<usize>().ok().filter(|&k| k >= 1).ok_or(
+                                            "expected a bound of at least 1 after `counting`",
+                                        )?,
+                                    ),
+                                ),
+                                None => (rest, None),
+                            };
+                        c.counting = counting;
                         let (name, fair) = match rest.strip_suffix(" fair") {
                             Some(n) => (n.trim(), true),
                             None => (rest, false),
                         };
                         if name.is_empty() || name.contains(' ') {
-                            return Err("expected `liveness PROPERTY [fair]`".into());
+                            return Err("expected `liveness PROPERTY [fair] [counting K]`".into());
                         }
                         c.liveness = Some((name.to_string(), fair));
                     }
@@ -479,6 +501,7 @@ mod tests {
             ints: Some((-2, 5)),
             every: None,
             liveness: None,
+            counting: None,
         };
         let t = c.to_text();
         assert!(t.contains("proves mutex at 1..3, 5, 7..8"));
@@ -502,7 +525,16 @@ mod tests {
             let t = live.to_text();
             assert_eq!(t.contains("\nliveness starvation_free fair\n"), fair);
             assert_eq!(Certificate::parse(&t).unwrap(), live);
+            let counting = Certificate {
+                counting: Some(15),
+                ..live
+            };
+            let t = counting.to_text();
+            let want = if fair { " fair" } else { "" };
+            assert!(t.contains(&format!("\nliveness starvation_free{want} counting 15\n")));
+            assert_eq!(Certificate::parse(&t).unwrap(), counting);
         }
         assert!(Certificate::parse("sizes 1..2\nliveness a b\n").is_err());
+        assert!(Certificate::parse("sizes 1..2\nliveness a counting 0\n").is_err());
     }
 }

@@ -209,60 +209,10 @@ pub fn to_dot(
     highlight: Option<&Highlight>,
 ) -> Result<String, String> {
     let model: &Model = inst.model;
-    // The highlighted nodes, and per edge the trail's step numbers.
-    let mut hl_nodes = vec![false; g.states.len()];
-    let mut hl_edges: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    if let Some(h) = highlight {
-        let ids: HashMap<&State, usize> =
-            g.states.iter().enumerate().map(|(k, s)| (s, k)).collect();
-        let node_of = |st: &State| -> Option<usize> {
-            let key = match sym {
-                Some(s) => s.canonical_state(st),
-                None => st.clone(),
-            };
-            ids.get(&key).copied()
-        };
-        let mut path = Vec::with_capacity(h.states.len());
-        for (k, st) in h.states.iter().enumerate() {
-            match node_of(st) {
-                Some(id) => {
-                    hl_nodes[id] = true;
-                    path.push(id);
-                }
-                None => {
-                    return Err(format!(
-                        "state {k} of {} is not among the graph's states",
-                        h.name
-                    ));
-                }
-            }
-        }
-        for (k, step) in h.steps.iter().enumerate() {
-            let (a, b) = (path[k], path[k + 1]);
-            // The edge of this very instance; under symmetry the representative's edge
-            // may carry a permuted instance, so then every edge between the two nodes.
-            let exact: Vec<usize> = (0..g.edges.len())
-                .filter(|&e| g.edges[e].0 == a && g.edges[e].1 == b && g.edges[e].2 == *step)
-                .collect();
-            let chosen = if exact.is_empty() {
-                (0..g.edges.len())
-                    .filter(|&e| g.edges[e].0 == a && g.edges[e].1 == b)
-                    .collect()
-            } else {
-                exact
-            };
-            if chosen.is_empty() {
-                return Err(format!(
-                    "step {} of {} is not an edge of the graph",
-                    k + 1,
-                    h.name
-                ));
-            }
-            for e in chosen {
-                hl_edges.entry(e).or_default().push(k + 1);
-            }
-        }
-    }
+    let (hl_nodes, hl_edges) = match highlight {
+        Some(h) => highlighted(g, sym, h)?,
+        None => (vec![false; g.states.len()], BTreeMap::new()),
+    };
     let mut out = String::new();
     let bad_count = g.bad.iter().filter(|b| !b.is_empty()).count();
     out.push_str(&format!(
@@ -341,6 +291,65 @@ pub fn to_dot(
     }
     out.push_str("}\n");
     Ok(out)
+}
+
+/// The nodes on the highlighted path, and per edge the path's step numbers on it.
+type Highlighted = (Vec<bool>, BTreeMap<usize, Vec<usize>>);
+
+/// Where `h` runs in the graph: its nodes, and per edge its step numbers (an error when
+/// a state or step of the path is not in the graph).
+fn highlighted(g: &Graph, sym: Option<&Symmetry>, h: &Highlight) -> Result<Highlighted, String> {
+    let mut hl_nodes = vec![false; g.states.len()];
+    let mut hl_edges: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let ids: HashMap<&State, usize> = g.states.iter().enumerate().map(|(k, s)| (s, k)).collect();
+    let node_of = |st: &State| -> Option<usize> {
+        let key = match sym {
+            Some(s) => s.canonical_state(st),
+            None => st.clone(),
+        };
+        ids.get(&key).copied()
+    };
+    let mut path = Vec::with_capacity(h.states.len());
+    for (k, st) in h.states.iter().enumerate() {
+        match node_of(st) {
+            Some(id) => {
+                hl_nodes[id] = true;
+                path.push(id);
+            }
+            None => {
+                return Err(format!(
+                    "state {k} of {} is not among the graph's states",
+                    h.name
+                ));
+            }
+        }
+    }
+    for (k, step) in h.steps.iter().enumerate() {
+        let (a, b) = (path[k], path[k + 1]);
+        // The edge of this very instance; under symmetry the representative's edge
+        // may carry a permuted instance, so then every edge between the two nodes.
+        let exact: Vec<usize> = (0..g.edges.len())
+            .filter(|&e| g.edges[e].0 == a && g.edges[e].1 == b && g.edges[e].2 == *step)
+            .collect();
+        let chosen = if exact.is_empty() {
+            (0..g.edges.len())
+                .filter(|&e| g.edges[e].0 == a && g.edges[e].1 == b)
+                .collect()
+        } else {
+            exact
+        };
+        if chosen.is_empty() {
+            return Err(format!(
+                "step {} of {} is not an edge of the graph",
+                k + 1,
+                h.name
+            ));
+        }
+        for e in chosen {
+            hl_edges.entry(e).or_default().push(k + 1);
+        }
+    }
+    Ok((hl_nodes, hl_edges))
 }
 
 #[cfg(test)]

@@ -337,11 +337,11 @@ impl<'a> Induction<'a> {
     fn progress(&mut self, k: usize) {
         if self.ctl.progress && self.last_progress.elapsed().as_secs_f64() >= 2.0 {
             self.last_progress = Instant::now();
-            eprintln!(
-                "nfold: k-induction depth {k}, {} strengthening lemmas, {:.1}s",
+            crate::progress::line(format!(
+                "k-induction depth {k}, {} strengthening lemmas, {:.1}s",
                 self.alive.iter().filter(|a| **a).count(),
                 self.start.elapsed().as_secs_f64()
-            );
+            ));
         }
     }
 }

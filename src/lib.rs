@@ -19,6 +19,7 @@ pub mod model;
 pub mod portfolio;
 pub mod progress;
 pub mod proof;
+pub mod report;
 pub mod sat;
 pub mod schema;
 pub mod simulate;

@@ -182,6 +182,10 @@ pub struct Stats {
     /// Liveness: the deepest stack of the search.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_depth: Option<usize>,
+    /// A search that may miss states (hash compaction, bitstate): an upper estimate of
+    /// the probability that it missed one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub omission_probability: Option<f64>,
 }
 
 impl Stats {
@@ -345,6 +349,10 @@ pub struct CheckDoc {
     pub schema: u32,
     pub tool: Tool,
     pub model: String,
+    /// The command line that wrote the document (the program, then its arguments), so
+    /// that the run can be repeated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
     /// The engine's name (`explicit`, `sat`, `ic3`, `kind`, `auto`) and its settings.
     pub engine: String,
     pub engine_text: String,
@@ -391,6 +399,11 @@ pub struct CheckDoc {
     /// property the process's cells in the lasso's initial state.
     #[serde(default)]
     pub picture: Vec<PictureRow>,
+    /// The arrays indexed by processes, each with the position of its first `proc`
+    /// index: the process that owns a cell (`A[2]` belongs to process 2), as the text
+    /// report's tables by process (`--trace-format table`) and the HTML report group them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub process_arrays: BTreeMap<String, usize>,
 }
 
 /// One row of the `$` picture.
@@ -490,7 +503,7 @@ pub struct CertifyDoc {
     pub simple_path: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub induction: Option<usize>,
-    /// `liveness NAME [fair]`: the certificate is of the liveness product of `ltl`
+    /// `liveness NAME [fair] [counting K]`: the certificate is of the liveness product of `ltl`
     /// property NAME, rebuilt from the model to be checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub liveness: Option<String>,

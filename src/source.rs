@@ -348,3 +348,48 @@ mod tests {
         assert!(d.render(&src).contains("m.cub:1:3"));
     }
 }
+
+/// The candidate closest to `name` by edit distance, when it is close enough to be a
+/// likely typo (at most one edit per three characters, and at least one), for a "did
+/// you mean" hint.
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions), case-sensitive.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + (ca != cb) as usize).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod closest_tests {
+    use super::closest;
+
+    #[test]
+    fn typos_are_matched_and_strangers_are_not() {
+        let names = ["Serving", "Next", "Idle", "Want"];
+        assert_eq!(closest("Servng", names), Some("Serving"));
+        assert_eq!(closest("Nxt", names), Some("Next"));
+        assert_eq!(closest("Wnt", names), Some("Want"));
+        assert_eq!(closest("Crit", names), None);
+        assert_eq!(closest("Serving", names), None);
+    }
+}

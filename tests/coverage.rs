@@ -3,7 +3,7 @@
 //! small models whose verdicts and dead parts are derived by hand in their comments.
 
 mod common;
-use common::{json_run, nfold};
+use common::{json_run, nfold, rows};
 use serde_json::Value;
 
 /// A lock with one process in `Crit` at most. By induction over the steps, `Lock` is
@@ -65,24 +65,6 @@ fn model_file(name: &str, text: &str) -> String {
     p.to_string_lossy().into_owned()
 }
 
-/// (size, property, kind, verdict, depth) of every row.
-fn rows(v: &Value) -> Vec<(u64, String, String, String, Option<u64>)> {
-    v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r["size"].as_u64().unwrap(),
-                r["property"].as_str().unwrap().to_string(),
-                r["kind"].as_str().unwrap().to_string(),
-                r["verdict"].as_str().unwrap().to_string(),
-                r["depth"].as_u64(),
-            )
-        })
-        .collect()
-}
-
 fn sizes(v: &Value) -> Vec<u64> {
     v.as_array()
         .unwrap()
@@ -135,7 +117,11 @@ fn dead_transitions_and_conjuncts_after_an_exhaustive_search() {
             }
             let (code, v) = json_run(&args);
             assert_eq!(code, 0, "{engine} {sym}");
-            assert!(rows(&v).iter().all(|r| r.3 == "holds"), "{:?}", rows(&v));
+            assert!(
+                rows(&v).iter().all(|r| r.verdict == "holds"),
+                "{:?}",
+                rows(&v)
+            );
             assert_eq!(
                 warnings(&v),
                 vec![
@@ -307,13 +293,13 @@ fn a_violated_property_gets_no_conjunct_warning() {
     let (code, v) = json_run(&["check", &f, "--sizes", "1..3", "--engine", "explicit"]);
     assert_eq!(code, 1);
     let r = rows(&v);
-    assert!(r.contains(&(
-        2,
-        "marked".into(),
-        "unsafe".into(),
-        "violated".into(),
-        Some(4)
-    )));
+    assert!(r.iter().any(|x| (
+        x.size,
+        x.property.as_str(),
+        x.kind.as_str(),
+        x.verdict.as_str(),
+        x.depth
+    ) == (2, "marked", "unsafe", "violated", Some(4))));
     assert_eq!(
         warnings(&v),
         vec![
@@ -335,22 +321,27 @@ fn invariants_are_checked_by_every_engine() {
         } else {
             "holds"
         };
-        for n in 1..=3u64 {
-            let row = |p: &str| r.iter().find(|x| x.0 == n && x.1 == p).unwrap().clone();
-            assert_eq!(row("mutex").2, "unsafe");
-            assert_eq!(row("lockheld").2, "invariant", "{engine} n={n}");
+        for n in 1..=3usize {
+            let row = |p: &str| {
+                r.iter()
+                    .find(|x| x.size == n && x.property == p)
+                    .unwrap()
+                    .clone()
+            };
+            assert_eq!(row("mutex").kind, "unsafe");
+            assert_eq!(row("lockheld").kind, "invariant", "{engine} n={n}");
             assert!(
-                row("lockheld").3.starts_with(holds),
+                row("lockheld").verdict.starts_with(holds),
                 "{engine} {:?}",
                 row("lockheld")
             );
             let inv = row("invariant1");
-            assert_eq!(inv.2, "invariant");
+            assert_eq!(inv.kind, "invariant");
             if n == 1 {
-                assert!(inv.3.starts_with(holds), "{engine} {inv:?}");
+                assert!(inv.verdict.starts_with(holds), "{engine} {inv:?}");
             } else {
                 assert_eq!(
-                    (inv.3.as_str(), inv.4),
+                    (inv.verdict.as_str(), inv.depth),
                     ("violated", Some(3)),
                     "{engine} n={n}"
                 );
@@ -424,7 +415,11 @@ fn invariants_are_checked_by_every_engine() {
     // --property selects an invariant by name.
     let (code, v) = json_run(&["check", &f, "--sizes", "1..3", "--property", "lockheld"]);
     assert_eq!(code, 0);
-    assert!(rows(&v).iter().all(|r| r.1 == "lockheld" && r.3 == "holds"));
+    assert!(
+        rows(&v)
+            .iter()
+            .all(|r| r.property == "lockheld" && r.verdict == "holds")
+    );
 }
 
 #[test]
@@ -436,7 +431,7 @@ fn a_correct_invariant_is_proved() {
         let (code, v) = json_run(&["check", &f, "--sizes", "1..4", "--engine", engine]);
         assert_eq!(code, 0, "{engine}");
         for r in rows(&v) {
-            assert_eq!(r.3, "holds", "{engine} {r:?}");
+            assert_eq!(r.verdict, "holds", "{engine} {r:?}");
         }
         let proved = v["results"]
             .as_array()

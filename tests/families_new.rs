@@ -8,32 +8,10 @@
 
 mod common;
 
-use common::json_run;
-use serde_json::Value;
+use common::{json_run, rows};
 
 fn release() -> bool {
     !cfg!(debug_assertions)
-}
-
-/// One row of a `--json` document: (size, property, verdict, process, depth, row).
-type Row = (u64, String, String, Option<i64>, Option<u64>, Value);
-
-fn rows(v: &Value) -> Vec<Row> {
-    v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r["size"].as_u64().unwrap(),
-                r["property"].as_str().unwrap().to_string(),
-                r["verdict"].as_str().unwrap().to_string(),
-                r["process"].as_i64(),
-                r["depth"].as_u64(),
-                r.clone(),
-            )
-        })
-        .collect()
 }
 
 /// Expected liveness verdicts: file, property, largest size in release / debug (and
@@ -186,23 +164,27 @@ fn liveness_verdicts_per_size_with_and_without_fairness() {
             let mut any = false;
             for n in 1..=top {
                 let want = if fair { (l.fair)(n) } else { (l.unfair)(n) };
-                let got: Vec<_> = rows(&v).into_iter().filter(|r| r.0 == n).collect();
+                let got: Vec<_> = rows(&v)
+                    .into_iter()
+                    .filter(|r| r.size as u64 == n)
+                    .collect();
                 let what = format!("{} {} n={n} fair={fair}", l.file, l.prop);
                 // A violated row ends the size; a holding size has one row per process
                 // checked, all complete.
-                let violated = got.iter().find(|r| r.2 == "violated");
+                let violated = got.iter().find(|r| r.verdict == "violated");
                 assert_eq!(violated.is_some(), want, "{what}: {:?}", got);
                 if let Some(r) = violated {
                     any = true;
                     let first = if fair { l.first.1 } else { l.first.0 };
-                    if r.3.is_some() {
-                        assert_eq!(r.3, Some(first), "{what}: first violated process");
+                    if r.process.is_some() {
+                        assert_eq!(r.process, Some(first), "{what}: first violated process");
                     }
-                    assert_eq!(r.5["trace"]["kind"], "lasso", "{what}");
+                    let kind = r.trace.as_ref().and_then(|t| t.kind.as_deref());
+                    assert_eq!(kind, Some("lasso"), "{what}");
                 } else {
                     for r in &got {
-                        assert_eq!(r.2, "holds", "{what}");
-                        assert_eq!(r.5["complete"], true, "{what}");
+                        assert_eq!(r.verdict, "holds", "{what}");
+                        assert_eq!(r.stats.complete, Some(true), "{what}");
                     }
                 }
             }
@@ -227,13 +209,14 @@ fn the_buggy_sort_fails_from_a_last_zero_after_a_one() {
     ]);
     assert_eq!(code, 1);
     let mut failing = Vec::new();
-    for (n, _, verdict, _, _, r) in rows(&v) {
-        if verdict != "violated" {
+    for r in rows(&v) {
+        if r.verdict != "violated" {
             continue;
         }
+        let n = r.size as u64;
         failing.push(n);
-        let init = r["trace"]["init"].as_object().unwrap();
-        let cell = |j: u64, k: u64| init[&format!("E[{j},{k}]")].as_str().unwrap() == "1";
+        let init = &r.trace.as_ref().unwrap().init;
+        let cell = |j: u64, k: u64| init[&format!("E[{j},{k}]")] == "1";
         assert!(!cell(n, 3), "n={n}: the last element is 1 in {init:?}");
         assert!(
             (1..=n).any(|j| (1..=3).any(|k| cell(j, k))),
@@ -346,16 +329,19 @@ fn safety_verdicts_and_exact_state_counts() {
             let rs = rows(&v);
             assert!(!rs.is_empty(), "{file} n={n}: no rows");
             let mut any = false;
-            for (_, prop, verdict, _, depth, r) in &rs {
+            for r in &rs {
+                let prop = &r.property;
                 match violated.iter().find(|(p, from, _)| p == prop && n >= *from) {
                     Some(&(_, _, d)) => {
-                        assert_eq!(verdict, "violated", "{file} {prop} n={n}");
-                        assert_eq!(*depth, Some(d), "{file} {prop} n={n} shortest depth");
+                        assert_eq!(r.verdict, "violated", "{file} {prop} n={n}");
+                        let depth = r.depth.map(|x| x as u64);
+                        assert_eq!(depth, Some(d), "{file} {prop} n={n} shortest depth");
                         any = true;
                     }
                     None => {
-                        assert_eq!(verdict, "holds", "{file} {prop} n={n}");
-                        assert_eq!(r["states"].as_u64(), Some(states), "{file} n={n}");
+                        assert_eq!(r.verdict, "holds", "{file} {prop} n={n}");
+                        let stored = r.stats.states.map(|x| x as u64);
+                        assert_eq!(stored, Some(states), "{file} n={n}");
                     }
                 }
             }

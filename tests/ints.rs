@@ -5,7 +5,8 @@
 //! depth and state count below is derived by hand from the model next to it.
 
 mod common;
-use common::{json_run, nfold};
+use common::{json_run, nfold, rows};
+use nfold::schema::Row;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -66,30 +67,9 @@ const COUNT: &str = "type loc = Idle | Crit\nvar Cnt : int\narray Pc[proc] : loc
                      transition leave (i) requires { Pc[i] = Crit } { Pc[i] := Idle; Cnt := Cnt - 1; }\n\
                      ltl pos { G (Cnt >= 0) }\n";
 
-/// One row of a JSON check report: size, property, verdict, within, depth, states.
-type Row = (u64, String, String, String, Option<u64>, Option<u64>);
-
-/// The rows of a JSON check report.
-fn rows(v: &Value) -> Vec<Row> {
-    v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r["size"].as_u64().unwrap(),
-                r["property"].as_str().unwrap().to_string(),
-                r["verdict"].as_str().unwrap().to_string(),
-                r["within"].as_str().unwrap_or("").to_string(),
-                r["depth"].as_u64(),
-                r["states"].as_u64(),
-            )
-        })
-        .collect()
-}
-
+/// The row of size `n` and property `p`.
 fn row<'a>(rs: &'a [Row], n: u64, p: &str) -> Option<&'a Row> {
-    rs.iter().find(|r| r.0 == n && r.1 == p)
+    rs.iter().find(|r| r.size as u64 == n && r.property == p)
 }
 
 #[test]
@@ -104,7 +84,11 @@ fn window_not_left_gives_exact_verdicts() {
     let rs = rows(&v);
     for n in 1..=3 {
         let r = row(&rs, n, "big").unwrap();
-        assert_eq!((r.2.as_str(), r.5), ("holds", Some(3)), "{r:?}");
+        assert_eq!(
+            (r.verdict.as_str(), r.stats.states),
+            ("holds", Some(3)),
+            "{r:?}"
+        );
         assert!(row(&rs, n, "int_bound").is_none());
     }
     // An IC3 proof that int_bound is unreachable makes the verdict exact, and the
@@ -152,18 +136,18 @@ fn window_left_is_int_bound_and_never_plain_holds() {
         for n in 1..=2 {
             let ib = row(&rs, n, "int_bound").unwrap();
             assert_eq!(
-                (ib.2.as_str(), ib.4),
+                (ib.verdict.as_str(), ib.depth),
                 ("violated", Some(3)),
                 "{engine} {ib:?}"
             );
             let neg = row(&rs, n, "neg").unwrap();
-            assert_eq!(neg.2, "within_int_window", "{engine} {neg:?}");
+            assert_eq!(neg.verdict, "within_int_window", "{engine} {neg:?}");
             let want = if engine == "sat" {
                 "no_violation_up_to"
             } else {
                 "holds"
             };
-            assert_eq!(neg.3, want, "{engine} {neg:?}");
+            assert_eq!(neg.within.as_deref(), Some(want), "{engine} {neg:?}");
         }
         let r = v["results"]
             .as_array()
@@ -183,11 +167,11 @@ fn window_left_is_int_bound_and_never_plain_holds() {
     );
     // 4 states: X = 0..3.
     let (_, v) = json_run(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
-    assert_eq!(row(&rows(&v), 1, "neg").unwrap().5, Some(4));
+    assert_eq!(row(&rows(&v), 1, "neg").unwrap().stats.states, Some(4));
     // A wider window moves the step that leaves it: storing 6 at depth 5.
     let (code, v) = json_run(&["check", &f, "--sizes", "1", "--int-range", "-1..5"]);
     assert_eq!(code, 4);
-    assert_eq!(row(&rows(&v), 1, "int_bound").unwrap().4, Some(5));
+    assert_eq!(row(&rows(&v), 1, "int_bound").unwrap().depth, Some(5));
     assert_eq!(v["int_window"]["given"], true);
     // The trace is saved and replays.
     let t = d.join("t.json");
@@ -214,11 +198,11 @@ fn arithmetic_and_comparisons() {
     assert_eq!(v["int_window"]["hi"], 7);
     let rs = rows(&v);
     for n in 1..=2 {
-        assert_eq!(row(&rs, n, "gap4").unwrap().4, Some(2));
-        assert_eq!(row(&rs, n, "gap4").unwrap().2, "violated");
-        assert_eq!(row(&rs, n, "gap5").unwrap().2, "holds");
-        assert_eq!(row(&rs, n, "neg").unwrap().2, "holds");
-        assert_eq!(row(&rs, n, "neg").unwrap().5, Some(14));
+        assert_eq!(row(&rs, n, "gap4").unwrap().depth, Some(2));
+        assert_eq!(row(&rs, n, "gap4").unwrap().verdict, "violated");
+        assert_eq!(row(&rs, n, "gap5").unwrap().verdict, "holds");
+        assert_eq!(row(&rs, n, "neg").unwrap().verdict, "holds");
+        assert_eq!(row(&rs, n, "neg").unwrap().stats.states, Some(14));
         assert!(row(&rs, n, "int_bound").is_none());
     }
     // The violating run: C = 2, add, mul.
@@ -237,9 +221,9 @@ fn free_initial_values_range_over_the_window() {
     assert_eq!(v["int_window"]["hi"], 3);
     assert_eq!(v["int_window"]["free"], serde_json::json!(["X"]));
     let rs = rows(&v);
-    assert_eq!(row(&rs, 1, "low").unwrap().4, Some(0));
-    assert_eq!(row(&rs, 1, "never").unwrap().2, "holds");
-    assert_eq!(row(&rs, 1, "never").unwrap().5, Some(7));
+    assert_eq!(row(&rs, 1, "low").unwrap().depth, Some(0));
+    assert_eq!(row(&rs, 1, "never").unwrap().verdict, "holds");
+    assert_eq!(row(&rs, 1, "never").unwrap().stats.states, Some(7));
     let (_, out, err) = nfold(&["check", &f, "--sizes", "1"]);
     assert!(
         out.contains("initial values free over the window: X"),
@@ -266,13 +250,16 @@ fn the_aggregate_leaves_the_window_only_at_large_sizes() {
     let rs = rows(&v);
     for n in 1..=5u64 {
         let w = row(&rs, n, "wrong").unwrap();
-        assert_eq!(w.5, Some(states[n as usize - 1]), "{w:?}");
+        assert_eq!(w.stats.states, Some(states[n as usize - 1]), "{w:?}");
         if n <= 3 {
-            assert_eq!(w.2, "holds");
+            assert_eq!(w.verdict, "holds");
             assert!(row(&rs, n, "int_bound").is_none());
         } else {
-            assert_eq!((w.2.as_str(), w.3.as_str()), ("within_int_window", "holds"));
-            assert_eq!(row(&rs, n, "int_bound").unwrap().4, Some(3));
+            assert_eq!(
+                (w.verdict.as_str(), w.within.as_deref()),
+                ("within_int_window", Some("holds"))
+            );
+            assert_eq!(row(&rs, n, "int_bound").unwrap().depth, Some(3));
         }
     }
     // The SAT engines on the aggregate 1..5: the same split.
@@ -283,15 +270,15 @@ fn the_aggregate_leaves_the_window_only_at_large_sizes() {
         for n in 1..=5u64 {
             let w = row(&rs, n, "wrong").unwrap();
             if n <= 3 {
-                assert_ne!(w.2, "within_int_window", "{engine} {w:?}");
+                assert_ne!(w.verdict, "within_int_window", "{engine} {w:?}");
                 assert!(row(&rs, n, "int_bound").is_none(), "{engine} {n}");
             } else {
-                assert_eq!(w.2, "within_int_window", "{engine} {w:?}");
-                assert_eq!(row(&rs, n, "int_bound").unwrap().4, Some(3), "{engine}");
+                assert_eq!(w.verdict, "within_int_window", "{engine} {w:?}");
+                assert_eq!(row(&rs, n, "int_bound").unwrap().depth, Some(3), "{engine}");
             }
         }
         if engine == "ic3" {
-            assert_eq!(row(&rs, 2, "wrong").unwrap().2, "holds");
+            assert_eq!(row(&rs, 2, "wrong").unwrap().verdict, "holds");
         }
     }
 }
@@ -320,9 +307,13 @@ fn explicit_and_sat_agree() {
             "--whole-aggregate",
         ]);
         let key = |v: &Value| {
-            let mut r: Vec<(u64, String, bool, bool, Option<u64>)> = rows(v)
+            let mut r: Vec<(usize, String, bool, bool, Option<usize>)> = rows(v)
                 .into_iter()
-                .map(|r| (r.0, r.1, r.2 == "violated", r.2 == "within_int_window", r.4))
+                .map(|r| {
+                    let (violated, within) =
+                        (r.verdict == "violated", r.verdict == "within_int_window");
+                    (r.size, r.property, violated, within, r.depth)
+                })
                 .collect();
             r.sort();
             r

@@ -1066,3 +1066,30 @@ fn forall_distinct_binds_unbound_names_as_cubicle() {
         assert!(!hit(&[0, 0]), "none set");
     }
 }
+
+/// Errors that suggest the fix: a misspelt name gets the closest declared one, SPIN's
+/// `[]` and `<>` in an `ltl` property get `G` and `F`.
+#[test]
+fn errors_suggest_the_fix() {
+    let base = "type state = Idle | Want | Crit\nvar Serving : proc\narray A[proc] : state\ninit (i) { A[i] = Idle }\n";
+    let (l, c, r) = err(&format!(
+        "{base}transition enter (i)\nrequires {{ A[i] = Want && Servng = i }}\n{{ A[i] := Crit; }}\n"
+    ));
+    assert_eq!((l, c), (6, 27));
+    assert!(r.contains("did you mean `Serving`?"), "{r}");
+    let (_, _, r) = err(&format!(
+        "{base}transition enter (i)\nrequires {{ A[i] = Wnt }}\n{{ A[i] := Crit; }}\n"
+    ));
+    assert!(r.contains("did you mean `Want`?"), "{r}");
+    let (_, _, r) = err(&format!(
+        "{base}transition enter (i)\nrequires {{ A[i] = Busy }}\n{{ A[i] := Crit; }}\n"
+    ));
+    assert!(!r.contains("did you mean"), "{r}");
+    let (l, c, r) = err(&format!("{base}ltl live (i) {{ [] (A[i] = Want) }}\n"));
+    assert_eq!((l, c), (5, 16));
+    assert!(r.contains("write `G f`"), "{r}");
+    let (_, _, r) = err(&format!(
+        "{base}ltl live (i) {{ G (A[i] = Want -> <> A[i] = Crit) }}\n"
+    ));
+    assert!(r.contains("write `F f`"), "{r}");
+}

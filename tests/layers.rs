@@ -25,6 +25,7 @@ const FLOORS: &[&[&str]] = &[
     &["ic3"],
     &["kind"],
     &["portfolio"],
+    &["report"],
     &["cli"],
 ];
 

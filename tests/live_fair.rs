@@ -1,15 +1,17 @@
-//! `nfold live --fair` on symmetric families, through the command line: which search
-//! answers (the complete one wherever symmetry identifies no two states or the full
-//! product fits the budget, the reduced incomplete one only past that), how an
-//! incomplete answer shows (exit code 4, `none found*`, a summary line saying why, JSON
-//! `"verdict": "incomplete"`), and short fair lassos on Dijkstra's mutual exclusion
+//! `nfold live --fair`: the fair SCC search on the quotient by symmetry against the
+//! same search on the unreduced product on every model with an `ltl` property; two
+//! hand-made models whose fair components exist, or not, only through the orbits of
+//! their own permutations (tests/models/pass_any.cub, bounce.cub), against the SCC
+//! oracle on the unreduced product (tests/common/fair_scc.rs); exact answers through
+//! the command line; and short fair lassos on Dijkstra's mutual exclusion
 //! (tests/models/dijkstra.cub), pinned by a brute-force search for shortest fair lassos
-//! over the explicit product (tests/common/fair_scc.rs).
+//! over the explicit product.
 
 mod common;
 
 use common::fair_scc;
 use common::{init_from_json, json_run, nfold, steps_from_json};
+use nfold::explicit::ndfs::{self, LiveOptions};
 use nfold::lasso::Lasso;
 use nfold::ltl::LtlProperty;
 use nfold::model::instance::Instance;
@@ -22,22 +24,6 @@ fn load(path: &str) -> Model {
     nfold::lang::load_file(&format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
-/// The families with an `ltl` property, and Dijkstra's mutex.
-fn models() -> Vec<String> {
-    let mut out: Vec<String> = [
-        "mutex",
-        "token_mutex",
-        "token_ring",
-        "peterson",
-        "ticket_lock",
-    ]
-    .iter()
-    .map(|f| format!("families/{f}.cub"))
-    .collect();
-    out.push(DIJKSTRA.into());
-    out
-}
-
 /// The verdicts of a `live --json` document, row by row.
 fn verdicts(v: &Value) -> Vec<String> {
     v["results"]
@@ -48,21 +34,30 @@ fn verdicts(v: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The lasso of the first row, rebuilt from JSON and replayed (fairness included):
-/// (steps, steps in the cycle).
-fn replayed_lasso(model: &Model, size: usize, v: &Value) -> (usize, usize) {
-    let t = &v["results"][0]["trace"];
-    assert_eq!(t["kind"], "lasso", "{v}");
+/// A lasso rebuilt from its JSON form.
+fn lasso_of(model: &Model, size: usize, t: &Value) -> Lasso {
+    assert_eq!(t["kind"], "lasso", "{t}");
     let inst = Instance::new(model, size);
-    let lasso = Lasso {
+    Lasso {
         size,
-        prop: 0,
+        prop: model
+            .ltls
+            .iter()
+            .position(|l| l.name == t["property"].as_str().unwrap())
+            .unwrap(),
         process: t["process"].as_i64(),
         init: init_from_json(&inst, t),
         steps: steps_from_json(model, t),
         loop_start: t["loop_start"].as_u64().unwrap() as usize,
         fair: t["fair"].as_bool().unwrap(),
-    };
+    }
+}
+
+/// The lasso of the first row, rebuilt from JSON and replayed (fairness included):
+/// (steps, steps in the cycle).
+fn replayed_lasso(model: &Model, size: usize, v: &Value) -> (usize, usize) {
+    let t = &v["results"][0]["trace"];
+    let lasso = lasso_of(model, size, t);
     assert!(lasso.fair);
     if let Err(e) = lasso.replay(model) {
         panic!("the printed lasso does not replay: {e}\n{t}");
@@ -70,165 +65,198 @@ fn replayed_lasso(model: &Model, size: usize, v: &Value) -> (usize, usize) {
     (lasso.steps.len(), lasso.steps.len() - lasso.loop_start)
 }
 
-/// At n = 2 symmetry fixing process 1 identifies no two states, so `--fair` runs the
-/// complete search even when told to skip it (`--complete-budget 0`): the verdict and
-/// exit code are exactly those of `--no-symmetry`, never `none found*` or exit code 4.
-#[test]
-fn at_two_processes_the_fair_answer_is_complete() {
-    for path in models() {
-        let (code_full, full) =
-            json_run(&["live", &path, "--size", "2", "--fair", "--no-symmetry"]);
-        assert!(code_full == 0 || code_full == 1, "{path}: {full}");
-        for budget in ["16000000", "0"] {
-            let (code, v) = json_run(&[
-                "live",
-                &path,
-                "--size",
-                "2",
-                "--fair",
-                "--complete-budget",
-                budget,
-            ]);
-            assert_eq!(code, code_full, "{path} budget {budget}: {v}");
-            assert_eq!(verdicts(&v), verdicts(&full), "{path} budget {budget}");
-            for r in v["results"].as_array().unwrap() {
-                assert_eq!(r["search"], "full", "{path}: {r}");
-                assert_eq!(r["complete"], true, "{path}");
-                assert_ne!(r["verdict"], "incomplete", "{path}");
+/// Every `.cub` file with an `ltl` property in families/ and tests/models/.
+fn ltl_models() -> Vec<(String, Model)> {
+    let mut out = Vec::new();
+    for dir in ["families", "tests/models"] {
+        let full = format!("{}/{dir}", env!("CARGO_MANIFEST_DIR"));
+        let mut paths: Vec<_> = std::fs::read_dir(&full)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "cub"))
+            .collect();
+        paths.sort();
+        for p in paths {
+            let m = nfold::lang::load_file(p.to_str().unwrap()).unwrap();
+            if !m.ltls.is_empty() {
+                out.push((p.display().to_string(), m));
             }
         }
     }
-    // Pinned: the semaphore mutex and Dijkstra's starve a process at n = 2 even under
-    // weak fairness (a waiting process is disabled while the other holds the lock, or
-    // loops through L1..L3 while the other keeps K); Peterson's does not.
-    for (path, want) in [
-        ("families/mutex.cub", 1),
-        (DIJKSTRA, 1),
-        ("families/peterson.cub", 0),
-    ] {
-        let (code, out, _) = nfold(&["live", path, "--size", "2", "--fair"]);
-        assert_eq!(code, want, "{path}: {out}");
-        assert!(!out.contains("incomplete"), "{out}");
-    }
+    out
 }
 
-/// Where the complete search fits its budget (every family up to n = 4 here), `--fair`
-/// with symmetry answers with it, exactly as `--no-symmetry`.
+/// The fair SCC search on the quotient by symmetry against the same search on the
+/// unreduced product (where that stores at most 1.5 M product states), on every model
+/// with an `ltl` property at sizes 1..5: the same verdict every time, each lasso
+/// replayed on the interpreter with fairness checked, and never more states stored
+/// with the reduction.
 #[test]
-fn under_the_budget_the_complete_search_answers() {
-    for path in models() {
-        for n in ["3", "4"] {
-            let (code, v) = json_run(&["live", &path, "--size", n, "--fair"]);
-            let (code_full, full) =
-                json_run(&["live", &path, "--size", n, "--fair", "--no-symmetry"]);
-            assert_eq!((code, verdicts(&v)), (code_full, verdicts(&full)), "{path}");
-            for r in v["results"].as_array().unwrap() {
-                // No `+`: the complete search answered within its budget.
-                assert_eq!(r["search"], "full", "{path} n={n}");
+fn the_reduced_fair_search_agrees_with_the_unreduced_one() {
+    let mut compared = 0;
+    let mut reduced_runs = 0;
+    for (path, m) in ltl_models() {
+        for prop in 0..m.ltls.len() {
+            let p = LtlProperty::new(&m, prop).unwrap();
+            for n in 1..=5 {
+                for process in nfold::ltl::processes_to_check(&m, prop, n) {
+                    let full = ndfs::check(
+                        &m,
+                        n,
+                        &p,
+                        process,
+                        &LiveOptions {
+                            fair: true,
+                            max_states: Some(1_500_000),
+                            ..Default::default()
+                        },
+                    );
+                    if full.limit.is_some() {
+                        continue;
+                    }
+                    let reduced = ndfs::check(
+                        &m,
+                        n,
+                        &p,
+                        process,
+                        &LiveOptions {
+                            fair: true,
+                            symmetry: true,
+                            shorten: true,
+                            ..Default::default()
+                        },
+                    );
+                    let what = format!("{path} `{}` n={n} {process:?}", m.ltls[prop].name);
+                    for r in [&full, &reduced] {
+                        assert!(
+                            r.internal_errors.is_empty(),
+                            "{what}: {:?}",
+                            r.internal_errors
+                        );
+                        assert!(r.limit.is_none(), "{what}");
+                        if let Some(l) = &r.lasso {
+                            assert!(l.fair, "{what}");
+                            if let Err(e) = l.replay(&m) {
+                                panic!("{what}: the lasso does not replay: {e}");
+                            }
+                        }
+                    }
+                    assert_eq!(reduced.verdict, full.verdict, "{what}");
+                    assert_eq!(
+                        (reduced.range.is_some(), full.range.is_some()),
+                        (false, false),
+                        "{what}"
+                    );
+                    assert!(reduced.stats.states <= full.stats.states, "{what}");
+                    reduced_runs += reduced.symmetry as usize;
+                    compared += 1;
+                }
             }
         }
     }
-}
-
-/// Past the budget the reduced search answers. Finding nothing is then not a proof:
-/// `none found*` in the table, a summary line saying the answer is incomplete and why,
-/// JSON `"verdict": "incomplete"` with the reason, exit code 4. A violation it finds is
-/// real (exit code 1).
-#[test]
-fn incomplete_answers_say_so() {
-    let peterson = "families/peterson.cub";
-    let (code, out, _) = nfold(&[
-        "live",
-        peterson,
-        "--size",
-        "3",
-        "--fair",
-        "--complete-budget",
-        "1000",
-    ]);
-    assert_eq!(code, 4, "{out}");
-    assert!(out.contains("none found*"), "{out}");
-    let row = out.lines().find(|l| l.starts_with("   3  ")).unwrap();
-    assert!(!row.contains("holds") && !out.contains("holds at"), "{out}");
     assert!(
-        out.contains(
-            "starvation_free (weak fairness): no violation found (incomplete: not a proof) at size 3"
-        ),
+        compared >= 40 && reduced_runs >= 20,
+        "{compared} {reduced_runs}"
+    );
+}
+
+/// The two hand-made models whose components need the permutations (tests/models,
+/// verdicts derived in their headers): a token passed to anyone is a weakly fair
+/// cycle only through the group its edges generate (violated at every n); a token
+/// bounced between two players leaves the other processes' orbits unserved (holds from
+/// n = 3 on, vacuously at n = 1). With and without symmetry, for the property without
+/// a parameter (all permutations) and for process 1 (those fixing it).
+#[test]
+fn components_are_fair_by_the_orbits_of_their_own_permutations() {
+    for (file, violated_at) in [("pass_any", &[1, 2, 3, 4, 5][..]), ("bounce", &[2][..])] {
+        let path = format!("tests/models/{file}.cub");
+        let m = load(&path);
+        for sym in [true, false] {
+            for prop in ["ends", "ends_for"] {
+                let mut args = vec!["live", &path, "--sizes", "1..5", "--fair"];
+                args.extend(["--property", prop]);
+                if !sym {
+                    args.push("--no-symmetry");
+                }
+                let (code, v) = json_run(&args);
+                assert_eq!(code, 1, "{file} {prop} sym={sym}: {v}");
+                for r in v["results"].as_array().unwrap() {
+                    let n = r["size"].as_u64().unwrap() as usize;
+                    // bounce has no initial state at n = 1 (Tok <> Prev): vacuous.
+                    let want = if violated_at.contains(&n) {
+                        "violated"
+                    } else if file == "bounce" && n == 1 {
+                        "vacuous"
+                    } else {
+                        "holds"
+                    };
+                    assert_eq!(r["verdict"], want, "{file} {prop} sym={sym} n={n}: {r}");
+                    if want == "violated" {
+                        let lasso = lasso_of(&m, n, &r["trace"]);
+                        if let Err(e) = lasso.replay(&m) {
+                            panic!("{file} n={n}: {e}");
+                        }
+                    }
+                    let reduced = sym && n >= if prop == "ends" { 2 } else { 3 };
+                    assert_eq!(r["symmetry"], reduced, "{file} {prop} n={n}");
+                }
+            }
+        }
+        // The SCC oracle on the unreduced product agrees.
+        let p = LtlProperty::new(&m, 0).unwrap();
+        for n in 1..=5 {
+            let want = if violated_at.contains(&n) {
+                fair_scc::Oracle::Cycle
+            } else {
+                fair_scc::Oracle::NoCycle
+            };
+            assert_eq!(
+                fair_scc::check(&m, n, &p, None, true, 100_000),
+                want,
+                "{file} n={n}"
+            );
+        }
+    }
+}
+
+/// Under fairness every answer is exact now: Peterson's filter lock holds at 1..6
+/// (its header: starvation freedom holds under weak fairness for every n), with no
+/// `none found*`, no `incomplete` in JSON, exit code 0; the reduced search answers
+/// from n = 3 on.
+#[test]
+fn fair_answers_are_exact() {
+    let (code, out, _) = nfold(&["live", "families/peterson.cub", "--sizes", "1..6", "--fair"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("starvation_free (weak fairness): holds at sizes 1..6"),
         "{out}"
     );
-    let line = out
-        .lines()
-        .find(|l| l.starts_with("note: size 3: `starvation_free` for process 1: incomplete: "))
-        .unwrap_or_else(|| panic!("no incomplete line: {out}"));
     assert!(
-        line.contains("the complete search stopped at its budget of 1,000 transitions"),
-        "{line}"
-    );
-    assert!(line.contains("may miss a fair cycle, found none"), "{line}");
-    let (code, out, _) = nfold(&[
-        "live",
-        peterson,
-        "--size",
-        "3",
-        "--fair",
-        "--complete-budget",
-        "0",
-    ]);
-    assert_eq!(code, 4, "{out}");
-    assert!(
-        out.contains("incomplete: the complete search was skipped (--complete-budget 0)"),
+        !out.contains("none found") && !out.contains("incomplete"),
         "{out}"
     );
     let (code, v) = json_run(&[
         "live",
-        peterson,
-        "--size",
-        "3",
-        "--fair",
-        "--complete-budget",
-        "1000",
-    ]);
-    assert_eq!(code, 4);
-    let r = &v["results"][0];
-    assert_eq!(r["verdict"], "incomplete", "{r}");
-    assert_eq!(r["complete"], false);
-    // `+`: the complete search ran first and gave up.
-    assert_eq!(r["search"], "symmetry+fair+");
-    let note = v["notes"].as_array().unwrap()[0].as_str().unwrap();
-    assert!(note.contains("its budget of 1,000 transitions"), "{note}");
-    assert!(note.contains("may miss a fair cycle"), "{note}");
-    // Complete answers stay so in the same run: n = 2 holds, n = 3 is incomplete.
-    let (code, v) = json_run(&[
-        "live",
-        peterson,
+        "families/ticket_lock.cub",
         "--sizes",
-        "2..3",
+        "1..6",
         "--fair",
-        "--complete-budget",
-        "1000",
     ]);
-    assert_eq!(code, 4);
-    assert_eq!(verdicts(&v), ["holds", "incomplete"]);
-    // A violation found by the reduced search is real and replays.
-    let (code, v) = json_run(&[
-        "live",
-        DIJKSTRA,
-        "--size",
-        "3",
-        "--fair",
-        "--complete-budget",
-        "0",
-    ]);
-    assert_eq!(code, 1, "{v}");
-    assert_eq!(v["results"][0]["search"], "symmetry+fair");
-    replayed_lasso(&load(DIJKSTRA), 3, &v);
+    assert_eq!(code, 0);
+    assert_eq!(verdicts(&v), ["holds"; 6]);
+    for r in v["results"].as_array().unwrap() {
+        let n = r["size"].as_u64().unwrap();
+        let search = if n >= 3 { "symmetry+scc" } else { "scc" };
+        assert_eq!(r["search"], search, "{r}");
+        assert!(r.get("incomplete").is_none(), "{r}");
+    }
 }
 
-/// Dijkstra's mutex at n = 3 under weak fairness: the search's own lasso is long (96
-/// steps, a 30-step cycle with `--no-shorten`); the printed one has a shortest fair
-/// cycle through an accepting node of the product and a shortest stem to such a cycle,
-/// both as found by the brute-force oracle over the whole product, with the complete
-/// and with the reduced search, and it replays with fairness checked.
+/// Dijkstra's mutex at n = 3 and 4 under weak fairness: the search's own lasso
+/// (`--no-shorten`) is long; the printed one has a shortest fair cycle through an
+/// accepting node of the product and a shortest stem to such a cycle, both as found by
+/// the brute-force oracle over the whole product, with and without the reduction by
+/// symmetry, and it replays with fairness checked.
 #[test]
 fn dijkstra_fair_lassos_are_shortest() {
     let m = load(DIJKSTRA);
@@ -240,31 +268,22 @@ fn dijkstra_fair_lassos_are_shortest() {
         let (code, v) = json_run(&["live", DIJKSTRA, "--size", &size, "--fair", "--no-shorten"]);
         assert_eq!(code, 1);
         let long = replayed_lasso(&m, n, &v);
-        for budget in ["16000000", "0"] {
-            let (code, v) = json_run(&[
-                "live",
-                DIJKSTRA,
-                "--size",
-                &size,
-                "--fair",
-                "--complete-budget",
-                budget,
-            ]);
+        for sym in [true, false] {
+            let mut args = vec!["live", DIJKSTRA, "--size", &size, "--fair"];
+            if !sym {
+                args.push("--no-symmetry");
+            }
+            let (code, v) = json_run(&args);
             assert_eq!(code, 1, "{v}");
             let (steps, cycle) = replayed_lasso(&m, n, &v);
-            assert_eq!(cycle, best.cycle, "n={n} budget {budget}: oracle {best:?}");
-            assert_eq!(
-                steps - cycle,
-                best.stem,
-                "n={n} budget {budget}: oracle {best:?}"
-            );
+            assert_eq!(cycle, best.cycle, "n={n} sym={sym}: oracle {best:?}");
+            assert_eq!(steps - cycle, best.stem, "n={n} sym={sym}: oracle {best:?}");
             assert!(steps >= best.total);
             assert!(steps < long.0, "{steps} vs {long:?}");
         }
         if n == 3 {
             // Derived independently by the oracle, pinned so that a change shows.
             assert_eq!((best.cycle, best.stem), (12, 2));
-            assert_eq!(long, (96, 30));
         }
     }
     // The text says so.

@@ -18,7 +18,7 @@ use common::generator::Gen;
 use nfold::bmc::driver::BmcOptions;
 use nfold::bmc::engine::BmcEngine;
 use nfold::cert::Certificate;
-use nfold::engine::{Control, Engine, Problem, run};
+use nfold::engine::{Control, Engine, Problem, Reduction, run};
 use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict};
 use nfold::ic3::engine::Ic3Engine;
 use nfold::ltl::{LtlProperty, processes_to_check};
@@ -89,9 +89,22 @@ fn rows(
     engine: &dyn Engine,
     deadline: Option<Duration>,
 ) -> (Vec<SizeReport>, Vec<Arc<Certificate>>) {
+    rows_by(m, (lo, hi), fair, engine, deadline, Reduction::default())
+}
+
+/// `rows`, with IC3's reduction of liveness to safety given.
+fn rows_by(
+    m: &Model,
+    (lo, hi): (usize, usize),
+    fair: bool,
+    engine: &dyn Engine,
+    deadline: Option<Duration>,
+    reduction: Reduction,
+) -> (Vec<SizeReport>, Vec<Arc<Certificate>>) {
     let mut p = Problem::new(m, lo, hi, vec![]);
     p.ltls = (0..m.ltls.len()).collect();
     p.fair = fair;
+    p.reduction = reduction;
     let ctl = Control {
         deadline: deadline.map(|d| Instant::now() + d),
         ..Control::default()
@@ -179,17 +192,32 @@ fn recheck(m: &Model, cert: &Certificate) {
     claimed.proves.retain(|(_, s)| !s.is_empty());
     assert_eq!(parsed, claimed);
     // Tampered: a lemma that every initial state violates (the loop is not saved
-    // yet) is rejected at every size with an initial state.
-    let saved = prod
-        .vars
-        .iter()
-        .find(|v| {
-            v.name.starts_with("Nf") && v.name.ends_with("Saved") && !v.name.contains("QSaved")
-        })
-        .unwrap();
+    // yet; no round is counted yet) is rejected at every size with an initial state.
+    let lemma = match cert.counting {
+        Some(_) => {
+            let rounds = prod
+                .vars
+                .iter()
+                .find(|v| v.name.starts_with("Nf") && v.name.ends_with("Rounds"))
+                .unwrap();
+            format!("not ({} = 0)", rounds.name)
+        }
+        None => {
+            let saved = prod
+                .vars
+                .iter()
+                .find(|v| {
+                    v.name.starts_with("Nf")
+                        && v.name.ends_with("Saved")
+                        && !v.name.contains("QSaved")
+                })
+                .unwrap();
+            format!("not ({} = False)", saved.name)
+        }
+    };
     let mut bad = cert.clone();
     bad.lemmas
-        .push(nfold::cert::CertLemma::parse(&format!("not ({} = False)", saved.name)).unwrap());
+        .push(nfold::cert::CertLemma::parse(&lemma).unwrap());
     let r = check::check(
         &prod,
         &bad,
@@ -254,28 +282,36 @@ fn families_against_the_nested_search() {
                     }
                 }
             }
-            let (rs, certs) = rows(&m, 1, ic3_max, fair, &ic3(), None);
-            for (k, per_size) in expected.iter().enumerate() {
-                for n in 1..=ic3_max {
-                    let got = verdict(&rs, n, k).unwrap();
-                    let want = per_size[n - 1];
-                    let ok = match want {
-                        Ndfs::Violated(_) => got == Kind::Violated,
-                        Ndfs::Holds => got == Kind::Holds,
-                        Ndfs::Range => range_row(&rs, n),
-                    };
-                    assert!(ok, "{f} fair={fair} ic3 size {n}: {got:?}, ndfs {want:?}");
+            // Each reduction alone (k-liveness may leave a size open: unknown).
+            for reduction in [Reduction::L2s, Reduction::Klive] {
+                let (rs, certs) = rows_by(&m, (1, ic3_max), fair, &ic3(), None, reduction);
+                for (k, per_size) in expected.iter().enumerate() {
+                    for n in 1..=ic3_max {
+                        let got = verdict(&rs, n, k).unwrap();
+                        let want = per_size[n - 1];
+                        let ok = match want {
+                            Ndfs::Violated(_) => got == Kind::Violated,
+                            Ndfs::Holds => got == Kind::Holds,
+                            Ndfs::Range => range_row(&rs, n),
+                        };
+                        assert!(
+                            ok,
+                            "{f} fair={fair} ic3 {reduction:?} size {n}: {got:?}, ndfs {want:?}"
+                        );
+                    }
                 }
-            }
-            for c in &certs {
-                assert_eq!(c.liveness.as_ref().map(|l| l.1), Some(fair));
-                recheck(&m, c);
+                for c in &certs {
+                    assert_eq!(c.liveness.as_ref().map(|l| l.1), Some(fair));
+                    assert_eq!(c.counting.is_some(), reduction == Reduction::Klive);
+                    recheck(&m, c);
+                }
             }
         }
     }
 }
 
-/// The lassos BMC finds are as short as the nested search's shortened ones on the
+/// The lassos BMC (and k-liveness, after BMC on the liveness-to-safety product) finds
+/// are as short as the nested search's shortened ones on the
 /// semaphore mutex (n + 2 steps under fairness: everyone waits while one cycles), and
 /// the `$` picture of the aggregate draws each failing width's initial state.
 #[test]
@@ -293,6 +329,19 @@ fn mutex_lassos_are_shortest_and_pictured() {
         assert_eq!(row, want);
     }
     assert_eq!(verdict(&rs, 1, 0), Some(Kind::NoViolationUpTo(10)));
+    // k-liveness's lassos are made shortest the same way (its own are longer: the
+    // rounds it counts repeat a state only after a whole cycle of the others).
+    let (rs, _) = rows_by(&m, (1, 4), true, &ic3(), None, Reduction::Klive);
+    for n in 2..=4 {
+        let x = &rs.iter().find(|r| r.size == n).unwrap().results[0];
+        let l = x.verdict.lasso().unwrap();
+        assert_eq!(
+            (l.steps.len(), l.loop_start),
+            (n + 2, n - 1),
+            "k-liveness size {n}"
+        );
+    }
+    assert_eq!(verdict(&rs, 1, 0), Some(Kind::Holds));
 }
 
 #[test]
@@ -424,4 +473,71 @@ fn abc_agrees_on_the_exported_product() {
         4 * decided >= 3 * all,
         "ABC decided only {decided} of {all}"
     );
+}
+
+/// A k-liveness certificate written by `nfold live --certificate` is accepted by `nfold
+/// certify`, which builds the counting product again from the model and the
+/// certificate's `liveness ... counting K` line; tampered copies are rejected: a lemma
+/// every initial state violates, the bound lowered to 1 (one round is completed at
+/// size 1 of the mutex: its product is another system), the lemmas that bound the
+/// counter dropped, the fairness flag dropped.
+#[test]
+fn klive_certificates_through_the_cli() {
+    let dir = std::env::temp_dir().join(format!("nfold-klive-cert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (f, sizes) in [("mutex", "1..1"), ("peterson", "1..2")] {
+        let path = format!("families/{f}.cub");
+        let file = dir.join(format!("{f}.cert"));
+        let cert = file.to_str().unwrap();
+        let (code, out, err) = common::nfold(&[
+            "live",
+            &path,
+            "--sizes",
+            sizes,
+            "--fair",
+            "--engine",
+            "ic3",
+            "--reduction",
+            "klive",
+            "--certificate",
+            cert,
+        ]);
+        assert_eq!(code, 0, "{out}\n{err}");
+        assert!(out.contains("holds (proved)"), "{out}");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains(" fair counting "), "{text}");
+        let (code, out, err) = common::nfold(&["certify", &path, cert]);
+        assert_eq!(code, 0, "{out}\n{err}");
+        assert!(out.contains("the certificate is accepted"), "{out}");
+        let k: usize = text
+            .lines()
+            .find_map(|l| l.split(" counting ").nth(1))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let unbounded: String = text
+            .lines()
+            .filter(|l| !(l.starts_with("lemma") && l.contains("Rounds")))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let tampered = [
+            format!("{text}lemma not (NfRounds = 0)\n"),
+            text.replace(&format!(" counting {k}"), " counting 1"),
+            unbounded,
+            text.replace(" fair counting", " counting"),
+        ];
+        for (t, bad) in tampered.iter().enumerate() {
+            assert_ne!(bad, &text);
+            let file = dir.join(format!("{f}-tampered-{t}.cert"));
+            std::fs::write(&file, bad).unwrap();
+            let (code, out, err) = common::nfold(&["certify", &path, file.to_str().unwrap()]);
+            assert_ne!(
+                code, 0,
+                "{f}: tampered certificate {t} accepted:\n{bad}\n{out}\n{err}"
+            );
+            assert!(!out.contains("the certificate is accepted"), "{out}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

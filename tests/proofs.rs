@@ -5,30 +5,10 @@
 
 mod common;
 
-use common::{VERDICTS, json_run, nfold};
+use common::{VERDICTS, json_run, nfold, rows};
 
 fn family(name: &str) -> String {
     format!("families/{name}.cub")
-}
-
-/// A verdict row: (size, property, verdict, depth, how a holds was proved).
-type Row = (u64, String, String, Option<u64>, Option<String>);
-
-fn rows(v: &serde_json::Value) -> Vec<Row> {
-    v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r["size"].as_u64().unwrap(),
-                r["property"].as_str().unwrap().to_string(),
-                r["verdict"].as_str().unwrap().to_string(),
-                r["depth"].as_u64(),
-                r["proof"]["how"].as_str().map(str::to_string),
-            )
-        })
-        .collect()
 }
 
 #[test]
@@ -45,10 +25,13 @@ fn proof_engines_give_the_verdicts_the_headers_promise() {
             let (code, v) = json_run(&["check", &f, "--sizes", top, "--engine", engine]);
             let mut any = false;
             let mut bounded = false;
-            for (n, p, verdict, depth, how) in rows(&v).into_iter().filter(|r| r.1 == *prop) {
+            for r in rows(&v).into_iter().filter(|r| r.property == *prop) {
+                let (n, p, verdict) = (r.size, &r.property, r.verdict.as_str());
+                let how = r.proof.as_ref().map(|x| x.how.as_str());
                 match fails {
-                    Some((from, d)) if n >= *from => {
+                    Some((from, d)) if n as u64 >= *from => {
                         assert_eq!(verdict, "violated", "{engine} {fam} {p} n={n}");
+                        let depth = r.depth.map(|x| x as u64);
                         assert_eq!(depth, Some(*d), "{engine} {fam} {p} n={n} shortest");
                         any = true;
                     }
@@ -63,7 +46,7 @@ fn proof_engines_give_the_verdicts_the_headers_promise() {
                             &["inductive invariant, checked"]
                         };
                         assert!(
-                            proofs.contains(&how.as_deref().unwrap_or("")),
+                            proofs.contains(&how.unwrap_or("")),
                             "{engine} {fam} {p} n={n}: {how:?}"
                         );
                     }
@@ -345,8 +328,20 @@ fn the_ladder_of_sizes_proves_peterson_and_falls_back_on_a_violation() {
         "ic3",
     ]);
     assert_eq!(code, 0);
+    let got: Vec<_> = rows(&v)
+        .into_iter()
+        .map(|r| {
+            (
+                r.size,
+                r.property,
+                r.verdict,
+                r.depth,
+                r.proof.map(|x| x.how),
+            )
+        })
+        .collect();
     assert_eq!(
-        rows(&v),
+        got,
         vec![(
             6,
             "mutex".to_string(),
@@ -379,8 +374,10 @@ fn the_ladder_of_sizes_proves_peterson_and_falls_back_on_a_violation() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(err.contains("] ic3 ladder, size 3:"), "{err}");
     let (_, v) = json_run(&["check", f, "--sizes", "1..5", "--engine", "ic3"]);
-    let got: Vec<(u64, String, Option<u64>)> =
-        rows(&v).into_iter().map(|r| (r.0, r.2, r.3)).collect();
+    let got: Vec<(u64, String, Option<u64>)> = rows(&v)
+        .into_iter()
+        .map(|r| (r.size as u64, r.verdict, r.depth.map(|d| d as u64)))
+        .collect();
     let want: Vec<(u64, String, Option<u64>)> = (1..=5)
         .map(|n| {
             if n < 3 {

@@ -287,13 +287,13 @@ impl<'a> Bmc<'a> {
             {
                 last_progress = Instant::now();
                 let s = self.u.size();
-                eprintln!(
-                    "nfold: bmc depth {k} of {} done in {depth_secs:.2}s, {} variables, {} clauses, {:.1}s in all",
+                crate::progress::line(format!(
+                    "bmc depth {k} of {} done in {depth_secs:.2}s, {} variables, {} clauses, {:.1}s in all",
                     self.opts.depth,
                     s.vars,
                     s.clauses,
                     start.elapsed().as_secs_f64()
-                );
+                ));
             }
         }
         heartbeat.finish();

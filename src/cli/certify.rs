@@ -172,10 +172,15 @@ fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
         engine: cert.engine.clone(),
         simple_path: cert.simple_path,
         induction: None,
-        liveness: cert
-            .liveness
-            .as_ref()
-            .map(|(p, fair)| format!("{p}{}", if *fair { " fair" } else { "" })),
+        liveness: cert.liveness.as_ref().map(|(p, fair)| {
+            format!(
+                "{p}{}{}",
+                if *fair { " fair" } else { "" },
+                cert.counting
+                    .map(|k| format!(" counting {k}"))
+                    .unwrap_or_default()
+            )
+        }),
         every_n: None,
         cutoff: None,
         refused: None,

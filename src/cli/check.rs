@@ -13,7 +13,7 @@ use crate::bmc::query::SymBreak;
 use crate::cert::sizes_phrase;
 use crate::engine::{self, Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
-use crate::explicit::ndfs::COMPLETE_BUDGET;
+use crate::explicit::reach::StoreKind;
 use crate::ic3::engine::Ic3Engine;
 use crate::kind::KindEngine;
 use crate::model::ir::Model;
@@ -39,6 +39,18 @@ pub(crate) enum EngineArg {
     Ic3,
     /// k-induction on the aggregate, strengthened by IC3's lemmas (proofs, checked).
     Kind,
+}
+
+/// How `ltl` properties are reduced to safety for the proof engines.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReductionArg {
+    /// k-liveness for k = 1, 2, 4, ... up to 256, then liveness-to-safety for the
+    /// sizes left open.
+    Both,
+    /// Liveness-to-safety only.
+    L2s,
+    /// k-liveness only.
+    Klive,
 }
 
 #[derive(Args, Debug)]
@@ -103,6 +115,16 @@ pub(crate) struct CheckArgs {
     /// explicit: stop a size after storing this many states.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
+    /// explicit, auto: threads for the explicit search (default: one per core); the
+    /// states, counts and answers are the same at every count.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+    /// explicit: how states are stored: exact; or, for bug hunting on instances whose
+    /// states do not fit, hash-compact (a 64-bit signature each) or bitstate[:BYTES]
+    /// (3 bits each in a bit array, 512M unless given), which may miss states: "no
+    /// violation" is then `none found*` with the probability of a miss, not `holds`.
+    #[arg(long, value_name = "STORE", value_parser = parse_store, default_value = "exact")]
+    store: StoreKind,
     /// auto, ic3: also try to prove the properties for every size n, by a quantified
     /// invariant checked up to a cutoff (the default when neither --sizes nor --size
     /// is given).
@@ -119,11 +141,10 @@ pub(crate) struct CheckArgs {
     /// eventually executes; a step's process is its transition's first parameter).
     #[arg(long)]
     fair: bool,
-    /// explicit `ltl` search under --fair with symmetry: the transitions the complete
-    /// search (no reduction) may generate before the reduced, incomplete one takes over
-    /// (0: the reduced search at once).
-    #[arg(long, value_name = "T", default_value_t = COMPLETE_BUDGET)]
-    complete_budget: u64,
+    /// ic3 on `ltl` properties: how they are reduced to safety (k-liveness,
+    /// liveness-to-safety, or k-liveness then liveness-to-safety; see docs/engines.md).
+    #[arg(long, value_name = "R", default_value = "both")]
+    reduction: ReductionArg,
     /// explicit `ltl` search: print lassos as the search found them, without looking
     /// for a shorter one.
     #[arg(long)]
@@ -145,20 +166,36 @@ pub(crate) enum Mode {
     Live,
 }
 
+/// `--store`: `exact`, `hash-compact`, `bitstate` or `bitstate:BYTES`.
+fn parse_store(s: &str) -> Result<StoreKind, String> {
+    match s.split_once(':') {
+        None if s == "exact" => Ok(StoreKind::Exact),
+        None if s == "hash-compact" => Ok(StoreKind::HashCompact),
+        None if s == "bitstate" => Ok(StoreKind::bitstate_of_bytes(512 << 20)),
+        Some(("bitstate", size)) => super::parse_bytes(size).map(StoreKind::bitstate_of_bytes),
+        _ => Err(format!(
+            "`{s}` is not a store (exact, hash-compact, bitstate or bitstate:BYTES)"
+        )),
+    }
+}
+
 fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
     // The default is auto; flags that belong to one engine choose it.
-    let engine = a.engine.unwrap_or(if a.deadlock || a.max_states.is_some() {
-        EngineArg::Explicit
-    } else if a.depth.is_some()
-        || a.one_by_one
-        || a.whole_aggregate
-        || a.encoding != EncodingArg::Binary
-        || a.por != PorArg::Idle
-    {
-        EngineArg::Sat
-    } else {
-        EngineArg::Auto
-    });
+    let lossy = !a.store.exact();
+    let engine = a
+        .engine
+        .unwrap_or(if a.deadlock || a.max_states.is_some() || lossy {
+            EngineArg::Explicit
+        } else if a.depth.is_some()
+            || a.one_by_one
+            || a.whole_aggregate
+            || a.encoding != EncodingArg::Binary
+            || a.por != PorArg::Idle
+        {
+            EngineArg::Sat
+        } else {
+            EngineArg::Auto
+        });
     let sat_only = a.one_by_one
         || a.whole_aggregate
         || a.encoding != EncodingArg::Binary
@@ -166,6 +203,12 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
     if engine != EngineArg::Sat && sat_only {
         return Err(
             "--encoding, --one-by-one, --whole-aggregate and --por belong to the SAT engine (--engine sat)".into(),
+        );
+    }
+    if engine != EngineArg::Explicit && lossy {
+        return Err(
+            "--store hash-compact and bitstate belong to the explicit engine (--engine explicit)"
+                .into(),
         );
     }
     if engine != EngineArg::Explicit && (a.deadlock || a.max_states.is_some()) {
@@ -188,8 +231,8 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             dead_cells: !a.no_dead_cells,
             deadlock: a.deadlock,
             max_states: a.max_states,
+            store: a.store,
             shorten: !a.no_shorten,
-            complete_budget: Some(a.complete_budget),
         }),
         EngineArg::Sat => Box::new(BmcEngine {
             opts: BmcOptions {
@@ -219,7 +262,6 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             symmetry,
             dead_cells: !a.no_dead_cells,
             shorten: !a.no_shorten,
-            complete_budget: Some(a.complete_budget),
             // A certificate asks for invariants: no explicit pass first.
             explicit_seconds: if a.certificate.is_some() { 0.0 } else { 0.2 },
             bmc_depth: a.depth.unwrap_or(10),
@@ -270,9 +312,20 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         Ok(s) => s,
         Err(e) => return usage(&e),
     };
+    // A report that cannot be written is said before the run, not after it.
+    if let Some(path) = &a.run.report
+        && let Err(e) = std::fs::File::create(path)
+    {
+        return usage(&format!("cannot write the report to {path}: {e}"));
+    }
     let problem = Problem {
         ltls,
         fair: a.fair,
+        reduction: match a.reduction {
+            ReductionArg::Both => crate::engine::Reduction::Both,
+            ReductionArg::L2s => crate::engine::Reduction::L2s,
+            ReductionArg::Klive => crate::engine::Reduction::Klive,
+        },
         ..Problem::new(&model, sizes[0], sizes[sizes.len() - 1], props)
     };
     crate::progress::configure(if a.run.json {
@@ -286,6 +339,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         stop: Some(ctrl_c_flag()),
         max_memory: a.run.memory_cap(),
         progress: a.run.progress_on(),
+        threads: a.threads.map_or(0, |t| t as usize),
     };
     let mut run = Run {
         model: &model,
@@ -404,6 +458,15 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         }
     }
     run.seconds = start.elapsed().as_secs_f64();
+    if let Some(path) = &a.run.report {
+        let page = crate::report::page(&render::json(&run));
+        if let Err(e) = std::fs::write(path, page) {
+            return usage(&format!("cannot write the report to {path}: {e}"));
+        }
+        run.notes.push(format!(
+            "report written to {path} (one HTML page, no network)"
+        ));
+    }
     if json {
         println!(
             "{}",

@@ -191,16 +191,19 @@ struct CnfArgs {
 
 /// What `nfold live --help` adds.
 const LIVE_AFTER_HELP: &str = "Which search answers (explicit engine, and auto, which runs it per size): \
-without --fair, or with --no-symmetry, or where symmetry identifies no two states (a family \
-that is not fully symmetric; n <= 2 for a property of a process, n = 1 otherwise), the \
-answer is exact. With --fair on a fully symmetric family the complete search (no \
-reduction) runs first, generating up to 16,000,000 transitions (--complete-budget; about \
-3 s); only past that does the reduced search answer, which may miss a fair cycle: finding \
-none is then `none found*`, JSON `\"verdict\": \"incomplete\"`, not a proof, and a note \
-says why.\n\n\
+under --fair the fair SCC search (Couvreur's algorithm on the annotated quotient by \
+symmetry: each edge carries the permutation to its target's representative, and a \
+component holds a weakly fair cycle exactly when every orbit of the permutations its \
+cycles generate contains a process that executes or is disabled in it); without --fair \
+the nested depth-first search. Both reduce by symmetry on a fully symmetric family where \
+it identifies states (n >= 3 for a property of a process, n >= 2 otherwise; not with \
+--no-symmetry), and both are exact: `holds` is a proof for that size, and every lasso is \
+replayed on the interpreter of the unreduced instance (fairness checked) before it is \
+printed.\n\n\
 Exit codes: 0 every answer proved (holds), 1 violation or range error found, 2 usage or \
 input error, 3 a limit hit (or a lasso failed to replay) before an answer, 4 no violation \
-found but some answer is not a proof (`none found*`, vacuous, int window left).";
+found but some answer is not a proof (vacuous, int window left, or a bounded answer of \
+another engine).";
 
 /// The flags that decide how a model file is read: shared by every command that loads
 /// one.
@@ -263,6 +266,11 @@ pub(crate) struct RunArgs {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
+    /// Also write the run as one self-contained HTML page to FILE (no network, no
+    /// script): the verdicts by size and property, the `$` picture, every
+    /// counterexample as a step table, the proofs' lemmas, the settings.
+    #[arg(long, value_name = "FILE")]
+    report: Option<String>,
     /// Progress lines on stderr (default: when stderr is a terminal).
     #[arg(long, conflicts_with = "quiet")]
     progress: bool,
@@ -542,7 +550,7 @@ fn clap_error(e: &clap::Error, args: &[String]) -> String {
 
 /// A usage or input error: said on stderr, and under `--json` also as a JSON document
 /// (`schema::ErrorDoc`) on stdout, so that a tool reading the output always gets JSON.
-fn usage(msg: &str) -> i32 {
+pub(crate) fn usage(msg: &str) -> i32 {
     eprintln!("nfold: error: {msg}");
     json_error(msg);
     EXIT_USAGE

@@ -72,6 +72,12 @@ pub(crate) fn load_with_trail(
     data_values: Option<usize>,
     int_range: Option<(i64, i64)>,
 ) -> Result<(Model, Trail), i32> {
+    if trail_path.ends_with(".cub") && !model_path.ends_with(".cub") {
+        return Err(super::usage(&format!(
+            "the arguments look swapped: the model comes first, then the trail \
+             (`nfold replay {trail_path} {model_path}`)"
+        )));
+    }
     let t = match trail::read(trail_path, pick) {
         Ok(t) => t,
         Err(e) => {

@@ -38,6 +38,21 @@ pub struct Problem<'m> {
     /// enabled eventually executes (the process of a step is its transition's first
     /// parameter).
     pub fair: bool,
+    /// How the proof engine reduces an `ltl` property to safety.
+    pub reduction: Reduction,
+}
+
+/// How IC3 reduces an `ltl` property to a safety property (`live::Product`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reduction {
+    /// k-liveness (Claessen, Sörensson 2012) for k = 1, 2, 4, ... up to a bound, then
+    /// liveness-to-safety for the sizes it left open.
+    #[default]
+    Both,
+    /// Liveness-to-safety only (Biere, Artho, Schuppan 2002).
+    L2s,
+    /// k-liveness only (sizes it cannot settle stay unknown).
+    Klive,
 }
 
 impl<'m> Problem<'m> {
@@ -51,6 +66,7 @@ impl<'m> Problem<'m> {
             props,
             ltls: Vec::new(),
             fair: false,
+            reduction: Reduction::default(),
         }
     }
 
@@ -78,6 +94,8 @@ pub struct Control {
     pub max_memory: Option<usize>,
     /// Progress lines on stderr.
     pub progress: bool,
+    /// Threads an engine may search on (0: one per core).
+    pub threads: usize,
 }
 
 impl Control {

@@ -1,9 +1,9 @@
 //! The explicit searches as an engine of the command line, one size at a time:
-//! breadth-first search for safety (`reach`), nested depth-first search for `ltl`
-//! properties (`ndfs`), stopping at the first limit.
+//! breadth-first search for safety (`reach`), nested depth-first search and the fair
+//! SCC search for `ltl` properties (`ndfs`), stopping at the first limit.
 
-use super::ndfs::{self, AttemptStop, LiveOptions, LiveResult, LiveVerdict};
-use super::reach::{self, ReachOptions};
+use super::ndfs::{self, LiveOptions, LiveResult, LiveSearch, LiveVerdict};
+use super::reach::{self, ReachOptions, StoreKind};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::ltl::{self, LtlProperty};
 use crate::model::ir::Model;
@@ -19,16 +19,14 @@ pub struct ExplicitEngine {
     /// Report reachable deadlocks.
     pub deadlock: bool,
     pub max_states: Option<usize>,
+    /// How states are stored (`StoreKind::Exact` unless hunting bugs).
+    pub store: StoreKind,
     /// `ltl` properties: look for a shorter lasso once one is found.
     pub shorten: bool,
-    /// `ltl` properties under fairness with symmetry: the successors the complete
-    /// search may generate before the reduced one answers (`ndfs::COMPLETE_BUDGET`
-    /// when `None`).
-    pub complete_budget: Option<u64>,
 }
 
 impl ExplicitEngine {
-    /// The nested-search settings for a problem under a control.
+    /// The `ltl` search settings for a problem under a control.
     pub fn live_options(&self, p: &Problem, ctl: &Control) -> LiveOptions {
         LiveOptions {
             symmetry: self.symmetry,
@@ -39,7 +37,7 @@ impl ExplicitEngine {
             stop: ctl.stop.clone(),
             progress: ctl.progress,
             shorten: self.shorten,
-            complete_budget: self.complete_budget,
+            search: LiveSearch::Auto,
         }
     }
 }
@@ -55,10 +53,11 @@ pub fn prepare(model: &Model, ltls: &[usize]) -> Result<Vec<LtlProperty>, String
         .collect()
 }
 
-/// The `ltl` properties at size n by nested depth-first search: one row per property
-/// (for a property of a process, every process to check, see
-/// `ltl::processes_to_check`, the first violating one answering), and the notes a
-/// reader needs (an incomplete answer and why). A range error met by the search is a
+/// The `ltl` properties at size n by explicit search (`ndfs::check`: nested DFS, or the
+/// fair SCC search under fairness; both exact): one row per property (for a property
+/// of a process, every process to check, see `ltl::processes_to_check`, the first
+/// violating one answering), and the notes a reader needs. A range error met by the
+/// search is a
 /// `range_error` row with its trace unless `range_known` (another search at this size
 /// answers range errors); the property's answer is then unknown. A store leaving the
 /// int window stops the search too: an `int_bound` row, and the property is answered
@@ -83,14 +82,11 @@ pub fn liveness_size(
         ..SizeReport::default()
     };
     let mut searches: Vec<String> = Vec::new();
-    // Every search that answered was one whose "found nothing" is a proof.
-    let mut complete = true;
     for p in props {
         let mut verdict = Verdict::Holds(Proof::Exhaustive);
         for process in ltl::processes_to_check(model, p.prop, n) {
             let r = ndfs::check(model, n, p, process, opts);
             add_stats(&mut report, &r, &mut searches);
-            complete &= r.algorithm.complete();
             let search_text = |what: &str| {
                 format!(
                     "size {n}: `{}`{}: {what}",
@@ -132,12 +128,6 @@ pub fn liveness_size(
                     break;
                 }
                 LiveVerdict::Holds => {}
-                LiveVerdict::NoFairViolationFound => {
-                    notes.push(search_text(&incomplete_reason(&r)));
-                    if !matches!(verdict, Verdict::Unknown) {
-                        verdict = Verdict::Incomplete;
-                    }
-                }
                 LiveVerdict::Unknown => verdict = Verdict::Unknown,
             }
             if r.limit.is_some() {
@@ -157,7 +147,7 @@ pub fn liveness_size(
     }
     searches.dedup();
     report.stats.search = Some(searches.join(","));
-    report.stats.complete = Some(complete && report.limit.is_none());
+    report.stats.complete = Some(report.limit.is_none());
     report
 }
 
@@ -175,33 +165,7 @@ fn add_stats(report: &mut SizeReport, r: &LiveResult, searches: &mut Vec<String>
             .internal_errors
             .push(format!("a lasso failed to replay: {e}"));
     }
-    searches.push(format!(
-        "{}{}",
-        r.algorithm.name(),
-        if r.attempt.is_some() { "+" } else { "" }
-    ));
-}
-
-/// Why an answer is incomplete, in one line: the reduced search under fairness found
-/// no fair cycle, and what kept the complete search from answering.
-fn incomplete_reason(r: &LiveResult) -> String {
-    let skipped = match &r.attempt {
-        Some(a) => format!(
-            "the complete search stopped at {} ({} product states, {:.2}s)",
-            match a.stopped {
-                AttemptStop::Budget(b) => format!("its budget of {} transitions", thousands(b)),
-                AttemptStop::Limit(l) => l.text().to_string(),
-            },
-            thousands(a.states as u64),
-            a.seconds
-        ),
-        None => "the complete search was skipped (--complete-budget 0)".to_string(),
-    };
-    format!(
-        "incomplete: {skipped}, and the symmetry-reduced search, which under fairness may \
-         miss a fair cycle, found none; --no-symmetry or a larger --complete-budget gives \
-         a complete answer"
-    )
+    searches.push(r.algorithm.name().to_string());
 }
 
 impl Engine for ExplicitEngine {
@@ -226,7 +190,16 @@ impl Engine for ExplicitEngine {
     fn describe(&self, p: &Problem) -> String {
         let mut parts = Vec::new();
         if !p.props.is_empty() || p.ltls.is_empty() || self.deadlock {
-            parts.push("explicit breadth-first search (exhaustive)".to_string());
+            parts.push(match self.store {
+                StoreKind::Exact => "explicit breadth-first search (exhaustive)".to_string(),
+                StoreKind::HashCompact => {
+                    "explicit breadth-first search (partial: hash compaction, may miss states)"
+                        .to_string()
+                }
+                StoreKind::Bitstate { log_bits } => format!(
+                    "explicit breadth-first search (partial: bitstate, 2^{log_bits} bits, may miss states)"
+                ),
+            });
         }
         if !p.ltls.is_empty() {
             parts.push(live_text(p));
@@ -251,6 +224,8 @@ impl Engine for ExplicitEngine {
             stop: ctl.stop.clone(),
             progress: ctl.progress,
             coverage: true,
+            threads: ctl.threads,
+            store: self.store,
         };
         let safety = !p.props.is_empty() || p.ltls.is_empty() || self.deadlock;
         let live = prepare(p.model, &p.ltls)?;
@@ -265,6 +240,9 @@ impl Engine for ExplicitEngine {
             if safety {
                 let r: SizeReport = reach::check_size(p.model, n, &opts).into();
                 let limit = r.limit;
+                if let Some(note) = omission_note(self.store, &r) {
+                    notes.push(note);
+                }
                 report(r);
                 if limit.is_some() {
                     return Ok(stopped(limit, &mut notes));
@@ -283,7 +261,8 @@ impl Engine for ExplicitEngine {
     }
 }
 
-/// The nested search's part of an engine line: the automata and the fairness.
+/// The `ltl` search's part of an engine line: the search, the automata and the
+/// fairness.
 pub fn live_text(p: &Problem) -> String {
     let autos: Vec<String> = p
         .ltls
@@ -296,25 +275,43 @@ pub fn live_text(p: &Problem) -> String {
         })
         .collect();
     format!(
-        "nested depth-first search on the product with the Büchi automaton ({}){}",
+        "{} on the product with the Büchi automaton ({}){}",
+        if p.fair {
+            "fair SCC search"
+        } else {
+            "nested depth-first search"
+        },
         autos.join(", "),
         if p.fair {
-            "; weak fairness per process (Choueka flags)"
+            "; weak fairness per process (exact with symmetry: the annotated quotient)"
         } else {
             "; no fairness"
         }
     )
 }
 
-/// 1234567 as `1,234,567`.
-fn thousands(n: u64) -> String {
-    let d = n.to_string();
-    let mut out = String::new();
-    for (k, c) in d.chars().enumerate() {
-        if k > 0 && (d.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
+/// The note under a size answered `none found*` by a store that may miss states: how
+/// the states were stored and the probability that one was missed (`reach::StoreKind`).
+fn omission_note(store: StoreKind, r: &SizeReport) -> Option<String> {
+    let p = r.stats.omission_probability?;
+    if !r
+        .results
+        .iter()
+        .any(|x| x.verdict.kind() == crate::verdict::Kind::Incomplete)
+    {
+        return None;
     }
-    out
+    let how = match store {
+        StoreKind::Exact => return None,
+        StoreKind::HashCompact => "hash compaction (64-bit signatures)".to_string(),
+        StoreKind::Bitstate { log_bits } => format!(
+            "bitstate hashing (2^{log_bits} bits, {} bits a state)",
+            crate::explicit::store::BitArray::PROBES
+        ),
+    };
+    Some(format!(
+        "* size {}: no violation found by a partial search of {} states by {how}; the probability that it missed a reachable state is at most about {p:.1e} (see docs/engines.md): not a proof",
+        r.size,
+        r.stats.states.unwrap_or(0),
+    ))
 }

@@ -1,8 +1,13 @@
-//! The visited set of the explicit engine: an open-addressing hash table holding the
-//! packed states themselves (keys inline, linear probing), so a lookup costs one cache
-//! miss. The all-zero key marks an empty entry; the all-zero state is kept aside.
-//! States are numbered by the engine (insertion order), not here: the table moves
-//! entries when it grows, and nothing needs a state back from its number.
+//! The stores of the explicit engine. The visited set: an open-addressing hash table
+//! holding the packed states themselves (keys inline, linear probing), so a lookup costs
+//! one cache miss. The all-zero key marks an empty entry; the all-zero state is kept
+//! aside. States are numbered by the engine (insertion order), not here: the table moves
+//! entries when it grows, and nothing needs a state back from its number. For bug
+//! hunting on instances whose states do not fit, the same table holds 64-bit signatures
+//! instead (hash compaction: Wolper and Leroy, "Reliable hashing without collision
+//! detection", CAV 1993), or a bit array holds a few bits per state (bitstate hashing:
+//! Holzmann, "On limits and possibilities of automated protocol analysis", 1987).
+//! The flag table serves the nested depth-first search.
 
 /// A set of packed states of a fixed number of words.
 pub struct VisitedSet {
@@ -56,6 +61,13 @@ fn same(a: &[u64], b: &[u64]) -> bool {
 /// every lookup.
 fn zeroed_table(len: usize) -> Vec<u64> {
     let v = vec![0u64; len];
+    advise_huge(&v);
+    v
+}
+
+/// Ask for transparent huge pages for a large table.
+fn advise_huge(v: &[u64]) {
+    let len = v.len();
     #[cfg(target_os = "linux")]
     if len * 8 >= 4 << 20 {
         // madvise wants an aligned start; advise the 2 MiB-aligned interior.
@@ -71,13 +83,18 @@ fn zeroed_table(len: usize) -> Vec<u64> {
             }
         }
     }
-    v
 }
 
 impl VisitedSet {
     /// An empty set for states of `words` 64-bit words.
     pub fn new(words: usize) -> VisitedSet {
-        let cap = 1 << 12;
+        VisitedSet::with_capacity(words, 1 << 12)
+    }
+
+    /// An empty set for states of `words` words with room for `cap` entries at first
+    /// (a power of two; it grows past 70 % full).
+    pub fn with_capacity(words: usize, cap: usize) -> VisitedSet {
+        let cap = cap.next_power_of_two().max(8);
         let words = words.max(1);
         VisitedSet {
             words,
@@ -343,6 +360,101 @@ impl FlagTable {
     }
 }
 
+/// A second hash of a packed state, unrelated to `hash_words` in construction (a
+/// 64x64->128-bit multiply folded per word, as in wyhash, then MurmurHash3's finalizer):
+/// the signature stored by hash compaction and the source of bitstate's bit positions.
+/// The omission probabilities (`reach::omission`) assume it behaves as a random function
+/// independent of `hash_words`.
+#[inline]
+pub fn sig_hash(key: &[u64]) -> u64 {
+    #[inline(always)]
+    fn mum(a: u64, b: u64) -> u64 {
+        let r = (a as u128) * (b as u128);
+        (r as u64) ^ ((r >> 64) as u64)
+    }
+    let mut h: u64 = 0xA076_1D64_78BD_642F ^ key.len() as u64;
+    for &w in key {
+        h = mum(h ^ 0xE703_7ED1_A0B4_28DB, w ^ 0x8EBC_6AF0_9C88_C6E3);
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    h ^ (h >> 33)
+}
+
+/// A bitstate store (Holzmann's supertrace): `2^log_bits` bits, a state present when
+/// all of its `PROBES` bits are set. States are never stored, so two states whose bits
+/// coincide are taken for one: a search over it may miss states (`reach::omission`).
+pub struct BitArray {
+    bits: Vec<u64>,
+    mask: u64,
+    len: usize,
+}
+
+impl BitArray {
+    /// Bits set per state (SPIN's default `-k3`).
+    pub const PROBES: u32 = 3;
+
+    /// An empty array of `2^log_bits` bits (at least 64).
+    pub fn new(log_bits: u32) -> BitArray {
+        let log_bits = log_bits.max(6);
+        BitArray {
+            // Zeroed lazily by the kernel, and without huge pages: a small search
+            // touches a few pages of a large array, not a few megabytes per bit set.
+            bits: vec![0; 1 << (log_bits - 6)],
+            mask: (1u64 << log_bits) - 1,
+            len: 0,
+        }
+    }
+
+    /// The bit positions of a state from two hashes (double hashing, Kirsch and
+    /// Mitzenmacher, "Less hashing, same performance", 2006): `h1 + i * h2`.
+    #[inline]
+    fn probe(&self, h1: u64, h2: u64, i: u32) -> usize {
+        (h1.wrapping_add((i as u64).wrapping_mul(h2 | 1)) & self.mask) as usize
+    }
+
+    /// Set the bits of a state; true when one of them was clear (a new state).
+    #[inline]
+    pub fn insert(&mut self, h1: u64, h2: u64) -> bool {
+        let mut new = false;
+        for i in 0..Self::PROBES {
+            let b = self.probe(h1, h2, i);
+            let (w, m) = (b >> 6, 1u64 << (b & 63));
+            new |= self.bits[w] & m == 0;
+            self.bits[w] |= m;
+        }
+        self.len += new as usize;
+        new
+    }
+
+    /// Ask the memory system for the word of a state's first bit.
+    #[inline]
+    pub fn prefetch(&self, h1: u64, h2: u64) {
+        prefetch_word(&self.bits[self.probe(h1, h2, 0) >> 6]);
+    }
+
+    /// States taken as new.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The number of bits.
+    pub fn bit_count(&self) -> u64 {
+        self.mask + 1
+    }
+
+    /// Bytes held by the array.
+    pub fn memory_bytes(&self) -> usize {
+        self.bits.len() * 8
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,5 +520,39 @@ mod tests {
         t.entry(&[0, 0], 0)[0] |= 8;
         assert_eq!(t.get(&[0, 0], 0), Some(&[9][..]));
         assert_eq!(t.len(), 100_000);
+    }
+
+    #[test]
+    fn bitstate_remembers_what_it_was_given() {
+        let mut b = BitArray::new(20);
+        for i in 0..1000u64 {
+            let k = [i, 7];
+            assert!(b.insert(sig_hash(&k), hash_words(&k)), "{i}");
+        }
+        for i in 0..1000u64 {
+            let k = [i, 7];
+            assert!(!b.insert(sig_hash(&k), hash_words(&k)));
+        }
+        // 1000 states in 2^20 bits: a false match is a 1-in-10^8 event.
+        assert_eq!(b.len(), 1000);
+        assert_eq!(b.bit_count(), 1 << 20);
+        assert_eq!(b.memory_bytes(), 1 << 17);
+    }
+
+    #[test]
+    fn signatures_spread_over_all_bits() {
+        // Every output bit flips for about half of the one-bit changes of the input.
+        let base = sig_hash(&[12345, 0]);
+        let mut flips = [0u32; 64];
+        for b in 0..128 {
+            let mut k = [12345u64, 0];
+            k[b / 64] ^= 1 << (b % 64);
+            let d = sig_hash(&k) ^ base;
+            for (o, f) in flips.iter_mut().enumerate() {
+                *f += ((d >> o) & 1) as u32;
+            }
+        }
+        assert!(flips.iter().all(|&f| (32..=96).contains(&f)), "{flips:?}");
+        assert_ne!(sig_hash(&[1, 2]), sig_hash(&[2, 1]));
     }
 }

@@ -10,7 +10,7 @@ use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
 use crate::bmc::transys::Transys;
-use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
+use crate::engine::{Control, Engine, Outcome, Presentation, Problem, Reduction};
 use crate::live::{self, LOOP_PROP, Product};
 use crate::model::ir::{Model, Ty};
 use crate::proof::finish::{self, Findings};
@@ -441,7 +441,7 @@ impl Engine for Ic3Engine {
             all = live::merge(all, reports);
             out.limit = out.limit.or(o.limit);
             out.aggregate |= o.aggregate;
-            out.certificates.extend(o.certificate.clone());
+            out.certificates.extend(o.certificates.clone());
             out.certificate = out.certificate.or(o.certificate);
         }
         for r in all {
@@ -452,9 +452,59 @@ impl Engine for Ic3Engine {
 }
 
 impl Ic3Engine {
-    /// IC3 on the liveness product of `ltl` property `k`; the certificate is marked as
-    /// being about the property.
+    /// `ltl` property `k`: k-liveness first (`live`: proofs, and the lassos its
+    /// shortest counterexamples close), then IC3 on the liveness-to-safety product for
+    /// the widths it left open (lassos or proofs). Every certificate is marked as being
+    /// about the property.
     fn check_ltl(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        k: usize,
+    ) -> Result<(Vec<SizeReport>, Outcome), String> {
+        if p.reduction == Reduction::L2s {
+            let (mut reports, mut out) = self.loop_closing(p, ctl, k)?;
+            out.certificates.extend(out.certificate.clone());
+            live::fill_unknown(&mut reports, p.model, k);
+            return Ok((reports, out));
+        }
+        let c = self.counting(p, ctl, k, super::live::MAX_ROUNDS, None)?;
+        let mut reports = c.reports;
+        let mut out = Outcome {
+            limit: c.limit,
+            aggregate: p.max > p.min,
+            ..Outcome::default()
+        };
+        out.certificates.extend(c.certificate.clone());
+        out.certificate = c.certificate;
+        if p.reduction == Reduction::Klive {
+            live::fill_unknown(&mut reports, p.model, k);
+            return Ok((reports, out));
+        }
+        if out.limit.is_none() {
+            for (a, b) in super::live::runs(&c.open) {
+                let part = Problem {
+                    min: a,
+                    max: b,
+                    ..p.clone()
+                };
+                let (r, o) = self.loop_closing(&part, ctl, k)?;
+                reports = live::merge(reports, r);
+                out.certificates.extend(o.certificate.clone());
+                out.certificate = out.certificate.or(o.certificate);
+                out.limit = out.limit.or(o.limit);
+                if out.limit.is_some() {
+                    break;
+                }
+            }
+        }
+        live::fill_unknown(&mut reports, p.model, k);
+        Ok((reports, out))
+    }
+
+    /// IC3 on the liveness-to-safety product of `ltl` property `k`; the certificate is
+    /// marked as being about the property.
+    fn loop_closing(
         &self,
         p: &Problem,
         ctl: &Control,

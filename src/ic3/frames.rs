@@ -126,13 +126,13 @@ impl Pdr<'_, '_> {
     pub(super) fn progress(&mut self, k: usize) {
         if self.opts.progress && self.last_progress.elapsed().as_secs_f64() >= 2.0 {
             self.last_progress = Instant::now();
-            eprintln!(
-                "nfold: ic3 frame {k}, {} lemmas, {} obligations, {} SAT calls, {:.1}s",
+            crate::progress::line(format!(
+                "ic3 frame {k}, {} lemmas, {} obligations, {} SAT calls, {:.1}s",
                 self.entries.iter().filter(|x| x.alive).count(),
                 self.stats.obligations,
                 self.stats.sat_calls,
                 self.start.elapsed().as_secs_f64()
-            );
+            ));
         }
     }
 

@@ -33,6 +33,7 @@ pub mod engine;
 mod frames;
 mod generalize;
 pub mod houdini;
+pub mod live;
 mod query;
 
 use crate::bmc::transys::{FIRE, STATE, STEP, StateVar, Transys};
@@ -220,8 +221,8 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
     e.stats.seconds = e.start.elapsed().as_secs_f64();
     e.stats.lemmas = e.entries.iter().filter(|x| x.alive).count();
     if opts.progress {
-        eprintln!(
-            "nfold: ic3 at sizes {}..{}: {} frames, {} lemmas, {} obligations, {} SAT calls ({} on init), {} ctgs, {:.2}s",
+        crate::progress::line(format!(
+            "ic3 at sizes {}..{}: {} frames, {} lemmas, {} obligations, {} SAT calls ({} on init), {} ctgs, {:.2}s",
             e.ts.agg.min,
             e.ts.agg.max,
             e.stats.frames,
@@ -231,7 +232,7 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
             e.stats.init_calls,
             e.stats.ctgs,
             e.stats.seconds
-        );
+        ));
     }
     Ok(Ic3Outcome {
         lemmas: e

@@ -24,6 +24,9 @@ pub struct Decoded {
     pub steps: Vec<Step>,
     pub loop_start: Option<usize>,
     pub process: Option<i64>,
+    /// k-liveness: where each round begins (the start, and after each count), as (the
+    /// model's steps before it, the automaton state).
+    pub rounds: Vec<(usize, i64)>,
 }
 
 /// Take a product trace apart (after replaying it on the product's interpreter).
@@ -50,9 +53,13 @@ fn split(model: &Model, prod: &Product, t: &Trace) -> Result<Decoded, String> {
         }
         None => None,
     };
+    let q = pinst
+        .slot_of(prod.q_var, &[])
+        .ok_or("the product has no automaton cell")?;
     let mut states = vec![project(&pstates[0])];
     let mut steps = Vec::new();
     let mut loop_start = None;
+    let mut rounds = vec![(0, pstates[0][q])];
     for (k, step) in t.steps.iter().enumerate() {
         match prod.origin.get(step.trans) {
             Some(Origin::Step(tr)) => {
@@ -74,6 +81,7 @@ fn split(model: &Model, prod: &Product, t: &Trace) -> Result<Decoded, String> {
             }
             Some(Origin::Save) => loop_start = Some(steps.len()),
             Some(Origin::Stutter) => {}
+            Some(Origin::Count) => rounds.push((steps.len(), pstates[k + 1][q])),
             None => return Err("a step of no product transition".into()),
         }
     }
@@ -83,6 +91,7 @@ fn split(model: &Model, prod: &Product, t: &Trace) -> Result<Decoded, String> {
         steps,
         loop_start,
         process,
+        rounds,
     })
 }
 
@@ -90,10 +99,45 @@ fn split(model: &Model, prod: &Product, t: &Trace) -> Result<Decoded, String> {
 /// with fairness checked. On a fully symmetric model the processes are renamed so that
 /// the property's process is 1 (the representative `nfold live` reports).
 pub fn decode_lasso(model: &Model, prod: &Product, t: &Trace) -> Result<Lasso, String> {
-    let mut d = split(model, prod, t)?;
+    let d = split(model, prod, t)?;
     let loop_start = d
         .loop_start
         .ok_or("the product's run never saves a state")?;
+    lasso_of(model, prod, d, loop_start)
+}
+
+/// The lasso in a run of the k-liveness product, if two of its rounds begin in the same
+/// state of the model and the automaton: the rounds between them are complete (an
+/// accepting state left, every process served), so repeating them forever is a
+/// (weakly fair) accepting run. The shortest runs that count k rounds usually repeat
+/// one round, so a counterexample to k-liveness at a small k is often a lasso.
+pub fn lasso_in_rounds(model: &Model, prod: &Product, t: &Trace) -> Result<Option<Lasso>, String> {
+    let mut d = split(model, prod, t)?;
+    let mut found = None;
+    'outer: for (j, &(bj, qj)) in d.rounds.iter().enumerate() {
+        for &(bi, qi) in &d.rounds[..j] {
+            if qi == qj && d.states[bi] == d.states[bj] {
+                found = Some((bi, bj));
+                break 'outer;
+            }
+        }
+    }
+    let Some((bi, bj)) = found else {
+        return Ok(None);
+    };
+    d.steps.truncate(bj);
+    d.states.truncate(bj + 1);
+    lasso_of(model, prod, d, bi).map(Some)
+}
+
+/// The run of `d` as a lasso whose cycle begins at state `loop_start`: normalised,
+/// renamed to process 1 on a symmetric model, replayed with fairness checked.
+fn lasso_of(
+    model: &Model,
+    prod: &Product,
+    mut d: Decoded,
+    loop_start: usize,
+) -> Result<Lasso, String> {
     let loop_start = normalize(&mut d.states, &mut d.steps, loop_start);
     let mut lasso = Lasso {
         size: d.size,

@@ -12,9 +12,10 @@
 //! their own: the product is a family like any other).
 
 pub mod decode;
+mod expr;
 pub mod product;
 pub mod report;
 
-pub use decode::{Decoded, decode_lasso, decode_trace, picture};
-pub use product::{LOOP_PROP, Origin, Product};
-pub use report::{certified_model, mark_certificate, merge, translate};
+pub use decode::{Decoded, decode_lasso, decode_trace, lasso_in_rounds, picture};
+pub use product::{LOOP_PROP, Origin, Product, Variant};
+pub use report::{certified_model, fill_unknown, mark_certificate, merge, translate};

@@ -39,10 +39,10 @@
 //! the same guards and updates, and every atom of the property evaluated by the step
 //! leaving a state), as the nested search meets them.
 
+use super::expr::*;
 use crate::lang::{self, LoadOptions};
 use crate::ltl::LtlProperty;
 use crate::model::ir::*;
-use crate::source::Span;
 
 /// What a transition of the product does in the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +53,20 @@ pub enum Origin {
     Save,
     /// The stutter of a deadlocked state (no step of the model).
     Stutter,
+    /// k-liveness: the step that counts a completed round (no step of the model).
+    Count,
+}
+
+/// Which reduction of liveness to safety a product is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Liveness-to-safety (Biere, Artho, Schuppan 2002): a saved copy of the state, the
+    /// property "the loop closed".
+    LoopClosing,
+    /// k-liveness (Claessen, Sörensson 2012): a counter of completed rounds (an
+    /// accepting automaton state left and, under fairness, every process served since
+    /// the last count), the property "the counter reaches k".
+    Counting(usize),
 }
 
 /// The product of a model with one `ltl` property, as a checked model.
@@ -62,6 +76,7 @@ pub struct Product {
     /// The `ltl` property (index into the original model's `ltls`).
     pub prop: usize,
     pub fair: bool,
+    pub variant: Variant,
     /// Per transition of the product, what it does in the model.
     pub origin: Vec<Origin>,
     /// The variables of the original model keep their ids in the product.
@@ -77,162 +92,20 @@ pub struct Product {
 /// The product's one `unsafe` property.
 pub const LOOP_PROP: usize = 0;
 
-/// A prefix that no name of the model starts with (compared in lower case).
-fn fresh_prefix(m: &Model) -> String {
-    let text = lang::print::model_text(m).to_lowercase();
-    let words: Vec<&str> = text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut p = "nf".to_string();
-    while words.iter().any(|w| w.starts_with(&p)) {
-        p.push('x');
-    }
-    p
-}
-
-fn span() -> Span {
-    Span::new(0, 0)
-}
-
-fn and(mut xs: Vec<Expr>) -> Expr {
-    match xs.len() {
-        0 => Expr::tt(),
-        1 => xs.pop().unwrap(),
-        _ => Expr::And(xs),
-    }
-}
-
-fn or(mut xs: Vec<Expr>) -> Expr {
-    match xs.len() {
-        0 => Expr::Const(0, Ty::Bool),
-        1 => xs.pop().unwrap(),
-        _ => Expr::Or(xs),
-    }
-}
-
-fn eq(a: Expr, b: Expr) -> Expr {
-    Expr::Cmp(CmpOp::Eq, Box::new(a), Box::new(b))
-}
-
-fn not(a: Expr) -> Expr {
-    Expr::Not(Box::new(a))
-}
-
-fn read(v: VarId) -> Expr {
-    Expr::Read(v, Vec::new())
-}
-
-fn quant(forall: bool, var: LocalId, dom: Domain, body: Expr) -> Expr {
-    Expr::Quant {
-        forall,
-        var,
-        dom,
-        body: Box::new(body),
-    }
-}
-
-fn all_procs() -> Domain {
-    Domain::Procs { except: Vec::new() }
-}
-
-/// Replace every `Local(id)` by `map[id]`; a quantifier's variable must map to a local.
-fn subst(e: &Expr, map: &[Expr]) -> Expr {
-    let r = |x: &Expr| Box::new(subst(x, map));
-    match e {
-        Expr::Const(..) | Expr::Size => e.clone(),
-        Expr::Local(id) => map[*id].clone(),
-        Expr::Read(v, ix) => Expr::Read(*v, ix.iter().map(|x| subst(x, map)).collect()),
-        Expr::Arith(op, a, b) => Expr::Arith(*op, r(a), r(b)),
-        Expr::Cmp(op, a, b) => Expr::Cmp(*op, r(a), r(b)),
-        Expr::Not(a) => Expr::Not(r(a)),
-        Expr::And(xs) => Expr::And(xs.iter().map(|x| subst(x, map)).collect()),
-        Expr::Or(xs) => Expr::Or(xs.iter().map(|x| subst(x, map)).collect()),
-        Expr::Imp(a, b) => Expr::Imp(r(a), r(b)),
-        Expr::Iff(a, b) => Expr::Iff(r(a), r(b)),
-        Expr::Ite(c, a, b, t) => Expr::Ite(r(c), r(a), r(b), *t),
-        Expr::Quant {
-            forall,
-            var,
-            dom,
-            body,
-        } => {
-            let Expr::Local(v) = map[*var] else {
-                unreachable!("a quantified variable maps to a local")
-            };
-            // `forall j <> a` names processes by name only: an exception that became
-            // a term (the property's process, `NfProc`) moves into the body, where it
-            // is tested first, as the quantifier would skip it.
-            let mut terms = Vec::new();
-            let dom = match dom {
-                Domain::Procs { except } => {
-                    let (names, others): (Vec<Expr>, Vec<Expr>) = except
-                        .iter()
-                        .map(|x| subst(x, map))
-                        .partition(|x| matches!(x, Expr::Local(_)));
-                    terms = others;
-                    Domain::Procs { except: names }
-                }
-                Domain::Type(t) => Domain::Type(*t),
-            };
-            let mut body = subst(body, map);
-            if !terms.is_empty() {
-                let skip = or(terms.into_iter().map(|x| eq(Expr::Local(v), x)).collect());
-                body = if *forall {
-                    Expr::Or(vec![skip, body])
-                } else {
-                    Expr::And(vec![not(skip), body])
-                };
-            }
-            Expr::Quant {
-                forall: *forall,
-                var: v,
-                dom,
-                body: Box::new(body),
-            }
-        }
-    }
-}
-
-/// The locals of one item of the product, with fresh names.
-struct Scope<'a> {
-    locals: Vec<Local>,
-    prefix: &'a str,
-}
-
-impl Scope<'_> {
-    fn fresh(&mut self, ty: Ty) -> LocalId {
-        let id = self.locals.len();
-        self.locals.push(Local {
-            name: format!("{}{id}", self.prefix),
-            ty,
-        });
-        id
-    }
-
-    /// A map for an expression of another item with locals `src`: the first ones as
-    /// given by `fixed`, every other one a fresh local of this scope.
-    fn import(&mut self, src: &[Local], fixed: &[Expr]) -> Vec<Expr> {
-        src.iter()
-            .enumerate()
-            .map(|(k, l)| match fixed.get(k) {
-                Some(e) => e.clone(),
-                None => Expr::Local(self.fresh(l.ty)),
-            })
-            .collect()
-    }
-}
-
 /// The variables the product adds.
 struct Vars {
     q: VarId,
-    q_saved: VarId,
-    saved: VarId,
+    /// Liveness-to-safety: the saved automaton state and "the state was saved".
+    q_saved: Option<VarId>,
+    saved: Option<VarId>,
     acc: VarId,
     seen: Option<VarId>,
     proc: Option<VarId>,
-    /// (variable of the model, its shadow) for every variable that can change.
+    /// (variable of the model, its shadow) for every variable that can change
+    /// (liveness-to-safety only).
     shadows: Vec<(VarId, VarId)>,
+    /// k-liveness: the counter of rounds, its bound k and its type `0 .. k`.
+    count: Option<(VarId, usize, Ty)>,
 }
 
 /// Builds the product's IR; `m` is the model with the product's declarations.
@@ -474,6 +347,7 @@ impl Builder<'_> {
     }
 
     fn save(&self, m: &Model) -> Transition {
+        let (saved, q_saved) = (self.v.saved.unwrap(), self.v.q_saved.unwrap());
         let mut scope = Scope {
             locals: Vec::new(),
             prefix: &self.prefix,
@@ -489,30 +363,32 @@ impl Builder<'_> {
                 span: span(),
             });
         }
-        updates.push(self.set(self.v.q_saved, read(self.v.q)));
-        updates.push(self.set(self.v.saved, Expr::tt()));
-        updates.push(self.set(self.v.acc, Expr::Const(0, Ty::Bool)));
-        if self.v.seen.is_some() {
-            updates.push(self.set_seen(&mut scope, |_, _, _| Expr::Const(0, Ty::Bool)));
-        }
+        updates.push(self.set(q_saved, read(self.v.q)));
+        updates.push(self.set(saved, Expr::tt()));
+        updates.extend(self.clear_round(&mut scope));
         Transition {
             name: format!("{}_save", self.prefix),
             params: 0,
             locals: scope.locals,
-            guard: not(read(self.v.saved)),
+            guard: not(read(saved)),
             updates,
             span: span(),
         }
     }
 
-    /// The loop closed: saved, accepting seen, every process fair, back at the saved
-    /// state.
-    fn closed(&self, m: &Model) -> Unsafe {
-        let mut scope = Scope {
-            locals: Vec::new(),
-            prefix: &self.prefix,
-        };
-        let mut parts = vec![read(self.v.saved), read(self.v.acc)];
+    /// The round's flags cleared: no accepting state left, no process served yet.
+    fn clear_round(&self, scope: &mut Scope) -> Vec<Update> {
+        let mut ups = vec![self.set(self.v.acc, Expr::Const(0, Ty::Bool))];
+        if self.v.seen.is_some() {
+            ups.push(self.set_seen(scope, |_, _, _| Expr::Const(0, Ty::Bool)));
+        }
+        ups
+    }
+
+    /// A round is complete: an accepting automaton state was left and, under
+    /// fairness, every process was served since the round began.
+    fn round_done(&self, scope: &mut Scope) -> Vec<Expr> {
+        let mut parts = vec![read(self.v.acc)];
         if let Some(seen) = self.v.seen {
             let j = scope.fresh(Ty::Proc);
             parts.push(quant(
@@ -522,21 +398,53 @@ impl Builder<'_> {
                 Expr::Read(seen, vec![Expr::Local(j)]),
             ));
         }
-        parts.push(eq(read(self.v.q), read(self.v.q_saved)));
-        for &(v, s) in &self.v.shadows {
-            let bs = self.binders(m, v, &mut scope);
-            let idx: Vec<Expr> = bs.iter().map(|b| Expr::Local(b.0)).collect();
-            let mut e = eq(Expr::Read(v, idx.clone()), Expr::Read(s, idx));
-            for &(b, d) in bs.iter().rev() {
-                let dom = if d == Ty::Proc {
-                    all_procs()
-                } else {
-                    Domain::Type(d)
-                };
-                e = quant(true, b, dom, e);
-            }
-            parts.push(e);
+        parts
+    }
+
+    /// k-liveness: count a completed round (and begin the next) while below k.
+    fn count(&self) -> Transition {
+        let (k_var, k, k_ty) = self.v.count.unwrap();
+        let mut scope = Scope {
+            locals: Vec::new(),
+            prefix: &self.prefix,
+        };
+        let mut guard = self.round_done(&mut scope);
+        guard.push(Expr::Cmp(
+            CmpOp::Lt,
+            Box::new(read(k_var)),
+            Box::new(Expr::Const(k as i64, k_ty)),
+        ));
+        let mut updates = vec![self.set(
+            k_var,
+            Expr::Arith(
+                ArithOp::Add,
+                Box::new(read(k_var)),
+                Box::new(Expr::Const(1, k_ty)),
+            ),
+        )];
+        updates.extend(self.clear_round(&mut scope));
+        Transition {
+            name: format!("{}_count", self.prefix),
+            params: 0,
+            locals: scope.locals,
+            guard: and(guard),
+            updates,
+            span: span(),
         }
+    }
+
+    /// The product's one property: the loop closed (saved, a round complete, back at
+    /// the saved state), or k rounds counted.
+    fn property(&self, m: &Model) -> Unsafe {
+        let mut scope = Scope {
+            locals: Vec::new(),
+            prefix: &self.prefix,
+        };
+        let parts = match (self.v.saved, self.v.count) {
+            (Some(saved), _) => self.closed(m, saved, &mut scope),
+            (None, Some((k_var, k, k_ty))) => vec![eq(read(k_var), Expr::Const(k as i64, k_ty))],
+            (None, None) => unreachable!("a product is one of the variants"),
+        };
         let body = and(parts);
         Unsafe {
             name: self.orig.ltls[self.prop.prop].name.clone(),
@@ -552,6 +460,28 @@ impl Builder<'_> {
         }
     }
 
+    /// The loop closed: saved, a round complete, back at the saved state.
+    fn closed(&self, m: &Model, saved: VarId, scope: &mut Scope) -> Vec<Expr> {
+        let mut parts = vec![read(saved)];
+        parts.extend(self.round_done(scope));
+        parts.push(eq(read(self.v.q), read(self.v.q_saved.unwrap())));
+        for &(v, s) in &self.v.shadows {
+            let bs = self.binders(m, v, scope);
+            let idx: Vec<Expr> = bs.iter().map(|b| Expr::Local(b.0)).collect();
+            let mut e = eq(Expr::Read(v, idx.clone()), Expr::Read(s, idx));
+            for &(b, d) in bs.iter().rev() {
+                let dom = if d == Ty::Proc {
+                    all_procs()
+                } else {
+                    Domain::Type(d)
+                };
+                e = quant(true, b, dom, e);
+            }
+            parts.push(e);
+        }
+        parts
+    }
+
     fn init(&self) -> Init {
         let mut scope = Scope {
             locals: Vec::new(),
@@ -564,7 +494,24 @@ impl Builder<'_> {
             .iter()
             .map(|&q| self.q_is(q))
             .collect();
-        let mut parts = vec![or(initial), not(read(self.v.saved))];
+        let mut parts = vec![or(initial)];
+        if let Some(saved) = self.v.saved {
+            parts.push(not(read(saved)));
+        }
+        if let Some((k_var, _, k_ty)) = self.v.count {
+            // The first round begins at the start.
+            parts.push(eq(read(k_var), Expr::Const(0, k_ty)));
+            parts.push(not(read(self.v.acc)));
+            if let Some(seen) = self.v.seen {
+                let j = scope.fresh(Ty::Proc);
+                parts.push(quant(
+                    true,
+                    j,
+                    all_procs(),
+                    not(Expr::Read(seen, vec![Expr::Local(j)])),
+                ));
+            }
+        }
         if let (Some(p), Some(_)) = (self.v.proc, &self.orig.extra_proc) {
             // The extra id 0 is no process.
             let j = scope.fresh(Ty::Proc);
@@ -591,9 +538,19 @@ fn add_var(m: &mut Model, name: String, kind: VarKind, dims: Vec<Ty>, ty: Ty) ->
 }
 
 impl Product {
-    /// The product of `model` with its `ltl` property `prop` (weakly fair runs only when
-    /// `fair`), checked by the front end.
+    /// The liveness-to-safety product of `model` with its `ltl` property `prop` (weakly
+    /// fair runs only when `fair`), checked by the front end.
     pub fn new(model: &Model, prop: usize, fair: bool) -> Result<Product, String> {
+        Product::build(model, prop, fair, Variant::LoopClosing)
+    }
+
+    /// The product of the given variant, checked by the front end.
+    pub fn build(
+        model: &Model,
+        prop: usize,
+        fair: bool,
+        variant: Variant,
+    ) -> Result<Product, String> {
         let lp = LtlProperty::new(model, prop)?;
         let prefix = fresh_prefix(model);
         let cap = {
@@ -612,8 +569,9 @@ impl Product {
         let q_ty = Ty::Enum(m.enums.len() - 1);
         let base_vars = model.vars.len();
         let mut shadows = Vec::new();
+        let closing = variant == Variant::LoopClosing;
         for (v, var) in model.vars.iter().enumerate() {
-            if var.kind != VarKind::Const {
+            if closing && var.kind != VarKind::Const {
                 let s = add_var(
                     &mut m,
                     format!("{cap}S_{}", var.name),
@@ -625,10 +583,31 @@ impl Product {
             }
         }
         let global = VarKind::Global;
+        let q = add_var(&mut m, format!("{cap}Q"), global, vec![], q_ty);
+        let (q_saved, saved) = if closing {
+            (
+                Some(add_var(
+                    &mut m,
+                    format!("{cap}QSaved"),
+                    global,
+                    vec![],
+                    q_ty,
+                )),
+                Some(add_var(
+                    &mut m,
+                    format!("{cap}Saved"),
+                    global,
+                    vec![],
+                    Ty::Bool,
+                )),
+            )
+        } else {
+            (None, None)
+        };
         let v = Vars {
-            q: add_var(&mut m, format!("{cap}Q"), global, vec![], q_ty),
-            q_saved: add_var(&mut m, format!("{cap}QSaved"), global, vec![], q_ty),
-            saved: add_var(&mut m, format!("{cap}Saved"), global, vec![], Ty::Bool),
+            q,
+            q_saved,
+            saved,
             acc: add_var(&mut m, format!("{cap}Acc"), global, vec![], Ty::Bool),
             seen: fair.then(|| {
                 add_var(
@@ -649,6 +628,20 @@ impl Product {
                 )
             }),
             shadows,
+            count: match variant {
+                Variant::LoopClosing => None,
+                Variant::Counting(k) => {
+                    m.ranges.push(RangeType {
+                        name: format!("{prefix}_rounds"),
+                        lo: SizeExpr::Lit(0),
+                        hi: SizeExpr::Lit(k as i64),
+                        span: span(),
+                    });
+                    let ty = Ty::Range(m.ranges.len() - 1);
+                    let var = add_var(&mut m, format!("{cap}Rounds"), global, vec![], ty);
+                    Some((var, k, ty))
+                }
+            },
         };
         let b = Builder {
             orig: model,
@@ -668,15 +661,20 @@ impl Product {
                 origin.push(Origin::Step(t));
             }
         }
-        transitions.push(b.save(&m));
-        origin.push(Origin::Save);
+        if closing {
+            transitions.push(b.save(&m));
+            origin.push(Origin::Save);
+        } else {
+            transitions.push(b.count());
+            origin.push(Origin::Count);
+        }
         for x in b.stutters(&targets) {
             transitions.push(x);
             origin.push(Origin::Stutter);
         }
         m.transitions = transitions;
         m.inits.push(b.init());
-        m.unsafes = vec![b.closed(&m)];
+        m.unsafes = vec![b.property(&m)];
         let (q_var, proc_var) = (b.v.q, b.v.proc);
         let text = lang::print::model_text(&m);
         let opts = LoadOptions {
@@ -697,6 +695,7 @@ impl Product {
             model: checked,
             prop,
             fair,
+            variant,
             origin,
             base_vars,
             proc_var,

@@ -5,7 +5,7 @@
 //! `liveness` line names the model's property, checked against the product built again.
 
 use super::decode::{decode_lasso, decode_trace};
-use super::product::Product;
+use super::product::{Product, Variant};
 use crate::cert::Certificate;
 use crate::model::ir::Model;
 use crate::verdict::{Counterexample, PropId, PropResult, SizeReport, Verdict};
@@ -100,8 +100,9 @@ pub fn merge(a: Vec<SizeReport>, b: Vec<SizeReport>) -> Vec<SizeReport> {
     out
 }
 
-/// The model a certificate is about: the liveness product its `liveness` line names,
-/// built again from `model` (`None`: the model itself).
+/// The model a certificate is about: the liveness product its `liveness` line names
+/// (liveness-to-safety, or k-liveness with `counting K`), built again from `model`
+/// (`None`: the model itself).
 pub fn certified_model(model: &Model, cert: &Certificate) -> Result<Option<Model>, String> {
     let Some((name, fair)) = &cert.liveness else {
         return Ok(None);
@@ -113,7 +114,11 @@ pub fn certified_model(model: &Model, cert: &Certificate) -> Result<Option<Model
         .ok_or_else(|| {
             format!("the certificate is about `{name}`, an ltl property the model lacks")
         })?;
-    Ok(Some(Product::new(model, prop, *fair)?.model))
+    let variant = match cert.counting {
+        Some(k) => Variant::Counting(k),
+        None => Variant::LoopClosing,
+    };
+    Ok(Some(Product::build(model, prop, *fair, variant)?.model))
 }
 
 /// A certificate of a product, marked as being about `model`'s `ltl` property (with
@@ -126,6 +131,10 @@ pub fn mark_certificate(
 ) -> Arc<Certificate> {
     let marked = Arc::new(Certificate {
         liveness: Some((model.ltls[prod.prop].name.clone(), prod.fair)),
+        counting: match prod.variant {
+            Variant::Counting(k) => Some(k),
+            Variant::LoopClosing => None,
+        },
         ..(**cert).clone()
     });
     for r in reports {
@@ -139,4 +148,22 @@ pub fn mark_certificate(
         }
     }
     marked
+}
+
+/// An `unknown` row for `ltl` property `prop` at every size of `reports` that has none
+/// (a size no phase answered).
+pub fn fill_unknown(reports: &mut [SizeReport], model: &Model, prop: usize) {
+    for r in reports {
+        if !r.results.iter().any(|x| x.prop == PropId::Ltl(prop)) {
+            r.results.insert(
+                0,
+                PropResult {
+                    size: r.size,
+                    prop: PropId::Ltl(prop),
+                    name: model.ltls[prop].name.clone(),
+                    verdict: Verdict::Unknown,
+                },
+            );
+        }
+    }
 }

@@ -450,6 +450,26 @@ impl Symmetry {
         }
     }
 
+    /// The representative written into `out` and a process permutation mapping `st` to
+    /// it into `pi` (`pi[p - 1]` is the new id of process p), reusing `buf`; as
+    /// `canonical`, without allocating on the sorting path.
+    pub fn canonical_perm_into(
+        &self,
+        st: &[i64],
+        out: &mut [i64],
+        pi: &mut Vec<i64>,
+        buf: &mut CanonBuf,
+    ) {
+        if self.data.is_empty() && self.permutes_processes() && self.sortable {
+            self.sort_canonical(st, &mut buf.order, pi, out);
+        } else {
+            let (c, p) = self.canonical(st);
+            out.copy_from_slice(&c);
+            pi.clear();
+            pi.extend_from_slice(&p);
+        }
+    }
+
     /// Sort processes by their own cells, then by which pointer cells (process-valued
     /// cells not indexed by processes) point at them. Processes with equal keys have
     /// equal blocks and no pointer at them, so they are interchangeable: exact.

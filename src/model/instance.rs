@@ -345,7 +345,7 @@ fn tuples(n: usize, k: usize, distinct: bool) -> Vec<Vec<i64>> {
 
 /// Advance `cur` to the next combination of values, last position fastest, each
 /// position within its `(lo, hi)`; false (and `cur` unchanged) after the last one.
-fn odometer(cur: &mut [i64], ranges: &[(i64, i64)]) -> bool {
+pub(crate) fn odometer(cur: &mut [i64], ranges: &[(i64, i64)]) -> bool {
     for k in (0..cur.len()).rev() {
         if cur[k] < ranges[k].1 {
             cur[k] += 1;

@@ -32,9 +32,6 @@ pub struct AutoEngine {
     pub dead_cells: bool,
     /// `ltl` properties: look for a shorter lasso once one is found.
     pub shorten: bool,
-    /// `ltl` properties under fairness with symmetry: the complete search's budget
-    /// (`explicit::engine::ExplicitEngine::complete_budget`).
-    pub complete_budget: Option<u64>,
     /// Time one size may take in the explicit phase (0: no explicit phase).
     pub explicit_seconds: f64,
     /// Depth of the bounded pass.
@@ -89,6 +86,8 @@ impl AutoEngine {
                 stop: ctl.stop.clone(),
                 progress: ctl.progress,
                 coverage: true,
+                threads: ctl.threads,
+                store: reach::StoreKind::Exact,
             };
             let r: SizeReport = reach::check_size(p.model, n, &opts).into();
             let open =
@@ -196,7 +195,6 @@ impl Engine for AutoEngine {
             symmetry: self.symmetry,
             dead_cells: self.dead_cells,
             shorten: self.shorten,
-            complete_budget: self.complete_budget,
             ..ExplicitEngine::default()
         };
         let props = prepare(p.model, &p.ltls)?;

@@ -149,6 +149,7 @@ pub fn prove_every(
             // The fragment has no ints (`cutoff::fragment`).
             ints: None,
             liveness: None,
+            counting: None,
         };
         let t = Instant::now();
         let check = check_every(model, &cert, solver, &ctl.sat_stop())?;

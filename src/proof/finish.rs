@@ -75,6 +75,22 @@ pub fn key_name(model: &Model, key: PropId) -> String {
     key.name(model)
 }
 
+/// A certificate of `lemmas` (inductive) claiming each property at the sizes given,
+/// checked at `sizes` only (sizes of the problem's range the claims leave out).
+pub fn certify_at(
+    p: &Problem,
+    engine: &str,
+    lemmas: Vec<CertLemma>,
+    claims: Vec<(String, Vec<usize>)>,
+    sizes: &[usize],
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
+    let cert = certificate(p, engine, 1, false, lemmas, claims);
+    let checks = check::check(p.model, &cert, sizes, solver, &ctl.sat_stop())?;
+    Ok((Arc::new(cert), checks))
+}
+
 /// A certificate of `lemmas` claiming each property at the sizes given, checked at
 /// every size of the problem.
 #[allow(clippy::too_many_arguments)]
@@ -88,7 +104,21 @@ pub fn certify(
     solver: SolverKind,
     ctl: &Control,
 ) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
-    let cert = Certificate {
+    let cert = certificate(p, engine, induction, simple_path, lemmas, claims);
+    let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
+    Ok((Arc::new(cert), checks))
+}
+
+/// The certificate of `lemmas` claiming `claims` about the problem's model and sizes.
+fn certificate(
+    p: &Problem,
+    engine: &str,
+    induction: usize,
+    simple_path: bool,
+    lemmas: Vec<CertLemma>,
+    claims: Vec<(String, Vec<usize>)>,
+) -> Certificate {
+    Certificate {
         model: p.model.source.name.clone(),
         hash: text_hash(&p.model.source.text),
         sizes: (p.min, p.max),
@@ -100,9 +130,8 @@ pub fn certify(
         ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
         every: None,
         liveness: None,
-    };
-    let checks = check::check(p.model, &cert, &p.sizes(), solver, &ctl.sat_stop())?;
-    Ok((Arc::new(cert), checks))
+        counting: None,
+    }
 }
 
 /// What a proof engine found, to be turned into verdicts.

@@ -9,6 +9,7 @@ pub mod generator;
 use nfold::model::eval::Step;
 use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
+use nfold::schema::{CheckDoc, Row};
 use serde_json::Value;
 use std::process::Command;
 
@@ -66,6 +67,18 @@ pub fn json_run(args: &[&str]) -> (i32, Value) {
     let v: Value =
         serde_json::from_str(&out).unwrap_or_else(|e| panic!("bad JSON ({e}):\n{out}\n{err}"));
     (code, v)
+}
+
+/// The document of `nfold check/live --json`, read through the library's own types (a
+/// field missing or of the wrong shape fails the test here).
+pub fn check_doc(v: &Value) -> CheckDoc {
+    serde_json::from_value(v.clone())
+        .unwrap_or_else(|e| panic!("not a check/live document ({e}):\n{v:#}"))
+}
+
+/// The rows of a `nfold check/live --json` document, one per size and property.
+pub fn rows(v: &Value) -> Vec<Row> {
+    check_doc(v).results
 }
 
 /// A JSON array of integers.

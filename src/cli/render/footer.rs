@@ -158,10 +158,10 @@ pub fn footer(run: &Run) -> String {
                 } else {
                     format!("{} lemmas", c.lemmas.len())
                 },
-                if c.liveness.is_some() {
-                    " of its liveness-to-safety product"
-                } else {
-                    ""
+                match (&c.liveness, c.counting) {
+                    (Some(_), Some(k)) => format!(" of its k-liveness product (k = {k})"),
+                    (Some(_), None) => " of its liveness-to-safety product".to_string(),
+                    _ => String::new(),
                 },
                 c.engine,
                 if c.induction > 1 {

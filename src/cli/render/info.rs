@@ -77,6 +77,18 @@ pub(super) fn sat_sizes(m: &Model, n: usize) -> String {
 
 /// `nfold info`.
 pub fn info(m: &Model, size: Option<usize>) -> String {
+    let mut out = header(m);
+    out.push_str(&types(m));
+    out.push_str(&variables(m));
+    out.push_str(&transitions_and_properties(m));
+    if let Some(n) = size {
+        out.push_str(&size_section(m, n));
+    }
+    out
+}
+
+/// The model's name, symmetry, fixed size, extra id, ints and dead cells.
+fn header(m: &Model) -> String {
     let mut out = format!(
         "model     {}\nsymmetry  {}\n",
         m.source.name,
@@ -106,6 +118,12 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             d.describe(m)
         ));
     }
+    out
+}
+
+/// The enumerations, abstract types and ranges.
+fn types(m: &Model) -> String {
+    let mut out = String::new();
     out.push_str("\ntypes\n");
     for (k, e) in m.enums.iter().enumerate() {
         match m.data_type(k) {
@@ -135,6 +153,12 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             ));
         }
     }
+    out
+}
+
+/// The variables with their kinds and types.
+fn variables(m: &Model) -> String {
+    let mut out = String::new();
     out.push_str("\nvariables\n");
     for v in &m.vars {
         let kind = match v.kind {
@@ -155,6 +179,12 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             type_text(m, v.ty)
         ));
     }
+    out
+}
+
+/// The transitions with their lines, and the properties with their parameters.
+fn transitions_and_properties(m: &Model) -> String {
+    let mut out = String::new();
     out.push_str("\ntransitions\n");
     for t in &m.transitions {
         let ps: Vec<&str> = t.locals[..t.params]
@@ -186,35 +216,40 @@ pub fn info(m: &Model, size: Option<usize>) -> String {
             .collect();
         out.push_str(&format!("  ltl    {} ({})\n", l.name, ps.join(" ")));
     }
-    if let Some(n) = size {
-        out.push_str(&sat_sizes(m, n));
-        let inst = Instance::new(m, n);
-        let mut inits = 0usize;
-        let capped = for_each_initial(&inst, &mut |_| {
-            inits += 1;
-            inits < 1_000_000
-        });
-        out.push_str(&format!(
-            "\nsize {n}\n  cells              {}\n  state bits         {} ({} word(s) of 64 bits)\n  transition inst.   {}\n  initial states     {}{}\n",
-            inst.slots.len(),
-            inst.bits,
-            inst.words,
-            transition_instances(&inst).len(),
-            inits,
-            match capped {
-                _ if inst.empty_typed_var().is_some() => {
-                    let var = &m.vars[inst.empty_typed_var().unwrap_or_default()];
-                    format!(
-                        " (the type `{}` of `{}` is empty at this size)",
-                        type_text(m, var.ty),
-                        var.name
-                    )
-                }
-                Err(e) => format!(" (range error in init: {})", e.error),
-                Ok(()) if inits >= 1_000_000 => " or more".to_string(),
-                Ok(()) => String::new(),
+    out
+}
+
+/// The figures of one size: cells, state bits, transition instances, initial states,
+/// and the SAT encoding's size.
+fn size_section(m: &Model, n: usize) -> String {
+    let mut out = String::new();
+    out.push_str(&sat_sizes(m, n));
+    let inst = Instance::new(m, n);
+    let mut inits = 0usize;
+    let capped = for_each_initial(&inst, &mut |_| {
+        inits += 1;
+        inits < 1_000_000
+    });
+    out.push_str(&format!(
+        "\nsize {n}\n  cells              {}\n  state bits         {} ({} word(s) of 64 bits)\n  transition inst.   {}\n  initial states     {}{}\n",
+        inst.slots.len(),
+        inst.bits,
+        inst.words,
+        transition_instances(&inst).len(),
+        inits,
+        match capped {
+            _ if inst.empty_typed_var().is_some() => {
+                let var = &m.vars[inst.empty_typed_var().unwrap_or_default()];
+                format!(
+                    " (the type `{}` of `{}` is empty at this size)",
+                    type_text(m, var.ty),
+                    var.name
+                )
             }
-        ));
-    }
+            Err(e) => format!(" (range error in init: {})", e.error),
+            Ok(()) if inits >= 1_000_000 => " or more".to_string(),
+            Ok(()) => String::new(),
+        }
+    ));
     out
 }

@@ -24,6 +24,7 @@ pub fn json(run: &Run) -> CheckDoc {
         schema: SCHEMA_VERSION,
         tool: Tool::this(),
         model: run.model.source.name.clone(),
+        command: std::env::args().collect(),
         engine: run.engine.into(),
         engine_text: run.engine_text.clone(),
         symmetry_use: run.presentation.symmetry.into(),
@@ -56,7 +57,22 @@ pub fn json(run: &Run) -> CheckDoc {
             .into_iter()
             .map(|(size, slots)| PictureRow { size, slots })
             .collect(),
+        process_arrays: process_arrays(run.model),
     }
+}
+
+/// The arrays indexed by processes and the position of their first `proc` index (the
+/// owner of a cell, as `trace::render_run_table` reads it).
+fn process_arrays(m: &Model) -> std::collections::BTreeMap<String, usize> {
+    m.vars
+        .iter()
+        .filter_map(|v| {
+            v.dims
+                .iter()
+                .position(|t| *t == crate::model::ir::Ty::Proc)
+                .map(|k| (v.name.clone(), k))
+        })
+        .collect()
 }
 
 /// One row of the `--json` document.

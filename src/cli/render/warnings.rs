@@ -7,7 +7,7 @@ use crate::model::ir::Model;
 use crate::schema::{
     ConjunctCoverage, CoverageDoc, PropertyCoverage, TransitionCoverage, WarningDoc,
 };
-use crate::verdict::{Kind, PropId};
+use crate::verdict::{Coverage, Kind, PropId};
 
 /// One warning about dead code: its text line and its JSON object.
 pub(super) struct DeadCode {
@@ -43,9 +43,8 @@ pub(super) fn conjunct_text(m: &Model, c: &crate::model::ir::Conjunct) -> String
 pub(super) fn dead_code(run: &Run) -> DeadCodeReport {
     let m = run.model;
     let mut out = Vec::new();
-    let mut notes = Vec::new();
     // Sizes without a state say nothing: nothing fired because nothing was reachable.
-    let covered: Vec<(usize, &crate::verdict::Coverage)> = run
+    let covered: Vec<(usize, &Coverage)> = run
         .reports
         .iter()
         .filter(|r| r.stats.states.is_some_and(|s| s > 0))
@@ -56,6 +55,40 @@ pub(super) fn dead_code(run: &Run) -> DeadCodeReport {
         .filter(|(_, c)| c.exhaustive)
         .map(|(n, _)| *n)
         .collect();
+    let trans_json = transitions(m, &covered, &mut out);
+    let props_json = (0..m.unsafes.len())
+        .filter_map(|u| property(run, u, &covered, &mut out))
+        .collect();
+    let notes = run
+        .reports
+        .iter()
+        .filter_map(|r| {
+            let why = r.coverage.as_ref()?.skipped.as_ref()?;
+            Some(format!(
+                "size {}: the properties' conjuncts were not examined for ones never true: {why}",
+                r.size
+            ))
+        })
+        .collect();
+    let coverage = (!exhaustive.is_empty()).then_some(CoverageDoc {
+        exhaustive_sizes: exhaustive,
+        transitions: trans_json,
+        properties: props_json,
+    });
+    DeadCodeReport {
+        warnings: out,
+        notes,
+        coverage,
+    }
+}
+
+/// Every transition's coverage, and a warning for each that has instances at some size
+/// searched exhaustively and fired at none.
+fn transitions(
+    m: &Model,
+    covered: &[(usize, &Coverage)],
+    out: &mut Vec<DeadCode>,
+) -> Vec<TransitionCoverage> {
     let mut trans_json = Vec::new();
     for (t, tr) in m.transitions.iter().enumerate() {
         let sizes: Vec<usize> = covered
@@ -95,133 +128,127 @@ pub(super) fn dead_code(run: &Run) -> DeadCodeReport {
             },
         });
     }
-    let mut props_json = Vec::new();
-    for (u, prop) in m.unsafes.iter().enumerate() {
-        let violated = run.reports.iter().any(|r| {
-            r.results
-                .iter()
-                .any(|p| p.prop == PropId::Unsafe(u) && p.verdict.kind() == Kind::Violated)
-        });
-        let mut sizes = Vec::new();
-        let mut true_at = vec![Vec::new(); prop.conjuncts.len()];
-        let (mut sat_at, mut unsat_at) = (Vec::new(), Vec::new());
-        for (n, c) in &covered {
-            for (_, flags) in c.conjuncts.iter().filter(|(p, _)| *p == u) {
-                sizes.push(*n);
-                for (at, &f) in true_at.iter_mut().zip(flags) {
-                    if f {
-                        at.push(*n);
-                    }
+    trans_json
+}
+
+/// The coverage of `unsafe` property `u` (none when no size examined it), and the
+/// warnings for a property that holds: a formula no state satisfies, or conjuncts
+/// never true in a reachable state.
+fn property(
+    run: &Run,
+    u: usize,
+    covered: &[(usize, &Coverage)],
+    out: &mut Vec<DeadCode>,
+) -> Option<PropertyCoverage> {
+    let m = run.model;
+    let prop = &m.unsafes[u];
+    let violated = run.reports.iter().any(|r| {
+        r.results
+            .iter()
+            .any(|p| p.prop == PropId::Unsafe(u) && p.verdict.kind() == Kind::Violated)
+    });
+    let mut sizes = Vec::new();
+    let mut true_at = vec![Vec::new(); prop.conjuncts.len()];
+    let (mut sat_at, mut unsat_at) = (Vec::new(), Vec::new());
+    for (n, c) in covered {
+        for (_, flags) in c.conjuncts.iter().filter(|(p, _)| *p == u) {
+            sizes.push(*n);
+            for (at, &f) in true_at.iter_mut().zip(flags) {
+                if f {
+                    at.push(*n);
                 }
             }
-            for &(_, sat) in c.satisfiable.iter().filter(|(p, _)| *p == u) {
-                if sat {
-                    sat_at.push(*n);
-                } else {
-                    unsat_at.push(*n);
-                }
+        }
+        for &(_, sat) in c.satisfiable.iter().filter(|(p, _)| *p == u) {
+            if sat {
+                sat_at.push(*n);
+            } else {
+                unsat_at.push(*n);
             }
         }
-        if sizes.is_empty() && sat_at.is_empty() && unsat_at.is_empty() {
-            continue;
-        }
-        let at = m.source.line_col(prop.span.lo).0;
-        let conj_json: Vec<ConjunctCoverage> = if sizes.is_empty() {
-            Vec::new()
-        } else {
-            prop.conjuncts
-                .iter()
-                .zip(&true_at)
-                .map(|(c, at)| ConjunctCoverage {
-                    conjunct: conjunct_text(m, c),
-                    line: m.source.line_col(c.span.lo).0,
-                    true_at: at.clone(),
-                })
-                .collect()
-        };
-        props_json.push(PropertyCoverage {
-            property: prop.name.clone(),
-            kind: prop.kind.keyword().into(),
-            line: at,
-            satisfiable_at: sat_at.clone(),
-            unsatisfiable_at: unsat_at.clone(),
-            examined_at: sizes.clone(),
-            conjuncts: conj_json,
-        });
-        if violated {
-            continue;
-        }
-        // A formula no state satisfies at all, at every size where that was decided:
-        // one warning, which says more than its conjuncts would.
-        if sat_at.is_empty() && !unsat_at.is_empty() {
-            out.push(DeadCode {
-                text: format!(
-                    "warning: {} (line {at}): no state at all satisfies its formula ({}), reachable or not: the property holds vacuously",
-                    prop.quoted(),
-                    sizes_phrase(&unsat_at)
-                ),
-                json: WarningDoc {
-                    kind: "unsatisfiable".into(),
-                    transition: None,
-                    property: Some(prop.name.clone()),
-                    property_kind: Some(prop.kind.keyword().into()),
-                    conjunct: None,
-                    line: at,
-                    sizes: unsat_at,
-                },
-            });
-            continue;
-        }
-        for (conj, _) in prop
-            .conjuncts
+    }
+    if sizes.is_empty() && sat_at.is_empty() && unsat_at.is_empty() {
+        return None;
+    }
+    let at = m.source.line_col(prop.span.lo).0;
+    let conj_json: Vec<ConjunctCoverage> = if sizes.is_empty() {
+        Vec::new()
+    } else {
+        prop.conjuncts
             .iter()
             .zip(&true_at)
-            .filter(|(_, at)| at.is_empty())
-        {
-            if sizes.is_empty() {
-                break;
-            }
-            let line = m.source.line_col(conj.span.lo).0;
-            let text = conjunct_text(m, conj);
-            let elsewhere = if line == at {
-                String::new()
-            } else {
-                format!(" at line {line}")
-            };
-            out.push(DeadCode {
-                text: format!(
-                    "warning: {} (line {at}): the conjunct `{text}`{elsewhere} is never true in a reachable state ({}): the property holds vacuously",
-                    prop.quoted(),
-                    sizes_phrase(&sizes)
-                ),
-                json: WarningDoc {
-                    kind: "never_true".into(),
-                    transition: None,
-                    property: Some(prop.name.clone()),
-                    property_kind: Some(prop.kind.keyword().into()),
-                    conjunct: Some(text),
-                    line,
-                    sizes: sizes.clone(),
-                },
-            });
-        }
+            .map(|(c, at)| ConjunctCoverage {
+                conjunct: conjunct_text(m, c),
+                line: m.source.line_col(c.span.lo).0,
+                true_at: at.clone(),
+            })
+            .collect()
+    };
+    let doc = PropertyCoverage {
+        property: prop.name.clone(),
+        kind: prop.kind.keyword().into(),
+        line: at,
+        satisfiable_at: sat_at.clone(),
+        unsatisfiable_at: unsat_at.clone(),
+        examined_at: sizes.clone(),
+        conjuncts: conj_json,
+    };
+    if violated {
+        return Some(doc);
     }
-    for r in &run.reports {
-        if let Some(why) = r.coverage.as_ref().and_then(|c| c.skipped.as_ref()) {
-            notes.push(format!(
-                "size {}: the properties' conjuncts were not examined for ones never true: {why}",
-                r.size
-            ));
-        }
+    // A formula no state satisfies at all, at every size where that was decided:
+    // one warning, which says more than its conjuncts would.
+    if sat_at.is_empty() && !unsat_at.is_empty() {
+        out.push(DeadCode {
+            text: format!(
+                "warning: {} (line {at}): no state at all satisfies its formula ({}), reachable or not: the property holds vacuously",
+                prop.quoted(),
+                sizes_phrase(&unsat_at)
+            ),
+            json: WarningDoc {
+                kind: "unsatisfiable".into(),
+                transition: None,
+                property: Some(prop.name.clone()),
+                property_kind: Some(prop.kind.keyword().into()),
+                conjunct: None,
+                line: at,
+                sizes: unsat_at,
+            },
+        });
+        return Some(doc);
     }
-    let coverage = (!exhaustive.is_empty()).then_some(CoverageDoc {
-        exhaustive_sizes: exhaustive,
-        transitions: trans_json,
-        properties: props_json,
-    });
-    DeadCodeReport {
-        warnings: out,
-        notes,
-        coverage,
+    if sizes.is_empty() {
+        return Some(doc);
     }
+    for (conj, _) in prop
+        .conjuncts
+        .iter()
+        .zip(&true_at)
+        .filter(|(_, at)| at.is_empty())
+    {
+        let line = m.source.line_col(conj.span.lo).0;
+        let text = conjunct_text(m, conj);
+        let elsewhere = if line == at {
+            String::new()
+        } else {
+            format!(" at line {line}")
+        };
+        out.push(DeadCode {
+            text: format!(
+                "warning: {} (line {at}): the conjunct `{text}`{elsewhere} is never true in a reachable state ({}): the property holds vacuously",
+                prop.quoted(),
+                sizes_phrase(&sizes)
+            ),
+            json: WarningDoc {
+                kind: "never_true".into(),
+                transition: None,
+                property: Some(prop.name.clone()),
+                property_kind: Some(prop.kind.keyword().into()),
+                conjunct: Some(text),
+                line,
+                sizes: sizes.clone(),
+            },
+        });
+    }
+    Some(doc)
 }

@@ -1,33 +1,45 @@
-//! Counterexamples from the search's stacks: the real path along the stack, a finite
-//! trace to a range error, and the lasso of a found cycle, unfolded under symmetry by
-//! the permutation between the fragment's ends (the proof of Theorem 2 of D. Bošnački,
-//! *A Light-weight Algorithm for Model Checking with Symmetry Reduction and Weak
-//! Fairness*, SPIN 2003).
+//! Counterexamples from a search's stack: the real path along it, a finite trace to a
+//! range error, and the lasso of a cycle found by the nested search, unfolded under
+//! symmetry by the permutation between the fragment's ends (the proof of Theorem 2 of
+//! D. Bošnački, *A Light-weight Algorithm for Model Checking with Symmetry Reduction and
+//! Weak Fairness*, SPIN 2003).
+//!
+//! A record starts with the real state (`w` words), then `kw` words of key, the
+//! automaton state and `via`, whatever follows.
 
-use super::search::{EPSILON, STUTTER, Search};
+use super::expand::{Expander, STUTTER};
 use crate::explicit::steps::{step_for, step_to};
 use crate::lasso::Lasso;
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::State;
 use crate::trace::{RangeSite, Trace, Violation};
 
-/// The real states and steps along the stack (ε moves and stutters dropped, as they
-/// do not move the system), from the record at `recs[0]`.
-fn real_path(s: &Search, recs: &[&[u64]]) -> Result<(Vec<State>, Vec<Step>), String> {
-    let w = s.w;
-    let mut st: State = vec![0; s.inst.slots.len()];
-    s.inst.unpack(&recs[0][..w], &mut st);
+/// `via` of a record with `kw` words of key.
+pub(super) fn via_of(x: &Expander, kw: usize, rec: &[u64]) -> u64 {
+    rec[x.w + kw + 1]
+}
+
+/// The real states and steps along a path of records (stutters dropped, as they do not
+/// move the system), from `recs[0]`.
+pub(super) fn real_path(
+    x: &Expander,
+    kw: usize,
+    recs: &[&[u64]],
+) -> Result<(Vec<State>, Vec<Step>), String> {
+    let w = x.w;
+    let mut st: State = vec![0; x.inst.slots.len()];
+    x.inst.unpack(&recs[0][..w], &mut st);
     let mut states = vec![st];
     let mut steps = Vec::new();
     for r in &recs[1..] {
-        let via = r[w + s.kw + 1];
-        if via == EPSILON || via == STUTTER {
+        let via = via_of(x, kw, r);
+        if via == STUTTER {
             continue;
         }
         let (k, c) = ((via >> 32) as usize, (via & 0xFFFF_FFFF) as usize);
-        let (step, next) = step_for(s.inst, s.compiled, states.last().unwrap(), k, c)?;
-        let mut expect = vec![0; s.inst.slots.len()];
-        s.inst.unpack(&r[..w], &mut expect);
+        let (step, next) = step_for(x.inst, x.compiled, states.last().unwrap(), k, c)?;
+        let mut expect = vec![0; x.inst.slots.len()];
+        x.inst.unpack(&r[..w], &mut expect);
         if next != expect {
             return Err("a recorded step leads elsewhere".into());
         }
@@ -37,39 +49,35 @@ fn real_path(s: &Search, recs: &[&[u64]]) -> Result<(Vec<State>, Vec<Step>), Str
     Ok((states, steps))
 }
 
-fn stack_records<'b>(s: &'b Search) -> Vec<&'b [u64]> {
-    s.stack
-        .iter()
-        .map(|f| &s.arena[f.rec..f.rec + s.rw])
-        .collect()
-}
-
-/// A finite trace to a range error (or a store leaving the int window) met at the top
-/// of the stack.
+/// A finite trace to a range error (or a store leaving the int window) met at the last
+/// of `recs` (or at its successor `next`: real state and via).
 pub(super) fn range_trace(
-    s: &Search,
+    x: &Expander,
+    rw: usize,
+    kw: usize,
+    recs: &[&[u64]],
     next: Option<Vec<u64>>,
     site: RangeSite,
 ) -> Result<Trace, String> {
-    let mut recs = stack_records(s);
+    let mut recs = recs.to_vec();
     let extra: Vec<u64>;
     if let Some(nx) = next {
         // `nx` is the successor's real state and its via; widen it to a record.
-        let w = s.w;
+        let w = x.w;
         let mut r = nx[..w].to_vec();
-        r.extend(std::iter::repeat_n(0, s.kw));
-        r.push(0);
+        r.resize(w + kw + 1, 0);
         r.push(nx[w]);
+        r.resize(rw, 0);
         extra = r;
         recs.push(&extra);
     }
-    let (states, steps) = real_path(s, &recs)?;
+    let (states, steps) = real_path(x, kw, &recs)?;
     let last = states.last().unwrap();
     let message = match &site {
-        RangeSite::Transition { trans, params } => match eval::fire(s.inst, last, *trans, params) {
+        RangeSite::Transition { trans, params } => match eval::fire(x.inst, last, *trans, params) {
             Fire::Error(e) if e.is_int_bound() => {
                 let t = Trace {
-                    size: s.n,
+                    size: x.n,
                     init: states[0].clone(),
                     steps,
                     violation: Violation::IntBound {
@@ -78,35 +86,35 @@ pub(super) fn range_trace(
                         message: e.message,
                     },
                 };
-                t.replay(s.inst.model)?;
+                t.replay(x.inst.model)?;
                 return Ok(t);
             }
             Fire::Error(e) => e.message,
             _ => return Err("the reference interpreter meets no range error".into()),
         },
         RangeSite::Ltl { prop, process } => {
-            crate::trace::ltl_atoms_error(s.inst, last, *prop, *process)
+            crate::trace::ltl_atoms_error(x.inst, last, *prop, *process)
                 .ok_or("the reference interpreter meets no range error")?
                 .message
         }
         _ => return Err("unexpected range error site".into()),
     };
     let t = Trace {
-        size: s.n,
+        size: x.n,
         init: states[0].clone(),
         steps,
         violation: Violation::Range { site, message },
     };
-    t.replay(s.inst.model)?;
+    t.replay(x.inst.model)?;
     Ok(t)
 }
 
 /// Compose permutations: `(a ∘ b)(p) = a(b(p))`.
-fn compose(a: &[i64], b: &[i64]) -> Vec<i64> {
+pub(super) fn compose(a: &[i64], b: &[i64]) -> Vec<i64> {
     b.iter().map(|&x| a[(x - 1) as usize]).collect()
 }
 
-fn invert(a: &[i64]) -> Vec<i64> {
+pub(super) fn invert(a: &[i64]) -> Vec<i64> {
     let mut inv = vec![0; a.len()];
     for (p, &x) in a.iter().enumerate() {
         inv[(x - 1) as usize] = p as i64 + 1;
@@ -114,32 +122,45 @@ fn invert(a: &[i64]) -> Vec<i64> {
     inv
 }
 
-/// Build the lasso of a found cycle: the stack records, the closing record, and the
-/// index of the stack frame where the cycle's fragment starts. Under symmetry the
-/// closing state may be a permuted image π(t) of the fragment's start t; the fragment
-/// is then repeated under π, π², … until it returns to t.
-pub(super) fn build_lasso(s: &Search, closing: &[u64], start: usize) -> Result<Lasso, String> {
-    let mut recs = stack_records(s);
-    recs.push(closing);
-    // A stutter means the run has reached a deadlock, which repeats forever.
-    if let Some(i) = recs
+/// The lasso that ends in the deadlock reached at the first stutter of `recs`, if any
+/// (a stutter means the run has reached a deadlock, which repeats forever).
+pub(super) fn deadlock_lasso(
+    x: &Expander,
+    kw: usize,
+    recs: &[&[u64]],
+    fair: bool,
+) -> Option<Result<Lasso, String>> {
+    let i = recs
         .iter()
         .skip(1)
-        .position(|r| r[s.w + s.kw + 1] == STUTTER)
-    {
-        let (states, steps) = real_path(s, &recs[..=i])?;
-        return Ok(Lasso {
-            size: s.n,
-            prop: s.prop,
-            process: s.process,
-            init: states[0].clone(),
-            loop_start: steps.len(),
-            steps,
-            fair: s.fair,
-        });
+        .position(|r| via_of(x, kw, r) == STUTTER)?;
+    Some(real_path(x, kw, &recs[..=i]).map(|(states, steps)| Lasso {
+        size: x.n,
+        prop: x.prop,
+        process: x.process,
+        init: states[0].clone(),
+        loop_start: steps.len(),
+        steps,
+        fair,
+    }))
+}
+
+/// Build the lasso of a found cycle: the records from an initial node to the node that
+/// closes the cycle, and the index of the record where the cycle's fragment starts.
+/// Under symmetry the closing state may be a permuted image π(t) of the fragment's
+/// start t; the fragment is then repeated under π, π², … until it returns to t.
+pub(super) fn build_lasso(
+    x: &Expander,
+    kw: usize,
+    recs: &[&[u64]],
+    start: usize,
+    fair: bool,
+) -> Result<Lasso, String> {
+    if let Some(l) = deadlock_lasso(x, kw, recs, fair) {
+        return l;
     }
-    let (stem_states, stem_steps) = real_path(s, &recs[..=start])?;
-    let (frag_states, frag_steps) = real_path(s, &recs[start..])?;
+    let (stem_states, stem_steps) = real_path(x, kw, &recs[..=start])?;
+    let (frag_states, frag_steps) = real_path(x, kw, &recs[start..])?;
     let t = frag_states[0].clone();
     let end = frag_states.last().unwrap().clone();
     if frag_steps.is_empty() {
@@ -150,7 +171,7 @@ pub(super) fn build_lasso(s: &Search, closing: &[u64], start: usize) -> Result<L
     if end == t {
         steps.extend(frag_steps);
     } else {
-        let sym = s
+        let sym = x
             .sym
             .as_ref()
             .ok_or("the cycle does not close without symmetry")?;
@@ -161,7 +182,7 @@ pub(super) fn build_lasso(s: &Search, closing: &[u64], start: usize) -> Result<L
         }
         // end = pe⁻¹(pt(t))
         let pi = compose(&invert(&pe), &pt);
-        let mut power: Vec<i64> = (1..=s.n as i64).collect();
+        let mut power: Vec<i64> = (1..=x.n as i64).collect();
         let mut cur = t.clone();
         let mut img = vec![0; t.len()];
         for _round in 0..10_000 {
@@ -172,7 +193,7 @@ pub(super) fn build_lasso(s: &Search, closing: &[u64], start: usize) -> Result<L
                     .iter()
                     .map(|&p| power[(p - 1) as usize])
                     .collect();
-                let st = step_to(s.inst, &cur, step.trans, &params, &img)
+                let st = step_to(x.inst, &cur, step.trans, &params, &img)
                     .ok_or("a permuted step of the cycle does not fire")?;
                 steps.push(st);
                 cur = img.clone();
@@ -187,12 +208,12 @@ pub(super) fn build_lasso(s: &Search, closing: &[u64], start: usize) -> Result<L
         }
     }
     Ok(Lasso {
-        size: s.n,
-        prop: s.prop,
-        process: s.process,
+        size: x.n,
+        prop: x.prop,
+        process: x.process,
         init: stem_states[0].clone(),
         steps,
         loop_start,
-        fair: s.fair,
+        fair,
     })
 }

@@ -242,8 +242,20 @@ impl Checker<'_> {
                 let en = self.abstracts[0].0;
                 Ok((Expr::Const(k as i64 - 1, Ty::Enum(en)), Ty::Enum(en)))
             }
-            None => Err(Diagnostic::error(span, format!("unknown name `{name}`"))
-                .with_note("help: lower-case names are parameters, quantified variables, `let` names or predicates")),
+            None => {
+                let near = crate::source::closest(
+                    name,
+                    sc.names
+                        .iter()
+                        .map(|(n, _)| n.as_str())
+                        .chain(self.preds.keys().map(String::as_str)),
+                );
+                let d = Diagnostic::error(span, format!("unknown name `{name}`"));
+                Err(match near {
+                    Some(n) => d.with_note(format!("help: did you mean `{n}`?")),
+                    None => d.with_note("help: lower-case names are parameters, quantified variables, `let` names or predicates"),
+                })
+            }
         }
     }
 
@@ -270,7 +282,19 @@ impl Checker<'_> {
         if let Some(&(en, k)) = self.ctors.get(name) {
             return Ok((Expr::Const(k as i64, Ty::Enum(en)), Ty::Enum(en)));
         }
-        err(span, format!("unknown name `{name}`"))
+        let near = crate::source::closest(
+            name,
+            self.var_names
+                .keys()
+                .chain(self.ctors.keys())
+                .map(String::as_str)
+                .chain(["True", "False"]),
+        );
+        let d = Diagnostic::error(span, format!("unknown name `{name}`"));
+        Err(match near {
+            Some(n) => d.with_note(format!("help: did you mean `{n}`?")),
+            None => d,
+        })
     }
 
     /// A read of an array cell `A[i, ..]`.

@@ -254,6 +254,17 @@ fn primary(i: P<'_>) -> PRes<'_, Expr> {
             "`case` can only be the whole right-hand side of an update".to_string(),
             None,
         ),
+        // SPIN's temporal operators, written where a formula starts.
+        Tok::Sym(Sym::LBrack) if *i.next().tok() == Tok::Sym(Sym::RBrack) => fail_msg(
+            i,
+            "`[]` (SPIN's always) is not an operator here".to_string(),
+            Some("help: write `G f` for \"always f\" in an `ltl` property".to_string()),
+        ),
+        Tok::Sym(Sym::Ne) => fail_msg(
+            i,
+            "`<>` (SPIN's eventually) is not an operator here; as a comparison it needs a left side".to_string(),
+            Some("help: write `F f` for \"eventually f\" in an `ltl` property".to_string()),
+        ),
         _ => fail(i, "a term or formula"),
     }
 }

@@ -1,0 +1,399 @@
+//! Successors in the product of an instance with the Büchi automaton of a negated `ltl`
+//! property, shared by the nested search (`search`), the SCC search (`scc`) and the
+//! unfolding of a found component into a lasso (`unfold_scc`): the compiled transitions
+//! fired on a real state, the atoms evaluated on each successor, the automaton's moves
+//! whose label the successor satisfies, the canonical key (and the permutation that
+//! maps the successor to it) under symmetry, and a deadlock's stutter. Also the packing
+//! of (key, automaton state) into table keys and the initial nodes.
+
+use super::report::Found;
+use crate::ltl::LtlProperty;
+use crate::ltl::buchi::Buchi;
+use crate::model::canon::{CanonBuf, Symmetry};
+use crate::model::compiled::{C, Compiled, Outcome, Scratch, compile};
+use crate::model::init::for_each_initial;
+use crate::model::instance::{Instance, State};
+use crate::trace::RangeSite;
+
+/// `via` of a root record (an initial node).
+pub(super) const ROOT: u64 = u64::MAX;
+/// `via` of a deadlock's stutter.
+pub(super) const STUTTER: u64 = u64::MAX - 2;
+
+/// One successor, as `Expander::expand` reports it.
+pub(super) struct Succ<'b> {
+    /// The real successor state, packed.
+    pub(super) words: &'b [u64],
+    /// Its canonical representative, packed (empty without symmetry).
+    pub(super) key: &'b [u64],
+    /// A permutation mapping `words` to `key` (`perm[p - 1]` is the new id of process
+    /// p), when asked for and under symmetry; else empty.
+    pub(super) perm: &'b [i64],
+    /// The automaton state.
+    pub(super) q: usize,
+    /// Transition instance and choice (`k << 32 | choice`), or `STUTTER`.
+    pub(super) via: u64,
+    /// The executing process (the transition's first parameter), 0 for none.
+    pub(super) process: u64,
+}
+
+/// Why an expansion stopped.
+pub(super) enum Fault {
+    /// An atom cannot be evaluated on a successor: its real state and via.
+    Atom { next: Vec<u64>, via: u64 },
+    /// Transition instance k raises a range error (or leaves the int window).
+    Trans(usize),
+}
+
+/// The successor generator of one (property, size, process).
+pub(super) struct Expander<'a> {
+    pub(super) inst: &'a Instance<'a>,
+    pub(super) compiled: &'a Compiled,
+    pub(super) buchi: &'a Buchi,
+    pub(super) sym: Option<Symmetry>,
+    atoms: Vec<C>,
+    pub(super) prop: usize,
+    pub(super) process: Option<i64>,
+    pub(super) n: usize,
+    /// Words of a packed state (at least one).
+    pub(super) w: usize,
+    canon_buf: CanonBuf,
+    canon: State,
+    st: State,
+    scratch: Scratch,
+    candidates: Vec<u32>,
+    next_words: Vec<u64>,
+    next_key: Vec<u64>,
+    perm: Vec<i64>,
+}
+
+impl<'a> Expander<'a> {
+    /// The generator for property `p` instantiated with `process`, reducing by `sym`.
+    pub(super) fn new(
+        inst: &'a Instance<'a>,
+        compiled: &'a Compiled,
+        p: &'a LtlProperty,
+        process: Option<i64>,
+        sym: Option<Symmetry>,
+    ) -> Self {
+        let l = &inst.model.ltls[p.prop];
+        let atoms = p
+            .atoms
+            .iter()
+            .map(|a| {
+                let mut env = vec![0i64; l.locals.len().max(1)];
+                if let Some(pr) = process {
+                    env[0] = pr;
+                }
+                compile(inst, &mut env, a)
+            })
+            .collect();
+        Expander {
+            inst,
+            compiled,
+            buchi: &p.buchi,
+            sym,
+            atoms,
+            prop: p.prop,
+            process,
+            n: inst.n,
+            w: inst.words.max(1),
+            canon_buf: CanonBuf::default(),
+            canon: vec![0; inst.slots.len()],
+            st: vec![0; inst.slots.len()],
+            scratch: Scratch::default(),
+            candidates: Vec::new(),
+            next_words: Vec::new(),
+            next_key: Vec::new(),
+            perm: Vec::new(),
+        }
+    }
+
+    /// The atoms that hold in a state, as a bit mask (`Err` on a range error).
+    pub(super) fn atom_mask(&self, st: &[i64]) -> Result<u64, ()> {
+        let mut m = 0u64;
+        for (k, a) in self.atoms.iter().enumerate() {
+            match a.eval(st) {
+                Ok(0) => {}
+                Ok(_) => m |= 1 << k,
+                Err(_) => return Err(()),
+            }
+        }
+        Ok(m)
+    }
+
+    /// Whether a state with atoms `mask` satisfies the label of automaton state `q`.
+    pub(super) fn label_ok(&self, q: usize, mask: u64) -> bool {
+        let s = &self.buchi.states[q];
+        mask & s.pos == s.pos && mask & s.neg == 0
+    }
+
+    pub(super) fn accepting(&self, q: usize) -> bool {
+        self.buchi.states[q].accepting
+    }
+
+    /// The canonical packed form of `st` into `out`, and (when `perm` is given) a
+    /// permutation mapping `st` to it; nothing without symmetry.
+    pub(super) fn canonical(
+        &mut self,
+        st: &[i64],
+        out: &mut Vec<u64>,
+        perm: Option<&mut Vec<i64>>,
+    ) {
+        let Some(sym) = &self.sym else {
+            return;
+        };
+        match perm {
+            Some(pi) => sym.canonical_perm_into(st, &mut self.canon, pi, &mut self.canon_buf),
+            None => sym.canonical_into(st, &mut self.canon, &mut self.canon_buf),
+        }
+        out.resize(self.w, 0);
+        self.inst.pack(&self.canon, out);
+    }
+
+    /// Where a fault happened: the successor's real state and via (for an atom that
+    /// cannot be evaluated on it; none when the transition itself fails), and the site.
+    pub(super) fn fault_site(&self, f: Fault) -> (Option<Vec<u64>>, RangeSite) {
+        match f {
+            Fault::Atom { mut next, via } => {
+                next.push(via);
+                let site = RangeSite::Ltl {
+                    prop: self.prop,
+                    process: self.process,
+                };
+                (Some(next), site)
+            }
+            Fault::Trans(k) => {
+                let ct = &self.compiled.trans[k];
+                let site = RangeSite::Transition {
+                    trans: ct.trans,
+                    params: ct.params.clone(),
+                };
+                (None, site)
+            }
+        }
+    }
+
+    /// The executing process of transition instance k (0 for a transition without
+    /// parameters).
+    pub(super) fn process_of(&self, k: usize) -> u64 {
+        self.compiled.trans[k].params.first().copied().unwrap_or(0) as u64
+    }
+
+    /// Call `emit` on every successor of the product node (real state `words` with
+    /// canonical key `key`, automaton state `q`): every step of the system whose
+    /// successor satisfies the label of an automaton successor of `q`, in the compiled
+    /// order, and for a deadlock the stutter to each automaton successor whose label
+    /// the state satisfies. Returns the processes enabled in the state (bit p - 1).
+    /// With `want_perm`, each successor carries the permutation to its representative.
+    pub(super) fn expand<F: FnMut(&Succ)>(
+        &mut self,
+        words: &[u64],
+        key: &[u64],
+        q: usize,
+        want_perm: bool,
+        emit: &mut F,
+    ) -> Result<u64, Fault> {
+        let mut st = std::mem::take(&mut self.st);
+        self.inst.unpack(words, &mut st);
+        let r = self.fire_all(&mut st, words, q, want_perm, emit);
+        if let Ok((_, false)) = r {
+            self.stutter(&st, words, key, q, want_perm, emit);
+        }
+        self.st = st;
+        r.map(|(enabled, _)| enabled)
+    }
+
+    /// Fire every candidate transition instance on `st` (packed: `words`), emitting the
+    /// product successors; returns the processes enabled and whether any step is.
+    fn fire_all<F: FnMut(&Succ)>(
+        &mut self,
+        st: &mut [i64],
+        words: &[u64],
+        q: usize,
+        want_perm: bool,
+        emit: &mut F,
+    ) -> Result<(u64, bool), Fault> {
+        let mut enabled = 0u64;
+        let mut any = false;
+        let mut candidates = std::mem::take(&mut self.candidates);
+        self.compiled.candidates(st, &mut candidates);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut next_words = std::mem::take(&mut self.next_words);
+        next_words.resize(self.w, 0);
+        let mut next_key = std::mem::take(&mut self.next_key);
+        let mut perm = std::mem::take(&mut self.perm);
+        let with_perm = want_perm && self.sym.is_some();
+        let mut fault: Option<Fault> = None;
+        let compiled = self.compiled;
+        for &k in &candidates {
+            let k = k as usize;
+            let p = self.process_of(k);
+            let out = compiled.fire(k, st, &mut scratch, &mut |choice, next, writes| {
+                if fault.is_some() {
+                    return;
+                }
+                next_words.copy_from_slice(words);
+                for &(slot, v) in writes {
+                    self.inst.patch(&mut next_words, slot, v);
+                }
+                let via = (k as u64) << 32 | choice as u64;
+                let Ok(mask) = self.atom_mask(next) else {
+                    fault = Some(Fault::Atom {
+                        next: next_words.clone(),
+                        via,
+                    });
+                    return;
+                };
+                self.canonical(next, &mut next_key, with_perm.then_some(&mut perm));
+                for &q2 in &self.buchi.states[q].succ {
+                    if self.label_ok(q2, mask) {
+                        emit(&Succ {
+                            words: &next_words,
+                            key: &next_key,
+                            perm: if with_perm { &perm } else { &[] },
+                            q: q2,
+                            via,
+                            process: p,
+                        });
+                    }
+                }
+            });
+            match out {
+                Outcome::Disabled | Outcome::Enabled(0) => {}
+                Outcome::Enabled(_) => {
+                    any = true;
+                    if p > 0 {
+                        enabled |= 1 << (p - 1);
+                    }
+                }
+                // A store leaving the int window stops the search like a range error.
+                Outcome::Fault | Outcome::IntBound => {
+                    fault.get_or_insert(Fault::Trans(k));
+                }
+            }
+            if fault.is_some() {
+                break;
+            }
+        }
+        self.scratch = scratch;
+        self.candidates = candidates;
+        self.next_words = next_words;
+        self.next_key = next_key;
+        self.perm = perm;
+        match fault {
+            Some(f) => Err(f),
+            None => Ok((enabled, any)),
+        }
+    }
+
+    /// A deadlock repeats forever: the stutter step (of no process) from `st` (packed:
+    /// `words`, canonical: `key`) to every automaton successor of `q` it satisfies.
+    fn stutter<F: FnMut(&Succ)>(
+        &mut self,
+        st: &[i64],
+        words: &[u64],
+        key: &[u64],
+        q: usize,
+        want_perm: bool,
+        emit: &mut F,
+    ) {
+        let mask = self
+            .atom_mask(st)
+            .expect("atoms were evaluated on this state when it was reached");
+        let with_perm = want_perm && self.sym.is_some();
+        let mut perm = std::mem::take(&mut self.perm);
+        if with_perm {
+            let mut k2 = Vec::new();
+            self.canonical(st, &mut k2, Some(&mut perm));
+        }
+        for &q2 in &self.buchi.states[q].succ {
+            if self.label_ok(q2, mask) {
+                emit(&Succ {
+                    words,
+                    key,
+                    perm: if with_perm { &perm } else { &[] },
+                    q: q2,
+                    via: STUTTER,
+                    process: 0,
+                });
+            }
+        }
+        self.perm = perm;
+    }
+}
+
+/// How a product node becomes a table key: its canonical state (or its real state
+/// without symmetry) and its automaton state, packed into the last word when the state
+/// leaves room for it there.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct KeyLayout {
+    /// Words of a packed state.
+    pub(super) w: usize,
+    /// Where the automaton state goes in the last word (`None`: a word of its own).
+    pub(super) q_shift: Option<u32>,
+}
+
+impl KeyLayout {
+    pub(super) fn new(inst: &Instance, automaton_states: usize) -> KeyLayout {
+        let w = inst.words.max(1);
+        let q_bits =
+            (usize::BITS - automaton_states.max(2).saturating_sub(1).leading_zeros()) as usize;
+        let used_top = inst
+            .slots
+            .iter()
+            .filter(|sl| sl.bits > 0 && sl.word + 1 == w)
+            .map(|sl| (sl.shift + sl.bits) as usize)
+            .max()
+            .unwrap_or(0);
+        let q_shift = (inst.words > 0 && used_top + q_bits <= 64).then_some((64 - q_bits) as u32);
+        KeyLayout { w, q_shift }
+    }
+
+    /// Words of a key.
+    pub(super) fn len(&self) -> usize {
+        if self.q_shift.is_some() {
+            self.w
+        } else {
+            self.w + 1
+        }
+    }
+
+    /// The key of (packed state `state`, automaton state `q`) into `key`.
+    pub(super) fn fill(&self, state: &[u64], q: u64, key: &mut [u64]) {
+        let w = self.w;
+        key[..w].copy_from_slice(&state[..w]);
+        match self.q_shift {
+            Some(sh) => key[w - 1] |= q << sh,
+            None => key[w] = q,
+        }
+    }
+}
+
+/// Receives an initial state, packed and as cells.
+pub(super) type InitialFn<'f> = dyn FnMut(&[u64], &[i64]) -> Result<(), Found> + 'f;
+
+/// Call `f` on every initial state of an instance (packed, and as cells) as the
+/// enumeration meets it, until `f` returns what it found; then that, or the state where
+/// `init` meets a range error, or `Found::Nothing`. The initial states are not
+/// collected first: an instance with many of them costs no memory for them, and a
+/// search may stop at its first lasso.
+pub(super) fn each_initial(inst: &Instance, f: &mut InitialFn) -> Found {
+    let mut words = vec![0u64; inst.words.max(1)];
+    let mut found = None;
+    let res = for_each_initial(inst, &mut |st| {
+        inst.pack(st, &mut words);
+        match f(&words, st) {
+            Ok(()) => true,
+            Err(e) => {
+                found = Some(e);
+                false
+            }
+        }
+    });
+    match (found, res) {
+        (Some(f), _) => f,
+        (None, Err(e)) => Found::Init(e.state),
+        (None, Ok(())) => Found::Nothing,
+    }
+}

@@ -1,0 +1,235 @@
+//! What the searches share around their loops: limits and progress lines (`Run`), and
+//! the assembly of one search's outcome into a `LiveResult` (`finish`): the trace to a
+//! range error met in `init` or in an atom of an initial state, the lasso replayed on
+//! the interpreter and shortened when asked.
+
+use super::{Algorithm, LiveOptions, LiveResult, LiveStats, LiveVerdict, SHORTEN_BUDGET};
+use crate::lasso::Lasso;
+use crate::ltl::LtlProperty;
+use crate::model::eval;
+use crate::model::instance::{Instance, State};
+use crate::model::ir::Model;
+use crate::trace::{RangeSite, Trace, Violation};
+use crate::verdict::Limit;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// How one search ended.
+pub(super) enum Found {
+    /// The search ran to its end without a counterexample.
+    Nothing,
+    /// `init` meets a range error in this state.
+    Init(State),
+    /// An atom of the property cannot be evaluated on this initial state.
+    InitAtoms(State),
+    /// A lasso (or why none could be built from what the search found).
+    Lasso(Result<Lasso, String>),
+    /// A trace to a range error met while searching.
+    Range(Result<Trace, String>),
+    Limit(Limit),
+}
+
+/// Limits and progress lines of a running search.
+pub(super) struct Run<'a> {
+    opts: &'a LiveOptions,
+    n: usize,
+    /// The search's name in progress lines.
+    phase: &'static str,
+    start: Instant,
+    last_progress: Instant,
+    /// Iterations of the search loop, for checking limits now and then.
+    ticks: u64,
+}
+
+impl<'a> Run<'a> {
+    pub(super) fn new(
+        opts: &'a LiveOptions,
+        n: usize,
+        phase: &'static str,
+        start: Instant,
+    ) -> Self {
+        Run {
+            opts,
+            n,
+            phase,
+            start,
+            last_progress: Instant::now(),
+            ticks: 0,
+        }
+    }
+
+    /// Count one step of a search loop; true every 4096 steps, when the limits are due.
+    pub(super) fn due(&mut self) -> bool {
+        self.ticks += 1;
+        self.ticks.is_multiple_of(4096)
+    }
+
+    /// Check the limits (and print a progress line when one is due): `states` stored,
+    /// `nodes` entered, the stack's `depth`, `bytes` held.
+    pub(super) fn check(
+        &mut self,
+        states: usize,
+        nodes: u64,
+        depth: usize,
+        bytes: usize,
+    ) -> Result<(), Limit> {
+        let o = self.opts;
+        if o.max_states.is_some_and(|m| states >= m) {
+            return Err(Limit::MaxStates);
+        }
+        if o.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Limit::Timeout);
+        }
+        if o.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Err(Limit::Interrupted);
+        }
+        if o.max_memory.is_some_and(|m| bytes > m) {
+            return Err(Limit::Memory);
+        }
+        if o.progress && self.last_progress.elapsed().as_secs_f64() >= 1.0 {
+            self.last_progress = Instant::now();
+            let t = self.start.elapsed().as_secs_f64();
+            crate::progress::line(format!(
+                "size {}: {} search: {states} states, {nodes} nodes, depth {depth}, \
+                 {:.0} states/s, {:.1} MiB, {t:.1}s",
+                self.n,
+                self.phase,
+                states as f64 / t.max(1e-9),
+                bytes as f64 / (1 << 20) as f64,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `bytes` exceed the memory limit.
+    pub(super) fn over_memory(&self, bytes: usize) -> bool {
+        self.opts.max_memory.is_some_and(|m| bytes > m)
+    }
+
+    /// Deadline or Ctrl-C (for work after the search, such as unfolding a lasso).
+    pub(super) fn interrupted(&self) -> Option<Limit> {
+        let o = self.opts;
+        if o.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(Limit::Timeout);
+        }
+        if o.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Some(Limit::Interrupted);
+        }
+        None
+    }
+}
+
+/// The trace to a range error met in `init` (or, `atoms`, in an atom of the property
+/// on the initial state `state`).
+fn init_error(
+    model: &Model,
+    p: &LtlProperty,
+    n: usize,
+    process: Option<i64>,
+    state: State,
+    atoms: bool,
+) -> Result<Trace, String> {
+    let inst = Instance::new(model, n);
+    let (site, message) = if atoms {
+        let m = crate::trace::ltl_atoms_error(&inst, &state, p.prop, process).map(|e| e.message);
+        (
+            RangeSite::Ltl {
+                prop: p.prop,
+                process,
+            },
+            m,
+        )
+    } else {
+        let m = eval::satisfies_init(&inst, &state).err().map(|e| e.message);
+        (RangeSite::Init, m)
+    };
+    let t = Trace {
+        size: n,
+        init: state,
+        steps: Vec::new(),
+        violation: Violation::Range {
+            site,
+            message: message.unwrap_or_default(),
+        },
+    };
+    t.replay(model)?;
+    Ok(t)
+}
+
+/// A lasso found by a search: replayed on the interpreter (an error otherwise), then
+/// shortened by breadth-first search when asked (the shorter one kept only if it
+/// replays too).
+fn checked_lasso(
+    model: &Model,
+    p: &LtlProperty,
+    opts: &LiveOptions,
+    states_stored: usize,
+    lasso: Lasso,
+) -> Result<Lasso, String> {
+    let states = lasso
+        .replay(model)
+        .map_err(|e| format!("the lasso does not replay: {e}"))?;
+    if !opts.shorten {
+        return Ok(lasso);
+    }
+    let limits = crate::explicit::product::Limits::new(
+        states_stored.clamp(SHORTEN_BUDGET.0, SHORTEN_BUDGET.1),
+        opts.deadline,
+        opts.stop.clone(),
+        opts.progress.then(|| format!("size {}", lasso.size)),
+    );
+    let short = crate::explicit::shorten::shorten(model, p, &lasso, &states, &limits)
+        .filter(|l| l.replay(model).is_ok());
+    Ok(short.unwrap_or(lasso))
+}
+
+/// The result of one search that ended with `found`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn finish(
+    model: &Model,
+    p: &LtlProperty,
+    n: usize,
+    process: Option<i64>,
+    opts: &LiveOptions,
+    algorithm: Algorithm,
+    symmetry: bool,
+    stats: LiveStats,
+    found: Found,
+    start: Instant,
+) -> LiveResult {
+    let mut result = LiveResult {
+        size: n,
+        prop: p.prop,
+        process,
+        symmetry,
+        algorithm,
+        fair: opts.fair,
+        verdict: LiveVerdict::Unknown,
+        lasso: None,
+        range: None,
+        stats,
+        limit: None,
+        internal_errors: Vec::new(),
+    };
+    let range = |r: Result<Trace, String>, result: &mut LiveResult| match r {
+        Ok(t) => result.range = Some(t),
+        Err(e) => result.internal_errors.push(e),
+    };
+    match found {
+        Found::Nothing => result.verdict = LiveVerdict::Holds,
+        Found::Init(st) => range(init_error(model, p, n, process, st, false), &mut result),
+        Found::InitAtoms(st) => range(init_error(model, p, n, process, st, true), &mut result),
+        Found::Range(r) => range(r, &mut result),
+        Found::Limit(l) => result.limit = Some(l),
+        Found::Lasso(Err(e)) => result.internal_errors.push(e),
+        Found::Lasso(Ok(l)) => match checked_lasso(model, p, opts, result.stats.states, l) {
+            Ok(l) => {
+                result.verdict = LiveVerdict::Violated;
+                result.lasso = Some(l);
+            }
+            Err(e) => result.internal_errors.push(e),
+        },
+    }
+    result.stats.seconds = start.elapsed().as_secs_f64();
+    result
+}

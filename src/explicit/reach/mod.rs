@@ -1,0 +1,191 @@
+//! Breadth-first reachability for `unsafe` properties, range errors and deadlocks, at
+//! one size. With symmetry the visited set keeps canonical representatives while the
+//! search walks real states, so every parent chain is a real run; traces are rebuilt by
+//! re-firing the recorded transitions from the real initial state and replayed on the
+//! reference interpreter before they are returned. BFS order makes every reported
+//! counterexample a shortest one.
+
+mod conjuncts;
+mod expand;
+mod parts;
+mod report;
+mod search;
+
+pub use parts::StoreKind;
+
+use crate::model::canon::Symmetry;
+use crate::model::compiled::Compiled;
+use crate::model::dead::Dead;
+use crate::model::instance::Instance;
+use crate::model::ir::Model;
+pub use crate::verdict::Limit;
+use crate::verdict::{Coverage, PropResult, SizeReport};
+use expand::Ctx;
+use search::Search;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// How to search.
+#[derive(Clone, Debug, Default)]
+pub struct ReachOptions {
+    /// Reduce by symmetry: process permutations when the family is fully symmetric,
+    /// permutations of interchangeable data values (abstract types) when there are any.
+    pub symmetry: bool,
+    /// Report deadlocks as violations.
+    pub deadlock: bool,
+    /// Store states up to their dead cells (`model::dead`): cells no transition or
+    /// property can read before they are written again.
+    pub dead_cells: bool,
+    /// Which `unsafe` properties (indices into `model.unsafes`); all when `None`.
+    pub props: Option<Vec<usize>>,
+    /// Stop after storing this many states.
+    pub max_states: Option<usize>,
+    /// Stop when the visited set and its bookkeeping exceed this many bytes.
+    pub max_memory: Option<usize>,
+    pub deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C) to stop the search.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Print progress lines on stderr for searches over a second.
+    pub progress: bool,
+    /// After an exhaustive search, also find the conjuncts of the properties that are
+    /// never true (`ReachResult::coverage`), within a budget of a few times the search.
+    pub coverage: bool,
+    /// Threads searching (0: one per core). The states stored, their numbers and every
+    /// answer are the same at every count.
+    pub threads: usize,
+    /// How states are stored: exactly, or (bug hunting) by hash compaction or bitstate,
+    /// which may miss states: "no violation" is then `incomplete`.
+    pub store: StoreKind,
+}
+
+impl ReachOptions {
+    /// The threads to search on: `threads`, or one per core.
+    pub fn thread_count(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        }
+    }
+}
+
+/// Measurements of one search.
+#[derive(Clone, Debug, Default)]
+pub struct ReachStats {
+    /// States stored (canonical representatives under symmetry).
+    pub states: usize,
+    /// Successors generated.
+    pub transitions: u64,
+    /// Deepest BFS level reached.
+    pub depth: usize,
+    pub seconds: f64,
+    /// Bytes held by the visited set and parent records at the end.
+    pub bytes: usize,
+    pub initial_states: usize,
+}
+
+/// The outcome at one size.
+#[derive(Clone, Debug)]
+pub struct ReachResult {
+    pub size: usize,
+    /// Whether symmetry reduction was applied.
+    pub symmetry: bool,
+    /// The arrays whose dead cells were normalized (`model::dead`), described.
+    pub dead_cells: Vec<String>,
+    pub results: Vec<PropResult>,
+    pub stats: ReachStats,
+    pub limit: Option<Limit>,
+    /// Every reachable state was explored.
+    pub complete: bool,
+    /// Traces that failed to replay (an engine bug; the verdict is then unknown).
+    pub internal_errors: Vec<String>,
+    /// Which transitions fired and which property conjuncts were ever true.
+    pub coverage: Coverage,
+    /// Hash compaction, bitstate: an upper estimate of the probability that the search
+    /// missed a reachable state (`None` for the exact store).
+    pub omission: Option<f64>,
+}
+
+/// Peak resident memory of this process so far (Linux), in bytes.
+pub fn peak_memory() -> Option<usize> {
+    crate::limits::peak_memory()
+}
+
+/// Explore the instance of size `n` breadth-first.
+pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
+    let start = Instant::now();
+    let inst = Instance::new(model, n);
+    let compiled = Compiled::new(&inst);
+    // Process permutations for a fully symmetric family, and permutations of the values
+    // of abstract types whose values are interchangeable.
+    let sym = Symmetry::for_search(&inst, opts.symmetry);
+    let use_sym = sym.is_some();
+    let dead_arrays = if opts.dead_cells {
+        crate::model::dead::analyse(model)
+    } else {
+        Vec::new()
+    };
+    let dead = Dead::for_instance(&inst, &dead_arrays);
+    let props: Vec<usize> = opts
+        .props
+        .clone()
+        .unwrap_or_else(|| (0..model.unsafes.len()).collect());
+    let ctx = Ctx {
+        inst: &inst,
+        compiled: &compiled,
+        sym,
+        dead,
+        kind: opts.store,
+        props,
+        deadlock: opts.deadlock,
+    };
+    let mut s = Search::new(ctx, opts.thread_count());
+    let e = s.explore(opts, start);
+    let coverage = report::coverage(&inst, &compiled, &s, &e, opts, start);
+    let stats = ReachStats {
+        states: s.rec.count,
+        transitions: s.rec.transitions,
+        depth: e.depth,
+        seconds: start.elapsed().as_secs_f64(),
+        bytes: s.bytes(),
+        initial_states: e.initial_states,
+    };
+    let (results, internal_errors) = report::results(&inst, &compiled, &s, &e, opts);
+    ReachResult {
+        size: n,
+        symmetry: use_sym,
+        dead_cells: dead_arrays.iter().map(|a| a.describe(model)).collect(),
+        results,
+        stats,
+        limit: e.limit,
+        complete: e.complete && opts.store.exact(),
+        internal_errors,
+        coverage,
+        omission: (!opts.store.exact()).then_some(e.omission),
+    }
+}
+
+impl From<ReachResult> for SizeReport {
+    fn from(r: ReachResult) -> SizeReport {
+        SizeReport {
+            size: r.size,
+            symmetry: r.symmetry,
+            results: r.results,
+            seconds: r.stats.seconds,
+            limit: r.limit,
+            internal_errors: r.internal_errors,
+            engine: "explicit",
+            stats: crate::verdict::Stats {
+                states: Some(r.stats.states),
+                transitions: Some(r.stats.transitions),
+                initial_states: Some(r.stats.initial_states),
+                complete: Some(r.complete),
+                omission_probability: r.omission,
+                ..Default::default()
+            },
+            // Every state of depth <= the level being expanded was discovered and checked.
+            answered_depth: Some(r.stats.depth),
+            coverage: Some(r.coverage),
+        }
+    }
+}

@@ -1,0 +1,658 @@
+//! The breadth-first search of one size, block-synchronous on a team of threads: the
+//! queue is cut into blocks of consecutive states of one BFS level; every thread
+//! expands a share of the block and sends the successors to the partitions of the
+//! visited set their hashes select (`expand::expand`); each partition's owner inserts
+//! them in rank order (`expand::insert`); the merge numbers the new states in the
+//! sequential search's order, records their parents and queues them. So the states
+//! stored, their numbers, their parents and every violation reported are the same at
+//! every thread count, and BFS order keeps every counterexample a shortest one. (The
+//! level-synchronous scheme of distributed BFS, e.g. Stern and Dill, "Parallelizing the
+//! Murphi verifier", CAV 1997, with ranks making the outcome independent of timing.)
+
+use super::ReachOptions;
+use super::expand::{self, Block, Ctx, Finder, Outbox, Work};
+use super::parts::{PARTS, Part, PartFind, Store, omission, part_of};
+use crate::model::init::for_each_initial;
+use crate::model::instance::State;
+use crate::verdict::Limit;
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Barrier, RwLock};
+use std::time::Instant;
+
+#[derive(Clone, Debug)]
+pub(super) enum Kind {
+    Unsafe { prop: usize, tuple: usize },
+    Deadlock,
+    RangeTrans { ctrans: usize },
+    RangeProp { prop: usize },
+    RangeInit { state: State },
+    IntBound { ctrans: usize },
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Found {
+    pub depth: usize,
+    /// The number of the last state (none for an init error).
+    pub node: usize,
+    pub kind: Kind,
+}
+
+pub(super) const NO_PARENT: u32 = u32::MAX;
+/// Choice indices from this value on are kept in `Records::big_choice`.
+const BIG_CHOICE: u32 = 255;
+/// States per block (at most; a block never crosses a level).
+const BLOCK: usize = 4096;
+/// Blocks of fewer states are expanded by one thread alone.
+const PARALLEL_FROM: usize = 64;
+/// States expanded at a time by one thread alone.
+const ALONE_STEP: usize = 256;
+
+/// A search: what the threads share, and the records the merge keeps.
+pub(super) struct Search<'a> {
+    pub ctx: Ctx<'a>,
+    pub parts: Vec<RwLock<Part>>,
+    outs: Vec<RwLock<Outbox>>,
+    block: RwLock<Block>,
+    pub rec: Records,
+    threads: usize,
+}
+
+/// The numbered states and what was found, kept by the leading thread.
+pub(super) struct Records {
+    /// States stored so far; states are numbered in BFS order.
+    pub count: usize,
+    pub parent: Vec<u32>,
+    /// `transition instance << 8 | choice` that produced each state (0 for roots).
+    via: Vec<u32>,
+    big_choice: HashMap<u32, u32>,
+    /// Real packed states waiting to be expanded, in number order.
+    fifo: VecDeque<u64>,
+    /// Real packed initial states; roots are the states numbered 0..roots.
+    pub roots: Vec<u64>,
+    pub unsafe_found: Vec<Option<Found>>,
+    pub range_found: Option<Found>,
+    /// The shallowest store leaving the int window.
+    pub int_found: Option<Found>,
+    pub deadlock_found: Option<Found>,
+    pub transitions: u64,
+    /// Per compiled transition instance: whether it fired (or met a range error) in an
+    /// expanded state.
+    pub fired: Vec<bool>,
+    /// Per partition, the numbers of its new states of the current block.
+    numbers: Vec<Vec<usize>>,
+}
+
+/// How the loop over the queue ended.
+pub(super) struct Explored {
+    pub limit: Option<Limit>,
+    /// The deepest BFS level reached.
+    pub depth: usize,
+    /// Every state stored was expanded (every reachable one, with the exact store).
+    pub complete: bool,
+    pub initial_states: usize,
+    /// The probability that a state was missed (hash compaction, bitstate).
+    pub omission: f64,
+}
+
+/// What the threads of a team synchronize on.
+struct Team {
+    barrier: Barrier,
+    quit: AtomicBool,
+}
+
+impl Records {
+    fn new(props: usize, trans: usize) -> Records {
+        Records {
+            count: 0,
+            parent: Vec::new(),
+            via: Vec::new(),
+            big_choice: HashMap::new(),
+            fifo: VecDeque::new(),
+            roots: Vec::new(),
+            unsafe_found: vec![None; props],
+            range_found: None,
+            int_found: None,
+            deadlock_found: None,
+            transitions: 0,
+            fired: vec![false; trans],
+            numbers: vec![Vec::new(); PARTS],
+        }
+    }
+
+    /// Number a new state.
+    fn number(&mut self, parent: u32, k: u32, c: u32) -> usize {
+        let idx = self.count;
+        self.count += 1;
+        self.parent.push(parent);
+        if c >= BIG_CHOICE {
+            self.big_choice.insert(idx as u32, c);
+        }
+        self.via.push((k << 8) | c.min(BIG_CHOICE));
+        idx
+    }
+
+    pub fn range(&mut self, f: Found) {
+        if self.range_found.as_ref().is_none_or(|r| f.depth < r.depth) {
+            self.range_found = Some(f);
+        }
+    }
+
+    fn int_bound(&mut self, f: Found) {
+        if self.int_found.as_ref().is_none_or(|r| f.depth < r.depth) {
+            self.int_found = Some(f);
+        }
+    }
+
+    /// The transition instance and choice that produced state `i`.
+    pub fn step_of(&self, i: usize) -> (usize, usize) {
+        let v = self.via[i];
+        let c = v & 0xFF;
+        let c = if c == BIG_CHOICE {
+            self.big_choice[&(i as u32)]
+        } else {
+            c
+        };
+        ((v >> 8) as usize, c as usize)
+    }
+
+    /// Done when every requested property is violated, the last one at depth D, and
+    /// range errors are decided up to D: one was found at most this deep, or every state
+    /// of depth <= D has been expanded (the SAT engine decides them as far); `int_bound`
+    /// likewise, in a model with ints.
+    fn all_done(&self, ctx: &Ctx, depth: usize) -> bool {
+        let rec = self;
+        let tracked = !ctx.props.is_empty() || ctx.deadlock;
+        if !tracked
+            || !rec.unsafe_found.iter().all(|f| f.is_some())
+            || (ctx.deadlock && rec.deadlock_found.is_none())
+        {
+            return false;
+        }
+        let last = rec
+            .unsafe_found
+            .iter()
+            .chain(std::iter::once(&rec.deadlock_found))
+            .flatten()
+            .map(|f| f.depth)
+            .max()
+            .unwrap_or(0);
+        let decided = |f: &Option<Found>| f.as_ref().is_some_and(|r| r.depth <= depth);
+        let ints = ctx.inst.model.int_window.is_some();
+        depth > last || (decided(&rec.range_found) && (!ints || decided(&rec.int_found)))
+    }
+
+    /// Number the new states of a block in rank order (sources in order, each in the
+    /// order it generated them), queue them, and take in what was found.
+    fn merge(&mut self, ctx: &Ctx, parts: &[RwLock<Part>], outs: &[RwLock<Outbox>], blk: &Block) {
+        let w = ctx.inst.words;
+        let parts: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
+        let mut outs: Vec<_> = outs[..blk.sources()]
+            .iter()
+            .map(|o| o.write().unwrap())
+            .collect();
+        self.numbers.iter_mut().for_each(|v| v.clear());
+        // Range errors and deadlocks met expanding the block's states (depth d), in BFS
+        // order: the first one wins unless one is known shallower.
+        for o in outs.iter_mut() {
+            self.transitions += o.transitions;
+            for (f, g) in self.fired.iter_mut().zip(&o.fired) {
+                *f |= *g;
+            }
+            if let Some(r) = o.range.take() {
+                self.range(r);
+            }
+            if let Some(r) = o.int.take() {
+                self.int_bound(r);
+            }
+            if self.deadlock_found.is_none() {
+                self.deadlock_found = o.deadlock.take();
+            }
+            for seq in 0..o.total {
+                let v = std::mem::take(o.new_at[seq].get_mut());
+                if v == 0 {
+                    continue;
+                }
+                let (p, i) = ((v >> 32) as usize - 1, (v & 0xFFFF_FFFF) as usize);
+                let ns = parts[p].new[i];
+                let idx = self.number(ns.parent, ns.k, ns.c);
+                for &x in &parts[p].new_words[i * w..(i + 1) * w] {
+                    self.fifo.push_back(x);
+                }
+                self.numbers[p].push(idx);
+            }
+        }
+        // Violations met on the new states (depth d + 1): the first in BFS order.
+        let mut first_unsafe: Vec<Option<(usize, usize)>> = vec![None; ctx.props.len()];
+        let mut first_range: Option<(usize, usize)> = None;
+        for (p, part) in parts.iter().enumerate() {
+            for f in &part.finds {
+                match *f {
+                    PartFind::Unsafe { k, i, tuple } => {
+                        let idx = self.numbers[p][i];
+                        if first_unsafe[k].is_none_or(|(j, _)| idx < j) {
+                            first_unsafe[k] = Some((idx, tuple));
+                        }
+                    }
+                    PartFind::Range { i, prop } => {
+                        let idx = self.numbers[p][i];
+                        if first_range.is_none_or(|(j, _)| idx < j) {
+                            first_range = Some((idx, prop));
+                        }
+                    }
+                }
+            }
+        }
+        let depth = blk.depth + 1;
+        for (k, f) in first_unsafe.into_iter().enumerate() {
+            if let (None, Some((node, tuple))) = (&self.unsafe_found[k], f) {
+                self.unsafe_found[k] = Some(Found {
+                    depth,
+                    node,
+                    kind: Kind::Unsafe {
+                        prop: ctx.props[k],
+                        tuple,
+                    },
+                });
+            }
+        }
+        if let Some((node, prop)) = first_range {
+            self.range(Found {
+                depth,
+                node,
+                kind: Kind::RangeProp { prop },
+            });
+        }
+    }
+}
+
+/// The findings on an initial state, numbered `idx`, straight into the records.
+struct AtRoot<'r> {
+    rec: &'r mut Records,
+    props: &'r [usize],
+    idx: usize,
+}
+
+impl Finder for AtRoot<'_> {
+    fn unsafe_known(&self, k: usize) -> bool {
+        self.rec.unsafe_found[k].is_some()
+    }
+
+    fn range_known(&self) -> bool {
+        self.rec.range_found.is_some()
+    }
+
+    fn unsafe_hit(&mut self, k: usize, tuple: usize) {
+        self.rec.unsafe_found[k] = Some(Found {
+            depth: 0,
+            node: self.idx,
+            kind: Kind::Unsafe {
+                prop: self.props[k],
+                tuple,
+            },
+        });
+    }
+
+    fn range_hit(&mut self, prop: usize) {
+        self.rec.range(Found {
+            depth: 0,
+            node: self.idx,
+            kind: Kind::RangeProp { prop },
+        });
+    }
+}
+
+impl<'a> Search<'a> {
+    /// An empty search on `threads` threads (at least one).
+    pub fn new(ctx: Ctx<'a>, threads: usize) -> Search<'a> {
+        let threads = threads.max(1);
+        let (inst, trans) = (ctx.inst, ctx.compiled.trans.len());
+        Search {
+            parts: (0..PARTS)
+                .map(|_| RwLock::new(Part::new(ctx.kind, inst.words, ctx.props.len())))
+                .collect(),
+            outs: (0..threads)
+                .map(|_| RwLock::new(Outbox::new(threads, trans)))
+                .collect(),
+            block: RwLock::new(Block::default()),
+            rec: Records::new(ctx.props.len(), trans),
+            threads,
+            ctx,
+        }
+    }
+
+    /// Store the initial states: how many there are, and the limit that cut their
+    /// enumeration short (nothing after it may claim completeness).
+    fn initial_states(&mut self, opts: &ReachOptions) -> (usize, Option<Limit>) {
+        let (ctx, parts, rec) = (&self.ctx, &mut self.parts, &mut self.rec);
+        let inst = ctx.inst;
+        let mut work = Work::new(inst);
+        let mut words = vec![0u64; inst.words];
+        let mut init_count = 0usize;
+        let mut init_cut = None;
+        let init_res = for_each_initial(inst, &mut |st| {
+            init_count += 1;
+            inst.pack(st, &mut words);
+            let (key, hash, sig) = ctx.hashes(st, &words, &mut work.keys);
+            let part = parts[part_of(hash)].get_mut().unwrap();
+            if part.store.insert(key, hash, sig) {
+                let idx = rec.number(NO_PARENT, 0, 0);
+                rec.fifo.extend(&words);
+                rec.roots.extend(&words);
+                let props = &ctx.props;
+                expand::eval_props(ctx, st, &mut AtRoot { rec, props, idx });
+            }
+            // Initial states can be many (cells `init` leaves free): limits apply here too.
+            if init_count.is_multiple_of(1024) {
+                if opts.deadline.is_some_and(|d| Instant::now() >= d) {
+                    init_cut = Some(Limit::Timeout);
+                } else if opts
+                    .stop
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed))
+                {
+                    init_cut = Some(Limit::Interrupted);
+                }
+            }
+            opts.max_states.is_none_or(|m| rec.count < m) && init_cut.is_none()
+        });
+        if let Err(e) = init_res {
+            rec.range(Found {
+                depth: 0,
+                node: usize::MAX,
+                kind: Kind::RangeInit { state: e.state },
+            });
+        }
+        (init_count, init_cut)
+    }
+
+    /// Bytes held by the visited set, the parent records, the queue and the buffers.
+    pub fn bytes(&self) -> usize {
+        bytes(&self.parts, &self.outs, &self.rec)
+    }
+
+    /// Call `f` on every stored key (exact store), partition by partition, until it
+    /// returns false.
+    pub fn for_each_key(&self, mut f: impl FnMut(&[u64]) -> bool) {
+        let mut go = true;
+        for p in &self.parts {
+            if let Store::Exact(t) = &p.read().unwrap().store {
+                t.for_each(|k| {
+                    go = f(k);
+                    go
+                });
+            }
+            if !go {
+                return;
+            }
+        }
+    }
+
+    /// The states stored per partition.
+    fn stored(&self) -> Vec<usize> {
+        self.parts
+            .iter()
+            .map(|p| p.read().unwrap().store.len())
+            .collect()
+    }
+
+    /// Store the initial states, then expand states in BFS order, block by block,
+    /// until every state is expanded, every property is decided, or a limit of `opts`
+    /// is reached.
+    pub fn explore(&mut self, opts: &ReachOptions, start: Instant) -> Explored {
+        let (init_count, init_cut) = self.initial_states(opts);
+        let mut limit = init_cut;
+        if opts.max_states.is_some_and(|m| self.rec.count >= m) && init_count > self.rec.count {
+            limit = Some(Limit::MaxStates);
+        }
+        let team = Team {
+            barrier: Barrier::new(self.threads),
+            quit: AtomicBool::new(false),
+        };
+        let mut cursor = 0usize;
+        let mut depth = 0usize;
+        let mut level_end = self.rec.count;
+        let mut last_progress = Instant::now();
+        let threads = self.threads;
+        let Search {
+            ctx,
+            parts,
+            outs,
+            block,
+            rec,
+            ..
+        } = self;
+        let (ctx, parts, outs, block) = (&*ctx, &*parts, &*outs, &*block);
+        std::thread::scope(|scope| {
+            let mut spawned = false;
+            let mut work = Work::new(ctx.inst);
+            while limit.is_none() && !rec.all_done(ctx, depth) {
+                if cursor >= rec.count {
+                    break;
+                }
+                if cursor == level_end {
+                    depth += 1;
+                    level_end = rec.count;
+                    if rec.all_done(ctx, depth) {
+                        break;
+                    }
+                }
+                let room = opts
+                    .max_states
+                    .map_or(BLOCK, |m| m.saturating_sub(rec.count).clamp(1, BLOCK));
+                let end = level_end.min(cursor + room);
+                let parallel = threads > 1 && end - cursor >= PARALLEL_FROM;
+                if parallel && !spawned {
+                    spawned = true;
+                    let team = &team;
+                    for t in 1..threads {
+                        scope.spawn(move || worker(t, ctx, parts, outs, block, team));
+                    }
+                }
+                let sources = if parallel { threads } else { 1 };
+                let shared = Shared {
+                    ctx,
+                    parts,
+                    outs,
+                    block,
+                    team: &team,
+                };
+                shared.run_block(rec, cursor, end, depth, sources, &mut work);
+                cursor = end;
+                if opts.max_states.is_some_and(|m| rec.count >= m) && cursor < rec.count {
+                    limit = Some(Limit::MaxStates);
+                }
+                if opts.deadline.is_some_and(|d| Instant::now() >= d) {
+                    limit = Some(Limit::Timeout);
+                }
+                if opts
+                    .stop
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed))
+                {
+                    limit = Some(Limit::Interrupted);
+                }
+                if opts.max_memory.is_some_and(|m| bytes(parts, outs, rec) > m) {
+                    limit = Some(Limit::Memory);
+                }
+                if opts.progress && last_progress.elapsed().as_secs_f64() >= 1.0 {
+                    last_progress = Instant::now();
+                    let t = start.elapsed().as_secs_f64();
+                    crate::progress::line(format!(
+                        "size {}: depth {depth}, {} states, {} expanded, {:.0} states/s",
+                        ctx.inst.n,
+                        rec.count,
+                        cursor,
+                        rec.count as f64 / t
+                    ));
+                }
+            }
+            if spawned {
+                team.quit.store(true, Ordering::Release);
+                team.barrier.wait();
+            }
+        });
+        Explored {
+            complete: limit.is_none() && cursor >= self.rec.count,
+            limit,
+            depth,
+            initial_states: init_count,
+            omission: omission(self.ctx.kind, &self.stored()),
+        }
+    }
+}
+
+/// What the leading thread shares with the team during a search.
+struct Shared<'s, 'a> {
+    ctx: &'s Ctx<'a>,
+    parts: &'s [RwLock<Part>],
+    outs: &'s [RwLock<Outbox>],
+    block: &'s RwLock<Block>,
+    team: &'s Team,
+}
+
+impl Shared<'_, '_> {
+    /// Expand states `from..to` (all at `depth`) on `sources` threads (the others wait
+    /// at the team's barrier), insert their successors and number the new ones.
+    fn run_block(
+        &self,
+        rec: &mut Records,
+        from: usize,
+        to: usize,
+        depth: usize,
+        sources: usize,
+        work: &mut Work,
+    ) {
+        // One thread alone goes by smaller steps, so that the successors it sends are
+        // still in cache when it inserts them. Steps never change the outcome: the
+        // numbering is the same for any cut of the queue.
+        let step = if sources > 1 { to - from } else { ALONE_STEP };
+        let mut at = from;
+        while at < to {
+            let end = to.min(at + step);
+            self.run_step(rec, at, end, depth, sources, work);
+            at = end;
+        }
+    }
+
+    fn run_step(
+        &self,
+        rec: &mut Records,
+        from: usize,
+        to: usize,
+        depth: usize,
+        sources: usize,
+        work: &mut Work,
+    ) {
+        {
+            let mut blk = self.block.write().unwrap();
+            let w = self.ctx.inst.words;
+            let n = to - from;
+            blk.base = from;
+            blk.depth = depth;
+            blk.words.clear();
+            blk.words.extend(rec.fifo.drain(..n * w));
+            blk.cuts.clear();
+            blk.cuts.extend((0..=sources).map(|t| n * t / sources));
+            blk.unsafe_known.clear();
+            blk.unsafe_known
+                .extend(rec.unsafe_found.iter().map(|f| f.is_some()));
+            blk.range_known = rec.range_found.is_some();
+        }
+        let (ctx, parts, outs, block) = (self.ctx, self.parts, self.outs, self.block);
+        if sources > 1 {
+            self.team.barrier.wait();
+        }
+        source(0, ctx, parts, outs, block, work);
+        if sources > 1 {
+            self.team.barrier.wait();
+        }
+        owner(0, sources, ctx, parts, outs, block);
+        if sources > 1 {
+            self.team.barrier.wait();
+        }
+        rec.merge(ctx, parts, outs, &block.read().unwrap());
+    }
+}
+
+/// Bytes held by the visited set, the parent records, the queue and the buffers.
+fn bytes(parts: &[RwLock<Part>], outs: &[RwLock<Outbox>], rec: &Records) -> usize {
+    let stores: usize = parts
+        .iter()
+        .map(|p| p.read().unwrap().store.memory_bytes())
+        .sum();
+    let buffers: usize = outs.iter().map(|o| o.read().unwrap().memory_bytes()).sum();
+    stores
+        + buffers
+        + rec.parent.capacity() * 4
+        + rec.via.capacity() * 4
+        + rec.fifo.capacity() * 8
+        + rec.roots.capacity() * 8
+}
+
+/// The expansion phase of source `t`.
+fn source(
+    t: usize,
+    ctx: &Ctx,
+    parts: &[RwLock<Part>],
+    outs: &[RwLock<Outbox>],
+    block: &RwLock<Block>,
+    work: &mut Work,
+) {
+    let blk = block.read().unwrap();
+    let mut out = outs[t].write().unwrap();
+    if blk.sources() == 1 {
+        let guards: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
+        let refs: Vec<&Part> = guards.iter().map(|g| &**g).collect();
+        expand::expand(ctx, &blk, t, &mut out, work, Some(&refs));
+    } else {
+        expand::expand(ctx, &blk, t, &mut out, work, None);
+    }
+}
+
+/// The insert phase of owner `t` of `threads`: partitions t, t + threads, ...
+fn owner(
+    t: usize,
+    threads: usize,
+    ctx: &Ctx,
+    parts: &[RwLock<Part>],
+    outs: &[RwLock<Outbox>],
+    block: &RwLock<Block>,
+) {
+    let blk = block.read().unwrap();
+    let guards: Vec<_> = outs[..blk.sources()]
+        .iter()
+        .map(|o| o.read().unwrap())
+        .collect();
+    let refs: Vec<&Outbox> = guards.iter().map(|g| &**g).collect();
+    let mut mine: Vec<_> = (t..PARTS)
+        .step_by(threads)
+        .map(|p| parts[p].write().unwrap())
+        .collect();
+    let mut mine: Vec<&mut Part> = mine.iter_mut().map(|g| &mut **g).collect();
+    expand::insert(ctx, &blk, t, threads, &mut mine, &refs);
+}
+
+/// A helping thread: at each block, expand its share, then insert into its partitions,
+/// until the team quits.
+fn worker(
+    t: usize,
+    ctx: &Ctx,
+    parts: &[RwLock<Part>],
+    outs: &[RwLock<Outbox>],
+    block: &RwLock<Block>,
+    team: &Team,
+) {
+    let mut work = Work::new(ctx.inst);
+    let threads = outs.len();
+    loop {
+        team.barrier.wait();
+        if team.quit.load(Ordering::Acquire) {
+            return;
+        }
+        source(t, ctx, parts, outs, block, &mut work);
+        team.barrier.wait();
+        owner(t, threads, ctx, parts, outs, block);
+        team.barrier.wait();
+    }
+}

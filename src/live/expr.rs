@@ -1,0 +1,153 @@
+//! Small builders of IR expressions for the liveness products (`product`): the
+//! connectives, reads and quantifiers they are written with, substitution of an item's
+//! locals, and the scope of locals of one product item.
+
+use crate::lang;
+use crate::model::ir::*;
+use crate::source::Span;
+
+/// A prefix that no name of the model starts with (compared in lower case).
+pub(super) fn fresh_prefix(m: &Model) -> String {
+    let text = lang::print::model_text(m).to_lowercase();
+    let words: Vec<&str> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut p = "nf".to_string();
+    while words.iter().any(|w| w.starts_with(&p)) {
+        p.push('x');
+    }
+    p
+}
+
+pub(super) fn span() -> Span {
+    Span::new(0, 0)
+}
+
+pub(super) fn and(mut xs: Vec<Expr>) -> Expr {
+    match xs.len() {
+        0 => Expr::tt(),
+        1 => xs.pop().unwrap(),
+        _ => Expr::And(xs),
+    }
+}
+
+pub(super) fn or(mut xs: Vec<Expr>) -> Expr {
+    match xs.len() {
+        0 => Expr::Const(0, Ty::Bool),
+        1 => xs.pop().unwrap(),
+        _ => Expr::Or(xs),
+    }
+}
+
+pub(super) fn eq(a: Expr, b: Expr) -> Expr {
+    Expr::Cmp(CmpOp::Eq, Box::new(a), Box::new(b))
+}
+
+pub(super) fn not(a: Expr) -> Expr {
+    Expr::Not(Box::new(a))
+}
+
+pub(super) fn read(v: VarId) -> Expr {
+    Expr::Read(v, Vec::new())
+}
+
+pub(super) fn quant(forall: bool, var: LocalId, dom: Domain, body: Expr) -> Expr {
+    Expr::Quant {
+        forall,
+        var,
+        dom,
+        body: Box::new(body),
+    }
+}
+
+pub(super) fn all_procs() -> Domain {
+    Domain::Procs { except: Vec::new() }
+}
+
+/// Replace every `Local(id)` by `map[id]`; a quantifier's variable must map to a local.
+pub(super) fn subst(e: &Expr, map: &[Expr]) -> Expr {
+    let r = |x: &Expr| Box::new(subst(x, map));
+    match e {
+        Expr::Const(..) | Expr::Size => e.clone(),
+        Expr::Local(id) => map[*id].clone(),
+        Expr::Read(v, ix) => Expr::Read(*v, ix.iter().map(|x| subst(x, map)).collect()),
+        Expr::Arith(op, a, b) => Expr::Arith(*op, r(a), r(b)),
+        Expr::Cmp(op, a, b) => Expr::Cmp(*op, r(a), r(b)),
+        Expr::Not(a) => Expr::Not(r(a)),
+        Expr::And(xs) => Expr::And(xs.iter().map(|x| subst(x, map)).collect()),
+        Expr::Or(xs) => Expr::Or(xs.iter().map(|x| subst(x, map)).collect()),
+        Expr::Imp(a, b) => Expr::Imp(r(a), r(b)),
+        Expr::Iff(a, b) => Expr::Iff(r(a), r(b)),
+        Expr::Ite(c, a, b, t) => Expr::Ite(r(c), r(a), r(b), *t),
+        Expr::Quant {
+            forall,
+            var,
+            dom,
+            body,
+        } => {
+            let Expr::Local(v) = map[*var] else {
+                unreachable!("a quantified variable maps to a local")
+            };
+            // `forall j <> a` names processes by name only: an exception that became
+            // a term (the property's process, `NfProc`) moves into the body, where it
+            // is tested first, as the quantifier would skip it.
+            let mut terms = Vec::new();
+            let dom = match dom {
+                Domain::Procs { except } => {
+                    let (names, others): (Vec<Expr>, Vec<Expr>) = except
+                        .iter()
+                        .map(|x| subst(x, map))
+                        .partition(|x| matches!(x, Expr::Local(_)));
+                    terms = others;
+                    Domain::Procs { except: names }
+                }
+                Domain::Type(t) => Domain::Type(*t),
+            };
+            let mut body = subst(body, map);
+            if !terms.is_empty() {
+                let skip = or(terms.into_iter().map(|x| eq(Expr::Local(v), x)).collect());
+                body = if *forall {
+                    Expr::Or(vec![skip, body])
+                } else {
+                    Expr::And(vec![not(skip), body])
+                };
+            }
+            Expr::Quant {
+                forall: *forall,
+                var: v,
+                dom,
+                body: Box::new(body),
+            }
+        }
+    }
+}
+
+/// The locals of one item of the product, with fresh names.
+pub(super) struct Scope<'a> {
+    pub(super) locals: Vec<Local>,
+    pub(super) prefix: &'a str,
+}
+
+impl Scope<'_> {
+    pub(super) fn fresh(&mut self, ty: Ty) -> LocalId {
+        let id = self.locals.len();
+        self.locals.push(Local {
+            name: format!("{}{id}", self.prefix),
+            ty,
+        });
+        id
+    }
+
+    /// A map for an expression of another item with locals `src`: the first ones as
+    /// given by `fixed`, every other one a fresh local of this scope.
+    pub(super) fn import(&mut self, src: &[Local], fixed: &[Expr]) -> Vec<Expr> {
+        src.iter()
+            .enumerate()
+            .map(|(k, l)| match fixed.get(k) {
+                Some(e) => e.clone(),
+                None => Expr::Local(self.fresh(l.ty)),
+            })
+            .collect()
+    }
+}
