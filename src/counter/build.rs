@@ -17,6 +17,11 @@ pub struct CounterView {
     pub counts: Vec<(String, String)>,
     /// The place invariants as lemma bodies (`#{x : P(x)} <> E`, inside `not (...)`).
     pub equalities: Vec<String>,
+    /// The integer globals that count processes: each appears in a place invariant
+    /// with the counts of some classes (`Cnt` in `#{x : Pc[x] = Reading} = Cnt`). Empty
+    /// when no global counts processes; the view then has nothing to offer that a
+    /// clause over a few processes cannot say (`ic3::counting`).
+    pub counters: Vec<String>,
     /// The number of local-state classes (before elimination).
     pub classes: usize,
 }

@@ -66,6 +66,8 @@ fn pinned(init: &Expr, g: VarId) -> Option<i64> {
 struct Elim {
     expr: Vec<Option<Expr>>,
     lemmas: Vec<String>,
+    /// The globals (ids of the model) that a place invariant ties to the counts.
+    counters: Vec<VarId>,
 }
 
 /// Place invariants with an integer row whose pivot is a counter eliminate that
@@ -76,6 +78,7 @@ fn eliminate(ctx: &Ctx, moves: &[Move], init: &Expr, allowed: &[bool], preds: &[
     let mut none = Elim {
         expr: vec![None; k],
         lemmas: Vec::new(),
+        counters: Vec::new(),
     };
     let single = allowed.iter().filter(|&&a| a).count() == 1;
     let base = ctx.gid.len();
@@ -131,6 +134,12 @@ fn eliminate(ctx: &Ctx, moves: &[Move], init: &Expr, allowed: &[bool], preds: &[
         let rhs: i64 = coef.iter().zip(&x0).map(|(a, b)| a * b).sum();
         let counters = &coef[..k];
         let globals = &coef[k..];
+        for (j, _) in globals.iter().enumerate().filter(|(_, c)| **c != 0) {
+            let o = orig[lin[j].0];
+            if !none.counters.contains(&o) {
+                none.counters.push(o);
+            }
+        }
         let conservation = counters.iter().all(|&c| c == 1) && globals.iter().all(|&c| c == 0);
         if !conservation {
             if !counters.iter().all(|&c| c == 0 || c == 1) {
@@ -367,6 +376,7 @@ pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
         model,
         counts,
         equalities: elim.lemmas,
+        counters: elim.counters.iter().map(|&v| m.vars[v].name.clone()).collect(),
         classes: cls.len(),
     })
 }

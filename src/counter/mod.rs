@@ -14,7 +14,9 @@
 //!   `forall_other j. P(j)` becomes a count test over the classes where P fails.
 //! - Place invariants (linear equalities between counters and the integer globals that
 //!   every transition keeps, `linear`) eliminate counters; each is a readable lemma
-//!   `#{x : P(x)} = E` of the certificate.
+//!   `#{x : P(x)} = E` of the certificate. A global that such an equality ties to
+//!   the counts *counts processes* (`CounterView::counters`); IC3 uses the view only
+//!   for families that have one (`ic3::counting`).
 //!
 //! The counter model is built as IR, printed and read back through the front end (as
 //! `live::Product` does); it is an exact abstraction of the width-n instance, but nothing
@@ -306,6 +308,22 @@ mod tests {
         let v = view("families/ticket_lock.cub", 3);
         eprintln!("{}", v.model.source.text);
         assert_eq!(v.classes, 1 + 4 + 1);
+    }
+
+    #[test]
+    fn the_globals_that_count_processes() {
+        // By hand from the models: Cnt moves with every entry to and exit from Reading,
+        // Arrived with every arrival, Free against every entry to In; the mutex's Sem is
+        // a flag (bool, no count), readers_writers has no globals.
+        for (p, n, want) in [
+            ("benches/models/rw_counter.cub", 3, vec!["Cnt"]),
+            ("benches/models/barrier.cub", 1, vec!["Arrived"]),
+            ("benches/models/semaphore_k2.cub", 2, vec!["Free"]),
+            ("families/mutex.cub", 3, vec![]),
+            ("families/readers_writers.cub", 3, vec![]),
+        ] {
+            assert_eq!(view(p, n).counters, want, "{p}");
+        }
     }
 
     #[test]

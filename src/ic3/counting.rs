@@ -21,8 +21,10 @@ use crate::proof::finish::{self, Findings};
 use crate::verdict::PropId;
 
 /// What the counter view gave at every width of the problem, as findings over the
-/// family, or `None` when the view does not apply, a limit stopped it, or it met a
-/// range error (which the per-process search must place).
+/// family, or `None` when the view does not apply, no global of the family counts
+/// processes (`CounterView::counters`: no place invariant ties an integer global to
+/// the counts), a limit stopped it, or it met a range error (which the per-process
+/// search must place).
 pub fn findings(
     eng: &Ic3Engine,
     p: &Problem,
@@ -40,6 +42,18 @@ pub fn findings(
         let Ok(view) = counter::build(p.model, n) else {
             return Ok(None);
         };
+        // The view pays only where a global counts processes. Without one, every count
+        // the properties need is bounded by the few processes a clause names (mutex:
+        // at most one critical), which the per-process lemmas say at once, while the
+        // counter model makes IC3 learn the bound for each width again.
+        if view.counters.is_empty() {
+            if ctl.progress {
+                crate::progress::line(format!(
+                    "counter view, size {n}: no global counts processes; the per-process search"
+                ));
+            }
+            return Ok(None);
+        }
         let cp = Problem::new(&view.model, n, n, p.props.clone());
         let mut ts = Transys::new(&view.model, n, n, Encoding::Binary);
         let mut opts = eng.options(&cp, ctl);

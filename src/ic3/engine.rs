@@ -334,9 +334,9 @@ impl Ic3Engine {
     }
 
     /// Run IC3 on the problem, every (property, size) of `skip` already answered. For a
-    /// family in the counter view's fragment, first on the counter view for at most
-    /// `COUNTING_BUDGET` (`counting`, kept only when its certificate checks), then on
-    /// the per-process aggregate.
+    /// family in the counter view's fragment with a global that counts processes, first
+    /// on the counter view for at most `COUNTING_BUDGET` (`counting`, kept only when
+    /// its certificate checks), then on the per-process aggregate.
     pub fn findings(
         &self,
         p: &Problem,
@@ -544,8 +544,8 @@ impl Ic3Engine {
 
 /// How long IC3 may search the counter view before the per-process aggregate is
 /// tried. Counting families take 0.01-0.02 s per width there (barrier 1..16: 0.2 s);
-/// a family whose view does not pay (readers_writers: 0.6 s at width 10, 0.02 s for
-/// all of 1..10 per process) loses at most this much. Running the per-process search
-/// first for a short time instead is not possible today: its lemma matching does not
-/// look at the deadline (barrier_bug 1..16 runs past `--timeout`).
+/// a family with a process counter whose view does not pay loses at most this much
+/// (families without one never try the view: `counting::findings`). Running the
+/// per-process search first for a short time instead is not possible today: its lemma
+/// matching does not look at the deadline (barrier_bug 1..16 runs past `--timeout`).
 const COUNTING_BUDGET: Duration = Duration::from_millis(500);
