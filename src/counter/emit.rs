@@ -376,7 +376,11 @@ pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
         model,
         counts,
         equalities: elim.lemmas,
-        counters: elim.counters.iter().map(|&v| m.vars[v].name.clone()).collect(),
+        counters: elim
+            .counters
+            .iter()
+            .map(|&v| m.vars[v].name.clone())
+            .collect(),
         classes: cls.len(),
     })
 }

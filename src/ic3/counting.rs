@@ -94,9 +94,10 @@ pub fn findings(
         per_width.push((n, lemmas));
     }
     let lemmas = merge(per_width, (p.min, p.max));
-    // The certificate is checked here too, so that a view that misses something (a
-    // range error of a cell it leaves out) hands over to the per-process search
-    // instead of ending in `unknown`.
+    // The certificate is checked here, so that a view that misses something (a range
+    // error of a cell it leaves out) hands over to the per-process search instead of
+    // ending in `unknown`; `finish::conclude` uses this check when the certificate it
+    // writes is this one (it is unless BMC could not shorten a counterexample).
     let claims: Vec<(String, Vec<usize>)> = finish::keys(p)
         .into_iter()
         .map(|k| {
@@ -108,7 +109,7 @@ pub fn findings(
             (finish::key_name(p.model, k), sizes)
         })
         .collect();
-    let (_, checks) = finish::certify(
+    let (cert, checks) = finish::certify(
         p,
         HOW,
         1,
@@ -131,6 +132,7 @@ pub fn findings(
         invariant: Some((lemmas, 1, false)),
         proof_depth: Some(frames),
         how: Some(HOW),
+        checked: Some((cert, checks)),
         ..Findings::default()
     }))
 }
