@@ -95,18 +95,18 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
     if let Err(e) = result {
         return usage(&format!("cannot write the AIGER file: {e}"));
     }
-    let mut outputs: Vec<String> = aig
-        .bad
-        .iter()
-        .enumerate()
-        .map(|(k, (name, _))| format!("bad outputs b{k} {name}"))
-        .collect();
-    outputs.extend(
-        aig.outputs
+    let named = |prefix: &str, tag: char, xs: &[(String, u32)]| {
+        let names: Vec<String> = xs
             .iter()
             .enumerate()
-            .map(|(k, (name, _))| format!("o{k} {name}")),
-    );
+            .map(|(k, (name, _))| format!("{tag}{k} {name}"))
+            .collect();
+        (!xs.is_empty()).then(|| format!("{prefix} {}", names.join(", ")))
+    };
+    let mut outputs: Vec<String> = named("bad outputs", 'b', &aig.bad)
+        .into_iter()
+        .chain(named("outputs", 'o', &aig.outputs))
+        .collect();
     outputs.extend(aig.justice.iter().enumerate().map(|(k, j)| {
         format!(
             "justice property j{k} {} ({} literals: {})",
@@ -119,9 +119,15 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
                 .join(", ")
         )
     }));
+    let meaning = if !aig.outputs.is_empty() {
+        "for ABC: `read FILE; l2s; pdr` (output 1 of its miter asserted: a lasso)"
+    } else if !aig.justice.is_empty() {
+        "a witness of the justice property is a run violating it; a bad output at time k is a range error at depth k"
+    } else {
+        "a bad output at time k is a violation at depth k"
+    };
     eprintln!(
-        "nfold aiger: {} at {}: {} inputs, {} latches, {} and gates; {}; \
-         a bad output at time k is a violation at depth k",
+        "nfold aiger: {} at {}: {} inputs, {} latches, {} and gates; {}; {meaning}",
         a.file,
         if min == max {
             format!("size {min}")
