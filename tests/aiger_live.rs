@@ -64,7 +64,11 @@ fn export(file: &str, sizes: (usize, usize), prop: &str, fair: bool, abc: bool, 
     } else {
         format!("{}..{}", sizes.0, sizes.1)
     };
-    let flag = if sizes.0 == sizes.1 { "--size" } else { "--sizes" };
+    let flag = if sizes.0 == sizes.1 {
+        "--size"
+    } else {
+        "--sizes"
+    };
     let mut args = vec![
         "aiger",
         file,
@@ -114,7 +118,10 @@ fn justice_witness(aig: &Aig) -> bool {
     let mut edges: Vec<Vec<(usize, Vec<bool>)>> = Vec::new();
     let mut s = 0;
     while s < states.len() {
-        assert!(states.len() < 20_000, "the justice checker is for small circuits");
+        assert!(
+            states.len() < 20_000,
+            "the justice checker is for small circuits"
+        );
         let base = units(&states[s], &cur);
         let act = cnf.new_var();
         let mut out = Vec::new();
@@ -232,7 +239,10 @@ fn check_abc_form(j: &Aig, a: &Aig, ctx: &str) {
         (&a.latches, &a.ands, a.num_inputs),
         "{ctx}"
     );
-    assert!(a.bad.is_empty() && a.justice == 0 && a.fairness == 0, "{ctx}");
+    assert!(
+        a.bad.is_empty() && a.justice == 0 && a.fairness == 0,
+        "{ctx}"
+    );
     let mut want: Vec<(String, u32)> = Vec::new();
     let lits = &j.justice_lits[0];
     want.push(("assume_fair_accepting".into(), lits[0]));
@@ -278,7 +288,10 @@ fn the_justice_section_of_a_hand_derived_model() {
         assert_eq!(aig.justice_names[&0], prop, "{ctx}");
         let want = 1 + if fair { sizes.1 } else { 0 };
         assert_eq!(aig.justice_lits[0].len(), want, "{ctx}");
-        assert!(aig.outputs.is_empty() && aig.constraints.is_empty(), "{ctx}");
+        assert!(
+            aig.outputs.is_empty() && aig.constraints.is_empty(),
+            "{ctx}"
+        );
         assert_eq!(aig.bad.len(), 1, "{ctx}");
         assert_eq!(aig.bad_names[&0], "range_error", "{ctx}");
         assert_eq!(justice_witness(&aig), violated, "{ctx}");
@@ -288,7 +301,15 @@ fn the_justice_section_of_a_hand_derived_model() {
     // The old liveness-to-safety export is still there, with its one bad output.
     let file = dir.join("l2s.aig");
     let (code, _, err) = nfold(&[
-        "aiger", model, "--size", "2", "--live", "--l2s", "--property", "never_on", "-o",
+        "aiger",
+        model,
+        "--size",
+        "2",
+        "--live",
+        "--l2s",
+        "--property",
+        "never_on",
+        "-o",
         file.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
@@ -343,7 +364,9 @@ fn abc(script: &str, limit: f64) -> Option<String> {
         }
         std::thread::sleep(Duration::from_millis(10));
     }
-    let out = child.wait_with_output().expect("read berkeley-abc's output");
+    let out = child
+        .wait_with_output()
+        .expect("read berkeley-abc's output");
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
@@ -370,7 +393,14 @@ fn abc_says(file: &Path, ctx: &str) -> bool {
 fn nfold_says(family: &str, prop: &str, fair: bool, max: usize) -> Vec<bool> {
     let sizes = format!("1..{max}");
     let mut args = vec![
-        "live", family, "--sizes", &sizes, "--property", prop, "--engine", "explicit",
+        "live",
+        family,
+        "--sizes",
+        &sizes,
+        "--property",
+        prop,
+        "--engine",
+        "explicit",
     ];
     if fair {
         args.push("--fair");
@@ -430,8 +460,7 @@ fn abc_agrees_with_the_explicit_engine_on_the_justice_export() {
             s.spawn(move || {
                 let mut k = 0;
                 loop {
-                    let Some((family, prop, fair, sizes, want)) = jobs.lock().unwrap().pop()
-                    else {
+                    let Some((family, prop, fair, sizes, want)) = jobs.lock().unwrap().pop() else {
                         break;
                     };
                     let ctx = format!("{family} `{prop}` at {sizes:?} fair={fair}");

@@ -65,7 +65,9 @@ pub fn build(
         let text = if what == "accepting" {
             "the Büchi automaton of the negated property leaves an accepting state (a step of the model or a deadlock's stutter, not the idle step)".to_string()
         } else {
-            format!("{what}: the process slot is absent, or executes the step, or has no enabled transition instance")
+            format!(
+                "{what}: the process slot is absent, or executes the step, or has no enabled transition instance"
+            )
         };
         aig.comments.push(format!("  literal {k}: {text}"));
     }
@@ -129,4 +131,44 @@ pub fn for_abc(mut aig: Aig) -> Aig {
             .to_string(),
     );
     aig
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_justice_property_with_a_literal_per_slot_under_fairness() {
+        let m = crate::lang::load_str(
+            "m.cub",
+            "type s = I | W | C\narray A[proc] : s\ninit (z) { A[z] = I }\n\
+             transition req (i) requires { A[i] = I } { A[i] := W; }\n\
+             transition enter (i) requires { A[i] = W } { A[i] := C; }\n\
+             transition exit (i) requires { A[i] = C } { A[i] := I; }\n\
+             ltl served (i) { G (A[i] = W => F A[i] = C) }\n",
+        )
+        .unwrap();
+        for (sizes, fair, lits) in [((2, 2), false, 1), ((2, 2), true, 3), ((1, 3), true, 4)] {
+            let aig = build(&m, 0, fair, sizes, true).unwrap();
+            assert_eq!(aig.justice.len(), 1);
+            assert_eq!(aig.justice[0].name, "served");
+            assert_eq!(aig.justice[0].lits.len(), lits);
+            let names: Vec<&str> = aig.bad.iter().map(|b| b.0.as_str()).collect();
+            assert_eq!(names, ["range_error"]);
+            let mut out = Vec::new();
+            aig.write(&mut out).unwrap();
+            let head = out.split(|&c| c == b'\n').next().unwrap();
+            let n: Vec<usize> = String::from_utf8_lossy(&head[4..])
+                .split(' ')
+                .map(|x| x.parse().unwrap())
+                .collect();
+            // O = 0, B = 1, C = 0, J = 1, F = 0.
+            assert_eq!((n[3], n[5], n[6], n[7], n[8]), (0, 1, 0, 1, 0));
+            let abc = for_abc(aig.clone());
+            assert!(abc.justice.is_empty() && abc.bad.is_empty());
+            assert_eq!(abc.outputs.len(), lits + 2);
+            assert_eq!(abc.outputs[lits], ("assert_fair_never".to_string(), 0));
+            assert_eq!(abc.outputs[lits + 1].1, aig.bad[0].1 ^ 1);
+        }
+    }
 }
