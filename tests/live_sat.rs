@@ -400,7 +400,8 @@ fn generated_models_against_the_nested_search() {
     assert!(count < 10 || compared > 0);
 }
 
-/// ABC's verdict on the exported product (`nfold aiger --live [--fair]`, its `pdr`)
+/// ABC's verdict on the exported liveness-to-safety product (`nfold aiger --live --l2s
+/// [--fair]`, its `pdr`; the justice export is compared in tests/aiger_live.rs)
 /// equals the nested search's on every family with an `ltl` property at sizes 1..3,
 /// with and without fairness; ABC's runs out of time are listed, not compared (skipped
 /// where Debian's `berkeley-abc` is not installed).
@@ -431,6 +432,7 @@ fn abc_agrees_on_the_exported_product() {
                     "--size",
                     &size,
                     "--live",
+                    "--l2s",
                     "-o",
                     file.to_str().unwrap(),
                 ];
