@@ -5,3 +5,5 @@
 
 pub mod auto;
 pub mod every;
+pub mod growth;
+mod live;
