@@ -121,6 +121,13 @@ impl AutoEngine {
             if open && users.is_none() {
                 break;
             }
+            // Only a search that explored every state measures the size's cost (one
+            // that stopped at a violation may have seen a sliver of it).
+            let exhaustive = r.stats.complete != Some(false)
+                && !r
+                    .results
+                    .iter()
+                    .any(|x| matches!(x.prop, PropId::Ltl(_)) && x.verdict.kind() == Kind::Violated);
             let cost = Cost {
                 size: n,
                 seconds: began.elapsed().as_secs_f64(),
@@ -133,7 +140,9 @@ impl AutoEngine {
                 return phase;
             }
             phase.done.push(n);
-            growth.record(cost);
+            if exhaustive {
+                growth.record(cost);
+            }
         }
         phase
     }
