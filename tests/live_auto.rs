@@ -41,16 +41,31 @@ fn explicit_verdicts(file: &str, sizes: &str, fair: bool, prop: &str) -> Vec<(us
 #[test]
 fn auto_hands_the_sizes_left_to_the_sat_route() {
     let file = "families/oddeven_sort_live_bug.cub";
-    let (code, v) = json_run(&["live", file, "--sizes", "1..5", "--engine", "auto", "--max-states", "3000"]);
+    let (code, v) = json_run(&[
+        "live",
+        file,
+        "--sizes",
+        "1..5",
+        "--engine",
+        "auto",
+        "--max-states",
+        "3000",
+    ]);
     assert_eq!(code, 1, "violations exit with 1");
     let rs = by_size(&rows(&v), "eventually_sorted");
-    assert_eq!(rs.iter().map(|r| r.size).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5]);
+    assert_eq!(
+        rs.iter().map(|r| r.size).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4, 5]
+    );
     for r in &rs {
         let want = if r.size % 2 == 1 { "violated" } else { "holds" };
         assert_eq!(r.verdict, want, "size {}", r.size);
     }
     let engines: Vec<&str> = rs.iter().map(|r| r.engine.as_str()).collect();
-    assert_eq!(engines, vec!["explicit", "explicit", "explicit", "ic3", "sat"]);
+    assert_eq!(
+        engines,
+        vec!["explicit", "explicit", "explicit", "ic3", "sat"]
+    );
     // The proof of size 4 is by a checked invariant; the lasso of size 5 is a lasso.
     assert!(rs[3].proof.is_some(), "{:?}", rs[3]);
     assert_eq!(
@@ -58,10 +73,16 @@ fn auto_hands_the_sizes_left_to_the_sat_route() {
         Some("lasso")
     );
     let got: Vec<(usize, String)> = rs.iter().map(|r| (r.size, r.verdict.clone())).collect();
-    assert_eq!(got, explicit_verdicts(file, "1..5", false, "eventually_sorted"));
+    assert_eq!(
+        got,
+        explicit_verdicts(file, "1..5", false, "eventually_sorted")
+    );
     // The notes say which sizes went where.
     let notes = v["notes"].to_string();
-    assert!(notes.contains("sizes 1..3 answered by exhaustive explicit search"), "{notes}");
+    assert!(
+        notes.contains("sizes 1..3 answered by exhaustive explicit search"),
+        "{notes}"
+    );
     assert!(notes.contains("lassos at 5"), "{notes}");
     assert!(notes.contains("proved at 4"), "{notes}");
 }
@@ -107,7 +128,10 @@ fn auto_under_fairness_on_the_sat_route() {
         assert_eq!(r.fair, Some(true), "a weakly fair lasso: {r:?}");
     }
     let verdicts: Vec<(usize, String)> = rs.iter().map(|r| (r.size, r.verdict.clone())).collect();
-    assert_eq!(verdicts, explicit_verdicts(file, "1..4", true, "starvation_free"));
+    assert_eq!(
+        verdicts,
+        explicit_verdicts(file, "1..4", true, "starvation_free")
+    );
     let (code, out, err) = nfold(&["certify", file, cert]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("accepted"), "{out}");
@@ -170,5 +194,8 @@ fn max_states_is_refused_by_the_sat_engines() {
         "10",
     ]);
     assert_eq!(code, 2);
-    assert!(err.contains("--max-states belongs to the explicit searches"), "{err}");
+    assert!(
+        err.contains("--max-states belongs to the explicit searches"),
+        "{err}"
+    );
 }

@@ -11,6 +11,7 @@
 //!    the sizes it left open (the user's limits still apply; under them the bounded
 //!    pass's "none up to its depth" stands).
 
+use super::growth::{Budget, Cost, Growth, Refusal, memory_budget};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
@@ -20,7 +21,6 @@ use crate::ic3::engine::Ic3Engine;
 use crate::proof::finish::{self, Findings};
 use crate::sat::SolverKind;
 use crate::verdict::{Kind, Limit, PropId, SizeReport};
-use super::growth::{Budget, Cost, Growth, Refusal, memory_budget};
 use std::time::{Duration, Instant};
 
 /// The explicit phase's budget and the bounded pass's depth and budget.
@@ -124,10 +124,9 @@ impl AutoEngine {
             // Only a search that explored every state measures the size's cost (one
             // that stopped at a violation may have seen a sliver of it).
             let exhaustive = r.stats.complete != Some(false)
-                && !r
-                    .results
-                    .iter()
-                    .any(|x| matches!(x.prop, PropId::Ltl(_)) && x.verdict.kind() == Kind::Violated);
+                && !r.results.iter().any(|x| {
+                    matches!(x.prop, PropId::Ltl(_)) && x.verdict.kind() == Kind::Violated
+                });
             let cost = Cost {
                 size: n,
                 seconds: began.elapsed().as_secs_f64(),
@@ -192,14 +191,21 @@ impl Engine for AutoEngine {
         } else {
             ""
         };
-        let live = format!(
-            "{} per size while a size takes under {:.1}s, then for the sizes left a bounded lasso search up to depth {} (at most {:.1}s) and IC3 by k-liveness, then liveness-to-safety on their aggregate (at most {:.0}s, then explicit again) ({}{sym}); lassos replayed, invariants checked independently",
-            crate::explicit::engine::live_text(p),
-            self.live_explicit_seconds,
-            self.bmc_depth,
-            self.lasso_seconds,
-            self.live_ic3_seconds,
-            self.solver.name(),
+        let sat = format!(
+            "a bounded lasso search up to depth {} (at most {:.1}s) and IC3 by k-liveness, then liveness-to-safety on the aggregate (at most {:.0}s",
+            self.bmc_depth, self.lasso_seconds, self.live_ic3_seconds,
+        );
+        let search = crate::explicit::engine::live_text(p);
+        let live = if self.live_explicit_seconds > 0.0 {
+            format!(
+                "{search} per size while a size takes under {:.1}s, then for the sizes left {sat}, then explicit again)",
+                self.live_explicit_seconds
+            )
+        } else {
+            format!("for every size {sat}), then for the sizes left {search}")
+        } + &format!(
+            " ({}{sym}); lassos replayed, invariants checked independently",
+            self.solver.name()
         );
         if p.props.is_empty() && !p.ltls.is_empty() {
             return format!("auto: {live}");

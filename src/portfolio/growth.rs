@@ -51,9 +51,9 @@ impl Refusal {
     pub fn text(&self) -> String {
         let mib = |b: f64| b / (1u64 << 20) as f64;
         match *self {
-            Refusal::Seconds { predicted, budget } => format!(
-                "predicted to take {predicted:.1}s, over the {budget:.1}s a size gets"
-            ),
+            Refusal::Seconds { predicted, budget } => {
+                format!("predicted to take {predicted:.1}s, over the {budget:.1}s a size gets")
+            }
             Refusal::States { predicted, budget } => format!(
                 "predicted to store {predicted:.0} states, over the limit of {budget} (--max-states)"
             ),
@@ -110,12 +110,8 @@ impl Growth {
                 budget: b,
             });
         }
-        let states = self.extrapolate(
-            n,
-            x.states as f64,
-            y.states as f64,
-            PREDICT_STATES as f64,
-        )?;
+        let states =
+            self.extrapolate(n, x.states as f64, y.states as f64, PREDICT_STATES as f64)?;
         if let Some(b) = budget.states
             && states > b as f64
         {
@@ -144,8 +140,8 @@ impl Growth {
 /// by default 3/4 of physical memory), but no more than this process holds now plus what
 /// the machine has available (other processes share it).
 pub fn memory_budget(cap: Option<usize>) -> Option<usize> {
-    let free = crate::limits::available_memory()
-        .map(|a| a + crate::limits::current_memory().unwrap_or(0));
+    let free =
+        crate::limits::available_memory().map(|a| a + crate::limits::current_memory().unwrap_or(0));
     match (cap, free) {
         (Some(c), Some(f)) => Some(c.min(f)),
         (c, f) => c.or(f),

@@ -26,6 +26,7 @@ use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
+use crate::cert::Certificate;
 use crate::cert::sizes_phrase;
 use crate::engine::{Control, Engine, Outcome, Problem};
 use crate::explicit::engine::{ExplicitEngine, liveness_size, prepare};
@@ -33,10 +34,13 @@ use crate::ic3::engine::Ic3Engine;
 use crate::ic3::live::runs;
 use crate::ltl::LtlProperty;
 use crate::verdict::{Kind, Limit, PropId, PropResult, SizeReport, Verdict};
-use crate::cert::Certificate;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The `ltl` properties (indices into `model.ltls`) left open at one size, each with
+/// the depth up to which the bounded search found no lasso.
+type Open = Vec<(usize, Option<usize>)>;
 
 /// The sizes the SAT route (phases 2 and 3) took, with what it found.
 #[derive(Default)]
@@ -45,7 +49,7 @@ struct Route {
     answered: BTreeMap<usize, Vec<SizeReport>>,
     /// Per size, the `ltl` properties (indices into `model.ltls`) it left open, each
     /// with the depth up to which the bounded search found no lasso.
-    open: BTreeMap<usize, Vec<(usize, Option<usize>)>>,
+    open: BTreeMap<usize, Open>,
     /// Lassos found by the bounded search, by IC3; sizes proved by IC3.
     lassos: Vec<usize>,
     ic3_lassos: Vec<usize>,
@@ -118,7 +122,13 @@ impl AutoEngine {
                 )
             };
             notes.append(&mut found);
-            if phase.users.is_some() {
+            if let Some(l) = phase.users {
+                // The size the limit stopped was reported as it stood; the larger ones
+                // are open.
+                let all: Open = p.ltls.iter().map(|&k| (k, None)).collect();
+                for n in p.min + phase.done.len() + 1..=p.max {
+                    report(unknown_rows(p, n, &all, Some(l)));
+                }
                 return Ok(Outcome {
                     limit: phase.users,
                     notes,
@@ -192,7 +202,7 @@ impl AutoEngine {
                 ltls: vec![k],
                 ..rest.clone()
             };
-            let mut open: Vec<(usize, Option<usize>)> = Vec::new();
+            let mut open: Open = Vec::new();
             if route.limit.is_none() {
                 self.lassos(&one, ctl, range_known, &mut route, &mut open)?;
                 route.limit = users_stop(ctl);
@@ -266,7 +276,7 @@ impl AutoEngine {
         ctl: &Control,
         range_known: bool,
         route: &mut Route,
-        open: &mut Vec<(usize, Option<usize>)>,
+        open: &mut Open,
     ) -> Result<(), String> {
         let bmc = BmcEngine {
             opts: BmcOptions {
@@ -322,7 +332,7 @@ impl AutoEngine {
         ctl: &Control,
         range_known: bool,
         route: &mut Route,
-        open: &mut Vec<(usize, Option<usize>)>,
+        open: &mut Open,
     ) -> Result<(), String> {
         let ic3 = Ic3Engine {
             solver: self.solver,
@@ -384,11 +394,11 @@ impl AutoEngine {
         report: &mut dyn FnMut(SizeReport),
     ) -> Option<Limit> {
         // Why the sizes from some size on are left open: a limit, or a predicted cost.
-        let mut stopped: Option<(usize, Option<Limit>, String)> = route.limit.map(|l| {
-            (rest.min, Some(l), l.text().to_string())
-        });
+        let mut stopped: Option<(usize, Option<Limit>, String)> = route
+            .limit
+            .map(|l| (rest.min, Some(l), l.text().to_string()));
         let mut searched = Vec::new();
-        let mut left: Vec<(usize, String, Vec<(usize, Option<usize>)>)> = Vec::new();
+        let mut left: Vec<(usize, String, Open)> = Vec::new();
         for n in rest.sizes() {
             for r in route.answered.remove(&n).unwrap_or_default() {
                 report(r);
@@ -421,7 +431,11 @@ impl AutoEngine {
                     continue;
                 }
                 if let Some((_, why)) = phase.refused {
-                    stopped = Some((n, None, format!("explicit search not started: {}", why.text())));
+                    stopped = Some((
+                        n,
+                        None,
+                        format!("explicit search not started: {}", why.text()),
+                    ));
                 }
             }
             let Some((_, limit, why)) = &stopped else {
