@@ -10,6 +10,10 @@
 //! 3. if IC3 ran out of its budget, the explicit search again, without a budget, for
 //!    the sizes it left open (the user's limits still apply; under them the bounded
 //!    pass's "none up to its depth" stands).
+//!
+//! `ltl` properties go through the same phases with the liveness engines
+//! (`portfolio::live`), and both decide when a size still goes to the explicit search
+//! by one policy (`portfolio::growth`).
 
 use super::growth::{Budget, Cost, Growth, Refusal, memory_budget};
 use crate::bmc::driver::{self, BmcOptions};
