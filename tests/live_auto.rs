@@ -62,10 +62,10 @@ fn auto_hands_the_sizes_left_to_the_sat_route() {
         assert_eq!(r.verdict, want, "size {}", r.size);
     }
     let engines: Vec<&str> = rs.iter().map(|r| r.engine.as_str()).collect();
-    assert_eq!(
-        engines,
-        vec!["explicit", "explicit", "explicit", "ic3", "sat"]
-    );
+    assert_eq!(engines[..4], ["explicit", "explicit", "explicit", "ic3"]);
+    // The bounded search finds the lasso of size 5 at depth 3, unless its 2 s of wall
+    // clock run out first on a loaded machine: IC3's k-liveness then finds it.
+    assert!(engines[4] == "sat" || engines[4] == "ic3", "{engines:?}");
     // The proof of size 4 is by a checked invariant; the lasso of size 5 is a lasso.
     assert!(rs[3].proof.is_some(), "{:?}", rs[3]);
     assert_eq!(
@@ -115,15 +115,14 @@ fn auto_under_fairness_on_the_sat_route() {
         .iter()
         .map(|r| (r.size, r.verdict.as_str(), r.engine.as_str()))
         .collect();
-    assert_eq!(
-        got,
-        vec![
-            (1, "holds", "ic3"),
-            (2, "violated", "sat"),
-            (3, "violated", "sat"),
-            (4, "violated", "sat"),
-        ]
-    );
+    // The lassos by the bounded search, or (when its 2 s of wall clock run out on a
+    // loaded machine) by IC3's k-liveness: the SAT route either way.
+    assert_eq!(got[0], (1, "holds", "ic3"));
+    for (i, g) in got[1..].iter().enumerate() {
+        assert_eq!((g.0, g.1), (i + 2, "violated"));
+        assert!(g.2 == "sat" || g.2 == "ic3", "{got:?}");
+    }
+    assert_eq!(got.len(), 4);
     for r in &rs[1..] {
         assert_eq!(r.fair, Some(true), "a weakly fair lasso: {r:?}");
     }
