@@ -21,8 +21,9 @@
 //! property meets a range error, and `no int_bound` that no transition instance stores
 //! a value outside the int window. `ints LO..HI` (a model with ints) names the int
 //! window the invariant speaks of. `induction k` > 1 states that the conjunction is
-//! k-inductive rather than inductive (`induction k simple-path`: over runs of k+1
-//! pairwise distinct states). `proves P at S` claims that the invariant excludes every
+//! k-inductive rather than inductive, over runs whose every step fires a transition
+//! instance (no idle step; they reach the same states) (`induction k simple-path`: and
+//! of k+1 pairwise distinct states). `proves P at S` claims that the invariant excludes every
 //! state violating property P (`range_error`: every range error; `int_bound`: every
 //! store leaving the int window) at the sizes S.
 //!

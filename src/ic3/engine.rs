@@ -427,30 +427,9 @@ impl Engine for Ic3Engine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
-        if p.ltls.is_empty() {
-            return self.check_safety(p, ctl, report);
-        }
-        let mut all = Vec::new();
-        let mut out = Outcome::default();
-        if !p.props.is_empty() {
-            out = self.check_safety(p, ctl, &mut |r| all.push(r))?;
-            out.certificates.extend(out.certificate.clone());
-        }
-        for &k in &p.ltls {
-            if out.limit.is_some() {
-                break;
-            }
-            let (reports, o) = self.check_ltl(p, ctl, k)?;
-            all = live::merge(all, reports);
-            out.limit = out.limit.or(o.limit);
-            out.aggregate |= o.aggregate;
-            out.certificates.extend(o.certificates.clone());
-            out.certificate = out.certificate.or(o.certificate);
-        }
-        for r in all {
-            report(r);
-        }
-        Ok(out)
+        crate::engine::safety_then_ltl(p, report, &mut |r| self.check_safety(p, ctl, r), &mut |k| {
+            self.check_ltl(p, ctl, k)
+        })
     }
 }
 

@@ -6,7 +6,9 @@
 //! use binary ones) and fresh solvers:
 //! - init ⇒ Inv (and no range error in `init` where range errors are claimed absent);
 //! - Inv ∧ T ⇒ Inv′ (for `induction k`: Inv holds on the first k-1 steps of every
-//!   run, and k consecutive Inv states are followed by an Inv state);
+//!   run, and k consecutive Inv states are followed by an Inv state, over runs whose
+//!   every step fires a transition instance: they reach the same states as runs with
+//!   idle steps);
 //! - Inv ⇒ ¬bad for every property claimed at that size (`int_bound`: no transition
 //!   instance stores a value outside the int window);
 //! - for a model with ints, the certificate names the window the model is checked over.
@@ -337,6 +339,8 @@ struct SizeQueries<'a> {
     inv: Vec<Lit>,
     /// Each lemma's violation at frame j.
     viol: Vec<Vec<Lit>>,
+    /// The consecution query's runs: stutter-free, simple (assumptions).
+    path: Vec<Lit>,
     failures: Vec<String>,
 }
 
@@ -394,8 +398,18 @@ impl<'a> SizeQueries<'a> {
                 count::agree(&mut u.c, &a.0, &b.0, &a.1, &b.1);
             }
         }
+        // The run shape of the consecution query, assumed there only: an initiation
+        // query must see every run, also one that stops or repeats a state before k
+        // steps. A k-induction (k > 1) is over stutter-free runs, with `simple path`
+        // over runs of pairwise distinct states.
+        let mut path = Vec::new();
+        if k > 1 {
+            for j in 0..k {
+                path.push(-u.idle(j));
+            }
+        }
         if cert.simple_path {
-            simple_path(&mut u, k);
+            path.extend(simple_path(&mut u, k));
         }
         Ok(SizeQueries {
             u,
@@ -408,6 +422,7 @@ impl<'a> SizeQueries<'a> {
             all_props,
             inv,
             viol,
+            path,
             failures: Vec::new(),
         })
     }
@@ -499,6 +514,7 @@ impl<'a> SizeQueries<'a> {
             // Still assumed: a constant Inv (false, for a model without initial states)
             // is no clause.
             let mut a: Vec<Lit> = self.inv[..k].to_vec();
+            a.extend(&self.path);
             a.push(v);
             let before = self.failures.len();
             self.ask(
@@ -544,8 +560,9 @@ impl<'a> SizeQueries<'a> {
     }
 }
 
-/// Runs of pairwise distinct states only (the frames 0..=k differ pairwise).
-fn simple_path(u: &mut Unroller, k: usize) {
+/// "The frames 0..=k differ pairwise", one literal per pair.
+fn simple_path(u: &mut Unroller, k: usize) -> Vec<Lit> {
+    let mut out = Vec::new();
     for i in 0..=k {
         for j in i + 1..=k {
             let (a, b) = (u.frames[i].cells.clone(), u.frames[j].cells.clone());
@@ -556,10 +573,10 @@ fn simple_path(u: &mut Unroller, k: usize) {
                     diff.push(-same);
                 }
             }
-            let d = u.c.or(&diff);
-            u.c.assert(d);
+            out.push(u.c.or(&diff));
         }
     }
+    out
 }
 
 /// The check of a certificate claimed at every size (`every n cutoff c`).
