@@ -119,6 +119,7 @@ mod tests {
             hi: 3,
             procs: 0,
             atoms: Vec::new(),
+            ordered: false,
         };
         for symmetric in [true, false] {
             let kept = houdini(

@@ -34,7 +34,7 @@
 //! (no `exists` inside a `forall`, counting polarity); updates, their indices and
 //! `case` conditions free of quantifiers over processes; `init` universal.
 
-use crate::model::ir::{CmpOp, Domain, Expr, Model, Transition, Ty, UpdValue, VarKind};
+use crate::model::ir::{Domain, Expr, Model, Transition, Ty, UpdValue, VarKind};
 use crate::source::Span;
 
 /// What the cutoff of a model depends on, besides the invariant.
@@ -226,16 +226,11 @@ pub fn lemma_procs(m: &Model, params: usize, body: &Expr) -> Result<usize, Strin
     if let Some(w) = bad_term(body) {
         return Err(format!("{w} in a lemma"));
     }
-    // Renaming processes must not change a lemma's meaning.
-    let asymmetric = scan(body, &mut |x| match x {
-        Expr::Const(_, Ty::Proc) => true,
-        Expr::Cmp(op, ..) => !matches!(op, CmpOp::Eq | CmpOp::Ne),
-        _ => false,
-    });
-    if asymmetric {
-        return Err(
-            "a lemma that names a process (`#k`) or compares with an order is not symmetric".into(),
-        );
+    // Renaming processes in order must not change a lemma's meaning: no process is
+    // named; order comparisons (between process ids: the fragment has no other
+    // ordered values) are kept by the order-preserving renamings.
+    if scan(body, &mut |x| matches!(x, Expr::Const(_, Ty::Proc))) {
+        return Err("a lemma that names a process (`#k`) is not symmetric".into());
     }
     let mut st = Shape::default();
     walk(m, body, Pol::Pos, false, &mut st)?;
@@ -260,8 +255,20 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
             x.span,
         );
     }
-    if let Some(b) = m.symmetry_breaks.first() {
-        return out(format!("not fully symmetric: {}", b.what), b.span);
+    // Fully symmetric, or ordered-symmetric (process ids compared by order only).
+    if let Some(b) = m.first_unordered_break() {
+        return out(
+            format!(
+                "not fully symmetric, nor ordered-symmetric: {}{}",
+                b.what,
+                if b.what.contains("arithmetic") {
+                    " (neighbour arithmetic such as `i + 1`, rings: no argument for it)"
+                } else {
+                    ""
+                }
+            ),
+            b.span,
+        );
     }
     let pointers = pointers(m)?;
     for i in &m.inits {

@@ -23,6 +23,12 @@ fn symmetry_line(run: &Run) -> String {
             data.unwrap_or_default()
         ),
         (true, true) => format!("fully symmetric; {what} on{}", ltl_symmetry(run, true)),
+        // IC3's lemmas stand for their orbits under the order-preserving renamings.
+        (false, true) if m.has_lemma_orbits() && what == "symmetric lemma orbits" => format!(
+            "{}; order-preserving lemma orbits on{}",
+            m.symmetry_summary(),
+            ltl_symmetry(run, false)
+        ),
         (true, false) => format!(
             "fully symmetric; {what} off (--no-symmetry){}",
             ltl_symmetry(run, false)

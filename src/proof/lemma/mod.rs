@@ -14,6 +14,16 @@
 //! processes, and a lemma that talks about a cell missing at some width would say
 //! something about unobserved values there.
 //!
+//! For an *ordered-symmetric* family (process ids compared by `<`, `Model::is_ordered`)
+//! a lemma is *ordered*: its variables carry the order of the processes they came
+//! from, x1 < x2 < ... < xk, and its orbit is the increasing assignments only (the
+//! clause `forall i < j. not C(i, j)`). At one size the only order-preserving
+//! bijection is the identity, so such an orbit is a *guess* (a generalisation, as the
+//! quantified clause for every n is), not a consequence of the proof: IC3 uses it to
+//! learn faster, and every invariant built from ordered lemmas is filtered by Houdini
+//! over every member of every orbit (`ic3::prove`) and checked by `proof::check`
+//! before anything is claimed.
+//!
 //! An atom on an ordered cell (a range type or `int`) may also be a *range atom*
 //! "cell ≥ v" or "cell ≤ v" (`Rel`), found by IC3's generalization: one range lemma
 //! stands for a product of value cases (Peterson's "process i has passed level L" is
@@ -61,6 +71,9 @@ pub struct Lemma {
     pub hi: usize,
     pub procs: usize,
     pub atoms: Vec<Atom>,
+    /// The variables are in increasing order of processes (x1 < x2 < ...), and the
+    /// orbit is the increasing assignments only (an ordered-symmetric family).
+    pub ordered: bool,
 }
 
 /// Which bound of a range a constant moves with when a lemma is restated at the next
@@ -174,7 +187,14 @@ impl Lemma {
     /// The cube should be `restrict`ed.
     pub fn from_cube(ts: &Transys, cube: &Cube, symmetric: bool) -> Lemma {
         let (lo, hi) = interval(ts, cube);
-        let mut procs: Vec<i64> = Vec::new();
+        let model = ts.inst.model;
+        // An ordered-symmetric family: the variables follow the processes' order.
+        let ordered = symmetric && !model.is_symmetric() && model.has_lemma_orbits();
+        let mut procs: Vec<i64> = if ordered {
+            processes(ts, cube)
+        } else {
+            Vec::new()
+        };
         let pval = |p: i64, procs: &mut Vec<i64>| {
             if !symmetric {
                 return PVal::Const(p);
@@ -191,7 +211,7 @@ impl Lemma {
         for &(v, val) in cube {
             let StateVar::Cell(s) = v else { continue };
             let slot = &ts.inst.slots[s];
-            let var = &ts.inst.model.vars[slot.var];
+            let var = &model.vars[slot.var];
             let index = slot
                 .index
                 .iter()
@@ -220,6 +240,8 @@ impl Lemma {
             hi,
             procs: procs.len(),
             atoms,
+            // Over fewer than two processes the order says nothing.
+            ordered: ordered && procs.len() > 1,
         }
     }
 
@@ -265,6 +287,18 @@ impl Lemma {
         out
     }
 
+    /// The members of the orbit as lemmas of their own (without variables); a lemma
+    /// without orbit (no variables, or kept concrete) is itself.
+    pub fn members_as_lemmas(&self, ts: &Transys) -> Vec<Lemma> {
+        if self.procs == 0 {
+            return vec![self.clone()];
+        }
+        self.orbit(ts)
+            .iter()
+            .map(|c| Lemma::from_cube(ts, c, false))
+            .collect()
+    }
+
     /// The lemma of width `w` restated at width `w + 1` (interval `w + 1..=w + 1`),
     /// for a family whose ranges have bounds depending on N: every constant of such a
     /// range (a value or an array index) moves with one of its range's bounds, the
@@ -303,9 +337,32 @@ impl Lemma {
         Some(out)
     }
 
-    /// The number of injective assignments of `n` processes to the variables.
+    /// The number of injective assignments of `n` processes to the variables
+    /// (increasing ones for an ordered lemma).
     pub fn orbit_size(&self, n: usize) -> usize {
-        (0..self.procs).fold(1usize, |acc, i| acc.saturating_mul(n.saturating_sub(i)))
+        let all = (0..self.procs).fold(1usize, |acc, i| acc.saturating_mul(n.saturating_sub(i)));
+        if !self.ordered {
+            return all;
+        }
+        // n choose k = n (n-1) ... (n-k+1) / k!, computed without overflow.
+        let mut c = 1usize;
+        for i in 0..self.procs {
+            if n < self.procs {
+                return 0;
+            }
+            c = c.saturating_mul(n - i) / (i + 1);
+        }
+        c
+    }
+
+    /// Whether process `p` may be the next variable's value after `cur`: distinct, and
+    /// above the last one for an ordered lemma.
+    fn next_ok(&self, cur: &[i64], p: i64) -> bool {
+        if self.ordered {
+            cur.last().is_none_or(|&q| p > q)
+        } else {
+            !cur.contains(&p)
+        }
     }
 
     fn each_assignment(&self, n: usize, cur: &mut Vec<i64>, f: &mut dyn FnMut(&[i64])) {
@@ -314,7 +371,7 @@ impl Lemma {
             return;
         }
         for p in 1..=n as i64 {
-            if !cur.contains(&p) {
+            if self.next_ok(cur, p) {
                 cur.push(p);
                 self.each_assignment(n, cur, f);
                 cur.pop();
@@ -402,7 +459,7 @@ impl Lemma {
             if found.is_some() {
                 return;
             }
-            if !cur.contains(&p) {
+            if self.next_ok(cur, p) {
                 cur.push(p);
                 self.search(ts, width, value, cur, found);
                 cur.pop();
@@ -480,6 +537,7 @@ impl Lemma {
             body,
             no_range: false,
             no_int_bound: false,
+            ordered: self.ordered,
         }
     }
 }
@@ -529,6 +587,7 @@ mod tests {
                     value: PVal::Const(4),
                 },
             ],
+            ordered: false,
         };
         let values = |l: &Lemma| -> Vec<(Vec<PVal>, PVal)> {
             l.atoms.iter().map(|a| (a.index.clone(), a.value)).collect()
@@ -594,6 +653,7 @@ mod tests {
             hi: 4,
             procs: 1,
             atoms,
+            ordered: false,
         };
         assert!(l(vec![ge(2)]).subsumes(&l(vec![atom(0, 0, 3)])));
         assert!(!l(vec![atom(0, 0, 3)]).subsumes(&l(vec![ge(2)])));
@@ -676,6 +736,7 @@ mod tests {
             hi,
             procs,
             atoms,
+            ordered: false,
         };
         let a = l(2, 5, vec![atom(0, 0, 2), atom(0, 1, 2)], 2);
         let b = l(6, 9, vec![atom(0, 1, 2), atom(0, 0, 2)], 2);
