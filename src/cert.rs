@@ -528,6 +528,7 @@ mod tests {
                 CertLemma::parse("sizes 2..5: not (Sem = False && A[#1] = Crit)").unwrap(),
                 CertLemma::parse("sizes 1..3: no range error").unwrap(),
                 CertLemma::parse("no int_bound").unwrap(),
+                CertLemma::parse("forall i < j < k. not (A[i] = Crit && A[k] = Want)").unwrap(),
             ],
             ints: Some((-2, 5)),
             every: None,
@@ -539,6 +540,23 @@ mod tests {
         assert_eq!(Certificate::parse(&t).unwrap(), c);
         assert!(c.lemmas[1].at(2) && !c.lemmas[1].at(6) && c.lemmas[0].at(40));
         assert!(CertLemma::parse("forall distinct I. not (x)").is_err());
+        // Ordered lemmas: two names or more, each once.
+        let o = &c.lemmas[4];
+        assert!(o.ordered && o.vars == ["i", "j", "k"]);
+        assert_eq!(
+            o.text(),
+            "forall i < j < k. not (A[i] = Crit && A[k] = Want)"
+        );
+        assert!(CertLemma::parse("forall i. not (x)").is_err());
+        assert!(CertLemma::parse("forall i < i. not (x)").is_err());
+        assert!(CertLemma::parse("forall i < . not (x)").is_err());
+        // The order is part of what a lemma says.
+        let mut two = vec![
+            CertLemma::parse("forall i < j. not (A[i] = Crit && A[j] = Want)").unwrap(),
+            CertLemma::parse("forall distinct i j. not (A[i] = Crit && A[j] = Want)").unwrap(),
+        ];
+        CertLemma::dedup(&mut two);
+        assert_eq!(two.len(), 2);
         assert!(CertLemma::parse("A = B").is_err());
         assert!(Certificate::parse("bogus line\nsizes 1..2\n").is_err());
         let every = Certificate {

@@ -474,6 +474,37 @@ mod tests {
     }
 
     #[test]
+    fn order_comparisons_between_process_ids_stay_in_the_fragment() {
+        // The lowest waiting process enters: `<` between ids in guards, in a `case`
+        // condition and in the property.
+        let text = format!(
+            "{HEAD}init (z) {{ A[z] = I }}\nunsafe u (z1 z2) {{ z1 < z2 && A[z1] = C && A[z2] = C }}\n\
+             transition t (i) requires {{ A[i] = I && forall_other j. (i < j || A[j] <> T) }} \
+             {{ A[j] := case | j = i : T | i < j && A[j] = C : I | _ : A[j]; }}\n\
+             transition s (i j) requires {{ A[i] = T && j <= i }} {{ A[i] := C; }}\n"
+        );
+        let m = load_str("t.cub", &text).unwrap();
+        assert!(m.is_ordered() && !m.is_symmetric() && m.has_lemma_orbits());
+        assert!(m.symmetry_summary().starts_with("ordered symmetric"));
+        assert_eq!(
+            fragment(&m).unwrap(),
+            Fragment {
+                pointers: 1,
+                step: 2,
+                bad: 2
+            }
+        );
+        // Ordered lemmas read as `unsafe` bodies: the order atoms are kept, `#k` is not.
+        let body = |t: &str| {
+            let m = load_str("t.cub", &format!("{text}unsafe l (i j) {{ {t} }}\n")).unwrap();
+            let u = m.unsafes.last().unwrap().clone();
+            lemma_procs(&m, u.params, &u.body)
+        };
+        assert_eq!(body("i < j && A[i] = C && A[j] = T"), Ok(2));
+        assert!(body("i < j && A[i] = C && P = #1").is_err());
+    }
+
+    #[test]
     fn negated_forall_is_existential_and_nesting_is_refused() {
         let f = frag(&format!(
             "{HEAD}init (z) {{ A[z] = I }}\n\
@@ -511,7 +542,16 @@ mod tests {
         assert!(e.contains("indexed by processes"), "{e}");
         let e = frag("var V : bool\ninit () { V = False }\ntransition t (i) requires { i < 2 } { V := True; }\n")
             .unwrap_err();
-        assert!(e.contains("not fully symmetric"), "{e}");
+        assert!(
+            e.contains("not fully symmetric, nor ordered-symmetric"),
+            "{e}"
+        );
+        // Neighbour arithmetic is named as such.
+        let e = frag(&format!(
+            "{HEAD}init (z) {{ A[z] = I }}\ntransition t (i) requires {{ A[i + 1] = I }} {{ A[i] := T; }}\n"
+        ))
+        .unwrap_err();
+        assert!(e.contains("arithmetic") && e.contains("`i + 1`"), "{e}");
         let e = frag(&format!("{HEAD}init (z) {{ exists j. A[j] = T }}\n")).unwrap_err();
         assert!(e.contains("init must be universal"), "{e}");
     }

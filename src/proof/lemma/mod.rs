@@ -729,6 +729,96 @@ mod tests {
     }
 
     #[test]
+    fn ordered_lemmas_keep_the_order_of_their_processes() {
+        use crate::bmc::frame::Encoding;
+        let m = crate::lang::load_str(
+            "t.cub",
+            "type loc = I | T | C\narray A[proc] : loc\ninit (z) { A[z] = I }\n\
+             unsafe (z1 z2) { A[z1] = C && A[z2] = C }\n\
+             transition t (i) requires { A[i] = I && forall_other j. (i < j || A[j] = I) } { A[i] := T; }\n",
+        )
+        .unwrap();
+        assert!(m.is_ordered());
+        let ts = Transys::new(&m, 1, 4, Encoding::Binary);
+        let cell = |p: i64| StateVar::Cell(ts.inst.slot_of(0, &[p]).unwrap());
+        // A[4] = T and A[2] = C: the variables follow the processes' order (x1 = 2,
+        // x2 = 4), whatever order the atoms come in.
+        let cube = restrict(&ts, &vec![(cell(4), 1), (cell(2), 2)], 4);
+        let l = Lemma::from_cube(&ts, &cube, true);
+        assert!(l.ordered && l.procs == 2);
+        assert_eq!(
+            l.render(&ts, (4, 4)),
+            "forall i < j. not (A[i] = C && A[j] = T)"
+        );
+        // Its orbit: the increasing pairs of 1..4, C(4, 2) = 6 of them, each with the
+        // lower process critical.
+        assert_eq!(l.orbit_size(4), 6);
+        let orbit = l.orbit(&ts);
+        assert_eq!(orbit.len(), 6);
+        for (a, b) in [(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)] {
+            let mut want = vec![(cell(a), 2), (cell(b), 1)];
+            want.sort_unstable();
+            let cells = |c: &Cube| -> Cube {
+                c.iter()
+                    .copied()
+                    .filter(|(v, _)| matches!(v, StateVar::Cell(_)))
+                    .collect()
+            };
+            assert!(orbit.iter().any(|c| cells(c) == want), "({a}, {b})");
+        }
+        // A state with the higher process critical matches no member; with the lower
+        // one, it does.
+        let value = |v: StateVar| {
+            if v == cell(3) {
+                2
+            } else if v == cell(1) {
+                1
+            } else {
+                0
+            }
+        };
+        assert!(l.matching(&ts, 4, &value).is_none());
+        let value = |v: StateVar| {
+            if v == cell(1) {
+                2
+            } else if v == cell(3) {
+                1
+            } else {
+                0
+            }
+        };
+        assert!(l.matching(&ts, 4, &value).is_some());
+        // Without the order (a symmetric lemma) the same atoms subsume the ordered
+        // lemma; the ordered one does not subsume the symmetric one.
+        let sym = Lemma {
+            ordered: false,
+            ..l.clone()
+        };
+        assert!(sym.subsumes(&l) && !l.subsumes(&sym) && l.subsumes(&l));
+        // The reversed ordered lemma (higher process critical) says something else.
+        let rev = Lemma {
+            atoms: l
+                .atoms
+                .iter()
+                .map(|a| Atom {
+                    index: vec![match a.index[0] {
+                        PVal::Proc(i) => PVal::Proc(1 - i),
+                        c => c,
+                    }],
+                    ..a.clone()
+                })
+                .collect(),
+            ..l.clone()
+        };
+        assert!(!rev.subsumes(&l) && !l.subsumes(&rev));
+        assert_eq!(simplify(vec![l.clone(), rev.clone()]).len(), 2);
+        // Each member of the orbit as a lemma of its own.
+        let members = l.members_as_lemmas(&ts);
+        assert_eq!(members.len(), 6);
+        assert!(members.iter().all(|x| x.procs == 0 && !x.ordered));
+    }
+
+    #[test]
     fn simplify_merges_and_subsumes() {
         // not (A[i] = 2 && A[j] = 2) at 2..5 and at 6..9: one lemma at 2..9.
         let l = |lo, hi, atoms: Vec<Atom>, procs| Lemma {
