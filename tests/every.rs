@@ -359,7 +359,7 @@ fn order_mutants(text: &str) -> Vec<(String, String)> {
                 };
                 for f in flips {
                     out.push((
-                        format!("{op}->{f} at {i}"),
+                        format!("order {op}->{f} at {i}"),
                         format!("{}{f}{}", &text[..i], &text[i + op_len..]),
                     ));
                 }
@@ -480,7 +480,7 @@ fn no_refuted_mutant_holds_for_every_n() {
             };
             let every = prove_every(&m, &props, SolverKind::default_kind(), true, &ctl).unwrap();
             let refutation = refuted(&m, explicit_max, ic3_max);
-            let flip = what.starts_with(['<', '>']);
+            let flip = what.starts_with("order ");
             if flip && refutation.is_some() {
                 order_refuted += 1;
             }
