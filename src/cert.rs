@@ -82,11 +82,15 @@ pub struct CertLemma {
     pub ordered: bool,
 }
 
+/// What `CertLemma::key` compares: sizes, the flags (no range error, no int_bound,
+/// ordered), the number of variables, the tokens.
+type LemmaKey = (Option<(usize, usize)>, [bool; 3], usize, Vec<String>);
+
 impl CertLemma {
     /// The lemma up to the names of its variables and to white space: the body's tokens
     /// (names, numbers, single other characters) with every variable replaced by its
     /// position, with the sizes. Two lemmas with one key say the same thing.
-    fn key(&self) -> (Option<(usize, usize)>, bool, bool, bool, usize, Vec<String>) {
+    fn key(&self) -> LemmaKey {
         let mut tokens = Vec::new();
         let mut word = String::new();
         let flush = |word: &mut String, tokens: &mut Vec<String>| {
@@ -111,9 +115,7 @@ impl CertLemma {
         flush(&mut word, &mut tokens);
         (
             self.sizes,
-            self.no_range,
-            self.no_int_bound,
-            self.ordered,
+            [self.no_range, self.no_int_bound, self.ordered],
             self.vars.len(),
             tokens,
         )

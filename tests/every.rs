@@ -345,10 +345,10 @@ fn order_mutants(text: &str) -> Vec<(String, String)> {
             && prev != b'<'
             && prev != b'-'
         {
-            // Not `<>`, `<->`, `->` or `=>`.
+            // Not `<>`, `<->`, `->` or `=>` (a `<` or `>` next to `=`, `-` or `>`).
             let op_len = if next == Some(b'=') { 2 } else { 1 };
             let arrow = prev == b'=' || next == Some(b'>') || next == Some(b'-');
-            if !arrow && !(c == b'<' && next == Some(b'>')) {
+            if !arrow {
                 let op = &text[i..i + op_len];
                 let flips: &[&str] = match op {
                     "<" => &[">", "<="],
