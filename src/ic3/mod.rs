@@ -358,10 +358,11 @@ pub(crate) fn add_guarded(
 /// The literal "x (x' with `next`) lies in the cube of `l`'s representative", i.e.
 /// violates it; false when the lemma has no instance in the system. For a symmetric
 /// system and symmetric frames, a state violating some member of the orbit is a
-/// renaming of one violating the representative. An ordered lemma's orbit is no
-/// symmetry of the system: the literal is then that some member is violated.
+/// renaming of one violating the representative. In an ordered-symmetric family no
+/// orbit is a symmetry of the system (not even that of a lemma over one process:
+/// process 1 is the lowest): the literal is then that some member is violated.
 pub(crate) fn rep_violated(ts: &mut Transys, l: &Lemma, next: bool) -> Lit {
-    if l.ordered {
+    if l.ordered || (l.procs > 0 && !ts.inst.model.is_symmetric()) {
         let members: Vec<Lit> = l
             .orbit(ts)
             .iter()

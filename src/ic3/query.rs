@@ -158,9 +158,9 @@ impl Pdr<'_, '_> {
             // A large orbit costs more clauses than its stronger hypothesis saves;
             // ¬cube alone is a weaker hypothesis, so the check stays sound.
             let lemma = Lemma::from_cube(self.ts, cube, self.sym);
-            // An ordered lemma's orbit is a guess, not a symmetry: not a hypothesis.
+            // In an ordered family an orbit is a guess, not a symmetry: no hypothesis.
             let members = if self.sym
-                && !lemma.ordered
+                && self.ts.inst.model.is_symmetric()
                 && lemma.orbit_size(self.ts.agg.max.min(lemma.hi)) <= TEMP_ORBIT
             {
                 lemma.orbit(self.ts)
