@@ -21,6 +21,11 @@
 //!   renamings (`Lemma::orbit`): small orbits as clauses at once, large ones lazily,
 //!   an instance added when a model violates it. Frames stay symmetric, so every
 //!   renamed lemma is as relatively inductive as the one proved.
+//! - For an ordered-symmetric family (process ids compared by `<`) a lemma stands
+//!   for its instances on the increasing tuples of processes: a guess at one size,
+//!   so the invariant found is filtered by Houdini over every member and, when it
+//!   loses a clause, the search runs again from the inductive part, finally without
+//!   orbits (`prove`).
 //! - Several properties and widths at once: a counterexample at one width of one
 //!   property excludes that pair from the bad states and the search goes on with the
 //!   same frames (lemmas hold whatever the property).

@@ -28,7 +28,14 @@
 //! and Inv ⇒ ¬bad at every size 1..c proves them at every n. Range errors cannot
 //! occur in the fragment (no arithmetic, no range types), so none is missed.
 //!
-//! The fragment: fully symmetric; no `N`, no `number_procs`; no arithmetic and no
+//! Ordered-symmetric families (process ids also compared by `<` between themselves,
+//! `Model::is_ordered`) keep the argument when S is renumbered in increasing order:
+//! the renumbering keeps every comparison between S's processes, and lemmas may carry
+//! the order of their processes (`forall i < j. not C`, read by the checker as `i < j
+//! && C`). Arithmetic on process ids (`i + 1`, rings) is not kept by the renumbering
+//! and stays outside.
+//!
+//! The fragment: fully symmetric or ordered-symmetric; no `N`, no `number_procs`; no arithmetic and no
 //! range types; no array of processes indexed by processes (its pointers would have
 //! no bounded closure); guards and properties existential-universal over processes
 //! (no `exists` inside a `forall`, counting polarity); updates, their indices and
