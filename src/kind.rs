@@ -451,6 +451,7 @@ impl KindEngine {
                             body,
                             no_range: false,
                             no_int_bound: false,
+                            ordered: false,
                         }
                     }
                     _ => CertLemma {
@@ -459,6 +460,7 @@ impl KindEngine {
                         body: String::new(),
                         no_range: k == PropId::Range,
                         no_int_bound: k == PropId::IntBound,
+                        ordered: false,
                     },
                 });
                 w += 1;

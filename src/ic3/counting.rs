@@ -147,6 +147,7 @@ fn lemma(body: String, no_range: bool) -> CertLemma {
         body,
         no_range,
         no_int_bound: false,
+        ordered: false,
     }
 }
 

@@ -125,7 +125,7 @@ impl Ic3Engine {
             })
             .filter(|l| l.lo <= l.hi)
             .collect();
-        let sym = self.symmetry && p.model.is_symmetric() && p.max > 1;
+        let sym = self.symmetry && p.model.has_lemma_orbits() && p.max > 1;
         let (found, t1) = (widened.len(), Instant::now());
         let kept =
             houdini::houdini(ts, widened, sym, self.solver, &ctl.sat_stop())?.unwrap_or_default();
@@ -161,7 +161,7 @@ impl Ic3Engine {
         let Some(inv) = &small.invariant else {
             return Ok(None);
         };
-        let sym = self.symmetry && p.model.is_symmetric() && p.max > 1;
+        let sym = self.symmetry && p.model.has_lemma_orbits() && p.max > 1;
         let mut all: Vec<Lemma> = inv.clone();
         let mut prev: Vec<Lemma> = inv.iter().filter(|l| l.hi == small.seed).cloned().collect();
         // Rungs since each lemma of `prev` (by position) was last part of an invariant.
@@ -410,6 +410,8 @@ impl Engine for Ic3Engine {
             self.solver.name(),
             if self.symmetry && p.model.is_symmetric() {
                 ", symmetric lemma orbits"
+            } else if self.symmetry && p.model.has_lemma_orbits() {
+                ", order-preserving lemma orbits, checked by Houdini"
             } else {
                 ""
             },

@@ -399,6 +399,7 @@ impl Ic3Engine {
                         index: Vec::new(),
                         value: PVal::Const(lemma::encode(Rel::Ge, g.k as i64)),
                     }],
+                    ordered: false,
                 };
                 for l in g.lemmas.iter().chain(std::iter::once(&bound)) {
                     let mut l = l.clone();

@@ -82,8 +82,15 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<WithLemmas, Stri
             // A placeholder keeps one property per lemma; it is never evaluated.
             text.push_str(&format!("unsafe {prefix}{} () {{ False }}\n", i + 1));
         } else {
+            // An ordered lemma speaks of its processes in increasing order only.
+            let order: String = l
+                .vars
+                .windows(2)
+                .filter(|_| l.ordered)
+                .map(|w| format!("{} < {} && ", w[0], w[1]))
+                .collect();
             text.push_str(&format!(
-                "unsafe {prefix}{} ({}) {{ {} }}\n",
+                "unsafe {prefix}{} ({}) {{ {order}({}) }}\n",
                 i + 1,
                 l.vars.join(" "),
                 l.body
@@ -597,6 +604,20 @@ impl EveryCheck {
     }
 }
 
+/// Where offset `at` of the model with the lemmas lies: in the model's text, or the
+/// text of the lemma it belongs to.
+fn lemma_line(model: &Model, cert: &Certificate, m: &Model, at: usize) -> String {
+    if at < model.source.text.len() {
+        return model.source.file_line(at);
+    }
+    let (line, _) = m.source.line_col(at);
+    let base = model.source.text.lines().count() + 1;
+    match line.checked_sub(base + 1).and_then(|i| cert.lemmas.get(i)) {
+        Some(l) => format!("lemma `{}`", l.text()),
+        None => m.source.file_line(at),
+    }
+}
+
 /// Check a certificate's claim for every size: the model must lie in the fragment of
 /// the cutoff argument, every lemma must be a universal clause claimed at every size,
 /// every property must be claimed at every size 1..c, and the certificate must check
@@ -628,6 +649,15 @@ pub fn check_every(
         ));
     }
     let (m, props, counts) = with_lemmas(model, cert)?;
+    // The lemmas may compare their processes by order (the model then is, or becomes,
+    // ordered-symmetric), nothing else that breaks symmetry.
+    if let Some(b) = m.first_unordered_break() {
+        return Ok(refuse(format!(
+            "the lemmas are not symmetric: {} at {}",
+            b.what,
+            lemma_line(model, cert, &m, b.span.lo)
+        )));
+    }
     let mut procs = Vec::new();
     for (l, &p) in cert.lemmas.iter().zip(&props) {
         if counts.contains_key(&p) {
