@@ -99,6 +99,21 @@ pub struct Control {
 }
 
 impl Control {
+    /// The user's limit, if one has been reached: Ctrl-C, or the deadline.
+    pub fn users_limit(&self) -> Option<Limit> {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            Some(Limit::Interrupted)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Limit::Timeout)
+        } else {
+            None
+        }
+    }
+
     /// The SAT solvers' view of the limits.
     pub fn sat_stop(&self) -> Stop {
         Stop {

@@ -101,7 +101,7 @@ impl Count<'_> {
         let t0 = Instant::now();
         let stop = self.inner.sat_stop();
         let Some(seed) = houdini::houdini(&mut ts, seeds, sym, self.engine.solver, &stop)? else {
-            self.limit = users_limit(self.ctl);
+            self.limit = self.ctl.users_limit();
             return Ok(false);
         };
         let pp = Problem::new(&prod.model, lo, hi, vec![0]);
@@ -128,7 +128,7 @@ impl Count<'_> {
             ));
         }
         if out.limit.is_some() {
-            self.limit = users_limit(self.ctl);
+            self.limit = self.ctl.users_limit();
             return Ok(false);
         }
         let counted = self.settle(&pp, &prod, &out.cexs)?;
@@ -184,7 +184,7 @@ impl Count<'_> {
                 Ok(t) => t,
                 // A limit stopped the search for the run: the width stays open (its
                 // answer is then `unknown` with that limit), no internal error.
-                Err(_) if users_limit(&self.inner).is_some() => continue,
+                Err(_) if self.inner.users_limit().is_some() => continue,
                 Err(e) => {
                     self.errors.push((c.width, e));
                     self.open.retain(|&w| w != c.width);
@@ -226,7 +226,7 @@ impl Count<'_> {
         let key = PropId::Unsafe(LOOP_PROP);
         match finish::shortest(&pp, key, l.size, depth, self.engine.solver, &self.inner) {
             Ok(t) => live::decode_lasso(self.p.model, &prod, &t),
-            Err(_) if users_limit(&self.inner).is_some() => Ok(l),
+            Err(_) if self.inner.users_limit().is_some() => Ok(l),
             Err(e) => Err(format!("no shorter lasso of size {}: {e}", l.size)),
         }
     }
@@ -279,7 +279,7 @@ impl Count<'_> {
             && proved
             && !checked.contains(&n)
             // A check stopped by the user's limit is `unknown`, not a failure.
-            && users_limit(&self.inner).is_none()
+            && self.inner.users_limit().is_none()
         {
             internal.push("the k-liveness certificate failed its check".into());
         }
@@ -289,7 +289,7 @@ impl Count<'_> {
             symmetry: self.engine.symmetry && model.is_symmetric() && self.p.max > 1,
             results,
             seconds,
-            limit: self.limit.or_else(|| users_limit(&self.inner)),
+            limit: self.limit.or_else(|| self.inner.users_limit()),
             internal_errors: internal,
             stats: Stats {
                 lemmas: certificate.map(|c| c.0.lemmas.len()),
@@ -466,21 +466,6 @@ impl Ic3Engine {
             ..(*cert).clone()
         });
         Ok(Some((marked, accepted)))
-    }
-}
-
-/// The user's limit, if one stopped a run (and not the phase's own time).
-fn users_limit(ctl: &Control) -> Option<Limit> {
-    if ctl
-        .stop
-        .as_ref()
-        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-    {
-        Some(Limit::Interrupted)
-    } else if ctl.deadline.is_some_and(|d| Instant::now() >= d) {
-        Some(Limit::Timeout)
-    } else {
-        None
     }
 }
 

@@ -170,6 +170,24 @@ impl AutoEngine {
     }
 }
 
+impl AutoEngine {
+    /// The bounded pass's settings: its depth, solver, symmetry breaking (limits and
+    /// properties are the caller's).
+    pub(super) fn bmc_options(&self) -> BmcOptions {
+        BmcOptions {
+            depth: self.bmc_depth,
+            symbreak: if self.symmetry {
+                SymBreak::WitnessLex
+            } else {
+                SymBreak::Off
+            },
+            solver: self.solver,
+            encoding: Encoding::Binary,
+            ..BmcOptions::default()
+        }
+    }
+}
+
 impl Engine for AutoEngine {
     fn name(&self) -> &'static str {
         "auto"
@@ -334,14 +352,6 @@ impl AutoEngine {
         let start = Instant::now();
         let budget = start + Duration::from_secs_f64(self.bmc_seconds);
         let opts = BmcOptions {
-            depth: self.bmc_depth,
-            symbreak: if self.symmetry {
-                SymBreak::WitnessLex
-            } else {
-                SymBreak::Off
-            },
-            solver: self.solver,
-            encoding: Encoding::Binary,
             props: Some(p.props.clone()),
             deadline: Some(ctl.deadline.map_or(budget, |d| d.min(budget))),
             stop: ctl.stop.clone(),
@@ -349,6 +359,7 @@ impl AutoEngine {
             progress: ctl.progress,
             por: Default::default(),
             whole_aggregate: false,
+            ..self.bmc_options()
         };
         let run = driver::check_aggregate(rest.model, rest.min, rest.max, &opts)?;
         let mut traces = Vec::new();

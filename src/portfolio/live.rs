@@ -22,10 +22,7 @@
 
 use super::auto::{AutoEngine, Phase};
 use super::growth::Growth;
-use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
-use crate::bmc::frame::Encoding;
-use crate::bmc::query::SymBreak;
 use crate::cert::Certificate;
 use crate::cert::sizes_phrase;
 use crate::engine::{Control, Engine, Outcome, Problem};
@@ -65,21 +62,6 @@ struct Route {
 /// Whether a verdict answers its (property, size).
 fn answers(v: &Verdict) -> bool {
     matches!(v.kind(), Kind::Holds | Kind::Violated | Kind::Vacuous)
-}
-
-/// Whether the user's limit (deadline, Ctrl-C) has been reached.
-fn users_stop(ctl: &Control) -> Option<Limit> {
-    if ctl
-        .stop
-        .as_ref()
-        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-    {
-        Some(Limit::Interrupted)
-    } else if ctl.deadline.is_some_and(|d| Instant::now() >= d) {
-        Some(Limit::Timeout)
-    } else {
-        None
-    }
 }
 
 /// The control of a phase with its own budget of `seconds`.
@@ -205,14 +187,14 @@ impl AutoEngine {
             let mut open: Open = Vec::new();
             if route.limit.is_none() {
                 self.lassos(&one, ctl, range_known, &mut route, &mut open)?;
-                route.limit = users_stop(ctl);
+                route.limit = ctl.users_limit();
             } else {
                 open = one.sizes().into_iter().map(|n| (n, None)).collect();
             }
             let before: Vec<usize> = open.iter().map(|x| x.0).collect();
             if route.limit.is_none() && !open.is_empty() {
                 self.proofs(&one, ctl, range_known, &mut route, &mut open)?;
-                route.limit = users_stop(ctl);
+                route.limit = ctl.users_limit();
             }
             let name = &rest.model.ltls[k].name;
             let after: Vec<usize> = open.iter().map(|x| x.0).collect();
@@ -279,17 +261,7 @@ impl AutoEngine {
         open: &mut Open,
     ) -> Result<(), String> {
         let bmc = BmcEngine {
-            opts: BmcOptions {
-                depth: self.bmc_depth,
-                symbreak: if self.symmetry {
-                    SymBreak::WitnessLex
-                } else {
-                    SymBreak::Off
-                },
-                solver: self.solver,
-                encoding: Encoding::Binary,
-                ..BmcOptions::default()
-            },
+            opts: self.bmc_options(),
             one_by_one: false,
         };
         if ctl.progress {
