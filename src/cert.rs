@@ -16,13 +16,17 @@
 //!
 //! A lemma `sizes a..b: forall distinct x1 .. xk. not (f)` says that at every size in
 //! a..b no reachable state has pairwise distinct processes x1..xk satisfying f (the
-//! meaning of an `unsafe (x1 .. xk) { f }` block); without `sizes` it is claimed at every
+//! meaning of an `unsafe (x1 .. xk) { f }` block); `forall x1 < x2 < .. < xk. not (f)`
+//! (an *ordered* lemma, for families that compare process ids by order) says it of
+//! the processes in increasing order only (the block `unsafe (x1 .. xk) { x1 < x2 &&
+//! .. && (f) }`); without `sizes` it is claimed at every
 //! size of the certificate; `no range error` says that no transition instance or
 //! property meets a range error, and `no int_bound` that no transition instance stores
 //! a value outside the int window. `ints LO..HI` (a model with ints) names the int
 //! window the invariant speaks of. `induction k` > 1 states that the conjunction is
-//! k-inductive rather than inductive (`induction k simple-path`: over runs of k+1
-//! pairwise distinct states). `proves P at S` claims that the invariant excludes every
+//! k-inductive rather than inductive, over runs whose every step fires a transition
+//! instance (no idle step; they reach the same states) (`induction k simple-path`: and
+//! of k+1 pairwise distinct states). `proves P at S` claims that the invariant excludes every
 //! state violating property P (`range_error`: every range error; `int_bound`: every
 //! store leaving the int window) at the sizes S.
 //!
@@ -75,13 +79,19 @@ pub struct CertLemma {
     pub body: String,
     pub no_range: bool,
     pub no_int_bound: bool,
+    /// `forall x1 < .. < xk.`: the variables in increasing order (two or more).
+    pub ordered: bool,
 }
+
+/// What `CertLemma::key` compares: sizes, the flags (no range error, no int_bound,
+/// ordered), the number of variables, the tokens.
+type LemmaKey = (Option<(usize, usize)>, [bool; 3], usize, Vec<String>);
 
 impl CertLemma {
     /// The lemma up to the names of its variables and to white space: the body's tokens
     /// (names, numbers, single other characters) with every variable replaced by its
     /// position, with the sizes. Two lemmas with one key say the same thing.
-    fn key(&self) -> (Option<(usize, usize)>, bool, bool, usize, Vec<String>) {
+    fn key(&self) -> LemmaKey {
         let mut tokens = Vec::new();
         let mut word = String::new();
         let flush = |word: &mut String, tokens: &mut Vec<String>| {
@@ -106,8 +116,7 @@ impl CertLemma {
         flush(&mut word, &mut tokens);
         (
             self.sizes,
-            self.no_range,
-            self.no_int_bound,
+            [self.no_range, self.no_int_bound, self.ordered],
             self.vars.len(),
             tokens,
         )
@@ -140,6 +149,8 @@ impl CertLemma {
         }
         let quant = if self.vars.is_empty() {
             String::new()
+        } else if self.ordered {
+            format!("forall {}. ", self.vars.join(" < "))
         } else {
             format!("forall distinct {}. ", self.vars.join(" "))
         };
@@ -164,23 +175,44 @@ impl CertLemma {
                 body: String::new(),
                 no_range: rest == "no range error",
                 no_int_bound: rest == "no int_bound",
+                ordered: false,
             });
         }
         let mut vars = Vec::new();
-        if let Some(r) = rest.strip_prefix("forall distinct ") {
+        let mut ordered = false;
+        let (names, after) = if let Some(r) = rest.strip_prefix("forall distinct ") {
             let (names, after) = r
                 .split_once('.')
                 .ok_or("expected `.` after the names of `forall distinct`")?;
-            for n in names.split_whitespace() {
-                if !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                    || !n.starts_with(|c: char| c.is_ascii_lowercase())
-                {
-                    return Err(format!("`{n}` is not a process variable name"));
-                }
-                vars.push(n.to_string());
+            (names.split_whitespace().collect::<Vec<_>>(), after)
+        } else if let Some(r) = rest.strip_prefix("forall ") {
+            let (names, after) = r
+                .split_once('.')
+                .ok_or("expected `.` after the names of `forall x1 < x2 < ..`")?;
+            let names: Vec<&str> = names.split('<').map(str::trim).collect();
+            if names.len() < 2 {
+                return Err(
+                    "expected `forall distinct x1 .. xk.` or `forall x1 < .. < xk.`".into(),
+                );
             }
-            rest = after.trim();
+            ordered = true;
+            (names, after)
+        } else {
+            (Vec::new(), rest)
+        };
+        for n in names {
+            if n.is_empty()
+                || !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                || !n.starts_with(|c: char| c.is_ascii_lowercase())
+            {
+                return Err(format!("`{n}` is not a process variable name"));
+            }
+            if vars.iter().any(|v| v == n) {
+                return Err(format!("process variable `{n}` is named twice"));
+            }
+            vars.push(n.to_string());
         }
+        rest = after.trim();
         let body = rest
             .strip_prefix("not")
             .map(str::trim)
@@ -193,6 +225,7 @@ impl CertLemma {
             body: body.trim().to_string(),
             no_range: false,
             no_int_bound: false,
+            ordered,
         })
     }
 }
@@ -456,6 +489,7 @@ mod tests {
             body: body.into(),
             no_range: false,
             no_int_bound: false,
+            ordered: false,
         };
         let mut ls = vec![
             lemma(None, &["z1", "z2"], "A[z1] = Crit && A[z2] = Crit"),
@@ -497,6 +531,7 @@ mod tests {
                 CertLemma::parse("sizes 2..5: not (Sem = False && A[#1] = Crit)").unwrap(),
                 CertLemma::parse("sizes 1..3: no range error").unwrap(),
                 CertLemma::parse("no int_bound").unwrap(),
+                CertLemma::parse("forall i < j < k. not (A[i] = Crit && A[k] = Want)").unwrap(),
             ],
             ints: Some((-2, 5)),
             every: None,
@@ -508,6 +543,23 @@ mod tests {
         assert_eq!(Certificate::parse(&t).unwrap(), c);
         assert!(c.lemmas[1].at(2) && !c.lemmas[1].at(6) && c.lemmas[0].at(40));
         assert!(CertLemma::parse("forall distinct I. not (x)").is_err());
+        // Ordered lemmas: two names or more, each once.
+        let o = &c.lemmas[4];
+        assert!(o.ordered && o.vars == ["i", "j", "k"]);
+        assert_eq!(
+            o.text(),
+            "forall i < j < k. not (A[i] = Crit && A[k] = Want)"
+        );
+        assert!(CertLemma::parse("forall i. not (x)").is_err());
+        assert!(CertLemma::parse("forall i < i. not (x)").is_err());
+        assert!(CertLemma::parse("forall i < . not (x)").is_err());
+        // The order is part of what a lemma says.
+        let mut two = vec![
+            CertLemma::parse("forall i < j. not (A[i] = Crit && A[j] = Want)").unwrap(),
+            CertLemma::parse("forall distinct i j. not (A[i] = Crit && A[j] = Want)").unwrap(),
+        ];
+        CertLemma::dedup(&mut two);
+        assert_eq!(two.len(), 2);
         assert!(CertLemma::parse("A = B").is_err());
         assert!(Certificate::parse("bogus line\nsizes 1..2\n").is_err());
         let every = Certificate {

@@ -4,6 +4,7 @@
 pub mod bmc;
 pub mod cert;
 pub mod cli;
+pub mod counter;
 pub mod dot;
 pub mod engine;
 pub mod explicit;

@@ -25,3 +25,12 @@ pub fn physical_memory() -> Option<usize> {
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }
+
+/// Memory the machine can give to new allocations without swapping (`MemAvailable`),
+/// in bytes.
+pub fn available_memory() -> Option<usize> {
+    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}

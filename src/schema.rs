@@ -186,6 +186,10 @@ pub struct Stats {
     /// the probability that it missed one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub omission_probability: Option<f64>,
+    /// Explicit searches: bytes their tables and stacks held at their largest, for
+    /// `auto`'s prediction of the next size (not written).
+    #[serde(skip)]
+    pub bytes: Option<usize>,
 }
 
 impl Stats {

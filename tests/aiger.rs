@@ -1,4 +1,4 @@
-//! AIGER export (`nfold aiger`, src/bmc/aiger.rs).
+//! AIGER export (`nfold aiger`, src/bmc/aiger/mod.rs).
 //!
 //! - A reader of binary AIGER 1.9 written for the tests (tests/common/aig_reader.rs),
 //!   independently of the writer, parses every exported file: header counts, latch

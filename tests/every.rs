@@ -28,17 +28,29 @@ const FAMILIES: &[(&str, usize, usize, usize)] = &[
     ("grant_mutex", 0, 2, 2),
     // `CurPtr : proc`; one parameter, `forall j` only; `coherence (z1 z2)`.
     ("german", 1, 1, 2),
+    // Ordered: `back_off (i j)`; the other guards are universal (`forall_other`);
+    // `mutex (z1 z2)`.
+    ("burns", 0, 2, 2),
 ];
 
-/// The most processes a lemma line of a certificate names (`forall distinct i j.`).
+/// The most processes a lemma line of a certificate names (`forall distinct i j.`,
+/// or `forall i < j.` for an ordered lemma).
 fn widest_lemma(cert: &str) -> usize {
     cert.lines()
         .filter_map(|l| l.strip_prefix("lemma "))
         .map(|l| {
-            l.strip_prefix("forall distinct ")
+            if let Some((names, _)) = l
+                .strip_prefix("forall distinct ")
                 .and_then(|r| r.split_once('.'))
-                .map(|(names, _)| names.split_whitespace().count())
-                .unwrap_or(0)
+            {
+                names.split_whitespace().count()
+            } else if let Some((names, _)) =
+                l.strip_prefix("forall ").and_then(|r| r.split_once('.'))
+            {
+                names.split('<').count()
+            } else {
+                0
+            }
         })
         .max()
         .unwrap_or(0)
@@ -305,6 +317,61 @@ fn mutants(text: &str, ctors: &[Vec<String>]) -> Vec<(String, String)> {
     out
 }
 
+/// Every single-point mutation of an order comparison outside comments: `<` and `>`
+/// swapped, `<` made `<=` and `<=` made `<`.
+fn order_mutants(text: &str) -> Vec<(String, String)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut in_comment = 0;
+    let mut line_comment = false;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        if c == b'\n' {
+            line_comment = false;
+        }
+        if c == b'(' && next == Some(b'*') {
+            in_comment += 1;
+        } else if c == b'*' && next == Some(b')') && in_comment > 0 {
+            in_comment -= 1;
+        } else if c == b'/' && next == Some(b'/') {
+            line_comment = true;
+        }
+        let prev = if i > 0 { b[i - 1] } else { b' ' };
+        if in_comment == 0
+            && !line_comment
+            && matches!(c, b'<' | b'>')
+            && prev != b'<'
+            && prev != b'-'
+        {
+            // Not `<>`, `<->`, `->` or `=>` (a `<` or `>` next to `=`, `-` or `>`).
+            let op_len = if next == Some(b'=') { 2 } else { 1 };
+            let arrow = prev == b'=' || next == Some(b'>') || next == Some(b'-');
+            if !arrow {
+                let op = &text[i..i + op_len];
+                let flips: &[&str] = match op {
+                    "<" => &[">", "<="],
+                    ">" => &["<", ">="],
+                    "<=" => &["<", ">="],
+                    ">=" => &[">", "<="],
+                    _ => &[],
+                };
+                for f in flips {
+                    out.push((
+                        format!("order {op}->{f} at {i}"),
+                        format!("{}{f}{}", &text[..i], &text[i + op_len..]),
+                    ));
+                }
+            }
+            i += op_len;
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
 fn word_spans(text: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut start = None;
@@ -376,6 +443,7 @@ fn no_refuted_mutant_holds_for_every_n() {
     let (explicit_max, ic3_max) = if all { (6, 12) } else { (4, 8) };
     let mut rng = Rng::new(20261123);
     let (mut tried, mut proved, mut refuted_n, mut outside) = (0, 0, 0, 0);
+    let (mut order_refuted, mut order_proved) = (0, 0);
     let mut bad = Vec::new();
     for &(fam, ..) in FAMILIES {
         let path = format!("families/{fam}.cub");
@@ -392,6 +460,14 @@ fn no_refuted_mutant_holds_for_every_n() {
             }
             ms.truncate(keep);
         }
+        // Every order flip of an ordered family.
+        let order = order_mutants(&text);
+        assert_eq!(
+            order.is_empty(),
+            !model.is_ordered(),
+            "{fam}: order comparisons and ordered symmetry disagree"
+        );
+        ms.extend(order);
         for (what, t) in ms {
             let Ok(m) = nfold::lang::load_str(&path, &t) else {
                 continue;
@@ -404,9 +480,18 @@ fn no_refuted_mutant_holds_for_every_n() {
             };
             let every = prove_every(&m, &props, SolverKind::default_kind(), true, &ctl).unwrap();
             let refutation = refuted(&m, explicit_max, ic3_max);
+            let flip = what.starts_with("order ");
+            if flip && refutation.is_some() {
+                order_refuted += 1;
+            }
             match (&every, &refutation) {
                 (EveryN::Proved { .. }, Some(r)) => bad.push(format!("{fam} {what}: {r}\n{t}")),
-                (EveryN::Proved { .. }, None) => proved += 1,
+                (EveryN::Proved { .. }, None) => {
+                    proved += 1;
+                    if flip {
+                        order_proved += 1;
+                    }
+                }
                 (EveryN::NotReached { reason, .. }, _) => {
                     if reason.contains("outside the fragment") {
                         outside += 1;
@@ -419,7 +504,7 @@ fn no_refuted_mutant_holds_for_every_n() {
         }
     }
     eprintln!(
-        "every-n soundness: {tried} mutants, {proved} proved for every n, {refuted_n} refuted, {outside} outside the fragment"
+        "every-n soundness: {tried} mutants, {proved} proved for every n, {refuted_n} refuted, {outside} outside the fragment; order flips: {order_refuted} refuted, {order_proved} proved"
     );
     if !bad.is_empty() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
@@ -430,4 +515,10 @@ fn no_refuted_mutant_holds_for_every_n() {
     }
     assert!(tried >= 60, "{tried}");
     assert!(proved > 0 && refuted_n > 0, "{proved} {refuted_n}");
+    // The order flips of the ordered families reach both answers, so the campaign
+    // can fail there.
+    assert!(
+        order_refuted > 0 && order_proved > 0,
+        "{order_refuted} {order_proved}"
+    );
 }

@@ -227,7 +227,12 @@ fn symmetry_breaks_are_named_with_their_line() {
     let cases = [
         (
             "transition t (i j) requires { i < j } { }",
-            "order comparison",
+            "ordered symmetric (process ids compared by order only",
+            3,
+        ),
+        (
+            "transition t (i j) requires { i < 2 } { }",
+            "order comparison of a process id with an integer term",
             3,
         ),
         (
@@ -263,6 +268,8 @@ fn symmetry_breaks_are_named_with_their_line() {
         let src = src.replacen("init () { true }\n", "init () { true } ", 1);
         let m = ok(&src);
         assert!(!m.is_symmetric(), "{t}");
+        // Only order comparisons between two ids keep the order-preserving symmetry.
+        assert_eq!(m.is_ordered(), what.starts_with("ordered"), "{t}");
         let s = m.symmetry_summary();
         assert!(s.contains(what), "{t}: {s}");
         assert!(

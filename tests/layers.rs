@@ -17,7 +17,7 @@ const FLOORS: &[&[&str]] = &[
     &["cert", "lang", "ltl"],
     &["trace", "simulate", "dot"],
     &["verdict", "lasso"],
-    &["trail", "live"],
+    &["trail", "live", "counter"],
     &["engine"],
     &["bmc"],
     &["proof"],

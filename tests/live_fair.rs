@@ -241,6 +241,8 @@ fn fair_answers_are_exact() {
         "--sizes",
         "1..6",
         "--fair",
+        "--engine",
+        "explicit",
     ]);
     assert_eq!(code, 0);
     assert_eq!(verdicts(&v), ["holds"; 6]);
@@ -265,11 +267,22 @@ fn dijkstra_fair_lassos_are_shortest() {
         let g = fair_scc::product(&m, n, &p, Some(1), 1_000_000).unwrap();
         let best = fair_scc::shortest_lassos(&g).unwrap();
         let size = n.to_string();
-        let (code, v) = json_run(&["live", DIJKSTRA, "--size", &size, "--fair", "--no-shorten"]);
+        let (code, v) = json_run(&[
+            "live",
+            DIJKSTRA,
+            "--size",
+            &size,
+            "--fair",
+            "--no-shorten",
+            "--engine",
+            "explicit",
+        ]);
         assert_eq!(code, 1);
         let long = replayed_lasso(&m, n, &v);
         for sym in [true, false] {
-            let mut args = vec!["live", DIJKSTRA, "--size", &size, "--fair"];
+            let mut args = vec![
+                "live", DIJKSTRA, "--size", &size, "--fair", "--engine", "explicit",
+            ];
             if !sym {
                 args.push("--no-symmetry");
             }

@@ -21,6 +21,7 @@ use nfold::cert::Certificate;
 use nfold::engine::{Control, Engine, Problem, Reduction, run};
 use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict};
 use nfold::ic3::engine::Ic3Engine;
+use nfold::kind::KindEngine;
 use nfold::ltl::{LtlProperty, processes_to_check};
 use nfold::model::ir::Model;
 use nfold::proof::check;
@@ -167,6 +168,36 @@ fn ic3() -> Ic3Engine {
     }
 }
 
+fn kind(depth: usize) -> KindEngine {
+    KindEngine {
+        solver: SolverKind::default_kind(),
+        symmetry: true,
+        max_depth: depth,
+        strengthen: true,
+    }
+}
+
+/// k-induction on the product agrees with the nested search where it answers: a lasso
+/// where the nested search finds one short enough for the bound (its lassos are
+/// shortened, not shortest, as for BMC), a proof only
+/// where the property holds (a bound or a limit otherwise).
+fn kind_agrees(want: Ndfs, got: Kind, depth: usize) -> bool {
+    match want {
+        Ndfs::Violated(l) if 3 * l < depth => got == Kind::Violated,
+        Ndfs::Violated(_) => {
+            matches!(
+                got,
+                Kind::Violated | Kind::NoViolationUpTo(_) | Kind::Unknown
+            )
+        }
+        Ndfs::Holds => matches!(
+            got,
+            Kind::Holds | Kind::NoViolationUpTo(_) | Kind::Unknown | Kind::Vacuous
+        ),
+        Ndfs::Range => got != Kind::Holds,
+    }
+}
+
 /// Every certificate checks on the product built anew from the model, and fails once
 /// a lemma is dropped or its formula negated (unless the certificate has none).
 fn recheck(m: &Model, cert: &Certificate) {
@@ -282,6 +313,21 @@ fn families_against_the_nested_search() {
                     }
                 }
             }
+            let (rs, certs) = rows(&m, 1, ic3_max, fair, &kind(depth), None);
+            for (k, per_size) in expected.iter().enumerate() {
+                for n in 1..=ic3_max {
+                    let got = verdict(&rs, n, k).unwrap();
+                    let want = per_size[n - 1];
+                    assert!(
+                        kind_agrees(want, got, depth) || (want == Ndfs::Range && range_row(&rs, n)),
+                        "{f} fair={fair} kind size {n}: {got:?}, ndfs {want:?}"
+                    );
+                }
+            }
+            for c in &certs {
+                assert_eq!(c.liveness.as_ref().map(|l| l.1), Some(fair));
+                recheck(&m, c);
+            }
             // Each reduction alone (k-liveness may leave a size open: unknown).
             for reduction in [Reduction::L2s, Reduction::Klive] {
                 let (rs, certs) = rows_by(&m, (1, ic3_max), fair, &ic3(), None, reduction);
@@ -368,7 +414,9 @@ fn generated_models_against_the_nested_search() {
                 .map(|k| (1..=3).map(|n| ndfs_says(&m, n, k, fair)).collect())
                 .collect();
             let (b, _) = rows(&m, 1, 3, fair, &bmc(12, false), None);
-            let (i, certs) = rows(&m, 1, 2, fair, &ic3(), Some(Duration::from_secs(10)));
+            let (i, mut certs) = rows(&m, 1, 2, fair, &ic3(), Some(Duration::from_secs(10)));
+            let (kd, kcerts) = rows(&m, 1, 3, fair, &kind(8), Some(Duration::from_secs(10)));
+            certs.extend(kcerts);
             for (k, per_size) in expected.iter().enumerate() {
                 for (n, &want) in (1..).zip(per_size) {
                     let what = format!("seed {seed} fair={fair} ltl l{k} size {n}");
@@ -376,6 +424,12 @@ fn generated_models_against_the_nested_search() {
                     assert!(
                         bmc_agrees(want, got, 12),
                         "{what}: bmc {got:?}, ndfs {want:?}\n{}",
+                        m.source.text
+                    );
+                    let got = verdict(&kd, n, k).unwrap();
+                    assert!(
+                        kind_agrees(want, got, 8) || (want == Ndfs::Range && range_row(&kd, n)),
+                        "{what}: kind {got:?}, ndfs {want:?}\n{}",
                         m.source.text
                     );
                     if n <= 2 {
@@ -400,7 +454,8 @@ fn generated_models_against_the_nested_search() {
     assert!(count < 10 || compared > 0);
 }
 
-/// ABC's verdict on the exported product (`nfold aiger --live [--fair]`, its `pdr`)
+/// ABC's verdict on the exported liveness-to-safety product (`nfold aiger --live --l2s
+/// [--fair]`, its `pdr`; the justice export is compared in tests/aiger_live.rs)
 /// equals the nested search's on every family with an `ltl` property at sizes 1..3,
 /// with and without fairness; ABC's runs out of time are listed, not compared (skipped
 /// where Debian's `berkeley-abc` is not installed).
@@ -431,6 +486,7 @@ fn abc_agrees_on_the_exported_product() {
                     "--size",
                     &size,
                     "--live",
+                    "--l2s",
                     "-o",
                     file.to_str().unwrap(),
                 ];

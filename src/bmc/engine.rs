@@ -82,33 +82,9 @@ impl Engine for BmcEngine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
-        if p.ltls.is_empty() {
-            return self.check_safety(p, ctl, report);
-        }
-        let mut all = Vec::new();
-        let mut out = Outcome::default();
-        if !p.props.is_empty() {
-            out = self.check_safety(p, ctl, &mut |r| all.push(r))?;
-        }
-        for &k in &p.ltls {
-            if out.limit.is_some() {
-                break;
-            }
-            let (reports, o) = self.check_ltl(p, ctl, k)?;
-            all = live::merge(all, reports);
-            out.limit = out.limit.or(o.limit);
-            out.aggregate |= o.aggregate;
-            out.per_width |= o.per_width;
-            for n in o.notes {
-                if !out.notes.contains(&n) {
-                    out.notes.push(n);
-                }
-            }
-        }
-        for r in all {
-            report(r);
-        }
-        Ok(out)
+        crate::engine::safety_then_ltl(p, report, &mut |r| self.check_safety(p, ctl, r), &mut |k| {
+            self.check_ltl(p, ctl, k)
+        })
     }
 }
 

@@ -184,6 +184,21 @@ impl<'m> Unroller<'m> {
         }
     }
 
+    /// Step k fires a transition instance (it is no idle step). Stutter-free runs
+    /// reach the same states as runs with idle steps, so an induction over them is
+    /// sound, and without the stutter a state need not repeat (k-induction's step case,
+    /// `proof::check` of an `induction k` certificate).
+    pub fn forbid_idle(&mut self, k: usize) {
+        let l = self.idle(k);
+        self.c.assert(-l);
+    }
+
+    /// "Step k is idle".
+    pub fn idle(&mut self, k: usize) -> Lit {
+        let idle = *self.ts.sel.last().expect("the idle selector");
+        self.lit(k, idle)
+    }
+
     /// The deepest frame.
     pub fn depth(&self) -> usize {
         self.frames.len() - 1

@@ -1,8 +1,11 @@
 //! `nfold aiger`: write the transition system of one size or of the aggregate of a range
 //! of sizes as binary AIGER 1.9 (`bmc::aiger`), for ABC and other hardware model
-//! checkers. With `--live`, the liveness-to-safety product of an `ltl` property
-//! (`live::Product`, weakly fair runs with `--fair`): its bad output is the property's
-//! fair lasso closing, the very system `nfold`'s SAT engines check for it.
+//! checkers. With `--live`, the product of the model with the Büchi automaton of a
+//! negated `ltl` property and its justice property (`bmc::aiger::justice`; weak
+//! fairness per process slot with `--fair`), in AIGER 1.9's J section, or with `--abc`
+//! as the named outputs ABC's `l2s` reads; with `--live --l2s`, the liveness-to-safety
+//! product (`live::Product`) whose bad output is the fair lasso closing, the very
+//! system `nfold`'s SAT engines check for the property.
 
 use super::{load, parse_data_values, parse_size, parse_sizes, sizes_for, usage};
 use crate::bmc::aiger;
@@ -30,14 +33,26 @@ pub(crate) struct AigerArgs {
     /// error output is always written.
     #[arg(long = "property", value_name = "NAME")]
     properties: Vec<String>,
-    /// Export the liveness-to-safety product of an `ltl` property (the one named by
-    /// `--property`, or the model's only one): the bad output is a lasso of the model
-    /// violating it closing (a product run of depth k is a lasso of k - 1 steps).
+    /// Export an `ltl` property (the one named by `--property`, or the model's only
+    /// one): the product of the model with the Büchi automaton of its negation, with a
+    /// justice property (AIGER 1.9's J section) that a run violating it satisfies.
     #[arg(long)]
     live: bool,
-    /// With `--live`: only weakly fair lassos count.
+    /// With `--live`: only weakly fair runs count (one more justice literal per
+    /// process slot: absent, or executes, or has no enabled transition).
     #[arg(long, requires = "live")]
     fair: bool,
+    /// With `--live`: the justice literals as ordinary outputs named for ABC's `l2s`
+    /// (`assume_fair_*`, `assert_fair_never`; ABC does not read the J section): run
+    /// `berkeley-abc -c "read FILE; l2s; pdr"`.
+    #[arg(long, requires = "live", conflicts_with = "l2s")]
+    abc: bool,
+    /// With `--live`: the liveness-to-safety product instead (Biere, Artho, Schuppan
+    /// 2002), as the SAT engines check it: its bad output is a lasso of the model
+    /// violating the property closing (a product run of depth k is a lasso of k - 1
+    /// steps).
+    #[arg(long, requires = "live")]
+    l2s: bool,
     /// Read every state bit from an `init:` input at time 0 instead of giving the bits
     /// that are constant in the initial states as latch reset values (an equivalent
     /// circuit; ABC's `pdr` is often faster on it).
@@ -69,35 +84,10 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
         Err(e) => return usage(&e),
     };
     let (min, max) = (sizes[0], sizes[sizes.len() - 1]);
-    let product;
-    let (model, props) = if a.live {
-        let named: Vec<usize> = a
-            .properties
-            .iter()
-            .filter_map(|p| model.ltls.iter().position(|l| &l.name == p))
-            .collect();
-        let prop = match (named.as_slice(), model.ltls.len()) {
-            ([k], _) if a.properties.len() == 1 => *k,
-            ([], 1) if a.properties.is_empty() => 0,
-            _ => {
-                return usage(
-                    "--live exports one `ltl` property: name it with --property (the model has no other)",
-                );
-            }
-        };
-        product = match crate::live::Product::new(&model, prop, a.fair) {
-            Ok(p) => p,
-            Err(e) => return usage(&e),
-        };
-        (&product.model, vec![crate::live::LOOP_PROP])
-    } else {
-        match unsafe_props(&model, &a.properties) {
-            Ok(props) => (&model, props),
-            Err(code) => return code,
-        }
+    let aig = match export(&a, &model, (min, max)) {
+        Ok(aig) => aig,
+        Err(code) => return code,
     };
-    let mut ts = Transys::new(model, min, max, Encoding::Binary);
-    let aig = aiger::build(&mut ts, &props, !a.init_inputs);
     let result = match &a.output {
         Some(path) => std::fs::File::create(path).and_then(|mut f| aig.write(&mut f)),
         None => aig.write(&mut std::io::stdout().lock()),
@@ -105,15 +95,39 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
     if let Err(e) = result {
         return usage(&format!("cannot write the AIGER file: {e}"));
     }
-    let outputs: Vec<String> = aig
-        .bad
-        .iter()
-        .enumerate()
-        .map(|(k, (name, _))| format!("b{k} {name}"))
+    let named = |prefix: &str, tag: char, xs: &[(String, u32)]| {
+        let names: Vec<String> = xs
+            .iter()
+            .enumerate()
+            .map(|(k, (name, _))| format!("{tag}{k} {name}"))
+            .collect();
+        (!xs.is_empty()).then(|| format!("{prefix} {}", names.join(", ")))
+    };
+    let mut outputs: Vec<String> = named("bad outputs", 'b', &aig.bad)
+        .into_iter()
+        .chain(named("outputs", 'o', &aig.outputs))
         .collect();
+    outputs.extend(aig.justice.iter().enumerate().map(|(k, j)| {
+        format!(
+            "justice property j{k} {} ({} literals: {})",
+            j.name,
+            j.lits.len(),
+            j.lits
+                .iter()
+                .map(|l| l.0.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }));
+    let meaning = if !aig.outputs.is_empty() {
+        "for ABC: `read FILE; l2s; pdr` (output 1 of its miter asserted: a lasso)"
+    } else if !aig.justice.is_empty() {
+        "a witness of the justice property is a run violating it; a bad output at time k is a range error at depth k"
+    } else {
+        "a bad output at time k is a violation at depth k"
+    };
     eprintln!(
-        "nfold aiger: {} at {}: {} inputs, {} latches, {} and gates; bad outputs {}; \
-         a bad output at time k is a violation at depth k",
+        "nfold aiger: {} at {}: {} inputs, {} latches, {} and gates; {}; {meaning}",
         a.file,
         if min == max {
             format!("size {min}")
@@ -126,6 +140,49 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
         outputs.join(", ")
     );
     EXIT_OK
+}
+
+/// The graph `nfold aiger` writes for `a` at sizes min..=max.
+fn export(
+    a: &AigerArgs,
+    model: &crate::model::ir::Model,
+    (min, max): (usize, usize),
+) -> Result<aiger::Aig, i32> {
+    if !a.live {
+        let props = unsafe_props(model, &a.properties)?;
+        let mut ts = Transys::new(model, min, max, Encoding::Binary);
+        return Ok(aiger::build(&mut ts, &props, !a.init_inputs));
+    }
+    let named: Vec<usize> = a
+        .properties
+        .iter()
+        .filter_map(|p| model.ltls.iter().position(|l| &l.name == p))
+        .collect();
+    let prop = match (named.as_slice(), model.ltls.len()) {
+        ([k], _) if a.properties.len() == 1 => *k,
+        ([], 1) if a.properties.is_empty() => 0,
+        _ => {
+            return Err(usage(
+                "--live exports one `ltl` property: name it with --property (the model has no other)",
+            ));
+        }
+    };
+    if a.l2s {
+        let product = crate::live::Product::new(model, prop, a.fair).map_err(|e| usage(&e))?;
+        let mut ts = Transys::new(&product.model, min, max, Encoding::Binary);
+        return Ok(aiger::build(
+            &mut ts,
+            &[crate::live::LOOP_PROP],
+            !a.init_inputs,
+        ));
+    }
+    let aig = aiger::justice::build(model, prop, a.fair, (min, max), !a.init_inputs)
+        .map_err(|e| usage(&e))?;
+    Ok(if a.abc {
+        aiger::justice::for_abc(aig)
+    } else {
+        aig
+    })
 }
 
 /// The `unsafe` properties `names` (every one when none is named).

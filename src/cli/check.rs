@@ -112,7 +112,9 @@ pub(crate) struct CheckArgs {
     /// Check only this property (`unsafe`, `invariant` or `ltl`; repeatable).
     #[arg(long = "property", value_name = "NAME")]
     properties: Vec<String>,
-    /// explicit: stop a size after storing this many states.
+    /// explicit: stop a size after storing this many states; auto: hand a size to the
+    /// SAT route (BMC, IC3) once it stores this many states, or when the growth of the
+    /// sizes before it predicts it would.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
     /// explicit, auto: threads for the explicit search (default: one per core); the
@@ -211,9 +213,12 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
                 .into(),
         );
     }
-    if engine != EngineArg::Explicit && (a.deadlock || a.max_states.is_some()) {
+    if engine != EngineArg::Explicit && a.deadlock {
+        return Err("--deadlock belongs to the explicit engine (--engine explicit)".into());
+    }
+    if !matches!(engine, EngineArg::Explicit | EngineArg::Auto) && a.max_states.is_some() {
         return Err(
-            "--deadlock and --max-states belong to the explicit engine (--engine explicit)".into(),
+            "--max-states belongs to the explicit searches (--engine explicit or auto)".into(),
         );
     }
     if engine == EngineArg::Explicit && (a.depth.is_some() || a.solver.is_some()) {
@@ -267,6 +272,10 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             bmc_depth: a.depth.unwrap_or(10),
             bmc_seconds: 1.0,
             ic3_seconds: 20.0,
+            max_states: a.max_states,
+            live_explicit_seconds: if a.certificate.is_some() { 0.0 } else { 1.0 },
+            lasso_seconds: 2.0,
+            live_ic3_seconds: 20.0,
         }),
     };
     Ok((engine, e))

@@ -99,6 +99,21 @@ pub struct Control {
 }
 
 impl Control {
+    /// The user's limit, if one has been reached: Ctrl-C, or the deadline.
+    pub fn users_limit(&self) -> Option<Limit> {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            Some(Limit::Interrupted)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Limit::Timeout)
+        } else {
+            None
+        }
+    }
+
     /// The SAT solvers' view of the limits.
     pub fn sat_stop(&self) -> Stop {
         Stop {
@@ -207,4 +222,53 @@ pub fn run(
         crate::verdict::qualify_by_int_window(&mut r, window);
         report(r)
     })
+}
+
+/// The per-size answer of one `ltl` property, and how its run ended.
+pub type LtlAnswer = (Vec<SizeReport>, Outcome);
+
+/// An engine's safety check, handing each size's report to the callback.
+pub type SafetyCheck<'a> = &'a mut dyn FnMut(&mut dyn FnMut(SizeReport)) -> Result<Outcome, String>;
+
+/// The usual shape of an engine that answers `ltl` properties through liveness
+/// products: its safety check of the `unsafe` properties (`safety`), then each `ltl`
+/// property in turn (`ltl`) until a limit stops the run; the rows of a size merged
+/// into one report (`live::merge`), the outcomes into one (limits, notes and every
+/// certificate kept).
+pub fn safety_then_ltl(
+    p: &Problem,
+    report: &mut dyn FnMut(SizeReport),
+    safety: SafetyCheck,
+    ltl: &mut dyn FnMut(usize) -> Result<LtlAnswer, String>,
+) -> Result<Outcome, String> {
+    if p.ltls.is_empty() {
+        return safety(report);
+    }
+    let mut all = Vec::new();
+    let mut out = Outcome::default();
+    if !p.props.is_empty() {
+        out = safety(&mut |r| all.push(r))?;
+        out.certificates.extend(out.certificate.clone());
+    }
+    for &k in &p.ltls {
+        if out.limit.is_some() {
+            break;
+        }
+        let (reports, o) = ltl(k)?;
+        all = crate::live::merge(all, reports);
+        out.limit = out.limit.or(o.limit);
+        out.aggregate |= o.aggregate;
+        out.per_width |= o.per_width;
+        for n in o.notes {
+            if !out.notes.contains(&n) {
+                out.notes.push(n);
+            }
+        }
+        out.certificates.extend(o.certificates);
+        out.certificate = out.certificate.or(o.certificate);
+    }
+    for r in all {
+        report(r);
+    }
+    Ok(out)
 }

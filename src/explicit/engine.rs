@@ -157,6 +157,7 @@ fn add_stats(report: &mut SizeReport, r: &LiveResult, searches: &mut Vec<String>
     *s.states.get_or_insert(0) += r.stats.states;
     *s.transitions.get_or_insert(0) += r.stats.transitions;
     s.max_depth = s.max_depth.max(Some(r.stats.max_depth));
+    s.bytes = s.bytes.max(Some(r.stats.bytes));
     report.seconds += r.stats.seconds;
     report.symmetry |= r.symmetry;
     report.limit = report.limit.or(r.limit);

@@ -37,7 +37,8 @@ pub fn houdini(
     // Each candidate's orbit (or the candidate itself) as clauses under one activation
     // literal, in this solver only; its violation, initially and after a step, asked
     // of the representative alone: init and the steps are symmetric, so a violating
-    // state of some member is a renaming of one violating the representative.
+    // state of some member is a renaming of one violating the representative (in an
+    // ordered family, of every member: `rep_violated`).
     let act: Vec<Lit> = cands
         .iter()
         .map(|l| super::add_guarded(ts, s.as_mut(), l, symmetric))
@@ -119,6 +120,7 @@ mod tests {
             hi: 3,
             procs: 0,
             atoms: Vec::new(),
+            ordered: false,
         };
         for symmetric in [true, false] {
             let kept = houdini(

@@ -101,7 +101,7 @@ impl Count<'_> {
         let t0 = Instant::now();
         let stop = self.inner.sat_stop();
         let Some(seed) = houdini::houdini(&mut ts, seeds, sym, self.engine.solver, &stop)? else {
-            self.limit = users_limit(self.ctl);
+            self.limit = self.ctl.users_limit();
             return Ok(false);
         };
         let pp = Problem::new(&prod.model, lo, hi, vec![0]);
@@ -128,7 +128,7 @@ impl Count<'_> {
             ));
         }
         if out.limit.is_some() {
-            self.limit = users_limit(self.ctl);
+            self.limit = self.ctl.users_limit();
             return Ok(false);
         }
         let counted = self.settle(&pp, &prod, &out.cexs)?;
@@ -181,14 +181,14 @@ impl Count<'_> {
         let mut counted: Vec<usize> = Vec::new();
         for c in cexs {
             // Past the limit no BMC instance is built: the width stays open.
-            if users_limit(&self.inner).is_some() {
+            if self.inner.users_limit().is_some() {
                 continue;
             }
             let trace = match finish::shortest(pp, c.key, c.width, c.depth, solver, &self.inner) {
                 Ok(t) => t,
                 // A limit stopped the search for the run: the width stays open (its
                 // answer is then `unknown` with that limit), no internal error.
-                Err(_) if users_limit(&self.inner).is_some() => continue,
+                Err(_) if self.inner.users_limit().is_some() => continue,
                 Err(e) => {
                     self.errors.push((c.width, e));
                     self.open.retain(|&w| w != c.width);
@@ -224,7 +224,7 @@ impl Count<'_> {
     /// start, and the save step, close the loop there); replayed with fairness checked
     /// by the decoding. `l` is kept if a limit stops that search.
     fn shortest_lasso(&self, l: Lasso, run: usize) -> Result<Lasso, String> {
-        if users_limit(&self.inner).is_some() {
+        if self.inner.users_limit().is_some() {
             return Ok(l);
         }
         let prod = Product::new(self.p.model, self.prop, self.p.fair)?;
@@ -233,7 +233,7 @@ impl Count<'_> {
         let key = PropId::Unsafe(LOOP_PROP);
         match finish::shortest(&pp, key, l.size, depth, self.engine.solver, &self.inner) {
             Ok(t) => live::decode_lasso(self.p.model, &prod, &t),
-            Err(_) if users_limit(&self.inner).is_some() => Ok(l),
+            Err(_) if self.inner.users_limit().is_some() => Ok(l),
             Err(e) => Err(format!("no shorter lasso of size {}: {e}", l.size)),
         }
     }
@@ -286,7 +286,7 @@ impl Count<'_> {
             && proved
             && !checked.contains(&n)
             // A check stopped by the user's limit is `unknown`, not a failure.
-            && users_limit(&self.inner).is_none()
+            && self.inner.users_limit().is_none()
         {
             internal.push("the k-liveness certificate failed its check".into());
         }
@@ -297,7 +297,7 @@ impl Count<'_> {
             results,
             seconds,
             shared_time: self.p.max > self.p.min,
-            limit: self.limit.or_else(|| users_limit(&self.inner)),
+            limit: self.limit.or_else(|| self.inner.users_limit()),
             internal_errors: internal,
             stats: Stats {
                 lemmas: certificate.map(|c| c.0.lemmas.len()),
@@ -412,6 +412,7 @@ impl Ic3Engine {
                         index: Vec::new(),
                         value: PVal::Const(lemma::encode(Rel::Ge, g.k as i64)),
                     }],
+                    ordered: false,
                 };
                 for l in g.lemmas.iter().chain(std::iter::once(&bound)) {
                     let mut l = l.clone();
@@ -478,21 +479,6 @@ impl Ic3Engine {
             ..(*cert).clone()
         });
         Ok(Some((marked, accepted)))
-    }
-}
-
-/// The user's limit, if one stopped a run (and not the phase's own time).
-fn users_limit(ctl: &Control) -> Option<Limit> {
-    if ctl
-        .stop
-        .as_ref()
-        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-    {
-        Some(Limit::Interrupted)
-    } else if ctl.deadline.is_some_and(|d| Instant::now() >= d) {
-        Some(Limit::Timeout)
-    } else {
-        None
     }
 }
 

@@ -21,6 +21,11 @@
 //!   renamings (`Lemma::orbit`): small orbits as clauses at once, large ones lazily,
 //!   an instance added when a model violates it. Frames stay symmetric, so every
 //!   renamed lemma is as relatively inductive as the one proved.
+//! - For an ordered-symmetric family (process ids compared by `<`) a lemma stands
+//!   for its instances on the increasing tuples of processes: a guess at one size,
+//!   so the invariant found is filtered by Houdini over every member and, when it
+//!   loses a clause, the search runs again from the inductive part, finally without
+//!   orbits (`prove`).
 //! - Several properties and widths at once: a counterexample at one width of one
 //!   property excludes that pair from the bad states and the search goes on with the
 //!   same frames (lemmas hold whatever the property).
@@ -28,6 +33,7 @@
 //! Counterexamples are reported as (property, width, depth): the caller finds a
 //! shortest trace with BMC and replays it; invariants are checked by `proof::check`.
 
+mod counting;
 pub mod engine;
 mod frames;
 mod generalize;
@@ -174,9 +180,90 @@ struct Pdr<'a, 'm> {
 /// A stop of the search (limit or interrupt).
 struct Stopped;
 
-/// Run IC3 on a transition system.
+/// Rounds of IC3 with order-preserving orbits before one without (`prove`).
+const ORDERED_ROUNDS: usize = 2;
+
+/// Run IC3 on a transition system. For an ordered-symmetric family with orbits asked
+/// for, the orbits under the order-preserving maps are guesses (`proof::lemma`): an
+/// invariant found with them is kept only when Houdini, asking every member of every
+/// orbit, keeps all of it; otherwise the inductive part seeds another round, and the
+/// last round runs without orbits, so every invariant returned is one whose members
+/// were all checked (and `proof::check` checks it again before any claim).
 pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> {
-    let sym = opts.symmetry && ts.inst.model.is_symmetric() && ts.agg.max > 1;
+    let model = ts.inst.model;
+    let multi = opts.symmetry && ts.agg.max > 1;
+    if !(multi && !model.is_symmetric() && model.has_lemma_orbits()) {
+        return prove_once(ts, opts, multi && model.is_symmetric());
+    }
+    let mut o = opts.clone();
+    let mut cexs: Vec<Cex> = Vec::new();
+    let mut stats = Ic3Stats::default();
+    for round in 0..=ORDERED_ROUNDS {
+        let orbits = round < ORDERED_ROUNDS;
+        if !orbits {
+            // Seeds stand for their whole orbits (Houdini kept them so): without
+            // orbits each member is a lemma of its own.
+            o.seed = o
+                .seed
+                .iter()
+                .flat_map(|l| l.members_as_lemmas(ts))
+                .collect();
+        }
+        let mut out = prove_once(ts, &o, orbits)?;
+        stats = Ic3Stats {
+            frames: stats.frames.max(out.stats.frames),
+            lemmas: out.stats.lemmas,
+            obligations: stats.obligations + out.stats.obligations,
+            sat_calls: stats.sat_calls + out.stats.sat_calls,
+            init_calls: stats.init_calls + out.stats.init_calls,
+            ctgs: stats.ctgs + out.stats.ctgs,
+            seconds: stats.seconds + out.stats.seconds,
+        };
+        o.exclude.extend(out.cexs.iter().map(|c| (c.key, c.width)));
+        cexs.append(&mut out.cexs);
+        let finish = |mut out: Ic3Outcome, cexs: Vec<Cex>| {
+            out.cexs = cexs;
+            out.stats = stats;
+            out
+        };
+        let Some(inv) = out.invariant.take() else {
+            return Ok(finish(out, cexs));
+        };
+        if !orbits {
+            out.invariant = Some(inv);
+            return Ok(finish(out, cexs));
+        }
+        let n = inv.len();
+        let Some(kept) = houdini::houdini(ts, inv.clone(), true, opts.solver, &opts.stop)? else {
+            out.limit = out.limit.or(Some(if opts.stop.interrupted() {
+                Limit::Interrupted
+            } else {
+                Limit::Timeout
+            }));
+            return Ok(finish(out, cexs));
+        };
+        if opts.progress {
+            crate::progress::line(format!(
+                "ic3 with order-preserving orbits, round {}: {} of {n} lemmas inductive with every member of their orbits",
+                round + 1,
+                kept.len()
+            ));
+        }
+        if kept.len() == n {
+            out.invariant = Some(inv);
+            return Ok(finish(out, cexs));
+        }
+        for l in kept {
+            if !o.seed.contains(&l) {
+                o.seed.push(l);
+            }
+        }
+    }
+    unreachable!("the last round runs without orbits and returns")
+}
+
+/// One run of IC3; `sym`: lemmas stand for their orbits.
+fn prove_once(ts: &mut Transys, opts: &Ic3Options, sym: bool) -> Result<Ic3Outcome, String> {
     let lift = new_solver(ts, opts.solver, &[STATE, STEP])?;
     let init_solver = new_solver(ts, opts.solver, &[STATE])?;
     let init = new_solver(ts, opts.solver, &[STATE, STEP, FIRE])?;
@@ -277,8 +364,24 @@ pub(crate) fn add_guarded(
 /// The literal "x (x' with `next`) lies in the cube of `l`'s representative", i.e.
 /// violates it; false when the lemma has no instance in the system. For a symmetric
 /// system and symmetric frames, a state violating some member of the orbit is a
-/// renaming of one violating the representative.
+/// renaming of one violating the representative. In an ordered-symmetric family no
+/// orbit is a symmetry of the system (not even that of a lemma over one process:
+/// process 1 is the lowest): the literal is then that some member is violated.
 pub(crate) fn rep_violated(ts: &mut Transys, l: &Lemma, next: bool) -> Lit {
+    if l.ordered || (l.procs > 0 && !ts.inst.model.is_symmetric()) {
+        let members: Vec<Lit> = l
+            .orbit(ts)
+            .iter()
+            .map(|m| {
+                let lits: Vec<Lit> = m
+                    .iter()
+                    .map(|&(v, x)| lemma::atom_lit(ts, v, x, next))
+                    .collect();
+                ts.c.and(&lits)
+            })
+            .collect();
+        return ts.c.or(&members);
+    }
     match l.representative(ts) {
         None => FALSE,
         Some(rep) => {

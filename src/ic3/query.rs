@@ -169,12 +169,15 @@ impl Pdr<'_, '_> {
             // A large orbit costs more clauses than its stronger hypothesis saves;
             // ¬cube alone is a weaker hypothesis, so the check stays sound.
             let lemma = Lemma::from_cube(self.ts, cube, self.sym);
-            let members =
-                if self.sym && lemma.orbit_size(self.ts.agg.max.min(lemma.hi)) <= TEMP_ORBIT {
-                    lemma.orbit(self.ts)
-                } else {
-                    vec![cube.clone()]
-                };
+            // In an ordered family an orbit is a guess, not a symmetry: no hypothesis.
+            let members = if self.sym
+                && self.ts.inst.model.is_symmetric()
+                && lemma.orbit_size(self.ts.agg.max.min(lemma.hi)) <= TEMP_ORBIT
+            {
+                lemma.orbit(self.ts)
+            } else {
+                vec![cube.clone()]
+            };
             for m in &members {
                 let mut cl: Vec<Lit> = self.atoms(m, false).iter().map(|&l| -l).collect();
                 cl.push(-x);

@@ -34,6 +34,11 @@
 //!   every cell equal to its shadow: the run came back to the saved state, having
 //!   passed an accepting automaton state and been fair to every process on the way.
 //!
+//! The plain product (`Variant::Justice`, for AIGER's justice properties) keeps
+//! only `NfQ`, `NfProc` and the deadlock stutter; its property is "`NfQ` is an
+//! accepting state", and the exporter adds the loop and fairness conditions as
+//! justice literals (`bmc::aiger::justice`).
+//!
 //! The model's own `unsafe` and `ltl` blocks are left out. Range errors of the product
 //! are range errors of the model met in states of the product (the same evaluation of
 //! the same guards and updates, and every atom of the property evaluated by the step
@@ -67,6 +72,11 @@ pub enum Variant {
     /// accepting automaton state left and, under fairness, every process served since
     /// the last count), the property "the counter reaches k".
     Counting(usize),
+    /// The plain product, for a justice property (AIGER 1.9, `bmc::aiger`): no loop
+    /// bookkeeping and no fairness flags (the exporter reads fairness off the
+    /// transition system); the property is "the automaton state is accepting", which
+    /// the justice condition asks to hold, on a state a step leaves, infinitely often.
+    Justice,
 }
 
 /// The product of a model with one `ltl` property, as a checked model.
@@ -98,7 +108,8 @@ struct Vars {
     /// Liveness-to-safety: the saved automaton state and "the state was saved".
     q_saved: Option<VarId>,
     saved: Option<VarId>,
-    acc: VarId,
+    /// "An accepting automaton state was left" (not in the plain product).
+    acc: Option<VarId>,
     seen: Option<VarId>,
     proc: Option<VarId>,
     /// (variable of the model, its shadow) for every variable that can change
@@ -243,6 +254,14 @@ impl Builder<'_> {
         }
     }
 
+    /// "The automaton state is accepting", one disjunct per accepting state.
+    fn accepting(&self) -> Vec<Expr> {
+        (0..self.prop.buchi.states.len())
+            .filter(|&q| self.prop.buchi.states[q].accepting)
+            .map(|q| self.q_is(q))
+            .collect()
+    }
+
     /// The bookkeeping of a step leaving the current state: the automaton moves to q2,
     /// acceptance and fairness are recorded (`executing`: the step's process, or none;
     /// `stutter`: every process is disabled).
@@ -253,16 +272,12 @@ impl Builder<'_> {
         stutter: bool,
         scope: &mut Scope,
     ) -> Vec<Update> {
-        let accepting: Vec<Expr> = (0..self.prop.buchi.states.len())
-            .filter(|&q| self.prop.buchi.states[q].accepting)
-            .map(|q| self.q_is(q))
-            .collect();
-        let mut acc = vec![read(self.v.acc)];
-        acc.extend(accepting);
-        let mut ups = vec![
-            self.set(self.v.q, Expr::Const(q2 as i64, self.q_ty)),
-            self.set(self.v.acc, or(acc)),
-        ];
+        let mut ups = vec![self.set(self.v.q, Expr::Const(q2 as i64, self.q_ty))];
+        if let Some(acc_var) = self.v.acc {
+            let mut acc = vec![read(acc_var)];
+            acc.extend(self.accepting());
+            ups.push(self.set(acc_var, or(acc)));
+        }
         if self.v.seen.is_some() {
             ups.push(self.set_seen(scope, |b, j, scope| {
                 if stutter {
@@ -378,7 +393,8 @@ impl Builder<'_> {
 
     /// The round's flags cleared: no accepting state left, no process served yet.
     fn clear_round(&self, scope: &mut Scope) -> Vec<Update> {
-        let mut ups = vec![self.set(self.v.acc, Expr::Const(0, Ty::Bool))];
+        let acc = self.v.acc.expect("a round needs the acceptance flag");
+        let mut ups = vec![self.set(acc, Expr::Const(0, Ty::Bool))];
         if self.v.seen.is_some() {
             ups.push(self.set_seen(scope, |_, _, _| Expr::Const(0, Ty::Bool)));
         }
@@ -388,7 +404,7 @@ impl Builder<'_> {
     /// A round is complete: an accepting automaton state was left and, under
     /// fairness, every process was served since the round began.
     fn round_done(&self, scope: &mut Scope) -> Vec<Expr> {
-        let mut parts = vec![read(self.v.acc)];
+        let mut parts = vec![read(self.v.acc.expect("a round needs the acceptance flag"))];
         if let Some(seen) = self.v.seen {
             let j = scope.fresh(Ty::Proc);
             parts.push(quant(
@@ -434,7 +450,8 @@ impl Builder<'_> {
     }
 
     /// The product's one property: the loop closed (saved, a round complete, back at
-    /// the saved state), or k rounds counted.
+    /// the saved state), or k rounds counted, or (the plain product) the automaton
+    /// state is accepting.
     fn property(&self, m: &Model) -> Unsafe {
         let mut scope = Scope {
             locals: Vec::new(),
@@ -443,7 +460,7 @@ impl Builder<'_> {
         let parts = match (self.v.saved, self.v.count) {
             (Some(saved), _) => self.closed(m, saved, &mut scope),
             (None, Some((k_var, k, k_ty))) => vec![eq(read(k_var), Expr::Const(k as i64, k_ty))],
-            (None, None) => unreachable!("a product is one of the variants"),
+            (None, None) => vec![or(self.accepting())],
         };
         let body = and(parts);
         Unsafe {
@@ -501,7 +518,7 @@ impl Builder<'_> {
         if let Some((k_var, _, k_ty)) = self.v.count {
             // The first round begins at the start.
             parts.push(eq(read(k_var), Expr::Const(0, k_ty)));
-            parts.push(not(read(self.v.acc)));
+            parts.push(not(read(self.v.acc.expect("counting keeps the flag"))));
             if let Some(seen) = self.v.seen {
                 let j = scope.fresh(Ty::Proc);
                 parts.push(quant(
@@ -608,8 +625,9 @@ impl Product {
             q,
             q_saved,
             saved,
-            acc: add_var(&mut m, format!("{cap}Acc"), global, vec![], Ty::Bool),
-            seen: fair.then(|| {
+            acc: (variant != Variant::Justice)
+                .then(|| add_var(&mut m, format!("{cap}Acc"), global, vec![], Ty::Bool)),
+            seen: (fair && variant != Variant::Justice).then(|| {
                 add_var(
                     &mut m,
                     format!("{cap}Seen"),
@@ -629,7 +647,7 @@ impl Product {
             }),
             shadows,
             count: match variant {
-                Variant::LoopClosing => None,
+                Variant::LoopClosing | Variant::Justice => None,
                 Variant::Counting(k) => {
                     m.ranges.push(RangeType {
                         name: format!("{prefix}_rounds"),
@@ -661,12 +679,16 @@ impl Product {
                 origin.push(Origin::Step(t));
             }
         }
-        if closing {
-            transitions.push(b.save(&m));
-            origin.push(Origin::Save);
-        } else {
-            transitions.push(b.count());
-            origin.push(Origin::Count);
+        match variant {
+            Variant::LoopClosing => {
+                transitions.push(b.save(&m));
+                origin.push(Origin::Save);
+            }
+            Variant::Counting(_) => {
+                transitions.push(b.count());
+                origin.push(Origin::Count);
+            }
+            Variant::Justice => {}
         }
         for x in b.stutters(&targets) {
             transitions.push(x);

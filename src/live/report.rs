@@ -134,7 +134,7 @@ pub fn mark_certificate(
         liveness: Some((model.ltls[prod.prop].name.clone(), prod.fair)),
         counting: match prod.variant {
             Variant::Counting(k) => Some(k),
-            Variant::LoopClosing => None,
+            Variant::LoopClosing | Variant::Justice => None,
         },
         ..(**cert).clone()
     });

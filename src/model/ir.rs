@@ -364,6 +364,9 @@ pub fn type_name(enums: &[EnumType], ranges: &[RangeType], t: Ty) -> String {
 pub struct SymmetryBreak {
     pub what: String,
     pub span: Span,
+    /// An order comparison between two process ids (`i < j`, `P[i] <= j`): the family
+    /// stays invariant under the order-preserving renamings (`Model::is_ordered`).
+    pub order: bool,
 }
 
 /// A checked family.
@@ -475,15 +478,44 @@ impl Model {
         self.symmetry_breaks.is_empty()
     }
 
+    /// Ordered-symmetric: not fully symmetric, but only because process ids are
+    /// compared by order with each other (no arithmetic on them, no `#k`, no mix with
+    /// integers, no `number_procs`). Such a family is invariant under the
+    /// order-preserving renamings: restricting a state to a subset of its processes
+    /// and renumbering them in order keeps every comparison (`proof::cutoff`).
+    pub fn is_ordered(&self) -> bool {
+        !self.symmetry_breaks.is_empty() && self.symmetry_breaks.iter().all(|b| b.order)
+    }
+
+    /// Fully symmetric or ordered-symmetric: lemmas may stand for orbits (of every
+    /// renaming, or of the order-preserving ones; `proof::lemma`).
+    pub fn has_lemma_orbits(&self) -> bool {
+        self.is_symmetric() || (self.is_ordered() && self.extra_proc.is_none())
+    }
+
+    /// The first construct that breaks even the order-preserving symmetry.
+    pub fn first_unordered_break(&self) -> Option<&SymmetryBreak> {
+        self.symmetry_breaks.iter().find(|b| !b.order)
+    }
+
     /// A one-line verdict on symmetry with the first construct that breaks it.
     pub fn symmetry_summary(&self) -> String {
         match self.symmetry_breaks.first() {
             None => "fully symmetric".to_string(),
-            Some(b) => format!(
-                "not fully symmetric: {} at {}",
-                b.what,
+            Some(b) if self.is_ordered() => format!(
+                "ordered symmetric (process ids compared by order only, first at {}): invariant under order-preserving renamings",
                 self.source.file_line(b.span.lo)
             ),
+            Some(_) => {
+                let b = self
+                    .first_unordered_break()
+                    .unwrap_or(&self.symmetry_breaks[0]);
+                format!(
+                    "not fully symmetric: {} at {}",
+                    b.what,
+                    self.source.file_line(b.span.lo)
+                )
+            }
         }
     }
 

@@ -10,17 +10,21 @@
 //! 3. if IC3 ran out of its budget, the explicit search again, without a budget, for
 //!    the sizes it left open (the user's limits still apply; under them the bounded
 //!    pass's "none up to its depth" stands).
+//!
+//! `ltl` properties go through the same phases with the liveness engines
+//! (`portfolio::live`), and both decide when a size still goes to the explicit search
+//! by one policy (`portfolio::growth`).
 
+use super::growth::{Budget, Cost, Growth, Refusal, memory_budget};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
-use crate::explicit::engine::{ExplicitEngine, liveness_size, prepare};
 use crate::explicit::reach::{self, ReachOptions};
 use crate::ic3::engine::Ic3Engine;
 use crate::proof::finish::{self, Findings};
 use crate::sat::SolverKind;
-use crate::verdict::{Kind, PropId, SizeReport};
+use crate::verdict::{Kind, Limit, PropId, SizeReport};
 use std::time::{Duration, Instant};
 
 /// The explicit phase's budget and the bounded pass's depth and budget.
@@ -40,79 +44,147 @@ pub struct AutoEngine {
     pub bmc_seconds: f64,
     /// Time IC3 may take before the explicit search takes the open sizes back.
     pub ic3_seconds: f64,
+    /// The states one size may store in the explicit phases (`--max-states`): a size
+    /// that needs more, or is predicted to, is left to the other phases.
+    pub max_states: Option<usize>,
+    /// `ltl` properties: the time one size may take in the explicit phase (0: no
+    /// explicit phase).
+    pub live_explicit_seconds: f64,
+    /// `ltl` properties: the time the bounded lasso search may take (to depth
+    /// `bmc_depth`).
+    pub lasso_seconds: f64,
+    /// `ltl` properties: the time IC3 may take before the explicit search takes the
+    /// open sizes back.
+    pub live_ic3_seconds: f64,
 }
 
-/// Sizes faster than this (seconds) say nothing about the growth of the search.
-const PREDICT_FROM: f64 = 0.01;
+/// The user's limit that stopped an explicit search (`Some`), or `None` when only the
+/// phase's own budget did: a size's own time budget (`budget`) or state budget
+/// (`--max-states` while later phases may still answer it) is not the user's.
+fn users_limit(r: &SizeReport, ctl: &Control, budget: Option<f64>) -> Option<Limit> {
+    r.limit.filter(|l| {
+        budget.is_none()
+            || ctl
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+            || ctl.deadline.is_some_and(|d| Instant::now() >= d)
+            || *l == Limit::Memory
+    })
+}
+
+/// One explicit search of one size, under the deadline it is given.
+pub(super) type Search<'s> = dyn FnMut(usize, Option<Instant>) -> SizeReport + 's;
+
+/// What an explicit phase did.
+#[derive(Debug, Default)]
+pub(super) struct Phase {
+    /// The sizes answered (and reported), in order.
+    pub done: Vec<usize>,
+    /// The user's limit, if one stopped the phase (that size was reported as it stands).
+    pub users: Option<Limit>,
+    /// The size the phase stopped before without searching it, and why.
+    pub refused: Option<(usize, Refusal)>,
+}
 
 impl AutoEngine {
-    /// Explicit searches of `sizes` in order, each within `budget` seconds if given,
-    /// reporting every size answered; stops at the first that is not. Returns the
-    /// sizes answered, and the user's limit if one stopped the search (that size is
-    /// then reported as it stands).
-    fn explicit(
+    /// Explicit searches (`search`) of `sizes` in order, each within `budget` seconds
+    /// if given, reporting every size answered; stops at the first that is not, and
+    /// before the first whose predicted cost (`growth`, fed with every size answered)
+    /// exceeds the budget, `--max-states` or the memory budget.
+    pub(super) fn explicit(
         &self,
-        p: &Problem,
         sizes: &[usize],
         ctl: &Control,
         budget: Option<f64>,
+        growth: &mut Growth,
+        search: &mut Search,
         report: &mut dyn FnMut(SizeReport),
-    ) -> (Vec<usize>, Option<crate::verdict::Limit>) {
-        let mut done = Vec::new();
-        // The last two sizes' times: when the next size, at the same growth, would
-        // take more than the budget, it is left to the next phases at once instead of
-        // being searched until the budget runs out.
-        let mut last: Option<(f64, f64)> = None;
+    ) -> Phase {
+        let mut phase = Phase::default();
+        let limits = Budget {
+            seconds: budget,
+            states: self.max_states,
+            bytes: memory_budget(ctl.max_memory),
+        };
         for &n in sizes {
-            if let (Some(b), Some((t0, t1))) = (budget, last)
-                && t0 >= PREDICT_FROM
-                && t1 * (t1 / t0) > b
-            {
+            if let Some(why) = growth.refuse(n, &limits) {
+                phase.refused = Some((n, why));
                 break;
             }
             let began = Instant::now();
             let own = budget.map(|b| began + Duration::from_secs_f64(b));
-            let opts = ReachOptions {
-                symmetry: self.symmetry,
-                dead_cells: self.dead_cells,
-                deadlock: false,
-                props: Some(p.props.clone()),
-                max_states: None,
-                max_memory: ctl.max_memory,
-                deadline: match (ctl.deadline, own) {
-                    (Some(d), Some(o)) => Some(d.min(o)),
-                    (d, o) => d.or(o),
-                },
-                stop: ctl.stop.clone(),
-                progress: ctl.progress,
-                coverage: true,
-                threads: ctl.threads,
-                store: reach::StoreKind::Exact,
+            let deadline = match (ctl.deadline, own) {
+                (Some(d), Some(o)) => Some(d.min(o)),
+                (d, o) => d.or(o),
             };
-            let r: SizeReport = reach::check_size(p.model, n, &opts).into();
+            let r = search(n, deadline);
             let open =
                 r.limit.is_some() || r.results.iter().any(|x| x.verdict.kind() == Kind::Unknown);
-            let users = r.limit.filter(|_| {
-                budget.is_none()
-                    || ctl
-                        .stop
-                        .as_ref()
-                        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-                    || ctl.deadline.is_some_and(|d| Instant::now() >= d)
-                    || r.limit == Some(crate::verdict::Limit::Memory)
-            });
+            let users = users_limit(&r, ctl, budget);
             if open && users.is_none() {
                 break;
             }
+            // Only a search that explored every state measures the size's cost (one
+            // that stopped at a violation may have seen a sliver of it).
+            let exhaustive = r.stats.complete != Some(false)
+                && !r.results.iter().any(|x| {
+                    matches!(x.prop, PropId::Ltl(_)) && x.verdict.kind() == Kind::Violated
+                });
+            let cost = Cost {
+                size: n,
+                seconds: began.elapsed().as_secs_f64(),
+                states: r.stats.states.unwrap_or(0),
+                bytes: r.stats.bytes.unwrap_or(0),
+            };
             report(r);
             if open {
-                return (done, users);
+                phase.users = users;
+                return phase;
             }
-            done.push(n);
-            let t = began.elapsed().as_secs_f64();
-            last = Some((last.map_or(0.0, |x| x.1), t));
+            phase.done.push(n);
+            if exhaustive {
+                growth.record(cost);
+            }
         }
-        (done, None)
+        phase
+    }
+
+    /// The safety search of one size, for `explicit`.
+    fn reach(&self, p: &Problem, ctl: &Control, n: usize, deadline: Option<Instant>) -> SizeReport {
+        let opts = ReachOptions {
+            symmetry: self.symmetry,
+            dead_cells: self.dead_cells,
+            deadlock: false,
+            props: Some(p.props.clone()),
+            max_states: self.max_states,
+            max_memory: ctl.max_memory,
+            deadline,
+            stop: ctl.stop.clone(),
+            progress: ctl.progress,
+            coverage: true,
+            threads: ctl.threads,
+            store: reach::StoreKind::Exact,
+        };
+        reach::check_size(p.model, n, &opts).into()
+    }
+}
+
+impl AutoEngine {
+    /// The bounded pass's settings: its depth, solver, symmetry breaking (limits and
+    /// properties are the caller's).
+    pub(super) fn bmc_options(&self) -> BmcOptions {
+        BmcOptions {
+            depth: self.bmc_depth,
+            symbreak: if self.symmetry {
+                SymBreak::WitnessLex
+            } else {
+                SymBreak::Off
+            },
+            solver: self.solver,
+            encoding: Encoding::Binary,
+            ..BmcOptions::default()
+        }
     }
 }
 
@@ -121,14 +193,9 @@ impl Engine for AutoEngine {
         "auto"
     }
 
-    fn presentation(&self, p: &Problem) -> Presentation {
+    fn presentation(&self, _p: &Problem) -> Presentation {
         Presentation {
-            // Liveness alone is answered by the explicit search.
-            symmetry: if p.props.is_empty() && !p.ltls.is_empty() {
-                "reduction"
-            } else {
-                "reduction (explicit) and symmetric lemma orbits (IC3)"
-            },
+            symmetry: "reduction (explicit) and symmetric lemma orbits (IC3)",
             data_symmetry: Some(" (explicit search)"),
             count: "states/lemmas",
             size_by_size: false,
@@ -141,29 +208,42 @@ impl Engine for AutoEngine {
     }
 
     fn describe(&self, p: &Problem) -> String {
+        let sym = if self.symmetry && p.model.is_symmetric() {
+            ", symmetry"
+        } else {
+            ""
+        };
+        let sat = format!(
+            "a bounded lasso search up to depth {} (at most {:.1}s) and IC3 by k-liveness, then liveness-to-safety on the aggregate (at most {:.0}s",
+            self.bmc_depth, self.lasso_seconds, self.live_ic3_seconds,
+        );
+        let search = crate::explicit::engine::live_text(p);
+        let live = if self.live_explicit_seconds > 0.0 {
+            format!(
+                "{search} per size while a size takes under {:.1}s, then for the sizes left {sat}, then explicit again)",
+                self.live_explicit_seconds
+            )
+        } else {
+            format!("for every size {sat}), then for the sizes left {search}")
+        } + &format!(
+            " ({}{sym}); lassos replayed, invariants checked independently",
+            self.solver.name()
+        );
         if p.props.is_empty() && !p.ltls.is_empty() {
-            return format!("auto: per size, {}", crate::explicit::engine::live_text(p));
+            return format!("auto: {live}");
         }
         let live = if p.ltls.is_empty() {
             String::new()
         } else {
-            format!(
-                "; then for `ltl` properties, per size, {}",
-                crate::explicit::engine::live_text(p)
-            )
+            format!("; then for `ltl` properties, {live}")
         };
         format!(
-            "auto: explicit search while a size takes under {:.1}s, then for the sizes left BMC up to depth {} (at most {:.1}s) and IC3 on their aggregate (at most {:.0}s, then explicit again) ({}{}); invariants checked independently",
+            "auto: explicit search while a size takes under {:.1}s, then for the sizes left BMC up to depth {} (at most {:.1}s) and IC3 on their aggregate (at most {:.0}s, then explicit again) ({}{sym}); invariants checked independently",
             self.explicit_seconds,
             self.bmc_depth,
             self.bmc_seconds,
             self.ic3_seconds,
             self.solver.name(),
-            if self.symmetry && p.model.is_symmetric() {
-                ", symmetry"
-            } else {
-                ""
-            },
         ) + &live
     }
 
@@ -190,24 +270,12 @@ impl Engine for AutoEngine {
         if p.ltls.is_empty() || outcome.limit.is_some() {
             return Ok(outcome);
         }
-        // Liveness: nested depth-first search, size by size.
-        let explicit = ExplicitEngine {
-            symmetry: self.symmetry,
-            dead_cells: self.dead_cells,
-            shorten: self.shorten,
-            ..ExplicitEngine::default()
-        };
-        let props = prepare(p.model, &p.ltls)?;
-        let opts = explicit.live_options(p, ctl);
-        for n in p.sizes() {
-            let r = liveness_size(p.model, n, &props, &opts, safety, &mut outcome.notes);
-            let limit = r.limit;
-            report(r);
-            if limit.is_some() {
-                outcome.limit = limit;
-                break;
-            }
-        }
+        let live = self.live(p, ctl, safety, report)?;
+        outcome.certificates.extend(outcome.certificate.clone());
+        outcome.certificates.extend(live.certificates);
+        outcome.limit = live.limit;
+        outcome.aggregate |= live.aggregate;
+        outcome.notes.extend(live.notes);
         Ok(outcome)
     }
 }
@@ -221,11 +289,19 @@ impl AutoEngine {
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
         let mut notes = Vec::new();
+        let mut growth = Growth::default();
+        let mut search = |n: usize, deadline: Option<Instant>| self.reach(p, ctl, n, deadline);
         // 1. Explicit, while it is quick.
         let mut first_open = p.min;
         if self.explicit_seconds > 0.0 {
-            let (done, users) =
-                self.explicit(p, &p.sizes(), ctl, Some(self.explicit_seconds), report);
+            let Phase { done, users, .. } = self.explicit(
+                &p.sizes(),
+                ctl,
+                Some(self.explicit_seconds),
+                &mut growth,
+                &mut search,
+                report,
+            );
             if users.is_some() {
                 return Ok(Outcome {
                     limit: users,
@@ -250,16 +326,18 @@ impl AutoEngine {
         // The proof engines do not read the extra process id: explicit search goes on.
         if p.model.extra_proc.is_some() {
             let open: Vec<usize> = (first_open..=p.max).collect();
-            let (done, users) = self.explicit(p, &open, ctl, None, report);
+            let phase = self.explicit(&open, ctl, None, &mut growth, &mut search, report);
             notes.push(format!(
                 "{} answered by explicit search without a time budget (IC3 does not read the extra process id){}",
-                crate::cert::sizes_phrase(&done),
-                if done.len() < open.len() {
+                crate::cert::sizes_phrase(&phase.done),
+                if phase.done.len() < open.len() {
                     " before the limit"
                 } else {
                     ""
                 }
             ));
+            notes.extend(refusal_note(&phase, &open));
+            let users = phase.users;
             return Ok(Outcome {
                 limit: users,
                 notes,
@@ -274,14 +352,6 @@ impl AutoEngine {
         let start = Instant::now();
         let budget = start + Duration::from_secs_f64(self.bmc_seconds);
         let opts = BmcOptions {
-            depth: self.bmc_depth,
-            symbreak: if self.symmetry {
-                SymBreak::WitnessLex
-            } else {
-                SymBreak::Off
-            },
-            solver: self.solver,
-            encoding: Encoding::Binary,
             props: Some(p.props.clone()),
             deadline: Some(ctl.deadline.map_or(budget, |d| d.min(budget))),
             stop: ctl.stop.clone(),
@@ -289,6 +359,7 @@ impl AutoEngine {
             progress: ctl.progress,
             por: Default::default(),
             whole_aggregate: false,
+            ..self.bmc_options()
         };
         let run = driver::check_aggregate(rest.model, rest.min, rest.max, &opts)?;
         let mut traces = Vec::new();
@@ -367,18 +438,19 @@ impl AutoEngine {
             }
         }
         if !open.is_empty() {
-            let (done, users) = self.explicit(p, &open, ctl, None, report);
-            limit = users;
+            let phase = self.explicit(&open, ctl, None, &mut growth, &mut search, report);
+            limit = phase.users;
             notes.push(format!(
                 "IC3 did not finish within {:.0}s: {} answered by explicit search{}",
                 self.ic3_seconds,
-                crate::cert::sizes_phrase(&done),
-                if done.len() < open.len() {
+                crate::cert::sizes_phrase(&phase.done),
+                if phase.done.len() < open.len() && phase.refused.is_none() {
                     " before the limit"
                 } else {
                     ""
                 }
             ));
+            notes.extend(refusal_note(&phase, &open));
         }
         Ok(Outcome {
             limit,
@@ -388,4 +460,16 @@ impl AutoEngine {
             ..Outcome::default()
         })
     }
+}
+
+/// The note for the sizes a phase without a time budget did not search because their
+/// predicted cost exceeds a budget (left open, not answered).
+fn refusal_note(phase: &Phase, sizes: &[usize]) -> Option<String> {
+    let (n, why) = phase.refused?;
+    let left: Vec<usize> = sizes.iter().copied().filter(|&m| m >= n).collect();
+    Some(format!(
+        "{} not searched: size {n} is {} (left open)",
+        crate::cert::sizes_phrase(&left),
+        why.text()
+    ))
 }

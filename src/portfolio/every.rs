@@ -4,6 +4,9 @@
 //! Distributed Protocols*, NFM 2021) does with symmetric clauses, but checked soundly
 //! at every size up to the cutoff.
 //!
+//! For an ordered-symmetric family the clauses keep the order of their processes
+//! (`forall i < j. not C`) and IC3's orbits are the increasing maps (`proof::lemma`).
+//!
 //! IC3 runs on the aggregate 1..n0 (n0 = 3, then 4, 5 when the lemmas of the
 //! previous try do not generalise); its lemmas that hold at the largest size and
 //! mention fewer than n0 processes become universal clauses `forall distinct x1..xk.

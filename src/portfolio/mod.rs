@@ -1,7 +1,10 @@
 //! Engines made of engines, above the single engines and below the command line:
 //! `auto`, the default (explicit search while sizes are cheap, then BMC and IC3 on the
-//! aggregate of the sizes left), and `every`, the proof for every n (IC3 at small sizes
+//! aggregate of the sizes left; for `ltl` properties `live`, under the same policy,
+//! `growth`), and `every`, the proof for every n (IC3 at small sizes
 //! and the cutoff argument of `proof::cutoff`).
 
 pub mod auto;
 pub mod every;
+pub mod growth;
+mod live;

@@ -6,7 +6,9 @@
 //! use binary ones) and fresh solvers:
 //! - init ⇒ Inv (and no range error in `init` where range errors are claimed absent);
 //! - Inv ∧ T ⇒ Inv′ (for `induction k`: Inv holds on the first k-1 steps of every
-//!   run, and k consecutive Inv states are followed by an Inv state);
+//!   run, and k consecutive Inv states are followed by an Inv state, over runs whose
+//!   every step fires a transition instance: they reach the same states as runs with
+//!   idle steps);
 //! - Inv ⇒ ¬bad for every property claimed at that size (`int_bound`: no transition
 //!   instance stores a value outside the int window);
 //! - for a model with ints, the certificate names the window the model is checked over.
@@ -16,13 +18,15 @@
 //! meets a range error does not hold (range errors are the `no range error` lemma's
 //! business), so the certificate's text means what it says.
 
+use super::count;
 use crate::bmc::frame::Encoding;
 use crate::bmc::unroll::Unroller;
 use crate::cert::Certificate;
 use crate::lang;
-use crate::model::ir::Model;
-use crate::sat::circuit::TRUE;
+use crate::model::ir::{CmpOp, Model};
+use crate::sat::circuit::{Circuit, TRUE};
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
+use std::collections::HashMap;
 
 /// The outcome at one size: every condition that failed (empty: certified).
 #[derive(Clone, Debug)]
@@ -46,28 +50,103 @@ impl SizeCheck {
 /// What a check left undecided when its limit was reached.
 const NOT_CHECKED: &str = "not checked (limit)";
 
-/// The model with the lemmas appended as `unsafe` blocks, and the index of each
-/// lemma's property.
-pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<(Model, Vec<usize>), String> {
+/// How a counting lemma's atoms are read back: per atom, the property "P holds at
+/// process x" and its right-hand side; the property of the other conjuncts.
+#[derive(Clone, Debug)]
+pub struct CountSpec {
+    atoms: Vec<(usize, CmpOp, Rhs)>,
+    rest: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+enum Rhs {
+    Literal(i64),
+    /// Per count v = 0..=max, the property "v OP E".
+    Values(Vec<usize>),
+}
+
+/// The model with the lemmas, each lemma's property, the counting lemmas' parts.
+pub type WithLemmas = (Model, Vec<usize>, HashMap<usize, CountSpec>);
+
+/// The model with the lemmas appended as `unsafe` blocks, the index of each lemma's
+/// property, and the counting lemmas' parts (appended after every lemma's block).
+pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<WithLemmas, String> {
     let mut prefix = "nfold_lemma_".to_string();
     while model.unsafes.iter().any(|u| u.name.starts_with(&prefix)) {
         prefix.insert(0, 'x');
     }
     let mut text = model.source.text.clone();
     text.push('\n');
+    let mut aux = String::new();
+    let base = model.unsafes.len();
+    let mut next = base + cert.lemmas.len();
+    let mut counts = HashMap::new();
+    let push = |aux: &mut String, vars: &str, body: &str, next: &mut usize| {
+        aux.push_str(&format!(
+            "unsafe {prefix}aux{} ({vars}) {{ {body} }}\n",
+            *next
+        ));
+        *next += 1;
+        *next - 1
+    };
     for (i, l) in cert.lemmas.iter().enumerate() {
-        if l.no_range || l.no_int_bound {
+        let cube = count::parse(&l.body).map_err(|e| format!("lemma {}: {e}", i + 1))?;
+        if l.no_range || l.no_int_bound || cube.is_some() {
             // A placeholder keeps one property per lemma; it is never evaluated.
             text.push_str(&format!("unsafe {prefix}{} () {{ False }}\n", i + 1));
-            continue;
+        } else {
+            // An ordered lemma speaks of its processes in increasing order only.
+            let order: String = l
+                .vars
+                .windows(2)
+                .filter(|_| l.ordered)
+                .map(|w| format!("{} < {} && ", w[0], w[1]))
+                .collect();
+            text.push_str(&format!(
+                "unsafe {prefix}{} ({}) {{ {order}({}) }}\n",
+                i + 1,
+                l.vars.join(" "),
+                l.body
+            ));
         }
-        text.push_str(&format!(
-            "unsafe {prefix}{} ({}) {{ {} }}\n",
-            i + 1,
-            l.vars.join(" "),
-            l.body
-        ));
+        let Some(cube) = cube.filter(|_| !l.no_range && !l.no_int_bound) else {
+            continue;
+        };
+        if !l.vars.is_empty() {
+            return Err(format!(
+                "lemma {}: a counting lemma quantifies no process",
+                i + 1
+            ));
+        }
+        let mut spec = CountSpec {
+            atoms: Vec::new(),
+            rest: None,
+        };
+        for a in &cube.atoms {
+            let pred = push(&mut aux, &a.var, &a.pred, &mut next);
+            let rhs = match a.literal() {
+                Some(v) => Rhs::Literal(v),
+                None => Rhs::Values(
+                    (0..=cert.sizes.1)
+                        .map(|v| {
+                            push(
+                                &mut aux,
+                                "",
+                                &format!("{v} {} ({})", a.op.text(), a.rhs),
+                                &mut next,
+                            )
+                        })
+                        .collect(),
+                ),
+            };
+            spec.atoms.push((pred, a.op, rhs));
+        }
+        if !cube.rest.is_empty() {
+            spec.rest = Some(push(&mut aux, "", &cube.rest.join(" && "), &mut next));
+        }
+        counts.insert(base + i, spec);
     }
+    text.push_str(&aux);
     // The same int window and data values as the model (the lemmas' literals must not
     // move a default window).
     let opts = lang::LoadOptions {
@@ -78,13 +157,90 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<(Model, Vec<usiz
         let (line, _) = e.source.line_col(e.diagnostic.span.lo);
         let base = model.source.text.lines().count() + 1;
         let which = line.saturating_sub(base);
+        let which = if which > cert.lemmas.len() {
+            "with a count".to_string()
+        } else {
+            which.to_string()
+        };
         format!(
             "lemma {} of the certificate does not read as a formula of the model: {}",
             which, e.diagnostic.message
         )
     })?;
-    let base = model.unsafes.len();
-    Ok((m, (base..base + cert.lemmas.len()).collect()))
+    Ok((m, (base..base + cert.lemmas.len()).collect(), counts))
+}
+
+/// "count OP c" from the sequential counter `ge` over n processes.
+fn compare(c: &mut Circuit, ge: &[Lit], op: CmpOp, v: i64, n: usize) -> Lit {
+    let at_least = |v: i64| -> Lit {
+        if v <= 0 {
+            TRUE
+        } else if v as usize > n {
+            -TRUE
+        } else {
+            ge[v as usize]
+        }
+    };
+    let eq = |c: &mut Circuit| {
+        if v < 0 || v as usize > n {
+            -TRUE
+        } else {
+            count::exactly(c, ge, v as usize)
+        }
+    };
+    match op {
+        CmpOp::Ge => at_least(v),
+        CmpOp::Gt => at_least(v + 1),
+        CmpOp::Le => -at_least(v + 1),
+        CmpOp::Lt => -at_least(v),
+        CmpOp::Eq => eq(c),
+        CmpOp::Ne => -eq(c),
+    }
+}
+
+/// The per-process literals of a counting atom and its counter, at one frame.
+type Counter = (Vec<Lit>, Vec<Vec<Lit>>);
+
+/// A counting lemma's violation at frame j of size n: every atom holds. Each atom's
+/// counter is pushed on `counters`.
+fn count_violation(
+    u: &mut Unroller,
+    spec: &CountSpec,
+    j: usize,
+    n: usize,
+    counters: &mut Vec<Counter>,
+) -> Lit {
+    let mut all = Vec::new();
+    for (pred, op, rhs) in &spec.atoms {
+        let xs: Vec<Lit> = (1..=n as i64)
+            .map(|i| {
+                let (b, e) = u.bad_tuple(*pred, j, &[i]);
+                u.c.and2(b, -e)
+            })
+            .collect();
+        let table = count::at_least(&mut u.c, &xs);
+        let ge = table[n].clone();
+        counters.push((xs, table));
+        let lit = match rhs {
+            Rhs::Literal(v) => compare(&mut u.c, &ge, *op, *v, n),
+            Rhs::Values(props) => {
+                let mut cases = Vec::new();
+                for (v, &p) in props.iter().enumerate().take(n + 1) {
+                    let (b, e) = u.bad_tuple(p, j, &[]);
+                    let holds = u.c.and2(b, -e);
+                    let is_v = count::exactly(&mut u.c, &ge, v);
+                    cases.push(u.c.and2(is_v, holds));
+                }
+                u.c.or(&cases)
+            }
+        };
+        all.push(lit);
+    }
+    if let Some(r) = spec.rest {
+        let (b, e) = u.bad_tuple(r, j, &[]);
+        all.push(u.c.and2(b, -e));
+    }
+    u.c.and(&all)
 }
 
 /// Check a certificate at each of `sizes` (those of its sizes to check).
@@ -95,7 +251,7 @@ pub fn check(
     solver: SolverKind,
     stop: &Stop,
 ) -> Result<Vec<SizeCheck>, String> {
-    let (m, lemma_props) = with_lemmas(model, cert)?;
+    let (m, lemma_props, counts) = with_lemmas(model, cert)?;
     let window = model.int_window.as_ref().map(|w| (w.lo, w.hi));
     if cert.ints != window {
         let text = |w: Option<(i64, i64)>| match w {
@@ -154,7 +310,8 @@ pub fn check(
             });
             continue;
         }
-        let (failures, unchecked) = check_size(&m, model, cert, n, &claims, &lemmas, solver, stop)?;
+        let (failures, unchecked) =
+            check_size(&m, model, cert, n, &claims, &lemmas, &counts, solver, stop)?;
         out.push(SizeCheck {
             size: n,
             certified: if failures.is_empty() && unchecked.is_empty() {
@@ -177,11 +334,12 @@ fn check_size(
     n: usize,
     claims: &[String],
     lemmas: &[(usize, Option<bool>)],
+    counts: &HashMap<usize, CountSpec>,
     solver: SolverKind,
     stop: &Stop,
 ) -> Result<(Vec<String>, Vec<String>), String> {
     let k = cert.induction;
-    let mut q = SizeQueries::new(m, original, cert, n, lemmas, solver, stop)?;
+    let mut q = SizeQueries::new(m, original, cert, n, lemmas, counts, solver, stop)?;
     q.initiation();
     let first = q.consecution_targets(m, n);
     // The range error of `init`, the one query left that does not assume Inv.
@@ -209,11 +367,14 @@ struct SizeQueries<'a> {
     original: &'a Model,
     cert: &'a Certificate,
     lemmas: &'a [(usize, Option<bool>)],
+    counts: &'a HashMap<usize, CountSpec>,
     all_props: Vec<usize>,
     /// Inv at frame j.
     inv: Vec<Lit>,
     /// Each lemma's violation at frame j.
     viol: Vec<Vec<Lit>>,
+    /// The consecution query's runs: stutter-free, simple (assumptions).
+    path: Vec<Lit>,
     failures: Vec<String>,
     /// The conditions the limit left undecided.
     unchecked: Vec<String>,
@@ -223,12 +384,14 @@ impl<'a> SizeQueries<'a> {
     /// Unroll the instance of size `n` of `m` (the model with the lemmas) k steps and
     /// build Inv and the lemmas' violations at every frame (with `simple path`, runs of
     /// pairwise distinct states only).
+    #[allow(clippy::too_many_arguments)]
     fn new(
         m: &'a Model,
         original: &'a Model,
         cert: &'a Certificate,
         n: usize,
         lemmas: &'a [(usize, Option<bool>)],
+        counts: &'a HashMap<usize, CountSpec>,
         solver: SolverKind,
         stop: &'a Stop,
     ) -> Result<SizeQueries<'a>, String> {
@@ -241,7 +404,9 @@ impl<'a> SizeQueries<'a> {
         let all_props: Vec<usize> = (0..original.unsafes.len()).collect();
         let mut inv = Vec::new();
         let mut viol: Vec<Vec<Lit>> = Vec::new();
+        let mut counters: Vec<Vec<Counter>> = Vec::new();
         for j in 0..=k {
+            let mut cs = Vec::new();
             let mut bad = Vec::new();
             for &(p, special) in lemmas {
                 if let Some(int) = special {
@@ -252,6 +417,8 @@ impl<'a> SizeQueries<'a> {
                         u.ts.range(&all_props, false)
                     };
                     bad.push(u.lit(j, r));
+                } else if let Some(spec) = counts.get(&p) {
+                    bad.push(count_violation(&mut u, spec, j, n, &mut cs));
                 } else {
                     let (b, e) = u.bad(p, j);
                     bad.push(u.c.and2(b, -e));
@@ -260,9 +427,25 @@ impl<'a> SizeQueries<'a> {
             let any = u.c.or(&bad);
             inv.push(-any);
             viol.push(bad);
+            counters.push(cs);
+        }
+        for j in 0..k {
+            for (a, b) in counters[j].iter().zip(&counters[j + 1]) {
+                count::agree(&mut u.c, &a.0, &b.0, &a.1, &b.1);
+            }
+        }
+        // The run shape of the consecution query, assumed there only: an initiation
+        // query must see every run, also one that stops or repeats a state before k
+        // steps. A k-induction (k > 1) is over stutter-free runs, with `simple path`
+        // over runs of pairwise distinct states.
+        let mut path = Vec::new();
+        if k > 1 {
+            for j in 0..k {
+                path.push(-u.idle(j));
+            }
         }
         if cert.simple_path {
-            simple_path(&mut u, k);
+            path.extend(simple_path(&mut u, k));
         }
         Ok(SizeQueries {
             u,
@@ -271,9 +454,11 @@ impl<'a> SizeQueries<'a> {
             original,
             cert,
             lemmas,
+            counts,
             all_props,
             inv,
             viol,
+            path,
             failures: Vec::new(),
             unchecked: Vec::new(),
         })
@@ -330,11 +515,26 @@ impl<'a> SizeQueries<'a> {
             return self.viol[k].clone();
         }
         let u = &mut self.u;
+        // A counting lemma is invariant under renaming: a step violating it is a
+        // renaming of one whose transition instance has process n as its first
+        // parameter (the last one its counter adds up, so that `count::agree` settles
+        // the processes before it).
+        let others: Vec<Lit> = u
+            .instances
+            .iter()
+            .zip(&u.steps[k - 1].sel)
+            .filter(|((_, ps), _)| ps.first().is_some_and(|&p| p != n as i64))
+            .map(|(_, &s)| -s)
+            .collect();
+        let last = u.c.and(&others);
         self.lemmas
             .iter()
             .zip(&self.viol[k])
             .map(|(&(p, special), &all)| {
                 let params = m.unsafes[p].params;
+                if self.counts.contains_key(&p) {
+                    return u.c.and2(all, last);
+                }
                 if special.is_some() || params > n {
                     return all;
                 }
@@ -352,6 +552,7 @@ impl<'a> SizeQueries<'a> {
             // Still assumed: a constant Inv (false, for a model without initial states)
             // is no clause.
             let mut a: Vec<Lit> = self.inv[..k].to_vec();
+            a.extend(&self.path);
             a.push(v);
             let before = self.failures.len() + self.unchecked.len();
             self.ask(
@@ -397,8 +598,9 @@ impl<'a> SizeQueries<'a> {
     }
 }
 
-/// Runs of pairwise distinct states only (the frames 0..=k differ pairwise).
-fn simple_path(u: &mut Unroller, k: usize) {
+/// "The frames 0..=k differ pairwise", one literal per pair.
+fn simple_path(u: &mut Unroller, k: usize) -> Vec<Lit> {
+    let mut out = Vec::new();
     for i in 0..=k {
         for j in i + 1..=k {
             let (a, b) = (u.frames[i].cells.clone(), u.frames[j].cells.clone());
@@ -409,10 +611,10 @@ fn simple_path(u: &mut Unroller, k: usize) {
                     diff.push(-same);
                 }
             }
-            let d = u.c.or(&diff);
-            u.c.assert(d);
+            out.push(u.c.or(&diff));
         }
     }
+    out
 }
 
 /// The check of a certificate claimed at every size (`every n cutoff c`).
@@ -430,6 +632,20 @@ impl EveryCheck {
     /// Every size 1..cutoff checked, every claim certified at each.
     pub fn accepted(&self) -> bool {
         self.refused.is_none() && self.sizes.iter().all(|c| c.accepted())
+    }
+}
+
+/// Where offset `at` of the model with the lemmas lies: in the model's text, or the
+/// text of the lemma it belongs to.
+fn lemma_line(model: &Model, cert: &Certificate, m: &Model, at: usize) -> String {
+    if at < model.source.text.len() {
+        return model.source.file_line(at);
+    }
+    let (line, _) = m.source.line_col(at);
+    let base = model.source.text.lines().count() + 1;
+    match line.checked_sub(base + 1).and_then(|i| cert.lemmas.get(i)) {
+        Some(l) => format!("lemma `{}`", l.text()),
+        None => m.source.file_line(at),
     }
 }
 
@@ -463,9 +679,24 @@ pub fn check_every(
             "a claim for every size needs an inductive invariant (`induction 1`)".into(),
         ));
     }
-    let (m, props) = with_lemmas(model, cert)?;
+    let (m, props, counts) = with_lemmas(model, cert)?;
+    // The lemmas may compare their processes by order (the model then is, or becomes,
+    // ordered-symmetric), nothing else that breaks symmetry.
+    if let Some(b) = m.first_unordered_break() {
+        return Ok(refuse(format!(
+            "the lemmas are not symmetric: {} at {}",
+            b.what,
+            lemma_line(model, cert, &m, b.span.lo)
+        )));
+    }
     let mut procs = Vec::new();
     for (l, &p) in cert.lemmas.iter().zip(&props) {
+        if counts.contains_key(&p) {
+            return Ok(refuse(format!(
+                "lemma `{}` counts processes: counting lemmas are checked at each size only",
+                l.text()
+            )));
+        }
         if l.sizes.is_some() {
             return Ok(refuse(format!(
                 "lemma `{}` is claimed at some sizes only",

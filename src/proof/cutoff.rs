@@ -28,13 +28,20 @@
 //! and Inv ⇒ ¬bad at every size 1..c proves them at every n. Range errors cannot
 //! occur in the fragment (no arithmetic, no range types), so none is missed.
 //!
-//! The fragment: fully symmetric; no `N`, no `number_procs`; no arithmetic and no
+//! Ordered-symmetric families (process ids also compared by `<` between themselves,
+//! `Model::is_ordered`) keep the argument when S is renumbered in increasing order:
+//! the renumbering keeps every comparison between S's processes, and lemmas may carry
+//! the order of their processes (`forall i < j. not C`, read by the checker as `i < j
+//! && C`). Arithmetic on process ids (`i + 1`, rings) is not kept by the renumbering
+//! and stays outside.
+//!
+//! The fragment: fully symmetric or ordered-symmetric; no `N`, no `number_procs`; no arithmetic and no
 //! range types; no array of processes indexed by processes (its pointers would have
 //! no bounded closure); guards and properties existential-universal over processes
 //! (no `exists` inside a `forall`, counting polarity); updates, their indices and
 //! `case` conditions free of quantifiers over processes; `init` universal.
 
-use crate::model::ir::{CmpOp, Domain, Expr, Model, Transition, Ty, UpdValue, VarKind};
+use crate::model::ir::{Domain, Expr, Model, Transition, Ty, UpdValue, VarKind};
 use crate::source::Span;
 
 /// What the cutoff of a model depends on, besides the invariant.
@@ -226,16 +233,11 @@ pub fn lemma_procs(m: &Model, params: usize, body: &Expr) -> Result<usize, Strin
     if let Some(w) = bad_term(body) {
         return Err(format!("{w} in a lemma"));
     }
-    // Renaming processes must not change a lemma's meaning.
-    let asymmetric = scan(body, &mut |x| match x {
-        Expr::Const(_, Ty::Proc) => true,
-        Expr::Cmp(op, ..) => !matches!(op, CmpOp::Eq | CmpOp::Ne),
-        _ => false,
-    });
-    if asymmetric {
-        return Err(
-            "a lemma that names a process (`#k`) or compares with an order is not symmetric".into(),
-        );
+    // Renaming processes in order must not change a lemma's meaning: no process is
+    // named; order comparisons (between process ids: the fragment has no other
+    // ordered values) are kept by the order-preserving renamings.
+    if scan(body, &mut |x| matches!(x, Expr::Const(_, Ty::Proc))) {
+        return Err("a lemma that names a process (`#k`) is not symmetric".into());
     }
     let mut st = Shape::default();
     walk(m, body, Pol::Pos, false, &mut st)?;
@@ -260,8 +262,20 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
             x.span,
         );
     }
-    if let Some(b) = m.symmetry_breaks.first() {
-        return out(format!("not fully symmetric: {}", b.what), b.span);
+    // Fully symmetric, or ordered-symmetric (process ids compared by order only).
+    if let Some(b) = m.first_unordered_break() {
+        return out(
+            format!(
+                "not fully symmetric, nor ordered-symmetric: {}{}",
+                b.what,
+                if b.what.contains("arithmetic") {
+                    " (neighbour arithmetic such as `i + 1`, rings: no argument for it)"
+                } else {
+                    ""
+                }
+            ),
+            b.span,
+        );
     }
     let pointers = pointers(m)?;
     for i in &m.inits {
@@ -467,6 +481,37 @@ mod tests {
     }
 
     #[test]
+    fn order_comparisons_between_process_ids_stay_in_the_fragment() {
+        // The lowest waiting process enters: `<` between ids in guards, in a `case`
+        // condition and in the property.
+        let text = format!(
+            "{HEAD}init (z) {{ A[z] = I }}\nunsafe u (z1 z2) {{ z1 < z2 && A[z1] = C && A[z2] = C }}\n\
+             transition t (i) requires {{ A[i] = I && forall_other j. (i < j || A[j] <> T) }} \
+             {{ A[j] := case | j = i : T | i < j && A[j] = C : I | _ : A[j]; }}\n\
+             transition s (i j) requires {{ A[i] = T && j <= i }} {{ A[i] := C; }}\n"
+        );
+        let m = load_str("t.cub", &text).unwrap();
+        assert!(m.is_ordered() && !m.is_symmetric() && m.has_lemma_orbits());
+        assert!(m.symmetry_summary().starts_with("ordered symmetric"));
+        assert_eq!(
+            fragment(&m).unwrap(),
+            Fragment {
+                pointers: 1,
+                step: 2,
+                bad: 2
+            }
+        );
+        // Ordered lemmas read as `unsafe` bodies: the order atoms are kept, `#k` is not.
+        let body = |t: &str| {
+            let m = load_str("t.cub", &format!("{text}unsafe l (i j) {{ {t} }}\n")).unwrap();
+            let u = m.unsafes.last().unwrap().clone();
+            lemma_procs(&m, u.params, &u.body)
+        };
+        assert_eq!(body("i < j && A[i] = C && A[j] = T"), Ok(2));
+        assert!(body("i < j && A[i] = C && P = #1").is_err());
+    }
+
+    #[test]
     fn negated_forall_is_existential_and_nesting_is_refused() {
         let f = frag(&format!(
             "{HEAD}init (z) {{ A[z] = I }}\n\
@@ -504,7 +549,16 @@ mod tests {
         assert!(e.contains("indexed by processes"), "{e}");
         let e = frag("var V : bool\ninit () { V = False }\ntransition t (i) requires { i < 2 } { V := True; }\n")
             .unwrap_err();
-        assert!(e.contains("not fully symmetric"), "{e}");
+        assert!(
+            e.contains("not fully symmetric, nor ordered-symmetric"),
+            "{e}"
+        );
+        // Neighbour arithmetic is named as such.
+        let e = frag(&format!(
+            "{HEAD}init (z) {{ A[z] = I }}\ntransition t (i) requires {{ A[i + 1] = I }} {{ A[i] := T; }}\n"
+        ))
+        .unwrap_err();
+        assert!(e.contains("arithmetic") && e.contains("`i + 1`"), "{e}");
         let e = frag(&format!("{HEAD}init (z) {{ exists j. A[j] = T }}\n")).unwrap_err();
         assert!(e.contains("init must be universal"), "{e}");
     }

@@ -1,8 +1,10 @@
 //! Proofs: lemmas of inductive invariants with their symmetric orbits (`lemma`),
 //! certificates in readable text (`cert`) and their independent check (`check`),
-//! and the cutoff argument that extends a check at sizes 1..c to every size (`cutoff`).
+//! counting lemmas (`count`), and the cutoff argument that extends a check at sizes
+//! 1..c to every size (`cutoff`).
 
 pub mod check;
+pub mod count;
 pub mod cutoff;
 pub mod finish;
 pub mod lemma;

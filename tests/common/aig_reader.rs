@@ -19,11 +19,17 @@ pub struct Aig {
     pub constraints: Vec<u32>,
     pub justice: usize,
     pub fairness: usize,
+    /// The literals of each justice property.
+    pub justice_lits: Vec<Vec<u32>>,
+    /// The fairness literals.
+    pub fairness_lits: Vec<u32>,
     /// (rhs0, rhs1) per AND gate, gate k defining variable I + L + 1 + k.
     pub ands: Vec<(u32, u32)>,
     pub input_names: HashMap<usize, String>,
     pub latch_names: HashMap<usize, String>,
     pub bad_names: HashMap<usize, String>,
+    pub output_names: HashMap<usize, String>,
+    pub justice_names: HashMap<usize, String>,
 }
 
 fn read_line<'a>(data: &'a [u8], pos: &mut usize) -> Result<&'a str, String> {
@@ -109,13 +115,22 @@ pub fn parse(data: &[u8]) -> Result<Aig, String> {
     for _ in 0..j {
         sizes.push(numbers(read_line(data, &mut pos)?)?[0]);
     }
-    for s in sizes {
-        for _ in 0..s {
-            read_line(data, &mut pos)?;
+    let one_lit = |line: &str| -> Result<u32, String> {
+        match numbers(line)?[..] {
+            [x] if lit_ok(x) => Ok(x),
+            _ => Err(format!("literal line `{line}`")),
         }
+    };
+    for s in sizes {
+        let mut lits = Vec::new();
+        for _ in 0..s {
+            lits.push(one_lit(read_line(data, &mut pos)?)?);
+        }
+        aig.justice_lits.push(lits);
     }
     for _ in 0..f {
-        read_line(data, &mut pos)?;
+        let l = one_lit(read_line(data, &mut pos)?)?;
+        aig.fairness_lits.push(l);
     }
     aig.justice = j as usize;
     aig.fairness = f as usize;
@@ -143,7 +158,9 @@ pub fn parse(data: &[u8]) -> Result<Aig, String> {
             "i" => (&mut aig.input_names, i),
             "l" => (&mut aig.latch_names, l),
             "b" => (&mut aig.bad_names, b),
-            "o" | "c" | "j" | "f" => continue,
+            "o" => (&mut aig.output_names, o),
+            "j" => (&mut aig.justice_names, j),
+            "c" | "f" => continue,
             _ => return Err(format!("symbol `{line}`")),
         };
         if idx >= count as usize || table.insert(idx, name.to_string()).is_some() {

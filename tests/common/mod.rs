@@ -38,6 +38,8 @@ pub const VERDICTS: &[Expected] = &[
     ("readers_writers", "two_writers", None),
     ("readers_writers", "writer_and_reader", None),
     ("handoff_lock", "mutex", None),
+    // The mutual-exclusion argument in the header (ordered symmetric).
+    ("burns", "mutex", None),
 ];
 
 /// Runs the `nfold` binary from the crate root: exit code, stdout, stderr. Fails the

@@ -23,6 +23,24 @@ fn symmetry_line(run: &Run) -> String {
             data.unwrap_or_default()
         ),
         (true, true) => format!("fully symmetric; {what} on{}", ltl_symmetry(run, true)),
+        // IC3's lemmas stand for their orbits under the order-preserving renamings
+        // (the other reductions need full symmetry).
+        (false, true)
+            if m.has_lemma_orbits()
+                && matches!(run.engine, "ic3" | "auto")
+                && what.contains("lemma orbits") =>
+        {
+            format!(
+                "{}; order-preserving lemma orbits (IC3, checked by Houdini) on{}{}",
+                m.symmetry_summary(),
+                if run.engine == "auto" {
+                    ", reduction (explicit) off"
+                } else {
+                    ""
+                },
+                ltl_symmetry(run, false)
+            )
+        }
         (true, false) => format!(
             "fully symmetric; {what} off (--no-symmetry){}",
             ltl_symmetry(run, false)

@@ -182,6 +182,7 @@ impl From<ReachResult> for SizeReport {
                 initial_states: Some(r.stats.initial_states),
                 complete: Some(r.complete),
                 omission_probability: r.omission,
+                bytes: Some(r.stats.bytes),
                 ..Default::default()
             },
             // Every state of depth <= the level being expanded was discovered and checked.

@@ -103,8 +103,13 @@ impl Checker<'_> {
                 ),
             ),
             (a, b) if a.is_intlike() && b.is_intlike() => {
-                if !eq && (a == Ty::Proc || b == Ty::Proc) {
-                    self.asym("an order comparison on process ids", span);
+                if !eq && a == Ty::Proc && b == Ty::Proc {
+                    self.asym_order(span);
+                } else if !eq && (a == Ty::Proc || b == Ty::Proc) {
+                    self.asym(
+                        "an order comparison of a process id with an integer term",
+                        span,
+                    );
                 } else if eq && ((a == Ty::Proc) != (b == Ty::Proc)) {
                     self.asym("a process id compared with an integer term", span);
                 }

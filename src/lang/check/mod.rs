@@ -312,6 +312,17 @@ impl<'a> Checker<'a> {
         self.breaks.push(SymmetryBreak {
             what: what.into(),
             span,
+            order: false,
+        });
+    }
+
+    /// An order comparison between two process ids: breaks full symmetry, keeps the
+    /// order-preserving one.
+    fn asym_order(&mut self, span: Span) {
+        self.breaks.push(SymmetryBreak {
+            what: "an order comparison on process ids".into(),
+            span,
+            order: true,
         });
     }
 

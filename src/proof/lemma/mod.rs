@@ -14,6 +14,16 @@
 //! processes, and a lemma that talks about a cell missing at some width would say
 //! something about unobserved values there.
 //!
+//! For an *ordered-symmetric* family (process ids compared by `<`, `Model::is_ordered`)
+//! a lemma is *ordered*: its variables carry the order of the processes they came
+//! from, x1 < x2 < ... < xk, and its orbit is the increasing assignments only (the
+//! clause `forall i < j. not C(i, j)`). At one size the only order-preserving
+//! bijection is the identity, so such an orbit is a *guess* (a generalisation, as the
+//! quantified clause for every n is), not a consequence of the proof: IC3 uses it to
+//! learn faster, and every invariant built from ordered lemmas is filtered by Houdini
+//! over every member of every orbit (`ic3::prove`) and checked by `proof::check`
+//! before anything is claimed.
+//!
 //! An atom on an ordered cell (a range type or `int`) may also be a *range atom*
 //! "cell ≥ v" or "cell ≤ v" (`Rel`), found by IC3's generalization: one range lemma
 //! stands for a product of value cases (Peterson's "process i has passed level L" is
@@ -62,6 +72,9 @@ pub struct Lemma {
     pub hi: usize,
     pub procs: usize,
     pub atoms: Vec<Atom>,
+    /// The variables are in increasing order of processes (x1 < x2 < ...), and the
+    /// orbit is the increasing assignments only (an ordered-symmetric family).
+    pub ordered: bool,
 }
 
 /// `Lemma::matching` gave up: the caller's limit (`sat::Stop`) was reached.
@@ -196,7 +209,14 @@ impl Lemma {
     /// The cube should be `restrict`ed.
     pub fn from_cube(ts: &Transys, cube: &Cube, symmetric: bool) -> Lemma {
         let (lo, hi) = interval(ts, cube);
-        let mut procs: Vec<i64> = Vec::new();
+        let model = ts.inst.model;
+        // An ordered-symmetric family: the variables follow the processes' order.
+        let ordered = symmetric && !model.is_symmetric() && model.has_lemma_orbits();
+        let mut procs: Vec<i64> = if ordered {
+            processes(ts, cube)
+        } else {
+            Vec::new()
+        };
         let pval = |p: i64, procs: &mut Vec<i64>| {
             if !symmetric {
                 return PVal::Const(p);
@@ -213,7 +233,7 @@ impl Lemma {
         for &(v, val) in cube {
             let StateVar::Cell(s) = v else { continue };
             let slot = &ts.inst.slots[s];
-            let var = &ts.inst.model.vars[slot.var];
+            let var = &model.vars[slot.var];
             let index = slot
                 .index
                 .iter()
@@ -242,6 +262,8 @@ impl Lemma {
             hi,
             procs: procs.len(),
             atoms,
+            // Over fewer than two processes the order says nothing.
+            ordered: ordered && procs.len() > 1,
         }
     }
 
@@ -287,6 +309,18 @@ impl Lemma {
         out
     }
 
+    /// The members of the orbit as lemmas of their own (without variables); a lemma
+    /// without orbit (no variables, or kept concrete) is itself.
+    pub fn members_as_lemmas(&self, ts: &Transys) -> Vec<Lemma> {
+        if self.procs == 0 {
+            return vec![self.clone()];
+        }
+        self.orbit(ts)
+            .iter()
+            .map(|c| Lemma::from_cube(ts, c, false))
+            .collect()
+    }
+
     /// The lemma of width `w` restated at width `w + 1` (interval `w + 1..=w + 1`),
     /// for a family whose ranges have bounds depending on N: every constant of such a
     /// range (a value or an array index) moves with one of its range's bounds, the
@@ -325,9 +359,32 @@ impl Lemma {
         Some(out)
     }
 
-    /// The number of injective assignments of `n` processes to the variables.
+    /// The number of injective assignments of `n` processes to the variables
+    /// (increasing ones for an ordered lemma).
     pub fn orbit_size(&self, n: usize) -> usize {
-        (0..self.procs).fold(1usize, |acc, i| acc.saturating_mul(n.saturating_sub(i)))
+        let all = (0..self.procs).fold(1usize, |acc, i| acc.saturating_mul(n.saturating_sub(i)));
+        if !self.ordered {
+            return all;
+        }
+        // n choose k = n (n-1) ... (n-k+1) / k!, computed without overflow.
+        let mut c = 1usize;
+        for i in 0..self.procs {
+            if n < self.procs {
+                return 0;
+            }
+            c = c.saturating_mul(n - i) / (i + 1);
+        }
+        c
+    }
+
+    /// Whether process `p` may be the next variable's value after `cur`: distinct, and
+    /// above the last one for an ordered lemma.
+    fn next_ok(&self, cur: &[i64], p: i64) -> bool {
+        if self.ordered {
+            cur.last().is_none_or(|&q| p > q)
+        } else {
+            !cur.contains(&p)
+        }
     }
 
     fn each_assignment(&self, n: usize, cur: &mut Vec<i64>, f: &mut dyn FnMut(&[i64])) {
@@ -336,7 +393,7 @@ impl Lemma {
             return;
         }
         for p in 1..=n as i64 {
-            if !cur.contains(&p) {
+            if self.next_ok(cur, p) {
                 cur.push(p);
                 self.each_assignment(n, cur, f);
                 cur.pop();
@@ -437,7 +494,7 @@ impl Lemma {
             if m.found.is_some() || m.stopped {
                 return;
             }
-            if !m.cur.contains(&p) {
+            if self.next_ok(&m.cur, p) {
                 m.cur.push(p);
                 self.search(m);
                 m.cur.pop();
@@ -515,6 +572,7 @@ impl Lemma {
             body,
             no_range: false,
             no_int_bound: false,
+            ordered: self.ordered,
         }
     }
 }
@@ -564,6 +622,7 @@ mod tests {
                     value: PVal::Const(4),
                 },
             ],
+            ordered: false,
         };
         let values = |l: &Lemma| -> Vec<(Vec<PVal>, PVal)> {
             l.atoms.iter().map(|a| (a.index.clone(), a.value)).collect()
@@ -629,6 +688,7 @@ mod tests {
             hi: 4,
             procs: 1,
             atoms,
+            ordered: false,
         };
         assert!(l(vec![ge(2)]).subsumes(&l(vec![atom(0, 0, 3)])));
         assert!(!l(vec![atom(0, 0, 3)]).subsumes(&l(vec![ge(2)])));
@@ -652,6 +712,7 @@ mod tests {
             hi: 10,
             procs: 6,
             atoms: (0..6).map(|i| atom(0, i, (i == 5) as i64)).collect(),
+            ordered: false,
         };
         let idle = |_: StateVar| 0;
         let free = Stop::default();
@@ -739,6 +800,104 @@ mod tests {
     }
 
     #[test]
+    fn ordered_lemmas_keep_the_order_of_their_processes() {
+        use crate::bmc::frame::Encoding;
+        let m = crate::lang::load_str(
+            "t.cub",
+            "type loc = I | T | C\narray A[proc] : loc\ninit (z) { A[z] = I }\n\
+             unsafe (z1 z2) { A[z1] = C && A[z2] = C }\n\
+             transition t (i) requires { A[i] = I && forall_other j. (i < j || A[j] = I) } { A[i] := T; }\n",
+        )
+        .unwrap();
+        assert!(m.is_ordered());
+        let ts = Transys::new(&m, 1, 4, Encoding::Binary);
+        let cell = |p: i64| StateVar::Cell(ts.inst.slot_of(0, &[p]).unwrap());
+        // A[4] = T and A[2] = C: the variables follow the processes' order (x1 = 2,
+        // x2 = 4), whatever order the atoms come in.
+        let cube = restrict(&ts, &vec![(cell(4), 1), (cell(2), 2)], 4);
+        let l = Lemma::from_cube(&ts, &cube, true);
+        assert!(l.ordered && l.procs == 2);
+        assert_eq!(
+            l.render(&ts, (4, 4)),
+            "forall i < j. not (A[i] = C && A[j] = T)"
+        );
+        // Its orbit: the increasing pairs of 1..4, C(4, 2) = 6 of them, each with the
+        // lower process critical.
+        assert_eq!(l.orbit_size(4), 6);
+        let orbit = l.orbit(&ts);
+        assert_eq!(orbit.len(), 6);
+        for (a, b) in [(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)] {
+            let mut want = vec![(cell(a), 2), (cell(b), 1)];
+            want.sort_unstable();
+            let cells = |c: &Cube| -> Cube {
+                c.iter()
+                    .copied()
+                    .filter(|(v, _)| matches!(v, StateVar::Cell(_)))
+                    .collect()
+            };
+            assert!(orbit.iter().any(|c| cells(c) == want), "({a}, {b})");
+        }
+        // A state with the higher process critical matches no member; with the lower
+        // one, it does.
+        let value = |v: StateVar| {
+            if v == cell(3) {
+                2
+            } else if v == cell(1) {
+                1
+            } else {
+                0
+            }
+        };
+        assert!(
+            l.matching(&ts, 4, &value, &Stop::default())
+                .unwrap()
+                .is_none()
+        );
+        let value = |v: StateVar| {
+            if v == cell(1) {
+                2
+            } else if v == cell(3) {
+                1
+            } else {
+                0
+            }
+        };
+        assert!(
+            l.matching(&ts, 4, &value, &Stop::default())
+                .unwrap()
+                .is_some()
+        );
+        // Without the order (a symmetric lemma) the same atoms subsume the ordered
+        // lemma; the ordered one does not subsume the symmetric one.
+        let sym = Lemma {
+            ordered: false,
+            ..l.clone()
+        };
+        assert!(sym.subsumes(&l) && !l.subsumes(&sym) && l.subsumes(&l));
+        // The reversed ordered lemma (higher process critical) says something else.
+        let rev = Lemma {
+            atoms: l
+                .atoms
+                .iter()
+                .map(|a| Atom {
+                    index: vec![match a.index[0] {
+                        PVal::Proc(i) => PVal::Proc(1 - i),
+                        c => c,
+                    }],
+                    ..a.clone()
+                })
+                .collect(),
+            ..l.clone()
+        };
+        assert!(!rev.subsumes(&l) && !l.subsumes(&rev));
+        assert_eq!(simplify(vec![l.clone(), rev.clone()]).len(), 2);
+        // Each member of the orbit as a lemma of its own.
+        let members = l.members_as_lemmas(&ts);
+        assert_eq!(members.len(), 6);
+        assert!(members.iter().all(|x| x.procs == 0 && !x.ordered));
+    }
+
+    #[test]
     fn simplify_merges_and_subsumes() {
         // not (A[i] = 2 && A[j] = 2) at 2..5 and at 6..9: one lemma at 2..9.
         let l = |lo, hi, atoms: Vec<Atom>, procs| Lemma {
@@ -746,6 +905,7 @@ mod tests {
             hi,
             procs,
             atoms,
+            ordered: false,
         };
         let a = l(2, 5, vec![atom(0, 0, 2), atom(0, 1, 2)], 2);
         let b = l(6, 9, vec![atom(0, 1, 2), atom(0, 0, 2)], 2);

@@ -35,7 +35,8 @@ impl Lemma {
     /// variables; beyond, the atoms as they are): equal for two lemmas iff they say
     /// the same of their widths.
     pub fn canonical_atoms(&self) -> Vec<Atom> {
-        if self.procs > 5 {
+        // An ordered lemma's variables are already in their one order.
+        if self.procs > 5 || self.ordered {
             let mut a = self.atoms.clone();
             a.sort();
             return a;
@@ -55,10 +56,13 @@ impl Lemma {
     }
 
     /// Whether this lemma implies `other` at every width `other` claims: its atoms,
-    /// under some injective renaming into `other`'s variables, are among `other`'s.
+    /// under some injective renaming into `other`'s variables, are among `other`'s
+    /// (an increasing renaming when this lemma is ordered: then `other` must be
+    /// ordered too, or its tuples would not all be in this lemma's order).
     pub fn subsumes(&self, other: &Lemma) -> bool {
         let (a, b) = (self.effective(), other.effective());
-        if self.procs > other.procs
+        if (self.ordered && !other.ordered)
+            || self.procs > other.procs
             || a.0 > b.0
             || a.1 < b.1
             || self.atoms.len() > other.atoms.len()
@@ -84,7 +88,12 @@ impl Lemma {
             });
         }
         for q in 0..other.procs {
-            if !map.contains(&q) {
+            let fits = if self.ordered {
+                map.last().is_none_or(|&p| q > p)
+            } else {
+                !map.contains(&q)
+            };
+            if fits {
                 map.push(q);
                 if self.embeds(other, map) {
                     return true;
@@ -116,7 +125,7 @@ pub fn simplify(lemmas: Vec<Lemma>) -> Vec<Lemma> {
         let (lo, hi) = l.effective();
         if let Some((_, m)) = by_atoms.iter_mut().find(|(k, m)| {
             let (a, b) = m.effective();
-            *k == key && m.procs == l.procs && lo <= b + 1 && a <= hi + 1
+            *k == key && m.procs == l.procs && m.ordered == l.ordered && lo <= b + 1 && a <= hi + 1
         }) {
             m.lo = m.effective().0.min(lo);
             m.hi = m.hi.max(hi);

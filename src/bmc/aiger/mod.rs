@@ -20,7 +20,8 @@
 //!   parity, constants are 0 and 1. Only the cones of the latches' next values and of
 //!   the bad outputs are written.
 //! - **Bad outputs** (the B section; no ordinary outputs): one per `unsafe` property,
-//!   `b0 NAME` in the symbol table, then `range_error`. No C, J or F sections.
+//!   `b0 NAME` in the symbol table, then `range_error`. No C or F sections; a J
+//!   section (one justice property) only for an `ltl` property (`justice`).
 //!
 //! # Initial states: reset values, and an init-latch for the free bits
 //!
@@ -66,12 +67,22 @@
 //! idle step). Hence every AIGER trace that asserts a bad output at time k with the
 //! constraints held is an nfold run of depth k reaching that violation, and conversely.
 
+pub mod justice;
+
 use super::transys::{FIRE, STATE, STEP, Transys};
 use crate::sat::circuit::{FALSE, TRUE};
 use crate::sat::{Lit, SolveResult, SolverKind, Stop};
 use crate::trace::step_label;
 use std::collections::HashMap;
 use std::io::{self, Write};
+
+/// One justice property: a run is a witness when each literal holds infinitely often.
+#[derive(Clone, Debug, Default)]
+pub struct Justice {
+    pub name: String,
+    /// (what it says, literal).
+    pub lits: Vec<(String, u32)>,
+}
 
 /// An and-inverter graph in AIGER's numbering: variable 0 is the constant (literal 0
 /// false, 1 true), inputs are variables 1..=I, latches I+1..=I+L, AND gates the rest,
@@ -86,8 +97,15 @@ pub struct Aig {
     /// The AND gates in order: gate k defines variable I+L+1+k as the conjunction of two
     /// literals, the larger first.
     pub ands: Vec<(u32, u32)>,
+    /// Ordinary outputs (the O section): name and literal. Only the form for ABC's
+    /// liveness commands has them (`justice::for_abc`).
+    pub outputs: Vec<(String, u32)>,
     /// The bad-state outputs (the B section): name and literal.
     pub bad: Vec<(String, u32)>,
+    /// The justice properties (the J section): per property its name and its
+    /// literals, each with a description (written as comments: the symbol table names
+    /// properties, not their literals).
+    pub justice: Vec<Justice>,
     /// Comment lines written after the symbol table.
     pub comments: Vec<String>,
 }
@@ -98,19 +116,22 @@ impl Aig {
         (self.inputs.len() + self.latches.len() + self.ands.len()) as u32
     }
 
-    /// Write the graph as binary AIGER 1.9 (`aig M I L O A B C J F`, no ordinary
-    /// outputs, constraints or liveness sections), with its symbol table and comments.
+    /// Write the graph as binary AIGER 1.9 (`aig M I L O A B C J F`; no constraint or
+    /// fairness sections: constraints are folded into the properties, fairness is
+    /// written as justice literals), with its symbol table and comments.
     pub fn write(&self, w: &mut dyn Write) -> io::Result<()> {
         let (i, l) = (self.inputs.len(), self.latches.len());
         let mut out = Vec::with_capacity(64 + 4 * self.ands.len() + 16 * (l + i));
         writeln!(
             out,
-            "aig {} {} {} 0 {} {} 0 0 0",
+            "aig {} {} {} {} {} {} 0 {} 0",
             self.max_var(),
             i,
             l,
+            self.outputs.len(),
             self.ands.len(),
-            self.bad.len()
+            self.bad.len(),
+            self.justice.len()
         )?;
         for &(_, next, reset) in &self.latches {
             if reset {
@@ -119,8 +140,20 @@ impl Aig {
                 writeln!(out, "{next}")?;
             }
         }
+        for (_, o) in &self.outputs {
+            writeln!(out, "{o}")?;
+        }
         for (_, b) in &self.bad {
             writeln!(out, "{b}")?;
+        }
+        // Justice: the sizes of the properties, then all their literals.
+        for j in &self.justice {
+            writeln!(out, "{}", j.lits.len())?;
+        }
+        for j in &self.justice {
+            for (_, lit) in &j.lits {
+                writeln!(out, "{lit}")?;
+            }
         }
         let first = 2 * (i + l + 1) as u32;
         for (k, &(a, b)) in self.ands.iter().enumerate() {
@@ -135,8 +168,14 @@ impl Aig {
         for (k, (name, _, _)) in self.latches.iter().enumerate() {
             writeln!(out, "l{k} {}", symbol(name))?;
         }
+        for (k, (name, _)) in self.outputs.iter().enumerate() {
+            writeln!(out, "o{k} {}", symbol(name))?;
+        }
         for (k, (name, _)) in self.bad.iter().enumerate() {
             writeln!(out, "b{k} {}", symbol(name))?;
+        }
+        for (k, j) in self.justice.iter().enumerate() {
+            writeln!(out, "j{k} {}", symbol(&j.name))?;
         }
         if !self.comments.is_empty() {
             out.extend_from_slice(b"c\n");
@@ -331,6 +370,17 @@ fn constant_bits(ts: &Transys, bits: &[(String, Lit, Lit)]) -> Vec<Option<bool>>
 /// `init:` input at time 0 (ABC's `pdr` is often faster on this form: a cube with
 /// `started` = 1 is disjoint from the initial state whatever its other literals).
 pub fn build(ts: &mut Transys, props: &[usize], reset_values: bool) -> Aig {
+    build_with(ts, props, reset_values, None)
+}
+
+/// `build`, with a justice property whose literals are template literals (each
+/// conjoined with `valid`: every constraint held so far, see the module comment).
+pub(crate) fn build_with(
+    ts: &mut Transys,
+    props: &[usize],
+    reset_values: bool,
+    justice: Option<(String, Vec<(String, Lit)>)>,
+) -> Aig {
     // Build every literal the graph needs in the template first.
     let bads: Vec<(Lit, Lit)> = props.iter().map(|&p| ts.bad(p)).collect();
     let range = ts.range(props, false);
@@ -459,6 +509,19 @@ pub fn build(ts: &mut Transys, props: &[usize], reset_values: bool) -> Aig {
             b.and(&[invalid ^ 1, state_ok, initok, int_bound]),
         ));
     }
+    let justice: Vec<Justice> = justice
+        .into_iter()
+        .map(|(name, lits)| Justice {
+            name,
+            lits: lits
+                .into_iter()
+                .map(|(what, l)| {
+                    let l = m.lit(ts, &mut b, l);
+                    (what, b.and2(valid, l))
+                })
+                .collect(),
+        })
+        .collect();
     let sizes = if ts.single() {
         format!("size {}", ts.agg.min)
     } else {
@@ -485,7 +548,9 @@ pub fn build(ts: &mut Transys, props: &[usize], reset_values: bool) -> Aig {
         inputs,
         latches,
         ands: b.ands,
+        outputs: Vec::new(),
         bad,
+        justice,
         comments,
     };
     aig.sweep();
@@ -505,7 +570,9 @@ impl Aig {
             .latches
             .iter()
             .map(|l| l.1)
+            .chain(self.outputs.iter().map(|o| o.1))
             .chain(self.bad.iter().map(|b| b.1))
+            .chain(self.justice.iter().flat_map(|j| j.lits.iter().map(|l| l.1)))
             .filter_map(gate)
             .collect();
         while let Some(k) = stack.pop() {
@@ -539,8 +606,13 @@ impl Aig {
         for l in &mut self.latches {
             l.1 = map(l.1);
         }
-        for b in &mut self.bad {
-            b.1 = map(b.1);
+        for o in self.outputs.iter_mut().chain(&mut self.bad) {
+            o.1 = map(o.1);
+        }
+        for j in &mut self.justice {
+            for l in &mut j.lits {
+                l.1 = map(l.1);
+            }
         }
     }
 }

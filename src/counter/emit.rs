@@ -1,0 +1,451 @@
+//! The counter model written out: place invariants eliminate counters (each one a
+//! readable lemma), the moves become transitions, and the model is read back through
+//! the front end.
+
+use super::build::{Ctx, Move, classes};
+use super::linear::{self, Q};
+use super::{CounterView, fragment, relevant, simplify};
+use crate::lang::{self, LoadOptions};
+use crate::model::ir::*;
+use crate::source::Span;
+use std::collections::HashMap;
+
+fn read(v: VarId) -> Expr {
+    Expr::Read(v, vec![])
+}
+
+fn int(v: i64) -> Expr {
+    Expr::Const(v, Ty::Int)
+}
+
+fn arith(op: ArithOp, a: Expr, b: Expr) -> Expr {
+    Expr::Arith(op, Box::new(a), Box::new(b))
+}
+
+/// The change of a global by a move: `Some(d)` for `G := G + d`, `G := G - d` or no
+/// update, `None` otherwise.
+fn delta(mv: &Move, g: VarId) -> Option<i64> {
+    match mv.globals.iter().find(|(v, _)| *v == g) {
+        None => Some(0),
+        Some((_, UpdValue::Term(Expr::Arith(op, a, b)))) => match (op, &**a, &**b) {
+            (ArithOp::Add, Expr::Read(v, ix), Expr::Const(d, _)) if *v == g && ix.is_empty() => {
+                Some(*d)
+            }
+            (ArithOp::Sub, Expr::Read(v, ix), Expr::Const(d, _)) if *v == g && ix.is_empty() => {
+                Some(-*d)
+            }
+            _ => None,
+        },
+        Some((_, UpdValue::Term(Expr::Read(v, ix)))) if *v == g && ix.is_empty() => Some(0),
+        _ => None,
+    }
+}
+
+/// The value `init` pins global g to (a top-level `g = c`).
+fn pinned(init: &Expr, g: VarId) -> Option<i64> {
+    let conj: Vec<&Expr> = match init {
+        Expr::And(xs) => xs.iter().collect(),
+        e => vec![e],
+    };
+    conj.iter().find_map(|e| match e {
+        Expr::Cmp(CmpOp::Eq, a, b) => match (&**a, &**b) {
+            (Expr::Read(v, ix), Expr::Const(c, _)) | (Expr::Const(c, _), Expr::Read(v, ix))
+                if *v == g && ix.is_empty() =>
+            {
+                Some(*c)
+            }
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// The eliminations found: per class, the expression standing for its counter (over the
+/// counters kept and the globals, in the numbering of the unreduced counter model),
+/// and the place invariants as lemma bodies.
+struct Elim {
+    expr: Vec<Option<Expr>>,
+    lemmas: Vec<String>,
+    /// The globals (ids of the model) that a place invariant ties to the counts.
+    counters: Vec<VarId>,
+}
+
+/// Place invariants with an integer row whose pivot is a counter eliminate that
+/// counter; the row is a lemma `#{x : P} <> E` when its counters have coefficient 1
+/// (and is left out when it is the conservation law, true of any state).
+fn eliminate(ctx: &Ctx, moves: &[Move], init: &Expr, allowed: &[bool], preds: &[String]) -> Elim {
+    let (k, n, m) = (ctx.classes.len(), ctx.n as i64, ctx.m);
+    let mut none = Elim {
+        expr: vec![None; k],
+        lemmas: Vec::new(),
+        counters: Vec::new(),
+    };
+    let single = allowed.iter().filter(|&&a| a).count() == 1;
+    let base = ctx.gid.len();
+    // Global ids (in the counter model) with a linear change and a pinned initial value.
+    let mut lin: Vec<(VarId, i64)> = Vec::new();
+    let mut orig = vec![0; base];
+    for (&v, &g) in ctx.gid {
+        orig[g] = v;
+    }
+    for (g, &o) in orig.iter().enumerate() {
+        let var = &m.vars[o];
+        if !matches!(var.ty, Ty::Range(_)) || var.kind != VarKind::Global {
+            continue;
+        }
+        if moves.iter().all(|mv| delta(mv, g).is_some())
+            && let Some(x0) = pinned(init, g)
+        {
+            lin.push((g, x0));
+        }
+    }
+    if !single {
+        // Only the conservation law: the first class is what the others leave.
+        let rest: Vec<Expr> = (1..k).map(|c| read(UNREDUCED + c)).collect();
+        none.expr[0] = Some(arith(ArithOp::Sub, Expr::Size, sum(rest)));
+        return none;
+    }
+    let cols = k + lin.len();
+    let deltas: Vec<Vec<i64>> = moves
+        .iter()
+        .map(|mv| {
+            let mut d = vec![0; cols];
+            if mv.src != mv.dst {
+                d[mv.src] -= 1;
+                d[mv.dst] += 1;
+            }
+            for (j, &(g, _)) in lin.iter().enumerate() {
+                d[k + j] = delta(mv, g).unwrap_or(0);
+            }
+            d
+        })
+        .collect();
+    let x0: Vec<i64> = (0..k)
+        .map(|c| if allowed[c] { n } else { 0 })
+        .chain(lin.iter().map(|&(_, v)| v))
+        .collect();
+    for row in linear::invariants(&deltas, cols) {
+        let Some(coef) = row.iter().map(|q| q.as_int()).collect::<Option<Vec<i64>>>() else {
+            continue;
+        };
+        let Some(p) = coef.iter().position(|&c| c != 0).filter(|&p| p < k) else {
+            continue;
+        };
+        let rhs: i64 = coef.iter().zip(&x0).map(|(a, b)| a * b).sum();
+        let counters = &coef[..k];
+        let globals = &coef[k..];
+        for (j, _) in globals.iter().enumerate().filter(|(_, c)| **c != 0) {
+            let o = orig[lin[j].0];
+            if !none.counters.contains(&o) {
+                none.counters.push(o);
+            }
+        }
+        let conservation = counters.iter().all(|&c| c == 1) && globals.iter().all(|&c| c == 0);
+        if !conservation {
+            if !counters.iter().all(|&c| c == 0 || c == 1) {
+                continue;
+            }
+            let set: Vec<&str> = (0..k)
+                .filter(|&c| counters[c] == 1)
+                .map(|c| preds[c].as_str())
+                .collect();
+            let e = rhs_text(m, rhs, globals, &lin, &orig);
+            none.lemmas
+                .push(format!("#{{x : {}}} <> {e}", set.join(" || ")));
+        }
+        // counter p = rhs - Σ_{j≠p} coef_j x_j
+        let mut e = int(rhs);
+        for (j, &a) in coef.iter().enumerate() {
+            if j == p || a == 0 {
+                continue;
+            }
+            let x = if j < k {
+                read(UNREDUCED + j)
+            } else {
+                read(lin[j - k].0)
+            };
+            let t = if a == 1 || a == -1 {
+                x
+            } else {
+                arith(ArithOp::Mul, int(a.abs()), x)
+            };
+            e = arith(if a > 0 { ArithOp::Sub } else { ArithOp::Add }, e, t);
+        }
+        none.expr[p] = Some(e);
+    }
+    let _ = Q::int(0);
+    none
+}
+
+fn sum(terms: Vec<Expr>) -> Expr {
+    let mut it = terms.into_iter();
+    let first = it.next().unwrap_or(int(0));
+    it.fold(first, |a, t| arith(ArithOp::Add, a, t))
+}
+
+/// `rhs - Σ b_g G` as text over the model's own globals.
+fn rhs_text(m: &Model, rhs: i64, b: &[i64], lin: &[(VarId, i64)], orig: &[VarId]) -> String {
+    let mut pos = Vec::new();
+    let mut neg = Vec::new();
+    for (j, &c) in b.iter().enumerate() {
+        let name = &m.vars[orig[lin[j].0]].name;
+        let t = if c.abs() == 1 {
+            name.clone()
+        } else {
+            format!("{} * {name}", c.abs())
+        };
+        if c < 0 {
+            pos.push(t);
+        } else if c > 0 {
+            neg.push(t);
+        }
+    }
+    let mut s = pos.join(" + ");
+    if rhs != 0 || pos.is_empty() {
+        if s.is_empty() {
+            s = rhs.to_string();
+        } else if rhs > 0 {
+            s = format!("{s} + {rhs}");
+        } else {
+            s = format!("{s} - {}", -rhs);
+        }
+    }
+    for t in neg {
+        s = format!("{s} - {t}");
+    }
+    s
+}
+
+/// The predicate of a class over the process `x`: its live cells' values.
+fn pred(m: &Model, locals: &[VarId], class: &[i64], dead_in: &[bool]) -> String {
+    let atoms: Vec<String> = locals
+        .iter()
+        .zip(class)
+        .zip(dead_in)
+        .filter(|(_, d)| !**d)
+        .map(|((&v, &x), _)| {
+            let var = &m.vars[v];
+            let val = match var.ty {
+                Ty::Bool => if x != 0 { "True" } else { "False" }.to_string(),
+                Ty::Enum(e) => m.enums[e].ctors[x as usize].clone(),
+                _ => x.to_string(),
+            };
+            format!("{}[x] = {val}", var.name)
+        })
+        .collect();
+    match atoms.len() {
+        0 => "True".into(),
+        1 => atoms[0].clone(),
+        _ => format!("({})", atoms.join(" && ")),
+    }
+}
+
+/// The counter model of `m` at width n.
+pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
+    fragment(m)?;
+    let rel = relevant(m);
+    let locals: Vec<VarId> = (0..m.vars.len())
+        .filter(|&v| m.vars[v].dims == [Ty::Proc] && rel[v])
+        .collect();
+    let (cls, deads) = classes(m, n, &locals)?;
+    let globals: Vec<VarId> = (0..m.vars.len())
+        .filter(|&v| m.vars[v].dims.is_empty())
+        .collect();
+    let gid: HashMap<VarId, VarId> = globals.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let base = globals.len();
+    let plain: Vec<Expr> = (0..cls.len()).map(|c| read(UNREDUCED + c)).collect();
+    let ctx = Ctx {
+        m,
+        n,
+        locals: &locals,
+        classes: &cls,
+        gid: &gid,
+        count: &plain,
+    };
+    let moves = ctx.moves()?;
+    let (init, allowed) = ctx.init()?;
+    let props: Vec<Expr> = m
+        .unsafes
+        .iter()
+        .map(|u| ctx.property(u))
+        .collect::<Result<_, _>>()?;
+    let preds: Vec<String> = cls
+        .iter()
+        .zip(&deads)
+        .map(|(c, d)| pred(m, &locals, c, d))
+        .collect();
+    let elim = eliminate(&ctx, &moves, &init, &allowed, &preds);
+    let mut prefix = "NfoldK".to_string();
+    while m.vars.iter().any(|v| v.name.starts_with(&prefix))
+        || m.ranges
+            .iter()
+            .any(|r| r.name.starts_with(&prefix.to_lowercase()))
+    {
+        prefix.push('X');
+    }
+    // Final ids: globals first, then the counters kept.
+    let mut fin: Vec<Expr> = Vec::new();
+    let mut kept = Vec::new();
+    for c in 0..cls.len() {
+        if elim.expr[c].is_none() {
+            fin.push(read(base + kept.len()));
+            kept.push(c);
+        } else {
+            fin.push(int(0));
+        }
+    }
+    for c in 0..cls.len() {
+        if let Some(e) = &elim.expr[c] {
+            fin[c] = remap(e, &fin);
+        }
+    }
+    let remap = |e: &Expr| simplify(remap(e, &fin), n);
+    let mut out = m.clone();
+    out.ranges.push(RangeType {
+        name: format!("{}_count", prefix.to_lowercase()),
+        lo: SizeExpr::Lit(0),
+        hi: SizeExpr::Size,
+        span: Span::default(),
+    });
+    let count_ty = Ty::Range(out.ranges.len() - 1);
+    out.vars = globals.iter().map(|&v| m.vars[v].clone()).collect();
+    let mut counts = Vec::new();
+    for &c in &kept {
+        let name = format!("{prefix}{c}");
+        counts.push((name.clone(), format!("#{{x : {}}}", preds[c])));
+        out.vars.push(Var {
+            name,
+            kind: VarKind::Global,
+            dims: vec![],
+            ty: count_ty,
+            span: Span::default(),
+        });
+    }
+    out.transitions = moves
+        .iter()
+        .map(|mv| transition(mv, &fin, &remap, base, &kept))
+        .collect();
+    let mut init_c = vec![init.clone()];
+    let allowed_sum: Vec<Expr> = (0..cls.len())
+        .filter(|&c| allowed[c])
+        .map(|c| fin[c].clone())
+        .collect();
+    init_c.push(Expr::Cmp(
+        CmpOp::Eq,
+        Box::new(sum(allowed_sum)),
+        Box::new(Expr::Size),
+    ));
+    for c in (0..cls.len()).filter(|&c| !allowed[c]) {
+        init_c.push(Expr::Cmp(
+            CmpOp::Eq,
+            Box::new(fin[c].clone()),
+            Box::new(int(0)),
+        ));
+    }
+    out.inits = vec![Init {
+        params: 0,
+        locals: vec![],
+        body: remap(&Expr::And(init_c)),
+        span: Span::default(),
+    }];
+    for (u, body) in out.unsafes.iter_mut().zip(&props) {
+        u.params = 0;
+        u.locals.clear();
+        u.body = remap(body);
+        u.conjuncts = vec![Conjunct {
+            expr: u.body.clone(),
+            span: u.span,
+        }];
+    }
+    out.ltls.clear();
+    out.symmetry_breaks.clear();
+    let text = lang::print::model_text(&out);
+    let model = lang::load_str_with(
+        &format!("{} (counter view, width {n})", m.source.name),
+        &text,
+        &LoadOptions::of(m),
+    )
+    .map_err(|e| {
+        format!(
+            "the counter view does not read back: {}\n{text}",
+            e.render()
+        )
+    })?;
+    Ok(CounterView {
+        width: n,
+        model,
+        counts,
+        equalities: elim.lemmas,
+        counters: elim
+            .counters
+            .iter()
+            .map(|&v| m.vars[v].name.clone())
+            .collect(),
+        classes: cls.len(),
+    })
+}
+
+/// The counters of the unreduced counter model are read as variables from here on (one
+/// per class), until `remap` gives each its final form.
+const UNREDUCED: usize = 1 << 40;
+
+/// Reads of unreduced counters replaced by `fin`.
+fn remap(e: &Expr, fin: &[Expr]) -> Expr {
+    let r = |x: &Expr| remap(x, fin);
+    match e {
+        Expr::Read(v, ix) if ix.is_empty() && *v >= UNREDUCED => fin[*v - UNREDUCED].clone(),
+        Expr::Read(v, ix) => Expr::Read(*v, ix.iter().map(r).collect()),
+        Expr::Arith(op, a, b) => arith(*op, r(a), r(b)),
+        Expr::Cmp(op, a, b) => Expr::Cmp(*op, Box::new(r(a)), Box::new(r(b))),
+        Expr::Not(a) => Expr::Not(Box::new(r(a))),
+        Expr::And(xs) => Expr::And(xs.iter().map(r).collect()),
+        Expr::Or(xs) => Expr::Or(xs.iter().map(r).collect()),
+        Expr::Imp(a, b) => Expr::Imp(Box::new(r(a)), Box::new(r(b))),
+        Expr::Iff(a, b) => Expr::Iff(Box::new(r(a)), Box::new(r(b))),
+        Expr::Ite(c, a, b, t) => Expr::Ite(Box::new(r(c)), Box::new(r(a)), Box::new(r(b)), *t),
+        other => other.clone(),
+    }
+}
+
+fn transition(
+    mv: &Move,
+    fin: &[Expr],
+    remap: &dyn Fn(&Expr) -> Expr,
+    base: usize,
+    kept: &[usize],
+) -> Transition {
+    let span = Span::default();
+    let mut updates: Vec<Update> = mv
+        .globals
+        .iter()
+        .map(|(v, val)| Update {
+            var: *v,
+            index: vec![],
+            value: match val {
+                UpdValue::Term(e) => UpdValue::Term(remap(e)),
+                other => other.clone(),
+            },
+            span,
+        })
+        .collect();
+    if mv.src != mv.dst {
+        for (c, op) in [(mv.src, ArithOp::Sub), (mv.dst, ArithOp::Add)] {
+            if let Some(j) = kept.iter().position(|&x| x == c) {
+                updates.push(Update {
+                    var: base + j,
+                    index: vec![],
+                    value: UpdValue::Term(arith(op, fin[c].clone(), int(1))),
+                    span,
+                });
+            }
+        }
+    }
+    Transition {
+        name: mv.name.clone(),
+        params: 0,
+        locals: vec![],
+        guard: remap(&mv.guard),
+        updates,
+        span,
+    }
+}

@@ -1,0 +1,511 @@
+//! `auto` for `ltl` properties (the default of `nfold live`), in the phases of the
+//! safety `auto` (`portfolio::auto`) and under its explicit-search policy
+//! (`portfolio::growth`):
+//! 1. the explicit search (nested depth-first search, or the fair SCC search under
+//!    `--fair`: `explicit::ndfs`), size by size from the smallest, while a size is
+//!    answered within its time budget and the next one is not predicted to exceed it,
+//!    `--max-states` or the memory budget;
+//! 2. for the sizes left, per property, a bounded lasso search on their aggregate (BMC
+//!    on the liveness-to-safety product, `live::Product`; A. Biere, C. Artho,
+//!    V. Schuppan, FMICS 2002): the shallow violations at every size at once, each lasso
+//!    replayed with fairness checked;
+//! 3. IC3 on the aggregate of the sizes still open (k-liveness, K. Claessen and
+//!    N. Sörensson, FMCAD 2012, then liveness-to-safety: `ic3::live`), each proof's
+//!    certificate checked independently before `holds (proved)`;
+//! 4. the explicit search again, without a time budget, for the (property, size) IC3
+//!    left open when its budget ran out: the user's limits still apply, and a size
+//!    predicted to exceed the state or memory budget is not started.
+//!
+//! A (property, size) no phase answered is reported, never dropped: with the bounded
+//! search's "none up to K" where it ran, `unknown` otherwise, and the limit or the
+//! predicted cost that left it open.
+
+use super::auto::{AutoEngine, Phase};
+use super::growth::Growth;
+use crate::bmc::engine::BmcEngine;
+use crate::cert::Certificate;
+use crate::cert::sizes_phrase;
+use crate::engine::{Control, Engine, Outcome, Problem};
+use crate::explicit::engine::{ExplicitEngine, liveness_size, prepare};
+use crate::ic3::engine::Ic3Engine;
+use crate::ic3::live::runs;
+use crate::ltl::LtlProperty;
+use crate::verdict::{Kind, Limit, PropId, PropResult, SizeReport, Verdict};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The `ltl` properties (indices into `model.ltls`) left open at one size, each with
+/// the depth up to which the bounded search found no lasso.
+type Open = Vec<(usize, Option<usize>)>;
+
+/// The sizes the SAT route (phases 2 and 3) took, with what it found.
+#[derive(Default)]
+struct Route {
+    /// Per size, the reports of the rows it answered (each report names its engine).
+    answered: BTreeMap<usize, Vec<SizeReport>>,
+    /// Per size, the `ltl` properties (indices into `model.ltls`) it left open, each
+    /// with the depth up to which the bounded search found no lasso.
+    open: BTreeMap<usize, Open>,
+    /// Lassos found by the bounded search, by IC3; sizes proved by IC3.
+    lassos: Vec<usize>,
+    ic3_lassos: Vec<usize>,
+    proved: Vec<usize>,
+    /// The deepest bound the bounded search reached.
+    depth: Option<usize>,
+    /// The checked certificates of IC3's proofs.
+    certificates: Vec<Arc<Certificate>>,
+    /// The user's limit, if one stopped the route.
+    limit: Option<Limit>,
+}
+
+/// Whether a verdict answers its (property, size).
+fn answers(v: &Verdict) -> bool {
+    matches!(v.kind(), Kind::Holds | Kind::Violated | Kind::Vacuous)
+}
+
+/// The control of a phase with its own budget of `seconds`.
+fn within(ctl: &Control, seconds: f64) -> Control {
+    let own = Instant::now() + Duration::from_secs_f64(seconds);
+    Control {
+        deadline: Some(ctl.deadline.map_or(own, |d| d.min(own))),
+        ..ctl.clone()
+    }
+}
+
+impl AutoEngine {
+    /// The `ltl` properties of the problem (`range_known`: another search at these
+    /// sizes answers range errors, so that their rows are left to it).
+    pub(super) fn live(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        range_known: bool,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        let props = prepare(p.model, &p.ltls)?;
+        let mut notes = Vec::new();
+        let mut growth = Growth::default();
+        // 1. Explicit, while it is cheap.
+        let mut first_open = p.min;
+        if self.live_explicit_seconds > 0.0 {
+            let mut found = Vec::new();
+            let phase = {
+                let mut search = |n: usize, deadline: Option<Instant>| {
+                    self.ndfs(p, ctl, n, deadline, &props, range_known, &mut found)
+                };
+                self.explicit(
+                    &p.sizes(),
+                    ctl,
+                    Some(self.live_explicit_seconds),
+                    &mut growth,
+                    &mut search,
+                    report,
+                )
+            };
+            notes.append(&mut found);
+            if let Some(l) = phase.users {
+                // The size the limit stopped was reported as it stood; the larger ones
+                // are open.
+                let all: Open = p.ltls.iter().map(|&k| (k, None)).collect();
+                for n in p.min + phase.done.len() + 1..=p.max {
+                    report(unknown_rows(p, n, &all, Some(l)));
+                }
+                return Ok(Outcome {
+                    limit: phase.users,
+                    notes,
+                    ..Outcome::default()
+                });
+            }
+            if let Some(&last) = phase.done.last() {
+                first_open = last + 1;
+                notes.push(format!(
+                    "{} answered by exhaustive explicit search",
+                    sizes_phrase(&phase.done)
+                ));
+            }
+        }
+        if first_open > p.max {
+            return Ok(Outcome {
+                notes,
+                ..Outcome::default()
+            });
+        }
+        let rest = Problem {
+            min: first_open,
+            ..p.clone()
+        };
+        // The SAT route does not read the extra process id: explicit search goes on.
+        let mut route = if p.model.extra_proc.is_some() {
+            notes.push(
+                "the SAT route does not read the extra process id: the sizes left go to the explicit search".into(),
+            );
+            let mut r = Route::default();
+            for n in rest.sizes() {
+                r.open
+                    .insert(n, p.ltls.iter().map(|&k| (k, None)).collect());
+            }
+            r
+        } else {
+            self.sat_route(&rest, ctl, range_known, &mut notes)?
+        };
+        // 4. Explicit again for what is left, every size reported in order.
+        let left = self.close(
+            &rest,
+            ctl,
+            range_known,
+            &props,
+            &mut route,
+            &mut growth,
+            &mut notes,
+            report,
+        );
+        Ok(Outcome {
+            limit: route.limit.or(left),
+            certificates: std::mem::take(&mut route.certificates),
+            aggregate: rest.max > rest.min,
+            notes,
+            ..Outcome::default()
+        })
+    }
+
+    /// Phases 2 and 3 on the sizes of `rest`, property by property.
+    fn sat_route(
+        &self,
+        rest: &Problem,
+        ctl: &Control,
+        range_known: bool,
+        notes: &mut Vec<String>,
+    ) -> Result<Route, String> {
+        let mut route = Route::default();
+        for &k in &rest.ltls {
+            let one = Problem {
+                props: Vec::new(),
+                ltls: vec![k],
+                ..rest.clone()
+            };
+            let mut open: Open = Vec::new();
+            if route.limit.is_none() {
+                self.lassos(&one, ctl, range_known, &mut route, &mut open)?;
+                route.limit = ctl.users_limit();
+            } else {
+                open = one.sizes().into_iter().map(|n| (n, None)).collect();
+            }
+            let before: Vec<usize> = open.iter().map(|x| x.0).collect();
+            if route.limit.is_none() && !open.is_empty() {
+                self.proofs(&one, ctl, range_known, &mut route, &mut open)?;
+                route.limit = ctl.users_limit();
+            }
+            let name = &rest.model.ltls[k].name;
+            let after: Vec<usize> = open.iter().map(|x| x.0).collect();
+            notes.push(format!(
+                "`{name}`: {} went to the SAT route on their aggregate: bounded lasso search to depth {}{}{}",
+                sizes_phrase(&one.sizes()),
+                route.depth.map_or("0".into(), |d| d.to_string()),
+                if route.lassos.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (lassos at {})", crate::cert::sizes_text(&route.lassos))
+                },
+                if before.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        ", then IC3 (k-liveness, then liveness-to-safety) on {}{}",
+                        sizes_phrase(&before),
+                        match (&route.proved[..], &route.ic3_lassos[..]) {
+                            ([], []) => " (no answer)".to_string(),
+                            (p, l) => format!(
+                                " ({}{}{})",
+                                if p.is_empty() {
+                                    String::new()
+                                } else {
+                                    format!("proved at {}", crate::cert::sizes_text(p))
+                                },
+                                if !p.is_empty() && !l.is_empty() { ", " } else { "" },
+                                if l.is_empty() {
+                                    String::new()
+                                } else {
+                                    format!("lassos at {}", crate::cert::sizes_text(l))
+                                }
+                            ),
+                        }
+                    )
+                }
+            ));
+            if !after.is_empty() && route.limit.is_none() {
+                notes.push(format!(
+                    "`{name}`: IC3 did not finish within {:.0}s at {}",
+                    self.live_ic3_seconds,
+                    sizes_phrase(&after)
+                ));
+            }
+            for (n, d) in open {
+                route.open.entry(n).or_default().push((k, d));
+            }
+            route.lassos.clear();
+            route.ic3_lassos.clear();
+            route.proved.clear();
+        }
+        Ok(route)
+    }
+
+    /// Phase 2: the bounded lasso search on the aggregate of `one`'s sizes (one `ltl`
+    /// property); `open` gets the sizes without a lasso, with the depth searched.
+    fn lassos(
+        &self,
+        one: &Problem,
+        ctl: &Control,
+        range_known: bool,
+        route: &mut Route,
+        open: &mut Open,
+    ) -> Result<(), String> {
+        let bmc = BmcEngine {
+            opts: self.bmc_options(),
+            one_by_one: false,
+        };
+        if ctl.progress {
+            crate::progress::line(format!(
+                "auto: bounded lasso search on {} (depth {}, at most {:.1}s)",
+                sizes_phrase(&one.sizes()),
+                self.bmc_depth,
+                self.lasso_seconds
+            ));
+        }
+        let mut reports = Vec::new();
+        bmc.check(one, &within(ctl, self.lasso_seconds), &mut |r| {
+            reports.push(r)
+        })?;
+        let k = one.ltls[0];
+        for r in reports {
+            let row = r.results.iter().find(|x| x.prop == PropId::Ltl(k));
+            let depth = match row.map(|x| x.verdict.kind()) {
+                Some(Kind::NoViolationUpTo(d)) => Some(d),
+                _ => None,
+            };
+            route.depth = route.depth.max(depth);
+            let n = r.size;
+            if row.is_some_and(|x| answers(&x.verdict)) {
+                route.lassos.push(n);
+            } else {
+                open.push((n, depth));
+            }
+            keep(route, r, k, range_known);
+        }
+        Ok(())
+    }
+
+    /// Phase 3: IC3 on the sizes of `open` (for `one`'s `ltl` property), each run of
+    /// consecutive sizes one aggregate, within the phase's budget; `open` keeps the
+    /// sizes it did not answer.
+    fn proofs(
+        &self,
+        one: &Problem,
+        ctl: &Control,
+        range_known: bool,
+        route: &mut Route,
+        open: &mut Open,
+    ) -> Result<(), String> {
+        let ic3 = Ic3Engine {
+            solver: self.solver,
+            symmetry: self.symmetry,
+        };
+        let inner = within(ctl, self.live_ic3_seconds);
+        let sizes: Vec<usize> = open.iter().map(|x| x.0).collect();
+        if ctl.progress {
+            crate::progress::line(format!(
+                "auto: IC3 (k-liveness, then liveness-to-safety) on {} (at most {:.0}s)",
+                sizes_phrase(&sizes),
+                self.live_ic3_seconds
+            ));
+        }
+        let k = one.ltls[0];
+        for (a, b) in runs(&sizes) {
+            if inner.sat_stop().now() {
+                break;
+            }
+            let part = Problem {
+                min: a,
+                max: b,
+                ..one.clone()
+            };
+            let mut reports = Vec::new();
+            let o = ic3.check(&part, &inner, &mut |r| reports.push(r))?;
+            route.certificates.extend(o.certificates);
+            for r in reports {
+                let n = r.size;
+                let row = r.results.iter().find(|x| x.prop == PropId::Ltl(k));
+                match row.map(|x| x.verdict.kind()) {
+                    Some(Kind::Holds) => route.proved.push(n),
+                    Some(Kind::Violated) => route.ic3_lassos.push(n),
+                    _ => {}
+                }
+                if row.is_some_and(|x| answers(&x.verdict)) {
+                    open.retain(|x| x.0 != n);
+                }
+                keep(route, r, k, range_known);
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase 4 and the report of every size of `rest` in order: the rows the SAT route
+    /// answered, the explicit search (without a time budget) for the properties it left
+    /// open, and `unknown` rows for what no phase answered. Returns the user's limit if
+    /// one stopped the explicit search.
+    #[allow(clippy::too_many_arguments)]
+    fn close(
+        &self,
+        rest: &Problem,
+        ctl: &Control,
+        range_known: bool,
+        props: &[LtlProperty],
+        route: &mut Route,
+        growth: &mut Growth,
+        notes: &mut Vec<String>,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Option<Limit> {
+        // Why the sizes from some size on are left open: a limit, or a predicted cost.
+        let mut stopped: Option<(usize, Option<Limit>, String)> = route
+            .limit
+            .map(|l| (rest.min, Some(l), l.text().to_string()));
+        let mut searched = Vec::new();
+        let mut left: Vec<(usize, String, Open)> = Vec::new();
+        for n in rest.sizes() {
+            for r in route.answered.remove(&n).unwrap_or_default() {
+                report(r);
+            }
+            let Some(open) = route.open.remove(&n) else {
+                continue;
+            };
+            if stopped.is_none() {
+                let which: Vec<LtlProperty> = props
+                    .iter()
+                    .filter(|q| open.iter().any(|x| x.0 == q.prop))
+                    .cloned()
+                    .collect();
+                let mut found = Vec::new();
+                let phase: Phase = {
+                    let mut search = |n: usize, deadline: Option<Instant>| {
+                        self.ndfs(rest, ctl, n, deadline, &which, range_known, &mut found)
+                    };
+                    self.explicit(&[n], ctl, None, growth, &mut search, report)
+                };
+                notes.append(&mut found);
+                if phase.done.contains(&n) {
+                    searched.push(n);
+                    continue;
+                }
+                if let Some(l) = phase.users {
+                    // The size was reported as the search left it.
+                    stopped = Some((n + 1, Some(l), l.text().to_string()));
+                    left.push((n, l.text().to_string(), open));
+                    continue;
+                }
+                if let Some((_, why)) = phase.refused {
+                    stopped = Some((
+                        n,
+                        None,
+                        format!("explicit search not started: {}", why.text()),
+                    ));
+                }
+            }
+            let Some((_, limit, why)) = &stopped else {
+                continue;
+            };
+            report(unknown_rows(rest, n, &open, *limit));
+            left.push((n, why.clone(), open));
+        }
+        if !searched.is_empty() {
+            notes.push(format!(
+                "{} answered by explicit search without a time budget",
+                sizes_phrase(&searched)
+            ));
+        }
+        for (n, why, open) in &left {
+            let bounds: Vec<String> = open
+                .iter()
+                .filter_map(|&(k, d)| {
+                    let d = d?;
+                    Some(format!(
+                        "no lasso of at most {d} steps for `{}`",
+                        rest.model.ltls[k].name
+                    ))
+                })
+                .collect();
+            notes.push(format!(
+                "size {n} left open: {why}{}",
+                if bounds.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (bounded search: {})", bounds.join(", "))
+                }
+            ));
+        }
+        stopped.and_then(|s| s.1).filter(|_| route.limit.is_none())
+    }
+
+    /// One size's `ltl` search by the explicit engine, for `explicit`: the properties
+    /// `props`, under `deadline`; its notes added to `notes`.
+    #[allow(clippy::too_many_arguments)]
+    fn ndfs(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        n: usize,
+        deadline: Option<Instant>,
+        props: &[LtlProperty],
+        range_known: bool,
+        notes: &mut Vec<String>,
+    ) -> SizeReport {
+        let engine = ExplicitEngine {
+            symmetry: self.symmetry,
+            dead_cells: self.dead_cells,
+            shorten: self.shorten,
+            max_states: self.max_states,
+            ..ExplicitEngine::default()
+        };
+        let mut opts = engine.live_options(p, ctl);
+        opts.deadline = deadline;
+        liveness_size(p.model, n, props, &opts, range_known, notes)
+    }
+}
+
+/// The rows of a SAT-route report that answer something (its `ltl` property `k`
+/// answered; a range error met, unless `range_known`), kept for the size's report; its
+/// own budget's limit dropped (the user's is the route's).
+fn keep(route: &mut Route, mut r: SizeReport, k: usize, range_known: bool) {
+    r.results.retain(|x| match x.prop {
+        PropId::Ltl(j) => j == k && answers(&x.verdict),
+        PropId::Range | PropId::IntBound => !range_known && x.verdict.trace().is_some(),
+        _ => false,
+    });
+    r.limit = None;
+    if !r.results.is_empty() || !r.internal_errors.is_empty() {
+        route.answered.entry(r.size).or_default().push(r);
+    }
+}
+
+/// The report of size `n` where no phase answered the `ltl` properties `open`.
+fn unknown_rows(
+    p: &Problem,
+    n: usize,
+    open: &[(usize, Option<usize>)],
+    limit: Option<Limit>,
+) -> SizeReport {
+    SizeReport {
+        size: n,
+        engine: "auto",
+        results: open
+            .iter()
+            .map(|&(k, _)| PropResult {
+                size: n,
+                prop: PropId::Ltl(k),
+                name: p.model.ltls[k].name.clone(),
+                verdict: Verdict::Unknown,
+            })
+            .collect(),
+        limit,
+        ..SizeReport::default()
+    }
+}
