@@ -4,11 +4,11 @@
 //! family headers), shortest depths, symmetry on/off agreement, JSON output whose
 //! traces replay, exit codes, limits and bad input. Larger sizes run only in release.
 
+use crate::common;
+use common::{VERDICTS, init_from_json, json_run, nfold, rows, steps_from_json};
 use nfold::model::instance::Instance;
 use nfold::trace::{Trace, Violation};
 use serde_json::Value;
-mod common;
-use common::{VERDICTS, init_from_json, json_run, nfold, rows, steps_from_json};
 use std::process::Command;
 
 fn family(name: &str) -> String {

@@ -5,7 +5,7 @@
 //! proof engines and the cutoff argument refuse such models; the command line warns,
 //! saves and replays a trace.
 
-mod common;
+use crate::common;
 use common::nfold;
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
 use nfold::bmc::query::SymBreak;

@@ -28,7 +28,7 @@
 //! `NFOLD_SEED` the first seed (default 20261121); model k uses seed + k. To reproduce
 //! a failure: `NFOLD_SEED=<seed> NFOLD_MODELS=1 cargo test --release --test generated`.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use common::fair_scc::{self, Oracle};

@@ -11,7 +11,7 @@
 //!   from the model and the certificate's `liveness` line, and a tampered one is
 //!   rejected.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use common::generator::Gen;

@@ -2,7 +2,7 @@
 //! by one aggregate run carry that run's time with `shared_time` in the JSON, and the
 //! table shows it once (`same run` on the other rows, a `time:` line after the table).
 
-mod common;
+use crate::common;
 
 use common::{check_doc, json_run, nfold};
 

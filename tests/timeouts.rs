@@ -9,7 +9,7 @@
 //! checks ran on past the deadline (k-liveness on `mutex --fair` took 50 s under
 //! `--timeout 1s`).
 
-mod common;
+use crate::common;
 
 use common::{check_doc, json_run};
 use std::time::Instant;
