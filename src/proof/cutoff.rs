@@ -35,6 +35,13 @@
 //! && C`). Arithmetic on process ids (`i + 1`, rings) is not kept by the renumbering
 //! and stays outside.
 //!
+//! A model read with the extra process id (`model::extra`, Flash's `Home`) keeps the
+//! argument with the extra id 0 as a constant: S is closed up to it (cells of S may
+//! hold 0), the renumbering fixes it, and it has no cell to restrict. Indexing a
+//! process-indexed array with it is a range error, which the argument does not carry,
+//! so every such index must be a process variable; a variable of the extra id that no
+//! transition assigns holds 0 for ever and points to no process (docs/every-n.md).
+//!
 //! The fragment: fully symmetric or ordered-symmetric; no `N`, no `number_procs`; no arithmetic and no
 //! range types; no array of processes indexed by processes (its pointers would have
 //! no bounded closure); guards and properties existential-universal over processes
