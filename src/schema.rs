@@ -229,7 +229,13 @@ pub struct Row {
     /// The length of the counterexample.
     #[serde(default)]
     pub depth: Option<usize>,
+    /// The time of the run that answered this size: its own, or (with `shared_time`)
+    /// that of one run answering several sizes together.
     pub seconds: f64,
+    /// `seconds` is shared: one run (an aggregate) answered this size together with
+    /// others, and every row of those sizes carries that run's time.
+    #[serde(default)]
+    pub shared_time: bool,
     /// The depth up to which every requested property was answered.
     #[serde(default)]
     pub answered_depth: Option<usize>,

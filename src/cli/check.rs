@@ -388,7 +388,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
             eprintln!("nfold: internal error: {e}");
         }
         if !json {
-            print!("{}", render::rows(&model, &r));
+            print!("{}", render::rows(&model, &r, reports.last()));
         }
         reports.push(r);
     });

@@ -182,12 +182,13 @@ pub fn prove_every(
                 seconds: start.elapsed().as_secs_f64(),
             });
         }
-        last = match (
-            &check.refused,
-            check.sizes.iter().find(|s| !s.failures.is_empty()),
-        ) {
+        last = match (&check.refused, check.sizes.iter().find(|s| !s.accepted())) {
             (Some(r), _) => r.clone(),
-            (None, Some(s)) => format!("at size {}: {}", s.size, s.failures.join("; ")),
+            (None, Some(s)) => format!(
+                "at size {}: {}",
+                s.size,
+                [&s.failures[..], &s.unchecked[..]].concat().join("; ")
+            ),
             (None, None) => "rejected".into(),
         };
     }

@@ -32,6 +32,20 @@ pub fn footer(run: &Run) -> String {
             "\n* none found: the search that answered may miss a violation; not a proof (see the notes)\n",
         );
     }
+    for (sizes, seconds) in super::table::shared_groups(&run.reports) {
+        out.push_str(&if sizes.len() > 1 {
+            format!(
+                "\ntime: {} were answered together by one run ({seconds:.2}s): its time is on the first of their rows, `{}` on the others\n",
+                sizes_phrase(&sizes),
+                super::table::SAME_RUN
+            )
+        } else {
+            format!(
+                "\ntime: the time of {} includes a run shared with other sizes\n",
+                sizes_phrase(&sizes)
+            )
+        });
+    }
     let vacuous: Vec<usize> = run
         .reports
         .iter()

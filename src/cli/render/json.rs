@@ -123,6 +123,7 @@ pub(super) fn row(run: &Run, r: &SizeReport, p: &PropResult) -> Row {
         verdict: p.verdict.json_name().into(),
         depth: p.depth(),
         seconds: r.seconds,
+        shared_time: r.shared_time,
         answered_depth: r.answered_depth,
         trace,
         process: p.verdict.lasso().and_then(|l| l.process),
