@@ -401,6 +401,7 @@ fn generated_models_against_the_nested_search() {
         let mut g = Gen {
             rng: Rng::new(seed),
             asym: seed.is_multiple_of(3),
+            extra: false,
         };
         let gm = g.model();
         if gm.ltls.is_empty() {

@@ -39,9 +39,6 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
         Ok(m) => m,
         Err(code) => return code,
     };
-    if let Some(e) = crate::model::extra::unsupported(&model, "certify") {
-        return usage(&e);
-    }
     let text = match std::fs::read_to_string(&a.certificate) {
         Ok(t) => t,
         Err(e) => return usage(&format!("cannot read {}: {e}", a.certificate)),

@@ -556,6 +556,13 @@ fn every_n(
             violated,
         });
     }
+    // Outside the fragment the sizes cannot make the claim: say why, whatever they gave.
+    if let Err(o) = crate::proof::cutoff::fragment(p.model) {
+        return Ok(not(format!(
+            "outside the fragment of the cutoff argument: {}",
+            o.text(p.model)
+        )));
+    }
     if run.limit.is_some() {
         return Ok(not("the run stopped at a limit".into()));
     }

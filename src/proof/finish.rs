@@ -181,9 +181,6 @@ pub fn check_with(
     search: impl FnOnce() -> Result<Findings, String>,
     report: &mut dyn FnMut(crate::verdict::SizeReport),
 ) -> Result<crate::engine::Outcome, String> {
-    if let Some(e) = crate::model::extra::unsupported(p.model, engine) {
-        return Err(e);
-    }
     let start = std::time::Instant::now();
     let f = search()?;
     let (reports, certificate) =

@@ -12,7 +12,10 @@
 //! every cell a lemma mentions exists at every width of its interval (`restrict`): the
 //! reachable states of one width are closed under the permutations of that width's
 //! processes, and a lemma that talks about a cell missing at some width would say
-//! something about unobserved values there.
+//! something about unobserved values there. A model with the extra process id
+//! (`model::extra`, Flash's `Home`) is symmetric among its processes, and every
+//! permutation fixes the extra id 0: in a lemma it is a constant (`PVal::Const(0)`,
+//! written `#0`), never a variable.
 //!
 //! For an *ordered-symmetric* family (process ids compared by `<`, `Model::is_ordered`)
 //! a lemma is *ordered*: its variables carry the order of the processes they came
@@ -139,7 +142,7 @@ pub fn cell_exists(ts: &Transys, slot: usize, w: usize) -> bool {
 }
 
 /// The processes a cube mentions: the process indices of its cells and the values of
-/// its `proc`-typed cells, sorted.
+/// its `proc`-typed cells (but the extra process id, no process), sorted.
 pub fn processes(ts: &Transys, cube: &Cube) -> Vec<i64> {
     let mut ps = Vec::new();
     for &(v, val) in cube {
@@ -151,7 +154,8 @@ pub fn processes(ts: &Transys, cube: &Cube) -> Vec<i64> {
                     ps.push(i);
                 }
             }
-            if var.ty == Ty::Proc {
+            // The extra process id (0, `model::extra`) is no process: a constant.
+            if var.ty == Ty::Proc && val >= 1 {
                 ps.push(val);
             }
         }
@@ -218,7 +222,8 @@ impl Lemma {
             Vec::new()
         };
         let pval = |p: i64, procs: &mut Vec<i64>| {
-            if !symmetric {
+            // The extra process id is fixed by every permutation: a constant (`#0`).
+            if !symmetric || p < 1 {
                 return PVal::Const(p);
             }
             match procs.iter().position(|&q| q == p) {
