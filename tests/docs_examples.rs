@@ -9,7 +9,7 @@
 //! test skips it, the script reruns it), `dir=PATH` (the commands run in a scratch
 //! directory holding links to the repository's entries and to PATH's, so that files they
 //! write stay out of the repository), `keep=...` (which output lines are shown, each
-//! gap as one `...` line: `run::keep`), `json` and `cut=...` (one JSON document, laid
+//! gap as one `...` line: `run::keep`; `keep=A | B` gives each command its own), `json` and `cut=...` (one JSON document, laid
 //! out by `run::render_json`, arrays at the paths cut to their first element),
 //! `requires=PROGRAM` (skipped without PROGRAM on the PATH). A command ending in
 //! `> /dev/null` shows only its stderr. stdout and stderr are shown in one stream.

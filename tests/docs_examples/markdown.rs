@@ -22,6 +22,7 @@ pub struct Options {
     /// beside the repository's own in the directory the commands run in.
     pub dir: Option<String>,
     /// `keep=SEL, SEL...`: the output lines shown (see `run::keep`); by default all.
+    /// `keep=SPEC | SPEC...`: one spec per command of the block (`all`: every line).
     pub keep: Option<String>,
     /// `json`: the output is one JSON document, shown as `run::render_json` lays it out.
     pub json: bool,

@@ -94,7 +94,10 @@ fn run_one(line: &str, wd: &Path) -> Result<Vec<String>, String> {
     } else {
         Stdio::from(file)
     };
-    let status = Command::new(&program)
+    let mut cmd = Command::new(&program);
+    // `command` in JSON documents says `nfold`, as typed.
+    std::os::unix::process::CommandExt::arg0(&mut cmd, w[0].as_str());
+    let status = cmd
         .args(args)
         .current_dir(wd)
         .stdin(Stdio::null())
@@ -121,7 +124,8 @@ pub fn commands(text: &[String]) -> Vec<String> {
 pub fn regenerate(cmds: &[String], o: &Options, tag: &str) -> Result<Vec<String>, String> {
     let wd = workdir(o.dir.as_deref(), tag).map_err(|e| format!("work directory: {e}"))?;
     let mut block = Vec::new();
-    for c in cmds {
+    let specs: Vec<&str> = o.keep.as_deref().map_or(Vec::new(), |k| k.split('|').collect());
+    for (i, c) in cmds.iter().enumerate() {
         let mut out = run_one(c, &wd)?;
         out.retain(|l| !is_progress(l));
         if o.json {
@@ -129,7 +133,9 @@ pub fn regenerate(cmds: &[String], o: &Options, tag: &str) -> Result<Vec<String>
                 .map_err(|e| format!("`{c}` did not print one JSON document: {e}"))?;
             out = render_json(&cut(doc, &o.cut));
         }
-        if let Some(k) = &o.keep {
+        // One spec serves every command, else one per command.
+        let spec = specs.get(if specs.len() == 1 { 0 } else { i }).map(|k| k.trim());
+        if let Some(k) = spec.filter(|k| *k != "all") {
             out = keep(&out, k)?;
         }
         block.push(format!("$ {c}"));
@@ -151,6 +157,9 @@ fn is_progress(l: &str) -> bool {
 /// end).
 pub fn keep(lines: &[String], spec: &str) -> Result<Vec<String>, String> {
     let n = lines.len();
+    if n == 0 {
+        return Ok(Vec::new());
+    }
     let mut chosen = vec![false; n];
     let matches = |pat: &str, l: &str| match pat.strip_prefix('^') {
         Some(p) => l.starts_with(p),
@@ -179,12 +188,9 @@ pub fn keep(lines: &[String], spec: &str) -> Result<Vec<String>, String> {
             };
             chosen[s..=e].iter_mut().for_each(|c| *c = true);
         } else if let Some(p) = item.strip_prefix('/').and_then(|r| r.strip_suffix('/')) {
-            let before = chosen.iter().filter(|c| **c).count();
+            // May select nothing: one keep serves every command of a block.
             for (i, l) in lines.iter().enumerate() {
                 chosen[i] |= matches(p, l);
-            }
-            if chosen.iter().filter(|c| **c).count() == before && !lines.iter().any(|l| matches(p, l)) {
-                return Err(format!("`{item}` selects no line"));
             }
         } else {
             let i = find(item, 0)?.ok_or_else(|| format!("`{item}` selects no line"))?;
@@ -400,7 +406,8 @@ fn words_keep_and_normalise() {
         keep(&lines, "/^size/..3, -1").unwrap(),
         vec!["...", "size 1", "b", "...", "holds"]
     );
-    assert!(keep(&lines, "/nothing/").is_err());
+    assert_eq!(keep(&lines, "/nothing/").unwrap(), vec!["..."]);
+    assert!(keep(&lines, "/nothing/..").is_err());
     assert_eq!(
         text_varying("holds at sizes 1..5;  0.37s, peak memory 6.1 MiB"),
         "holds at sizes 1..5; <time>, peak memory <memory>"
