@@ -738,7 +738,9 @@ fn a_chosen_engine_far_off_auto_gets_a_note_and_keeps_its_verdicts() {
     };
     let f = family("mutex");
     let note = "note: explicit search answers sizes 1..4 in ";
-    let (out, err) = run(&["check", &f, "--sizes", "1..4", "--engine", "sat", "--depth", "6"]);
+    let (out, err) = run(&[
+        "check", &f, "--sizes", "1..4", "--engine", "sat", "--depth", "6",
+    ]);
     assert!(err.contains(note), "{err}");
     assert!(err.contains("running sat as asked"), "{err}");
     assert_eq!(out.matches("none up to 6").count(), 4, "{out}");
@@ -755,7 +757,14 @@ fn a_chosen_engine_far_off_auto_gets_a_note_and_keeps_its_verdicts() {
         assert!(!err.contains("note: explicit search"), "{args:?}: {err}");
     }
     // German 1..8 is beyond a quarter second of explicit search: IC3 runs without a note.
-    let (out, err) = run(&["check", &family("german"), "--sizes", "1..8", "--engine", "ic3"]);
+    let (out, err) = run(&[
+        "check",
+        &family("german"),
+        "--sizes",
+        "1..8",
+        "--engine",
+        "ic3",
+    ]);
     assert!(!err.contains("note: explicit search"), "{err}");
     assert!(out.contains("holds at sizes 1..8"), "{out}");
 }

@@ -55,7 +55,9 @@ fn check_page(rel: &str) {
                 let lines: Vec<String> = file.lines().map(str::to_string).collect();
                 if *excerpt {
                     if !is_subsequence(&b.text, &lines) {
-                        failures.push(format!("{here}: the block's lines are not in {path}, in order"));
+                        failures.push(format!(
+                            "{here}: the block's lines are not in {path}, in order"
+                        ));
                     }
                     continue;
                 }

@@ -593,8 +593,14 @@ fn probe_note(a: &CheckArgs, chosen: EngineArg, p: &Problem, ctl: &Control) -> O
     if a.run.json || a.run.quiet || a.certificate.is_some() {
         return None;
     }
-    probe::explicit_finishes(p, ctl, !a.no_symmetry, !a.no_dead_cells, probe::PROBE_SECONDS)
-        .map(|f| f.note(name))
+    probe::explicit_finishes(
+        p,
+        ctl,
+        !a.no_symmetry,
+        !a.no_dead_cells,
+        probe::PROBE_SECONDS,
+    )
+    .map(|f| f.note(name))
 }
 
 fn exit_code(run: &Run) -> i32 {

@@ -68,7 +68,9 @@ pub fn explicit_finishes(
     let deadline = ctl.deadline.map_or(end, |d| d.min(end));
     let mut growth = Growth::default();
     for n in p.min..=p.max {
-        let left = deadline.saturating_duration_since(Instant::now()).as_secs_f64();
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .as_secs_f64();
         let limits = Budget {
             seconds: Some(left),
             states: Some(PROBE_STATES),

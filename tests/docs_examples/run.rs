@@ -13,9 +13,8 @@ pub fn root() -> PathBuf {
 
 /// Whether `program` is on the PATH.
 pub fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|p| {
-        std::env::split_paths(&p).any(|d| d.join(program).is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
 }
 
 /// The words of a command line: blanks separate, `'...'` and `"..."` quote.
@@ -124,7 +123,10 @@ pub fn commands(text: &[String]) -> Vec<String> {
 pub fn regenerate(cmds: &[String], o: &Options, tag: &str) -> Result<Vec<String>, String> {
     let wd = workdir(o.dir.as_deref(), tag).map_err(|e| format!("work directory: {e}"))?;
     let mut block = Vec::new();
-    let specs: Vec<&str> = o.keep.as_deref().map_or(Vec::new(), |k| k.split('|').collect());
+    let specs: Vec<&str> = o
+        .keep
+        .as_deref()
+        .map_or(Vec::new(), |k| k.split('|').collect());
     for (i, c) in cmds.iter().enumerate() {
         let mut out = run_one(c, &wd)?;
         out.retain(|l| !is_progress(l));
@@ -134,7 +136,9 @@ pub fn regenerate(cmds: &[String], o: &Options, tag: &str) -> Result<Vec<String>
             out = render_json(&cut(doc, &o.cut));
         }
         // One spec serves every command, else one per command.
-        let spec = specs.get(if specs.len() == 1 { 0 } else { i }).map(|k| k.trim());
+        let spec = specs
+            .get(if specs.len() == 1 { 0 } else { i })
+            .map(|k| k.trim());
         if let Some(k) = spec.filter(|k| *k != "all") {
             out = keep(&out, k)?;
         }
@@ -303,8 +307,11 @@ pub fn normalise(lines: &[String], json: bool) -> Vec<String> {
         match serde_json::from_str::<Value>(&body) {
             Ok(mut v) => {
                 json_varying(&mut v);
-                let mut out: Vec<String> =
-                    lines.iter().take_while(|l| l.starts_with("$ ")).cloned().collect();
+                let mut out: Vec<String> = lines
+                    .iter()
+                    .take_while(|l| l.starts_with("$ "))
+                    .cloned()
+                    .collect();
                 out.extend(render_json(&v));
                 out
             }
@@ -342,7 +349,9 @@ fn json_varying(v: &mut Value) {
 fn text_varying(line: &str) -> String {
     let words: Vec<&str> = line.split_whitespace().collect();
     if words.first() == Some(&"nfold")
-        && words.get(1).is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+        && words
+            .get(1)
+            .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()))
     {
         return "nfold <version>".into();
     }
@@ -416,8 +425,14 @@ fn words_keep_and_normalise() {
         text_varying("   2  mutex   VIOLATED   6   11     12.30s"),
         "2 mutex VIOLATED 6 11 <time>"
     );
-    assert_eq!(text_varying("(0.8 s on the machine; depth 10)"), "<time> on the machine; depth 10)");
-    assert_eq!(text_varying("nfold     0.1.0 (git 3384e9dc5614)"), "nfold <version>");
+    assert_eq!(
+        text_varying("(0.8 s on the machine; depth 10)"),
+        "<time> on the machine; depth 10)"
+    );
+    assert_eq!(
+        text_varying("nfold     0.1.0 (git 3384e9dc5614)"),
+        "nfold <version>"
+    );
     assert_eq!(
         render_json(&serde_json::json!({"a": [1, 2], "b": {"c": "d"}})),
         vec![r#"{"a": [1, 2], "b": {"c": "d"}}"#]
