@@ -39,11 +39,7 @@ impl Finished {
         } else {
             format!("sizes {}..{}", self.min, self.max)
         };
-        let time = if self.seconds < 0.01 {
-            "under 0.01 s".to_string()
-        } else {
-            format!("{:.2} s", self.seconds)
-        };
+        let time = format!("{:.3} s", self.seconds);
         format!(
             "note: explicit search answers {sizes} in {time} (measured just now); auto, the \
              default, would use it (--engine auto or --engine explicit); running {engine} as asked"
