@@ -27,6 +27,8 @@ mod data;
 mod dead_cells;
 #[path = "docs.rs"]
 mod docs;
+#[path = "docs_examples.rs"]
+mod docs_examples;
 #[path = "editors.rs"]
 mod editors;
 #[path = "every.rs"]

@@ -286,7 +286,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         .solver
         .map(|s| s.kind())
         .unwrap_or_else(SolverKind::default_kind);
-    let (_, engine) = match engine_for(&a, solver) {
+    let (chosen, engine) = match engine_for(&a, solver) {
         Ok(e) => e,
         Err(e) => return usage(&e),
     };
@@ -337,11 +337,14 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         },
         ..Problem::new(&model, sizes[0], sizes[sizes.len() - 1], props)
     };
-    crate::progress::configure(if a.run.json {
-        crate::progress::Format::Json
-    } else {
-        crate::progress::Format::Text
-    });
+    crate::progress::configure_paced(
+        if a.run.json {
+            crate::progress::Format::Json
+        } else {
+            crate::progress::Format::Text
+        },
+        a.run.progress_pace(),
+    );
     let start = Instant::now();
     let ctl = Control {
         deadline: a.run.deadline(start),
@@ -378,6 +381,9 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         fair: (!problem.ltls.is_empty()).then_some(a.fair),
         ltls: problem.ltls.clone(),
     };
+    if let Some(note) = probe_note(&a, chosen, &problem, &ctl) {
+        eprintln!("{note}");
+    }
     if !a.run.json {
         print!("{}", render::header(&run));
     }
@@ -577,6 +583,31 @@ fn every_n(
         )));
     }
     crate::portfolio::every::prove_every(p.model, &p.props, solver, symmetry, ctl)
+}
+
+/// The note that explicit search would answer the whole range at once, for a SAT engine
+/// the user chose (by `--engine` or by one of its flags): a short probe, at most
+/// `probe::PROBE_SECONDS` before the engine starts, whose answers are not reported. Not
+/// under `--json` or `--quiet`, nor with `--certificate` (only proofs write one).
+fn probe_note(a: &CheckArgs, chosen: EngineArg, p: &Problem, ctl: &Control) -> Option<String> {
+    use crate::portfolio::probe;
+    let name = match chosen {
+        EngineArg::Sat => "sat",
+        EngineArg::Ic3 => "ic3",
+        EngineArg::Kind => "kind",
+        EngineArg::Auto | EngineArg::Explicit => return None,
+    };
+    if a.run.json || a.run.quiet || a.certificate.is_some() {
+        return None;
+    }
+    probe::explicit_finishes(
+        p,
+        ctl,
+        !a.no_symmetry,
+        !a.no_dead_cells,
+        probe::PROBE_SECONDS,
+    )
+    .map(|f| f.note(name))
 }
 
 fn exit_code(run: &Run) -> i32 {
