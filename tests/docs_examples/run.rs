@@ -358,20 +358,24 @@ fn text_varying(line: &str) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        let w = words[i];
+        // An opening parenthesis is kept in front of what follows it ("(0.01s):").
+        let (open, w) = match words[i].strip_prefix('(') {
+            Some(rest) => ("(", rest),
+            None => ("", words[i]),
+        };
         let next = words.get(i + 1).copied().unwrap_or("");
         let (num, unit) = split_number(w);
-        let tail = |u: &str| u.trim_end_matches([',', ';', ')', '.']).to_string();
+        let tail = |u: &str| u.trim_end_matches([',', ';', ':', ')', '.']).to_string();
         if !num.is_empty() && num.contains('.') && is_time_unit(&tail(unit)) {
-            out.push(format!("<time>{}", &unit[tail(unit).len()..]));
+            out.push(format!("{open}<time>{}", &unit[tail(unit).len()..]));
         } else if !num.is_empty() && unit.is_empty() && is_time_unit(&tail(next)) {
-            out.push(format!("<time>{}", &next[tail(next).len()..]));
+            out.push(format!("{open}<time>{}", &next[tail(next).len()..]));
             i += 1;
         } else if !num.is_empty() && unit.is_empty() && is_memory_unit(&tail(next)) {
-            out.push(format!("<memory>{}", &next[tail(next).len()..]));
+            out.push(format!("{open}<memory>{}", &next[tail(next).len()..]));
             i += 1;
         } else {
-            out.push(w.to_string());
+            out.push(words[i].to_string());
         }
         i += 1;
     }
@@ -427,7 +431,11 @@ fn words_keep_and_normalise() {
     );
     assert_eq!(
         text_varying("(0.8 s on the machine; depth 10)"),
-        "<time> on the machine; depth 10)"
+        "(<time> on the machine; depth 10)"
+    );
+    assert_eq!(
+        text_varying("by one run (0.01s): its time"),
+        "by one run (<time>): its time"
     );
     assert_eq!(
         text_varying("nfold     0.1.0 (git 3384e9dc5614)"),
