@@ -9,6 +9,7 @@
 mod aiger;
 mod certify;
 mod check;
+mod every;
 mod dot;
 mod render;
 mod replay;

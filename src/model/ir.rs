@@ -392,6 +392,9 @@ pub struct Model {
     /// Cubicle's `int`, checked over a window (a range type named `int`), when the
     /// model declares an `int` variable, constant or array.
     pub int_window: Option<IntWindow>,
+    /// The `invariant`s this model assumes (`model::assume`: the model as written
+    /// restricted to the states satisfying them); empty for the model as written.
+    pub assumed: Vec<String>,
     pub warnings: Vec<Diagnostic>,
 }
 

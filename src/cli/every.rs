@@ -1,0 +1,190 @@
+//! After the sizes of `nfold check`: the answer for every n, per property
+//! (`portfolio::every`), and the pass that answers the `unsafe` properties assuming the
+//! `invariant`s (`model::assume`) when some `invariant` is not proved.
+
+use super::render::{self, AssumedRun, Run};
+use crate::cert::sizes_phrase;
+use crate::engine::{self, Control, Engine, Problem};
+use crate::model::assume;
+use crate::model::ir::{Model, PropKind};
+use crate::portfolio::every::{EveryAnswers, EveryN, PropEvery};
+use crate::sat::SolverKind;
+use crate::verdict::{Kind, PropId, SizeReport};
+use std::time::Instant;
+
+/// The answers for every size of the properties `props` of `model`, after the sizes
+/// `reports` (stopped at a limit when `limited`): a property violated at some size is
+/// violated for every n; one not proved at every size checked is not tried; the
+/// others are proved together, else one by one (`portfolio::every::prove_each`).
+pub(super) fn answers(
+    model: &Model,
+    reports: &[SizeReport],
+    limited: bool,
+    props: &[usize],
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &Control,
+) -> Result<EveryAnswers, String> {
+    let start = Instant::now();
+    let not = |reason: String| EveryN::NotReached {
+        reason,
+        seconds: 0.0,
+        violated: Vec::new(),
+    };
+    // A violation that is no property's (a range error) stops every claim.
+    let other: Vec<usize> = reports
+        .iter()
+        .filter(|r| {
+            r.results
+                .iter()
+                .any(|x| render::real_violation(x) && !matches!(x.prop, PropId::Unsafe(_)))
+        })
+        .map(|r| r.size)
+        .collect();
+    let mut answers: Vec<Option<EveryN>> = Vec::new();
+    for &u in props {
+        let rows = || {
+            reports.iter().flat_map(move |r| {
+                r.results
+                    .iter()
+                    .filter(move |x| x.prop == PropId::Unsafe(u))
+                    .map(move |x| (r.size, x))
+            })
+        };
+        let violated: Vec<usize> = rows()
+            .filter(|(_, x)| render::real_violation(x))
+            .map(|(n, _)| n)
+            .collect();
+        answers.push(if !violated.is_empty() {
+            Some(EveryN::NotReached {
+                reason: format!("violated at {}", sizes_phrase(&violated)),
+                seconds: 0.0,
+                violated,
+            })
+        } else if !other.is_empty() {
+            Some(not(format!("a range error at {}", sizes_phrase(&other))))
+        } else if limited {
+            Some(not("the run stopped at a limit".into()))
+        } else {
+            rows()
+                .find(|(_, x)| x.verdict.kind() != Kind::Holds)
+                .map(|(n, _)| {
+                    not(format!(
+                        "size {n} is not proved (every size checked must hold first)"
+                    ))
+                })
+        });
+    }
+    // The properties left (`None`) are tried.
+    let tried: Vec<usize> = props
+        .iter()
+        .zip(&answers)
+        .filter(|(_, a)| a.is_none())
+        .map(|(&u, _)| u)
+        .collect();
+    let mut proved =
+        crate::portfolio::every::prove_each(model, &tried, solver, symmetry, ctl)?.into_iter();
+    let props = props
+        .iter()
+        .zip(answers)
+        .map(|(&prop, a)| PropEvery {
+            prop,
+            answer: a.unwrap_or_else(|| {
+                proved
+                    .next()
+                    .map(|p| p.answer)
+                    .unwrap_or_else(|| not("no answer".into()))
+            }),
+        })
+        .collect();
+    Ok(EveryAnswers {
+        props,
+        assuming: model.assumed.clone(),
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Whether an `invariant` among the properties checked is not proved: at a size
+/// checked, or for every n when that was tried.
+pub(super) fn invariant_unproved(run: &Run, props: &[usize]) -> bool {
+    let m = run.model;
+    let invs: Vec<usize> = props
+        .iter()
+        .copied()
+        .filter(|&u| m.unsafes[u].kind == PropKind::Invariant)
+        .collect();
+    let at_sizes = run.reports.iter().any(|r| {
+        r.results.iter().any(|x| {
+            matches!(x.prop, PropId::Unsafe(u) if invs.contains(&u))
+                && x.verdict.kind() != Kind::Holds
+        })
+    });
+    let every = run.every.as_ref().is_some_and(|e| {
+        e.props
+            .iter()
+            .any(|p| invs.contains(&p.prop) && !matches!(p.answer, EveryN::Proved { .. }))
+    });
+    !invs.is_empty() && (at_sizes || every || run.limit.is_some())
+}
+
+/// The `unsafe` properties of `props` answered on the model restricted to the states
+/// satisfying every `invariant`, at the sizes of `p`, and for every n when `every`.
+pub(super) fn assumed_pass(
+    engine: &dyn Engine,
+    p: &Problem,
+    props: &[usize],
+    every: Option<(SolverKind, bool, &Control)>,
+    ctl: &Control,
+) -> Result<Option<AssumedRun>, String> {
+    let model = p.model;
+    let unsafes: Vec<usize> = props
+        .iter()
+        .copied()
+        .filter(|&u| model.unsafes[u].kind == PropKind::Unsafe)
+        .collect();
+    let invs = assume::invariants(model);
+    if unsafes.is_empty() || invs.is_empty() {
+        return Ok(None);
+    }
+    let start = Instant::now();
+    let names = assume::names(model, &invs);
+    let amodel = match assume::assume(model, &invs) {
+        Ok(m) => m,
+        Err(e) => {
+            return Ok(Some(AssumedRun {
+                model: None,
+                invariants: names,
+                reports: Vec::new(),
+                limit: None,
+                every: None,
+                refused: Some(e),
+                seconds: 0.0,
+            }));
+        }
+    };
+    let problem = Problem::new(&amodel, p.min, p.max, unsafes.clone());
+    let mut reports = Vec::new();
+    let outcome = engine::run(engine, &problem, ctl, &mut |r| reports.push(r))?;
+    let limit = outcome.limit.or(reports.iter().find_map(|r| r.limit));
+    let every = match every {
+        Some((solver, symmetry, ectl)) => Some(answers(
+            &amodel,
+            &reports,
+            limit.is_some(),
+            &unsafes,
+            solver,
+            symmetry,
+            ectl,
+        )?),
+        None => None,
+    };
+    Ok(Some(AssumedRun {
+        model: Some(amodel),
+        invariants: names,
+        reports,
+        limit,
+        every,
+        refused: None,
+        seconds: start.elapsed().as_secs_f64(),
+    }))
+}
