@@ -68,7 +68,7 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
             model.clone()
         } else {
             match crate::model::assume::by_name(&model, &cert.assume)
-                .and_then(|invs| crate::model::assume::assume(&model, &invs))
+                .and_then(|invs| super::every::assumed_model(&model, &invs))
             {
                 Ok(m) => m,
                 Err(e) => return usage(&e),

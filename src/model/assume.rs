@@ -20,8 +20,8 @@
 //! A nondeterministic update (`:= .`, `:= any`) of a variable some invariant reads has
 //! no single post-state value: such a model is refused, naming the update. A step that
 //! the assumption removes is not taken, so a range error it would meet is not met
-//! either. The properties of the restricted model keep their names; its source text and
-//! hash are those of the model, and a certificate about it says `assume NAMES`.
+//! either. The properties of the restricted model keep their names; its source text is
+//! its own, printed and read back (`cli::every::assumed_model`), and a certificate about it says `assume NAMES`.
 
 use super::ir::*;
 
@@ -81,7 +81,11 @@ pub fn assume(model: &Model, invs: &[usize]) -> Result<Model, String> {
             }
             .expr(&inv.body)?;
             conj.push(excluded(inv, off, body));
-            t.locals.extend(inv.locals.iter().cloned());
+            // Fresh names, so that the model prints back without shadowing.
+            t.locals.extend(inv.locals.iter().map(|l| Local {
+                name: format!("{}_{off}", l.name),
+                ty: l.ty,
+            }));
         }
         t.guard = Expr::And(conj);
     }
