@@ -448,7 +448,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
     if problem.ltls.is_empty() && super::every::invariant_unproved(&run, &problem.props) {
         let every = try_every.then_some((solver, !a.no_symmetry, &ectl));
         run.assumed =
-            match super::every::assumed_pass(engine.as_ref(), &problem, &problem.props, every, &ctl) {
+            match super::every::assumed_pass(engine.as_ref(), &run, &problem, every, &ctl) {
                 Ok(x) => x.map(|mut x| {
                     x.every = x.every.take().map(budget_out);
                     x
@@ -465,6 +465,11 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
     }
     if !run.every.as_ref().is_some_and(|e| e.all_proved()) {
         written.extend(run.certificates.iter().cloned());
+    }
+    if let Some(x) = &run.assumed
+        && !x.every.as_ref().is_some_and(|e| e.all_proved())
+    {
+        written.extend(x.certificates.iter().cloned());
     }
     if let Some(path) = &a.certificate {
         if written.is_empty() {

@@ -127,20 +127,36 @@ pub(super) fn invariant_unproved(run: &Run, props: &[usize]) -> bool {
     !invs.is_empty() && (at_sizes || every || run.limit.is_some())
 }
 
-/// The `unsafe` properties of `props` answered on the model restricted to the states
-/// satisfying every `invariant`, at the sizes of `p`, and for every n when `every`.
+/// The `unsafe` properties of the run not proved (at a size checked, or for every n
+/// when that was tried) answered on the model restricted to the states satisfying
+/// every `invariant`, at the sizes of `p`, and for every n when `every`. A property
+/// proved without the assumption holds with it (the restricted runs are runs of the
+/// model), so it is not answered again.
 pub(super) fn assumed_pass(
     engine: &dyn Engine,
+    run: &Run,
     p: &Problem,
-    props: &[usize],
     every: Option<(SolverKind, bool, &Control)>,
     ctl: &Control,
 ) -> Result<Option<AssumedRun>, String> {
     let model = p.model;
-    let unsafes: Vec<usize> = props
+    let unproved = |u: usize| {
+        run.reports.iter().any(|r| {
+            r.results
+                .iter()
+                .any(|x| x.prop == PropId::Unsafe(u) && x.verdict.kind() != Kind::Holds)
+        }) || run.limit.is_some()
+            || run.every.as_ref().is_some_and(|e| {
+                e.props
+                    .iter()
+                    .any(|q| q.prop == u && !matches!(q.answer, EveryN::Proved { .. }))
+            })
+    };
+    let unsafes: Vec<usize> = p
+        .props
         .iter()
         .copied()
-        .filter(|&u| model.unsafes[u].kind == PropKind::Unsafe)
+        .filter(|&u| model.unsafes[u].kind == PropKind::Unsafe && unproved(u))
         .collect();
     let invs = assume::invariants(model);
     if unsafes.is_empty() || invs.is_empty() {
@@ -158,6 +174,7 @@ pub(super) fn assumed_pass(
                 limit: None,
                 every: None,
                 refused: Some(e),
+                certificates: Vec::new(),
                 seconds: 0.0,
             }));
         }
@@ -185,6 +202,11 @@ pub(super) fn assumed_pass(
         limit,
         every,
         refused: None,
+        certificates: if outcome.certificates.is_empty() {
+            outcome.certificate.into_iter().collect()
+        } else {
+            outcome.certificates
+        },
         seconds: start.elapsed().as_secs_f64(),
     }))
 }

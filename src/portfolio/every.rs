@@ -200,15 +200,11 @@ pub fn prove_every(
                 crate::verdict::PropId::Unsafe(u) => format!("`{}`", model.unsafes[u].name),
                 _ => "a property".into(),
             };
-            return Ok(EveryN::NotReached {
-                reason: format!("{what} violated at size {}", c.width),
-                seconds: start.elapsed().as_secs_f64(),
-                violated: if props.len() == 1 {
-                    vec![c.width]
-                } else {
-                    Vec::new()
-                },
-            });
+            // Not replayed here: "not proved", not "violated".
+            return Ok(not(format!(
+                "{what} violated at size {} (found by IC3 on the aggregate 1..{n0})",
+                c.width
+            )));
         }
         let Some(inv) = out.invariant else {
             return Ok(not(format!(

@@ -21,6 +21,8 @@ pub(crate) struct AssumedRun {
     pub every: Option<EveryAnswers>,
     /// Why the pass was not made.
     pub refused: Option<String>,
+    /// The checked certificates of the sizes it proved (each says `assume`).
+    pub certificates: Vec<Arc<crate::cert::Certificate>>,
     pub seconds: f64,
 }
 
@@ -30,6 +32,15 @@ fn assuming_text(assuming: &[String]) -> String {
         String::new()
     } else {
         format!(", assuming {}", assuming.join(", "))
+    }
+}
+
+/// ` (assuming inv1, inv2)` (empty without assumptions).
+fn parenthesised(assuming: &[String]) -> String {
+    if assuming.is_empty() {
+        String::new()
+    } else {
+        format!(" (assuming {})", assuming.join(", "))
     }
 }
 
@@ -58,12 +69,12 @@ fn answer_text(e: &EveryN, assuming: &[String]) -> String {
             }
         ),
         EveryN::NotReached { violated, .. } if !violated.is_empty() => format!(
-            "VIOLATED{} at {}, so it does not hold for every n",
-            assuming_text(assuming),
-            sizes_phrase(violated)
+            "VIOLATED at {}{}, so it does not hold for every n",
+            sizes_phrase(violated),
+            parenthesised(assuming)
         ),
         EveryN::NotReached { reason, .. } => {
-            format!("not proved{}: {reason}", assuming_text(assuming))
+            format!("not proved{}: {reason}", parenthesised(assuming))
         }
     }
 }
@@ -95,11 +106,7 @@ fn one_answer(a: &EveryAnswers) -> Option<&EveryN> {
 /// The answer for every size: one line when every property has the same answer,
 /// otherwise one line per property.
 pub(super) fn every_lines(m: &Model, sizes: &[usize], a: &EveryAnswers) -> String {
-    let head = if a.assuming.is_empty() {
-        "every n".to_string()
-    } else {
-        format!("every n, assuming {}", a.assuming.join(", "))
-    };
+    let head = "every n";
     if let Some(e) = one_answer(a) {
         let text = answer_text(e, &a.assuming);
         return match e {
@@ -151,7 +158,7 @@ pub(super) fn summary_part(m: &Model, a: &EveryAnswers) -> Option<String> {
 /// The assumed pass in text: its rows, its answer for every n.
 pub(super) fn assumed_text(run: &Run, a: &AssumedRun) -> String {
     let mut out = format!(
-        "\nassuming {} (as Cubicle reads them: initial states violating one dropped, steps into one not taken), the `unsafe` properties:\n",
+        "\nassuming {} (as Cubicle reads them: initial states violating one dropped, steps into one not taken), the `unsafe` properties not proved without assuming them:\n",
         a.invariants.join(", ")
     );
     let Some(m) = &a.model else {
@@ -268,12 +275,11 @@ pub(super) fn every_doc(m: &Model, a: &EveryAnswers) -> EveryDoc {
                 a.props
                     .iter()
                     .filter(|p| !matches!(p.answer, EveryN::Proved { .. }))
-                    .map(|p| {
-                        format!(
-                            "`{}`: {}",
-                            m.unsafes[p.prop].name,
-                            answer_text(&p.answer, &[])
-                        )
+                    .map(|p| match &p.answer {
+                        EveryN::NotReached { reason, .. } => {
+                            format!("`{}`: {reason}", m.unsafes[p.prop].name)
+                        }
+                        EveryN::Proved { .. } => String::new(),
                     })
                     .collect::<Vec<_>>()
                     .join("; ")
