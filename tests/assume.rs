@@ -99,7 +99,7 @@ fn an_invariant_refuted_as_a_claim_and_assumed_for_the_unsafe_properties() {
         "{out}"
     );
     assert!(
-        out.contains("  one_out: VIOLATED at sizes 2..4, so it does not hold for every n"),
+        out.contains("  invariant one_out: VIOLATED at sizes 2..4, so it does not hold for every n"),
         "{out}"
     );
     assert!(

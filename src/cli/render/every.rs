@@ -104,10 +104,11 @@ fn one_answer(a: &EveryAnswers) -> Option<&EveryN> {
 }
 
 /// The answer for every size: one line when every property has the same answer,
-/// otherwise one line per property.
+/// otherwise (and always for answers assuming invariants, about some of the
+/// properties) one line per property.
 pub(super) fn every_lines(m: &Model, sizes: &[usize], a: &EveryAnswers) -> String {
     let head = "every n";
-    if let Some(e) = one_answer(a) {
+    if let Some(e) = one_answer(a).filter(|_| a.assuming.is_empty()) {
         let text = answer_text(e, &a.assuming);
         return match e {
             EveryN::NotReached { .. } => format!(
@@ -138,12 +139,8 @@ pub(super) fn summary_part(m: &Model, a: &EveryAnswers) -> Option<String> {
         .map(|p| format!("`{}`", m.unsafes[p.prop].label()))
         .collect();
     let assuming = assuming_text(&a.assuming);
-    if a.all_proved() {
-        Some(if a.assuming.is_empty() {
-            "holds for every n".into()
-        } else {
-            format!("the `unsafe` properties hold for every n{assuming}")
-        })
+    if a.all_proved() && a.assuming.is_empty() {
+        Some("holds for every n".into())
     } else if proved.is_empty() {
         None
     } else {
