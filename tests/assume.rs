@@ -203,3 +203,37 @@ fn a_nondeterministic_update_read_by_an_invariant_is_refused_by_name() {
         "{r}"
     );
 }
+
+#[test]
+fn each_property_gets_its_own_answer_for_every_n() {
+    // `five` holds at sizes 1..4 and fails from size 5 (five processes in B), so one
+    // invariant for both properties is not found; `never` (no process is ever in C:
+    // no transition writes C) holds at every size. Tried one by one, `never` is
+    // proved for every n and `five` is not (IC3 finds its violation at size 5).
+    let f = temp_file(
+        "each",
+        "type st = A | B | C\narray S[proc] : st\ninit (z) { S[z] = A }\n\
+         unsafe five (z1 z2 z3 z4 z5) { S[z1] = B && S[z2] = B && S[z3] = B && S[z4] = B && S[z5] = B }\n\
+         unsafe never (z) { S[z] = C }\n\
+         transition go (i) requires { S[i] = A } { S[i] := B; }\n",
+    );
+    let (code, v) = json_run(&["check", &f, "--every-n"]);
+    assert_eq!(code, 4, "not every property proved for every n: exit 4");
+    let e = &v["every_n"];
+    assert_eq!(e["verdict"], "not_proved");
+    assert_eq!(every_of(e, "never")["verdict"], "holds");
+    let five = every_of(e, "five");
+    assert_eq!(five["verdict"], "not_proved");
+    assert!(
+        five["reason"]
+            .as_str()
+            .unwrap()
+            .contains("`five` violated at size 5"),
+        "{five}"
+    );
+    assert!(v.get("assuming").is_none(), "no invariant, no assumed pass");
+    let (_, out, _) = nfold(&["check", &f, "--every-n"]);
+    assert!(out.contains("  never: holds for every n ("), "{out}");
+    assert!(out.contains("  five: not proved: "), "{out}");
+    assert!(out.contains("; `never` holds for every n;"), "{out}");
+}
