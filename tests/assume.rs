@@ -79,7 +79,10 @@ fn an_invariant_refuted_as_a_claim_and_assumed_for_the_unsafe_properties() {
     let e = &v["every_n"];
     assert_eq!(e["verdict"], "violated");
     assert_eq!(every_of(e, "one_out")["verdict"], "violated");
-    assert_eq!(every_of(e, "one_out")["violated_sizes"], serde_json::json!([2, 3, 4]));
+    assert_eq!(
+        every_of(e, "one_out")["violated_sizes"],
+        serde_json::json!([2, 3, 4])
+    );
     assert_eq!(every_of(e, "mutex")["verdict"], "violated");
     assert_eq!(every_of(e, "err")["verdict"], "holds");
     // Assuming the invariant: mutex at each size and for every n.
@@ -99,7 +102,9 @@ fn an_invariant_refuted_as_a_claim_and_assumed_for_the_unsafe_properties() {
         "{out}"
     );
     assert!(
-        out.contains("  invariant one_out: VIOLATED at sizes 2..4, so it does not hold for every n"),
+        out.contains(
+            "  invariant one_out: VIOLATED at sizes 2..4, so it does not hold for every n"
+        ),
         "{out}"
     );
     assert!(
@@ -182,7 +187,11 @@ fn certify_checks_the_assumed_problem() {
     let (code, out, _) = nfold(&["certify", &f, &cert]);
     assert_eq!(code, 1, "{out}");
     // An unknown invariant is a usage error.
-    std::fs::write(&cert, written.replace("assume one_out", "assume nothing_here")).unwrap();
+    std::fs::write(
+        &cert,
+        written.replace("assume one_out", "assume nothing_here"),
+    )
+    .unwrap();
     let (code, _, err) = nfold(&["certify", &f, &cert]);
     assert_eq!(code, 2);
     assert!(err.contains("no `invariant` named `nothing_here`"), "{err}");

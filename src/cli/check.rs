@@ -447,19 +447,22 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
     // are answered again on the states satisfying them.
     if problem.ltls.is_empty() && super::every::invariant_unproved(&run, &problem.props) {
         let every = try_every.then_some((solver, !a.no_symmetry, &ectl));
-        run.assumed =
-            match super::every::assumed_pass(engine.as_ref(), &run, &problem, every, &ctl) {
-                Ok(x) => x.map(|mut x| {
-                    x.every = x.every.take().map(budget_out);
-                    x
-                }),
-                Err(e) => return usage(&e),
-            };
+        run.assumed = match super::every::assumed_pass(engine.as_ref(), &run, &problem, every, &ctl)
+        {
+            Ok(x) => x.map(|mut x| {
+                x.every = x.every.take().map(budget_out);
+                x
+            }),
+            Err(e) => return usage(&e),
+        };
     }
     let mut written: Vec<std::sync::Arc<crate::cert::Certificate>> = Vec::new();
-    for e in [run.every.as_ref(), run.assumed.as_ref().and_then(|x| x.every.as_ref())]
-        .into_iter()
-        .flatten()
+    for e in [
+        run.every.as_ref(),
+        run.assumed.as_ref().and_then(|x| x.every.as_ref()),
+    ]
+    .into_iter()
+    .flatten()
     {
         written.extend(e.certificates());
     }

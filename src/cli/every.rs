@@ -223,8 +223,12 @@ pub(super) fn assumed_model(model: &Model, invs: &[usize]) -> Result<Model, Stri
         data_value_names: true,
         ..crate::lang::LoadOptions::of(model)
     };
-    let mut back = crate::lang::load_str_with(&model.source.name, &text, &opts)
-        .map_err(|e| format!("the model assuming its invariants does not read back: {}", e.render()))?;
+    let mut back = crate::lang::load_str_with(&model.source.name, &text, &opts).map_err(|e| {
+        format!(
+            "the model assuming its invariants does not read back: {}",
+            e.render()
+        )
+    })?;
     if back.transitions.len() != m.transitions.len() || back.inits.len() != m.inits.len() {
         return Err("the model assuming its invariants lost items when read back".into());
     }

@@ -9,8 +9,8 @@
 mod aiger;
 mod certify;
 mod check;
-mod every;
 mod dot;
+mod every;
 mod render;
 mod replay;
 mod simulate;

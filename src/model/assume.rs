@@ -35,7 +35,9 @@ pub fn invariants(model: &Model) -> Vec<usize> {
 /// The names of the invariants `invs`, as a certificate's `assume` line and the
 /// reports list them (`invariant1, invariant2`).
 pub fn names(model: &Model, invs: &[usize]) -> Vec<String> {
-    invs.iter().map(|&u| model.unsafes[u].name.clone()).collect()
+    invs.iter()
+        .map(|&u| model.unsafes[u].name.clone())
+        .collect()
 }
 
 /// The invariants named `names` (a certificate's `assume` line).
@@ -73,13 +75,7 @@ pub fn assume(model: &Model, invs: &[usize]) -> Result<Model, String> {
         for &u in invs {
             let inv = &model.unsafes[u];
             let off = t.locals.len();
-            let body = Post {
-                model,
-                t,
-                off,
-                inv,
-            }
-            .expr(&inv.body)?;
+            let body = Post { model, t, off, inv }.expr(&inv.body)?;
             conj.push(excluded(inv, off, body));
             // Fresh names, so that the model prints back without shadowing.
             t.locals.extend(inv.locals.iter().map(|l| Local {
@@ -157,7 +153,11 @@ impl Post<'_> {
                                 terms
                                     .into_iter()
                                     .map(|x| {
-                                        Expr::Cmp(CmpOp::Eq, Box::new(Expr::Local(var)), Box::new(x))
+                                        Expr::Cmp(
+                                            CmpOp::Eq,
+                                            Box::new(Expr::Local(var)),
+                                            Box::new(x),
+                                        )
                                     })
                                     .collect(),
                             );
@@ -263,7 +263,9 @@ fn bind(e: &Expr, binds: &[(LocalId, Expr)]) -> Expr {
                         let skip = Expr::Or(
                             terms
                                 .into_iter()
-                                .map(|x| Expr::Cmp(CmpOp::Eq, Box::new(Expr::Local(*var)), Box::new(x)))
+                                .map(|x| {
+                                    Expr::Cmp(CmpOp::Eq, Box::new(Expr::Local(*var)), Box::new(x))
+                                })
                                 .collect(),
                         );
                         body = if *forall {

@@ -252,8 +252,9 @@ pub struct Transition {
 pub enum PropKind {
     /// `unsafe [name] (params) { f }`
     Unsafe,
-    /// `invariant [name] (params) { f }`: Cubicle trusts these as hints; nfold checks
-    /// them like `unsafe` blocks (f describes states claimed unreachable).
+    /// `invariant [name] (params) { f }`: Cubicle assumes these; nfold checks them like
+    /// `unsafe` blocks (f describes states claimed unreachable), and also answers the
+    /// `unsafe` blocks assuming them (`model::assume`) when one is not proved.
     Invariant,
 }
 

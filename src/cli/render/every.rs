@@ -171,7 +171,10 @@ pub(super) fn assumed_text(run: &Run, a: &AssumedRun) -> String {
         prev = Some(r);
     }
     if let Some(l) = a.limit {
-        out.push_str(&format!("stopped: {} (the pass assuming the invariants)\n", l.text()));
+        out.push_str(&format!(
+            "stopped: {} (the pass assuming the invariants)\n",
+            l.text()
+        ));
     }
     if let Some(e) = &a.every {
         out.push_str(&every_lines(m, &run.sizes, e));

@@ -415,7 +415,11 @@ pub(super) fn summary(run: &Run) -> String {
     if !unknown.is_empty() {
         parts.push(format!("unknown at {}", sizes_phrase(&unknown)));
     }
-    if let Some(p) = run.every.as_ref().and_then(|e| super::every::summary_part(run.model, e)) {
+    if let Some(p) = run
+        .every
+        .as_ref()
+        .and_then(|e| super::every::summary_part(run.model, e))
+    {
         parts.push(p);
     }
     if let Some(p) = run.assumed.as_ref().and_then(|a| {

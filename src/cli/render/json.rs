@@ -4,9 +4,7 @@ use super::warnings::dead_code;
 use super::{Run, kind_name};
 use crate::limits::peak_memory;
 use crate::model::ir::Model;
-use crate::schema::{
-    CheckDoc, IntWindowDoc, PictureRow, ProofDoc, Row, SCHEMA_VERSION, Tool,
-};
+use crate::schema::{CheckDoc, IntWindowDoc, PictureRow, ProofDoc, Row, SCHEMA_VERSION, Tool};
 use crate::trace;
 use crate::verdict::{Counterexample, Proof, PropResult, SizeReport, Verdict};
 
@@ -40,7 +38,10 @@ pub fn json(run: &Run) -> CheckDoc {
         warnings: dead.warnings.into_iter().map(|d| d.json).collect(),
         coverage: dead.coverage,
         int_window: int_window_doc(run.model),
-        every_n: run.every.as_ref().map(|e| super::every::every_doc(run.model, e)),
+        every_n: run
+            .every
+            .as_ref()
+            .map(|e| super::every::every_doc(run.model, e)),
         assuming: run
             .assumed
             .as_ref()

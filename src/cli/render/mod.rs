@@ -19,8 +19,8 @@ use crate::cert::Certificate;
 use crate::engine::Presentation;
 use crate::model::ir::Model;
 use crate::portfolio::every::EveryAnswers;
-pub(crate) use every::AssumedRun;
 use crate::verdict::{Kind, Limit, PropId, PropResult, SizeReport};
+pub(crate) use every::AssumedRun;
 use std::sync::Arc;
 
 /// Everything the renderer needs about a run.
