@@ -411,6 +411,10 @@ pub struct AssumingDoc {
     /// When the pass could not be made: why (then `results` is empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
+    /// What the reader must know about the restricted model (e.g. that it is read
+    /// with the extra process id).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     pub seconds: f64,
 }
 

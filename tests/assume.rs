@@ -246,3 +246,39 @@ fn each_property_gets_its_own_answer_for_every_n() {
     assert!(out.contains("  five: not proved: "), "{out}");
     assert!(out.contains("; `never` holds for every n;"), "{out}");
 }
+
+#[test]
+fn assuming_no_process_is_home_reads_home_as_the_extra_id() {
+    // `Home` is one of the processes as written, so the claim "no process is Home"
+    // is broken at depth 0, and `bad` fails at size 1 by t(1) (Home = 1), depth 1.
+    // Assuming the claim, `init` says Home differs from every process: read, as
+    // Cubicle does, with Home the extra id 0, which no process equals: `bad` holds.
+    let f = temp_file(
+        "home",
+        "var Home : proc\narray S[proc] : bool\ninit (p) { S[p] = False }\n\
+         invariant (z) { z = Home }\n\
+         unsafe bad (i) { S[i] = True && i = Home }\n\
+         transition t (i) requires { S[i] = False } { S[i] := True; }\n",
+    );
+    let (code, v) = json_run(&["check", &f, "--sizes", "1..2"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        rows(&v["results"], "bad"),
+        vec![
+            (1, "violated".into(), Some(1)),
+            (2, "violated".into(), Some(1))
+        ]
+    );
+    let a = &v["assuming"];
+    assert_eq!(
+        rows(&a["results"], "bad"),
+        vec![(1, "holds".into(), None), (2, "holds".into(), None)]
+    );
+    assert!(
+        a["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("extra process id 0"),
+        "{a}"
+    );
+}

@@ -174,11 +174,21 @@ pub(super) fn assumed_pass(
                 limit: None,
                 every: None,
                 refused: Some(e),
+                notes: Vec::new(),
                 certificates: Vec::new(),
                 seconds: 0.0,
             }));
         }
     };
+    // With no process left to be a `proc` global that `init` now declares different
+    // from every process, the restricted model gets the extra process id.
+    let mut notes = Vec::new();
+    if let (Some(x), None) = (&amodel.extra_proc, &model.extra_proc) {
+        notes.push(format!(
+            "assuming the invariants, `init` declares {} different from every process: the restricted model is read with the extra process id 0, as Cubicle reads it (docs/language.md), not as having no initial state",
+            x.names()
+        ));
+    }
     let problem = Problem::new(&amodel, p.min, p.max, unsafes.clone());
     let mut reports = Vec::new();
     let outcome = engine::run(engine, &problem, ctl, &mut |r| reports.push(r))?;
@@ -202,6 +212,7 @@ pub(super) fn assumed_pass(
         limit,
         every,
         refused: None,
+        notes,
         certificates: if outcome.certificates.is_empty() {
             outcome.certificate.into_iter().collect()
         } else {

@@ -21,6 +21,8 @@ pub(crate) struct AssumedRun {
     pub every: Option<EveryAnswers>,
     /// Why the pass was not made.
     pub refused: Option<String>,
+    /// What the reader must know about the restricted model.
+    pub notes: Vec<String>,
     /// The checked certificates of the sizes it proved (each says `assume`).
     pub certificates: Vec<Arc<crate::cert::Certificate>>,
     pub seconds: f64,
@@ -170,6 +172,9 @@ pub(super) fn assumed_text(run: &Run, a: &AssumedRun) -> String {
         out.push_str(&super::table::rows(m, r, prev));
         prev = Some(r);
     }
+    for n in &a.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
     if let Some(l) = a.limit {
         out.push_str(&format!(
             "stopped: {} (the pass assuming the invariants)\n",
@@ -314,6 +319,7 @@ pub(super) fn assuming_doc(run: &Run, a: &AssumedRun) -> AssumingDoc {
         },
         limit: a.limit.map(|l| l.text().into()),
         refused: a.refused.clone(),
+        notes: a.notes.clone(),
         seconds: a.seconds,
     }
 }
