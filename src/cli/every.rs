@@ -41,6 +41,13 @@ pub(super) fn answers(
         })
         .map(|r| r.size)
         .collect();
+    // Outside the fragment the sizes cannot make the claim: say why, whatever they gave.
+    let outside = crate::proof::cutoff::fragment(model).err().map(|o| {
+        format!(
+            "outside the fragment of the cutoff argument: {}",
+            o.text(model)
+        )
+    });
     let mut answers: Vec<Option<EveryN>> = Vec::new();
     for &u in props {
         let rows = || {
@@ -61,6 +68,8 @@ pub(super) fn answers(
                 seconds: 0.0,
                 violated,
             })
+        } else if let Some(o) = &outside {
+            Some(not(o.clone()))
         } else if !other.is_empty() {
             Some(not(format!("a range error at {}", sizes_phrase(&other))))
         } else if limited {
