@@ -13,6 +13,8 @@ mod aggregate;
 mod aiger;
 #[path = "aiger_live.rs"]
 mod aiger_live;
+#[path = "assume.rs"]
+mod assume;
 #[path = "cli.rs"]
 mod cli;
 #[path = "commands.rs"]

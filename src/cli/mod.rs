@@ -10,6 +10,7 @@ mod aiger;
 mod certify;
 mod check;
 mod dot;
+mod every;
 mod render;
 mod replay;
 mod simulate;

@@ -252,8 +252,9 @@ pub struct Transition {
 pub enum PropKind {
     /// `unsafe [name] (params) { f }`
     Unsafe,
-    /// `invariant [name] (params) { f }`: Cubicle trusts these as hints; nfold checks
-    /// them like `unsafe` blocks (f describes states claimed unreachable).
+    /// `invariant [name] (params) { f }`: Cubicle assumes these; nfold checks them like
+    /// `unsafe` blocks (f describes states claimed unreachable), and also answers the
+    /// `unsafe` blocks assuming them (`model::assume`) when one is not proved.
     Invariant,
 }
 
@@ -392,6 +393,9 @@ pub struct Model {
     /// Cubicle's `int`, checked over a window (a range type named `int`), when the
     /// model declares an `int` variable, constant or array.
     pub int_window: Option<IntWindow>,
+    /// The `invariant`s this model assumes (`model::assume`: the model as written
+    /// restricted to the states satisfying them); empty for the model as written.
+    pub assumed: Vec<String>,
     pub warnings: Vec<Diagnostic>,
 }
 

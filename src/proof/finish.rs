@@ -141,6 +141,7 @@ fn certificate(
         every: None,
         liveness: None,
         counting: None,
+        assume: p.model.assumed.clone(),
     }
 }
 

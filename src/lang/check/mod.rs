@@ -191,6 +191,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         data_types: Vec::new(),
         extra_proc: None,
         int_window: None,
+        assumed: Vec::new(),
         warnings,
         source,
     };
