@@ -138,44 +138,16 @@ impl Post<'_> {
                 dom,
                 body,
             } => {
-                let var = var + self.off;
-                let mut body = self.expr(body)?;
+                let body = self.expr(body)?;
+                // An exception is a name (`forall j <> i`) unless the state after the
+                // step gives it: then it is tested in the body.
                 let dom = match dom {
                     Domain::Type(t) => Domain::Type(*t),
-                    Domain::Procs { except } => {
-                        // An exception is a name (`forall j <> i`) unless the state
-                        // after the step gives it: then it is tested in the body.
-                        let (names, terms): (Vec<Expr>, Vec<Expr>) = all(except)?
-                            .into_iter()
-                            .partition(|x| matches!(x, Expr::Local(_)));
-                        if !terms.is_empty() {
-                            let skip = Expr::Or(
-                                terms
-                                    .into_iter()
-                                    .map(|x| {
-                                        Expr::Cmp(
-                                            CmpOp::Eq,
-                                            Box::new(Expr::Local(var)),
-                                            Box::new(x),
-                                        )
-                                    })
-                                    .collect(),
-                            );
-                            body = if *forall {
-                                Expr::Or(vec![skip, body])
-                            } else {
-                                Expr::And(vec![Expr::Not(Box::new(skip)), body])
-                            };
-                        }
-                        Domain::Procs { except: names }
-                    }
+                    Domain::Procs { except } => Domain::Procs {
+                        except: all(except)?,
+                    },
                 };
-                Expr::Quant {
-                    forall: *forall,
-                    var,
-                    dom,
-                    body: Box::new(body),
-                }
+                Expr::quant_excepting(*forall, var + self.off, dom, body)
             }
         })
     }
@@ -252,37 +224,13 @@ fn bind(e: &Expr, binds: &[(LocalId, Expr)]) -> Expr {
             dom,
             body,
         } => {
-            let mut body = bind(body, binds);
             let dom = match dom {
                 Domain::Type(t) => Domain::Type(*t),
-                Domain::Procs { except } => {
-                    let (names, terms): (Vec<Expr>, Vec<Expr>) = all(except)
-                        .into_iter()
-                        .partition(|x| matches!(x, Expr::Local(_)));
-                    if !terms.is_empty() {
-                        let skip = Expr::Or(
-                            terms
-                                .into_iter()
-                                .map(|x| {
-                                    Expr::Cmp(CmpOp::Eq, Box::new(Expr::Local(*var)), Box::new(x))
-                                })
-                                .collect(),
-                        );
-                        body = if *forall {
-                            Expr::Or(vec![skip, body])
-                        } else {
-                            Expr::And(vec![Expr::Not(Box::new(skip)), body])
-                        };
-                    }
-                    Domain::Procs { except: names }
-                }
+                Domain::Procs { except } => Domain::Procs {
+                    except: all(except),
+                },
             };
-            Expr::Quant {
-                forall: *forall,
-                var: *var,
-                dom,
-                body: Box::new(body),
-            }
+            Expr::quant_excepting(*forall, *var, dom, bind(body, binds))
         }
     }
 }

@@ -186,6 +186,43 @@ impl Expr {
     pub fn tt() -> Expr {
         Expr::Const(1, Ty::Bool)
     }
+
+    /// The quantifier over `dom` after a rewrite of its exceptions. `forall j <> a`
+    /// names processes by local names only: an exception that the rewrite turned into a
+    /// term (a process the domain cannot name) moves into the body, tested first, as the
+    /// quantifier would skip it. Shared by every rewrite that substitutes terms for
+    /// locals (the liveness product, assumed invariants).
+    pub fn quant_excepting(forall: bool, var: LocalId, dom: Domain, body: Expr) -> Expr {
+        let mut body = body;
+        let dom = match dom {
+            Domain::Procs { except } => {
+                let (names, mut terms): (Vec<Expr>, Vec<Expr>) = except
+                    .into_iter()
+                    .partition(|x| matches!(x, Expr::Local(_)));
+                if !terms.is_empty() {
+                    let eq = |x| Expr::Cmp(CmpOp::Eq, Box::new(Expr::Local(var)), Box::new(x));
+                    let skip = if terms.len() == 1 {
+                        eq(terms.pop().unwrap())
+                    } else {
+                        Expr::Or(terms.into_iter().map(eq).collect())
+                    };
+                    body = if forall {
+                        Expr::Or(vec![skip, body])
+                    } else {
+                        Expr::And(vec![Expr::Not(Box::new(skip)), body])
+                    };
+                }
+                Domain::Procs { except: names }
+            }
+            d => d,
+        };
+        Expr::Quant {
+            forall,
+            var,
+            dom,
+            body: Box::new(body),
+        }
+    }
 }
 
 /// One index position of an update target.
