@@ -5,15 +5,12 @@
 
 use crate::common;
 
-use common::{json_run, nfold};
+use common::{json_run, nfold, scratch_dir, write_file};
 use serde_json::Value;
 
 fn temp_file(tag: &str, text: &str) -> String {
-    let d = std::env::temp_dir().join(format!("nfold-assume-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    let p = d.join(format!("{tag}.cub"));
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_string()
+    let d = scratch_dir(&format!("assume-{tag}"));
+    write_file(&d, &format!("{tag}.cub"), text)
 }
 
 /// A request/enter/leave protocol with no lock at all.

@@ -5,22 +5,9 @@
 //! depth and state count below is derived by hand from the model next to it.
 
 use crate::common;
-use common::{json_run, nfold, rows};
+use common::{json_run, nfold, rows, scratch_dir, write_file};
 use nfold::schema::Row;
 use serde_json::Value;
-use std::path::PathBuf;
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nfold-ints-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_string()
-}
 
 /// A counter that stops at 2. Literals 0, 1 (in `X + 1`), 2, 3: the default window is
 /// -2..5, and no step leaves it. Reachable: X = 0, 1, 2 (3 states at every size); `big`
@@ -74,8 +61,8 @@ fn row<'a>(rs: &'a [Row], n: u64, p: &str) -> Option<&'a Row> {
 
 #[test]
 fn window_not_left_gives_exact_verdicts() {
-    let d = temp_dir("counter");
-    let f = write(&d, "counter.cub", COUNTER);
+    let d = scratch_dir("ints-counter");
+    let f = write_file(&d, "counter.cub", COUNTER);
     let (code, v) = json_run(&["check", &f, "--sizes", "1..3", "--engine", "explicit"]);
     assert_eq!(code, 0);
     assert_eq!(v["int_window"]["lo"], -2);
@@ -127,8 +114,8 @@ fn window_not_left_gives_exact_verdicts() {
 
 #[test]
 fn window_left_is_int_bound_and_never_plain_holds() {
-    let d = temp_dir("leave");
-    let f = write(&d, "leave.cub", LEAVE);
+    let d = scratch_dir("ints-leave");
+    let f = write_file(&d, "leave.cub", LEAVE);
     for engine in ["explicit", "sat", "ic3", "kind", "auto"] {
         let (code, v) = json_run(&["check", &f, "--sizes", "1..2", "--engine", engine]);
         assert_eq!(code, 4, "{engine}: {v}");
@@ -190,8 +177,8 @@ fn window_left_is_int_bound_and_never_plain_holds() {
 
 #[test]
 fn arithmetic_and_comparisons() {
-    let d = temp_dir("arith");
-    let f = write(&d, "arith.cub", ARITH);
+    let d = scratch_dir("ints-arith");
+    let f = write_file(&d, "arith.cub", ARITH);
     let (code, v) = json_run(&["check", &f, "--sizes", "1..2", "--engine", "explicit"]);
     assert_eq!(code, 1);
     assert_eq!(v["int_window"]["lo"], -2);
@@ -213,8 +200,8 @@ fn arithmetic_and_comparisons() {
 
 #[test]
 fn free_initial_values_range_over_the_window() {
-    let d = temp_dir("free");
-    let f = write(&d, "free.cub", FREE);
+    let d = scratch_dir("ints-free");
+    let f = write_file(&d, "free.cub", FREE);
     let (code, v) = json_run(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
     assert_eq!(code, 1);
     assert_eq!(v["int_window"]["lo"], -3);
@@ -242,8 +229,8 @@ fn free_initial_values_range_over_the_window() {
 
 #[test]
 fn the_aggregate_leaves_the_window_only_at_large_sizes() {
-    let d = temp_dir("count");
-    let f = write(&d, "count.cub", COUNT);
+    let d = scratch_dir("ints-count");
+    let f = write_file(&d, "count.cub", COUNT);
     let states = [2, 3, 4, 4, 4];
     let (code, v) = json_run(&["check", &f, "--sizes", "1..5", "--engine", "explicit"]);
     assert_eq!(code, 4);
@@ -287,7 +274,7 @@ fn the_aggregate_leaves_the_window_only_at_large_sizes() {
 /// depths, and `int_bound` at the same sizes.
 #[test]
 fn explicit_and_sat_agree() {
-    let d = temp_dir("agree");
+    let d = scratch_dir("ints-agree");
     for (name, text) in [
         ("counter", COUNTER),
         ("leave", LEAVE),
@@ -295,7 +282,7 @@ fn explicit_and_sat_agree() {
         ("free", FREE),
         ("count", COUNT),
     ] {
-        let f = write(&d, &format!("{name}.cub"), text);
+        let f = write_file(&d, &format!("{name}.cub"), text);
         let (_, e) = json_run(&["check", &f, "--sizes", "1..4", "--engine", "explicit"]);
         let (_, s) = json_run(&[
             "check",
@@ -324,8 +311,8 @@ fn explicit_and_sat_agree() {
 
 #[test]
 fn liveness_stops_where_the_window_is_left() {
-    let d = temp_dir("live");
-    let f = write(&d, "count.cub", COUNT);
+    let d = scratch_dir("ints-live");
+    let f = write_file(&d, "count.cub", COUNT);
     let (code, out, _) = nfold(&["live", &f, "--sizes", "1..4"]);
     assert_eq!(code, 4, "{out}");
     assert!(out.contains("ints      checked over -2..3"), "{out}");
@@ -349,8 +336,8 @@ fn liveness_stops_where_the_window_is_left() {
 
 #[test]
 fn every_n_refuses_ints() {
-    let d = temp_dir("every");
-    let f = write(&d, "counter.cub", COUNTER);
+    let d = scratch_dir("ints-every");
+    let f = write_file(&d, "counter.cub", COUNTER);
     let (code, out, _) = nfold(&["check", &f, "--every-n"]);
     assert_eq!(code, 4, "{out}");
     assert!(
@@ -361,14 +348,14 @@ fn every_n_refuses_ints() {
 
 #[test]
 fn int_errors() {
-    let d = temp_dir("errors");
-    let f = write(&d, "counter.cub", COUNTER);
+    let d = scratch_dir("ints-errors");
+    let f = write_file(&d, "counter.cub", COUNTER);
     for bad in ["5..1", "a..3", "0..100000000"] {
         let (code, _, err) = nfold(&["check", &f, "--int-range", bad]);
         assert_eq!(code, 2, "{bad}: {err}");
         assert!(err.contains("--int-range"), "{err}");
     }
-    let g = write(
+    let g = write_file(
         &d,
         "indexed.cub",
         "array A[int] : bool\ninit () { true }\nunsafe () { A[0] }\n",
@@ -379,7 +366,7 @@ fn int_errors() {
         err.contains("indexed by `int`, which is not supported"),
         "{err}"
     );
-    let h = write(
+    let h = write_file(
         &d,
         "quant.cub",
         "var X : int\ninit () { true }\nunsafe () { forall y : int. X = y }\n",

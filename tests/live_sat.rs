@@ -470,8 +470,7 @@ fn abc_agrees_on_the_exported_product() {
         eprintln!("note: `berkeley-abc` is not installed; skipping the comparison with ABC");
         return;
     }
-    let dir = std::env::temp_dir().join(format!("nfold-live-aig-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("live-aig");
     let (mut decided, mut all) = (0, 0);
     for &(f, ..) in FAMILIES {
         let path = format!("families/{f}.cub");
@@ -540,8 +539,7 @@ fn abc_agrees_on_the_exported_product() {
 /// counter dropped, the fairness flag dropped.
 #[test]
 fn klive_certificates_through_the_cli() {
-    let dir = std::env::temp_dir().join(format!("nfold-klive-cert-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("klive-cert");
     for (f, sizes) in [("mutex", "1..1"), ("peterson", "1..2")] {
         let path = format!("families/{f}.cub");
         let file = dir.join(format!("{f}.cert"));
