@@ -545,3 +545,36 @@ fn a_value_that_grows_without_bound_is_named() {
     assert_eq!(v["int_window"]["hi"], 10, "{v:#}");
     assert_eq!(row(&rows(&v), 1, "int_bound").unwrap().depth, Some(10));
 }
+
+/// IC3 with --certificate on COUNT at 1..5: sizes 1..3 are proved in -2..3 and sizes
+/// 4..5 in the widened -2..6, one certificate each (each names its window); `certify`
+/// reads the model in the window each certificate names and accepts both, and rejects
+/// the wider one when --int-range fixes another window.
+#[test]
+fn certificates_of_a_widened_window_are_checked_in_it() {
+    let d = temp_dir("widen-cert");
+    let f = write(&d, "count.cub", COUNT);
+    let cert = d.join("count.cert");
+    let cert = cert.to_str().unwrap();
+    let (code, out, err) = nfold(&[
+        "check",
+        &f,
+        "--sizes",
+        "1..5",
+        "--engine",
+        "ic3",
+        "--certificate",
+        cert,
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let text = std::fs::read_to_string(cert).unwrap();
+    assert!(
+        text.contains("ints -2..3") && text.contains("ints -2..6"),
+        "{text}"
+    );
+    let (code, out, err) = nfold(&["certify", &f, cert]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("2 of 2 certificates accepted"), "{out}");
+    let (code, out, _) = nfold(&["certify", &f, cert, "--int-range", "-2..3"]);
+    assert_ne!(code, 0, "{out}");
+}
