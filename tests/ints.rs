@@ -117,7 +117,16 @@ fn window_left_is_int_bound_and_never_plain_holds() {
     let d = scratch_dir("ints-leave");
     let f = write_file(&d, "leave.cub", LEAVE);
     for engine in ["explicit", "sat", "ic3", "kind", "auto"] {
-        let (code, v) = json_run(&["check", &f, "--sizes", "1..2", "--engine", engine]);
+        let (code, v) = json_run(&[
+            "check",
+            &f,
+            "--sizes",
+            "1..2",
+            "--engine",
+            engine,
+            "--int-max",
+            "3",
+        ]);
         assert_eq!(code, 4, "{engine}: {v}");
         let rs = rows(&v);
         for n in 1..=2 {
@@ -144,7 +153,16 @@ fn window_left_is_int_bound_and_never_plain_holds() {
             .unwrap();
         assert_eq!(r["int_window"], serde_json::json!([-2, 3]));
     }
-    let (code, out, _) = nfold(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    let (code, out, _) = nfold(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--engine",
+        "explicit",
+        "--int-max",
+        "3",
+    ]);
     assert_eq!(code, 4);
     assert!(out.contains("within ints -2..3"), "{out}");
     assert!(!out.contains(" holds "), "{out}");
@@ -153,7 +171,16 @@ fn window_left_is_int_bound_and_never_plain_holds() {
         "{out}"
     );
     // 4 states: X = 0..3.
-    let (_, v) = json_run(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    let (_, v) = json_run(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--engine",
+        "explicit",
+        "--int-max",
+        "3",
+    ]);
     assert_eq!(row(&rows(&v), 1, "neg").unwrap().stats.states, Some(4));
     // A wider window moves the step that leaves it: storing 6 at depth 5.
     let (code, v) = json_run(&["check", &f, "--sizes", "1", "--int-range", "-1..5"]);
@@ -193,7 +220,16 @@ fn arithmetic_and_comparisons() {
         assert!(row(&rs, n, "int_bound").is_none());
     }
     // The violating run: C = 2, add, mul.
-    let (_, out, _) = nfold(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    let (_, out, _) = nfold(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--engine",
+        "explicit",
+        "--int-max",
+        "3",
+    ]);
     assert!(out.contains("C=2"), "{out}");
     assert!(out.contains("B=6"), "{out}");
 }
@@ -202,7 +238,16 @@ fn arithmetic_and_comparisons() {
 fn free_initial_values_range_over_the_window() {
     let d = scratch_dir("ints-free");
     let f = write_file(&d, "free.cub", FREE);
-    let (code, v) = json_run(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    let (code, v) = json_run(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--engine",
+        "explicit",
+        "--int-max",
+        "3",
+    ]);
     assert_eq!(code, 1);
     assert_eq!(v["int_window"]["lo"], -3);
     assert_eq!(v["int_window"]["hi"], 3);
@@ -232,7 +277,16 @@ fn the_aggregate_leaves_the_window_only_at_large_sizes() {
     let d = scratch_dir("ints-count");
     let f = write_file(&d, "count.cub", COUNT);
     let states = [2, 3, 4, 4, 4];
-    let (code, v) = json_run(&["check", &f, "--sizes", "1..5", "--engine", "explicit"]);
+    let (code, v) = json_run(&[
+        "check",
+        &f,
+        "--sizes",
+        "1..5",
+        "--engine",
+        "explicit",
+        "--int-max",
+        "3",
+    ]);
     assert_eq!(code, 4);
     let rs = rows(&v);
     for n in 1..=5u64 {
@@ -251,7 +305,16 @@ fn the_aggregate_leaves_the_window_only_at_large_sizes() {
     }
     // The SAT engines on the aggregate 1..5: the same split.
     for engine in ["sat", "ic3", "kind"] {
-        let (code, v) = json_run(&["check", &f, "--sizes", "1..5", "--engine", engine]);
+        let (code, v) = json_run(&[
+            "check",
+            &f,
+            "--sizes",
+            "1..5",
+            "--engine",
+            engine,
+            "--int-max",
+            "3",
+        ]);
         assert_eq!(code, 4, "{engine}");
         let rs = rows(&v);
         for n in 1..=5u64 {
@@ -283,7 +346,16 @@ fn explicit_and_sat_agree() {
         ("count", COUNT),
     ] {
         let f = write_file(&d, &format!("{name}.cub"), text);
-        let (_, e) = json_run(&["check", &f, "--sizes", "1..4", "--engine", "explicit"]);
+        let (_, e) = json_run(&[
+            "check",
+            &f,
+            "--sizes",
+            "1..4",
+            "--engine",
+            "explicit",
+            "--int-max",
+            "3",
+        ]);
         let (_, s) = json_run(&[
             "check",
             &f,
@@ -292,6 +364,8 @@ fn explicit_and_sat_agree() {
             "--engine",
             "sat",
             "--whole-aggregate",
+            "--int-max",
+            "3",
         ]);
         let key = |v: &Value| {
             let mut r: Vec<(usize, String, bool, bool, Option<usize>)> = rows(v)
@@ -313,7 +387,7 @@ fn explicit_and_sat_agree() {
 fn liveness_stops_where_the_window_is_left() {
     let d = scratch_dir("ints-live");
     let f = write_file(&d, "count.cub", COUNT);
-    let (code, out, _) = nfold(&["live", &f, "--sizes", "1..4"]);
+    let (code, out, _) = nfold(&["live", &f, "--sizes", "1..4", "--int-max", "3"]);
     assert_eq!(code, 4, "{out}");
     assert!(out.contains("ints      checked over -2..3"), "{out}");
     assert!(
@@ -322,7 +396,7 @@ fn liveness_stops_where_the_window_is_left() {
         ),
         "{out}"
     );
-    let (code, v) = json_run(&["live", &f, "--sizes", "4"]);
+    let (code, v) = json_run(&["live", &f, "--sizes", "4", "--int-max", "3"]);
     assert_eq!(code, 4);
     assert_eq!(v["int_window"]["hi"], 3);
     let rows = v["results"].as_array().unwrap();
@@ -377,4 +451,117 @@ fn int_errors() {
         err.contains("quantifiers over `int` are not supported"),
         "{err}"
     );
+}
+
+/// By default a window derived from the literals widens where a run leaves it. COUNT
+/// at sizes 1..5: at sizes 4 and 5 the fourth `enter` leaves -2..3 (above); in -2..6
+/// every count k = 0..n fits, so every size is exact: `wrong` holds with n + 1 states
+/// (k processes in `Crit`, symmetry reduced), and no `int_bound` row is left. Only
+/// the upper side was crossed, so the lower bound stays -2.
+#[test]
+fn the_window_widens_where_a_run_leaves_it() {
+    let d = scratch_dir("ints-widen");
+    let f = write_file(&d, "count.cub", COUNT);
+    let (code, v) = json_run(&["check", &f, "--sizes", "1..5", "--engine", "explicit"]);
+    assert_eq!(code, 0, "{v:#}");
+    let rs = rows(&v);
+    for n in 1..=5u64 {
+        let w = row(&rs, n, "wrong").unwrap();
+        assert_eq!(
+            (w.verdict.as_str(), w.stats.states),
+            ("holds", Some(n as usize + 1)),
+            "{w:?}"
+        );
+        assert!(row(&rs, n, "int_bound").is_none(), "{n}");
+    }
+    assert_eq!(v["int_window"]["lo"], -2, "{v:#}");
+    assert_eq!(v["int_window"]["hi"], 6, "{v:#}");
+    assert_eq!(v["int_window"]["given"], false);
+    assert_eq!(v["int_window"]["widened_from"], serde_json::json!([-2, 3]));
+    let (_, out, _) = nfold(&["check", &f, "--sizes", "1..5", "--engine", "explicit"]);
+    assert!(
+        out.contains("int window widened to -2..6 at sizes 4..5 (a run left -2..3):"),
+        "{out}"
+    );
+    // Liveness too: `pos` (Cnt never negative) holds at size 4 in the wider window.
+    let (code, v) = json_run(&["live", &f, "--sizes", "4"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["results"][0]["verdict"], "holds", "{v:#}");
+    // A window given by --int-range is never widened.
+    let (code, v) = json_run(&["check", &f, "--sizes", "4", "--int-range", "-2..3"]);
+    assert_eq!(code, 4, "{v:#}");
+    assert_eq!(v["int_window"]["hi"], 3);
+}
+
+/// A counter without a stop (LEAVE) leaves every window: widened on the upper side up
+/// to the cap, X = 0..64 are reached (65 states) and the 65th `inc` stores 65
+/// (`int_bound` at depth 64); the answer stays `within ints -2..64`, and a note names
+/// the cell that grows. With --int-max 10 the window stops at -2..10 (the doublings
+/// 3, 6, 10).
+#[test]
+fn a_value_that_grows_without_bound_is_named() {
+    let d = scratch_dir("ints-unbounded");
+    let f = write_file(&d, "leave.cub", LEAVE);
+    let (code, v) = json_run(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    assert_eq!(code, 4, "{v:#}");
+    let rs = rows(&v);
+    let ib = row(&rs, 1, "int_bound").unwrap();
+    assert_eq!((ib.verdict.as_str(), ib.depth), ("violated", Some(64)));
+    let neg = row(&rs, 1, "neg").unwrap();
+    assert_eq!(
+        (neg.verdict.as_str(), neg.stats.states),
+        ("within_int_window", Some(65))
+    );
+    let (_, out, _) = nfold(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    assert!(
+        out.contains(
+            "size 1: `X` reaches 65, past the widest int window -2..64 (--int-max 64): unbounded?"
+        ),
+        "{out}"
+    );
+    let (_, v) = json_run(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--engine",
+        "explicit",
+        "--int-max",
+        "10",
+    ]);
+    assert_eq!(v["int_window"]["hi"], 10, "{v:#}");
+    assert_eq!(row(&rows(&v), 1, "int_bound").unwrap().depth, Some(10));
+}
+
+/// IC3 with --certificate on COUNT at 1..5: sizes 1..3 are proved in -2..3 and sizes
+/// 4..5 in the widened -2..6, one certificate each (each names its window); `certify`
+/// reads the model in the window each certificate names and accepts both, and rejects
+/// the wider one when --int-range fixes another window.
+#[test]
+fn certificates_of_a_widened_window_are_checked_in_it() {
+    let d = scratch_dir("ints-widen-cert");
+    let f = write_file(&d, "count.cub", COUNT);
+    let cert = d.join("count.cert");
+    let cert = cert.to_str().unwrap();
+    let (code, out, err) = nfold(&[
+        "check",
+        &f,
+        "--sizes",
+        "1..5",
+        "--engine",
+        "ic3",
+        "--certificate",
+        cert,
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let text = std::fs::read_to_string(cert).unwrap();
+    assert!(
+        text.contains("ints -2..3") && text.contains("ints -2..6"),
+        "{text}"
+    );
+    let (code, out, err) = nfold(&["certify", &f, cert]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("2 of 2 certificates accepted"), "{out}");
+    let (code, out, _) = nfold(&["certify", &f, cert, "--int-range", "-2..3"]);
+    assert_ne!(code, 0, "{out}");
 }

@@ -108,6 +108,11 @@ pub(crate) struct CheckArgs {
     /// explicit: also report reachable deadlocks (states with no enabled transition).
     #[arg(long)]
     deadlock: bool,
+    /// How far an int window derived from the model may widen on its own: the sizes
+    /// where a run leaves it are run again in a window twice as wide, up to -M..M
+    /// (not with --int-range, which fixes the window).
+    #[arg(long, value_name = "M", default_value_t = super::widen::DEFAULT_MAX, value_parser = clap::value_parser!(i64).range(1..=32768))]
+    int_max: i64,
     /// Check only this property (`unsafe`, `invariant` or `ltl`; repeatable).
     #[arg(long = "property", value_name = "NAME")]
     properties: Vec<String>,
@@ -293,6 +298,8 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         Ok(m) => m,
         Err(code) => return code,
     };
+    // The model of the widest int window, when some size went on to a wider one.
+    let wide: std::cell::OnceCell<crate::model::ir::Model> = std::cell::OnceCell::new();
     let (props, ltls) = match properties(&model, &a, mode) {
         Ok(p) => p,
         Err(e) => return usage(&e),
@@ -412,6 +419,29 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
     } else {
         outcome.certificates
     };
+    let widened = super::widen::widen(
+        &mut run,
+        engine.as_ref(),
+        &problem,
+        &ctl,
+        a.int_max,
+        &mut |text| {
+            if !json {
+                print!("{text}");
+            }
+        },
+    );
+    match widened {
+        Ok(w) => {
+            run.notes.extend(w.notes);
+            if let Some(m) = w.model {
+                run.model = wide.get_or_init(|| m);
+            }
+        }
+        Err(e) => return usage(&e),
+    }
+    let model = run.model;
+    let problem = Problem { model, ..problem };
     // Tried by default, every n gets a budget; asked for, only the run's limits.
     let mut ectl = ctl.clone();
     if !a.every_n {
@@ -436,7 +466,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
     };
     if try_every {
         let e = super::every::answers(
-            &model,
+            model,
             &run.reports,
             run.limit.is_some(),
             &problem.props,
@@ -509,7 +539,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
                     .map(|c| (r.size, p.name.as_str(), c))
             })
         });
-        if let Err(e) = super::traces::save_first(&model, found, path) {
+        if let Err(e) = super::traces::save_first(model, found, path) {
             return usage(&e);
         }
     }
