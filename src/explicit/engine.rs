@@ -38,6 +38,7 @@ impl ExplicitEngine {
             progress: ctl.progress,
             shorten: self.shorten,
             search: LiveSearch::Auto,
+            threads: ctl.threads,
         }
     }
 }
