@@ -23,7 +23,7 @@ use super::LiveOptions;
 use super::expand::{Expander, KeyLayout};
 use crate::explicit::store::{FlagTable, hash_words};
 use crate::verdict::Limit;
-use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex, RwLock};
 use std::time::Instant;
 
@@ -70,7 +70,10 @@ impl Graph {
     #[inline]
     pub(super) fn record(&self, v: u32) -> (&[u32], usize) {
         let i = self.index[v as usize];
-        (&self.arenas[(i >> 56) as usize], (i & ((1 << 56) - 1)) as usize)
+        (
+            &self.arenas[(i >> 56) as usize],
+            (i & ((1 << 56) - 1)) as usize,
+        )
     }
 
     /// Out-edges of node v.
@@ -151,6 +154,8 @@ struct Shared<'g> {
     edges: AtomicU64,
     /// 0 running, 1 fault, 2 limit.
     halt: AtomicU8,
+    /// Another level follows (set by the leader between the barriers).
+    more: AtomicBool,
     limit: Mutex<Option<Limit>>,
     barrier: Barrier,
     arena_bytes: AtomicUsize,
@@ -219,16 +224,18 @@ impl Shared<'_> {
             }
             arena.push(t as u32);
             if self.fair {
-                let mut bytes = vec![s.process as u8];
+                // At most 64 processes under fairness (`MAX_FAIR_PROCESSES`).
+                let mut buf = [0u8; 68];
+                buf[0] = s.process as u8;
+                let mut len = 1;
                 if self.perms {
                     // g_e = π_t⁻¹: g_e(π_t(i)) = i.
-                    let mut inv = vec![0u8; s.perm.len()];
                     for (i, &img) in s.perm.iter().enumerate() {
-                        inv[img as usize - 1] = i as u8 + 1;
+                        buf[img as usize] = i as u8 + 1;
                     }
-                    bytes.extend(inv);
+                    len += s.perm.len();
                 }
-                for c in bytes.chunks(4) {
+                for c in buf[..len].chunks(4) {
                     let mut word = 0u32;
                     for (b, &v) in c.iter().enumerate() {
                         word |= (v as u32) << (8 * b);
@@ -303,17 +310,25 @@ impl Shared<'_> {
                 }
                 self.cursor.store(0, Ordering::Relaxed);
                 watch.progress(self, frontier.len() / self.fw);
+                // Decided here, between the barriers, so that every thread reads the
+                // same answer (a fast thread may halt the next level before a slow one
+                // looks at `halt`).
+                let more = self.halt.load(Ordering::Relaxed) == 0 && !frontier.is_empty();
+                self.more.store(more, Ordering::Relaxed);
             }
             self.barrier.wait();
-            if self.halt.load(Ordering::Relaxed) != 0 || self.frontier.read().unwrap().is_empty()
-            {
+            if !self.more.load(Ordering::Relaxed) {
                 return arena;
             }
         }
     }
 
     fn bytes(&self) -> usize {
-        let tables: usize = self.parts.iter().map(|p| p.lock().unwrap().memory_bytes()).sum();
+        let tables: usize = self
+            .parts
+            .iter()
+            .map(|p| p.lock().unwrap().memory_bytes())
+            .sum();
         tables + self.arena_bytes.load(Ordering::Relaxed)
     }
 }
@@ -435,6 +450,7 @@ pub(super) fn explore<'a>(
         count: AtomicU64::new(seeds.count),
         edges: AtomicU64::new(0),
         halt: AtomicU8::new(0),
+        more: AtomicBool::new(true),
         limit: Mutex::new(None),
         barrier: Barrier::new(threads),
         arena_bytes: AtomicUsize::new(0),
@@ -469,7 +485,11 @@ pub(super) fn explore<'a>(
         _ => {}
     }
     let hw = if fair { 5 } else { 3 };
-    let ew = 1 + if fair { (1 + if perms { n } else { 0 }).div_ceil(4) } else { 0 };
+    let ew = 1 + if fair {
+        (1 + if perms { n } else { 0 }).div_ceil(4)
+    } else {
+        0
+    };
     let nodes = s.count.load(Ordering::Relaxed) as usize;
     let edges = s.edges.load(Ordering::Relaxed);
     let levels = watch.levels.load(Ordering::Relaxed);

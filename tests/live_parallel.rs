@@ -1,0 +1,227 @@
+//! The parallel fair-cycle search (`nfold live --threads T`, T ≥ 2: the product stored
+//! by a parallel breadth-first search, then decomposed into components) against the
+//! sequential searches (nested DFS, fair SCC search) on every model with an `ltl`
+//! property in families/ and tests/models/ and on generated models, at sizes 1..4,
+//! with and without weak fairness and symmetry: the same verdict at every size and
+//! process, every lasso replayed on the interpreter (fairness included), and where
+//! both searches run to the end without a violation, the same number of product
+//! states (the quotient's nodes do not depend on the order of the search).
+
+mod common;
+
+use common::generator::Gen;
+use common::{Rng, json_run};
+use nfold::explicit::ndfs::{self, Algorithm, LiveOptions, LiveResult, LiveVerdict};
+use nfold::ltl::LtlProperty;
+use nfold::model::ir::Model;
+
+/// Product states a comparison on the shipped models may store (larger instances are
+/// skipped; 20 000 on generated models).
+const CAP: usize = 200_000;
+
+/// Every `.cub` file with an `ltl` property in families/ and tests/models/.
+fn ltl_models() -> Vec<(String, Model)> {
+    let mut out = Vec::new();
+    for dir in ["families", "tests/models"] {
+        let full = format!("{}/{dir}", env!("CARGO_MANIFEST_DIR"));
+        let mut paths: Vec<_> = std::fs::read_dir(&full)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "cub"))
+            .collect();
+        paths.sort();
+        for p in paths {
+            let m = nfold::lang::load_file(p.to_str().unwrap()).unwrap();
+            if !m.ltls.is_empty() {
+                out.push((p.display().to_string(), m));
+            }
+        }
+    }
+    out
+}
+
+/// The checks every result passes: no internal error, the lasso (if any) replays with
+/// the search's fairness.
+fn sound(m: &Model, r: &LiveResult, fair: bool, what: &str) -> Result<(), String> {
+    if !r.internal_errors.is_empty() {
+        return Err(format!("{what}: {:?}", r.internal_errors));
+    }
+    if let Some(l) = &r.lasso {
+        if l.fair != fair {
+            return Err(format!("{what}: the lasso's fairness is {}", l.fair));
+        }
+        l.replay(m)
+            .map_err(|e| format!("{what}: the lasso does not replay: {e}"))?;
+    }
+    if r.verdict == LiveVerdict::Violated && r.lasso.is_none() {
+        return Err(format!("{what}: violated without a lasso"));
+    }
+    Ok(())
+}
+
+/// Sequential against parallel for one model at `sizes` (every process to check, or
+/// only the first with `first_only`); returns how many comparisons ran to the end.
+fn compare(
+    m: &Model,
+    name: &str,
+    sizes: &[usize],
+    first_only: bool,
+    cap: usize,
+) -> Result<usize, String> {
+    let mut compared = 0;
+    for prop in 0..m.ltls.len() {
+        let p = LtlProperty::new(m, prop).map_err(|e| format!("{name}: {e}"))?;
+        for &n in sizes {
+            let mut processes = nfold::ltl::processes_to_check(m, prop, n);
+            if first_only {
+                processes.truncate(1);
+            }
+            for process in processes {
+                for fair in [false, true] {
+                    for symmetry in [false, true] {
+                        let opts = |threads| LiveOptions {
+                            fair,
+                            symmetry,
+                            max_states: Some(cap),
+                            threads,
+                            ..Default::default()
+                        };
+                        let what = format!(
+                            "{name} `{}` n={n} process={process:?} fair={fair} symmetry={symmetry}",
+                            m.ltls[prop].name
+                        );
+                        let seq = ndfs::check(m, n, &p, process, &opts(1));
+                        if seq.limit.is_some() {
+                            continue;
+                        }
+                        let par = ndfs::check(m, n, &p, process, &opts(2));
+                            return Err(format!("{what}: the parallel search hit {:?}", par.limit));
+                        }
+                        if seq.verdict != par.verdict || seq.range.is_some() != par.range.is_some()
+                        {
+                            return Err(format!(
+                                "{what}: sequential {:?} (range {}), parallel {:?} (range {})",
+                                seq.verdict,
+                                seq.range.is_some(),
+                                par.verdict,
+                                par.range.is_some()
+                            ));
+                        }
+                        let parallel =
+                            matches!(par.algorithm, Algorithm::ParScc | Algorithm::SymmetryParScc);
+                        // The sequential search answers where a range error is met.
+                        if parallel && par.range.is_some() {
+                            return Err(format!("{what}: answered by {:?}", par.algorithm));
+                        }
+                        if parallel
+                            && seq.verdict == LiveVerdict::Holds
+                            && seq.stats.states != par.stats.states
+                        {
+                            return Err(format!(
+                                "{what}: {} product states stored sequentially, {} in parallel",
+                                seq.stats.states, par.stats.states
+                            ));
+                        }
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    Ok(compared)
+}
+
+#[test]
+fn the_parallel_search_agrees_with_the_sequential_one_on_the_models() {
+    let mut compared = 0;
+    let mut violated = 0;
+    for (path, m) in ltl_models() {
+        compared += compare(&m, &path, &[1, 2, 3, 4], false, CAP).unwrap_or_else(|e| panic!("{e}"));
+        let p = LtlProperty::new(&m, 0).unwrap();
+        let r = ndfs::check(
+            &m,
+            3,
+            &p,
+            nfold::ltl::processes_to_check(&m, 0, 3)[0],
+            &LiveOptions {
+                fair: true,
+                symmetry: true,
+                threads: 2,
+                max_states: Some(CAP),
+                ..Default::default()
+            },
+        );
+        violated += (r.verdict == LiveVerdict::Violated) as usize;
+    }
+    // Both answers are exercised: fair violations (e.g. mutex_bug) and proofs.
+    assert!(compared > 200, "only {compared} comparisons");
+    assert!(violated >= 3, "only {violated} fair violations at size 3");
+}
+
+#[test]
+fn the_parallel_search_agrees_with_the_sequential_one_on_generated_models() {
+    let count: u64 = std::env::var("NFOLD_MODELS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 10 } else { 150 });
+    let mut compared = 0;
+    for k in 0..count {
+        let seed = 20261126 + k;
+        let mut generator = Gen {
+            rng: Rng::new(seed),
+            asym: seed.is_multiple_of(3),
+        };
+        let text = generator.model().text();
+        let m = nfold::lang::load_str("generated.cub", &text).unwrap();
+        if m.ltls.is_empty() {
+            continue;
+        }
+        let name = format!("seed {seed}");
+        compared += compare(&m, &name, &[1, 2, 3, 4], true, 20_000)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+    assert!(compared > 100, "only {compared} comparisons");
+}
+
+/// Through the command line: the same verdicts with `--threads 2` as with one, the
+/// parallel search named in JSON, and its lasso printed and replayed by the CLI.
+#[test]
+fn the_command_line_runs_the_parallel_search_on_threads() {
+    for (file, fair) in [
+        ("families/peterson.cub", true),
+        ("families/mutex.cub", true),
+        ("families/token_ring.cub", false),
+    ] {
+        let mut docs = Vec::new();
+        for threads in ["1", "2"] {
+            let mut args = vec![
+                "live",
+                file,
+                "--sizes",
+                "1..4",
+                "--engine",
+                "explicit",
+                "--threads",
+                threads,
+                "--json",
+            ];
+            if fair {
+                args.push("--fair");
+            }
+            let (_, v) = json_run(&args);
+            docs.push(v);
+        }
+        let verdicts = |v: &serde_json::Value| -> Vec<String> {
+            v["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| format!("{} {}", r["size"], r["verdict"]))
+                .collect()
+        };
+        assert_eq!(verdicts(&docs[0]), verdicts(&docs[1]), "{file}");
+        let text = docs[1].to_string();
+        assert!(text.contains("parallel-scc"), "{file}: {text}");
+        assert!(!text.contains("internal"), "{file}: {text}");
+    }
+}
