@@ -23,7 +23,7 @@ NF=./target/release/nfold
 if [ -n "${CASES_FILE:-}" ]; then
   mapfile -t CASES < "$CASES_FILE"
 else
-  CASES=("peterson.cub --size 6 --fair" "ticket_lock.cub --size 6 --fair"
+  CASES=("peterson.cub --size 7 --fair" "ticket_lock.cub --size 8 --fair"
     "mutex.cub --size 9 --fair" "mutex.cub --size 9")
 fi
 
