@@ -57,7 +57,21 @@ pub(super) fn search(
     let mut x = make_x();
     let layout = KeyLayout::new(&inst, p.buchi.states.len());
     let mut seeds = Seeds::new(layout, x.w);
+    let phase = if use_sym {
+        "reduced parallel SCC"
+    } else {
+        "parallel SCC"
+    };
+    // The limits are polled while the initial states are listed: an instance may have
+    // millions of them, all rejected by the automaton's initial labels (issue 28's
+    // generated model, seed 20261135 at size 4: 3^17).
+    let mut seeding = Run::new(opts, n, phase, start);
     let seeded = each_initial(&inst, &mut |words, st| {
+        if seeding.due() {
+            seeding
+                .check(seeds.len(), 0, 0, seeds.bytes())
+                .map_err(Found::Limit)?;
+        }
         let Ok(mask) = x.atom_mask(st) else {
             return Err(Found::InitAtoms(Vec::new()));
         };
@@ -71,9 +85,6 @@ pub(super) fn search(
         }
         Ok(())
     });
-    if !matches!(seeded, Found::Nothing) {
-        return None;
-    }
     let algorithm = if use_sym {
         Algorithm::SymmetryParScc
     } else {
@@ -84,10 +95,29 @@ pub(super) fn search(
             model, p, n, process, opts, algorithm, use_sym, stats, found, start,
         )
     };
+    match seeded {
+        Found::Nothing => {}
+        Found::Limit(l) => {
+            let stats = LiveStats {
+                states: seeds.len(),
+                bytes: seeds.bytes(),
+                ..LiveStats::default()
+            };
+            return Some(done(stats, Found::Limit(l)));
+        }
+        _ => return None,
+    }
     let g = match explore(seeds, threads, opts.fair, n, opts, start, &make_x) {
         Ok(g) => g,
         Err(Stopped::Fault) => return None,
-        Err(Stopped::Limit(l)) => return Some(done(LiveStats::default(), Found::Limit(l))),
+        Err(Stopped::Limit(l, states, bytes)) => {
+            let stats = LiveStats {
+                states,
+                bytes,
+                ..LiveStats::default()
+            };
+            return Some(done(stats, Found::Limit(l)));
+        }
     };
     let mut stats = LiveStats {
         states: g.nodes,
@@ -95,11 +125,6 @@ pub(super) fn search(
         transitions: g.edges,
         max_depth: g.levels,
         ..LiveStats::default()
-    };
-    let phase = if use_sym {
-        "reduced parallel SCC"
-    } else {
-        "parallel SCC"
     };
     let run = Run::new(opts, n, phase, start);
     let mut tarjan = Tarjan::new(&g);
@@ -141,7 +166,7 @@ impl Lassos<'_, '_> {
     fn lasso(&mut self, b: u32, c: u32) -> Found {
         let recs = match self.stem_records(b) {
             Ok(r) => r,
-            Err(e) => return Found::Lasso(Err(e)),
+            Err(found) => return found,
         };
         let refs: Vec<&[u64]> = recs.iter().map(|r| &r[..]).collect();
         if let Some(l) = deadlock_lasso(self.x, 0, &refs, self.fair) {
@@ -176,8 +201,10 @@ impl Lassos<'_, '_> {
 
     /// The real path to node `b` as records `[real state | q | via]`: from a real
     /// initial state of the first node along the BFS parents, each step a real
-    /// successor whose table state and automaton state are the next node's.
-    fn stem_records(&mut self, b: u32) -> Result<Vec<Vec<u64>>, String> {
+    /// successor whose table state and automaton state are the next node's. `Err`: why
+    /// no lasso (`Found::Lasso(Err)`), or the limit hit while listing initial states.
+    fn stem_records(&mut self, b: u32) -> Result<Vec<Vec<u64>>, Found> {
+        let lost = |e: &str| Found::Lasso(Err(e.to_string()));
         let g = self.g;
         let mut path = vec![b];
         while let Some(&v) = path.last()
@@ -199,7 +226,15 @@ impl Lassos<'_, '_> {
         let (first, q0) = (&nodes[0].0, nodes[0].1);
         let mut init: Option<Vec<u64>> = None;
         let x = &mut *self.x;
-        each_initial(self.inst, &mut |words, st| {
+        let run = self.run;
+        let mut ticks = 0u64;
+        let listed = each_initial(self.inst, &mut |words, st| {
+            ticks += 1;
+            if ticks.is_multiple_of(4096)
+                && let Some(l) = run.interrupted()
+            {
+                return Err(Found::Limit(l));
+            }
             let mut key = Vec::new();
             x.canonical(st, &mut key, None);
             let state = if key.is_empty() { words } else { &key[..] };
@@ -209,7 +244,10 @@ impl Lassos<'_, '_> {
             }
             Ok(())
         });
-        let init = init.ok_or("no initial state of the stem's first node")?;
+        if let Found::Limit(l) = listed {
+            return Err(Found::Limit(l));
+        }
+        let init = init.ok_or_else(|| lost("no initial state of the stem's first node"))?;
         let mut recs = vec![[&init[..], &[q0, ROOT]].concat()];
         for (state, q) in &nodes[1..] {
             let cur = recs.last().unwrap();
@@ -225,8 +263,8 @@ impl Lassos<'_, '_> {
                     next = Some([s.words, &[*q, s.via]].concat());
                 }
             })
-            .map_err(|_| "a range error on the stem".to_string())?;
-            recs.push(next.ok_or("no real step along the stem")?);
+            .map_err(|_| lost("a range error on the stem"))?;
+            recs.push(next.ok_or_else(|| lost("no real step along the stem"))?);
         }
         Ok(recs)
     }

@@ -140,7 +140,8 @@ pub(super) enum Stopped {
     /// A range error or a store leaving the int window: the sequential search answers
     /// instead (its answer depends on which it meets first, a lasso or the error).
     Fault,
-    Limit(Limit),
+    /// A limit, with the nodes stored and the bytes held when it was hit.
+    Limit(Limit, usize, usize),
 }
 
 /// What the threads share.
@@ -410,6 +411,21 @@ impl Seeds {
         }
     }
 
+    /// Initial nodes stored.
+    pub(super) fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    /// Bytes held by the initial nodes (tables and frontier).
+    pub(super) fn bytes(&mut self) -> usize {
+        let tables: usize = self
+            .parts
+            .iter_mut()
+            .map(|p| p.get_mut().unwrap().memory_bytes())
+            .sum();
+        tables + self.frontier.capacity() * 8
+    }
+
     /// Add the initial node (table state `state`, automaton state `q`) unless stored.
     pub(super) fn seed(&mut self, state: &[u64], q: u64) {
         let mut key = vec![0; self.layout.len()];
@@ -481,7 +497,14 @@ pub(super) fn explore<'a>(
     });
     match s.halt.load(Ordering::Relaxed) {
         FAULT => return Err(Stopped::Fault),
-        LIMIT => return Err(Stopped::Limit(s.limit.lock().unwrap().unwrap())),
+        LIMIT => {
+            let l = s.limit.lock().unwrap().unwrap();
+            return Err(Stopped::Limit(
+                l,
+                s.count.load(Ordering::Relaxed) as usize,
+                s.bytes(),
+            ));
+        }
         _ => {}
     }
     let hw = if fair { 5 } else { 3 };
