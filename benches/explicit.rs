@@ -1,14 +1,38 @@
-//! Criterion benchmarks of the explicit engine: whole breadth-first searches on
-//! shipped families (with and without symmetry) and canonicalisation alone.
-//! Run with `cargo bench --bench explicit`; the side-by-side comparison with SPIN is
-//! `benches/compare.sh`.
+//! Benchmarks of the explicit engine: whole breadth-first searches on shipped families
+//! (with and without symmetry) and canonicalisation alone, each timed over several runs
+//! (min and median printed). Run with `cargo bench --bench explicit [FILTER]`; the
+//! side-by-side comparison with SPIN is `benches/compare.sh`. A plain timing loop rather
+//! than a benchmark framework keeps the test build free of bench-only dependencies.
 
-use criterion::{Criterion, criterion_group, criterion_main};
 use nfold::explicit::reach::{ReachOptions, check_size};
 use nfold::model::canon::Symmetry;
 use nfold::model::init::initial_states;
 use nfold::model::instance::Instance;
 use std::hint::black_box;
+use std::time::Instant;
+
+/// Times `f` over `runs` runs (after one warm-up) and prints min and median, when
+/// `label` contains the command line's filter (if any).
+fn bench(label: &str, runs: usize, mut f: impl FnMut()) {
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with("--"));
+    if filter.is_some_and(|w| !label.contains(&w)) {
+        return;
+    }
+    f();
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{label:<32} min {:>10.3} ms   median {:>10.3} ms   ({runs} runs)",
+        times[0] * 1e3,
+        times[runs / 2] * 1e3
+    );
+}
 
 fn load(name: &str) -> nfold::model::ir::Model {
     nfold::lang::load_file(&format!(
@@ -18,9 +42,7 @@ fn load(name: &str) -> nfold::model::ir::Model {
     .unwrap()
 }
 
-fn reach(c: &mut Criterion) {
-    let mut g = c.benchmark_group("reach");
-    g.sample_size(10);
+fn reach() {
     for (fam, n, sym) in [
         ("peterson", 4, false),
         ("peterson", 5, true),
@@ -33,16 +55,14 @@ fn reach(c: &mut Criterion) {
             symmetry: sym,
             ..Default::default()
         };
-        let label = format!("{fam}/n={n}/{}", if sym { "sym" } else { "plain" });
-        g.bench_function(label, |b| {
-            b.iter(|| black_box(check_size(&m, n, &opts).stats.states))
+        let label = format!("reach/{fam}/n={n}/{}", if sym { "sym" } else { "plain" });
+        bench(&label, 10, || {
+            black_box(check_size(&m, n, &opts).stats.states);
         });
     }
-    g.finish();
 }
 
-fn canonical(c: &mut Criterion) {
-    let mut g = c.benchmark_group("canonical");
+fn canonical() {
     for (fam, n) in [
         ("peterson", 6),
         ("german", 6),
@@ -65,16 +85,15 @@ fn canonical(c: &mut Criterion) {
             })
             .collect();
         states.extend(more);
-        g.bench_function(format!("{fam}/n={n}"), |b| {
-            b.iter(|| {
-                for s in &states {
-                    black_box(sym.canonical_state(s));
-                }
-            })
+        bench(&format!("canonical/{fam}/n={n}"), 100, || {
+            for s in &states {
+                black_box(sym.canonical_state(s));
+            }
         });
     }
-    g.finish();
 }
 
-criterion_group!(benches, reach, canonical);
-criterion_main!(benches);
+fn main() {
+    reach();
+    canonical();
+}

@@ -36,6 +36,9 @@
 //! property, and the lemmas and claims are about it (the hash is of its text).
 //! `liveness NAME [fair] counting K` names the k-liveness product instead (a counter
 //! of completed rounds; the claim is that it never reaches K; `live::Variant`).
+//!
+//! `assume inv1, inv2` says that the certificate is about the model restricted to the
+//! states satisfying those `invariant`s, as Cubicle reads them (`model::assume`).
 
 use crate::source::Span;
 
@@ -67,6 +70,9 @@ pub struct Certificate {
     /// `counting K` on the `liveness` line: the product is the k-liveness one with
     /// bound K (otherwise liveness-to-safety).
     pub counting: Option<usize>,
+    /// `assume NAME, NAME`: the invariant is of the model restricted to the states
+    /// satisfying those `invariant`s (`model::assume`), built again by `certify`.
+    pub assume: Vec<String>,
 }
 
 /// One lemma: the sizes it is claimed at, its process variables and its formula
@@ -310,6 +316,9 @@ impl Certificate {
         if let Some(c) = self.every {
             out.push_str(&format!("every n cutoff {c}\n"));
         }
+        if !self.assume.is_empty() {
+            out.push_str(&format!("assume {}\n", self.assume.join(", ")));
+        }
         if let Some((name, fair)) = &self.liveness {
             out.push_str(&format!(
                 "liveness {name}{}{}\n",
@@ -371,6 +380,7 @@ impl Certificate {
             every: None,
             liveness: None,
             counting: None,
+            assume: Vec::new(),
         };
         let mut off = 0;
         let mut seen_sizes = false;
@@ -447,6 +457,16 @@ impl Certificate {
                         }
                         c.liveness = Some((name.to_string(), fair));
                     }
+                    "assume" => {
+                        c.assume = rest
+                            .split(',')
+                            .map(|n| n.trim().to_string())
+                            .filter(|n| !n.is_empty())
+                            .collect();
+                        if c.assume.is_empty() {
+                            return Err("expected `assume INVARIANT, ...`".into());
+                        }
+                    }
                     "every" => {
                         let k = rest
                             .strip_prefix("n cutoff ")
@@ -461,7 +481,7 @@ impl Certificate {
                     }
                     _ => {
                         return Err(format!(
-                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, every, liveness, proves or lemma)"
+                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, every, assume, liveness, proves or lemma)"
                         ));
                     }
                 }
@@ -537,6 +557,7 @@ mod tests {
             every: None,
             liveness: None,
             counting: None,
+            assume: Vec::new(),
         };
         let t = c.to_text();
         assert!(t.contains("proves mutex at 1..3, 5, 7..8"));
@@ -568,6 +589,13 @@ mod tests {
         };
         assert!(every.to_text().contains("\nevery n cutoff 4\n"));
         assert_eq!(Certificate::parse(&every.to_text()).unwrap(), every);
+        let assumed = Certificate {
+            assume: vec!["invariant1".into(), "sym".into()],
+            ..every.clone()
+        };
+        assert!(assumed.to_text().contains("\nassume invariant1, sym\n"));
+        assert_eq!(Certificate::parse(&assumed.to_text()).unwrap(), assumed);
+        assert!(Certificate::parse("sizes 1..2\nassume \n").is_err());
         for fair in [false, true] {
             let live = Certificate {
                 liveness: Some(("starvation_free".into(), fair)),

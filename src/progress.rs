@@ -41,6 +41,11 @@ impl Heartbeat {
             let (lock, cv) = &*s;
             let Ok(mut g) = lock.lock() else { return };
             loop {
+                // Checked before waiting too: a heartbeat dropped before this thread
+                // first waits has already notified, and must not cost a full period.
+                if g.done {
+                    return;
+                }
                 let Ok((ng, t)) = cv.wait_timeout(g, Duration::from_secs_f64(EVERY)) else {
                     return;
                 };
@@ -99,19 +104,59 @@ pub enum Format {
     Json,
 }
 
+/// How often progress lines are let through: every line on a terminal; into a pipe or
+/// a file (a log, a CI job, an agent reading the output) nothing during a short run
+/// and then one line every few seconds, so that a long run is not silent and a log is
+/// not flooded.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pace {
+    /// Seconds from the start of the run during which no line is printed.
+    pub quiet_for: f64,
+    /// Seconds at least between two lines printed.
+    pub min_gap: f64,
+}
+
+impl Pace {
+    /// Every line (stderr is a terminal, or `--progress`).
+    pub const EVERY_LINE: Pace = Pace {
+        quiet_for: 0.0,
+        min_gap: 0.0,
+    };
+    /// stderr is a pipe or a file: from 5 s on, a line at most every 10 s.
+    pub const PIPED: Pace = Pace {
+        quiet_for: 5.0,
+        min_gap: 10.0,
+    };
+}
+
 struct Sink {
     format: Format,
     start: Instant,
+    pace: Pace,
+    /// When the last line was printed (seconds from `start`).
+    last: Mutex<Option<f64>>,
 }
 
 static SINK: OnceLock<Sink> = OnceLock::new();
 
 /// Choose how progress lines are shown, counting time from now (the first call wins).
 pub fn configure(format: Format) {
+    configure_paced(format, Pace::EVERY_LINE);
+}
+
+/// `configure`, with how often lines are let through.
+pub fn configure_paced(format: Format, pace: Pace) {
     let _ = SINK.set(Sink {
         format,
         start: Instant::now(),
+        pace,
+        last: Mutex::new(None),
     });
+}
+
+/// Whether a line at `seconds` passes `pace` after the last one printed (`last`).
+fn due(pace: Pace, seconds: f64, last: Option<f64>) -> bool {
+    seconds >= pace.quiet_for && last.is_none_or(|l| seconds - l >= pace.min_gap)
 }
 
 /// One progress line from an engine, with the time since the run started and the
@@ -122,8 +167,16 @@ pub fn line(text: impl AsRef<str>) {
     let sink = SINK.get_or_init(|| Sink {
         format: Format::Text,
         start: Instant::now(),
+        pace: Pace::EVERY_LINE,
+        last: Mutex::new(None),
     });
     let seconds = sink.start.elapsed().as_secs_f64();
+    if let Ok(mut last) = sink.last.lock() {
+        if !due(sink.pace, seconds, *last) {
+            return;
+        }
+        *last = Some(seconds);
+    }
     let memory = crate::limits::current_memory();
     match sink.format {
         Format::Text => eprintln!(
@@ -136,5 +189,19 @@ pub fn line(text: impl AsRef<str>) {
             "{}",
             serde_json::json!({"progress": text, "seconds": seconds, "memory_bytes": memory})
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piped_lines_wait_then_thin_out() {
+        assert!(due(Pace::EVERY_LINE, 0.0, Some(0.0)));
+        assert!(!due(Pace::PIPED, 1.0, None));
+        assert!(due(Pace::PIPED, 5.0, None));
+        assert!(!due(Pace::PIPED, 9.0, Some(5.0)));
+        assert!(due(Pace::PIPED, 15.0, Some(5.0)));
     }
 }

@@ -229,7 +229,13 @@ pub struct Row {
     /// The length of the counterexample.
     #[serde(default)]
     pub depth: Option<usize>,
+    /// The time of the run that answered this size: its own, or (with `shared_time`)
+    /// that of one run answering several sizes together.
     pub seconds: f64,
+    /// `seconds` is shared: one run (an aggregate) answered this size together with
+    /// others, and every row of those sizes carries that run's time.
+    #[serde(default)]
+    pub shared_time: bool,
     /// The depth up to which every requested property was answered.
     #[serde(default)]
     pub answered_depth: Option<usize>,
@@ -325,11 +331,20 @@ pub struct IntWindowDoc {
     pub free: Vec<String>,
 }
 
-/// The answer for every size n.
+/// The answer for every size n: over all the properties (`verdict`; the proof's
+/// fields when one invariant proves them all) and per property (`properties`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EveryDoc {
-    /// `holds`, `violated` (a property fails at some size checked) or `not_proved`.
+    /// `holds` (every property holds for every n), `violated` (a property fails at
+    /// some size) or `not_proved`.
     pub verdict: String,
+    /// The `invariant`s assumed (the model restricted to the states satisfying them);
+    /// empty for the model as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assuming: Vec<String>,
+    /// Each property's answer for every n.
+    #[serde(default)]
+    pub properties: Vec<EveryPropDoc>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cutoff: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -344,6 +359,62 @@ pub struct EveryDoc {
     pub certificate: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    pub seconds: f64,
+}
+
+/// One property's answer for every size n.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EveryPropDoc {
+    pub property: String,
+    /// `unsafe` or `invariant`.
+    pub kind: String,
+    /// `holds`, `violated` or `not_proved`.
+    pub verdict: String,
+    /// `violated`: the sizes where it fails.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub violated_sizes: Vec<usize>,
+    /// `holds`: the cutoff, the sizes checked (1..cutoff), the clauses of the
+    /// quantified invariant and how they were found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cutoff: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lemmas: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub how: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_states_at_every_size: Option<bool>,
+    /// Why not proved (or where violated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The `invariant`s assumed, as in `EveryDoc::assuming`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assuming: Vec<String>,
+    pub seconds: f64,
+}
+
+/// The `unsafe` properties answered again on the model restricted to the states
+/// satisfying every `invariant` (Cubicle's reading: an initial state violating one is
+/// dropped, a step into one is not taken).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AssumingDoc {
+    /// The invariants assumed.
+    pub invariants: Vec<String>,
+    /// One row per size and `unsafe` property, as `CheckDoc::results`, of the
+    /// restricted model (traces are runs of it).
+    pub results: Vec<Row>,
+    /// The answer for every n of the restricted model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub every_n: Option<EveryDoc>,
+    /// The limit that stopped the pass, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<String>,
+    /// When the pass could not be made: why (then `results` is empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+    /// What the reader must know about the restricted model (e.g. that it is read
+    /// with the extra process id).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     pub seconds: f64,
 }
 
@@ -389,6 +460,10 @@ pub struct CheckDoc {
     pub int_window: Option<IntWindowDoc>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub every_n: Option<EveryDoc>,
+    /// The `unsafe` properties answered assuming the `invariant`s (when some
+    /// `invariant` is not proved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assuming: Option<AssumingDoc>,
     /// The checked certificate of the sizes proved by an invariant, as text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub certificate: Option<String>,
@@ -518,6 +593,10 @@ pub struct CertifyDoc {
     pub cutoff: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
+    /// `assume NAMES`: the certificate is of the model restricted to the states
+    /// satisfying those `invariant`s, rebuilt from the model to be checked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assuming: Vec<String>,
     pub results: Vec<SizeCheckDoc>,
     pub accepted: bool,
     pub seconds: f64,

@@ -306,6 +306,9 @@ pub struct SizeReport {
     pub symmetry: bool,
     pub results: Vec<PropResult>,
     pub seconds: f64,
+    /// `seconds` is the time of one run that answered several sizes together (an
+    /// aggregate), the same on each of their reports, not this size's own.
+    pub shared_time: bool,
     pub limit: Option<Limit>,
     /// Counterexamples that failed to replay, certificates that failed their check
     /// (an engine bug; the verdicts concerned are then unknown).

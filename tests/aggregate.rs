@@ -3,7 +3,7 @@
 //! property, with and without symmetry breaking, on every family and on models whose
 //! transitions depend on the size (ranges over N, arithmetic on ids, `#k`).
 
-mod common;
+use crate::common;
 use common::{families, json_run, nfold};
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size};
 use nfold::bmc::query::SymBreak;

@@ -25,9 +25,8 @@
 //!   exactly nfold's shortest depth (the depth relation of the module comment: time k
 //!   is depth k), `pdr` at that depth or deeper.
 
-#[path = "common/aig_reader.rs"]
-mod aig_reader;
-mod common;
+use crate::aig_reader;
+use crate::common;
 
 use aig_reader::{Aig, parse, sat_lit};
 use common::{json_run, nfold};

@@ -22,9 +22,8 @@
 
 // The reader's simulator is used by tests/aiger.rs, not here.
 #[allow(dead_code)]
-#[path = "common/aig_reader.rs"]
-mod aig_reader;
-mod common;
+use crate::aig_reader;
+use crate::common;
 
 use aig_reader::{Aig, parse, sat_lit};
 use common::{json_run, nfold};

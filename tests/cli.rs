@@ -4,11 +4,11 @@
 //! family headers), shortest depths, symmetry on/off agreement, JSON output whose
 //! traces replay, exit codes, limits and bad input. Larger sizes run only in release.
 
+use crate::common;
+use common::{VERDICTS, init_from_json, json_run, nfold, rows, steps_from_json};
 use nfold::model::instance::Instance;
 use nfold::trace::{Trace, Violation};
 use serde_json::Value;
-mod common;
-use common::{VERDICTS, init_from_json, json_run, nfold, rows, steps_from_json};
 use std::process::Command;
 
 fn family(name: &str) -> String {
@@ -725,4 +725,46 @@ fn lossy_stores_never_say_holds() {
         "bitstate",
     ]);
     assert_eq!(code, 2, "{err}");
+}
+
+/// An engine chosen by the user that explicit search would beat by far gets an early
+/// note on stderr (a probe of at most a quarter second), and its own verdicts unchanged:
+/// SAT still answers `none up to 6` where explicit search would say `holds`.
+#[test]
+fn a_chosen_engine_far_off_auto_gets_a_note_and_keeps_its_verdicts() {
+    let run = |args: &[&str]| {
+        let (_, out, err) = nfold(args);
+        (out, err)
+    };
+    let f = family("mutex");
+    let note = "note: explicit search answers sizes 1..4 in ";
+    let (out, err) = run(&[
+        "check", &f, "--sizes", "1..4", "--engine", "sat", "--depth", "6",
+    ]);
+    assert!(err.contains(note), "{err}");
+    assert!(err.contains("running sat as asked"), "{err}");
+    assert_eq!(out.matches("none up to 6").count(), 4, "{out}");
+    assert!(!out.contains("holds"), "{out}");
+    for quiet in [
+        &["--engine", "sat", "--depth", "6", "--json"][..],
+        &["--engine", "sat", "--depth", "6", "--quiet"],
+        &["--engine", "explicit"],
+        &[],
+    ] {
+        let mut args = vec!["check", &f[..], "--sizes", "1..4"];
+        args.extend_from_slice(quiet);
+        let (_, err) = run(&args);
+        assert!(!err.contains("note: explicit search"), "{args:?}: {err}");
+    }
+    // German 1..8 is beyond a quarter second of explicit search: IC3 runs without a note.
+    let (out, err) = run(&[
+        "check",
+        &family("german"),
+        "--sizes",
+        "1..8",
+        "--engine",
+        "ic3",
+    ]);
+    assert!(!err.contains("note: explicit search"), "{err}");
+    assert!(out.contains("holds at sizes 1..8"), "{out}");
 }

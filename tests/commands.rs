@@ -4,7 +4,7 @@
 //! (state graphs whose node and edge sets are derived by hand, rendered by Graphviz
 //! when it is installed), `--trace-out` / `--trace-format table` on `live`.
 
-mod common;
+use crate::common;
 use common::{init_from_json, json_run, nfold, steps_from_json};
 use nfold::model::eval;
 use nfold::model::instance::Instance;

@@ -2,7 +2,7 @@
 //! after exhaustive searches (transitions that never fired, conjuncts never true), on
 //! small models whose verdicts and dead parts are derived by hand in their comments.
 
-mod common;
+use crate::common;
 use common::{json_run, nfold, rows};
 use serde_json::Value;
 

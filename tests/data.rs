@@ -5,7 +5,7 @@
 //! shortest depths with reduction on and off; `A[i] := .` in the compiled evaluator
 //! against the reference interpreter.
 
-mod common;
+use crate::common;
 use common::Rng;
 use itertools::Itertools;
 use nfold::explicit::reach::{ReachOptions, ReachResult, check_size};

@@ -5,7 +5,7 @@
 //! a property, read at another process or revived without a write); and the ticket
 //! lock's state counts, from closed forms derived by hand.
 
-mod common;
+use crate::common;
 
 use common::{Rng, json_run};
 use nfold::explicit::reach::{ReachOptions, check_size};

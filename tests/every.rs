@@ -5,7 +5,7 @@
 //! every n". `NFOLD_MUTANTS=all` runs every mutant (benches/every_soundness.sh) with
 //! larger refutation sizes; by default a seeded sample runs.
 
-mod common;
+use crate::common;
 
 use common::{Rng, json_run, nfold};
 use nfold::engine::Control;

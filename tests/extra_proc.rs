@@ -1,23 +1,27 @@
 //! The extra process id (`model::extra`): a `proc` global that `init` declares
 //! different from every process (Flash's `Home <> p`) holds the id 0, which is not a
 //! process. State counts and verdicts derived by hand; symmetry on and off agree; the
-//! SAT engine (per size and on the aggregate) agrees with the explicit engine; the
-//! proof engines and the cutoff argument refuse such models; the command line warns,
-//! saves and replays a trace.
+//! SAT engine (per size and on the aggregate) and the proof engines agree with the
+//! explicit engine; certificates name the extra id `#0` and are checked; the lock
+//! holds for every n with the cutoff derived by hand, its mutants are not proved; the
+//! command line warns, saves and replays a trace.
 
-mod common;
+use crate::common;
 use common::nfold;
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
 use nfold::bmc::query::SymBreak;
-use nfold::engine::{Control, Engine, Problem};
+use nfold::cert::Certificate;
+use nfold::engine::{self, Control, Engine, Problem};
 use nfold::explicit::reach::{ReachOptions, ReachResult, check_size};
 use nfold::ic3::engine::Ic3Engine;
+use nfold::kind::KindEngine;
 use nfold::lang::load_str;
 use nfold::model::init::initial_states;
 use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
+use nfold::proof::check as proof_check;
 use nfold::proof::cutoff;
-use nfold::sat::SolverKind;
+use nfold::sat::{SolverKind, Stop};
 use nfold::verdict::{Kind as Verdict, PropId};
 
 /// A directory-style lock: `Owner` is `Home` while the lock is free. Reachable states,
@@ -265,18 +269,229 @@ fn sat_agrees_with_explicit_per_size_and_on_the_aggregate() {
     }
 }
 
+/// The proof engines' verdicts per size, from one aggregate run over 1..4.
+fn proved(m: &Model, engine: &dyn Engine) -> Vec<(usize, Verdict, Option<usize>)> {
+    let p = Problem::new(m, 1, 4, vec![0]);
+    let mut got = Vec::new();
+    engine::run(engine, &p, &Control::default(), &mut |r| {
+        assert!(r.internal_errors.is_empty(), "{:?}", r.internal_errors);
+        let x = r
+            .results
+            .iter()
+            .find(|x| x.prop == PropId::Unsafe(0))
+            .unwrap();
+        got.push((r.size, x.verdict.kind(), x.depth()));
+    })
+    .unwrap();
+    got.sort_by_key(|x| x.0);
+    got
+}
+
+/// Mutants of the lock, each refuted by the explicit engine from n = 2: the grant
+/// that ignores `Owner` (LOCK_BUG), a grant that only asks that the owner be another
+/// process, and a release that frees the lock but keeps the process critical.
+fn mutants() -> Vec<String> {
+    vec![
+        LOCK_BUG.to_string(),
+        LOCK.replace("W && Owner = Home }", "W && Owner <> i }"),
+        LOCK.replace("{ C[i] := I; Owner := Home; }", "{ Owner := Home; }"),
+    ]
+}
+
+/// IC3 (symmetric orbits that fix the extra id, and without them) and k-induction
+/// with IC3's strengthening answer the lock and its mutants at sizes 1..4 as the
+/// explicit engine does: proved where it finds no violation, the same shortest depth
+/// where it finds one.
 #[test]
-fn proof_engines_and_the_cutoff_refuse() {
+fn proof_engines_agree_with_explicit_search() {
+    let solver = SolverKind::default_kind();
+    let engines: Vec<Box<dyn Engine>> = vec![
+        Box::new(Ic3Engine {
+            solver,
+            symmetry: true,
+        }),
+        Box::new(Ic3Engine {
+            solver,
+            symmetry: false,
+        }),
+        Box::new(KindEngine {
+            solver,
+            symmetry: true,
+            max_depth: 8,
+            strengthen: true,
+        }),
+    ];
+    let mut models = vec![LOCK.to_string()];
+    models.extend(mutants());
+    for (k, src) in models.iter().enumerate() {
+        let m = model(src);
+        let want: Vec<(usize, Verdict, Option<usize>)> = (1..=4)
+            .map(|n| {
+                let (v, d) = verdict(&explicit(&m, n, false), PropId::Unsafe(0));
+                (n, v, d)
+            })
+            .collect();
+        if k > 0 {
+            assert_eq!(want[1].1, Verdict::Violated, "mutant {k} refuted at n = 2");
+        }
+        for e in &engines {
+            assert_eq!(proved(&m, e.as_ref()), want, "model {k}");
+        }
+    }
+}
+
+/// IC3's invariant for the lock speaks of the extra id as the constant `#0`; it is
+/// checked at every size on its own instance, and tampered copies are rejected.
+#[test]
+fn certificates_name_the_extra_id_and_are_checked() {
     let m = model(LOCK);
-    let o = cutoff::fragment(&m).unwrap_err();
-    assert!(o.what.contains("extra process id"), "{}", o.what);
-    let p = Problem::new(&m, 1, 2, vec![0]);
+    let p = Problem::new(&m, 1, 4, vec![0]);
     let ic3 = Ic3Engine {
         solver: SolverKind::default_kind(),
         symmetry: true,
     };
-    let e = ic3.check(&p, &Control::default(), &mut |_| {}).unwrap_err();
-    assert!(e.contains("extra process id"), "{e}");
+    let out = engine::run(&ic3, &p, &Control::default(), &mut |_| {}).unwrap();
+    let cert = out.certificate.expect("a certificate");
+    let text = cert.to_text();
+    // With Owner = Home no process is critical: a lemma must mention the extra id.
+    assert!(text.contains("#0"), "{text}");
+    let sizes = [1, 2, 3, 4];
+    let ok = |c: &Certificate| {
+        proof_check::check(&m, c, &sizes, SolverKind::default_kind(), &Stop::default())
+            .map(|r| r.iter().all(|s| s.failures.is_empty()))
+    };
+    assert_eq!(ok(&cert), Ok(true));
+    // Without the lemmas that mention the extra id, mutual exclusion alone is not
+    // inductive (grant from a state where the owner is free and another is critical).
+    let mut t = (*cert).clone();
+    t.lemmas.retain(|l| !l.body.contains("#0"));
+    assert_eq!(ok(&t), Ok(false), "{}", t.to_text());
+    // The extra id replaced by process 1: the lemma is false at size 1 initially.
+    let mut t = (*cert).clone();
+    for l in &mut t.lemmas {
+        l.body = l.body.replace("#0", "#1");
+    }
+    assert_eq!(ok(&t), Ok(false), "{}", t.to_text());
+    // `#0` means the extra id only where the model has one.
+    let plain = LOCK.replace("Home <> p && ", "");
+    let e = load_str(
+        "t.cub",
+        &format!(
+            "{plain}unsafe u (i) {{ Owner = #0 && C[i] = S }}
+"
+        ),
+    )
+    .unwrap_err();
+    assert!(
+        e.diagnostic.message.contains("extra process id"),
+        "{}",
+        e.diagnostic.message
+    );
+    let with = model(&format!(
+        "{LOCK}unsafe u (i) {{ Owner = #0 && C[i] = S }}
+"
+    ));
+    assert!(with.is_symmetric());
+}
+
+/// The cutoff for the lock, by hand: g = 1 process-valued global that may point to a
+/// process (`Owner`; `Home` is the extra id for ever: init puts it apart from every
+/// process and no transition assigns it), step = 1 (one parameter, no quantifier, no
+/// `any`), bad = 2 (`mutex (p q)`); c = g + max(k + step, bad) with k the most
+/// processes of a lemma of the certificate (its variables).
+#[test]
+fn every_n_with_the_hand_derived_cutoff() {
+    let m = model(LOCK);
+    assert_eq!(
+        cutoff::fragment(&m).unwrap(),
+        cutoff::Fragment {
+            pointers: 1,
+            step: 1,
+            bad: 2
+        }
+    );
+    let dir = std::env::temp_dir().join(format!("nfold_extra_every_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("lock.cub");
+    std::fs::write(&file, LOCK).unwrap();
+    let cert = dir.join("lock.cert");
+    let f = file.to_str().unwrap();
+    let c = cert.to_str().unwrap();
+    let (code, out, err) = nfold(&["check", f, "--every-n", "--certificate", c]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("every n: holds for every n"), "{out}");
+    let text = std::fs::read_to_string(&cert).unwrap();
+    let k = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("lemma forall distinct "))
+        .map(|l| l.split('.').next().unwrap().split_whitespace().count())
+        .max()
+        .unwrap();
+    let want = 1 + (k + 1).max(2);
+    assert!(text.contains(&format!("every n cutoff {want}\n")), "{text}");
+    let (code, out, err) = nfold(&["certify", f, c]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!(
+            "the cutoff computed from the model and the lemmas is {want}"
+        )),
+        "{out}"
+    );
+    // A smaller cutoff written in the file is ignored; a lemma naming a process and a
+    // dropped lemma are rejected.
+    std::fs::write(
+        &cert,
+        text.replace(&format!("every n cutoff {want}"), "every n cutoff 1"),
+    )
+    .unwrap();
+    let (code, out, _) = nfold(&["certify", f, c]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains(&format!("is {want}")), "{out}");
+    let named = text.replacen("#0", "#1", 1);
+    std::fs::write(&cert, &named).unwrap();
+    let (code, out, err) = nfold(&["certify", f, c]);
+    assert_ne!(code, 0, "{out}{err}");
+    let dropped: String = text
+        .lines()
+        .filter(|l| !l.contains("#0"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&cert, &dropped).unwrap();
+    let (code, out, err) = nfold(&["certify", f, c]);
+    assert_eq!(code, 1, "{out}{err}");
+    // No mutant is proved for every n.
+    for (i, src) in mutants().iter().enumerate() {
+        std::fs::write(&file, src).unwrap();
+        let (code, out, err) = nfold(&["check", f, "--every-n"]);
+        assert_eq!(code, 1, "mutant {i}: {out}{err}");
+        assert!(!out.contains("holds for every n"), "mutant {i}: {out}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// What the argument does not cover with the extra id is named: an index that may hold
+/// it (a range error), and, as without it, an array of processes indexed by processes.
+#[test]
+fn the_cutoff_names_what_it_does_not_cover() {
+    let e = cutoff::fragment(&model(&format!(
+        "{LOCK}transition peek () requires {{ C[Owner] = S }} {{ Owner := Home; }}\n"
+    )))
+    .unwrap_err();
+    assert!(
+        e.what
+            .contains("the array `C` is indexed by a term that may hold the extra process id"),
+        "{}",
+        e.what
+    );
+    let e = cutoff::fragment(&model(
+        "var Home : proc\narray P[proc] : proc\ninit (p) { Home <> p && P[p] = Home }\n\
+         transition t (i j) { P[i] := j; }\nunsafe (p) { P[p] = p }\n",
+    ))
+    .unwrap_err();
+    assert!(e.what.contains("indexed by processes"), "{}", e.what);
+    // A `proc` global that is assigned counts as a pointer, even one declared apart.
+    let m = model(&LOCK.replace("Owner := i;", "Owner := i; Home := i;"));
+    assert_eq!(cutoff::fragment(&m).unwrap().pointers, 2);
 }
 
 #[test]
@@ -311,8 +526,8 @@ fn command_line_warns_answers_and_replays() {
     assert_eq!(code, 1, "{out}{err}");
     for engine in ["ic3", "kind"] {
         let (code, out, err) = nfold(&["check", f, "--size", "2", "--engine", engine]);
-        assert_eq!(code, 2, "{engine}: {out}{err}");
-        assert!(err.contains("extra process id"), "{engine}: {err}");
+        assert_eq!(code, 1, "{engine}: {out}{err}");
+        assert!(out.contains("VIOLATED"), "{engine}: {out}");
     }
     // Liveness: a waiting process can be overtaken forever from n = 2 on, with and
     // without symmetry reduction, with and without weak fairness.

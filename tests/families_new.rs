@@ -6,7 +6,7 @@
 //! (tests/oracle/live_oracle.py), SPIN on hand translations (benches/models_spin.txt)
 //! and the arguments written in each model's header.
 
-mod common;
+use crate::common;
 
 use common::{json_run, rows};
 

@@ -8,7 +8,7 @@
 //! `NFOLD_FUZZ` sets the number of mutants per family (default 1000 in release builds,
 //! 40 in debug).
 
-mod common;
+use crate::common;
 use common::Rng;
 use nfold::bmc::driver::{BmcOptions, check_size as bmc};
 use nfold::explicit::ndfs::{self, LiveOptions};

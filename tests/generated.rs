@@ -28,7 +28,7 @@
 //! `NFOLD_SEED` the first seed (default 20261121); model k uses seed + k. To reproduce
 //! a failure: `NFOLD_SEED=<seed> NFOLD_MODELS=1 cargo test --release --test generated`.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use common::fair_scc::{self, Oracle};
@@ -438,6 +438,9 @@ fn check_every_n(m: &Model, plain: &Answers) -> Result<(), String> {
         return Ok(());
     }
     EVERY_PROVED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if m.extra_proc.is_some() {
+        EVERY_PROVED_EXTRA.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
     if let Some(k) = plain.iter().find(|(_, v)| v.0 == Verdict::Violated) {
         return Err(format!("every n claimed, explicit refutes {:?}", k.0));
     }
@@ -496,6 +499,7 @@ fn initial_states_at_most(m: &Model, n: usize, cap: usize) -> bool {
 
 /// Generated models proved for every n (reported at the end of the run).
 static EVERY_PROVED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static EVERY_PROVED_EXTRA: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Both liveness searches (nested DFS, fair SCC search) against the SCC oracle on the
 /// unreduced product for every `ltl` property, process, fairness and symmetry setting:
@@ -665,11 +669,13 @@ fn generated_models_pass_every_oracle() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(20261121);
     let mut symmetric = 0;
+    let mut extra = 0;
     for k in 0..count {
         let seed = base + k;
         let mut generator = Gen {
             rng: Rng::new(seed),
             asym: seed.is_multiple_of(3),
+            extra: seed % 5 == 2,
         };
         let g = generator.model();
         let text = g.text();
@@ -682,6 +688,7 @@ fn generated_models_pass_every_oracle() {
             ),
         };
         symmetric += m.is_symmetric() as usize;
+        extra += m.extra_proc.is_some() as usize;
         if let Err(e) = oracles(&m, seed) {
             let small = shrink(g, seed);
             let dir = regression_dir();
@@ -704,9 +711,10 @@ fn generated_models_pass_every_oracle() {
         }
     }
     eprintln!(
-        "{count} generated models, {symmetric} fully symmetric, {} proved for every n, {} with dead cells, \
+        "{count} generated models, {symmetric} fully symmetric, {extra} with the extra process id, {} proved for every n ({} with the extra id), {} with dead cells, \
          {} fair searches reduced by symmetry ({} violated)",
         EVERY_PROVED.load(std::sync::atomic::Ordering::Relaxed),
+        EVERY_PROVED_EXTRA.load(std::sync::atomic::Ordering::Relaxed),
         DEAD_MODELS.load(std::sync::atomic::Ordering::Relaxed),
         LIVE_REDUCED_FAIR[0].load(std::sync::atomic::Ordering::Relaxed),
         LIVE_REDUCED_FAIR[1].load(std::sync::atomic::Ordering::Relaxed),
@@ -714,8 +722,8 @@ fn generated_models_pass_every_oracle() {
     // Both kinds were exercised (when there are enough models to ask it of, not when a
     // single seed is replayed).
     assert!(
-        count < 20 || (symmetric > 0 && (symmetric as u64) < count),
-        "{symmetric} of {count} symmetric"
+        count < 20 || (symmetric > 0 && (symmetric as u64) < count && extra > 0),
+        "{symmetric} of {count} symmetric, {extra} with the extra id"
     );
 }
 
@@ -742,6 +750,7 @@ fn generator_covers_the_constructs() {
         let mut generator = Gen {
             rng: Rng::new(seed),
             asym: seed % 3 == 0,
+            extra: seed % 5 == 2,
         };
         let text = generator.model().text();
         for (what, needle) in [
@@ -759,6 +768,7 @@ fn generator_covers_the_constructs() {
             ("ltl", "ltl l0"),
             ("until", ") U ("),
             ("response", "=> F "),
+            ("extra id", "Home <> z"),
         ] {
             if text.contains(needle) {
                 *seen.entry(what).or_default() += 1;
@@ -780,6 +790,7 @@ fn generator_covers_the_constructs() {
         "ltl",
         "until",
         "response",
+        "extra id",
     ] {
         assert!(
             seen.get(what).copied().unwrap_or(0) > 3,

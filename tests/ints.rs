@@ -4,7 +4,7 @@
 //! liveness, certificates, the every-n refusal and the errors. Every expected verdict,
 //! depth and state count below is derived by hand from the model next to it.
 
-mod common;
+use crate::common;
 use common::{json_run, nfold, rows};
 use nfold::schema::Row;
 use serde_json::Value;

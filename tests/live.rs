@@ -6,7 +6,7 @@
 //! unreduced product (tests/common/fair_scc.rs) on every family; lassos in JSON rebuilt
 //! and replayed; deadlock stutters, range errors, limits and usage errors.
 
-mod common;
+use crate::common;
 
 use common::fair_scc::{self, Oracle};
 use common::{init_from_json, json_run, nfold, steps_from_json};

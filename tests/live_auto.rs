@@ -4,7 +4,7 @@
 //! pinned from the families' hand arguments and compared with the explicit engine's
 //! answers at the same sizes; each row names the engine that answered it.
 
-mod common;
+use crate::common;
 
 use common::{json_run, nfold, rows};
 use nfold::schema::Row;

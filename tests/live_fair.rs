@@ -7,7 +7,7 @@
 //! (tests/models/dijkstra.cub), pinned by a brute-force search for shortest fair lassos
 //! over the explicit product.
 
-mod common;
+use crate::common;
 
 use common::fair_scc;
 use common::{init_from_json, json_run, nfold, steps_from_json};

@@ -11,7 +11,7 @@
 //!   from the model and the certificate's `liveness` line, and a tampered one is
 //!   rejected.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use common::generator::Gen;
@@ -401,6 +401,7 @@ fn generated_models_against_the_nested_search() {
         let mut g = Gen {
             rng: Rng::new(seed),
             asym: seed.is_multiple_of(3),
+            extra: false,
         };
         let gm = g.model();
         if gm.ltls.is_empty() {

@@ -3,7 +3,7 @@
 //! definition, canonical representatives are orbit invariants, and the explicit
 //! engine's counts equal brute-force counts (all n! permutations) of the reference BFS.
 
-mod common;
+use crate::common;
 use common::{Rng, families};
 use itertools::Itertools;
 use nfold::explicit::reach::{ReachOptions, check_size};

@@ -3,7 +3,7 @@
 //! explicit engine in tests/cli.rs), every `holds` comes with a checked invariant, and
 //! `nfold certify` accepts the certificates they write and rejects tampered ones.
 
-mod common;
+use crate::common;
 
 use common::{VERDICTS, json_run, nfold, rows};
 

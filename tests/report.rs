@@ -7,7 +7,7 @@
 //! last test loads the page in headless Chromium (skipped with a notice when it is not
 //! installed; `.ci/run` installs it on Debian) and finds the map and a trace in the DOM.
 
-mod common;
+use crate::common;
 
 use common::nfold;
 use std::collections::{BTreeMap, BTreeSet};

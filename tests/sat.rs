@@ -4,7 +4,7 @@
 //! unrolling, in both cell encodings and with every backend;
 //! and the DIMACS written by `nfold cnf` has the engine's satisfiability.
 
-mod common;
+use crate::common;
 use common::families;
 use nfold::bmc::driver::{BmcOptions, check_size as bmc};
 use nfold::bmc::frame::Encoding;

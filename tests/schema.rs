@@ -2,7 +2,7 @@
 //! JSON Schema generated from `src/schema.rs`, the types that write and read every
 //! document), and real documents of every command read back through those types.
 
-mod common;
+use crate::common;
 use common::nfold;
 use nfold::schema::{CertifyDoc, CheckDoc, ErrorDoc, ReplayDoc, SCHEMA_VERSION, SimulateDoc};
 

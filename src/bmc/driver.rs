@@ -154,12 +154,47 @@ fn check_widths(
         split: true,
     };
     for n in min..=max {
+        // Once a limit stopped a width, the larger ones are not built (building a
+        // width's formula alone can take seconds): they are unknown, with that limit.
+        if let Some(limit) = out.reports.iter().find_map(|r| r.limit) {
+            out.reports.push(not_run(model, n, opts, limit));
+            continue;
+        }
         let r = run(model, Unroller::new(model, n, opts.encoding), opts)?;
         out.reports.extend(r.reports);
         out.sizes = r.sizes;
         out.solve_seconds += r.solve_seconds;
     }
     Ok(out)
+}
+
+/// The report of width `n` of a run stopped by `limit` before its formula was built:
+/// every property unknown, nothing answered.
+fn not_run(model: &Model, n: usize, opts: &BmcOptions, limit: Limit) -> SizeReport {
+    let props: Vec<usize> = opts
+        .props
+        .clone()
+        .unwrap_or_else(|| (0..model.unsafes.len()).collect());
+    SizeReport {
+        size: n,
+        symmetry: opts.symbreak != SymBreak::Off && model.is_symmetric() && n > 1,
+        results: props
+            .iter()
+            .map(|&p| PropResult {
+                size: n,
+                prop: PropId::Unsafe(p),
+                name: model.unsafes[p].name.clone(),
+                verdict: Verdict::Unknown,
+            })
+            .collect(),
+        limit: Some(limit),
+        engine: "sat",
+        stats: Stats {
+            bound: Some(opts.depth),
+            ..Stats::default()
+        },
+        ..SizeReport::default()
+    }
 }
 
 /// One run of the depth loop on an unrolling (one size, or the aggregate of a range
@@ -486,6 +521,7 @@ impl<'a> Bmc<'a> {
                 symmetry: self.use_sym,
                 results,
                 seconds,
+                shared_time: self.widths.len() > 1,
                 limit: self.limit,
                 internal_errors: self.internal_errors.clone(),
                 answered_depth: answered,

@@ -39,9 +39,6 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
         Ok(m) => m,
         Err(code) => return code,
     };
-    if let Some(e) = crate::model::extra::unsupported(&model, "certify") {
-        return usage(&e);
-    }
     let text = match std::fs::read_to_string(&a.certificate) {
         Ok(t) => t,
         Err(e) => return usage(&format!("cannot read {}: {e}", a.certificate)),
@@ -62,9 +59,21 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
     for cert in &certs {
         // A certificate of a liveness product is checked against the product, built
         // again from the model and the property its `liveness` line names.
-        let checked = match crate::live::certified_model(&model, cert) {
+        // One about the model restricted by its `invariant`s (`assume` line) is checked
+        // against that model, built again here.
+        let base = if cert.assume.is_empty() {
+            model.clone()
+        } else {
+            match crate::model::assume::by_name(&model, &cert.assume)
+                .and_then(|invs| super::every::assumed_model(&model, &invs))
+            {
+                Ok(m) => m,
+                Err(e) => return usage(&e),
+            }
+        };
+        let checked = match crate::live::certified_model(&base, cert) {
             Ok(Some(product)) => product,
-            Ok(None) => model.clone(),
+            Ok(None) => base,
             Err(e) => return usage(&e),
         };
         if cert.hash != text_hash(&checked.source.text) {
@@ -115,7 +124,7 @@ fn size_docs(checks: &[check::SizeCheck]) -> Vec<SizeCheckDoc> {
         .map(|c| SizeCheckDoc {
             size: c.size,
             certified: c.certified.clone(),
-            failures: c.failures.clone(),
+            failures: [&c.failures[..], &c.unchecked[..]].concat(),
         })
         .collect()
 }
@@ -133,7 +142,7 @@ fn certify_sizes(
     let checks = check::check(model, cert, &sizes, solver, &Stop::default())?;
     Ok(CertifyDoc {
         induction: Some(cert.induction),
-        accepted: checks.iter().all(|c| c.failures.is_empty()),
+        accepted: checks.iter().all(|c| c.accepted()),
         results: size_docs(&checks),
         seconds: start.elapsed().as_secs_f64(),
         ..doc_of(a, model, cert)
@@ -184,6 +193,7 @@ fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
         every_n: None,
         cutoff: None,
         refused: None,
+        assuming: cert.assume.clone(),
         results: Vec::new(),
         accepted: false,
         seconds: 0.0,
@@ -194,10 +204,16 @@ fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
 /// The text report of one certificate's check.
 fn text_of(d: &CertifyDoc, model: &str) -> String {
     let mut out = String::new();
-    let about = match &d.liveness {
+    let mut about = match &d.liveness {
         Some(l) => format!(" (the liveness product of `{l}`)"),
         None => String::new(),
     };
+    if !d.assuming.is_empty() {
+        about.push_str(&format!(
+            " (assuming {}: the states violating them removed)",
+            d.assuming.join(", ")
+        ));
+    }
     if d.every_n == Some(true) {
         out.push_str(&format!(
             "certificate {} for {model}{about}: {} lemmas, claimed at every size, found by {}\n",

@@ -10,7 +10,6 @@ use super::{lookup_property, parse_size, parse_sizes, sizes_for};
 use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
 use crate::bmc::query::SymBreak;
-use crate::cert::sizes_phrase;
 use crate::engine::{self, Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
 use crate::explicit::reach::StoreKind;
@@ -21,7 +20,7 @@ use crate::portfolio::auto::AutoEngine;
 use crate::portfolio::every::EveryN;
 use crate::sat::SolverKind;
 use crate::verdict::PropId;
-use crate::verdict::{self, EXIT_USAGE, Kind};
+use crate::verdict::{self, EXIT_USAGE};
 use clap::{Args, ValueEnum};
 use std::time::Instant;
 
@@ -286,7 +285,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         .solver
         .map(|s| s.kind())
         .unwrap_or_else(SolverKind::default_kind);
-    let (_, engine) = match engine_for(&a, solver) {
+    let (chosen, engine) = match engine_for(&a, solver) {
         Ok(e) => e,
         Err(e) => return usage(&e),
     };
@@ -337,11 +336,14 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         },
         ..Problem::new(&model, sizes[0], sizes[sizes.len() - 1], props)
     };
-    crate::progress::configure(if a.run.json {
-        crate::progress::Format::Json
-    } else {
-        crate::progress::Format::Text
-    });
+    crate::progress::configure_paced(
+        if a.run.json {
+            crate::progress::Format::Json
+        } else {
+            crate::progress::Format::Text
+        },
+        a.run.progress_pace(),
+    );
     let start = Instant::now();
     let ctl = Control {
         deadline: a.run.deadline(start),
@@ -374,10 +376,14 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         certificates: Vec::new(),
         trace_format: a.traces.trace_format,
         every: None,
+        assumed: None,
         every_requested: a.every_n,
         fair: (!problem.ltls.is_empty()).then_some(a.fair),
         ltls: problem.ltls.clone(),
     };
+    if let Some(note) = probe_note(&a, chosen, &problem, &ctl) {
+        eprintln!("{note}");
+    }
     if !a.run.json {
         print!("{}", render::header(&run));
     }
@@ -388,7 +394,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
             eprintln!("nfold: internal error: {e}");
         }
         if !json {
-            print!("{}", render::rows(&model, &r));
+            print!("{}", render::rows(&model, &r, reports.last()));
         }
         reports.push(r);
     });
@@ -406,33 +412,74 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
     } else {
         outcome.certificates
     };
-    if try_every {
-        // Tried by default, it gets a budget; asked for, only the run's limits.
-        let mut ectl = ctl.clone();
-        if !a.every_n {
-            let budget = Instant::now() + std::time::Duration::from_secs_f64(EVERY_BUDGET);
-            ectl.deadline = Some(ectl.deadline.map_or(budget, |d| d.min(budget)));
-        }
-        run.every = match every_n(&run, &problem, solver, !a.no_symmetry, &ectl) {
-            Ok(EveryN::NotReached { seconds, .. })
-                if ectl.sat_stop().now() && !ctl.sat_stop().now() =>
-            {
-                Some(EveryN::NotReached {
-                    violated: Vec::new(),
-                    reason: format!(
+    // Tried by default, every n gets a budget; asked for, only the run's limits.
+    let mut ectl = ctl.clone();
+    if !a.every_n {
+        let budget = Instant::now() + std::time::Duration::from_secs_f64(EVERY_BUDGET);
+        ectl.deadline = Some(ectl.deadline.map_or(budget, |d| d.min(budget)));
+    }
+    let budget_out = |mut e: crate::portfolio::every::EveryAnswers| {
+        if ectl.sat_stop().now() && !ctl.sat_stop().now() {
+            for p in &mut e.props {
+                if let EveryN::NotReached {
+                    reason, violated, ..
+                } = &mut p.answer
+                    && violated.is_empty()
+                {
+                    *reason = format!(
                         "the {EVERY_BUDGET:.0} s an attempt gets without --every-n ran out (--every-n goes on until --timeout)"
-                    ),
-                    seconds,
-                })
+                    );
+                }
             }
-            Ok(e) => Some(e),
+        }
+        e
+    };
+    if try_every {
+        let e = super::every::answers(
+            &model,
+            &run.reports,
+            run.limit.is_some(),
+            &problem.props,
+            solver,
+            !a.no_symmetry,
+            &ectl,
+        );
+        run.every = match e {
+            Ok(e) => Some(budget_out(e)),
             Err(e) => return usage(&e),
         };
     }
-    let written: Vec<std::sync::Arc<crate::cert::Certificate>> = match &run.every {
-        Some(EveryN::Proved { certificate, .. }) => vec![certificate.clone()],
-        _ => run.certificates.clone(),
-    };
+    // Cubicle assumes its `invariant`s: when one is not proved, the `unsafe` properties
+    // are answered again on the states satisfying them.
+    if problem.ltls.is_empty() && super::every::invariant_unproved(&run, &problem.props) {
+        let every = try_every.then_some((solver, !a.no_symmetry, &ectl));
+        run.assumed = match super::every::assumed_pass(engine.as_ref(), &run, &problem, every, &ctl)
+        {
+            Ok(x) => x.map(|mut x| {
+                x.every = x.every.take().map(budget_out);
+                x
+            }),
+            Err(e) => return usage(&e),
+        };
+    }
+    let mut written: Vec<std::sync::Arc<crate::cert::Certificate>> = Vec::new();
+    for e in [
+        run.every.as_ref(),
+        run.assumed.as_ref().and_then(|x| x.every.as_ref()),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        written.extend(e.certificates());
+    }
+    if !run.every.as_ref().is_some_and(|e| e.all_proved()) {
+        written.extend(run.certificates.iter().cloned());
+    }
+    if let Some(x) = &run.assumed
+        && !x.every.as_ref().is_some_and(|e| e.all_proved())
+    {
+        written.extend(x.certificates.iter().cloned());
+    }
     if let Some(path) = &a.certificate {
         if written.is_empty() {
             run.notes.push(format!(
@@ -530,46 +577,29 @@ fn properties(
 /// Seconds for the attempt at every n that `check` makes without `--every-n`.
 const EVERY_BUDGET: f64 = 10.0;
 
-/// The answer for every size, after the sizes of the run: tried only when they hold.
-fn every_n(
-    run: &Run,
-    p: &Problem,
-    solver: SolverKind,
-    symmetry: bool,
-    ctl: &Control,
-) -> Result<EveryN, String> {
-    let not = |reason: String| EveryN::NotReached {
-        reason,
-        seconds: 0.0,
-        violated: Vec::new(),
+/// The note that explicit search would answer the whole range at once, for a SAT engine
+/// the user chose (by `--engine` or by one of its flags): a short probe, at most
+/// `probe::PROBE_SECONDS` before the engine starts, whose answers are not reported. Not
+/// under `--json` or `--quiet`, nor with `--certificate` (only proofs write one).
+fn probe_note(a: &CheckArgs, chosen: EngineArg, p: &Problem, ctl: &Control) -> Option<String> {
+    use crate::portfolio::probe;
+    let name = match chosen {
+        EngineArg::Sat => "sat",
+        EngineArg::Ic3 => "ic3",
+        EngineArg::Kind => "kind",
+        EngineArg::Auto | EngineArg::Explicit => return None,
     };
-    let violated: Vec<usize> = run
-        .reports
-        .iter()
-        .filter(|r| r.results.iter().any(render::real_violation))
-        .map(|r| r.size)
-        .collect();
-    if !violated.is_empty() {
-        return Ok(EveryN::NotReached {
-            reason: format!("violated at {}", sizes_phrase(&violated)),
-            seconds: 0.0,
-            violated,
-        });
+    if a.run.json || a.run.quiet || a.certificate.is_some() {
+        return None;
     }
-    if run.limit.is_some() {
-        return Ok(not("the run stopped at a limit".into()));
-    }
-    if let Some(r) = run
-        .reports
-        .iter()
-        .find(|r| r.results.iter().any(|x| x.verdict.kind() != Kind::Holds))
-    {
-        return Ok(not(format!(
-            "size {} is not proved (every size checked must hold first)",
-            r.size
-        )));
-    }
-    crate::portfolio::every::prove_every(p.model, &p.props, solver, symmetry, ctl)
+    probe::explicit_finishes(
+        p,
+        ctl,
+        !a.no_symmetry,
+        !a.no_dead_cells,
+        probe::PROBE_SECONDS,
+    )
+    .map(|f| f.note(name))
 }
 
 fn exit_code(run: &Run) -> i32 {
@@ -582,7 +612,7 @@ fn exit_code(run: &Run) -> i32 {
     );
     debug_assert_ne!(code, EXIT_USAGE);
     // `--every-n` asked for a proof at every size: short of it, not what was asked.
-    let short = run.every_requested && !matches!(run.every, Some(EveryN::Proved { .. }));
+    let short = run.every_requested && !run.every.as_ref().is_some_and(|e| e.all_proved());
     if code == verdict::EXIT_OK && short {
         verdict::EXIT_NOT_PROVED
     } else {

@@ -10,6 +10,7 @@ mod aiger;
 mod certify;
 mod check;
 mod dot;
+mod every;
 mod render;
 mod replay;
 mod simulate;
@@ -271,7 +272,8 @@ pub(crate) struct RunArgs {
     /// counterexample as a step table, the proofs' lemmas, the settings.
     #[arg(long, value_name = "FILE")]
     report: Option<String>,
-    /// Progress lines on stderr (default: when stderr is a terminal).
+    /// Every progress line on stderr (default: when stderr is a terminal; into a pipe or
+    /// a file, from 5 s on one line every 10 s).
     #[arg(long, conflicts_with = "quiet")]
     progress: bool,
     /// No progress lines.
@@ -292,8 +294,21 @@ impl RunArgs {
             .or_else(|| crate::limits::physical_memory().map(|m| m / 4 * 3))
     }
 
+    /// Whether engines report progress: unless `--quiet`, always; into a pipe or a
+    /// file the lines are paced (`progress::Pace::PIPED`) so that a long run still
+    /// shows it is alive (issue 29: an IC3 run was silent for 8 minutes when piped).
     fn progress_on(&self) -> bool {
-        self.progress || (!self.quiet && std::io::stderr().is_terminal())
+        !self.quiet
+    }
+
+    /// How often progress lines are printed: every one on a terminal or with
+    /// `--progress`, else paced.
+    fn progress_pace(&self) -> crate::progress::Pace {
+        if self.progress || std::io::stderr().is_terminal() {
+            crate::progress::Pace::EVERY_LINE
+        } else {
+            crate::progress::Pace::PIPED
+        }
     }
 }
 

@@ -33,6 +33,9 @@ use crate::model::ir::Model;
 use crate::trace::replay_steps;
 use std::collections::HashSet;
 
+/// How many initial states or sources are handled between two polls of the limits.
+const POLL: usize = 1024;
+
 /// Breadth-first searches over the product of the unreduced instance with the automaton.
 struct Bfs<'a> {
     inst: &'a Instance<'a>,
@@ -57,6 +60,9 @@ impl Bfs<'_> {
         let mut root_source: Vec<usize> = Vec::new();
         let mut seen: HashSet<Node> = HashSet::new();
         for (k, s) in sources.iter().enumerate() {
+            if k.is_multiple_of(POLL) && self.limits.interrupted("a shortest path", k) {
+                return None;
+            }
             if !nonempty && is_target(s) {
                 return Some((k, Vec::new(), s.clone()));
             }
@@ -204,7 +210,12 @@ pub fn shorten(
         buchi: &p.buchi,
         limits,
     };
+    // A family whose `init` leaves cells free has many initial states (millions at
+    // n = 8 for Peterson's lock): they count against the budget, and the limits are
+    // polled while they are listed.
     let mut inits: Vec<Node> = Vec::new();
+    let mut listed = 0usize;
+    let mut over = false;
     for_each_initial(&inst, &mut |st| {
         if let Some(mask) = letters.of(st) {
             for &q in &p.buchi.initial {
@@ -213,9 +224,14 @@ pub fn shorten(
                 }
             }
         }
-        true
+        listed += 1;
+        over = listed.is_multiple_of(POLL) && limits.exceeded("initial states", inits.len());
+        !over
     })
     .ok()?;
+    if over {
+        return None;
+    }
     let stem_to = |letters: &mut Letters, i: usize, qs: &[bool]| {
         let target = &states[i];
         bfs.path(letters, &inits, false, &|(s, q): &Node| {

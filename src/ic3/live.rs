@@ -180,6 +180,10 @@ impl Count<'_> {
         let (model, solver) = (self.p.model, self.engine.solver);
         let mut counted: Vec<usize> = Vec::new();
         for c in cexs {
+            // Past the limit no BMC instance is built: the width stays open.
+            if self.inner.users_limit().is_some() {
+                continue;
+            }
             let trace = match finish::shortest(pp, c.key, c.width, c.depth, solver, &self.inner) {
                 Ok(t) => t,
                 // A limit stopped the search for the run: the width stays open (its
@@ -220,6 +224,9 @@ impl Count<'_> {
     /// start, and the save step, close the loop there); replayed with fairness checked
     /// by the decoding. `l` is kept if a limit stops that search.
     fn shortest_lasso(&self, l: Lasso, run: usize) -> Result<Lasso, String> {
+        if self.inner.users_limit().is_some() {
+            return Ok(l);
+        }
         let prod = Product::new(self.p.model, self.prop, self.p.fair)?;
         let pp = Problem::new(&prod.model, l.size, l.size, vec![LOOP_PROP]);
         let depth = run + 1;
@@ -241,14 +248,14 @@ impl Count<'_> {
         let mut results = Vec::new();
         let verdict = if let Some(l) = self.lassos.iter().find(|l| l.size == n) {
             Some(Verdict::violated_by_lasso(l.clone()))
-        } else if let (Some((c, checked)), true) = (certificate, proved) {
-            Some(if checked.contains(&n) {
-                Verdict::Holds(Proof::Invariant {
+        } else if proved {
+            // Without a certificate (a limit came first) or one not accepted here: unknown.
+            Some(match certificate {
+                Some((c, checked)) if checked.contains(&n) => Verdict::Holds(Proof::Invariant {
                     engine: "ic3",
                     certificate: c.clone(),
-                })
-            } else {
-                Verdict::Unknown
+                }),
+                _ => Verdict::Unknown,
             })
         } else {
             None
@@ -289,6 +296,7 @@ impl Count<'_> {
             symmetry: self.engine.symmetry && model.is_symmetric() && self.p.max > 1,
             results,
             seconds,
+            shared_time: self.p.max > self.p.min,
             limit: self.limit.or_else(|| self.inner.users_limit()),
             internal_errors: internal,
             stats: Stats {
@@ -381,6 +389,11 @@ impl Ic3Engine {
         let Some(top) = proved.iter().map(|g| g.k).max() else {
             return Ok(None);
         };
+        // Past the limit it could not be checked at any width: not built (building the
+        // product's transition system alone takes a while on wide aggregates).
+        if ctl.sat_stop().now() {
+            return Ok(None);
+        }
         let prod = Product::build(p.model, prop, p.fair, Variant::Counting(top))?;
         let mut widths: Vec<usize> = proved.iter().flat_map(|g| g.widths.clone()).collect();
         widths.sort_unstable();
@@ -457,7 +470,7 @@ impl Ic3Engine {
         }
         let accepted: Vec<usize> = checks
             .iter()
-            .filter(|c| c.failures.is_empty())
+            .filter(|c| c.accepted())
             .map(|c| c.size)
             .collect();
         let marked = Arc::new(Certificate {

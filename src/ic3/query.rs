@@ -42,16 +42,27 @@ impl Pdr<'_, '_> {
                 StateVar::Absent(_) => 0,
             };
             let mut added = false;
+            let mut stopped = false;
             for e in self
                 .entries
                 .iter()
                 .filter(|e| e.alive && e.lazy && e.level >= i)
             {
-                if let Some(c) = e.lemma.matching(self.ts, width, &value) {
-                    let cl = blocking_clause(self.ts, &c);
-                    self.solvers[i].add_clause(&cl);
-                    added = true;
+                match e.lemma.matching(self.ts, width, &value, &self.opts.stop) {
+                    Ok(Some(c)) => {
+                        let cl = blocking_clause(self.ts, &c);
+                        self.solvers[i].add_clause(&cl);
+                        added = true;
+                    }
+                    Ok(None) => {}
+                    Err(_) => {
+                        stopped = true;
+                        break;
+                    }
                 }
+            }
+            if stopped {
+                return Err(self.stopped());
             }
             if !added {
                 return Ok(r);

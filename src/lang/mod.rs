@@ -89,7 +89,6 @@ pub fn load_str_with(name: &str, text: &str, opts: &LoadOptions) -> Result<Model
     let candidates = candidate_blocks(&mut toks, &source);
     let file = parser::parse_tokens(&toks).map_err(|d| fail(d, &source))?;
     let mut model = check::check(&file, source.clone(), opts).map_err(|d| fail(d, &source))?;
-    crate::model::extra::settle(&mut model);
     let mut front: Vec<Diagnostic> = shadow.into_iter().collect();
     front.extend(candidates);
     front.extend(old_syntax(&toks));

@@ -89,36 +89,13 @@ pub(super) fn subst(e: &Expr, map: &[Expr]) -> Expr {
             let Expr::Local(v) = map[*var] else {
                 unreachable!("a quantified variable maps to a local")
             };
-            // `forall j <> a` names processes by name only: an exception that became
-            // a term (the property's process, `NfProc`) moves into the body, where it
-            // is tested first, as the quantifier would skip it.
-            let mut terms = Vec::new();
             let dom = match dom {
-                Domain::Procs { except } => {
-                    let (names, others): (Vec<Expr>, Vec<Expr>) = except
-                        .iter()
-                        .map(|x| subst(x, map))
-                        .partition(|x| matches!(x, Expr::Local(_)));
-                    terms = others;
-                    Domain::Procs { except: names }
-                }
+                Domain::Procs { except } => Domain::Procs {
+                    except: except.iter().map(|x| subst(x, map)).collect(),
+                },
                 Domain::Type(t) => Domain::Type(*t),
             };
-            let mut body = subst(body, map);
-            if !terms.is_empty() {
-                let skip = or(terms.into_iter().map(|x| eq(Expr::Local(v), x)).collect());
-                body = if *forall {
-                    Expr::Or(vec![skip, body])
-                } else {
-                    Expr::And(vec![not(skip), body])
-                };
-            }
-            Expr::Quant {
-                forall: *forall,
-                var: v,
-                dom,
-                body: Box::new(body),
-            }
+            Expr::quant_excepting(*forall, v, dom, subst(body, map))
         }
     }
 }

@@ -93,6 +93,7 @@ pub fn merge(a: Vec<SizeReport>, b: Vec<SizeReport>) -> Vec<SizeReport> {
         }
         x.internal_errors.extend(r.internal_errors);
         x.seconds += r.seconds;
+        x.shared_time |= r.shared_time;
         x.limit = x.limit.or(r.limit);
         x.symmetry |= r.symmetry;
     }

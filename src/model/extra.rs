@@ -46,20 +46,6 @@ impl ExtraProc {
     }
 }
 
-/// The message of an engine that does not implement the reading.
-pub fn unsupported(model: &Model, engine: &str) -> Option<String> {
-    let x = model.extra_proc.as_ref()?;
-    let hint = if engine == "certify" {
-        "no engine writes a certificate for such a model"
-    } else {
-        "use `--engine explicit` or `--engine sat`"
-    };
-    Some(format!(
-        "{engine} does not support the extra process id ({} is declared different from every process by `init`, so it holds the id 0, which is not a process); {hint}",
-        x.names()
-    ))
-}
-
 /// Decide whether the reading applies and record it, with a warning.
 pub fn settle(model: &mut Model) {
     let mut vars: Vec<String> = Vec::new();

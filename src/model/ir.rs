@@ -186,6 +186,43 @@ impl Expr {
     pub fn tt() -> Expr {
         Expr::Const(1, Ty::Bool)
     }
+
+    /// The quantifier over `dom` after a rewrite of its exceptions. `forall j <> a`
+    /// names processes by local names only: an exception that the rewrite turned into a
+    /// term (a process the domain cannot name) moves into the body, tested first, as the
+    /// quantifier would skip it. Shared by every rewrite that substitutes terms for
+    /// locals (the liveness product, assumed invariants).
+    pub fn quant_excepting(forall: bool, var: LocalId, dom: Domain, body: Expr) -> Expr {
+        let mut body = body;
+        let dom = match dom {
+            Domain::Procs { except } => {
+                let (names, mut terms): (Vec<Expr>, Vec<Expr>) = except
+                    .into_iter()
+                    .partition(|x| matches!(x, Expr::Local(_)));
+                if !terms.is_empty() {
+                    let eq = |x| Expr::Cmp(CmpOp::Eq, Box::new(Expr::Local(var)), Box::new(x));
+                    let skip = if terms.len() == 1 {
+                        eq(terms.pop().unwrap())
+                    } else {
+                        Expr::Or(terms.into_iter().map(eq).collect())
+                    };
+                    body = if forall {
+                        Expr::Or(vec![skip, body])
+                    } else {
+                        Expr::And(vec![Expr::Not(Box::new(skip)), body])
+                    };
+                }
+                Domain::Procs { except: names }
+            }
+            d => d,
+        };
+        Expr::Quant {
+            forall,
+            var,
+            dom,
+            body: Box::new(body),
+        }
+    }
 }
 
 /// One index position of an update target.
@@ -252,8 +289,9 @@ pub struct Transition {
 pub enum PropKind {
     /// `unsafe [name] (params) { f }`
     Unsafe,
-    /// `invariant [name] (params) { f }`: Cubicle trusts these as hints; nfold checks
-    /// them like `unsafe` blocks (f describes states claimed unreachable).
+    /// `invariant [name] (params) { f }`: Cubicle assumes these; nfold checks them like
+    /// `unsafe` blocks (f describes states claimed unreachable), and also answers the
+    /// `unsafe` blocks assuming them (`model::assume`) when one is not proved.
     Invariant,
 }
 
@@ -392,6 +430,9 @@ pub struct Model {
     /// Cubicle's `int`, checked over a window (a range type named `int`), when the
     /// model declares an `int` variable, constant or array.
     pub int_window: Option<IntWindow>,
+    /// The `invariant`s this model assumes (`model::assume`: the model as written
+    /// restricted to the states satisfying them); empty for the model as written.
+    pub assumed: Vec<String>,
     pub warnings: Vec<Diagnostic>,
 }
 

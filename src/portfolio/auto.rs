@@ -323,27 +323,6 @@ impl AutoEngine {
                 ..Outcome::default()
             });
         }
-        // The proof engines do not read the extra process id: explicit search goes on.
-        if p.model.extra_proc.is_some() {
-            let open: Vec<usize> = (first_open..=p.max).collect();
-            let phase = self.explicit(&open, ctl, None, &mut growth, &mut search, report);
-            notes.push(format!(
-                "{} answered by explicit search without a time budget (IC3 does not read the extra process id){}",
-                crate::cert::sizes_phrase(&phase.done),
-                if phase.done.len() < open.len() {
-                    " before the limit"
-                } else {
-                    ""
-                }
-            ));
-            notes.extend(refusal_note(&phase, &open));
-            let users = phase.users;
-            return Ok(Outcome {
-                limit: users,
-                notes,
-                ..Outcome::default()
-            });
-        }
         // 2. The rest as one aggregate: bounded pass, then IC3.
         let rest = Problem {
             min: first_open,

@@ -14,6 +14,10 @@
 //! clauses; Houdini keeps the largest subset inductive on the aggregate 1..c, and the
 //! independent checker (`proof::check::check_every`) decides: init ⇒ Inv, Inv ∧ T ⇒
 //! Inv′ and Inv ⇒ ¬bad at every size 1..c, the model in the fragment, c computed again.
+//!
+//! Each property gets its own answer (`prove_each`): all together first, then one by
+//! one when one invariant for all is not found, so that a property violated at some
+//! size, or not proved, leaves the others' answers standing.
 
 use crate::bmc::frame::Encoding;
 use crate::bmc::transys::Transys;
@@ -44,7 +48,7 @@ pub enum EveryN {
         init_everywhere: bool,
         seconds: f64,
     },
-    /// No claim for every size, and why; `violated`: the sizes where a property was
+    /// No claim for every size, and why; `violated`: the sizes where the property was
     /// found violated (the answer for every n is then no, not merely unknown).
     NotReached {
         reason: String,
@@ -61,7 +65,111 @@ impl EveryN {
     }
 }
 
-/// Try to prove the properties `props` at every size.
+/// One property's answer for every size.
+#[derive(Clone, Debug)]
+pub struct PropEvery {
+    /// The property (an index into `model.unsafes`).
+    pub prop: usize,
+    pub answer: EveryN,
+}
+
+/// The answers for every size, one per property, and the invariants they assume (empty:
+/// the model as written; otherwise the model restricted to the states satisfying those
+/// `invariant`s, `model::assume`).
+#[derive(Clone, Debug, Default)]
+pub struct EveryAnswers {
+    pub props: Vec<PropEvery>,
+    pub assuming: Vec<String>,
+    pub seconds: f64,
+}
+
+impl EveryAnswers {
+    /// Every property holds for every n.
+    pub fn all_proved(&self) -> bool {
+        !self.props.is_empty()
+            && self
+                .props
+                .iter()
+                .all(|p| matches!(p.answer, EveryN::Proved { .. }))
+    }
+
+    /// The distinct certificates of the properties proved, in order.
+    pub fn certificates(&self) -> Vec<Arc<Certificate>> {
+        let mut out: Vec<Arc<Certificate>> = Vec::new();
+        for p in &self.props {
+            if let EveryN::Proved { certificate, .. } = &p.answer
+                && !out.iter().any(|c| Arc::ptr_eq(c, certificate))
+            {
+                out.push(certificate.clone());
+            }
+        }
+        out
+    }
+
+    /// The same answer for every property of `props`.
+    pub fn same(props: &[usize], answer: EveryN) -> EveryAnswers {
+        EveryAnswers {
+            seconds: answer.seconds(),
+            props: props
+                .iter()
+                .map(|&prop| PropEvery {
+                    prop,
+                    answer: answer.clone(),
+                })
+                .collect(),
+            assuming: Vec::new(),
+        }
+    }
+}
+
+/// Why no property of the model can be proved for every n, before any search.
+fn refused(model: &Model, symmetry: bool) -> Option<String> {
+    if let Err(o) = cutoff::fragment(model) {
+        return Some(format!(
+            "outside the fragment of the cutoff argument: {}",
+            o.text(model)
+        ));
+    }
+    (!symmetry).then(|| "needs symmetric lemma orbits (--no-symmetry was given)".into())
+}
+
+/// Prove each property of `props` at every size: all of them together first (one
+/// invariant for all), then, when that fails, each on its own, so that a property
+/// that holds for every n is told apart from one that does not. The answers come in
+/// the order of `props`.
+pub fn prove_each(
+    model: &Model,
+    props: &[usize],
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &Control,
+) -> Result<Vec<PropEvery>, String> {
+    let start = Instant::now();
+    if props.is_empty() {
+        return Ok(Vec::new());
+    }
+    let together = prove_every(model, props, solver, symmetry, ctl)?;
+    let single = props.len() == 1 || refused(model, symmetry).is_some();
+    if matches!(together, EveryN::Proved { .. }) || single {
+        return Ok(EveryAnswers::same(props, together).props);
+    }
+    let mut out = Vec::new();
+    for &p in props {
+        let answer = if ctl.sat_stop().now() {
+            EveryN::NotReached {
+                reason: "a limit stopped the search".into(),
+                seconds: start.elapsed().as_secs_f64(),
+                violated: Vec::new(),
+            }
+        } else {
+            prove_every(model, &[p], solver, symmetry, ctl)?
+        };
+        out.push(PropEvery { prop: p, answer });
+    }
+    Ok(out)
+}
+
+/// Try to prove the properties `props` at every size, with one invariant.
 pub fn prove_every(
     model: &Model,
     props: &[usize],
@@ -75,20 +183,10 @@ pub fn prove_every(
         reason,
         seconds: start.elapsed().as_secs_f64(),
     };
-    let frag = match cutoff::fragment(model) {
-        Ok(f) => f,
-        Err(o) => {
-            return Ok(not(format!(
-                "outside the fragment of the cutoff argument: {}",
-                o.text(model)
-            )));
-        }
-    };
-    if !symmetry {
-        return Ok(not(
-            "needs symmetric lemma orbits (--no-symmetry was given)".into(),
-        ));
+    if let Some(r) = refused(model, symmetry) {
+        return Ok(not(r));
     }
+    let frag = cutoff::fragment(model).map_err(|o| o.text(model))?;
     let mut last = String::new();
     for n0 in 3..=MAX_N0 {
         let ic3 = Ic3Engine {
@@ -98,7 +196,15 @@ pub fn prove_every(
         let small = Problem::new(model, 1, n0, props.to_vec());
         let (_, out) = ic3.run(&small, ctl, &[])?;
         if let Some(c) = out.cexs.first() {
-            return Ok(not(format!("violated at size {}", c.width)));
+            let what = match c.key {
+                crate::verdict::PropId::Unsafe(u) => format!("`{}`", model.unsafes[u].name),
+                _ => "a property".into(),
+            };
+            // Not replayed here: "not proved", not "violated".
+            return Ok(not(format!(
+                "{what} violated at size {} (found by IC3 on the aggregate 1..{n0})",
+                c.width
+            )));
         }
         let Some(inv) = out.invariant else {
             return Ok(not(format!(
@@ -153,6 +259,7 @@ pub fn prove_every(
             ints: None,
             liveness: None,
             counting: None,
+            assume: model.assumed.clone(),
         };
         let t = Instant::now();
         let check = check_every(model, &cert, solver, &ctl.sat_stop())?;
@@ -182,12 +289,13 @@ pub fn prove_every(
                 seconds: start.elapsed().as_secs_f64(),
             });
         }
-        last = match (
-            &check.refused,
-            check.sizes.iter().find(|s| !s.failures.is_empty()),
-        ) {
+        last = match (&check.refused, check.sizes.iter().find(|s| !s.accepted())) {
             (Some(r), _) => r.clone(),
-            (None, Some(s)) => format!("at size {}: {}", s.size, s.failures.join("; ")),
+            (None, Some(s)) => format!(
+                "at size {}: {}",
+                s.size,
+                [&s.failures[..], &s.unchecked[..]].concat().join("; ")
+            ),
             (None, None) => "rejected".into(),
         };
     }

@@ -2,9 +2,11 @@
 //! `auto`, the default (explicit search while sizes are cheap, then BMC and IC3 on the
 //! aggregate of the sizes left; for `ltl` properties `live`, under the same policy,
 //! `growth`), and `every`, the proof for every n (IC3 at small sizes
-//! and the cutoff argument of `proof::cutoff`).
+//! and the cutoff argument of `proof::cutoff`); `probe`, the short explicit search that
+//! says when an engine the user chose is far off auto's route.
 
 pub mod auto;
 pub mod every;
 pub mod growth;
 mod live;
+pub mod probe;

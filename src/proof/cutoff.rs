@@ -35,13 +35,21 @@
 //! && C`). Arithmetic on process ids (`i + 1`, rings) is not kept by the renumbering
 //! and stays outside.
 //!
+//! A model read with the extra process id (`model::extra`, Flash's `Home`) keeps the
+//! argument with the extra id 0 as a constant: S is closed up to it (cells of S may
+//! hold 0), the renumbering fixes it, and it has no cell to restrict. Indexing a
+//! process-indexed array with it is a range error, which the argument does not carry,
+//! so every such index must be a process variable; a variable of the extra id that no
+//! transition assigns holds 0 for ever and points to no process (docs/every-n.md).
+//!
 //! The fragment: fully symmetric or ordered-symmetric; no `N`, no `number_procs`; no arithmetic and no
 //! range types; no array of processes indexed by processes (its pointers would have
 //! no bounded closure); guards and properties existential-universal over processes
 //! (no `exists` inside a `forall`, counting polarity); updates, their indices and
 //! `case` conditions free of quantifiers over processes; `init` universal.
 
-use crate::model::ir::{Domain, Expr, Model, Transition, Ty, UpdValue, VarKind};
+use crate::model::extra::EXTRA_ID;
+use crate::model::ir::{Domain, Expr, Index, Model, Transition, Ty, UpdValue, VarKind};
 use crate::source::Span;
 
 /// What the cutoff of a model depends on, besides the invariant.
@@ -236,8 +244,20 @@ pub fn lemma_procs(m: &Model, params: usize, body: &Expr) -> Result<usize, Strin
     // Renaming processes in order must not change a lemma's meaning: no process is
     // named; order comparisons (between process ids: the fragment has no other
     // ordered values) are kept by the order-preserving renamings.
-    if scan(body, &mut |x| matches!(x, Expr::Const(_, Ty::Proc))) {
+    // The extra process id `#0` is fixed by every renaming: a constant.
+    if scan(
+        body,
+        &mut |x| matches!(x, Expr::Const(k, Ty::Proc) if *k != EXTRA_ID),
+    ) {
         return Err("a lemma that names a process (`#k`) is not symmetric".into());
+    }
+    if m.extra_proc.is_some()
+        && let Some(v) = extra_index_in(m, body)
+    {
+        return Err(format!(
+            "a lemma indexes `{}` by a term that may hold the extra process id (only process variables are covered)",
+            m.vars[v].name
+        ));
     }
     let mut st = Shape::default();
     walk(m, body, Pol::Pos, false, &mut st)?;
@@ -253,14 +273,8 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
     if let Some((_, span)) = m.number_procs {
         return out("`number_procs` fixes the size".into(), span);
     }
-    if let Some(x) = &m.extra_proc {
-        return out(
-            format!(
-                "the extra process id ({} is different from every process; the argument is not proved for it)",
-                x.names()
-            ),
-            x.span,
-        );
+    if m.extra_proc.is_some() {
+        extra_indices(m)?;
     }
     // Fully symmetric, or ordered-symmetric (process ids compared by order only).
     if let Some(b) = m.first_unordered_break() {
@@ -343,7 +357,7 @@ fn pointers(m: &Model) -> Result<usize, Outside> {
         if v.ty == Ty::Int || v.dims.contains(&Ty::Int) {
             return out(format!("`{}` holds integers", v.name), v.span);
         }
-        if v.ty != Ty::Proc {
+        if v.ty != Ty::Proc || holds_extra_only(m, v) {
             continue;
         }
         if v.dims.contains(&Ty::Proc) {
@@ -363,6 +377,93 @@ fn pointers(m: &Model) -> Result<usize, Outside> {
     Ok(pointers)
 }
 
+/// A variable of the extra id that holds it for ever: one of those `init` declares
+/// different from every process (so it holds 0 initially, at every size) that no
+/// transition assigns. It points to no process, so it adds none to a restriction.
+fn holds_extra_only(m: &Model, v: &crate::model::ir::Var) -> bool {
+    m.extra_proc
+        .as_ref()
+        .is_some_and(|x| x.vars.contains(&v.name))
+        && v.dims.is_empty()
+        && !m
+            .transitions
+            .iter()
+            .any(|t| t.updates.iter().any(|u| m.vars[u.var].name == v.name))
+}
+
+/// The first process-indexed array of `e` indexed by a term other than a process
+/// variable (a parameter, a quantified or bound variable): with the extra id, such a
+/// term may hold 0, which has no cell (a range error).
+fn extra_index_in(m: &Model, e: &Expr) -> Option<usize> {
+    let mut found = None;
+    scan(e, &mut |x| {
+        if let Expr::Read(v, ix) = x
+            && ix
+                .iter()
+                .zip(&m.vars[*v].dims)
+                .any(|(i, &d)| d == Ty::Proc && !matches!(i, Expr::Local(_)))
+        {
+            found = Some(*v);
+        }
+        found.is_some()
+    });
+    found
+}
+
+/// With the extra process id, every index of a process-indexed array must be a
+/// process variable, so that no range error can happen (the argument has none to
+/// carry to the smaller sizes): the first other one is named.
+fn extra_indices(m: &Model) -> Result<(), Outside> {
+    let named = |v: usize, span: Span| {
+        Err(Outside {
+            what: format!(
+                "the array `{}` is indexed by a term that may hold the extra process id (a range error; the argument covers indices that are process variables only)",
+                m.vars[v].name
+            ),
+            span,
+        })
+    };
+    for i in &m.inits {
+        if let Some(v) = extra_index_in(m, &i.body) {
+            return named(v, i.span);
+        }
+    }
+    for u in &m.unsafes {
+        if let Some(v) = extra_index_in(m, &u.body) {
+            return named(v, u.span);
+        }
+    }
+    for t in &m.transitions {
+        if let Some(v) = extra_index_in(m, &t.guard) {
+            return named(v, t.span);
+        }
+        for u in &t.updates {
+            let dims = &m.vars[u.var].dims;
+            if u.index.iter().zip(dims).any(|(i, &d)| {
+                d == Ty::Proc && matches!(i, Index::Term(x) if !matches!(x, Expr::Local(_)))
+            }) {
+                return named(u.var, u.span);
+            }
+            let terms: Vec<&Expr> = u
+                .index
+                .iter()
+                .filter_map(|i| match i {
+                    Index::Term(x) => Some(x),
+                    Index::Bind(_) => None,
+                })
+                .chain(match &u.value {
+                    UpdValue::Term(x) | UpdValue::Any { cond: x, .. } => Some(x),
+                    UpdValue::Nondet => None,
+                })
+                .collect();
+            if let Some(v) = terms.into_iter().find_map(|x| extra_index_in(m, x)) {
+                return named(v, u.span);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The processes a step of transition `t` involves: its parameters, the witnesses of
 /// its guard, a process chosen by `X := .` on a `proc` cell and the candidate (and
 /// witnesses) of each `any`; when its terms lie in the fragment.
@@ -380,7 +481,7 @@ fn step_procs(m: &Model, t: &Transition) -> Result<usize, Outside> {
     for u in &t.updates {
         let target = &m.vars[u.var];
         for ix in &u.index {
-            if let crate::model::ir::Index::Term(x) = ix {
+            if let Index::Term(x) = ix {
                 if let Some(w) = bad_term(x) {
                     return out(format!("{w} in an update of `{name}`"), u.span);
                 }

@@ -141,6 +141,7 @@ fn certificate(
         every: None,
         liveness: None,
         counting: None,
+        assume: p.model.assumed.clone(),
     }
 }
 
@@ -181,14 +182,11 @@ pub fn check_with(
     search: impl FnOnce() -> Result<Findings, String>,
     report: &mut dyn FnMut(crate::verdict::SizeReport),
 ) -> Result<crate::engine::Outcome, String> {
-    if let Some(e) = crate::model::extra::unsupported(p.model, engine) {
-        return Err(e);
-    }
     let start = std::time::Instant::now();
     let f = search()?;
-    let limit = f.limit;
     let (reports, certificate) =
         conclude(p, ctl, engine, solver, f, start.elapsed().as_secs_f64())?;
+    let limit = reports.iter().find_map(|r| r.limit);
     for r in reports {
         report(r);
     }
@@ -216,6 +214,17 @@ pub fn conclude(
     let keys = keys(p);
     let mut verdicts: HashMap<(PropId, usize), Verdict> = HashMap::new();
     let mut errors: HashMap<usize, Vec<String>> = HashMap::new();
+    // A limit reached while counterexamples are made shortest or the certificate is
+    // checked leaves those answers unknown (not an internal error): the run's limit.
+    let stop = ctl.sat_stop();
+    let mut limit = f.limit;
+    let reached = |stop: &crate::sat::Stop| {
+        Some(if stop.interrupted() {
+            crate::verdict::Limit::Interrupted
+        } else {
+            crate::verdict::Limit::Timeout
+        })
+    };
     for (k, t) in f.traces {
         verdicts.insert((k, t.size), Verdict::violated(t));
     }
@@ -235,8 +244,17 @@ pub fn conclude(
                     .is_some_and(|v| v.trace().is_some())
             })
         };
+        if stop.now() {
+            limit = limit.or(reached(&stop));
+            verdicts.insert((k, n), Verdict::Unknown);
+            continue;
+        }
         let v = match shortest(p, k, n, d, solver, ctl) {
             Ok(t) => Verdict::violated(t),
+            Err(_) if stop.now() => {
+                limit = limit.or(reached(&stop));
+                Verdict::Unknown
+            }
             Err(_) if !matches!(k, PropId::Unsafe(_)) && !p.props.is_empty() && all_violated() => {
                 Verdict::Unknown
             }
@@ -297,7 +315,7 @@ pub fn conclude(
                 if verdicts.contains_key(&(k, c.size)) || !cert.proves[i].1.contains(&c.size) {
                     continue;
                 }
-                let v = if c.failures.is_empty() {
+                let v = if c.accepted() {
                     Verdict::Holds(Proof::Invariant {
                         engine,
                         certificate: cert.clone(),
@@ -306,6 +324,9 @@ pub fn conclude(
                     Verdict::Unknown
                 };
                 verdicts.insert((k, c.size), v);
+            }
+            if !c.unchecked.is_empty() {
+                limit = limit.or(reached(&stop));
             }
             for e in &c.failures {
                 errors
@@ -342,7 +363,8 @@ pub fn conclude(
             symmetry: f.symmetry,
             results,
             seconds,
-            limit: f.limit,
+            shared_time: p.max > p.min,
+            limit,
             internal_errors: errors.remove(&n).unwrap_or_default(),
             stats: Stats {
                 proof_depth: f.proof_depth,

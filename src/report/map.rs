@@ -254,7 +254,15 @@ fn figures(r: &Row) -> String {
     } else if let Some(c) = r.stats.clauses {
         parts.push(format!("{c} clauses"));
     }
-    parts.push(format!("{:.2} s", r.seconds));
+    parts.push(format!(
+        "{:.2} s{}",
+        r.seconds,
+        if r.shared_time {
+            " (one run for several sizes)"
+        } else {
+            ""
+        }
+    ));
     parts.join(" · ")
 }
 
@@ -313,7 +321,7 @@ pub(super) fn details(doc: &CheckDoc) -> String {
         let c = cell(r);
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3} s</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3} s{}</td></tr>",
             r.size,
             esc(&r.property),
             esc(&r.kind),
@@ -326,7 +334,8 @@ pub(super) fn details(doc: &CheckDoc) -> String {
             opt(r.stats.transitions.map(|d| d.to_string())),
             opt(r.stats.lemmas.map(|d| d.to_string())),
             opt(r.answered_depth.map(|d| d.to_string())),
-            r.seconds
+            r.seconds,
+            if r.shared_time { " (shared)" } else { "" }
         );
     }
     out.push_str("</tbody>\n</table>\n</details>\n");

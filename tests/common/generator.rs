@@ -1,7 +1,9 @@
 //! The generator of small well-typed families for differential testing (used by
 //! tests/generated.rs and tests/live_sat.rs): enumerations, booleans, ranges,
 //! process-valued globals, `[proc]` and `[proc, proc]` arrays, quantified guards, `case`
-//! updates, `any`, `X := .`, `unsafe` and `ltl` properties; fully symmetric or not.
+//! updates, `any`, `X := .`, `unsafe` and `ltl` properties; fully symmetric or not;
+//! with or without the extra process id (a `proc` global `Home` that `init` puts apart
+//! from every process, `model::extra`).
 
 use super::Rng;
 use itertools::Itertools;
@@ -98,6 +100,8 @@ impl GModel {
 pub struct Gen {
     pub rng: Rng,
     pub asym: bool,
+    /// Add `var Home : proc` with `Home <> z` in `init` (the extra process id).
+    pub extra: bool,
 }
 
 impl Gen {
@@ -295,9 +299,17 @@ impl Gen {
                 ty,
             });
         }
+        if self.extra {
+            m.vars.push(GVar {
+                name: "Home".into(),
+                dims: 0,
+                ty: GTy::Proc,
+            });
+            m.init.push("Home <> z".into());
+        }
         // init: most cells start at a constant; some stay free.
         for v in m.vars.clone() {
-            if self.rng.chance(25) {
+            if v.name == "Home" || self.rng.chance(25) {
                 continue;
             }
             let cell = match v.dims {

@@ -8,7 +8,6 @@ use super::{Run, label, real_violation};
 use crate::cert::{sizes_phrase, sizes_text};
 use crate::limits::peak_memory;
 use crate::model::instance::Instance;
-use crate::portfolio::every::EveryN;
 use crate::trace;
 use crate::verdict::{Kind, Proof, PropId, Verdict};
 
@@ -31,6 +30,20 @@ pub fn footer(run: &Run) -> String {
         out.push_str(
             "\n* none found: the search that answered may miss a violation; not a proof (see the notes)\n",
         );
+    }
+    for (sizes, seconds) in super::table::shared_groups(&run.reports) {
+        out.push_str(&if sizes.len() > 1 {
+            format!(
+                "\ntime: {} were answered together by one run ({seconds:.2}s): its time is on the first of their rows, `{}` on the others\n",
+                sizes_phrase(&sizes),
+                super::table::SAME_RUN
+            )
+        } else {
+            format!(
+                "\ntime: the time of {} includes a run shared with other sizes\n",
+                sizes_phrase(&sizes)
+            )
+        });
     }
     let vacuous: Vec<usize> = run
         .reports
@@ -176,7 +189,10 @@ pub fn footer(run: &Run) -> String {
         out.push_str(&format!("note: {n}\n"));
     }
     if let Some(e) = &run.every {
-        out.push_str(&every_line(run, e));
+        out.push_str(&super::every::every_lines(run.model, &run.sizes, e));
+    }
+    if let Some(a) = &run.assumed {
+        out.push_str(&super::every::assumed_text(run, a));
     }
     if let Some(l) = run.limit {
         // A size is answered when none of its verdicts is unknown.
@@ -261,40 +277,6 @@ pub(super) fn lasso_text(run: &Run, l: &crate::lasso::Lasso) -> String {
         ));
     }
     out
-}
-
-/// The answer for every size, in words.
-pub(super) fn every_line(run: &Run, e: &EveryN) -> String {
-    match e {
-        EveryN::Proved {
-            cutoff,
-            certificate,
-            init_everywhere,
-            seconds,
-        } => format!(
-            "\nevery n: holds for every n (a quantified invariant of {} clause{} from {}, checked at sizes 1..{cutoff}, the cutoff{}; {seconds:.2}s)\n",
-            certificate.lemmas.len(),
-            if certificate.lemmas.len() == 1 {
-                ""
-            } else {
-                "s"
-            },
-            certificate.engine,
-            if *init_everywhere {
-                ""
-            } else {
-                "; vacuous at any size without an initial state"
-            }
-        ),
-        EveryN::NotReached { violated, .. } if !violated.is_empty() => format!(
-            "\nevery n: VIOLATED: the properties fail at {}, so they do not hold for every n\n",
-            sizes_phrase(violated)
-        ),
-        EveryN::NotReached { reason, .. } => format!(
-            "\nevery n: not proved: {reason}; the verdicts above are for {} only\n",
-            sizes_phrase(&run.sizes)
-        ),
-    }
 }
 
 /// One line per `ltl` property: its answers by size, violations first (the fairness
@@ -433,8 +415,18 @@ pub(super) fn summary(run: &Run) -> String {
     if !unknown.is_empty() {
         parts.push(format!("unknown at {}", sizes_phrase(&unknown)));
     }
-    if let Some(EveryN::Proved { .. }) = &run.every {
-        parts.push("holds for every n".into());
+    if let Some(p) = run
+        .every
+        .as_ref()
+        .and_then(|e| super::every::summary_part(run.model, e))
+    {
+        parts.push(p);
+    }
+    if let Some(p) = run.assumed.as_ref().and_then(|a| {
+        let m = a.model.as_ref()?;
+        super::every::summary_part(m, a.every.as_ref()?)
+    }) {
+        parts.push(p);
     }
     if parts.is_empty() {
         "no property checked".to_string()

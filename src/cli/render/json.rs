@@ -4,10 +4,7 @@ use super::warnings::dead_code;
 use super::{Run, kind_name};
 use crate::limits::peak_memory;
 use crate::model::ir::Model;
-use crate::portfolio::every::EveryN;
-use crate::schema::{
-    CheckDoc, EveryDoc, IntWindowDoc, PictureRow, ProofDoc, Row, SCHEMA_VERSION, Tool,
-};
+use crate::schema::{CheckDoc, IntWindowDoc, PictureRow, ProofDoc, Row, SCHEMA_VERSION, Tool};
 use crate::trace;
 use crate::verdict::{Counterexample, Proof, PropResult, SizeReport, Verdict};
 
@@ -16,7 +13,7 @@ pub fn json(run: &Run) -> CheckDoc {
     let mut results = Vec::new();
     for r in &run.reports {
         for p in &r.results {
-            results.push(row(run, r, p));
+            results.push(row(run.model, r, p));
         }
     }
     let dead = dead_code(run);
@@ -41,7 +38,14 @@ pub fn json(run: &Run) -> CheckDoc {
         warnings: dead.warnings.into_iter().map(|d| d.json).collect(),
         coverage: dead.coverage,
         int_window: int_window_doc(run.model),
-        every_n: run.every.as_ref().map(every_doc),
+        every_n: run
+            .every
+            .as_ref()
+            .map(|e| super::every::every_doc(run.model, e)),
+        assuming: run
+            .assumed
+            .as_ref()
+            .map(|a| super::every::assuming_doc(run, a)),
         certificate: (!run.certificates.is_empty())
             .then(|| run.certificates.iter().map(|c| c.to_text()).collect()),
         bound: run.reports.first().and_then(|r| r.stats.bound),
@@ -76,15 +80,15 @@ fn process_arrays(m: &Model) -> std::collections::BTreeMap<String, usize> {
 }
 
 /// One row of the `--json` document.
-pub(super) fn row(run: &Run, r: &SizeReport, p: &PropResult) -> Row {
+pub(super) fn row(m: &Model, r: &SizeReport, p: &PropResult) -> Row {
     let trace = match p.verdict.counterexample() {
         Some(Counterexample::Trace(t)) => {
-            let states = t.replay(run.model).unwrap_or_default();
-            Some(trace::to_doc(run.model, t, &states))
+            let states = t.replay(m).unwrap_or_default();
+            Some(trace::to_doc(m, t, &states))
         }
         Some(Counterexample::Lasso(l)) => {
-            let states = l.replay(run.model).unwrap_or_default();
-            Some(crate::lasso::to_doc(run.model, l, &states))
+            let states = l.replay(m).unwrap_or_default();
+            Some(crate::lasso::to_doc(m, l, &states))
         }
         None => None,
     };
@@ -119,10 +123,11 @@ pub(super) fn row(run: &Run, r: &SizeReport, p: &PropResult) -> Row {
     Row {
         size: r.size,
         property: p.name.clone(),
-        kind: kind_name(run.model, p).into(),
+        kind: kind_name(m, p).into(),
         verdict: p.verdict.json_name().into(),
         depth: p.depth(),
         seconds: r.seconds,
+        shared_time: r.shared_time,
         answered_depth: r.answered_depth,
         trace,
         process: p.verdict.lasso().and_then(|l| l.process),
@@ -134,48 +139,6 @@ pub(super) fn row(run: &Run, r: &SizeReport, p: &PropResult) -> Row {
         symmetry: r.symmetry,
         stats,
         internal_errors: r.internal_errors.clone(),
-    }
-}
-
-/// The answer for every size as JSON.
-pub(super) fn every_doc(e: &EveryN) -> EveryDoc {
-    match e {
-        EveryN::Proved {
-            cutoff,
-            certificate,
-            init_everywhere,
-            seconds,
-        } => EveryDoc {
-            verdict: "holds".into(),
-            cutoff: Some(*cutoff),
-            checked_sizes: Some((1..=*cutoff).collect()),
-            lemmas: Some(certificate.lemmas.len()),
-            how: Some(certificate.engine.clone()),
-            initial_states_at_every_size: Some(*init_everywhere),
-            certificate: Some(certificate.to_text()),
-            reason: None,
-            seconds: *seconds,
-        },
-        EveryN::NotReached {
-            reason,
-            seconds,
-            violated,
-        } => EveryDoc {
-            verdict: if violated.is_empty() {
-                "not_proved"
-            } else {
-                "violated"
-            }
-            .into(),
-            cutoff: None,
-            checked_sizes: None,
-            lemmas: None,
-            how: None,
-            initial_states_at_every_size: None,
-            certificate: None,
-            reason: Some(reason.clone()),
-            seconds: *seconds,
-        },
     }
 }
 

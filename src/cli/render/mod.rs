@@ -3,6 +3,7 @@
 //! dead-code warnings (`warnings`) and `nfold info` (`info`). Nothing here names an
 //! engine: each presents itself (`engine::Presentation`).
 
+mod every;
 mod footer;
 mod info;
 mod json;
@@ -17,8 +18,9 @@ pub use table::{header, rows};
 use crate::cert::Certificate;
 use crate::engine::Presentation;
 use crate::model::ir::Model;
-use crate::portfolio::every::EveryN;
+use crate::portfolio::every::EveryAnswers;
 use crate::verdict::{Kind, Limit, PropId, PropResult, SizeReport};
+pub(crate) use every::AssumedRun;
 use std::sync::Arc;
 
 /// Everything the renderer needs about a run.
@@ -46,8 +48,11 @@ pub(crate) struct Run<'a> {
     /// per `ltl` property (of its liveness product).
     pub certificates: Vec<Arc<Certificate>>,
     pub trace_format: super::traces::TraceFormat,
-    /// The answer for every size, when it was asked for (or tried by default).
-    pub every: Option<EveryN>,
+    /// The answers for every size, per property, when asked for (or tried by default).
+    pub every: Option<EveryAnswers>,
+    /// The `unsafe` properties answered again assuming the `invariant`s, when some
+    /// `invariant` is not proved.
+    pub assumed: Option<AssumedRun>,
     /// `--every-n` was given (an answer short of it is then not what was asked).
     pub every_requested: bool,
     /// For a run with `ltl` properties: whether only weakly fair runs count.

@@ -137,8 +137,37 @@ pub fn header(run: &Run) -> String {
     )
 }
 
-/// The table rows of one size.
-pub fn rows(m: &Model, r: &SizeReport) -> String {
+/// What the time column says where a run answered several sizes together: the run's
+/// time on the first of their rows, this on the others.
+pub const SAME_RUN: &str = "same run";
+
+/// Whether `r` shares its time with `prev`, the report printed just above it: both
+/// carry the time of the one run that answered them together.
+pub fn same_run(prev: Option<&SizeReport>, r: &SizeReport) -> bool {
+    r.shared_time && prev.is_some_and(|p| p.shared_time && p.seconds == r.seconds)
+}
+
+/// The sizes whose reports share one run's time, in runs of consecutive reports with
+/// that time, with the time.
+pub fn shared_groups(reports: &[SizeReport]) -> Vec<(Vec<usize>, f64)> {
+    let mut out: Vec<(Vec<usize>, f64)> = Vec::new();
+    let mut prev: Option<&SizeReport> = None;
+    for r in reports {
+        if same_run(prev, r) {
+            if let Some(g) = out.last_mut() {
+                g.0.push(r.size);
+            }
+        } else if r.shared_time {
+            out.push((vec![r.size], r.seconds));
+        }
+        prev = Some(r);
+    }
+    out
+}
+
+/// The table rows of one size; `prev` is the report printed just above (a time shared
+/// with it is not repeated).
+pub fn rows(m: &Model, r: &SizeReport, prev: Option<&SizeReport>) -> String {
     let mut out = String::new();
     let proved = r
         .results
@@ -149,9 +178,19 @@ pub fn rows(m: &Model, r: &SizeReport) -> String {
         .count(proved)
         .map(|c| c.to_string())
         .unwrap_or_else(|| "-".into());
+    let mut time_shown = same_run(prev, r);
+    let mut time = || {
+        let t = if time_shown && r.shared_time {
+            SAME_RUN.to_string()
+        } else {
+            format!("{:.2}s", r.seconds)
+        };
+        time_shown = true;
+        t
+    };
     for p in &r.results {
         out.push_str(&format!(
-            "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>8.2}s\n",
+            "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
             r.size,
             label(m, p),
             p.verdict.text(),
@@ -159,13 +198,18 @@ pub fn rows(m: &Model, r: &SizeReport) -> String {
                 .map(|d| d.to_string())
                 .unwrap_or_else(|| "-".into()),
             count,
-            r.seconds
+            time()
         ));
     }
     if r.results.is_empty() {
         out.push_str(&format!(
-            "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>8.2}s\n",
-            r.size, "(no property)", "-", "-", count, r.seconds
+            "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
+            r.size,
+            "(no property)",
+            "-",
+            "-",
+            count,
+            time()
         ));
     }
     out

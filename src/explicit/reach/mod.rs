@@ -172,6 +172,7 @@ impl From<ReachResult> for SizeReport {
             symmetry: r.symmetry,
             results: r.results,
             seconds: r.stats.seconds,
+            shared_time: false,
             limit: r.limit,
             internal_errors: r.internal_errors,
             engine: "explicit",

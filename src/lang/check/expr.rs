@@ -210,8 +210,14 @@ impl Checker<'_> {
         }
     }
 
-    /// The process constant `#k` (within `number_procs`, if given).
+    /// The process constant `#k` (within `number_procs`, if given), or `#0`, the extra
+    /// process id (`model::extra`), which every permutation of the processes fixes, so
+    /// it keeps the model symmetric (checked once the model is known).
     fn proc_const(&mut self, k: i64, span: Span) -> R<(Expr, Ty)> {
+        if k == 0 {
+            self.extra_id_uses.push(span);
+            return Ok((Expr::Const(0, Ty::Proc), Ty::Proc));
+        }
         if k < 1 {
             return err(span, "process constants start at `#1`");
         }

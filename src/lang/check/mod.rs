@@ -98,6 +98,8 @@ struct Checker<'a> {
     /// The range type `int` (its bounds set once the whole model is known) and its
     /// first use.
     int_type: Option<(usize, Span)>,
+    /// Where `#0`, the extra process id (`model::extra`), is written.
+    extra_id_uses: Vec<Span>,
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -175,6 +177,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
     let abstracts = std::mem::take(&mut c.abstracts);
     let data_used = c.data_used;
     let int_type = c.int_type;
+    let extra_id_uses = std::mem::take(&mut c.extra_id_uses);
     let mut model = Model {
         number_procs: c.number_procs,
         enums: c.enums,
@@ -188,6 +191,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         data_types: Vec::new(),
         extra_proc: None,
         int_window: None,
+        assumed: Vec::new(),
         warnings,
         source,
     };
@@ -210,6 +214,15 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
     if let Some((r, span)) = int_type {
         let w = ints::settle_ints(&mut model, r, span, opts.int_range)?;
         model.warnings.push(w);
+    }
+    crate::model::extra::settle(&mut model);
+    if let Some(&span) = extra_id_uses.first()
+        && model.extra_proc.is_none()
+    {
+        return err(
+            span,
+            "`#0` is the extra process id, which only a model whose `init` declares a `proc` variable different from every process has (docs/language.md, the extra process id)",
+        );
     }
     Ok(model)
 }
@@ -261,6 +274,7 @@ impl<'a> Checker<'a> {
             abstracts: Vec::new(),
             notes: Vec::new(),
             int_type: None,
+            extra_id_uses: Vec::new(),
             data_names: opts.data_value_names,
             data_used: None,
         }

@@ -12,7 +12,10 @@
 //! every cell a lemma mentions exists at every width of its interval (`restrict`): the
 //! reachable states of one width are closed under the permutations of that width's
 //! processes, and a lemma that talks about a cell missing at some width would say
-//! something about unobserved values there.
+//! something about unobserved values there. A model with the extra process id
+//! (`model::extra`, Flash's `Home`) is symmetric among its processes, and every
+//! permutation fixes the extra id 0: in a lemma it is a constant (`PVal::Const(0)`,
+//! written `#0`), never a variable.
 //!
 //! For an *ordered-symmetric* family (process ids compared by `<`, `Model::is_ordered`)
 //! a lemma is *ordered*: its variables carry the order of the processes they came
@@ -43,6 +46,7 @@ pub use subsume::simplify;
 use crate::bmc::transys::{StateVar, Transys};
 use crate::cert::CertLemma;
 use crate::model::ir::{Model, Ty, VarId};
+use crate::sat::Stop;
 
 /// A conjunction of atoms "state variable = value" (or a range atom, `encode`), sorted
 /// by variable.
@@ -74,6 +78,27 @@ pub struct Lemma {
     /// The variables are in increasing order of processes (x1 < x2 < ...), and the
     /// orbit is the increasing assignments only (an ordered-symmetric family).
     pub ordered: bool,
+}
+
+/// `Lemma::matching` gave up: the caller's limit (`sat::Stop`) was reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interrupted;
+
+/// How many assignments `Lemma::matching` tries between two polls of its limit (one
+/// clock read per thousand assignments costs nothing measurable; a search of millions
+/// of assignments stops within a millisecond of the deadline).
+const POLL: u64 = 1024;
+
+/// The state of one `Lemma::matching` search.
+struct Match<'a> {
+    ts: &'a Transys<'a>,
+    width: usize,
+    value: &'a dyn Fn(StateVar) -> i64,
+    stop: &'a Stop,
+    cur: Vec<i64>,
+    found: Option<Cube>,
+    nodes: u64,
+    stopped: bool,
 }
 
 /// Which bound of a range a constant moves with when a lemma is restated at the next
@@ -117,7 +142,7 @@ pub fn cell_exists(ts: &Transys, slot: usize, w: usize) -> bool {
 }
 
 /// The processes a cube mentions: the process indices of its cells and the values of
-/// its `proc`-typed cells, sorted.
+/// its `proc`-typed cells (but the extra process id, no process), sorted.
 pub fn processes(ts: &Transys, cube: &Cube) -> Vec<i64> {
     let mut ps = Vec::new();
     for &(v, val) in cube {
@@ -129,7 +154,8 @@ pub fn processes(ts: &Transys, cube: &Cube) -> Vec<i64> {
                     ps.push(i);
                 }
             }
-            if var.ty == Ty::Proc {
+            // The extra process id (0, `model::extra`) is no process: a constant.
+            if var.ty == Ty::Proc && val >= 1 {
                 ps.push(val);
             }
         }
@@ -196,7 +222,8 @@ impl Lemma {
             Vec::new()
         };
         let pval = |p: i64, procs: &mut Vec<i64>| {
-            if !symmetric {
+            // The extra process id is fixed by every permutation: a constant (`#0`).
+            if !symmetric || p < 1 {
                 return PVal::Const(p);
             }
             match procs.iter().position(|&q| q == p) {
@@ -380,33 +407,45 @@ impl Lemma {
     }
 
     /// An instance of the lemma that a state satisfies, if any. `value` gives the
-    /// value of a state variable, `width` the state's width.
+    /// value of a state variable, `width` the state's width. The search tries up to
+    /// width!/(width - procs)! assignments, so it polls `stop` as it goes (every
+    /// `POLL` assignments) and gives up with `Interrupted` once the limit is reached.
     pub fn matching(
         &self,
         ts: &Transys,
         width: usize,
         value: &dyn Fn(StateVar) -> i64,
-    ) -> Option<Cube> {
+        stop: &Stop,
+    ) -> Result<Option<Cube>, Interrupted> {
         if width < self.lo || width > self.hi {
-            return None;
+            return Ok(None);
         }
-        let mut cur = Vec::with_capacity(self.procs);
-        let mut found = None;
-        self.search(ts, width, value, &mut cur, &mut found);
-        found
+        let mut m = Match {
+            ts,
+            width,
+            value,
+            stop,
+            cur: Vec::with_capacity(self.procs),
+            found: None,
+            nodes: 0,
+            stopped: false,
+        };
+        self.search(&mut m);
+        if m.stopped {
+            return Err(Interrupted);
+        }
+        Ok(m.found)
     }
 
-    fn search(
-        &self,
-        ts: &Transys,
-        width: usize,
-        value: &dyn Fn(StateVar) -> i64,
-        cur: &mut Vec<i64>,
-        found: &mut Option<Cube>,
-    ) {
+    fn search(&self, m: &mut Match) {
+        m.nodes += 1;
+        if m.nodes.is_multiple_of(POLL) && m.stop.now() {
+            m.stopped = true;
+            return;
+        }
         // The atoms whose last variable was just assigned (or that have none, at the
         // start) must hold; the others were checked at a shallower level or wait.
-        let k = cur.len();
+        let k = m.cur.len();
         let last = |a: &Atom| {
             a.index
                 .iter()
@@ -418,11 +457,12 @@ impl Lemma {
                 .max()
                 .unwrap_or(0)
         };
+        let ts = m.ts;
         let mut index = [0i64; 8];
         for a in self.atoms.iter().filter(|a| last(a) == k) {
             let v = |p: PVal| match p {
                 PVal::Const(c) => c,
-                PVal::Proc(i) => cur[i],
+                PVal::Proc(i) => m.cur[i],
             };
             {
                 let n = a.index.len();
@@ -444,25 +484,25 @@ impl Lemma {
                     .dims
                     .iter()
                     .any(|d| matches!(d, Ty::Range(_)));
-                if (ranged && !cell_exists(ts, s, width))
-                    || !satisfies(value(StateVar::Cell(s)), v(a.value))
+                if (ranged && !cell_exists(ts, s, m.width))
+                    || !satisfies((m.value)(StateVar::Cell(s)), v(a.value))
                 {
                     return;
                 }
             }
         }
         if k == self.procs {
-            *found = self.instance(ts, cur);
+            m.found = self.instance(ts, &m.cur);
             return;
         }
-        for p in 1..=width as i64 {
-            if found.is_some() {
+        for p in 1..=m.width as i64 {
+            if m.found.is_some() || m.stopped {
                 return;
             }
-            if self.next_ok(cur, p) {
-                cur.push(p);
-                self.search(ts, width, value, cur, found);
-                cur.pop();
+            if self.next_ok(&m.cur, p) {
+                m.cur.push(p);
+                self.search(m);
+                m.cur.pop();
             }
         }
     }
@@ -661,6 +701,42 @@ mod tests {
     }
 
     #[test]
+    fn matching_stops_at_the_limit() {
+        use crate::bmc::frame::Encoding;
+        let text = "type loc = Idle | Crit\narray Pc[proc] : loc\n\
+                    init (z) { Pc[z] = Idle }\n\
+                    unsafe (z1 z2) { Pc[z1] = Crit && Pc[z2] = Crit }\n\
+                    transition go (i) { Pc[i] := Crit; }\n";
+        let m = crate::lang::load_str("t.cub", text).unwrap();
+        let ts = Transys::new(&m, 10, 10, Encoding::Binary);
+        // Six processes, the last of them in Crit: in a state where none is, every
+        // assignment of the first five is tried (10·9·8·7·6 of them) before the last
+        // atom rules it out.
+        let l = Lemma {
+            lo: 10,
+            hi: 10,
+            procs: 6,
+            atoms: (0..6).map(|i| atom(0, i, (i == 5) as i64)).collect(),
+            ordered: false,
+        };
+        let idle = |_: StateVar| 0;
+        let free = Stop::default();
+        assert_eq!(l.matching(&ts, 10, &idle, &free), Ok(None));
+        let past = Stop {
+            deadline: Some(std::time::Instant::now()),
+            flag: None,
+        };
+        assert_eq!(l.matching(&ts, 10, &idle, &past), Err(Interrupted));
+        // A state that matches at once is found before the first poll.
+        let all = |_: StateVar| 1;
+        let ones = Lemma {
+            atoms: (0..6).map(|i| atom(0, i, 1)).collect(),
+            ..l
+        };
+        assert!(ones.matching(&ts, 10, &all, &past).unwrap().is_some());
+    }
+
+    #[test]
     fn range_atoms_render_and_have_literals() {
         use crate::bmc::frame::Encoding;
         let text = "type loc = Idle | Crit\narray Pc[proc] : loc\narray Lev[proc] : 0 .. 3\n\
@@ -723,9 +799,9 @@ mod tests {
             }],
             ..l
         };
-        assert!(ge_only.matching(&ts, 3, &value).is_some());
+        assert!(ge_only.matching(&ts, 3, &value, &stop).unwrap().is_some());
         let value = |_: StateVar| 1;
-        assert!(ge_only.matching(&ts, 3, &value).is_none());
+        assert!(ge_only.matching(&ts, 3, &value, &stop).unwrap().is_none());
     }
 
     #[test]
@@ -777,7 +853,11 @@ mod tests {
                 0
             }
         };
-        assert!(l.matching(&ts, 4, &value).is_none());
+        assert!(
+            l.matching(&ts, 4, &value, &Stop::default())
+                .unwrap()
+                .is_none()
+        );
         let value = |v: StateVar| {
             if v == cell(1) {
                 2
@@ -787,7 +867,11 @@ mod tests {
                 0
             }
         };
-        assert!(l.matching(&ts, 4, &value).is_some());
+        assert!(
+            l.matching(&ts, 4, &value, &Stop::default())
+                .unwrap()
+                .is_some()
+        );
         // Without the order (a symmetric lemma) the same atoms subsume the ordered
         // lemma; the ordered one does not subsume the symmetric one.
         let sym = Lemma {

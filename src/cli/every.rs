@@ -1,0 +1,257 @@
+//! After the sizes of `nfold check`: the answer for every n, per property
+//! (`portfolio::every`), and the pass that answers the `unsafe` properties assuming the
+//! `invariant`s (`model::assume`) when some `invariant` is not proved.
+
+use super::render::{self, AssumedRun, Run};
+use crate::cert::sizes_phrase;
+use crate::engine::{self, Control, Engine, Problem};
+use crate::model::assume;
+use crate::model::ir::{Model, PropKind};
+use crate::portfolio::every::{EveryAnswers, EveryN, PropEvery};
+use crate::sat::SolverKind;
+use crate::verdict::{Kind, PropId, SizeReport};
+use std::time::Instant;
+
+/// The answers for every size of the properties `props` of `model`, after the sizes
+/// `reports` (stopped at a limit when `limited`): a property violated at some size is
+/// violated for every n; one not proved at every size checked is not tried; the
+/// others are proved together, else one by one (`portfolio::every::prove_each`).
+pub(super) fn answers(
+    model: &Model,
+    reports: &[SizeReport],
+    limited: bool,
+    props: &[usize],
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &Control,
+) -> Result<EveryAnswers, String> {
+    let start = Instant::now();
+    let not = |reason: String| EveryN::NotReached {
+        reason,
+        seconds: 0.0,
+        violated: Vec::new(),
+    };
+    // A violation that is no property's (a range error) stops every claim.
+    let other: Vec<usize> = reports
+        .iter()
+        .filter(|r| {
+            r.results
+                .iter()
+                .any(|x| render::real_violation(x) && !matches!(x.prop, PropId::Unsafe(_)))
+        })
+        .map(|r| r.size)
+        .collect();
+    // Outside the fragment the sizes cannot make the claim: say why, whatever they gave.
+    let outside = crate::proof::cutoff::fragment(model).err().map(|o| {
+        format!(
+            "outside the fragment of the cutoff argument: {}",
+            o.text(model)
+        )
+    });
+    let mut answers: Vec<Option<EveryN>> = Vec::new();
+    for &u in props {
+        let rows = || {
+            reports.iter().flat_map(move |r| {
+                r.results
+                    .iter()
+                    .filter(move |x| x.prop == PropId::Unsafe(u))
+                    .map(move |x| (r.size, x))
+            })
+        };
+        let violated: Vec<usize> = rows()
+            .filter(|(_, x)| render::real_violation(x))
+            .map(|(n, _)| n)
+            .collect();
+        answers.push(if !violated.is_empty() {
+            Some(EveryN::NotReached {
+                reason: format!("violated at {}", sizes_phrase(&violated)),
+                seconds: 0.0,
+                violated,
+            })
+        } else if let Some(o) = &outside {
+            Some(not(o.clone()))
+        } else if !other.is_empty() {
+            Some(not(format!("a range error at {}", sizes_phrase(&other))))
+        } else if limited {
+            Some(not("the run stopped at a limit".into()))
+        } else {
+            rows()
+                .find(|(_, x)| x.verdict.kind() != Kind::Holds)
+                .map(|(n, _)| {
+                    not(format!(
+                        "size {n} is not proved (every size checked must hold first)"
+                    ))
+                })
+        });
+    }
+    // The properties left (`None`) are tried.
+    let tried: Vec<usize> = props
+        .iter()
+        .zip(&answers)
+        .filter(|(_, a)| a.is_none())
+        .map(|(&u, _)| u)
+        .collect();
+    let mut proved =
+        crate::portfolio::every::prove_each(model, &tried, solver, symmetry, ctl)?.into_iter();
+    let props = props
+        .iter()
+        .zip(answers)
+        .map(|(&prop, a)| PropEvery {
+            prop,
+            answer: a.unwrap_or_else(|| {
+                proved
+                    .next()
+                    .map(|p| p.answer)
+                    .unwrap_or_else(|| not("no answer".into()))
+            }),
+        })
+        .collect();
+    Ok(EveryAnswers {
+        props,
+        assuming: model.assumed.clone(),
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Whether an `invariant` among the properties checked is not proved: at a size
+/// checked, or for every n when that was tried.
+pub(super) fn invariant_unproved(run: &Run, props: &[usize]) -> bool {
+    let m = run.model;
+    let invs: Vec<usize> = props
+        .iter()
+        .copied()
+        .filter(|&u| m.unsafes[u].kind == PropKind::Invariant)
+        .collect();
+    let at_sizes = run.reports.iter().any(|r| {
+        r.results.iter().any(|x| {
+            matches!(x.prop, PropId::Unsafe(u) if invs.contains(&u))
+                && x.verdict.kind() != Kind::Holds
+        })
+    });
+    let every = run.every.as_ref().is_some_and(|e| {
+        e.props
+            .iter()
+            .any(|p| invs.contains(&p.prop) && !matches!(p.answer, EveryN::Proved { .. }))
+    });
+    !invs.is_empty() && (at_sizes || every || run.limit.is_some())
+}
+
+/// The `unsafe` properties of the run not proved (at a size checked, or for every n
+/// when that was tried) answered on the model restricted to the states satisfying
+/// every `invariant`, at the sizes of `p`, and for every n when `every`. A property
+/// proved without the assumption holds with it (the restricted runs are runs of the
+/// model), so it is not answered again.
+pub(super) fn assumed_pass(
+    engine: &dyn Engine,
+    run: &Run,
+    p: &Problem,
+    every: Option<(SolverKind, bool, &Control)>,
+    ctl: &Control,
+) -> Result<Option<AssumedRun>, String> {
+    let model = p.model;
+    let unproved = |u: usize| {
+        run.reports.iter().any(|r| {
+            r.results
+                .iter()
+                .any(|x| x.prop == PropId::Unsafe(u) && x.verdict.kind() != Kind::Holds)
+        }) || run.limit.is_some()
+            || run.every.as_ref().is_some_and(|e| {
+                e.props
+                    .iter()
+                    .any(|q| q.prop == u && !matches!(q.answer, EveryN::Proved { .. }))
+            })
+    };
+    let unsafes: Vec<usize> = p
+        .props
+        .iter()
+        .copied()
+        .filter(|&u| model.unsafes[u].kind == PropKind::Unsafe && unproved(u))
+        .collect();
+    let invs = assume::invariants(model);
+    if unsafes.is_empty() || invs.is_empty() {
+        return Ok(None);
+    }
+    let start = Instant::now();
+    let names = assume::names(model, &invs);
+    let amodel = match assumed_model(model, &invs) {
+        Ok(m) => m,
+        Err(e) => {
+            return Ok(Some(AssumedRun {
+                model: None,
+                invariants: names,
+                reports: Vec::new(),
+                limit: None,
+                every: None,
+                refused: Some(e),
+                notes: Vec::new(),
+                certificates: Vec::new(),
+                seconds: 0.0,
+            }));
+        }
+    };
+    // With no process left to be a `proc` global that `init` now declares different
+    // from every process, the restricted model gets the extra process id.
+    let mut notes = Vec::new();
+    if let (Some(x), None) = (&amodel.extra_proc, &model.extra_proc) {
+        notes.push(format!(
+            "assuming the invariants, `init` declares {} different from every process: the restricted model is read with the extra process id 0, as Cubicle reads it (docs/language.md), not as having no initial state",
+            x.names()
+        ));
+    }
+    let problem = Problem::new(&amodel, p.min, p.max, unsafes.clone());
+    let mut reports = Vec::new();
+    let outcome = engine::run(engine, &problem, ctl, &mut |r| reports.push(r))?;
+    let limit = outcome.limit.or(reports.iter().find_map(|r| r.limit));
+    let every = match every {
+        Some((solver, symmetry, ectl)) => Some(answers(
+            &amodel,
+            &reports,
+            limit.is_some(),
+            &unsafes,
+            solver,
+            symmetry,
+            ectl,
+        )?),
+        None => None,
+    };
+    Ok(Some(AssumedRun {
+        model: Some(amodel),
+        invariants: names,
+        reports,
+        limit,
+        every,
+        refused: None,
+        notes,
+        certificates: if outcome.certificates.is_empty() {
+            outcome.certificate.into_iter().collect()
+        } else {
+            outcome.certificates
+        },
+        seconds: start.elapsed().as_secs_f64(),
+    }))
+}
+
+/// `assume`, printed and read back (as the liveness product is): the restricted
+/// model's source text is its own, so that the independent checker, which reads the
+/// certificate's lemmas beside the model's text (`proof::check::with_lemmas`), and
+/// `nfold certify` check the restricted model, not the one as written. Its spans point
+/// into that text.
+pub(super) fn assumed_model(model: &Model, invs: &[usize]) -> Result<Model, String> {
+    let m = assume::assume(model, invs)?;
+    let text = crate::lang::print::model_text(&m);
+    let opts = crate::lang::LoadOptions {
+        data_value_names: true,
+        ..crate::lang::LoadOptions::of(model)
+    };
+    let mut back = crate::lang::load_str_with(&model.source.name, &text, &opts).map_err(|e| {
+        format!(
+            "the model assuming its invariants does not read back: {}",
+            e.render()
+        )
+    })?;
+    if back.transitions.len() != m.transitions.len() || back.inits.len() != m.inits.len() {
+        return Err("the model assuming its invariants lost items when read back".into());
+    }
+    back.assumed = m.assumed;
+    Ok(back)
+}

@@ -1,0 +1,325 @@
+//! The answers for every n, per property, in text and JSON, and the pass that answers
+//! the `unsafe` properties assuming the `invariant`s (`model::assume`), as Cubicle
+//! reads them.
+
+use super::Run;
+use crate::cert::sizes_phrase;
+use crate::model::ir::Model;
+use crate::portfolio::every::{EveryAnswers, EveryN, PropEvery};
+use crate::schema::{AssumingDoc, EveryDoc, EveryPropDoc};
+use crate::verdict::{Limit, PropResult, SizeReport};
+use std::sync::Arc;
+
+/// The `unsafe` properties answered on the model restricted to the states satisfying
+/// every `invariant`.
+pub(crate) struct AssumedRun {
+    /// The restricted model (`model::assume`); `None` when it could not be built.
+    pub model: Option<Model>,
+    pub invariants: Vec<String>,
+    pub reports: Vec<SizeReport>,
+    pub limit: Option<Limit>,
+    pub every: Option<EveryAnswers>,
+    /// Why the pass was not made.
+    pub refused: Option<String>,
+    /// What the reader must know about the restricted model.
+    pub notes: Vec<String>,
+    /// The checked certificates of the sizes it proved (each says `assume`).
+    pub certificates: Vec<Arc<crate::cert::Certificate>>,
+    pub seconds: f64,
+}
+
+/// `, assuming inv1, inv2` (empty without assumptions).
+fn assuming_text(assuming: &[String]) -> String {
+    if assuming.is_empty() {
+        String::new()
+    } else {
+        format!(", assuming {}", assuming.join(", "))
+    }
+}
+
+/// ` (assuming inv1, inv2)` (empty without assumptions).
+fn parenthesised(assuming: &[String]) -> String {
+    if assuming.is_empty() {
+        String::new()
+    } else {
+        format!(" (assuming {})", assuming.join(", "))
+    }
+}
+
+/// One answer in words.
+fn answer_text(e: &EveryN, assuming: &[String]) -> String {
+    match e {
+        EveryN::Proved {
+            cutoff,
+            certificate,
+            init_everywhere,
+            seconds,
+        } => format!(
+            "holds for every n{} (a quantified invariant of {} clause{} from {}, checked at sizes 1..{cutoff}, the cutoff{}; {seconds:.2}s)",
+            assuming_text(assuming),
+            certificate.lemmas.len(),
+            if certificate.lemmas.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            certificate.engine,
+            if *init_everywhere {
+                ""
+            } else {
+                "; vacuous at any size without an initial state"
+            }
+        ),
+        EveryN::NotReached { violated, .. } if !violated.is_empty() => format!(
+            "VIOLATED at {}{}, so it does not hold for every n",
+            sizes_phrase(violated),
+            parenthesised(assuming)
+        ),
+        EveryN::NotReached { reason, .. } => {
+            format!("not proved{}: {reason}", parenthesised(assuming))
+        }
+    }
+}
+
+/// Whether every property got the one answer (one invariant for all, or one reason).
+fn one_answer(a: &EveryAnswers) -> Option<&EveryN> {
+    let first = &a.props.first()?.answer;
+    let same = a.props.iter().all(|p| match (&p.answer, first) {
+        (EveryN::Proved { certificate: c, .. }, EveryN::Proved { certificate: d, .. }) => {
+            Arc::ptr_eq(c, d)
+        }
+        (
+            EveryN::NotReached {
+                reason: r,
+                violated: v,
+                ..
+            },
+            EveryN::NotReached {
+                reason: s,
+                violated: w,
+                ..
+            },
+        ) => r == s && v.is_empty() && w.is_empty(),
+        _ => false,
+    });
+    same.then_some(first)
+}
+
+/// The answer for every size: one line when every property has the same answer,
+/// otherwise (and always for answers assuming invariants, about some of the
+/// properties) one line per property.
+pub(super) fn every_lines(m: &Model, sizes: &[usize], a: &EveryAnswers) -> String {
+    let head = "every n";
+    if let Some(e) = one_answer(a).filter(|_| a.assuming.is_empty()) {
+        let text = answer_text(e, &a.assuming);
+        return match e {
+            EveryN::NotReached { .. } => format!(
+                "\n{head}: {text}; the verdicts above are for {} only\n",
+                sizes_phrase(sizes)
+            ),
+            EveryN::Proved { .. } => format!("\n{head}: {text}\n"),
+        };
+    }
+    let mut out = format!("\n{head}, per property:\n");
+    for p in &a.props {
+        out.push_str(&format!(
+            "  {}: {}\n",
+            m.unsafes[p.prop].label(),
+            answer_text(&p.answer, &a.assuming)
+        ));
+    }
+    out
+}
+
+/// The properties proved for every n, for the summary line: `holds for every n` when
+/// all are, else their names.
+pub(super) fn summary_part(m: &Model, a: &EveryAnswers) -> Option<String> {
+    let proved: Vec<String> = a
+        .props
+        .iter()
+        .filter(|p| matches!(p.answer, EveryN::Proved { .. }))
+        .map(|p| format!("`{}`", m.unsafes[p.prop].label()))
+        .collect();
+    let assuming = assuming_text(&a.assuming);
+    if a.all_proved() && a.assuming.is_empty() {
+        Some("holds for every n".into())
+    } else if proved.is_empty() {
+        None
+    } else {
+        Some(format!(
+            "{} hold{} for every n{assuming}",
+            proved.join(", "),
+            if proved.len() == 1 { "s" } else { "" }
+        ))
+    }
+}
+
+/// The assumed pass in text: its rows, its answer for every n.
+pub(super) fn assumed_text(run: &Run, a: &AssumedRun) -> String {
+    let mut out = format!(
+        "\nassuming {} (as Cubicle reads them: initial states violating one dropped, steps into one not taken), the `unsafe` properties not proved without assuming them:\n",
+        a.invariants.join(", ")
+    );
+    let Some(m) = &a.model else {
+        out.push_str(&format!(
+            "not answered: {}\n",
+            a.refused.as_deref().unwrap_or("")
+        ));
+        return out;
+    };
+    let mut prev: Option<&SizeReport> = None;
+    for r in &a.reports {
+        out.push_str(&super::table::rows(m, r, prev));
+        prev = Some(r);
+    }
+    for n in &a.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    if let Some(l) = a.limit {
+        out.push_str(&format!(
+            "stopped: {} (the pass assuming the invariants)\n",
+            l.text()
+        ));
+    }
+    if let Some(e) = &a.every {
+        out.push_str(&every_lines(m, &run.sizes, e));
+    }
+    out
+}
+
+/// One property's answer as JSON.
+fn prop_doc(m: &Model, p: &PropEvery, assuming: &[String]) -> EveryPropDoc {
+    let u = &m.unsafes[p.prop];
+    let mut doc = EveryPropDoc {
+        property: u.name.clone(),
+        kind: u.kind.keyword().into(),
+        verdict: "not_proved".into(),
+        violated_sizes: Vec::new(),
+        cutoff: None,
+        lemmas: None,
+        how: None,
+        initial_states_at_every_size: None,
+        reason: None,
+        assuming: assuming.to_vec(),
+        seconds: p.answer.seconds(),
+    };
+    match &p.answer {
+        EveryN::Proved {
+            cutoff,
+            certificate,
+            init_everywhere,
+            ..
+        } => {
+            doc.verdict = "holds".into();
+            doc.cutoff = Some(*cutoff);
+            doc.lemmas = Some(certificate.lemmas.len());
+            doc.how = Some(certificate.engine.clone());
+            doc.initial_states_at_every_size = Some(*init_everywhere);
+        }
+        EveryN::NotReached {
+            reason, violated, ..
+        } => {
+            if !violated.is_empty() {
+                doc.verdict = "violated".into();
+                doc.violated_sizes = violated.clone();
+            }
+            doc.reason = Some(reason.clone());
+        }
+    }
+    doc
+}
+
+/// The answers for every size as JSON: over all properties, and per property.
+pub(super) fn every_doc(m: &Model, a: &EveryAnswers) -> EveryDoc {
+    let props: Vec<EveryPropDoc> = a
+        .props
+        .iter()
+        .map(|p| prop_doc(m, p, &a.assuming))
+        .collect();
+    let verdict = if a.all_proved() {
+        "holds"
+    } else if props.iter().any(|p| p.verdict == "violated") {
+        "violated"
+    } else {
+        "not_proved"
+    };
+    let mut doc = EveryDoc {
+        verdict: verdict.into(),
+        assuming: a.assuming.clone(),
+        properties: props,
+        cutoff: None,
+        checked_sizes: None,
+        lemmas: None,
+        how: None,
+        initial_states_at_every_size: None,
+        certificate: None,
+        reason: None,
+        seconds: a.seconds,
+    };
+    match one_answer(a) {
+        Some(EveryN::Proved {
+            cutoff,
+            certificate,
+            init_everywhere,
+            ..
+        }) => {
+            doc.cutoff = Some(*cutoff);
+            doc.checked_sizes = Some((1..=*cutoff).collect());
+            doc.lemmas = Some(certificate.lemmas.len());
+            doc.how = Some(certificate.engine.clone());
+            doc.initial_states_at_every_size = Some(*init_everywhere);
+            doc.certificate = Some(certificate.to_text());
+        }
+        Some(EveryN::NotReached { reason, .. }) => doc.reason = Some(reason.clone()),
+        None => {
+            let certs = a.certificates();
+            if !certs.is_empty() {
+                doc.certificate = Some(certs.iter().map(|c| c.to_text()).collect());
+            }
+            doc.reason = (!a.all_proved()).then(|| {
+                a.props
+                    .iter()
+                    .filter(|p| !matches!(p.answer, EveryN::Proved { .. }))
+                    .map(|p| match &p.answer {
+                        EveryN::NotReached { reason, .. } => {
+                            format!("`{}`: {reason}", m.unsafes[p.prop].name)
+                        }
+                        EveryN::Proved { .. } => String::new(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            });
+        }
+    }
+    doc
+}
+
+/// The assumed pass as JSON.
+pub(super) fn assuming_doc(run: &Run, a: &AssumedRun) -> AssumingDoc {
+    let _ = run;
+    let results = match &a.model {
+        Some(m) => a
+            .reports
+            .iter()
+            .flat_map(|r| {
+                r.results
+                    .iter()
+                    .map(|p: &PropResult| super::json::row(m, r, p))
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    AssumingDoc {
+        invariants: a.invariants.clone(),
+        results,
+        every_n: match (&a.model, &a.every) {
+            (Some(m), Some(e)) => Some(every_doc(m, e)),
+            _ => None,
+        },
+        limit: a.limit.map(|l| l.text().into()),
+        refused: a.refused.clone(),
+        notes: a.notes.clone(),
+        seconds: a.seconds,
+    }
+}
