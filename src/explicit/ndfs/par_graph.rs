@@ -159,7 +159,11 @@ struct Shared<'g> {
     more: AtomicBool,
     limit: Mutex<Option<Limit>>,
     barrier: Barrier,
+    /// Bytes of the threads' arenas (they only grow).
     arena_bytes: AtomicUsize,
+    /// Bytes of this level's new frontier records, not yet handed over (reset by the
+    /// leader when it makes them the next frontier).
+    next_bytes: AtomicUsize,
     /// Words of a frontier record: `[node, parent, state (w), q]`.
     fw: usize,
     w: usize,
@@ -284,16 +288,17 @@ impl Shared<'_> {
                     if from >= len || self.halt.load(Ordering::Relaxed) != 0 {
                         break;
                     }
-                    let before = arena.capacity() + next.capacity() * 2;
+                    let before = (arena.capacity(), next.capacity());
                     for i in from..(from + CHUNK).min(len) {
                         let rec = &frontier[i * self.fw..(i + 1) * self.fw];
                         if !self.expand(x, rec, &mut key, &mut arena, &mut next) {
                             break 'level;
                         }
                     }
-                    let after = arena.capacity() + next.capacity() * 2;
                     self.arena_bytes
-                        .fetch_add(4 * (after - before), Ordering::Relaxed);
+                        .fetch_add(4 * (arena.capacity() - before.0), Ordering::Relaxed);
+                    self.next_bytes
+                        .fetch_add(8 * (next.capacity() - before.1), Ordering::Relaxed);
                     if let Some(l) = watch.limit(self.count.load(Ordering::Relaxed), self) {
                         self.stop(l);
                         break;
@@ -310,7 +315,8 @@ impl Shared<'_> {
                     frontier.extend_from_slice(&p);
                 }
                 self.cursor.store(0, Ordering::Relaxed);
-                watch.progress(self, frontier.len() / self.fw);
+                self.next_bytes.store(0, Ordering::Relaxed);
+                watch.progress(self, frontier.len() / self.fw, frontier.capacity() * 8);
                 // Decided here, between the barriers, so that every thread reads the
                 // same answer (a fast thread may halt the next level before a slow one
                 // looks at `halt`).
@@ -324,13 +330,20 @@ impl Shared<'_> {
         }
     }
 
-    fn bytes(&self) -> usize {
-        let tables: usize = self
-            .parts
+    /// Bytes of the visited set's tables.
+    fn table_bytes(&self) -> usize {
+        self.parts
             .iter()
             .map(|p| p.lock().unwrap().memory_bytes())
-            .sum();
-        tables + self.arena_bytes.load(Ordering::Relaxed)
+            .sum()
+    }
+
+    /// Bytes held now: tables, arenas, this level's new records, and `frontier`.
+    fn bytes(&self, frontier: usize) -> usize {
+        self.table_bytes()
+            + frontier
+            + self.arena_bytes.load(Ordering::Relaxed)
+            + self.next_bytes.load(Ordering::Relaxed)
     }
 }
 
@@ -341,8 +354,9 @@ struct Watch<'o> {
     start: Instant,
     last: Mutex<Instant>,
     levels: AtomicUsize,
-    /// Bytes at the last level's end.
-    bytes: AtomicUsize,
+    /// Bytes of the tables and the frontier at the last level's end (the arenas and
+    /// the new records are counted as they grow).
+    base: AtomicUsize,
 }
 
 impl Watch<'_> {
@@ -357,18 +371,22 @@ impl Watch<'_> {
         if o.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
             return Some(Limit::Interrupted);
         }
-        let bytes = self.bytes.load(Ordering::Relaxed) + s.arena_bytes.load(Ordering::Relaxed);
+        let bytes = self.base.load(Ordering::Relaxed)
+            + s.arena_bytes.load(Ordering::Relaxed)
+            + s.next_bytes.load(Ordering::Relaxed);
         if o.max_memory.is_some_and(|m| bytes > m) {
             return Some(Limit::Memory);
         }
         None
     }
 
-    /// At a level's end (the leader): measure, check the memory limit, print progress.
-    fn progress(&self, s: &Shared, frontier: usize) {
+    /// At a level's end (the leader; `frontier` records in `frontier_bytes`):
+    /// measure, check the memory limit, print progress.
+    fn progress(&self, s: &Shared, frontier: usize, frontier_bytes: usize) {
         let levels = self.levels.fetch_add(1, Ordering::Relaxed) + 1;
-        let bytes = s.bytes();
-        self.bytes.store(bytes, Ordering::Relaxed);
+        let base = s.table_bytes() + frontier_bytes;
+        self.base.store(base, Ordering::Relaxed);
+        let bytes = s.bytes(frontier_bytes);
         if self.opts.max_memory.is_some_and(|m| bytes > m) {
             s.stop(Limit::Memory);
         }
@@ -470,6 +488,7 @@ pub(super) fn explore<'a>(
         limit: Mutex::new(None),
         barrier: Barrier::new(threads),
         arena_bytes: AtomicUsize::new(0),
+        next_bytes: AtomicUsize::new(0),
         fw: w + 3,
         w,
         fair,
@@ -482,7 +501,7 @@ pub(super) fn explore<'a>(
         start,
         last: Mutex::new(Instant::now()),
         levels: AtomicUsize::new(0),
-        bytes: AtomicUsize::new(0),
+        base: AtomicUsize::new(0),
     };
     let arenas: Vec<Vec<u32>> = std::thread::scope(|sc| {
         let hs: Vec<_> = (0..threads)
@@ -502,7 +521,7 @@ pub(super) fn explore<'a>(
             return Err(Stopped::Limit(
                 l,
                 s.count.load(Ordering::Relaxed) as usize,
-                s.bytes(),
+                s.bytes(s.frontier.read().unwrap().capacity() * 8),
             ));
         }
         _ => {}
