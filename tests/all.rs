@@ -55,6 +55,8 @@ mod live;
 mod live_auto;
 #[path = "live_fair.rs"]
 mod live_fair;
+#[path = "live_parallel.rs"]
+mod live_parallel;
 #[path = "live_sat.rs"]
 mod live_sat;
 #[path = "model.rs"]

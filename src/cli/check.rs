@@ -121,8 +121,10 @@ pub(crate) struct CheckArgs {
     /// sizes before it predicts it would.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
-    /// explicit, auto: threads for the explicit search (default: one per core); the
-    /// states, counts and answers are the same at every count.
+    /// explicit, auto: threads for the explicit safety search (default: one per core);
+    /// the states, counts and answers are the same at every count. `ltl` properties with
+    /// explicit: 2 or more run the parallel SCC search (default: the sequential ones),
+    /// same answers; a violation is reported once the whole product is stored.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
     /// explicit: how states are stored: exact; or, for bug hunting on instances whose
@@ -242,6 +244,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             max_states: a.max_states,
             store: a.store,
             shorten: !a.no_shorten,
+            live_threads: a.threads.map_or(1, |t| t as usize),
         }),
         EngineArg::Sat => Box::new(BmcEngine {
             opts: BmcOptions {
