@@ -63,16 +63,10 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
         let widened;
         let model = match (cert.ints, &model.int_window, a.load.int_range) {
             (Some(w), Some(mw), None) if w != (mw.lo, mw.hi) => {
-                let opts = crate::lang::LoadOptions {
-                    int_range: Some(w),
-                    ..crate::lang::LoadOptions::of(&model)
+                widened = match crate::lang::with_int_window(&model, w) {
+                    Ok(m) => m,
+                    Err(e) => return usage(&e.render()),
                 };
-                widened =
-                    match crate::lang::load_str_with(&model.source.name, &model.source.text, &opts)
-                    {
-                        Ok(m) => m,
-                        Err(e) => return usage(&e.render()),
-                    };
                 &widened
             }
             _ => &model,

@@ -16,7 +16,7 @@
 
 use super::render::Run;
 use crate::engine::{self, Control, Engine, Problem};
-use crate::lang::{self, LoadOptions};
+use crate::lang;
 use crate::model::ir::Model;
 use crate::trace::Violation;
 use crate::verdict::{Kind, PropId, SizeReport};
@@ -160,12 +160,7 @@ pub(super) fn widen(
         }
         // At the cap every row is final; below it only those that stay inside.
         let last = wider(next, sides, max) == next;
-        let opts = LoadOptions {
-            int_range: Some(next),
-            ..LoadOptions::of(model)
-        };
-        let mut m = lang::load_str_with(&model.source.name, &model.source.text, &opts)
-            .map_err(|e| e.render())?;
+        let mut m = lang::with_int_window(model, next).map_err(|e| e.render())?;
         if let Some(iw) = m.int_window.as_mut() {
             iw.given = false;
             iw.widened_from = Some((w.lo, w.hi));
