@@ -374,6 +374,11 @@ fn usage_and_input_errors_exit_2_with_one_line_or_a_located_message() {
     assert!(err.contains("--size <N>, --depth <K>"), "{err}");
     let (_, _, err) = nfold(&["live"]);
     assert!(err.contains("provided: <FILE>"), "{err}");
+    // The likeliest near miss first: `chek` is one letter from `check`.
+    let (_, _, err) = nfold(&["chek", "families/mutex.cub"]);
+    assert!(err.contains("did you mean `check`"), "{err}");
+    let (_, _, err) = nfold(&["live", "families/mutex.cub", "--fiar"]);
+    assert!(err.contains("did you mean `--fair`"), "{err}");
     let (code, _, err) = nfold(&["check", "no/such/file.cub"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read file"));

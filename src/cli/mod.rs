@@ -542,7 +542,8 @@ fn clap_error(e: &clap::Error, args: &[String]) -> String {
     };
     for kind in [ContextKind::SuggestedArg, ContextKind::SuggestedSubcommand] {
         if let Some(v) = e.get(kind) {
-            let s = strings(v);
+            // clap lists its suggestions from the least to the most likely.
+            let s: Vec<String> = strings(v).into_iter().rev().collect();
             if !s.is_empty() {
                 msg.push_str(&format!("; did you mean `{}`?", s.join("` or `")));
             }

@@ -115,7 +115,7 @@ pub fn header(run: &Run) -> String {
     let size_col = run.presentation.count;
     let tool = crate::schema::Tool::this();
     format!(
-        "nfold     {} ({})\nmodel     {}\nsymmetry  {}\n{}{}{}engine    {}\n\n{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
+        "nfold     {} ({})\nmodel     {}\nsymmetry  {}\n{}{}{}engine    {}\n\n{}",
         tool.version,
         if tool.git == "unknown" {
             "git commit unknown".to_string()
@@ -128,12 +128,7 @@ pub fn header(run: &Run) -> String {
         dead_line(run),
         fairness_line(run),
         run.engine_text,
-        "size",
-        "property",
-        "verdict",
-        "depth",
-        size_col,
-        "time"
+        row(&["size", "property", "verdict", "depth", size_col, "time"]),
     )
 }
 
@@ -189,28 +184,80 @@ pub fn rows(m: &Model, r: &SizeReport, prev: Option<&SizeReport>) -> String {
         t
     };
     for p in &r.results {
-        out.push_str(&format!(
-            "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
-            r.size,
-            label(m, p),
-            p.verdict.text(),
-            p.depth()
-                .map(|d| d.to_string())
-                .unwrap_or_else(|| "-".into()),
-            count,
-            time()
-        ));
+        let depth = p
+            .depth()
+            .map(|d| d.to_string())
+            .unwrap_or_else(|| "-".into());
+        out.push_str(&row(&[
+            &r.size.to_string(),
+            &label(m, p),
+            &p.verdict.text(),
+            &depth,
+            &count,
+            &time(),
+        ]));
     }
     if r.results.is_empty() {
-        out.push_str(&format!(
-            "{:>4}  {:<20} {:<14} {:>6} {:>12} {:>9}\n",
-            r.size,
+        out.push_str(&row(&[
+            &r.size.to_string(),
             "(no property)",
             "-",
             "-",
-            count,
-            time()
-        ));
+            &count,
+            &time(),
+        ]));
     }
     out
+}
+
+/// The table's columns: width, right-aligned, and the separator printed before each.
+const COLUMNS: [(usize, bool, &str); 6] = [
+    (4, true, ""),
+    (20, false, "  "),
+    (14, false, " "),
+    (6, true, " "),
+    (12, true, " "),
+    (9, true, " "),
+];
+
+/// One table row. A cell wider than its column (a long property name, `within ints
+/// -2..64`) borrows the padding of the cells to its right, so the row still ends where
+/// the others do as long as they have room: rows are printed as sizes are answered, so
+/// the widths cannot be fitted to the longest cell beforehand.
+fn row(cells: &[&str; 6]) -> String {
+    let mut out = String::new();
+    let mut debt = 0usize;
+    for (cell, &(width, right, sep)) in cells.iter().zip(COLUMNS.iter()) {
+        out.push_str(sep);
+        let len = cell.chars().count();
+        let room = width.saturating_sub(len);
+        let taken = room.min(debt);
+        debt = debt - taken + len.saturating_sub(width);
+        let pad = " ".repeat(room - taken);
+        if right {
+            out.push_str(&pad);
+            out.push_str(cell);
+        } else {
+            out.push_str(cell);
+            out.push_str(&pad);
+        }
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::row;
+
+    #[test]
+    fn a_long_verdict_borrows_the_padding_to_its_right() {
+        let short = row(&["1", "unsafe1", "holds", "-", "4", "0.00s"]);
+        let long = row(&["1", "unsafe1", "within ints -2..64", "-", "4", "0.00s"]);
+        assert_eq!(short.len(), long.len());
+        assert!(long.contains("within ints -2..64 "));
+        // No room left: the row grows, but every cell is still separated.
+        let huge = row(&["1", &"p".repeat(40), &"v".repeat(40), "123", "45", "0.00s"]);
+        assert!(huge.contains(" 123 45 0.00s"));
+    }
 }
