@@ -61,6 +61,8 @@ mod live_parallel;
 mod live_sat;
 #[path = "model.rs"]
 mod model;
+#[path = "portfolio.rs"]
+mod portfolio;
 #[path = "proofs.rs"]
 mod proofs;
 #[path = "report.rs"]

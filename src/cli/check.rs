@@ -122,7 +122,9 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
     /// explicit, auto: threads for the explicit safety search (default: one per core);
-    /// the states, counts and answers are the same at every count. `ltl` properties with
+    /// the states, counts and answers are the same at every count. auto with 2 or more:
+    /// the explicit search of the sizes left to BMC and IC3 runs beside them from their
+    /// start (its answers used for the sizes IC3 leaves open). `ltl` properties with
     /// explicit: 2 or more run the parallel SCC search (default: the sequential ones),
     /// same answers; a violation is reported once the whole product is stored.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]

@@ -15,6 +15,7 @@
 //! (`portfolio::live`), and both decide when a size still goes to the explicit search
 //! by one policy (`portfolio::growth`).
 
+use super::beside::Beside;
 use super::growth::{Budget, Cost, Growth, Refusal, memory_budget};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::bmc::frame::Encoding;
@@ -323,11 +324,38 @@ impl AutoEngine {
                 ..Outcome::default()
             });
         }
-        // 2. The rest as one aggregate: bounded pass, then IC3.
+        // 2. The rest as one aggregate: bounded pass, then IC3; on a second core the
+        // explicit search of the same sizes runs beside them from the start.
         let rest = Problem {
             min: first_open,
             ..p.clone()
         };
+        let mut g = growth.clone();
+        std::thread::scope(|scope| {
+            let beside = Beside::start(scope, ctl, &rest.sizes(), move |sizes, bctl| {
+                let mut out = Vec::new();
+                let mut search = |n: usize, d: Option<Instant>| self.reach(p, bctl, n, d);
+                let phase =
+                    self.explicit(sizes, bctl, None, &mut g, &mut search, &mut |r| out.push(r));
+                (phase, out)
+            });
+            self.aggregate(&rest, ctl, notes, growth, beside, report)
+        })
+    }
+
+    /// Phase 2 and 3 of the safety search: the bounded pass and IC3 on the aggregate
+    /// `rest`, then the explicit search of the sizes IC3 left open for its own budget:
+    /// the one that ran `beside` if there is one, else one started now.
+    fn aggregate(
+        &self,
+        rest: &Problem,
+        ctl: &Control,
+        mut notes: Vec<String>,
+        mut growth: Growth,
+        beside: Option<Beside<'_, (Phase, Vec<SizeReport>)>>,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        let p = rest;
         let start = Instant::now();
         let budget = start + Duration::from_secs_f64(self.bmc_seconds);
         let opts = BmcOptions {
@@ -373,13 +401,13 @@ impl AutoEngine {
                 deadline: Some(ctl.deadline.map_or(budget, |d| d.min(budget))),
                 ..ctl.clone()
             };
-            ic3.findings(&rest, &inner, &skip)?
+            ic3.findings(rest, &inner, &skip)?
         };
         f.traces = traces;
         f.bounded = answered;
         let limit = f.limit;
         let (reports, certificate) = finish::conclude(
-            &rest,
+            rest,
             ctl,
             "ic3",
             self.solver,
@@ -402,6 +430,7 @@ impl AutoEngine {
         let own_budget =
             limit.is_some() && !interrupted && ctl.deadline.is_none_or(|d| Instant::now() < d);
         let mut open = Vec::new();
+        let mut left = Vec::new();
         let mut limit = limit;
         for r in reports {
             let answered = r.results.iter().all(|x| {
@@ -412,15 +441,49 @@ impl AutoEngine {
             });
             if own_budget && !answered {
                 open.push(r.size);
+                left.push(r);
             } else {
                 report(r);
             }
         }
+        let beside = beside.map(|b| b.finish(ctl, open.is_empty()));
         if !open.is_empty() {
-            let phase = self.explicit(&open, ctl, None, &mut growth, &mut search, report);
+            let (phase, how) = match beside {
+                Some((phase, found)) => {
+                    // The sizes IC3 answered are reported as IC3 answered them; the
+                    // others as the search beside it did, or as IC3 left them where
+                    // that search stopped before them.
+                    let mut found: Vec<SizeReport> = found
+                        .into_iter()
+                        .filter(|r| open.contains(&r.size))
+                        .collect();
+                    for r in left {
+                        if !found.iter().any(|f| f.size == r.size) {
+                            found.push(r);
+                        }
+                    }
+                    found.sort_by_key(|r| r.size);
+                    found.into_iter().for_each(&mut *report);
+                    let phase = Phase {
+                        done: phase
+                            .done
+                            .into_iter()
+                            .filter(|n| open.contains(n))
+                            .collect(),
+                        ..phase
+                    };
+                    (phase, " (run beside IC3 from its start)")
+                }
+                None => {
+                    let mut search =
+                        |n: usize, deadline: Option<Instant>| self.reach(p, ctl, n, deadline);
+                    let phase = self.explicit(&open, ctl, None, &mut growth, &mut search, report);
+                    (phase, "")
+                }
+            };
             limit = phase.users;
             notes.push(format!(
-                "IC3 did not finish within {:.0}s: {} answered by explicit search{}",
+                "IC3 did not finish within {:.0}s: {} answered by explicit search{how}{}",
                 self.ic3_seconds,
                 crate::cert::sizes_phrase(&phase.done),
                 if phase.done.len() < open.len() && phase.refused.is_none() {

@@ -21,6 +21,7 @@
 //! predicted cost that left it open.
 
 use super::auto::{AutoEngine, Phase};
+use super::beside::Beside;
 use super::growth::Growth;
 use crate::bmc::engine::BmcEngine;
 use crate::cert::Certificate;
@@ -135,6 +136,70 @@ impl AutoEngine {
             min: first_open,
             ..p.clone()
         };
+        // On a second core the explicit search of the same sizes runs beside the SAT
+        // route from its start; phase 4 takes its answers where they are ready.
+        let g = growth.clone();
+        std::thread::scope(|scope| {
+            let beside = Beside::start(scope, ctl, &rest.sizes(), |sizes, bctl| {
+                self.ahead(&rest, bctl, sizes, &props, range_known, g)
+            });
+            self.after_explicit(
+                &rest,
+                ctl,
+                range_known,
+                &props,
+                notes,
+                growth,
+                beside,
+                report,
+            )
+        })
+    }
+
+    /// The explicit search of `sizes` without a time budget, for the sizes the SAT
+    /// route will leave open: each size's report with its notes, in order.
+    fn ahead(
+        &self,
+        rest: &Problem,
+        ctl: &Control,
+        sizes: &[usize],
+        props: &[LtlProperty],
+        range_known: bool,
+        mut growth: Growth,
+    ) -> Ahead {
+        let mut out = Ahead::default();
+        let mut notes = Vec::new();
+        let phase = {
+            let mut search = |n: usize, deadline: Option<Instant>| {
+                let r = self.ndfs(rest, ctl, n, deadline, props, range_known, &mut notes);
+                out.notes.insert(n, std::mem::take(&mut notes));
+                r
+            };
+            let mut found = Vec::new();
+            let phase = self.explicit(sizes, ctl, None, &mut growth, &mut search, &mut |r| {
+                found.push(r)
+            });
+            out.reports = found;
+            phase
+        };
+        out.done = phase.done;
+        out
+    }
+
+    /// Phases 2 to 4 on the sizes of `rest`, the first left to the explicit search.
+    #[allow(clippy::too_many_arguments)]
+    fn after_explicit(
+        &self,
+        rest: &Problem,
+        ctl: &Control,
+        range_known: bool,
+        props: &[LtlProperty],
+        mut notes: Vec<String>,
+        mut growth: Growth,
+        beside: Option<Beside<'_, Ahead>>,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        let p = rest;
         // The SAT route does not read the extra process id: explicit search goes on.
         let mut route = if p.model.extra_proc.is_some() {
             notes.push(
@@ -147,17 +212,21 @@ impl AutoEngine {
             }
             r
         } else {
-            self.sat_route(&rest, ctl, range_known, &mut notes)?
+            self.sat_route(rest, ctl, range_known, &mut notes)?
         };
+        let mut ahead = beside
+            .map(|b| b.finish(ctl, route.open.is_empty()))
+            .unwrap_or_default();
         // 4. Explicit again for what is left, every size reported in order.
         let left = self.close(
-            &rest,
+            rest,
             ctl,
             range_known,
-            &props,
+            props,
             &mut route,
             &mut growth,
             &mut notes,
+            &mut ahead,
             report,
         );
         Ok(Outcome {
@@ -363,6 +432,7 @@ impl AutoEngine {
         route: &mut Route,
         growth: &mut Growth,
         notes: &mut Vec<String>,
+        ahead: &mut Ahead,
         report: &mut dyn FnMut(SizeReport),
     ) -> Option<Limit> {
         // Why the sizes from some size on are left open: a limit, or a predicted cost.
@@ -370,6 +440,7 @@ impl AutoEngine {
             .limit
             .map(|l| (rest.min, Some(l), l.text().to_string()));
         let mut searched = Vec::new();
+        let mut beside = false;
         let mut left: Vec<(usize, String, Open)> = Vec::new();
         for n in rest.sizes() {
             for r in route.answered.remove(&n).unwrap_or_default() {
@@ -384,6 +455,13 @@ impl AutoEngine {
                     .filter(|q| open.iter().any(|x| x.0 == q.prop))
                     .cloned()
                     .collect();
+                if let Some(r) = ahead.take(n, &which) {
+                    notes.extend(ahead.notes.remove(&n).unwrap_or_default());
+                    report(r);
+                    searched.push(n);
+                    beside = true;
+                    continue;
+                }
                 let mut found = Vec::new();
                 let phase: Phase = {
                     let mut search = |n: usize, deadline: Option<Instant>| {
@@ -418,8 +496,13 @@ impl AutoEngine {
         }
         if !searched.is_empty() {
             notes.push(format!(
-                "{} answered by explicit search without a time budget",
-                sizes_phrase(&searched)
+                "{} answered by explicit search without a time budget{}",
+                sizes_phrase(&searched),
+                if beside {
+                    " (run beside the SAT route from its start)"
+                } else {
+                    ""
+                }
             ));
         }
         for (n, why, open) in &left {
@@ -468,6 +551,34 @@ impl AutoEngine {
         let mut opts = engine.live_options(p, ctl);
         opts.deadline = deadline;
         liveness_size(p.model, n, props, &opts, range_known, notes)
+    }
+}
+
+/// What the explicit search run beside the SAT route answered (`AutoEngine::ahead`).
+#[derive(Default)]
+struct Ahead {
+    /// The sizes it answered, in order.
+    done: Vec<usize>,
+    /// Its reports, the answered sizes' and the one it stopped at.
+    reports: Vec<SizeReport>,
+    /// Its notes, per size.
+    notes: BTreeMap<usize, Vec<String>>,
+}
+
+impl Ahead {
+    /// The report of size `n` if the search answered it, with the rows of the `ltl`
+    /// properties `which` (those the SAT route left open) and the others kept.
+    fn take(&mut self, n: usize, which: &[LtlProperty]) -> Option<SizeReport> {
+        if !self.done.contains(&n) {
+            return None;
+        }
+        let i = self.reports.iter().position(|r| r.size == n)?;
+        let mut r = self.reports.swap_remove(i);
+        r.results.retain(|x| match x.prop {
+            PropId::Ltl(k) => which.iter().any(|q| q.prop == k),
+            _ => true,
+        });
+        Some(r)
     }
 }
 

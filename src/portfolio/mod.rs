@@ -6,6 +6,7 @@
 //! says when an engine the user chose is far off auto's route.
 
 pub mod auto;
+mod beside;
 pub mod every;
 pub mod growth;
 mod live;

@@ -1,0 +1,90 @@
+//! auto's explicit search beside the aggregate run (`portfolio::beside`, issue 28): on
+//! two threads the sizes IC3 (or the SAT route, for `ltl` properties) leaves open for
+//! its own budget are answered by the search that ran beside it, with the same rows as
+//! on one thread, where that search runs after it.
+
+use crate::common;
+use nfold::engine::{self, Control, Problem};
+use nfold::portfolio::auto::AutoEngine;
+use nfold::sat::SolverKind;
+use nfold::verdict::{Kind, SizeReport};
+
+/// auto with no explicit phase first and IC3 budgets far too short for the ticket lock
+/// (IC3 needs seconds for sizes 1..3 and finds nothing at 1..4 in 40 s), so that the
+/// explicit search answers every size after IC3, or beside it.
+fn auto() -> AutoEngine {
+    AutoEngine {
+        solver: SolverKind::default_kind(),
+        symmetry: true,
+        dead_cells: true,
+        shorten: true,
+        explicit_seconds: 0.0,
+        bmc_depth: 3,
+        bmc_seconds: 0.2,
+        ic3_seconds: 0.2,
+        max_states: None,
+        live_explicit_seconds: 0.0,
+        lasso_seconds: 0.2,
+        live_ic3_seconds: 0.2,
+    }
+}
+
+/// The rows (size, property, verdict, depth) and the notes of one run.
+fn run(p: &Problem, threads: usize) -> (Vec<String>, Vec<String>) {
+    let ctl = Control {
+        threads,
+        ..Control::default()
+    };
+    let mut reports: Vec<SizeReport> = Vec::new();
+    let o = engine::run(&auto(), p, &ctl, &mut |r| reports.push(r)).unwrap();
+    let mut rows = Vec::new();
+    for r in &reports {
+        assert!(r.internal_errors.is_empty(), "{:?}", r.internal_errors);
+        for x in &r.results {
+            rows.push(format!(
+                "{} {:?} {:?} {:?}",
+                r.size,
+                x.prop,
+                x.verdict.kind(),
+                x.depth()
+            ));
+        }
+    }
+    (rows, o.notes)
+}
+
+#[test]
+fn the_search_beside_ic3_gives_the_rows_of_one_thread() {
+    let m = common::load("families/ticket_lock.cub");
+    // Safety: `mutex` holds at every size (the family's header; tickets are distinct).
+    let p = Problem::new(&m, 1, 5, vec![0]);
+    let (one, notes1) = run(&p, 1);
+    let (two, notes2) = run(&p, 2);
+    assert_eq!(one, two);
+    assert_eq!(one.len(), 5);
+    assert!(
+        one.iter()
+            .all(|r| r.contains(&format!("{:?}", Kind::Holds))),
+        "{one:?}"
+    );
+    let beside = |notes: &[String]| notes.iter().any(|n| n.contains("run beside IC3"));
+    assert!(!beside(&notes1), "{notes1:?}");
+    assert!(beside(&notes2), "{notes2:?}");
+
+    // Liveness: `starvation_free` holds under weak fairness at every size (header).
+    let mut p = Problem::new(&m, 1, 4, vec![]);
+    p.ltls = vec![0];
+    p.fair = true;
+    let (one, notes1) = run(&p, 1);
+    let (two, notes2) = run(&p, 2);
+    assert_eq!(one, two);
+    assert_eq!(one.len(), 4);
+    assert!(
+        one.iter()
+            .all(|r| r.contains(&format!("{:?}", Kind::Holds))),
+        "{one:?}"
+    );
+    let beside = |notes: &[String]| notes.iter().any(|n| n.contains("run beside the SAT route"));
+    assert!(!beside(&notes1), "{notes1:?}");
+    assert!(beside(&notes2), "{notes2:?}");
+}
