@@ -56,6 +56,10 @@ pub struct AutoEngine {
     /// `ltl` properties: the time IC3 may take before the explicit search takes the
     /// open sizes back.
     pub live_ic3_seconds: f64,
+    /// Rank the ints of a model that qualifies (`model::rank`): its sizes then all go to
+    /// the explicit search, which is finite and exact on the ranked model while the SAT
+    /// engines would check the int window only.
+    pub rank_ints: bool,
 }
 
 /// The user's limit that stopped an explicit search (`Some`), or `None` when only the
@@ -165,8 +169,14 @@ impl AutoEngine {
             coverage: true,
             threads: ctl.threads,
             store: reach::StoreKind::Exact,
+            rank_ints: self.rank_ints,
         };
-        reach::check_size(p.model, n, &opts).into()
+        let r = reach::check_size(p.model, n, &opts);
+        let mut report: SizeReport = r.clone().into();
+        if let Some(e) = r.rank_error {
+            report.internal_errors.push(e);
+        }
+        report
     }
 }
 
@@ -291,6 +301,27 @@ impl AutoEngine {
         let mut notes = Vec::new();
         let mut growth = Growth::default();
         let mut search = |n: usize, deadline: Option<Instant>| self.reach(p, ctl, n, deadline);
+        // 0. Ranked ints: every size to the explicit search, with no budget of its own.
+        if self.rank_ints
+            && let Ok(Some(r)) = crate::model::rank::analyse(p.model)
+        {
+            let Phase { done, users, .. } =
+                self.explicit(&p.sizes(), ctl, None, &mut growth, &mut search, report);
+            notes.push(format!(
+                "ints ranked ({}): {} answered by exhaustive explicit search, where the ranked instance is finite (the SAT engines would check the int window only)",
+                r.names(p.model).join(", "),
+                if done.is_empty() {
+                    "no size".to_string()
+                } else {
+                    crate::cert::sizes_phrase(&done)
+                }
+            ));
+            return Ok(Outcome {
+                limit: users,
+                notes,
+                ..Outcome::default()
+            });
+        }
         // 1. Explicit, while it is quick.
         let mut first_open = p.min;
         if self.explicit_seconds > 0.0 {
