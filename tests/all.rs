@@ -63,6 +63,8 @@ mod live_sat;
 mod model;
 #[path = "proofs.rs"]
 mod proofs;
+#[path = "rank.rs"]
+mod rank;
 #[path = "report.rs"]
 mod report;
 #[path = "row_times.rs"]

@@ -301,10 +301,15 @@ impl AutoEngine {
         let mut notes = Vec::new();
         let mut growth = Growth::default();
         let mut search = |n: usize, deadline: Option<Instant>| self.reach(p, ctl, n, deadline);
-        // 0. Ranked ints: every size to the explicit search, with no budget of its own.
+        // 0. Ranked ints: the sizes to the explicit search, with no budget of their own
+        // (the ranked instance is finite); sizes it could not answer take the usual
+        // route below.
+        let mut first_open = p.min;
+        let mut ranked = false;
         if self.rank_ints
             && let Ok(Some(r)) = crate::model::rank::analyse(p.model)
         {
+            ranked = true;
             let Phase { done, users, .. } =
                 self.explicit(&p.sizes(), ctl, None, &mut growth, &mut search, report);
             notes.push(format!(
@@ -316,15 +321,19 @@ impl AutoEngine {
                     crate::cert::sizes_phrase(&done)
                 }
             ));
-            return Ok(Outcome {
-                limit: users,
-                notes,
-                ..Outcome::default()
-            });
+            if users.is_some() {
+                return Ok(Outcome {
+                    limit: users,
+                    notes,
+                    ..Outcome::default()
+                });
+            }
+            if let Some(&last) = done.last() {
+                first_open = last + 1;
+            }
         }
         // 1. Explicit, while it is quick.
-        let mut first_open = p.min;
-        if self.explicit_seconds > 0.0 {
+        if self.explicit_seconds > 0.0 && !ranked {
             let Phase { done, users, .. } = self.explicit(
                 &p.sizes(),
                 ctl,

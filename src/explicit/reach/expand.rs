@@ -64,6 +64,11 @@ impl Ctx<'_> {
                 k.tmp.clear();
                 k.tmp.extend_from_slice(st);
                 d.normalize(&mut k.tmp);
+                // Ranked again without the dead values: states whose live values are
+                // in the same order then share their key (`model::rank`).
+                if let Some(r) = &self.rank {
+                    r.normalize(&mut k.tmp, &mut k.rank_buf);
+                }
                 &k.tmp
             }
             None => st,
@@ -103,6 +108,7 @@ pub(super) struct KeyBufs {
     canon: State,
     canon_buf: CanonBuf,
     tmp: State,
+    rank_buf: Vec<i64>,
 }
 
 /// One thread's buffers, reused from state to state.
@@ -130,6 +136,7 @@ impl Work {
                 canon: vec![0; inst.slots.len()],
                 canon_buf: CanonBuf::default(),
                 tmp: Vec::new(),
+                rank_buf: Vec::new(),
             },
             ranked: vec![0; inst.slots.len()],
             old: vec![0; inst.slots.len()],
