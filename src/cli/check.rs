@@ -455,7 +455,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
     // may leave the window the model was read with; they are shown in a window wide
     // enough for their length.
     let ranked = run.reports.iter().any(|r| r.stats.ints_ranked.is_some());
-    if ranked && let Ok(Some(r)) = crate::model::rank::analyse(run.model) {
+    if ranked && let Some(r) = crate::model::rank::applies(run.model) {
         let depth = run
             .reports
             .iter()
@@ -600,6 +600,9 @@ fn ranking_text(model: &Model, engine: &str, off: bool, ltl: bool) -> String {
             model.source.file_line(e.span.lo)
         ),
         Ok(Some(_)) if off => "ints not ranked (--no-rank-ints)".into(),
+        Ok(Some(_)) if model.int_window.as_ref().is_some_and(|w| w.given) => {
+            "ints not ranked (--int-range fixes the window)".into()
+        }
         Ok(Some(r)) if engine == "explicit" || engine == "auto" => format!(
             "ints ranked: {} (only compared, copied and incremented from the largest: each size is finite and its answers exact{}; docs/language.md 4.5)",
             r.names(model).join(", "),

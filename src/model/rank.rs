@@ -394,6 +394,15 @@ fn init_values(m: &Model) -> Vec<(VarId, i64)> {
     out
 }
 
+/// The ranking a search applies: the model's ints qualify (`analyse`) and their
+/// window was not fixed by `--int-range` (which asks for that window).
+pub fn applies(m: &Model) -> Option<Ranking> {
+    if m.int_window.as_ref().is_some_and(|w| w.given) {
+        return None;
+    }
+    analyse(m).ok().flatten()
+}
+
 /// Decide from the text whether every `int` of the model can be ranked (module
 /// comment); `Ok(None)` for a model without ints.
 pub fn analyse(m: &Model) -> Result<Option<Ranking>, NotRanked> {

@@ -307,7 +307,7 @@ impl AutoEngine {
         let mut first_open = p.min;
         let mut ranked = false;
         if self.rank_ints
-            && let Ok(Some(r)) = crate::model::rank::analyse(p.model)
+            && let Some(r) = crate::model::rank::applies(p.model)
         {
             ranked = true;
             let Phase { done, users, .. } =

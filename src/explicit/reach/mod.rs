@@ -125,7 +125,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     // Ranked ints: the search runs on the model whose int window holds every ranked
     // state; counterexamples are rebuilt on the unranked one (`report::results`).
     let ranking = if opts.rank_ints {
-        crate::model::rank::analyse(model).ok().flatten()
+        crate::model::rank::applies(model)
     } else {
         None
     };
