@@ -604,7 +604,7 @@ fn ranking_text(model: &Model, engine: &str, off: bool, ltl: bool) -> String {
             "ints not ranked (--int-range fixes the window)".into()
         }
         Ok(Some(r)) if engine == "explicit" || engine == "auto" => format!(
-            "ints ranked: {} (only compared, copied and incremented from the largest: each size is finite and its answers exact{}; docs/language.md 4.5)",
+            "ints ranked: {} (only compared, copied and incremented from the largest: each size is finite and its answers exact{}; docs/language.md 4.6)",
             r.names(model).join(", "),
             if ltl {
                 "; `ltl` properties keep the int window"
