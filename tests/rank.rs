@@ -150,7 +150,11 @@ fn a_violated_ranked_model_prints_its_concrete_run() {
     assert!(out.contains("M=4"), "{out}");
     let (_, v) = json_run(&["check", &f, "--sizes", "1..2", "--engine", "explicit"]);
     let rs = rows(&v);
-    let at = |n: usize| rs.iter().find(|r| r.size == n && r.property == "late").unwrap();
+    let at = |n: usize| {
+        rs.iter()
+            .find(|r| r.size == n && r.property == "late")
+            .unwrap()
+    };
     assert_eq!(at(1).verdict, "holds");
     assert_eq!((at(2).verdict.as_str(), at(2).depth), ("violated", Some(7)));
 }
@@ -209,4 +213,56 @@ fn an_increment_not_from_the_maximum_stops_with_an_error() {
     let (code, _, err) = nfold(&["check", &f, "--sizes", "2", "--engine", "explicit"]);
     assert_ne!(code, 0);
     assert!(err.contains("ints cannot be ranked at size 2"), "{err}");
+}
+
+/// The ranked search against the search over a wide window, on mutants of the two
+/// ticket models (order flipped, `<` and `<=` swapped, a disjunct dropped, the reset or
+/// the increment dropped): a violation found either way must be found the other way at
+/// the same depth (BFS finds shortest runs, and a run of at most 8 steps stays within
+/// -2..12), and a property the ranked search says holds must not be violated in the
+/// window.
+#[test]
+fn ranked_and_windowed_searches_agree_on_mutants() {
+    let mutants: Vec<String> = vec![
+        TICKET.to_string(),
+        TICKET.replace("T[x] < T[j]", "T[x] <= T[j]"),
+        TICKET.replace("T[x] < T[j]", "T[j] < T[x]"),
+        TICKET.replace("T[j] = 0 || ", ""),
+        TICKET.replace(" T[x] := 0;", ""),
+        BOGUS.to_string(),
+        BOGUS.replace("T[x] <= T[j]", "T[x] < T[j]"),
+        BOGUS.replace("T[x] > 1", "T[x] >= 1"),
+        BOGUS.replace(" M := M + 1;", ""),
+        BOGUS.replace(" T[x] := 0;", ""),
+    ];
+    let mut violated = 0;
+    for (i, src) in mutants.iter().enumerate() {
+        let wide = load_str_with(
+            "t.cub",
+            src,
+            &LoadOptions {
+                int_range: Some((-2, 12)),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        for n in 1..=2 {
+            let r = ranked(src, n, false);
+            let w = check_size(&wide, n, &ReachOptions::default());
+            let (rv, wv) = (&r.results[0], &w.results[0]);
+            assert_eq!(
+                rv.verdict.kind() == Kind::Violated,
+                wv.verdict.kind() == Kind::Violated,
+                "mutant {i}, size {n}: {src}"
+            );
+            assert_eq!(
+                rv.verdict.depth(),
+                wv.verdict.depth(),
+                "mutant {i}, size {n}"
+            );
+            violated += (rv.verdict.kind() == Kind::Violated) as usize;
+        }
+    }
+    // The mutants are not all alike: some are violated, most hold.
+    assert!(violated >= 2, "{violated}");
 }

@@ -397,7 +397,12 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         every_requested: a.every_n,
         fair: (!problem.ltls.is_empty()).then_some(a.fair),
         ltls: problem.ltls.clone(),
-        ranking: ranking_text(&model, engine.name(), a.no_rank_ints, !problem.ltls.is_empty()),
+        ranking: ranking_text(
+            &model,
+            engine.name(),
+            a.no_rank_ints,
+            !problem.ltls.is_empty(),
+        ),
     };
     if let Some(note) = probe_note(&a, chosen, &problem, &ctl) {
         eprintln!("{note}");

@@ -12,6 +12,6 @@ pub mod eval;
 pub mod extra;
 pub mod init;
 pub mod instance;
-pub mod rank;
 pub mod ir;
+pub mod rank;
 pub mod rng;

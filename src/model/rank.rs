@@ -173,7 +173,10 @@ impl Walk<'_> {
                         "an `if`/`case` term over the int `{}` outside a store",
                         self.name(v)
                     ),
-                    _ => format!("the int `{}` used other than compared or copied", self.name(v)),
+                    _ => format!(
+                        "the int `{}` used other than compared or copied",
+                        self.name(v)
+                    ),
                 })),
                 None => {
                     self.formula(e)?;
@@ -466,7 +469,9 @@ pub fn analyse(m: &Model) -> Result<Option<Ranking>, NotRanked> {
             }
             let bound = u.index.iter().any(|x| matches!(x, Index::Bind(_)));
             match &u.value {
-                UpdValue::Term(e) if m.is_int_var(u.var) => walk.stored(u.var, ti, e, true, bound)?,
+                UpdValue::Term(e) if m.is_int_var(u.var) => {
+                    walk.stored(u.var, ti, e, true, bound)?
+                }
                 UpdValue::Term(e) => {
                     if let T::Cell(v) = walk.term(e)? {
                         return Err(walk.no(format!(
@@ -497,7 +502,11 @@ pub fn analyse(m: &Model) -> Result<Option<Ranking>, NotRanked> {
     }
     let mut classes = Vec::new();
     for r in roots {
-        let vars: Vec<VarId> = ints.iter().copied().filter(|&v| walk.find(v) == r).collect();
+        let vars: Vec<VarId> = ints
+            .iter()
+            .copied()
+            .filter(|&v| walk.find(v) == r)
+            .collect();
         let lit_of = |xs: &[(VarId, i64)]| -> Vec<i64> {
             xs.iter()
                 .filter(|(v, _)| vars.contains(v))
@@ -587,7 +596,9 @@ impl Ranking {
                         Ty::Proc => (1, n as i64),
                         Ty::Bool => (0, 1),
                         Ty::Enum(e) => (0, m.enums[e].ctors.len() as i64 - 1),
-                        Ty::Range(r) => (m.ranges[r].lo.eval(n as i64), m.ranges[r].hi.eval(n as i64)),
+                        Ty::Range(r) => {
+                            (m.ranges[r].lo.eval(n as i64), m.ranges[r].hi.eval(n as i64))
+                        }
                         Ty::Int => (0, 0),
                     };
                     (hi - lo + 1).max(0)
@@ -690,7 +701,13 @@ impl RankInst {
     /// Check the increments of transition `t` fired with `params` on `st` (which
     /// enables it): an increment above the cap must be from the largest value of its
     /// class. The error names the transition and the cells.
-    pub fn check(&self, inst: &Instance, st: &[i64], t: usize, params: &[i64]) -> Result<(), String> {
+    pub fn check(
+        &self,
+        inst: &Instance,
+        st: &[i64],
+        t: usize,
+        params: &[i64],
+    ) -> Result<(), String> {
         let tr = &inst.model.transitions[t];
         for (k, base, amount) in &self.checks[t] {
             let mut env = vec![0; tr.locals.len().max(params.len())];
@@ -733,7 +750,8 @@ mod tests {
     use super::*;
     use crate::lang::load_str;
 
-    const HEAD: &str = "type loc = I | W | C\narray P[proc] : loc\narray T[proc] : int\nvar M : int\n";
+    const HEAD: &str =
+        "type loc = I | W | C\narray P[proc] : loc\narray T[proc] : int\nvar M : int\n";
 
     fn ranked(body: &str) -> Result<Option<Ranking>, NotRanked> {
         let m = load_str("t.cub", &format!("{HEAD}{body}")).unwrap();
@@ -758,11 +776,16 @@ mod tests {
 
     #[test]
     fn constructs_outside_the_fragment_are_named() {
-        let base = "init (x) { P[x] = I && T[x] = 0 && M = 1 }\nunsafe (x y) { P[x] = C && P[y] = C }\n";
+        let base =
+            "init (x) { P[x] = I && T[x] = 0 && M = 1 }\nunsafe (x y) { P[x] = C && P[y] = C }\n";
         let no = |t: &str| ranked(&format!("{base}{t}")).unwrap_err().what;
         assert!(no("transition t (x) { T[x] := T[x] + M; }").contains("not an int cell"));
-        assert!(no("transition t (x) requires { T[x] + 1 < M } { P[x] := W; }").contains("arithmetic"));
-        assert!(no("transition t (x) requires { T[x] < x } { P[x] := W; }").contains("compared with"));
+        assert!(
+            no("transition t (x) requires { T[x] + 1 < M } { P[x] := W; }").contains("arithmetic")
+        );
+        assert!(
+            no("transition t (x) requires { T[x] < x } { P[x] := W; }").contains("compared with")
+        );
         assert!(no("transition t (x) { M := M - 1; }").contains("arithmetic"));
         assert!(no("transition t (x) { M := .; }").contains("M := ."));
         // An increment of a non-maximum is allowed by the text, but not proved.
