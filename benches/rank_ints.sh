@@ -28,19 +28,22 @@ FILES=("$@")
 )
 cargo build --release --quiet
 NFOLD=target/release/nfold
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 # one FILE N [FLAGS...]: "verdicts states seconds" of one run (verdicts joined by /).
 one() {
     local f=$1 n=$2
     shift 2
-    local t0 t1 out
+    local t0 t1
     t0=$(date +%s.%N)
-    out=$("$NFOLD" check "$f" --sizes "$n" --engine explicit --timeout "$LIMIT" --json "$@" 2>/dev/null || true)
+    "$NFOLD" check "$f" --sizes "$n" --engine explicit --timeout "$LIMIT" --json "$@" >"$tmp/out" 2>/dev/null || true
     t1=$(date +%s.%N)
-    python3 - "$out" "$t0" "$t1" <<'EOF'
+    python3 - "$tmp/out" "$t0" "$t1" <<'EOF'
 import json, sys
 try:
-    d = json.loads(sys.argv[1])
+    d = json.load(open(sys.argv[1]))
+    d["results"]
 except Exception:
     print("error - %.2f" % (float(sys.argv[3]) - float(sys.argv[2])))
     sys.exit()
