@@ -779,7 +779,10 @@ mod tests {
         let base =
             "init (x) { P[x] = I && T[x] = 0 && M = 1 }\nunsafe (x y) { P[x] = C && P[y] = C }\n";
         let no = |t: &str| ranked(&format!("{base}{t}")).unwrap_err().what;
-        assert!(no("transition t (x) { T[x] := T[x] + M; }").contains("not an int cell"));
+        assert!(
+            no("transition t (x) { T[x] := T[x] + M; }")
+                .contains("arithmetic (`+`) on the int `T`")
+        );
         assert!(
             no("transition t (x) requires { T[x] + 1 < M } { P[x] := W; }").contains("arithmetic")
         );

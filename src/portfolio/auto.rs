@@ -247,6 +247,13 @@ impl Engine for AutoEngine {
         } else {
             format!("; then for `ltl` properties, {live}")
         };
+        if self.rank_ints && crate::model::rank::applies(p.model).is_some() {
+            return format!(
+                "auto: ints ranked, every size by exhaustive explicit search (sizes it cannot finish: BMC up to depth {} and IC3 over the int window) ({}{sym})",
+                self.bmc_depth,
+                self.solver.name(),
+            ) + &live;
+        }
         format!(
             "auto: explicit search while a size takes under {:.1}s, then for the sizes left BMC up to depth {} (at most {:.1}s) and IC3 on their aggregate (at most {:.0}s, then explicit again) ({}{sym}); invariants checked independently",
             self.explicit_seconds,
