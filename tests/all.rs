@@ -65,6 +65,8 @@ mod model;
 mod portfolio;
 #[path = "proofs.rs"]
 mod proofs;
+#[path = "rank.rs"]
+mod rank;
 #[path = "report.rs"]
 mod report;
 #[path = "row_times.rs"]

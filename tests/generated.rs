@@ -369,6 +369,7 @@ fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
                 live_explicit_seconds: 0.0,
                 lasso_seconds: 1.0,
                 live_ic3_seconds: 1e9,
+                rank_ints: false,
             }),
             true,
         ),

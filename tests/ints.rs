@@ -63,7 +63,15 @@ fn row<'a>(rs: &'a [Row], n: u64, p: &str) -> Option<&'a Row> {
 fn window_not_left_gives_exact_verdicts() {
     let d = scratch_dir("ints-counter");
     let f = write_file(&d, "counter.cub", COUNTER);
-    let (code, v) = json_run(&["check", &f, "--sizes", "1..3", "--engine", "explicit"]);
+    let (code, v) = json_run(&[
+        "check",
+        &f,
+        "--sizes",
+        "1..3",
+        "--engine",
+        "explicit",
+        "--no-rank-ints",
+    ]);
     assert_eq!(code, 0);
     assert_eq!(v["int_window"]["lo"], -2);
     assert_eq!(v["int_window"]["hi"], 5);
@@ -126,6 +134,7 @@ fn window_left_is_int_bound_and_never_plain_holds() {
             engine,
             "--int-max",
             "3",
+            "--no-rank-ints",
         ]);
         assert_eq!(code, 4, "{engine}: {v}");
         let rs = rows(&v);
@@ -162,6 +171,7 @@ fn window_left_is_int_bound_and_never_plain_holds() {
         "explicit",
         "--int-max",
         "3",
+        "--no-rank-ints",
     ]);
     assert_eq!(code, 4);
     assert!(out.contains("within ints -2..3"), "{out}");
@@ -180,6 +190,7 @@ fn window_left_is_int_bound_and_never_plain_holds() {
         "explicit",
         "--int-max",
         "3",
+        "--no-rank-ints",
     ]);
     assert_eq!(row(&rows(&v), 1, "neg").unwrap().stats.states, Some(4));
     // A wider window moves the step that leaves it: storing 6 at depth 5.
@@ -194,6 +205,7 @@ fn window_left_is_int_bound_and_never_plain_holds() {
         &f,
         "--sizes",
         "1",
+        "--no-rank-ints",
         "--trace-out",
         t.to_str().unwrap(),
     ]);
@@ -229,6 +241,7 @@ fn arithmetic_and_comparisons() {
         "explicit",
         "--int-max",
         "3",
+        "--no-rank-ints",
     ]);
     assert!(out.contains("C=2"), "{out}");
     assert!(out.contains("B=6"), "{out}");
@@ -247,6 +260,7 @@ fn free_initial_values_range_over_the_window() {
         "explicit",
         "--int-max",
         "3",
+        "--no-rank-ints",
     ]);
     assert_eq!(code, 1);
     assert_eq!(v["int_window"]["lo"], -3);
@@ -286,6 +300,7 @@ fn the_aggregate_leaves_the_window_only_at_large_sizes() {
         "explicit",
         "--int-max",
         "3",
+        "--no-rank-ints",
     ]);
     assert_eq!(code, 4);
     let rs = rows(&v);
@@ -355,6 +370,7 @@ fn explicit_and_sat_agree() {
             "explicit",
             "--int-max",
             "3",
+            "--no-rank-ints",
         ]);
         let (_, s) = json_run(&[
             "check",
@@ -502,7 +518,15 @@ fn the_window_widens_where_a_run_leaves_it() {
 fn a_value_that_grows_without_bound_is_named() {
     let d = scratch_dir("ints-unbounded");
     let f = write_file(&d, "leave.cub", LEAVE);
-    let (code, v) = json_run(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    let (code, v) = json_run(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--engine",
+        "explicit",
+        "--no-rank-ints",
+    ]);
     assert_eq!(code, 4, "{v:#}");
     let rs = rows(&v);
     let ib = row(&rs, 1, "int_bound").unwrap();
@@ -512,7 +536,15 @@ fn a_value_that_grows_without_bound_is_named() {
         (neg.verdict.as_str(), neg.stats.states),
         ("within_int_window", Some(65))
     );
-    let (_, out, _) = nfold(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    let (_, out, _) = nfold(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--engine",
+        "explicit",
+        "--no-rank-ints",
+    ]);
     assert!(
         out.contains(
             "size 1: `X` reaches 65, past the widest int window -2..64 (--int-max 64): unbounded?"
@@ -528,6 +560,7 @@ fn a_value_that_grows_without_bound_is_named() {
         "explicit",
         "--int-max",
         "10",
+        "--no-rank-ints",
     ]);
     assert_eq!(v["int_window"]["hi"], 10, "{v:#}");
     assert_eq!(row(&rows(&v), 1, "int_bound").unwrap().depth, Some(10));

@@ -26,6 +26,7 @@ fn auto() -> AutoEngine {
         live_explicit_seconds: 0.0,
         lasso_seconds: 0.2,
         live_ic3_seconds: 0.2,
+        rank_ints: false,
     }
 }
 

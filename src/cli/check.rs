@@ -113,6 +113,11 @@ pub(crate) struct CheckArgs {
     /// (not with --int-range, which fixes the window).
     #[arg(long, value_name = "M", default_value_t = super::widen::DEFAULT_MAX, value_parser = clap::value_parser!(i64).range(1..=32768))]
     int_max: i64,
+    /// explicit, auto: keep the int window even when the model's ints can be ranked
+    /// (values only compared, copied and incremented from the largest: see
+    /// docs/language.md section 4.5), which makes each size finite and exact.
+    #[arg(long)]
+    no_rank_ints: bool,
     /// Check only this property (`unsafe`, `invariant` or `ltl`; repeatable).
     #[arg(long = "property", value_name = "NAME")]
     properties: Vec<String>,
@@ -247,6 +252,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             store: a.store,
             shorten: !a.no_shorten,
             live_threads: a.threads.map_or(1, |t| t as usize),
+            rank_ints: !a.no_rank_ints,
         }),
         EngineArg::Sat => Box::new(BmcEngine {
             opts: BmcOptions {
@@ -284,6 +290,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             max_states: a.max_states,
             live_explicit_seconds: if a.certificate.is_some() { 0.0 } else { 1.0 },
             lasso_seconds: 2.0,
+            rank_ints: !a.no_rank_ints,
             live_ic3_seconds: 20.0,
         }),
     };
@@ -392,6 +399,12 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         every_requested: a.every_n,
         fair: (!problem.ltls.is_empty()).then_some(a.fair),
         ltls: problem.ltls.clone(),
+        ranking: ranking_text(
+            &model,
+            engine.name(),
+            a.no_rank_ints,
+            !problem.ltls.is_empty(),
+        ),
     };
     if let Some(note) = probe_note(&a, chosen, &problem, &ctl) {
         eprintln!("{note}");
@@ -444,6 +457,20 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
             }
         }
         Err(e) => return usage(&e),
+    }
+    // Ranked ints: the counterexamples hold the unranked values of their runs, which
+    // may leave the window the model was read with; they are shown in a window wide
+    // enough for their length.
+    let ranked = run.reports.iter().any(|r| r.stats.ints_ranked.is_some());
+    if ranked && let Some(r) = crate::model::rank::applies(run.model) {
+        let depth = run
+            .reports
+            .iter()
+            .flat_map(|r| r.results.iter().filter_map(|p| p.depth()))
+            .max()
+            .unwrap_or(0);
+        let m = crate::model::rank::Ranking::with_hi(run.model, r.concrete_hi(depth));
+        run.model = wide.get_or_init(|| m);
     }
     let model = run.model;
     let problem = Problem { model, ..problem };
@@ -567,6 +594,35 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         print!("{}", render::footer(&run));
     }
     exit_code(&run)
+}
+
+/// The header's `ranking` line: whether the model's ints are replaced by their rank
+/// (`model::rank`), by which engines, and the construct that prevents it.
+fn ranking_text(model: &Model, engine: &str, off: bool, ltl: bool) -> String {
+    match crate::model::rank::analyse(model) {
+        Ok(None) => String::new(),
+        Err(e) => format!(
+            "ints not ranked: {} at {}",
+            e.what,
+            model.source.file_line(e.span.lo)
+        ),
+        Ok(Some(_)) if off => "ints not ranked (--no-rank-ints)".into(),
+        Ok(Some(_)) if model.int_window.as_ref().is_some_and(|w| w.given) => {
+            "ints not ranked (--int-range fixes the window)".into()
+        }
+        Ok(Some(r)) if engine == "explicit" || engine == "auto" => format!(
+            "ints ranked: {} (only compared, copied and incremented from the largest: each size is finite and its answers exact{}; docs/language.md 4.6)",
+            r.names(model).join(", "),
+            if ltl {
+                "; `ltl` properties keep the int window"
+            } else {
+                ""
+            }
+        ),
+        Ok(Some(_)) => format!(
+            "ints not ranked: the {engine} engine checks the int window (ranking needs --engine explicit or auto)"
+        ),
+    }
 }
 
 /// The `unsafe`/`invariant` and the `ltl` properties to answer (indices into

@@ -28,6 +28,8 @@ pub struct ExplicitEngine {
     /// default (0, one per core) is the safety search's: the parallel `ltl` search runs
     /// only when asked for (`--threads T`), see docs/engines.md.
     pub live_threads: usize,
+    /// Rank the ints of a model that qualifies (`model::rank`).
+    pub rank_ints: bool,
 }
 
 impl ExplicitEngine {
@@ -233,6 +235,7 @@ impl Engine for ExplicitEngine {
             coverage: true,
             threads: ctl.threads,
             store: self.store,
+            rank_ints: self.rank_ints,
         };
         let safety = !p.props.is_empty() || p.ltls.is_empty() || self.deadlock;
         let live = prepare(p.model, &p.ltls)?;
@@ -245,7 +248,11 @@ impl Engine for ExplicitEngine {
         };
         for n in p.sizes() {
             if safety {
-                let r: SizeReport = reach::check_size(p.model, n, &opts).into();
+                let r = reach::check_size(p.model, n, &opts);
+                if let Some(e) = r.rank_error {
+                    return Err(e);
+                }
+                let r: SizeReport = r.into();
                 let limit = r.limit;
                 if let Some(note) = omission_note(self.store, &r) {
                     notes.push(note);

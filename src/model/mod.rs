@@ -13,4 +13,5 @@ pub mod extra;
 pub mod init;
 pub mod instance;
 pub mod ir;
+pub mod rank;
 pub mod rng;

@@ -57,6 +57,10 @@ pub struct AutoEngine {
     /// `ltl` properties: the time IC3 may take before the explicit search takes the
     /// open sizes back.
     pub live_ic3_seconds: f64,
+    /// Rank the ints of a model that qualifies (`model::rank`): its sizes then all go to
+    /// the explicit search, which is finite and exact on the ranked model while the SAT
+    /// engines would check the int window only.
+    pub rank_ints: bool,
 }
 
 /// The user's limit that stopped an explicit search (`Some`), or `None` when only the
@@ -166,8 +170,14 @@ impl AutoEngine {
             coverage: true,
             threads: ctl.threads,
             store: reach::StoreKind::Exact,
+            rank_ints: self.rank_ints,
         };
-        reach::check_size(p.model, n, &opts).into()
+        let r = reach::check_size(p.model, n, &opts);
+        let mut report: SizeReport = r.clone().into();
+        if let Some(e) = r.rank_error {
+            report.internal_errors.push(e);
+        }
+        report
     }
 }
 
@@ -238,6 +248,13 @@ impl Engine for AutoEngine {
         } else {
             format!("; then for `ltl` properties, {live}")
         };
+        if self.rank_ints && crate::model::rank::applies(p.model).is_some() {
+            return format!(
+                "auto: ints ranked, every size by exhaustive explicit search (sizes it cannot finish: BMC up to depth {} and IC3 over the int window) ({}{sym})",
+                self.bmc_depth,
+                self.solver.name(),
+            ) + &live;
+        }
         format!(
             "auto: explicit search while a size takes under {:.1}s, then for the sizes left BMC up to depth {} (at most {:.1}s) and IC3 on their aggregate (at most {:.0}s, then explicit again) ({}{sym}); invariants checked independently",
             self.explicit_seconds,
@@ -292,9 +309,39 @@ impl AutoEngine {
         let mut notes = Vec::new();
         let mut growth = Growth::default();
         let mut search = |n: usize, deadline: Option<Instant>| self.reach(p, ctl, n, deadline);
-        // 1. Explicit, while it is quick.
+        // 0. Ranked ints: the sizes to the explicit search, with no budget of their own
+        // (the ranked instance is finite); sizes it could not answer take the usual
+        // route below.
         let mut first_open = p.min;
-        if self.explicit_seconds > 0.0 {
+        let mut ranked = false;
+        if self.rank_ints
+            && let Some(r) = crate::model::rank::applies(p.model)
+        {
+            ranked = true;
+            let Phase { done, users, .. } =
+                self.explicit(&p.sizes(), ctl, None, &mut growth, &mut search, report);
+            notes.push(format!(
+                "ints ranked ({}): {} answered by exhaustive explicit search, where the ranked instance is finite (the SAT engines would check the int window only)",
+                r.names(p.model).join(", "),
+                if done.is_empty() {
+                    "no size".to_string()
+                } else {
+                    crate::cert::sizes_phrase(&done)
+                }
+            ));
+            if users.is_some() {
+                return Ok(Outcome {
+                    limit: users,
+                    notes,
+                    ..Outcome::default()
+                });
+            }
+            if let Some(&last) = done.last() {
+                first_open = last + 1;
+            }
+        }
+        // 1. Explicit, while it is quick.
+        if self.explicit_seconds > 0.0 && !ranked {
             let Phase { done, users, .. } = self.explicit(
                 &p.sizes(),
                 ctl,

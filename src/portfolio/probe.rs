@@ -89,6 +89,7 @@ pub fn explicit_finishes(
             coverage: false,
             threads: ctl.threads,
             store: reach::StoreKind::Exact,
+            rank_ints: false,
         };
         let r: SizeReport = reach::check_size(p.model, n, &opts).into();
         if r.limit.is_some() || r.results.iter().any(|x| x.verdict.kind() == Kind::Unknown) {

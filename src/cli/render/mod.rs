@@ -59,6 +59,9 @@ pub(crate) struct Run<'a> {
     pub fair: Option<bool>,
     /// The `ltl` properties of the run.
     pub ltls: Vec<usize>,
+    /// Whether the ints are ranked, and why not (`model::rank`), for the header; empty
+    /// for a model without ints.
+    pub ranking: String,
 }
 
 /// How a row names its property: `invariant NAME` for an invariant (`Unsafe::label`);
@@ -89,6 +92,16 @@ pub fn ints_line(m: &Model) -> String {
     match &m.int_window {
         Some(w) => format!("ints      {}\n", w.summary(m)),
         None => String::new(),
+    }
+}
+
+/// `ranking   ...`: whether the ints are replaced by their rank (empty when the model
+/// has none).
+pub fn ranking_line(run: &Run) -> String {
+    if run.ranking.is_empty() {
+        String::new()
+    } else {
+        format!("ranking   {}\n", run.ranking)
     }
 }
 

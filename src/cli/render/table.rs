@@ -1,7 +1,7 @@
 //! The lines before the table (model, symmetry, ints, dead cells, fairness, engine) and
 //! the table's rows: one per size and property.
 
-use super::{Run, ints_line, label};
+use super::{Run, ints_line, label, ranking_line};
 use crate::model::ir::Model;
 use crate::verdict::{Proof, SizeReport, Verdict};
 
@@ -115,7 +115,7 @@ pub fn header(run: &Run) -> String {
     let size_col = run.presentation.count;
     let tool = crate::schema::Tool::this();
     format!(
-        "nfold     {} ({})\nmodel     {}\nsymmetry  {}\n{}{}{}engine    {}\n\n{}",
+        "nfold     {} ({})\nmodel     {}\nsymmetry  {}\n{}{}{}{}engine    {}\n\n{}",
         tool.version,
         if tool.git == "unknown" {
             "git commit unknown".to_string()
@@ -125,6 +125,7 @@ pub fn header(run: &Run) -> String {
         run.model.source.name,
         symmetry_line(run),
         ints_line(run.model),
+        ranking_line(run),
         dead_line(run),
         fairness_line(run),
         run.engine_text,

@@ -14,6 +14,7 @@ use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{Compiled, Outcome, Scratch};
 use crate::model::dead::Dead;
 use crate::model::instance::{Instance, State};
+use crate::model::rank::RankInst;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What every thread reads and no thread changes during a search.
@@ -27,6 +28,9 @@ pub(super) struct Ctx<'a> {
     pub props: Vec<usize>,
     /// Deadlocks are looked for.
     pub deadlock: bool,
+    /// Ints ranked (`model::rank`): every successor is renumbered before it is stored
+    /// and expanded.
+    pub rank: Option<RankInst>,
 }
 
 impl Ctx<'_> {
@@ -60,6 +64,11 @@ impl Ctx<'_> {
                 k.tmp.clear();
                 k.tmp.extend_from_slice(st);
                 d.normalize(&mut k.tmp);
+                // Ranked again without the dead values: states whose live values are
+                // in the same order then share their key (`model::rank`).
+                if let Some(r) = &self.rank {
+                    r.normalize(&mut k.tmp, &mut k.rank_buf);
+                }
                 &k.tmp
             }
             None => st,
@@ -99,6 +108,7 @@ pub(super) struct KeyBufs {
     canon: State,
     canon_buf: CanonBuf,
     tmp: State,
+    rank_buf: Vec<i64>,
 }
 
 /// One thread's buffers, reused from state to state.
@@ -108,6 +118,10 @@ pub(super) struct Work {
     st: State,
     words: Vec<u64>,
     pub keys: KeyBufs,
+    /// The ranked successor, the state before the firing, and the ranks' buffer.
+    ranked: State,
+    old: State,
+    rank_buf: Vec<i64>,
 }
 
 impl Work {
@@ -122,7 +136,11 @@ impl Work {
                 canon: vec![0; inst.slots.len()],
                 canon_buf: CanonBuf::default(),
                 tmp: Vec::new(),
+                rank_buf: Vec::new(),
             },
+            ranked: vec![0; inst.slots.len()],
+            old: vec![0; inst.slots.len()],
+            rank_buf: Vec::new(),
         }
     }
 }
@@ -165,6 +183,8 @@ pub(super) struct Outbox {
     pub range: Option<Found>,
     pub int: Option<Found>,
     pub deadlock: Option<Found>,
+    /// An increment that ranking cannot follow exactly (`model::rank`).
+    pub rank: Option<String>,
 }
 
 impl Outbox {
@@ -179,6 +199,7 @@ impl Outbox {
             range: None,
             int: None,
             deadlock: None,
+            rank: None,
         }
     }
 
@@ -202,6 +223,7 @@ impl Outbox {
         self.range = None;
         self.int = None;
         self.deadlock = None;
+        self.rank = None;
     }
 }
 
@@ -254,6 +276,9 @@ pub(super) fn expand(
         st,
         words,
         keys,
+        ranked,
+        old,
+        rank_buf,
     } = work;
     for j in blk.cuts[t]..blk.cuts[t + 1] {
         let cur = &blk.words[j * w..(j + 1) * w];
@@ -261,12 +286,34 @@ pub(super) fn expand(
         inst.unpack(cur, st);
         compiled.candidates(st, candidates);
         let mut enabled = 0usize;
+        if ctx.rank.is_some() {
+            old.copy_from_slice(st);
+        }
         for &k in candidates.iter() {
             let out_k = compiled.fire(k as usize, st, scratch, &mut |c, next, writes| {
-                words.copy_from_slice(cur);
-                for &(slot, v) in writes {
-                    inst.patch(words, slot, v);
-                }
+                let next: &[i64] = match &ctx.rank {
+                    Some(r) => {
+                        let ct = &compiled.trans[k as usize];
+                        if c == 0
+                            && r.checks(ct.trans)
+                            && out.rank.is_none()
+                            && let Err(e) = r.check(inst, old, ct.trans, &ct.params)
+                        {
+                            out.rank = Some(e);
+                        }
+                        ranked.copy_from_slice(next);
+                        r.normalize(ranked, rank_buf);
+                        inst.pack(ranked, words);
+                        ranked
+                    }
+                    None => {
+                        words.copy_from_slice(cur);
+                        for &(slot, v) in writes {
+                            inst.patch(words, slot, v);
+                        }
+                        next
+                    }
+                };
                 let (key, hash, sig) = ctx.hashes(next, words, keys);
                 let p = part_of(hash);
                 if let Some(ps) = parts {

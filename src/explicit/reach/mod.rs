@@ -57,6 +57,9 @@ pub struct ReachOptions {
     /// How states are stored: exactly, or (bug hunting) by hash compaction or bitstate,
     /// which may miss states: "no violation" is then `incomplete`.
     pub store: StoreKind,
+    /// Rank the ints when the model qualifies (`model::rank`): the search is then
+    /// finite and exact, and its counterexamples are replayed on the unranked instance.
+    pub rank_ints: bool,
 }
 
 impl ReachOptions {
@@ -99,6 +102,11 @@ pub struct ReachResult {
     pub complete: bool,
     /// Traces that failed to replay (an engine bug; the verdict is then unknown).
     pub internal_errors: Vec<String>,
+    /// The int variables ranked (`model::rank`); empty when none was.
+    pub ranked: Vec<String>,
+    /// An increment the ranking could not follow exactly: the search stopped there and
+    /// its answers are `unknown`.
+    pub rank_error: Option<String>,
     /// Which transitions fired and which property conjuncts were ever true.
     pub coverage: Coverage,
     /// Hash compaction, bitstate: an upper estimate of the probability that the search
@@ -114,7 +122,15 @@ pub fn peak_memory() -> Option<usize> {
 /// Explore the instance of size `n` breadth-first.
 pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let start = Instant::now();
-    let inst = Instance::new(model, n);
+    // Ranked ints: the search runs on the model whose int window holds every ranked
+    // state; counterexamples are rebuilt on the unranked one (`report::results`).
+    let ranking = if opts.rank_ints {
+        crate::model::rank::applies(model)
+    } else {
+        None
+    };
+    let ranked_model = ranking.as_ref().map(|r| r.model_for(model, n));
+    let inst = Instance::new(ranked_model.as_ref().unwrap_or(model), n);
     let compiled = Compiled::new(&inst);
     // Process permutations for a fully symmetric family, and permutations of the values
     // of abstract types whose values are interchangeable.
@@ -138,6 +154,9 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         kind: opts.store,
         props,
         deadlock: opts.deadlock,
+        rank: ranking
+            .as_ref()
+            .map(|r| crate::model::rank::RankInst::new(r, &inst)),
     };
     let mut s = Search::new(ctx, opts.thread_count());
     let e = s.explore(opts, start);
@@ -150,7 +169,8 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         bytes: s.bytes(),
         initial_states: e.initial_states,
     };
-    let (results, internal_errors) = report::results(&inst, &compiled, &s, &e, opts);
+    let concrete = ranking.as_ref().map(|r| (model, r));
+    let (results, internal_errors) = report::results(&inst, &compiled, &s, &e, opts, concrete);
     ReachResult {
         size: n,
         symmetry: use_sym,
@@ -160,6 +180,8 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         limit: e.limit,
         complete: e.complete && opts.store.exact(),
         internal_errors,
+        ranked: ranking.map(|r| r.names(model)).unwrap_or_default(),
+        rank_error: s.rec.rank_error.clone(),
         coverage,
         omission: (!opts.store.exact()).then_some(e.omission),
     }
@@ -183,6 +205,7 @@ impl From<ReachResult> for SizeReport {
                 complete: Some(r.complete),
                 omission_probability: r.omission,
                 bytes: Some(r.stats.bytes),
+                ints_ranked: (!r.ranked.is_empty()).then_some(r.ranked),
                 ..Default::default()
             },
             // Every state of depth <= the level being expanded was discovered and checked.

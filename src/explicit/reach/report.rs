@@ -10,6 +10,7 @@ use crate::model::compiled::Compiled;
 use crate::model::eval::{self, Fire};
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
+use crate::model::rank::Ranking;
 use crate::trace::{RangeSite, Trace, Violation};
 use crate::verdict::{Coverage, Proof, PropId, PropResult, Verdict};
 use std::time::Instant;
@@ -77,15 +78,16 @@ pub(super) fn results(
     s: &Search,
     e: &Explored,
     opts: &ReachOptions,
+    concrete: Option<(&Model, &Ranking)>,
 ) -> (Vec<PropResult>, Vec<String>) {
-    let model = inst.model;
+    let model = concrete.map_or(inst.model, |c| c.0);
     let tracked = !s.ctx.props.is_empty() || opts.deadlock;
     // Build the results, with replayed traces.
     let mut results = Vec::new();
     let mut internal_errors = Vec::new();
     let mut push = |prop: PropId, name: String, found: Option<&Found>, decided: bool| {
         let verdict = match found {
-            Some(f) => match build_trace(model, inst, compiled, s, f) {
+            Some(f) => match concrete_trace(inst, compiled, s, f, concrete) {
                 Ok(t) => Verdict::violated(t),
                 Err(e) => {
                     internal_errors.push(format!("size {}, {name}: {e}", inst.n));
@@ -156,14 +158,38 @@ pub(super) fn results(
     (results, internal_errors)
 }
 
+/// The trace to a found state: on a ranked search, the run re-fired on the unranked
+/// instance (its window wide enough for the concrete values of that many steps), where
+/// every transition is enabled as on the ranked one since ranks preserve every guard,
+/// then replayed there (`model::rank`).
+fn concrete_trace(
+    inst: &Instance,
+    compiled: &Compiled,
+    s: &Search,
+    f: &Found,
+    concrete: Option<(&Model, &Ranking)>,
+) -> Result<Trace, String> {
+    let Some((model, r)) = concrete else {
+        return build_trace(inst.model, inst, compiled, s, f, None);
+    };
+    let wide = Ranking::with_hi(model, r.concrete_hi(f.depth));
+    let cinst = Instance::new(&wide, inst.n);
+    let ccompiled = Compiled::new(&cinst);
+    build_trace(&wide, &cinst, &ccompiled, s, f, Some(inst))
+}
+
 /// Rebuild the real run to a found state and replay it on the reference interpreter.
+/// The parent records are packed for `search` (the ranked instance) when it is given,
+/// else for `inst`.
 fn build_trace(
     model: &Model,
     inst: &Instance,
     compiled: &Compiled,
     s: &Search,
     f: &Found,
+    search: Option<&Instance>,
 ) -> Result<Trace, String> {
+    let packed = search.unwrap_or(inst);
     if let Kind::RangeInit { state } = &f.kind {
         let message = match eval::satisfies_init(inst, state) {
             Err(e) => e.message,
@@ -188,8 +214,8 @@ fn build_trace(
     path.reverse();
     let root = path[0];
     let mut st: State = vec![0; inst.slots.len()];
-    inst.unpack(
-        &s.rec.roots[root * inst.words..(root + 1) * inst.words],
+    packed.unpack(
+        &s.rec.roots[root * packed.words..(root + 1) * packed.words],
         &mut st,
     );
     let init = st.clone();

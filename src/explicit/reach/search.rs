@@ -75,6 +75,8 @@ pub(super) struct Records {
     /// The shallowest store leaving the int window.
     pub int_found: Option<Found>,
     pub deadlock_found: Option<Found>,
+    /// An increment ranking cannot follow exactly: the search stops (`model::rank`).
+    pub rank_error: Option<String>,
     pub transitions: u64,
     /// Per compiled transition instance: whether it fired (or met a range error) in an
     /// expanded state.
@@ -114,6 +116,7 @@ impl Records {
             range_found: None,
             int_found: None,
             deadlock_found: None,
+            rank_error: None,
             transitions: 0,
             fired: vec![false; trans],
             numbers: vec![Vec::new(); PARTS],
@@ -207,6 +210,9 @@ impl Records {
             }
             if self.deadlock_found.is_none() {
                 self.deadlock_found = o.deadlock.take();
+            }
+            if self.rank_error.is_none() {
+                self.rank_error = o.rank.take();
             }
             for seq in 0..o.total {
                 let v = std::mem::take(o.new_at[seq].get_mut());
@@ -426,7 +432,7 @@ impl<'a> Search<'a> {
         std::thread::scope(|scope| {
             let mut spawned = false;
             let mut work = Work::new(ctx.inst);
-            while limit.is_none() && !rec.all_done(ctx, depth) {
+            while limit.is_none() && rec.rank_error.is_none() && !rec.all_done(ctx, depth) {
                 if cursor >= rec.count {
                     break;
                 }
@@ -493,7 +499,7 @@ impl<'a> Search<'a> {
             }
         });
         Explored {
-            complete: limit.is_none() && cursor >= self.rec.count,
+            complete: limit.is_none() && self.rec.rank_error.is_none() && cursor >= self.rec.count,
             limit,
             depth,
             initial_states: init_count,
