@@ -90,8 +90,12 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<WithLemmas, Stri
         *next - 1
     };
     for (i, l) in cert.lemmas.iter().enumerate() {
-        let cube = count::parse(&l.body).map_err(|e| format!("lemma {}: {e}", i + 1))?;
-        if l.no_range || l.no_int_bound || cube.is_some() {
+        let cube = if l.bdd.is_some() {
+            None
+        } else {
+            count::parse(&l.body).map_err(|e| format!("lemma {}: {e}", i + 1))?
+        };
+        if l.no_range || l.no_int_bound || l.bdd.is_some() || cube.is_some() {
             // A placeholder keeps one property per lemma; it is never evaluated.
             text.push_str(&format!("unsafe {prefix}{} () {{ False }}\n", i + 1));
         } else {
@@ -405,11 +409,24 @@ impl<'a> SizeQueries<'a> {
         let mut inv = Vec::new();
         let mut viol: Vec<Vec<Lit>> = Vec::new();
         let mut counters: Vec<Vec<Counter>> = Vec::new();
+        let mut failures = Vec::new();
+        let base = original.unsafes.len();
         for j in 0..=k {
             let mut cs = Vec::new();
             let mut bad = Vec::new();
+            let mut diagram = Diagram::new(&u, &cert.nodes);
             for &(p, special) in lemmas {
-                if let Some(int) = special {
+                if let Some(r) = cert.lemmas[p - base].bdd {
+                    match diagram.lit(&mut u, j, r) {
+                        Ok(l) => bad.push(l),
+                        Err(e) => {
+                            if j == 0 {
+                                failures.push(e);
+                            }
+                            bad.push(-TRUE);
+                        }
+                    }
+                } else if let Some(int) = special {
                     // `no int_bound` or `no range error`.
                     let r = if int {
                         u.ts.int_bound(false)
@@ -459,7 +476,7 @@ impl<'a> SizeQueries<'a> {
             inv,
             viol,
             path,
-            failures: Vec::new(),
+            failures,
             unchecked: Vec::new(),
         })
     }
@@ -472,6 +489,17 @@ impl<'a> SizeQueries<'a> {
             SolveResult::Unsat => {}
             SolveResult::Unknown => self.unchecked.push(format!("{what}: {NOT_CHECKED}")),
             SolveResult::Sat => {
+                if std::env::var("NFOLD_DEBUG_CHECK").is_ok() {
+                    for (j, fr) in self.u.frames.iter().enumerate() {
+                        let st = fr.state(&self.u.inst, &|l| self.s.value(l));
+                        let named: Vec<String> = st
+                            .iter()
+                            .enumerate()
+                            .map(|(k, v)| format!("{}={v}", self.u.inst.cell_name(k)))
+                            .collect();
+                        eprintln!("frame {j}: {}", named.join(" "));
+                    }
+                }
                 let which = self.viol[frame]
                     .iter()
                     .position(|&l| self.s.value(l))
@@ -511,7 +539,10 @@ impl<'a> SizeQueries<'a> {
     /// one violating it at the tuple 1..k: that tuple is the one asked.
     fn consecution_targets(&mut self, m: &Model, n: usize) -> Vec<Lit> {
         let k = self.cert.induction;
-        if !(m.is_symmetric() && n > 1) {
+        // A diagram names cells, not processes: with one, Inv is not closed under
+        // renaming.
+        let diagrams = self.cert.lemmas.iter().any(|l| l.bdd.is_some());
+        if !(m.is_symmetric() && n > 1) || diagrams {
             return self.viol[k].clone();
         }
         let u = &mut self.u;
@@ -595,6 +626,98 @@ impl<'a> SizeQueries<'a> {
                 );
             }
         }
+    }
+}
+
+/// The `bdd` lemmas at one frame as circuits: one if-then-else per node, over the
+/// literals "bit b of (cell - lo) is 1" of the frame (from the cell's own encoding:
+/// the disjunction of the values with that bit).
+struct Diagram<'c> {
+    nodes: &'c [crate::cert::BddNode],
+    /// Cell name -> slot of the instance.
+    slots: HashMap<String, usize>,
+    lits: HashMap<usize, Lit>,
+    atoms: HashMap<(usize, u32, i64), Lit>,
+}
+
+impl<'c> Diagram<'c> {
+    fn new(u: &Unroller, nodes: &'c [crate::cert::BddNode]) -> Diagram<'c> {
+        let slots = if nodes.is_empty() {
+            HashMap::new()
+        } else {
+            (0..u.inst.slots.len())
+                .map(|s| (u.inst.cell_name(s), s))
+                .collect()
+        };
+        Diagram {
+            nodes,
+            slots,
+            lits: HashMap::new(),
+            atoms: HashMap::new(),
+        }
+    }
+
+    /// "Bit b of (cell s - lo) is 1" at frame j.
+    fn atom(&mut self, u: &mut Unroller, j: usize, s: usize, b: u32, lo: i64) -> Lit {
+        if let Some(&l) = self.atoms.get(&(s, b, lo)) {
+            return l;
+        }
+        let sl = &u.inst.slots[s];
+        let (vlo, vhi) = (sl.lo, sl.hi);
+        let size = (vhi - vlo + 1).max(0) as usize;
+        let cell = u.frames[j].cells[s].clone();
+        let t = cell.decode(&mut u.c, vlo, size);
+        let ones: Vec<Lit> = (vlo..=vhi)
+            .filter(|&v| (v - lo) >> b & 1 == 1)
+            .map(|v| t.cond(&mut u.c, v))
+            .collect();
+        let l = u.c.or(&ones);
+        self.atoms.insert((s, b, lo), l);
+        l
+    }
+
+    /// The diagram `r` at frame j (its nodes built once, children first).
+    fn lit(&mut self, u: &mut Unroller, j: usize, r: crate::cert::BddRef) -> Result<Lit, String> {
+        use crate::cert::BddRef;
+        let node_lit = |lits: &HashMap<usize, Lit>, r: BddRef| match r {
+            BddRef::Const(true) => TRUE,
+            BddRef::Const(false) => -TRUE,
+            BddRef::Node { id, neg } => {
+                let l = lits[&id];
+                if neg { -l } else { l }
+            }
+        };
+        let Some(root) = r.node() else {
+            return Ok(node_lit(&self.lits, r));
+        };
+        // The nodes below the root not built yet, in increasing order.
+        let mut need = vec![root];
+        let mut todo = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        while let Some(id) = need.pop() {
+            if self.lits.contains_key(&id) || !seen.insert(id) {
+                continue;
+            }
+            todo.push(id);
+            let n = &self.nodes[id - 1];
+            need.extend(n.then.node());
+            need.extend(n.else_.node());
+        }
+        todo.sort_unstable();
+        for id in todo {
+            let n = &self.nodes[id - 1];
+            let s = *self.slots.get(&n.cell).ok_or_else(|| {
+                format!(
+                    "node {id} reads cell `{}`, which the instance of size {} lacks",
+                    n.cell, u.inst.n
+                )
+            })?;
+            let a = self.atom(u, j, s, n.bit, n.lo);
+            let (t, e) = (node_lit(&self.lits, n.then), node_lit(&self.lits, n.else_));
+            let l = u.c.ite(a, t, e);
+            self.lits.insert(id, l);
+        }
+        Ok(node_lit(&self.lits, r))
     }
 }
 
@@ -694,6 +817,12 @@ pub fn check_every(
         if counts.contains_key(&p) {
             return Ok(refuse(format!(
                 "lemma `{}` counts processes: counting lemmas are checked at each size only",
+                l.text()
+            )));
+        }
+        if l.bdd.is_some() {
+            return Ok(refuse(format!(
+                "lemma `{}` is a decision diagram: checked at each size only",
                 l.text()
             )));
         }

@@ -578,6 +578,7 @@ impl Lemma {
             no_range: false,
             no_int_bound: false,
             ordered: self.ordered,
+            bdd: None,
         }
     }
 }
