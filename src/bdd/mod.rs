@@ -208,14 +208,30 @@ impl BddEngine {
         let origin = prod.origin.clone();
         let instances = ts.instances.clone();
         let special = move |t: usize| origin[instances[t].0] == Origin::Count;
+        // The property's process on top (the labels read it), the model's cells, then
+        // the automaton state, then the flags of the round.
+        let var_of: Vec<usize> = ts.inst.slots.iter().map(|s| s.var).collect();
+        let (base, q, proc_var) = (prod.base_vars, prod.q_var, prod.proc_var);
+        let tier = move |s: usize| {
+            let v = var_of[s];
+            if Some(v) == proc_var {
+                0
+            } else if v < base {
+                1
+            } else if v == q {
+                2
+            } else {
+                3
+            }
+        };
         let t0 = Instant::now();
-        let mut sys = match Sys::new(ts, &left_out, &special, self.nodes, budget) {
+        let mut sys = match Sys::new(ts, &left_out, &tier, &special, self.nodes, budget) {
             Ok(s) => s,
             Err(e) => return Ok(Err(e)),
         };
         if ctl.progress {
             crate::progress::line(format!(
-                "bdd: {} state bits, {} relations, {} nodes ({:.2}s)",
+                "bdd: {} state bits, {} transition instances, {} nodes ({:.2}s)",
                 sys.bits.len(),
                 sys.steps.len() + sys.special.len(),
                 sys.nodes(),

@@ -1,23 +1,26 @@
-//! The transition system of `bmc::transys` as BDDs: its state bits as BDD variables
-//! (a primed copy beside every bit some transition instance writes), each transition
-//! instance as a relation over the current state and the primed copies of the bits it
-//! writes (its frame condition: every other bit keeps its value), instances that write
-//! the same bits clustered into one relation, and the pre- and post-images of a set of
-//! states through them (the relational product: conjunction and quantification in one
-//! pass of the BDD package).
+//! The transition system of `bmc::transys` as BDDs: its state bits as BDD variables,
+//! each transition instance as a guard and the next value of each bit it writes (every
+//! other bit keeps its value), and the pre-image of a set of states through an
+//! instance by composition: S[x_W := f(x, c)] ∧ guard(x, c), the step's choices c
+//! quantified. (A relational product over primed copies of the bits was tried first:
+//! the relations of Peterson's lock under fairness, where every step updates every
+//! process's fairness flag, took 2.4 million nodes at n = 4 and a second per image;
+//! composition with the next-state functions keeps each operation on the set's size.)
 //!
-//! The relations are read off the template circuit: with instance t selected (its
-//! selector true, every other false) the circuit's gates are evaluated into BDDs over
-//! the current state and the step inputs that are left (the nondeterministic choices,
-//! the auxiliary variables of the at-most-one constraint), which are then quantified
-//! away under the step constraints (`STEP`) and the selected instance's firing
-//! (`FIRE`). The state constraints (`STATE`) bound every set of states the engine
-//! computes (`valid`). So the relations are the template's, bit for bit; nothing is
-//! re-derived from the model.
+//! The guards and functions are read off the template circuit: with instance t
+//! selected (its selector true, every other false) the circuit's gates are evaluated
+//! into BDDs over the current state and the step inputs that are left (the
+//! nondeterministic choices, the auxiliary variables of the at-most-one constraint),
+//! under the step constraints (`STEP`) and the selected instance's firing (`FIRE`);
+//! inputs no next value reads are quantified from the guard at once. The state
+//! constraints (`STATE`) bound every set of states the engine computes (`valid`). So
+//! the steps are the template's, bit for bit; nothing is re-derived from the model.
 //!
-//! Variable order: the cells of no process first (the automaton state, the globals),
-//! then per process slot its presence bit and its cells, each bit followed by its
-//! primed copy; the step inputs last (they are quantified within each relation).
+//! Variable order (`tier`, then process slot): the cells of no process first, then per
+//! process slot its presence bit and its cells, then the cells the caller puts last
+//! (the automaton state and the round's flags: every step updates them as a function
+//! of the cells above, which composition and the relational product then meet already
+//! decided); the step inputs at the bottom.
 
 use super::Budget;
 use crate::bmc::transys::{FIRE, STATE, STEP, StateVar, Transys};
@@ -26,7 +29,7 @@ use crate::sat::Lit;
 use crate::sat::circuit::{FALSE, TRUE};
 use oxidd::bcdd::{BCDDFunction, BCDDManagerRef};
 use oxidd::{BooleanFunction, BooleanFunctionQuant, BooleanOperator, FunctionSubst, ManagerRef};
-use oxidd::{Manager, Subst, VarNo};
+use oxidd::{Function, Manager, Subst, VarNo};
 use std::collections::HashMap;
 
 /// A BDD.
@@ -58,23 +61,35 @@ pub struct Bit {
     pub of: StateVar,
     pub bit: u32,
     pub cur: VarNo,
+    /// Its primed copy (the next state, for the relational product), when some
+    /// instance writes it.
     pub next: Option<VarNo>,
 }
 
-/// A clustered relation: instances that write the same bits.
-pub struct Cluster {
-    /// Indices into `Sys::instances` (template instances).
-    pub members: Vec<usize>,
-    /// Per member, its relation over (x, x'_W).
-    pub rels: Vec<F>,
-    /// Their disjunction.
-    pub rel: F,
-    /// x_W -> x'_W and back.
-    to_next: Subst<F>,
-    to_cur: Subst<F>,
-    /// The cubes of x'_W and of x_W.
-    next_cube: F,
-    cur_cube: F,
+/// One transition instance as BDDs.
+pub struct Step {
+    /// The template instance (index into `Transys::instances`).
+    pub t: usize,
+    /// It fires: over the current state and its choices.
+    pub guard: F,
+    /// The written bits (indices into `Sys::bits`) and their next values.
+    pub written: Vec<usize>,
+    pub next: Vec<F>,
+    subst: Subst<F>,
+    /// The cube of its choice variables (true: none).
+    choices: F,
+    /// The relation over (x, x'_W), choices quantified, and the renaming of x_W to
+    /// x'_W with the cube of x'_W (`Image::Product`).
+    rel: Option<(F, Subst<F>, F)>,
+}
+
+/// How a pre-image is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Image {
+    /// ∃x'_W, c. guard ∧ ∧_b (x'_b ↔ f_b) ∧ S[x_W := x'_W] (relational product).
+    Product,
+    /// ∃c. guard ∧ S[x_W := f(x, c)] (vector composition).
+    Compose,
 }
 
 /// The BDD transition system, see the module comment.
@@ -89,10 +104,9 @@ pub struct Sys<'m> {
     /// whole-array update of the aggregate may write it, and no step reads it, so the
     /// sets the engine computes do not depend on it.)
     pub valid: F,
-    /// The clusters of the steps that are not `special` (see `Sys::new`), and of the
-    /// special ones.
-    pub steps: Vec<Cluster>,
-    pub special: Vec<Cluster>,
+    /// The instances that are not `special` (see `Sys::new`), and the special ones.
+    pub steps: Vec<Step>,
+    pub special: Vec<Step>,
     /// Template variable -> BDD variable of the current state.
     var_of: HashMap<u32, VarNo>,
     /// Template variables fixed to a constant in every evaluation (cells left out).
@@ -101,6 +115,8 @@ pub struct Sys<'m> {
     inputs: HashMap<u32, VarNo>,
     /// The BDD variable of every BDD variable number (functions).
     vars: Vec<F>,
+    /// How pre-images are computed.
+    pub image: Image,
     /// Largest node count seen.
     pub peak: usize,
     last_gc: usize,
@@ -120,21 +136,27 @@ fn group_of(ts: &Transys, s: usize) -> usize {
 impl<'m> Sys<'m> {
     /// The system of `ts`, with every cell of `left_out` read as its lowest value and
     /// never written (k-liveness's round counter, which the engine does not track);
-    /// the transition instances for which `special` holds are clustered apart.
+    /// the transition instances for which `special` holds are kept apart.
     pub fn new(
         ts: Transys<'m>,
         left_out: &[usize],
+        tier: &dyn Fn(usize) -> usize,
         special: &dyn Fn(usize) -> bool,
         nodes: usize,
         budget: &Budget,
     ) -> R<Sys<'m>> {
-        let mgr = oxidd::bcdd::new_manager(nodes, (nodes / 4).clamp(1 << 16, 1 << 24), 1);
+        let mgr = oxidd::bcdd::new_manager(nodes, (nodes / 16).clamp(1 << 16, 1 << 22), 1);
         let tt = mgr.with_manager_shared(|m| F::t(m));
         let ev = Some(Eval::new(&ts));
         let mut sys = Sys {
             ts,
             mgr,
             ev,
+            image: if std::env::var("NFOLD_BDD_COMPOSE").is_ok() {
+                Image::Compose
+            } else {
+                Image::Product
+            },
             bits: Vec::new(),
             valid: tt,
             steps: Vec::new(),
@@ -146,34 +168,26 @@ impl<'m> Sys<'m> {
             peak: 0,
             last_gc: 0,
         };
-        sys.lay_out(left_out);
+        sys.lay_out(left_out, tier);
         sys.valid = sys.build_valid(budget)?;
-        let n = sys.ts.instances.len();
-        let mut by_writes: HashMap<(bool, Vec<usize>), Vec<usize>> = HashMap::new();
-        let mut keys = Vec::new();
-        for t in 0..n {
-            let w = sys.written_bits(t);
-            let key = (special(t), w);
-            if !by_writes.contains_key(&key) {
-                keys.push(key.clone());
-            }
-            by_writes.entry(key).or_default().push(t);
-        }
-        for key in keys {
+        for t in 0..sys.ts.instances.len() {
             budget.poll()?;
-            let members = by_writes.remove(&key).unwrap();
-            let c = sys.cluster(members, key.1, budget)?;
-            if key.0 {
-                sys.special.push(c);
+            let Some(step) = sys.step(t)? else { continue };
+            if special(t) {
+                sys.special.push(step);
             } else {
-                sys.steps.push(c);
+                sys.steps.push(step);
+            }
+            let g = sys.steps.last().map(|x| x.guard.clone());
+            if let Some(g) = g {
+                sys.note_size(&g);
             }
         }
         Ok(sys)
     }
 
     /// The state bits in the variable order, with their BDD variables.
-    fn lay_out(&mut self, left_out: &[usize]) {
+    fn lay_out(&mut self, left_out: &[usize], tier: &dyn Fn(usize) -> usize) {
         let ts = &self.ts;
         let mut written = vec![false; ts.cur.cells.len()];
         for t in 0..ts.instances.len() {
@@ -181,18 +195,19 @@ impl<'m> Sys<'m> {
                 written[s] = true;
             }
         }
-        let mut order: Vec<(usize, usize, Option<usize>)> = (0..ts.cur.cells.len())
-            .map(|s| (group_of(ts, s), 1, Some(s)))
+        let primed = self.image == Image::Product;
+        let mut order: Vec<(usize, usize, usize, Option<usize>)> = (0..ts.cur.cells.len())
+            .map(|s| (tier(s), group_of(ts, s), 1, Some(s)))
             .collect();
         for p in 0..ts.agg.max {
             if ts.agg.absent[p] != FALSE {
-                order.push((p + 1, 0, None));
+                order.push((1, p + 1, 0, None));
             }
         }
-        order.sort_by_key(|&(g, k, s)| (g, k, s.unwrap_or(0)));
+        order.sort_by_key(|&(t, g, k, s)| (t, g, k, s.unwrap_or(0)));
         let mut bits = Vec::new();
         let mut fixed = HashMap::new();
-        for (g, _, s) in order {
+        for (_, g, _, s) in order {
             match s {
                 None => {
                     let a = ts.agg.absent[g - 1];
@@ -207,17 +222,16 @@ impl<'m> Sys<'m> {
                             fixed.insert(l.unsigned_abs(), l < 0);
                             continue;
                         }
-                        bits.push((l, StateVar::Cell(s), b as u32, written[s]));
+                        bits.push((l, StateVar::Cell(s), b as u32, primed && written[s]));
                     }
                 }
             }
         }
         let count: u32 = bits.iter().map(|b| 1 + b.3 as u32).sum();
-        let first = self.mgr.with_manager_exclusive(|m| m.add_vars(count)).start;
-        let mut v = first;
+        let mut v = self.mgr.with_manager_exclusive(|m| m.add_vars(count)).start;
         for (lit, of, bit, w) in bits {
-            let next = w.then_some(v + 1);
             self.var_of.insert(lit.unsigned_abs(), v);
+            let next = w.then_some(v + 1);
             self.bits.push(Bit {
                 lit,
                 of,
@@ -308,38 +322,84 @@ impl<'m> Sys<'m> {
         x
     }
 
-    /// The relation of one instance: it fires, the step and firing constraints hold,
-    /// and each written bit's primed copy is its next value; the step inputs
-    /// quantified.
-    fn relation(&mut self, t: usize, written: &[usize]) -> R<F> {
+    /// Instance t as a guard and next values (`None`: it never fires).
+    fn step(&mut self, t: usize) -> R<Option<Step>> {
         let fire = self.ts.fire[t];
-        let mut r = self.eval(fire, Some(t))?;
+        let mut guard = self.eval(fire, Some(t))?;
         let groups: Vec<Vec<Lit>> = [STEP, FIRE]
             .iter()
             .flat_map(|&g| self.ts.c.group(g).map(|c| c.to_vec()).collect::<Vec<_>>())
             .collect();
         for cl in groups {
-            if r.satisfiable() {
-                let c = self.clause(&cl, Some(t))?;
-                r = r.and(&c)?;
+            if !guard.satisfiable() {
+                return Ok(None);
             }
+            let c = self.clause(&cl, Some(t))?;
+            guard = guard.and(&c)?;
         }
-        for &i in written {
-            if !r.satisfiable() {
-                break;
-            }
+        if !guard.satisfiable() {
+            return Ok(None);
+        }
+        let written = self.written_bits(t);
+        let mut next = Vec::with_capacity(written.len());
+        for &i in &written {
             let b = self.bits[i].clone();
             let nx = self.next_lit(&b);
-            let f = self.eval(nx, Some(t))?;
-            let p = self.var(b.next.expect("a written bit has a primed copy")).clone();
-            r = r.and(&p.equiv(&f)?)?;
+            next.push(self.eval(nx, Some(t))?);
         }
-        let inputs: Vec<VarNo> = self.inputs.values().copied().collect();
-        let mut cube = self.tt();
-        for v in inputs {
-            cube = cube.and(self.var(v))?;
+        // The inputs the next values read are the step's choices; the others (the
+        // at-most-one constraint's) are quantified from the guard now.
+        let input_vars: std::collections::HashSet<VarNo> = self.inputs.values().copied().collect();
+        let mut read = std::collections::HashSet::new();
+        for f in &next {
+            support(f, &mut read);
         }
-        Ok(r.exists(&cube)?)
+        let mut drop = self.tt();
+        let mut choices = self.tt();
+        for &v in &input_vars {
+            if read.contains(&v) {
+                choices = choices.and(self.var(v))?;
+            } else {
+                drop = drop.and(self.var(v))?;
+            }
+        }
+        let guard = guard.exists(&drop)?;
+        let rel = if self.image == Image::Product {
+            let mut r = guard.clone();
+            let mut cube = self.tt();
+            let (mut from, mut to) = (Vec::new(), Vec::new());
+            for (&i, f) in written.iter().zip(&next) {
+                let p = self.bits[i].next.expect("a written bit has a primed copy");
+                r = r.and(&self.var(p).equiv(f)?)?;
+                cube = cube.and(self.var(p))?;
+                from.push(self.bits[i].cur);
+                to.push(self.var(p).clone());
+            }
+            let r = r.exists(&choices)?;
+            Some((r, Subst::new(from, to), cube))
+        } else {
+            None
+        };
+        if std::env::var("NFOLD_DEBUG_BDD").is_ok() {
+            eprintln!(
+                "instance {t} {:?}: guard {} nodes, next {:?}, {} choice vars of {} inputs",
+                self.ts.instances[t],
+                guard.node_count(),
+                next.iter().map(|f| f.node_count()).collect::<Vec<_>>(),
+                read.iter().filter(|v| input_vars.contains(v)).count(),
+                input_vars.len()
+            );
+        }
+        let vars: Vec<VarNo> = written.iter().map(|&i| self.bits[i].cur).collect();
+        Ok(Some(Step {
+            t,
+            guard,
+            subst: Subst::new(vars, next.clone()),
+            written,
+            next,
+            choices,
+            rel,
+        }))
     }
 
     /// The template literal of a bit's next value.
@@ -353,74 +413,76 @@ impl<'m> Sys<'m> {
         }
     }
 
-    fn cluster(
-        &mut self,
-        members: Vec<usize>,
-        written: Vec<usize>,
-        budget: &Budget,
-    ) -> R<Cluster> {
-        let mut rels = Vec::new();
-        let mut rel = self.ff();
-        for &t in &members {
-            budget.poll()?;
-            let r = self.relation(t, &written)?;
-            rel = rel.or(&r)?;
-            rels.push(r);
+    /// The states with step `x` into `s`.
+    pub fn pre_step(&self, x: &Step, s: &F) -> R<F> {
+        if let Some((rel, to_next, cube)) = &x.rel {
+            let moved = s.substitute(to_next)?;
+            return Ok(rel.apply_exists(BooleanOperator::And, &moved, cube)?);
         }
-        let cur: Vec<VarNo> = written.iter().map(|&i| self.bits[i].cur).collect();
-        let next: Vec<VarNo> = written.iter().map(|&i| self.bits[i].next.unwrap()).collect();
-        let fs = |vs: &[VarNo]| -> Vec<F> { vs.iter().map(|&v| self.var(v).clone()).collect() };
-        let mut next_cube = self.tt();
-        for &v in &next {
-            next_cube = next_cube.and(self.var(v))?;
-        }
-        let mut cur_cube = self.tt();
-        for &v in &cur {
-            cur_cube = cur_cube.and(self.var(v))?;
-        }
-        Ok(Cluster {
-            members,
-            rels,
-            rel,
-            to_next: Subst::new(cur.clone(), fs(&next)),
-            to_cur: Subst::new(next, fs(&cur)),
-            next_cube,
-            cur_cube,
+        let moved = if x.written.is_empty() {
+            s.clone()
+        } else {
+            s.substitute(&x.subst)?
+        };
+        Ok(if x.choices.valid() {
+            x.guard.and(&moved)?
+        } else {
+            x.guard.apply_exists(BooleanOperator::And, &moved, &x.choices)?
         })
     }
 
-    /// The states with a step of relation `rel` (of cluster `c`) into `s`.
-    pub fn pre_rel(&self, c: &Cluster, rel: &F, s: &F) -> R<F> {
-        let moved = s.substitute(&c.to_next)?;
-        Ok(rel.apply_exists(BooleanOperator::And, &moved, &c.next_cube)?)
-    }
-
-    /// The states a step of relation `rel` (of cluster `c`) leads to from `s`.
-    pub fn post_rel(&self, c: &Cluster, rel: &F, s: &F) -> R<F> {
-        let img = rel.apply_exists(BooleanOperator::And, s, &c.cur_cube)?;
-        Ok(img.substitute(&c.to_cur)?)
-    }
-
-    /// The states with a step of one of `clusters` into `s`, within `within`.
-    pub fn pre(&mut self, clusters: &[Cluster], s: &F, within: &F, budget: &Budget) -> R<F> {
+    /// The states with a step of `steps` into `s`, within `within`.
+    pub fn pre(&mut self, steps: &[Step], s: &F, within: &F, budget: &Budget) -> R<F> {
         let mut out = self.ff();
-        for c in clusters {
+        for x in steps {
             budget.poll()?;
-            let p = self.pre_rel(c, &c.rel, s)?;
+            let p = self.pre_step(x, s)?;
             out = out.or(&p)?;
             self.note_size(&out);
         }
         Ok(out.and(within)?)
     }
 
+    /// The successor of state `s` (bit values) by step `x` in `target`, if any.
+    pub fn post_into(&self, x: &Step, s: &[bool], target: &F) -> R<Option<Vec<bool>>> {
+        let here = self.state(s)?;
+        // The choices that fire and lead into the target, from this state.
+        let ok = self.pre_step_keep(x, target)?.and(&here)?;
+        let Some(cube) = ok.pick_cube(|_, _, _| false) else {
+            return Ok(None);
+        };
+        let mut point = here;
+        for (&v, _) in self.inputs.iter().map(|(k, v)| (v, k)) {
+            let on = matches!(cube.get(v as usize), Some(oxidd::util::OptBool::True));
+            let x = self.var(v);
+            point = point.and(&if on { x.clone() } else { x.not()? })?;
+        }
+        let mut out = s.to_vec();
+        for (&i, f) in x.written.iter().zip(&x.next) {
+            out[i] = f.and(&point)?.satisfiable();
+        }
+        Ok(Some(out))
+    }
+
+    /// `pre_step` with the choices kept (not quantified).
+    fn pre_step_keep(&self, x: &Step, s: &F) -> R<F> {
+        let moved = if x.written.is_empty() {
+            s.clone()
+        } else {
+            s.substitute(&x.subst)?
+        };
+        Ok(x.guard.and(&moved)?)
+    }
+
     /// Record the node count, and collect garbage once it has doubled since the last
-    /// collection.
+    /// collection (and passed a million nodes: a collection clears the operation
+    /// cache).
     pub fn note_size(&mut self, _f: &F) {
         let n = self.mgr.with_manager_shared(|m| m.num_inner_nodes());
         if n > self.peak {
             self.peak = n;
         }
-        if n > 2 * self.last_gc.max(1 << 16) {
+        if n > 2 * self.last_gc.max(1 << 20) {
             self.mgr.with_manager_shared(|m| m.gc());
             self.last_gc = self.mgr.with_manager_shared(|m| m.num_inner_nodes());
         }
@@ -476,6 +538,27 @@ impl<'m> Sys<'m> {
     /// The number of nodes of the manager now.
     pub fn nodes(&self) -> usize {
         self.mgr.with_manager_shared(|m| m.num_inner_nodes())
+    }
+}
+
+/// The variables `f` reads, added to `out`.
+pub fn support(f: &F, out: &mut std::collections::HashSet<VarNo>) {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![f.clone()];
+    while let Some(g) = stack.pop() {
+        let info = g.with_manager_shared(|m, e| {
+            let node = m.get_node(e);
+            (!node.is_any_terminal()).then(|| (e.node_id(), m.level_to_var(node.level())))
+        });
+        let Some((id, var)) = info else { continue };
+        if !seen.insert(id) {
+            continue;
+        }
+        out.insert(var);
+        if let Some((a, b)) = g.cofactors() {
+            stack.push(a);
+            stack.push(b);
+        }
     }
 }
 

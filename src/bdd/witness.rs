@@ -36,14 +36,10 @@ const MAX_SEGMENTS: usize = 10_000;
 
 /// One step from state `s` into `target`: through a count step (`count`) or any other.
 fn step_into(sys: &mut Sys, s: &[bool], target: &F, count: bool) -> R<Option<(usize, Vec<bool>)>> {
-    let from = sys.state(s)?;
-    let clusters = if count { &sys.special } else { &sys.steps };
-    for c in clusters {
-        for (&t, rel) in c.members.iter().zip(&c.rels) {
-            let img = sys.post_rel(c, rel, &from)?.and(target)?;
-            if let Some(next) = sys.pick(&img) {
-                return Ok(Some((t, next)));
-            }
+    let steps = if count { &sys.special } else { &sys.steps };
+    for x in steps {
+        if let Some(next) = sys.post_into(x, s, target)? {
+            return Ok(Some((x.t, next)));
         }
     }
     Ok(None)
@@ -191,7 +187,7 @@ pub fn lasso(
     let Some(run) = lasso_run(sys, init, fair, budget)? else {
         return Ok(Err("the walk found no cycle".into()));
     };
-    let count_of: Vec<usize> = sys.special.iter().flat_map(|c| c.members.clone()).collect();
+    let count_of: Vec<usize> = sys.special.iter().map(|x| x.t).collect();
     let is_count = |t: usize| count_of.contains(&t);
     let (prod, trace) = match product_trace(sys, model, prop, fair_runs, w, &run, &is_count) {
         Ok(x) => x,
