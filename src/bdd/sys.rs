@@ -380,16 +380,6 @@ impl<'m> Sys<'m> {
         } else {
             None
         };
-        if std::env::var("NFOLD_DEBUG_BDD").is_ok() {
-            eprintln!(
-                "instance {t} {:?}: guard {} nodes, next {:?}, {} choice vars of {} inputs",
-                self.ts.instances[t],
-                guard.node_count(),
-                next.iter().map(|f| f.node_count()).collect::<Vec<_>>(),
-                read.iter().filter(|v| input_vars.contains(v)).count(),
-                input_vars.len()
-            );
-        }
         let vars: Vec<VarNo> = written.iter().map(|&i| self.bits[i].cur).collect();
         Ok(Some(Step {
             t,
