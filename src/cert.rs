@@ -165,7 +165,9 @@ impl BddNode {
             .parse()
             .map_err(|_| format!("`{}` is not a node number", t[0]))?;
         if id != expect {
-            return Err(format!("expected node {expect} here (nodes are numbered in order)"));
+            return Err(format!(
+                "expected node {expect} here (nodes are numbered in order)"
+            ));
         }
         let k = t.len();
         let bit: u32 = t[k - 4]
@@ -671,6 +673,7 @@ mod tests {
             no_range: false,
             no_int_bound: false,
             ordered: false,
+            bdd: None,
         };
         let mut ls = vec![
             lemma(None, &["z1", "z2"], "A[z1] = Crit && A[z2] = Crit"),
@@ -719,6 +722,7 @@ mod tests {
             liveness: None,
             counting: None,
             assume: Vec::new(),
+            nodes: Vec::new(),
         };
         let t = c.to_text();
         assert!(t.contains("proves mutex at 1..3, 5, 7..8"));
@@ -776,6 +780,30 @@ mod tests {
             assert_eq!(Certificate::parse(&t).unwrap(), counting);
         }
         assert!(Certificate::parse("sizes 1..2\nliveness a b\n").is_err());
+        // Decision diagrams: nodes in order, children before parents, cell names with
+        // several indices, negated references.
+        let diagram = Certificate {
+            nodes: vec![
+                BddNode::parse("1 E[1,2] 0 0 T F", 1).unwrap(),
+                BddNode::parse("2 NfRounds 1 0 -1 T", 2).unwrap(),
+            ],
+            lemmas: vec![CertLemma::parse("sizes 3..3: bdd -2").unwrap()],
+            ..every.clone()
+        };
+        let t = diagram.to_text();
+        assert!(
+            t.contains("\nnode 2 NfRounds 1 0 -1 T\n") && t.contains("lemma sizes 3..3: bdd -2\n")
+        );
+        assert_eq!(Certificate::parse(&t).unwrap(), diagram);
+        assert!(
+            BddNode::parse("1 X 0 0 1 F", 1).is_err(),
+            "a node names itself"
+        );
+        assert!(BddNode::parse("2 X 0 0 T F", 1).is_err(), "out of order");
+        assert!(
+            Certificate::parse("sizes 1..2\nlemma bdd 3\n").is_err(),
+            "no node 3"
+        );
         assert!(Certificate::parse("sizes 1..2\nliveness a counting 0\n").is_err());
     }
 }

@@ -142,7 +142,10 @@ impl Engine for BddEngine {
             p,
             report,
             &mut |_| {
-                Err("the bdd engine answers `ltl` properties only (`nfold live --engine bdd`)".into())
+                Err(
+                    "the bdd engine answers `ltl` properties only (`nfold live --engine bdd`)"
+                        .into(),
+                )
             },
             &mut |k| self.check_ltl(p, ctl, k),
         )
@@ -175,8 +178,11 @@ impl BddEngine {
             }
         }
         let seconds = start.elapsed().as_secs_f64();
-        let mut reports: Vec<SizeReport> =
-            p.sizes().into_iter().map(|n| self.report(p, k, &f, n, seconds)).collect();
+        let mut reports: Vec<SizeReport> = p
+            .sizes()
+            .into_iter()
+            .map(|n| self.report(p, k, &f, n, seconds))
+            .collect();
         live::fill_unknown(&mut reports, model, k);
         // Only a certificate accepted at every width it claims leaves the engine.
         let whole = f.certificate.as_ref().filter(|(c, ok)| {
@@ -275,10 +281,22 @@ impl BddEngine {
         let init_lit = sys.ts.init;
         let err_lit = sys.ts.init_err;
         let valid = sys.valid.clone();
-        let init = bdd!(bdd!(sys.eval(init_lit, None)).and(&valid).map_err(Stop::from));
-        let init_err = bdd!(bdd!(sys.eval(err_lit, None)).and(&valid).map_err(Stop::from));
+        let init = bdd!(
+            bdd!(sys.eval(init_lit, None))
+                .and(&valid)
+                .map_err(Stop::from)
+        );
+        let init_err = bdd!(
+            bdd!(sys.eval(err_lit, None))
+                .and(&valid)
+                .map_err(Stop::from)
+        );
         let range_lit = sys.ts.range(&[], false);
-        let range = bdd!(bdd!(sys.eval(range_lit, None)).and(&valid).map_err(Stop::from));
+        let range = bdd!(
+            bdd!(sys.eval(range_lit, None))
+                .and(&valid)
+                .map_err(Stop::from)
+        );
         let mut widths: Vec<(usize, F)> = Vec::new();
         for w in p.sizes() {
             let width = bdd!(sys.width(w));
@@ -313,15 +331,20 @@ impl BddEngine {
         }
         let t0 = Instant::now();
         let progress = ctl.progress;
-        let out = bdd!(rounds::run(sys, &widths, budget, &mut |k, l, open, images| {
-            if progress {
-                crate::progress::line(format!(
-                    "bdd: L_{k}: {} nodes, {open} widths open, {images} images ({:.2}s)",
-                    l.node_count(),
-                    t0.elapsed().as_secs_f64()
-                ));
+        let out = bdd!(rounds::run(
+            sys,
+            &widths,
+            budget,
+            &mut |k, l, open, images| {
+                if progress {
+                    crate::progress::line(format!(
+                        "bdd: L_{k}: {} nodes, {open} widths open, {images} images ({:.2}s)",
+                        l.node_count(),
+                        t0.elapsed().as_secs_f64()
+                    ));
+                }
             }
-        }));
+        ));
         f.notes.push(format!(
             "bdd: {} fixpoint steps (rounds), {} images{}",
             out.sets.len(),
@@ -336,13 +359,17 @@ impl BddEngine {
         let fair = out.sets.last().unwrap().clone();
         for &w in &out.failing {
             let iw = &widths.iter().find(|x| x.0 == w).unwrap().1;
-            let l = bdd!(witness::lasso(sys, p.model, k, p.fair, w, iw, &fair, budget));
+            let l = bdd!(witness::lasso(
+                sys, p.model, k, p.fair, w, iw, &fair, budget
+            ));
             match l {
                 Ok(l) => {
                     let l = self.shorten(p, ctl, k, l, f);
                     f.lassos.push(l);
                 }
-                Err(e) => f.errors.push((w, format!("no lasso from the fixpoint: {e}"))),
+                Err(e) => f
+                    .errors
+                    .push((w, format!("no lasso from the fixpoint: {e}"))),
             }
         }
         if !f.proved.is_empty() {
@@ -375,12 +402,10 @@ impl BddEngine {
     /// `SHORTEN_SECONDS`; `l` itself, with a note, when that search does not finish.
     fn shorten(&self, p: &Problem, ctl: &Control, k: usize, l: Lasso, f: &mut Found) -> Lasso {
         let within = Control {
-            deadline: Some(
-                ctl.deadline
-                    .map_or(Instant::now() + Duration::from_secs_f64(SHORTEN_SECONDS), |d| {
-                        d.min(Instant::now() + Duration::from_secs_f64(SHORTEN_SECONDS))
-                    }),
-            ),
+            deadline: Some(ctl.deadline.map_or(
+                Instant::now() + Duration::from_secs_f64(SHORTEN_SECONDS),
+                |d| d.min(Instant::now() + Duration::from_secs_f64(SHORTEN_SECONDS)),
+            )),
             ..ctl.clone()
         };
         let found = Product::new(p.model, k, p.fair).and_then(|prod| {

@@ -417,7 +417,8 @@ impl<'m> Sys<'m> {
         Ok(if x.choices.valid() {
             x.guard.and(&moved)?
         } else {
-            x.guard.apply_exists(BooleanOperator::And, &moved, &x.choices)?
+            x.guard
+                .apply_exists(BooleanOperator::And, &moved, &x.choices)?
         })
     }
 
@@ -569,7 +570,11 @@ impl Eval {
         let n = ts.c.cnf.num_vars as usize + 1;
         let mut sel_of = HashMap::new();
         for (k, &s) in ts.sel.iter().enumerate() {
-            let who = if k < ts.instances.len() { k } else { usize::MAX };
+            let who = if k < ts.instances.len() {
+                k
+            } else {
+                usize::MAX
+            };
             sel_of.insert(s.unsigned_abs(), who);
         }
         let mut e = Eval {

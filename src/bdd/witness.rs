@@ -50,7 +50,8 @@ fn step_into(sys: &mut Sys, s: &[bool], target: &F, count: bool) -> R<Option<(us
 /// as well.
 fn walk_down(sys: &mut Sys, run: &mut Run, rings: &[F], count_too: bool) -> R<()> {
     let here = sys.state(run.states.last().unwrap())?;
-    let Some(mut i) = (0..rings.len()).find(|&i| here.and(&rings[i]).is_ok_and(|x| x.satisfiable()))
+    let Some(mut i) =
+        (0..rings.len()).find(|&i| here.and(&rings[i]).is_ok_and(|x| x.satisfiable()))
     else {
         return Err(Stop::Limit);
     };
