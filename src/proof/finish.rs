@@ -92,6 +92,7 @@ pub fn certify_at(
 }
 
 /// `certify_at` for lemmas that are decision diagrams over `nodes` (the BDD engine's).
+#[allow(clippy::too_many_arguments)]
 pub fn certify_diagrams(
     p: &Problem,
     engine: &str,
