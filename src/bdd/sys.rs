@@ -172,7 +172,9 @@ impl<'m> Sys<'m> {
         sys.valid = sys.build_valid(budget)?;
         for t in 0..sys.ts.instances.len() {
             budget.poll()?;
-            let Some(step) = sys.step(t)? else { continue };
+            let Some(step) = sys.step(t, budget)? else {
+                continue;
+            };
             if special(t) {
                 sys.special.push(step);
             } else {
@@ -323,7 +325,7 @@ impl<'m> Sys<'m> {
     }
 
     /// Instance t as a guard and next values (`None`: it never fires).
-    fn step(&mut self, t: usize) -> R<Option<Step>> {
+    fn step(&mut self, t: usize, budget: &Budget) -> R<Option<Step>> {
         let fire = self.ts.fire[t];
         let mut guard = self.eval(fire, Some(t))?;
         let groups: Vec<Vec<Lit>> = [STEP, FIRE]
@@ -334,6 +336,7 @@ impl<'m> Sys<'m> {
             if !guard.satisfiable() {
                 return Ok(None);
             }
+            budget.poll()?;
             let c = self.clause(&cl, Some(t))?;
             guard = guard.and(&c)?;
         }
@@ -343,6 +346,7 @@ impl<'m> Sys<'m> {
         let written = self.written_bits(t);
         let mut next = Vec::with_capacity(written.len());
         for &i in &written {
+            budget.poll()?;
             let b = self.bits[i].clone();
             let nx = self.next_lit(&b);
             next.push(self.eval(nx, Some(t))?);
@@ -369,6 +373,7 @@ impl<'m> Sys<'m> {
             let mut cube = self.tt();
             let (mut from, mut to) = (Vec::new(), Vec::new());
             for (&i, f) in written.iter().zip(&next) {
+                budget.poll()?;
                 let p = self.bits[i].next.expect("a written bit has a primed copy");
                 r = r.and(&self.var(p).equiv(f)?)?;
                 cube = cube.and(self.var(p))?;
