@@ -67,7 +67,7 @@ pub struct BddEngine {
 /// The default node table: 2^26 nodes (about 1 GiB at most, touched as used).
 pub const NODES: usize = 1 << 26;
 
-/// How long BMC may look for a shorter lasso at one width.
+/// How long BMC may look for shorter lassos, all widths of a property together.
 const SHORTEN_SECONDS: f64 = 5.0;
 
 /// The user's limits, polled between BDD operations.
@@ -103,6 +103,8 @@ struct Found {
     errors: Vec<(usize, String)>,
     limit: Option<Limit>,
     notes: Vec<String>,
+    /// When the search for shorter lassos must stop.
+    shorten_until: Option<Instant>,
 }
 
 impl Engine for BddEngine {
@@ -399,13 +401,13 @@ impl BddEngine {
 
     /// A shortest lasso of the width of `l` by BMC on the liveness-to-safety product
     /// (one step for the save, and the stutters of a deadlock), within
-    /// `SHORTEN_SECONDS`; `l` itself, with a note, when that search does not finish.
+    /// `SHORTEN_SECONDS` for all widths together; `l` itself, with a note, when that search does not finish.
     fn shorten(&self, p: &Problem, ctl: &Control, k: usize, l: Lasso, f: &mut Found) -> Lasso {
+        let until = *f
+            .shorten_until
+            .get_or_insert_with(|| Instant::now() + Duration::from_secs_f64(SHORTEN_SECONDS));
         let within = Control {
-            deadline: Some(ctl.deadline.map_or(
-                Instant::now() + Duration::from_secs_f64(SHORTEN_SECONDS),
-                |d| d.min(Instant::now() + Duration::from_secs_f64(SHORTEN_SECONDS)),
-            )),
+            deadline: Some(ctl.deadline.map_or(until, |d| d.min(until))),
             ..ctl.clone()
         };
         let found = Product::new(p.model, k, p.fair).and_then(|prod| {
