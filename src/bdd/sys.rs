@@ -439,35 +439,41 @@ impl<'m> Sys<'m> {
         Ok(out.and(within)?)
     }
 
-    /// The successor of state `s` (bit values) by step `x` in `target`, if any.
+    /// The successor of state `s` (bit values) by step `x` in `target`, if any: the
+    /// guard and next values at that one state (functions of the step's choices
+    /// alone), then a choice that fires and leads into the target.
     pub fn post_into(&self, x: &Step, s: &[bool], target: &F) -> R<Option<Vec<bool>>> {
         let here = self.state(s)?;
-        // The choices that fire and lead into the target, from this state.
-        let ok = self.pre_step_keep(x, target)?.and(&here)?;
+        let g = x.guard.restrict(&here)?;
+        if !g.satisfiable() {
+            return Ok(None);
+        }
+        let fs: Vec<F> = x
+            .next
+            .iter()
+            .map(|f| f.restrict(&here))
+            .collect::<Result<_, _>>()?;
+        let vars: Vec<VarNo> = x.written.iter().map(|&i| self.bits[i].cur).collect();
+        let moved = if vars.is_empty() {
+            target.clone()
+        } else {
+            target.substitute(&Subst::new(vars, fs.clone()))?
+        };
+        let ok = g.and(&moved.restrict(&here)?)?;
         let Some(cube) = ok.pick_cube(|_, _, _| false) else {
             return Ok(None);
         };
-        let mut point = here;
-        for (&v, _) in self.inputs.iter().map(|(k, v)| (v, k)) {
+        let mut point = self.tt();
+        for &v in self.inputs.values() {
             let on = matches!(cube.get(v as usize), Some(oxidd::util::OptBool::True));
             let x = self.var(v);
             point = point.and(&if on { x.clone() } else { x.not()? })?;
         }
         let mut out = s.to_vec();
-        for (&i, f) in x.written.iter().zip(&x.next) {
+        for (&i, f) in x.written.iter().zip(&fs) {
             out[i] = f.and(&point)?.satisfiable();
         }
         Ok(Some(out))
-    }
-
-    /// `pre_step` with the choices kept (not quantified).
-    fn pre_step_keep(&self, x: &Step, s: &F) -> R<F> {
-        let moved = if x.written.is_empty() {
-            s.clone()
-        } else {
-            s.substitute(&x.subst)?
-        };
-        Ok(x.guard.and(&moved)?)
     }
 
     /// Record the node count, and collect garbage once it has doubled since the last

@@ -2,10 +2,12 @@
 //! with a run of infinitely many rounds), after E. M. Clarke, O. Grumberg,
 //! K. L. McMillan, X. Zhao, "Efficient generation of counterexamples and witnesses in
 //! symbolic model checking", DAC 1995: walk down the onion rings of
-//! E[non-count U (count into L_∞)] to a count step, and after each count ask whether
-//! the state reached lies on a cycle through a count step within L_∞; if so, close the
-//! cycle there (onion rings again), else go on from it (each such state lies in a
-//! later strongly connected component, so this ends).
+//! E[non-count U (count into L_∞)] to a count step, and again from the state reached,
+//! until a state reached right after a count repeats (the walk's choices are the same
+//! from the same state, so this is often soon); past a number of counts, ask after
+//! each count whether the state reached lies on a cycle through a count step within
+//! L_∞, and if so close the cycle there (onion rings again), else go on from it (each
+//! such state lies in a later strongly connected component, so this ends).
 //!
 //! The run is written as a run of the k-liveness product at that width (K the number
 //! of its counts) and handed to `live::lasso_in_rounds`, which finds the repeated round
@@ -29,6 +31,10 @@ struct Run {
     states: Vec<Vec<bool>>,
     steps: Vec<usize>,
 }
+
+/// How many count steps the walk takes looking for a repeated state before it asks,
+/// after each count, for a cycle through the state reached (a backward fixpoint).
+const EXPLICIT_SEGMENTS: usize = 64;
 
 /// How many count steps the walk may take before giving up (it ends within the
 /// number of strongly connected components; this bounds a runaway).
@@ -82,13 +88,23 @@ fn lasso_run(sys: &mut Sys, init: &F, fair: &F, budget: &Budget) -> R<Option<Run
     let mut rings = Vec::new();
     let mut images = 0;
     reach_back(sys, &counted, fair, budget, &mut images, Some(&mut rings))?;
-    for _ in 0..MAX_SEGMENTS {
+    let mut after_count = std::collections::HashSet::new();
+    for segment in 0..MAX_SEGMENTS {
         budget.poll()?;
         walk_down(sys, &mut run, &rings, false)?;
         let s = run.states.last().unwrap().clone();
         let (t, n) = step_into(sys, &s, fair, true)?.ok_or(Stop::Limit)?;
         run.steps.push(t);
         run.states.push(n.clone());
+        // The walk picks the same way from the same state: it often comes back to a
+        // state it reached right after a count, which closes a cycle with no
+        // fixpoint to compute. Only then are the cycles through n computed.
+        if !after_count.insert(n.clone()) {
+            return Ok(Some(run));
+        }
+        if segment < EXPLICIT_SEGMENTS {
+            continue;
+        }
         // Does n lie on a cycle through a count step within the fair states?
         let here = sys.state(&n)?;
         let (back, back_rings) = reach_all_back(sys, &here, fair, budget)?;
