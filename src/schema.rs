@@ -327,6 +327,10 @@ pub struct IntWindowDoc {
     pub hi: i64,
     /// Set by `--int-range` (else derived from the model).
     pub given: bool,
+    /// The window derived from the model's literals, when some size left it and was
+    /// run again in this wider one (`--int-max` caps the widening).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub widened_from: Option<[i64; 2]>,
     /// The variables whose initial values range over it.
     pub free: Vec<String>,
 }

@@ -29,7 +29,8 @@ use crate::aig_reader;
 use crate::common;
 
 use aig_reader::{Aig, parse, sat_lit};
-use common::{json_run, nfold};
+use common::abc::{abc, abc_available};
+use common::{json_run, nfold, scratch_dir};
 use nfold::bmc::frame::Encoding;
 use nfold::bmc::transys::Transys;
 use nfold::model::eval::{satisfies_init, successors, violation};
@@ -39,9 +40,9 @@ use nfold::model::ir::Model;
 use nfold::sat::{Backend, Cnf, Lit, SolveResult, SolverKind, Stop};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 // ---------------------------------------------------------------------------------
 // The exported relation against the interpreter.
@@ -464,15 +465,9 @@ fn init_errors_and_range_errors_are_bad_at_their_depth() {
 // The command and ABC.
 // ---------------------------------------------------------------------------------
 
-fn scratch_dir(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nfold-aiger-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn command_line_writes_what_the_library_builds() {
-    let dir = scratch_dir("cli");
+    let dir = scratch_dir("aiger-cli");
     let out = dir.join("mesi.aig");
     let (code, _, err) = nfold(&[
         "aiger",
@@ -563,37 +558,6 @@ fn explicit_verdicts(family: &str) -> BTreeMap<(usize, String), Option<usize>> {
         out.insert((size, prop), depth);
     }
     out
-}
-
-fn abc_available() -> bool {
-    Command::new("berkeley-abc")
-        .args(["-c", "quit"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Run ABC's command line: its standard output, or None when it ran out of `limit`
-/// (wall-clock seconds; the machine may be shared) and was stopped.
-fn abc(script: &str, limit: f64) -> Option<String> {
-    let mut child = Command::new("berkeley-abc")
-        .args(["-c", script])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("run berkeley-abc");
-    let start = Instant::now();
-    while child.try_wait().expect("wait for berkeley-abc").is_none() {
-        if start.elapsed().as_secs_f64() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let out = child
-        .wait_with_output()
-        .expect("read berkeley-abc's output");
-    Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// Numbers following `key` in `text`'s lines that contain it.
@@ -732,7 +696,7 @@ fn abc_agrees_with_the_explicit_engine() {
         eprintln!("note: `berkeley-abc` is not installed; skipping the comparison with ABC");
         return;
     }
-    let dir = scratch_dir("abc");
+    let dir = scratch_dir("aiger-abc");
     let mut families: Vec<String> = std::fs::read_dir("families")
         .unwrap()
         .map(|e| e.unwrap().path().display().to_string())

@@ -26,13 +26,14 @@ use crate::aig_reader;
 use crate::common;
 
 use aig_reader::{Aig, parse, sat_lit};
-use common::{json_run, nfold};
+use common::abc::{abc, abc_available};
+use common::fair_scc::tarjan;
+use common::{json_run, nfold, scratch_dir};
 use nfold::sat::{Backend, Cnf, Lit, SolveResult, SolverKind, Stop};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Each process toggles its bit; no deadlock. By hand:
 /// - `never_on` (G A[i] = False) is violated at every size, fair or not: go(1),
@@ -49,12 +50,6 @@ transition back (i) requires { A[i] = True } { A[i] := False; }
 ltl never_on (i) { G A[i] = False }
 ltl eventually_on (i) { F A[i] = True }
 ";
-
-fn scratch_dir(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nfold-aiger-live-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// `nfold aiger FILE SIZES --live --property P [--fair] [--abc]`, parsed.
 fn export(file: &str, sizes: (usize, usize), prop: &str, fair: bool, abc: bool, out: &Path) -> Aig {
@@ -156,17 +151,17 @@ fn justice_witness(aig: &Aig) -> bool {
         edges.push(out);
         s += 1;
     }
-    sccs(&edges).into_iter().any(|comp| {
-        let inside: Vec<bool> = {
-            let mut v = vec![false; states.len()];
-            comp.iter().for_each(|&c| v[c] = true);
-            v
-        };
+    let comp = tarjan(&edges);
+    let mut members = vec![Vec::new(); states.len()];
+    for (v, &k) in comp.iter().enumerate() {
+        members[k].push(v);
+    }
+    members.iter().any(|m| {
         let mut seen = vec![false; just.len()];
         let mut any = false;
-        for &c in &comp {
+        for &c in m {
             for (t, holds) in &edges[c] {
-                if inside[*t] {
+                if comp[*t] == comp[c] {
                     any = true;
                     seen.iter_mut().zip(holds).for_each(|(s, &h)| *s |= h);
                 }
@@ -174,59 +169,6 @@ fn justice_witness(aig: &Aig) -> bool {
         }
         any && seen.iter().all(|&x| x)
     })
-}
-
-/// The strongly connected components of a graph (Tarjan, iterative).
-fn sccs(edges: &[Vec<(usize, Vec<bool>)>]) -> Vec<Vec<usize>> {
-    let n = edges.len();
-    let (mut index, mut low) = (vec![usize::MAX; n], vec![0; n]);
-    let (mut on, mut stack, mut out) = (vec![false; n], Vec::new(), Vec::new());
-    let mut next = 0;
-    for root in 0..n {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        let mut call = vec![(root, 0)];
-        index[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root);
-        on[root] = true;
-        while let Some(&mut (v, ref mut i)) = call.last_mut() {
-            if let Some((w, _)) = edges[v].get(*i) {
-                *i += 1;
-                let w = *w;
-                if index[w] == usize::MAX {
-                    index[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w);
-                    on[w] = true;
-                    call.push((w, 0));
-                } else if on[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            call.pop();
-            if let Some(&(u, _)) = call.last() {
-                low[u] = low[u].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let mut comp = Vec::new();
-                loop {
-                    let w = stack.pop().unwrap();
-                    on[w] = false;
-                    comp.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                out.push(comp);
-            }
-        }
-    }
-    out
 }
 
 /// The `--abc` file is the J file with the justice literals as outputs
@@ -260,7 +202,7 @@ fn check_abc_form(j: &Aig, a: &Aig, ctx: &str) {
 
 #[test]
 fn the_justice_section_of_a_hand_derived_model() {
-    let dir = scratch_dir("hand");
+    let dir = scratch_dir("aiger-live-hand");
     let model = dir.join("toggle.cub");
     std::fs::write(&model, TOGGLE).unwrap();
     let model = model.to_str().unwrap();
@@ -338,37 +280,6 @@ const ABC_MAX_SIZE: &[(&str, usize)] = &[("mcs_lock", 1), ("ticket_lock", 1), ("
 /// 1.5 s each when the machine is idle.
 const ABC_SECONDS: u32 = 20;
 
-fn abc_available() -> bool {
-    Command::new("berkeley-abc")
-        .args(["-c", "quit"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Run ABC's command line: its standard output, or None when it ran out of `limit`
-/// wall-clock seconds and was stopped.
-fn abc(script: &str, limit: f64) -> Option<String> {
-    let mut child = Command::new("berkeley-abc")
-        .args(["-c", script])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("run berkeley-abc");
-    let start = Instant::now();
-    while child.try_wait().expect("wait for berkeley-abc").is_none() {
-        if start.elapsed().as_secs_f64() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let out = child
-        .wait_with_output()
-        .expect("read berkeley-abc's output");
-    Some(String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
 /// ABC's verdict on an `--abc` file: Some(true) a lasso (output 1 of the `l2s` miter
 /// asserted), Some(false) proved; panics on a range error (output 0) or no answer.
 fn abc_says(file: &Path, ctx: &str) -> bool {
@@ -427,7 +338,7 @@ fn abc_agrees_with_the_explicit_engine_on_the_justice_export() {
         eprintln!("note: `berkeley-abc` is not installed; skipping the comparison with ABC");
         return;
     }
-    let dir = scratch_dir("abc");
+    let dir = scratch_dir("aiger-live-abc");
     // (family, property, fair, sizes, nfold says violated)
     let mut jobs = Vec::new();
     for (name, m) in common::families() {

@@ -57,6 +57,8 @@ mod live_auto;
 mod live_bdd;
 #[path = "live_fair.rs"]
 mod live_fair;
+#[path = "live_parallel.rs"]
+mod live_parallel;
 #[path = "live_sat.rs"]
 mod live_sat;
 #[path = "model.rs"]

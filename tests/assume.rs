@@ -5,15 +5,12 @@
 
 use crate::common;
 
-use common::{json_run, nfold};
+use common::{json_run, nfold, scratch_dir, write_file};
 use serde_json::Value;
 
 fn temp_file(tag: &str, text: &str) -> String {
-    let d = std::env::temp_dir().join(format!("nfold-assume-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    let p = d.join(format!("{tag}.cub"));
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_string()
+    let d = scratch_dir(&format!("assume-{tag}"));
+    write_file(&d, &format!("{tag}.cub"), text)
 }
 
 /// A request/enter/leave protocol with no lock at all.
@@ -280,5 +277,48 @@ fn assuming_no_process_is_home_reads_home_as_the_extra_id() {
             .unwrap()
             .contains("extra process id 0"),
         "{a}"
+    );
+}
+
+/// A model with Cubicle's `int` reads back assuming its invariant (the int window is
+/// the loader's setting, not a type the text declares). `Cnt` counts up to 3 from 0;
+/// the invariant `Cnt = 2` is reached after two steps, so it is refuted as a claim,
+/// and `unsafe three (Cnt = 3)` is violated at depth 3. Assumed, no step into
+/// `Cnt = 2` is taken, so the reachable states are `Cnt` = 0, 1 at every size (2
+/// states), and `three` holds there.
+#[test]
+fn an_int_model_is_answered_assuming_its_invariant() {
+    let text = "var Cnt : int\ninit () { Cnt = 0 }\n\
+        transition inc () requires { Cnt < 3 } { Cnt := Cnt + 1; }\n\
+        invariant two () { Cnt = 2 }\n\
+        unsafe three () { Cnt = 3 }\n";
+    let f = temp_file("int", text);
+    let (_, v) = json_run(&["check", &f, "--engine", "explicit", "--sizes", "1..2"]);
+    let violated = |d| {
+        vec![
+            (1, "violated".to_string(), Some(d)),
+            (2, "violated".into(), Some(d)),
+        ]
+    };
+    assert_eq!(rows(&v["results"], "two"), violated(2), "{v:#}");
+    assert_eq!(rows(&v["results"], "three"), violated(3), "{v:#}");
+    let assumed = &v["assuming"];
+    assert!(assumed["refused"].is_null(), "{v:#}");
+    let three: Vec<(String, u64)> = assumed["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["property"] == "three")
+        .map(|r| {
+            (
+                r["verdict"].as_str().unwrap().into(),
+                r["states"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        three,
+        vec![("holds".into(), 2), ("holds".into(), 2)],
+        "{v:#}"
     );
 }

@@ -5,15 +5,11 @@
 //! traces replay, exit codes, limits and bad input. Larger sizes run only in release.
 
 use crate::common;
-use common::{VERDICTS, init_from_json, json_run, nfold, rows, steps_from_json};
+use common::{VERDICTS, family, init_from_json, json_run, nfold, rows, steps_from_json};
 use nfold::model::instance::Instance;
 use nfold::trace::{Trace, Violation};
 use serde_json::Value;
 use std::process::Command;
-
-fn family(name: &str) -> String {
-    format!("families/{name}.cub")
-}
 
 /// Largest size the slow parts go to: more in release builds.
 fn max_size() -> usize {
@@ -321,8 +317,7 @@ fn property_selection_and_number_procs() {
     assert_eq!(code, 2);
     assert!(err.contains("no property named `nope`"), "{err}");
 
-    let dir = std::env::temp_dir().join(format!("nfold-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("cli");
     let p = dir.join("fixed.cub");
     std::fs::write(&p, "number_procs 3\narray A[proc] : bool\ninit (z) { A[z] = False }\n\
                         unsafe (z) { A[z] = True }\ntransition t (i) requires { i = #2 } { A[i] := True; }\n").unwrap();
@@ -382,8 +377,7 @@ fn usage_and_input_errors_exit_2_with_one_line_or_a_located_message() {
     let (code, _, err) = nfold(&["check", "no/such/file.cub"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read file"));
-    let dir = std::env::temp_dir().join(format!("nfold-cli-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("cli-bad");
     let p = dir.join("bad.cub");
     std::fs::write(
         &p,
@@ -502,13 +496,8 @@ fn sat_limits_report_how_far_each_size_was_answered() {
 /// whose `init` excludes every process from a process-valued global.
 #[test]
 fn cubicle_constructs_through_the_command_line() {
-    let dir = std::env::temp_dir().join(format!("nfold-cli-cub-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let write = |name: &str, text: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.to_str().unwrap().to_string()
-    };
+    let dir = common::scratch_dir("cli-cub");
+    let write = |name: &str, text: &str| common::write_file(&dir, name, text);
     // Three transitions named `t`: X = 0 -> 1 -> 2 -> 3, one each.
     let rep = write(
         "rep.cub",

@@ -5,27 +5,12 @@
 //! when it is installed), `--trace-out` / `--trace-format table` on `live`.
 
 use crate::common;
-use common::{init_from_json, json_run, nfold, steps_from_json};
+use common::{fresh_dir, init_from_json, json_run, load, nfold, steps_from_json, write_file};
 use nfold::model::eval;
 use nfold::model::instance::Instance;
 use nfold::trace::{Trace, Violation, replay_steps};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::path::PathBuf;
-
-/// A fresh directory for this test's files.
-fn scratch(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nfold-commands-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_string()
-}
 
 fn family_text(name: &str) -> String {
     std::fs::read_to_string(format!(
@@ -33,15 +18,6 @@ fn family_text(name: &str) -> String {
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap()
-}
-
-fn load(path: &str) -> nfold::model::ir::Model {
-    let p = if path.starts_with('/') {
-        path.to_string()
-    } else {
-        format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
-    };
-    nfold::lang::load_file(&p).unwrap()
 }
 
 /// A model with a range error (`Count` overflows on the third start), `X := .` and two
@@ -132,8 +108,8 @@ fn check_simulation(model: &nfold::model::ir::Model, doc: &Value, code: i32) -> 
 
 #[test]
 fn simulate_runs_are_real_and_end_as_they_say() {
-    let dir = scratch("simulate");
-    let range = write(&dir, "range.cub", RANGE_MODEL);
+    let dir = fresh_dir("commands-simulate");
+    let range = write_file(&dir, "range.cub", RANGE_MODEL);
     let cases: &[(&str, &str, &[&str])] = &[
         ("families/mutex_bug.cub", "2", &["unsafe", "steps"]),
         ("families/mutex.cub", "3", &["steps"]),
@@ -283,8 +259,8 @@ fn simulate_same_seed_same_run_and_exit_codes() {
 
 #[test]
 fn simulate_draws_initial_states_and_choices_uniformly() {
-    let dir = scratch("uniform");
-    let range = write(&dir, "range.cub", RANGE_MODEL);
+    let dir = fresh_dir("commands-uniform");
+    let range = write_file(&dir, "range.cub", RANGE_MODEL);
     // Two initial states (Pick = Idle or Busy): 400 runs of no steps, each about half.
     let mut busy = 0;
     for seed in 0..400 {
@@ -324,7 +300,7 @@ fn simulate_draws_initial_states_and_choices_uniformly() {
     }
     assert!((160..=240).contains(&busy), "{busy} of 400");
     // More than 10000 initial states: a randomised search, still a real initial state.
-    let many = write(
+    let many = write_file(
         &dir,
         "many.cub",
         "array B[proc] : 0..9\ninit () { True }\ntransition t (i) requires { B[i] < 9 } { B[i] := B[i] + 1; }\n",
@@ -342,7 +318,7 @@ fn simulate_draws_initial_states_and_choices_uniformly() {
     ]);
     check_simulation(&load(&many), &doc, 0);
     // No initial state at all.
-    let none = write(
+    let none = write_file(
         &dir,
         "none.cub",
         "type s = A | B\narray X[proc] : s\ninit (z) { X[z] = A && X[z] = B }\ntransition t (i) { X[i] := A; }\n",
@@ -404,7 +380,7 @@ fn mutex_bug_trail(dir: &std::path::Path) -> (String, String) {
         "--json",
     ]);
     assert_eq!(code, 1);
-    let doc = write(dir, "check.json", &out);
+    let doc = write_file(dir, "check.json", &out);
     let trail = r#"{
   "model": "families/mutex_bug.cub",
   "size": 2,
@@ -425,12 +401,12 @@ fn mutex_bug_trail(dir: &std::path::Path) -> (String, String) {
   }
 }
 "#;
-    (doc, write(dir, "bug2.json", trail))
+    (doc, write_file(dir, "bug2.json", trail))
 }
 
 #[test]
 fn replay_on_the_same_model_and_on_changed_models() {
-    let dir = scratch("replay");
+    let dir = fresh_dir("commands-replay");
     let (doc, trail) = mutex_bug_trail(&dir);
     let (code, out, _) = nfold(&["replay", "families/mutex_bug.cub", &trail]);
     assert_eq!(code, 0, "{out}");
@@ -509,7 +485,7 @@ fn replay_on_the_same_model_and_on_changed_models() {
     ];
     for (k, (from, to, why, replayed)) in variants.iter().enumerate() {
         assert!(bug.contains(from), "variant {k}");
-        let m = write(&dir, &format!("v{k}.cub"), &bug.replace(from, to));
+        let m = write_file(&dir, &format!("v{k}.cub"), &bug.replace(from, to));
         let (code, out, err) = nfold(&["replay", &m, &trail]);
         assert_eq!(code, 1, "variant {k}: {out}{err}");
         assert!(
@@ -532,7 +508,7 @@ fn replay_on_the_same_model_and_on_changed_models() {
     let text = std::fs::read_to_string(&trail).unwrap();
     let mut t: Value = serde_json::from_str(&text).unwrap();
     t["trace"]["steps"][1]["params"] = serde_json::json!([5]);
-    let bad = write(&dir, "param.json", &t.to_string());
+    let bad = write_file(&dir, "param.json", &t.to_string());
     let (code, out, _) = nfold(&["replay", "families/mutex_bug.cub", &bad]);
     assert_eq!(code, 1);
     assert!(
@@ -555,7 +531,7 @@ fn replay_on_the_same_model_and_on_changed_models() {
         "{err}"
     );
     // A bare trace needs its size.
-    let bare = write(&dir, "bare.json", &t["trace"].to_string());
+    let bare = write_file(&dir, "bare.json", &t["trace"].to_string());
     let (code, _, err) = nfold(&["replay", "families/mutex_bug.cub", &bare]);
     assert_eq!(code, 2);
     assert!(err.contains("give it with --size N"), "{err}");
@@ -565,18 +541,18 @@ fn replay_on_the_same_model_and_on_changed_models() {
 
 #[test]
 fn replay_input_errors_are_located() {
-    let dir = scratch("replay-input");
+    let dir = fresh_dir("commands-replay-input");
     let (_, trail) = mutex_bug_trail(&dir);
     let text = std::fs::read_to_string(&trail).unwrap();
     // Truncated: the error is at the end of the file.
-    let cut = write(&dir, "cut.json", &text[..text.len() / 2]);
+    let cut = write_file(&dir, "cut.json", &text[..text.len() / 2]);
     let (code, _, err) = nfold(&["replay", "families/mutex_bug.cub", &cut]);
     assert_eq!(code, 2);
     let lines = text[..text.len() / 2].lines().count();
     assert!(err.starts_with(&format!("{cut}:{lines}:")), "{err}");
     assert!(err.contains("error: unexpected end of the file"), "{err}");
     // A wrong type, located at its line.
-    let wrong = write(
+    let wrong = write_file(
         &dir,
         "wrong.json",
         "{\n  \"size\": 2,\n  \"trace\": {\"init\": {}, \"steps\": [{\"transition\": 3, \"params\": []}]}\n}\n",
@@ -602,7 +578,7 @@ fn replay_input_errors_are_located() {
             "error: unknown trace kind `odd`",
         ),
     ] {
-        let p = write(&dir, name, text);
+        let p = write_file(&dir, name, text);
         let (code, _, err) = nfold(&["replay", "families/mutex_bug.cub", &p]);
         assert_eq!(code, 2, "{name}");
         assert!(err.contains(msg), "{name}: {err}");
@@ -621,7 +597,7 @@ fn replay_input_errors_are_located() {
 
 #[test]
 fn trails_of_every_kind_replay() {
-    let dir = scratch("kinds");
+    let dir = fresh_dir("commands-kinds");
     // Deadlock (check --deadlock), its trail saved from the document.
     let (code, v) = json_run(&[
         "check",
@@ -631,7 +607,7 @@ fn trails_of_every_kind_replay() {
         "--deadlock",
     ]);
     assert_eq!(code, 1);
-    let doc = write(&dir, "dl.json", &v.to_string());
+    let doc = write_file(&dir, "dl.json", &v.to_string());
     let (code, out, _) = nfold(&[
         "replay",
         "families/grant_mutex.cub",
@@ -644,7 +620,7 @@ fn trails_of_every_kind_replay() {
     // The deadlock gone: an idle process may always give up waiting.
     let changed = family_text("grant_mutex")
         + "\ntransition give_up (i)\nrequires { A[i] = Want }\n{ A[i] := Idle; }\n";
-    let m = write(&dir, "giveup.cub", &changed);
+    let m = write_file(&dir, "giveup.cub", &changed);
     let (code, out, _) = nfold(&["replay", &m, &doc, "--property", "deadlock"]);
     assert_eq!(code, 1);
     assert!(
@@ -652,7 +628,7 @@ fn trails_of_every_kind_replay() {
         "{out}"
     );
     // Range error (simulate --trace-out), and the range made wide enough.
-    let range = write(&dir, "range.cub", RANGE_MODEL);
+    let range = write_file(&dir, "range.cub", RANGE_MODEL);
     let mut found = None;
     for seed in 0..40 {
         let t = dir.join(format!("r{seed}.json"));
@@ -678,7 +654,7 @@ fn trails_of_every_kind_replay() {
     let (code, out, _) = nfold(&["replay", &range, t]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("=> range error in start("), "{out}");
-    let wide = write(&dir, "wide.cub", &RANGE_MODEL.replace("0..2", "0..3"));
+    let wide = write_file(&dir, "wide.cub", &RANGE_MODEL.replace("0..2", "0..3"));
     let (code, out, _) = nfold(&["replay", &wide, t]);
     assert_eq!(code, 1);
     assert!(
@@ -686,7 +662,7 @@ fn trails_of_every_kind_replay() {
         "{out}"
     );
     // `Pick := .` made deterministic: the first step (a start) records a choice.
-    let det = write(
+    let det = write_file(
         &dir,
         "det.cub",
         &RANGE_MODEL.replace("Pick := .;", "Pick := Idle;"),
@@ -731,14 +707,14 @@ fn trails_of_every_kind_replay() {
         "--steps",
         "30",
     ]);
-    let sim = write(&dir, "sim.json", &out);
+    let sim = write_file(&dir, "sim.json", &out);
     let (code, out, _) = nfold(&["replay", "families/mutex_bug.cub", &sim]);
     assert_eq!(code, 0, "{out}");
 }
 
 #[test]
 fn lassos_from_live_replay_and_print_as_tables() {
-    let dir = scratch("lasso");
+    let dir = fresh_dir("commands-lasso");
     let out_file = dir.join("lasso.json");
     let (code, out, err) = nfold(&[
         "live",
@@ -768,7 +744,7 @@ fn lassos_from_live_replay_and_print_as_tables() {
     );
     // The whole live document works as well.
     let (_, live_out, _) = nfold(&["live", "families/mutex.cub", "--size", "2", "--json"]);
-    let doc = write(&dir, "live.json", &live_out);
+    let doc = write_file(&dir, "live.json", &live_out);
     let (code, out, _) = nfold(&[
         "replay",
         "families/mutex.cub",
@@ -783,7 +759,7 @@ fn lassos_from_live_replay_and_print_as_tables() {
         "requires { A[i] = Want && Sem = False }",
         "requires { A[i] = Want && Sem = False && forall_other j. A[j] <> Want }",
     );
-    let m = write(&dir, "fixed.cub", &fixed);
+    let m = write_file(&dir, "fixed.cub", &fixed);
     let (code, out, _) = nfold(&["replay", &m, f]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("not enabled"), "{out}");
@@ -953,7 +929,7 @@ fn dot_graphs_match_hand_counts() {
 
 #[test]
 fn dot_marks_bad_states_range_errors_deadlocks_and_trails() {
-    let dir = scratch("dot");
+    let dir = fresh_dir("commands-dot");
     // mutex_bug: exactly one state has both processes critical.
     let (code, out, _) = nfold(&["dot", "families/mutex_bug.cub", "--size", "2"]);
     assert_eq!(code, 0);
@@ -1008,7 +984,7 @@ fn dot_marks_bad_states_range_errors_deadlocks_and_trails() {
         .collect::<BTreeSet<_>>()
     );
     // A trail that does not replay on the model is refused.
-    let fixed = write(
+    let fixed = write_file(
         &dir,
         "fixed.cub",
         &family_text("mutex_bug").replace(
@@ -1034,7 +1010,7 @@ fn dot_marks_bad_states_range_errors_deadlocks_and_trails() {
     assert_eq!(oct, ["A=[Want,Want] Grant=[[False,False],[False,False]]"]);
     // Range errors: at n = 1 the third start overflows Count, in the two states with
     // Count = 2 and process 1 idle; `Pick := .` choices are named on the edges.
-    let range = write(&dir, "range.cub", RANGE_MODEL);
+    let range = write_file(&dir, "range.cub", RANGE_MODEL);
     let (_, out, _) = nfold(&["dot", &range, "--size", "1"]);
     let d = parse_dot(&out);
     let orange: BTreeSet<&String> = d
@@ -1067,7 +1043,7 @@ fn dot_marks_bad_states_range_errors_deadlocks_and_trails() {
 
 #[test]
 fn dot_refusals() {
-    let dir = scratch("dot-refuse");
+    let dir = fresh_dir("commands-dot-refuse");
     let out = dir.join("big.dot");
     let (code, _, err) = nfold(&[
         "dot",
@@ -1125,9 +1101,9 @@ fn dot_output_renders_with_graphviz() {
         println!("note: Graphviz `dot` is not installed; skipping the rendering check");
         return;
     }
-    let dir = scratch("graphviz");
+    let dir = fresh_dir("commands-graphviz");
     let (_, trail) = mutex_bug_trail(&dir);
-    let range = write(&dir, "range.cub", RANGE_MODEL);
+    let range = write_file(&dir, "range.cub", RANGE_MODEL);
     for args in [
         vec!["dot", "families/mutex.cub", "--size", "3"],
         vec!["dot", "families/mutex.cub", "--size", "3", "--symmetry"],
@@ -1227,7 +1203,7 @@ fn mutate_json(v: &mut Value, rng: &mut common::Rng) {
 
 #[test]
 fn trail_mutants_never_panic() {
-    let dir = scratch("mutants");
+    let dir = fresh_dir("commands-mutants");
     let (doc, bug) = mutex_bug_trail(&dir);
     let lasso = dir.join("lasso.json");
     let (code, _, _) = nfold(&[
@@ -1240,7 +1216,7 @@ fn trail_mutants_never_panic() {
         lasso.to_str().unwrap(),
     ]);
     assert_eq!(code, 1);
-    let range = write(&dir, "range.cub", RANGE_MODEL);
+    let range = write_file(&dir, "range.cub", RANGE_MODEL);
     let rt = dir.join("range.json");
     nfold(&[
         "simulate",
@@ -1302,7 +1278,7 @@ fn trail_mutants_never_panic() {
         };
         // Some through the command line (replay and dot), for exit codes.
         if k % 25 == 0 {
-            let f = write(&dir, "mutant.json", &mutant);
+            let f = write_file(&dir, "mutant.json", &mutant);
             let (code, _, _) = nfold(&["replay", model_path, &f]);
             assert!((0..=2).contains(&code), "replay exit {code}");
             let (code, _, _) = nfold(&["dot", model_path, "--trace", &f, "--max-states", "100"]);

@@ -4,6 +4,7 @@
 //! the models' headers (hand arguments, confirmed there by an oracle) and from the
 //! explicit engine, never from the engine under test.
 
+use crate::common;
 use std::process::Command;
 
 fn nfold(args: &[&str]) -> (i32, String) {
@@ -30,8 +31,7 @@ fn summary(text: &str) -> String {
 }
 
 fn tmp(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("nfold_counting_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("counting");
     dir.join(name).to_string_lossy().to_string()
 }
 

@@ -58,11 +58,7 @@ transition release (i) requires { Pc[i] = Crit } { Pc[i] := Idle; Lock := False;
 
 /// Writes `text` to a fresh file of the temporary directory and returns its path.
 fn model_file(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("nfold-coverage-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().into_owned()
+    common::write_file(&common::scratch_dir("coverage"), name, text)
 }
 
 fn sizes(v: &Value) -> Vec<u64> {

@@ -335,8 +335,7 @@ fn ticket_lock_states_with_dead_cells_match_the_closed_forms() {
 /// never read again, is found.
 #[test]
 fn a_property_reading_a_cell_keeps_it_live() {
-    let dir = std::env::temp_dir().join(format!("nfold-dead-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("dead");
     let f = dir.join("prop_reads.cub");
     std::fs::write(
         &f,

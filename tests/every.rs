@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use common::{Rng, json_run, nfold};
+use common::{Rng, json_run, nfold, scratch_dir};
 use nfold::engine::Control;
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::ic3::engine::Ic3Engine;
@@ -56,15 +56,9 @@ fn widest_lemma(cert: &str) -> usize {
         .unwrap_or(0)
 }
 
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("nfold-every-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn correct_families_hold_for_every_n_with_the_cutoff_of_their_text() {
-    let dir = temp_dir("fam");
+    let dir = scratch_dir("every-fam");
     for &(fam, pointers, step, bad) in FAMILIES {
         let f = format!("families/{fam}.cub");
         let cert = dir.join(format!("{fam}.cert"));
@@ -180,7 +174,7 @@ fn every_n_is_refused_with_a_reason() {
 #[test]
 fn a_bug_beyond_the_checked_sizes_is_not_claimed_away() {
     // Five processes in B violate the property: sizes 1..4 hold, 5 and up fail.
-    let dir = temp_dir("five");
+    let dir = scratch_dir("every-five");
     let p = dir.join("five.cub");
     std::fs::write(
         &p,
@@ -204,17 +198,13 @@ fn a_bug_beyond_the_checked_sizes_is_not_claimed_away() {
 
 #[test]
 fn certify_rejects_tampered_claims_for_every_size() {
-    let dir = temp_dir("tamper");
+    let dir = scratch_dir("every-tamper");
     let cert = dir.join("g.cert");
     let cert = cert.to_str().unwrap();
     let (code, _, _) = nfold(&["check", "families/german.cub", "--certificate", cert]);
     assert_eq!(code, 0);
     let text = std::fs::read_to_string(cert).unwrap();
-    let write = |name: &str, t: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, t).unwrap();
-        p.to_str().unwrap().to_string()
-    };
+    let write = |name: &str, t: &str| common::write_file(&dir, name, t);
     // The lemmas over two processes, dropped: nothing left excludes two caches
     // holding the line at once.
     let dropped: String = text

@@ -7,12 +7,12 @@
 //! command line warns, saves and replays a trace.
 
 use crate::common;
-use common::nfold;
+use common::{explicit, model, nfold};
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
 use nfold::bmc::query::SymBreak;
 use nfold::cert::Certificate;
 use nfold::engine::{self, Control, Engine, Problem};
-use nfold::explicit::reach::{ReachOptions, ReachResult, check_size};
+use nfold::explicit::reach::ReachResult;
 use nfold::ic3::engine::Ic3Engine;
 use nfold::kind::KindEngine;
 use nfold::lang::load_str;
@@ -45,23 +45,6 @@ const LOCK_BUG: &str = "type st = I | W | S\nvar Home : proc\nvar Owner : proc\n
                         transition req (i) requires { C[i] = I } { C[i] := W; }\n\
                         transition grant (i) requires { C[i] = W } { C[i] := S; Owner := i; }\n\
                         transition release (i) requires { C[i] = S && Owner = i } { C[i] := I; Owner := Home; }\n";
-
-fn model(src: &str) -> Model {
-    load_str("t.cub", src).unwrap_or_else(|e| panic!("{}", e.render()))
-}
-
-fn explicit(m: &Model, n: usize, symmetry: bool) -> ReachResult {
-    let r = check_size(
-        m,
-        n,
-        &ReachOptions {
-            symmetry,
-            ..Default::default()
-        },
-    );
-    assert!(r.internal_errors.is_empty(), "{:?}", r.internal_errors);
-    r
-}
 
 fn verdict(r: &ReachResult, prop: PropId) -> (Verdict, Option<usize>) {
     let p = r.results.iter().find(|x| x.prop == prop).unwrap();
@@ -410,8 +393,7 @@ fn every_n_with_the_hand_derived_cutoff() {
             bad: 2
         }
     );
-    let dir = std::env::temp_dir().join(format!("nfold_extra_every_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("extra-every");
     let file = dir.join("lock.cub");
     std::fs::write(&file, LOCK).unwrap();
     let cert = dir.join("lock.cert");
@@ -496,8 +478,7 @@ fn the_cutoff_names_what_it_does_not_cover() {
 
 #[test]
 fn command_line_warns_answers_and_replays() {
-    let dir = std::env::temp_dir().join(format!("nfold_extra_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("extra");
     let file = dir.join("lock_bug.cub");
     std::fs::write(&file, LOCK_BUG).unwrap();
     let trail = dir.join("trail.json");

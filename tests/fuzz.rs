@@ -261,8 +261,7 @@ fn random_bytes_never_panic() {
 
 #[test]
 fn cli_on_mutants_exits_cleanly() {
-    let dir = std::env::temp_dir().join(format!("nfold-fuzz-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("fuzz");
     let mut rng = Rng(0x1234_5678);
     let fams = families();
     for k in 0..60 {

@@ -5,22 +5,9 @@
 //! depth and state count below is derived by hand from the model next to it.
 
 use crate::common;
-use common::{json_run, nfold, rows};
+use common::{json_run, nfold, rows, scratch_dir, write_file};
 use nfold::schema::Row;
 use serde_json::Value;
-use std::path::PathBuf;
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nfold-ints-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_string()
-}
 
 /// A counter that stops at 2. Literals 0, 1 (in `X + 1`), 2, 3: the default window is
 /// -2..5, and no step leaves it. Reachable: X = 0, 1, 2 (3 states at every size); `big`
@@ -74,8 +61,8 @@ fn row<'a>(rs: &'a [Row], n: u64, p: &str) -> Option<&'a Row> {
 
 #[test]
 fn window_not_left_gives_exact_verdicts() {
-    let d = temp_dir("counter");
-    let f = write(&d, "counter.cub", COUNTER);
+    let d = scratch_dir("ints-counter");
+    let f = write_file(&d, "counter.cub", COUNTER);
     let (code, v) = json_run(&["check", &f, "--sizes", "1..3", "--engine", "explicit"]);
     assert_eq!(code, 0);
     assert_eq!(v["int_window"]["lo"], -2);
@@ -127,10 +114,19 @@ fn window_not_left_gives_exact_verdicts() {
 
 #[test]
 fn window_left_is_int_bound_and_never_plain_holds() {
-    let d = temp_dir("leave");
-    let f = write(&d, "leave.cub", LEAVE);
+    let d = scratch_dir("ints-leave");
+    let f = write_file(&d, "leave.cub", LEAVE);
     for engine in ["explicit", "sat", "ic3", "kind", "auto"] {
-        let (code, v) = json_run(&["check", &f, "--sizes", "1..2", "--engine", engine]);
+        let (code, v) = json_run(&[
+            "check",
+            &f,
+            "--sizes",
+            "1..2",
+            "--engine",
+            engine,
+            "--int-max",
+            "3",
+        ]);
         assert_eq!(code, 4, "{engine}: {v}");
         let rs = rows(&v);
         for n in 1..=2 {
@@ -157,7 +153,16 @@ fn window_left_is_int_bound_and_never_plain_holds() {
             .unwrap();
         assert_eq!(r["int_window"], serde_json::json!([-2, 3]));
     }
-    let (code, out, _) = nfold(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    let (code, out, _) = nfold(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--engine",
+        "explicit",
+        "--int-max",
+        "3",
+    ]);
     assert_eq!(code, 4);
     assert!(out.contains("within ints -2..3"), "{out}");
     assert!(!out.contains(" holds "), "{out}");
@@ -166,7 +171,16 @@ fn window_left_is_int_bound_and_never_plain_holds() {
         "{out}"
     );
     // 4 states: X = 0..3.
-    let (_, v) = json_run(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    let (_, v) = json_run(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--engine",
+        "explicit",
+        "--int-max",
+        "3",
+    ]);
     assert_eq!(row(&rows(&v), 1, "neg").unwrap().stats.states, Some(4));
     // A wider window moves the step that leaves it: storing 6 at depth 5.
     let (code, v) = json_run(&["check", &f, "--sizes", "1", "--int-range", "-1..5"]);
@@ -190,8 +204,8 @@ fn window_left_is_int_bound_and_never_plain_holds() {
 
 #[test]
 fn arithmetic_and_comparisons() {
-    let d = temp_dir("arith");
-    let f = write(&d, "arith.cub", ARITH);
+    let d = scratch_dir("ints-arith");
+    let f = write_file(&d, "arith.cub", ARITH);
     let (code, v) = json_run(&["check", &f, "--sizes", "1..2", "--engine", "explicit"]);
     assert_eq!(code, 1);
     assert_eq!(v["int_window"]["lo"], -2);
@@ -206,16 +220,34 @@ fn arithmetic_and_comparisons() {
         assert!(row(&rs, n, "int_bound").is_none());
     }
     // The violating run: C = 2, add, mul.
-    let (_, out, _) = nfold(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    let (_, out, _) = nfold(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--engine",
+        "explicit",
+        "--int-max",
+        "3",
+    ]);
     assert!(out.contains("C=2"), "{out}");
     assert!(out.contains("B=6"), "{out}");
 }
 
 #[test]
 fn free_initial_values_range_over_the_window() {
-    let d = temp_dir("free");
-    let f = write(&d, "free.cub", FREE);
-    let (code, v) = json_run(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    let d = scratch_dir("ints-free");
+    let f = write_file(&d, "free.cub", FREE);
+    let (code, v) = json_run(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--engine",
+        "explicit",
+        "--int-max",
+        "3",
+    ]);
     assert_eq!(code, 1);
     assert_eq!(v["int_window"]["lo"], -3);
     assert_eq!(v["int_window"]["hi"], 3);
@@ -242,10 +274,19 @@ fn free_initial_values_range_over_the_window() {
 
 #[test]
 fn the_aggregate_leaves_the_window_only_at_large_sizes() {
-    let d = temp_dir("count");
-    let f = write(&d, "count.cub", COUNT);
+    let d = scratch_dir("ints-count");
+    let f = write_file(&d, "count.cub", COUNT);
     let states = [2, 3, 4, 4, 4];
-    let (code, v) = json_run(&["check", &f, "--sizes", "1..5", "--engine", "explicit"]);
+    let (code, v) = json_run(&[
+        "check",
+        &f,
+        "--sizes",
+        "1..5",
+        "--engine",
+        "explicit",
+        "--int-max",
+        "3",
+    ]);
     assert_eq!(code, 4);
     let rs = rows(&v);
     for n in 1..=5u64 {
@@ -264,7 +305,16 @@ fn the_aggregate_leaves_the_window_only_at_large_sizes() {
     }
     // The SAT engines on the aggregate 1..5: the same split.
     for engine in ["sat", "ic3", "kind"] {
-        let (code, v) = json_run(&["check", &f, "--sizes", "1..5", "--engine", engine]);
+        let (code, v) = json_run(&[
+            "check",
+            &f,
+            "--sizes",
+            "1..5",
+            "--engine",
+            engine,
+            "--int-max",
+            "3",
+        ]);
         assert_eq!(code, 4, "{engine}");
         let rs = rows(&v);
         for n in 1..=5u64 {
@@ -287,7 +337,7 @@ fn the_aggregate_leaves_the_window_only_at_large_sizes() {
 /// depths, and `int_bound` at the same sizes.
 #[test]
 fn explicit_and_sat_agree() {
-    let d = temp_dir("agree");
+    let d = scratch_dir("ints-agree");
     for (name, text) in [
         ("counter", COUNTER),
         ("leave", LEAVE),
@@ -295,8 +345,17 @@ fn explicit_and_sat_agree() {
         ("free", FREE),
         ("count", COUNT),
     ] {
-        let f = write(&d, &format!("{name}.cub"), text);
-        let (_, e) = json_run(&["check", &f, "--sizes", "1..4", "--engine", "explicit"]);
+        let f = write_file(&d, &format!("{name}.cub"), text);
+        let (_, e) = json_run(&[
+            "check",
+            &f,
+            "--sizes",
+            "1..4",
+            "--engine",
+            "explicit",
+            "--int-max",
+            "3",
+        ]);
         let (_, s) = json_run(&[
             "check",
             &f,
@@ -305,6 +364,8 @@ fn explicit_and_sat_agree() {
             "--engine",
             "sat",
             "--whole-aggregate",
+            "--int-max",
+            "3",
         ]);
         let key = |v: &Value| {
             let mut r: Vec<(usize, String, bool, bool, Option<usize>)> = rows(v)
@@ -324,9 +385,9 @@ fn explicit_and_sat_agree() {
 
 #[test]
 fn liveness_stops_where_the_window_is_left() {
-    let d = temp_dir("live");
-    let f = write(&d, "count.cub", COUNT);
-    let (code, out, _) = nfold(&["live", &f, "--sizes", "1..4"]);
+    let d = scratch_dir("ints-live");
+    let f = write_file(&d, "count.cub", COUNT);
+    let (code, out, _) = nfold(&["live", &f, "--sizes", "1..4", "--int-max", "3"]);
     assert_eq!(code, 4, "{out}");
     assert!(out.contains("ints      checked over -2..3"), "{out}");
     assert!(
@@ -335,7 +396,7 @@ fn liveness_stops_where_the_window_is_left() {
         ),
         "{out}"
     );
-    let (code, v) = json_run(&["live", &f, "--sizes", "4"]);
+    let (code, v) = json_run(&["live", &f, "--sizes", "4", "--int-max", "3"]);
     assert_eq!(code, 4);
     assert_eq!(v["int_window"]["hi"], 3);
     let rows = v["results"].as_array().unwrap();
@@ -349,8 +410,8 @@ fn liveness_stops_where_the_window_is_left() {
 
 #[test]
 fn every_n_refuses_ints() {
-    let d = temp_dir("every");
-    let f = write(&d, "counter.cub", COUNTER);
+    let d = scratch_dir("ints-every");
+    let f = write_file(&d, "counter.cub", COUNTER);
     let (code, out, _) = nfold(&["check", &f, "--every-n"]);
     assert_eq!(code, 4, "{out}");
     assert!(
@@ -361,14 +422,14 @@ fn every_n_refuses_ints() {
 
 #[test]
 fn int_errors() {
-    let d = temp_dir("errors");
-    let f = write(&d, "counter.cub", COUNTER);
+    let d = scratch_dir("ints-errors");
+    let f = write_file(&d, "counter.cub", COUNTER);
     for bad in ["5..1", "a..3", "0..100000000"] {
         let (code, _, err) = nfold(&["check", &f, "--int-range", bad]);
         assert_eq!(code, 2, "{bad}: {err}");
         assert!(err.contains("--int-range"), "{err}");
     }
-    let g = write(
+    let g = write_file(
         &d,
         "indexed.cub",
         "array A[int] : bool\ninit () { true }\nunsafe () { A[0] }\n",
@@ -379,7 +440,7 @@ fn int_errors() {
         err.contains("indexed by `int`, which is not supported"),
         "{err}"
     );
-    let h = write(
+    let h = write_file(
         &d,
         "quant.cub",
         "var X : int\ninit () { true }\nunsafe () { forall y : int. X = y }\n",
@@ -390,4 +451,117 @@ fn int_errors() {
         err.contains("quantifiers over `int` are not supported"),
         "{err}"
     );
+}
+
+/// By default a window derived from the literals widens where a run leaves it. COUNT
+/// at sizes 1..5: at sizes 4 and 5 the fourth `enter` leaves -2..3 (above); in -2..6
+/// every count k = 0..n fits, so every size is exact: `wrong` holds with n + 1 states
+/// (k processes in `Crit`, symmetry reduced), and no `int_bound` row is left. Only
+/// the upper side was crossed, so the lower bound stays -2.
+#[test]
+fn the_window_widens_where_a_run_leaves_it() {
+    let d = scratch_dir("ints-widen");
+    let f = write_file(&d, "count.cub", COUNT);
+    let (code, v) = json_run(&["check", &f, "--sizes", "1..5", "--engine", "explicit"]);
+    assert_eq!(code, 0, "{v:#}");
+    let rs = rows(&v);
+    for n in 1..=5u64 {
+        let w = row(&rs, n, "wrong").unwrap();
+        assert_eq!(
+            (w.verdict.as_str(), w.stats.states),
+            ("holds", Some(n as usize + 1)),
+            "{w:?}"
+        );
+        assert!(row(&rs, n, "int_bound").is_none(), "{n}");
+    }
+    assert_eq!(v["int_window"]["lo"], -2, "{v:#}");
+    assert_eq!(v["int_window"]["hi"], 6, "{v:#}");
+    assert_eq!(v["int_window"]["given"], false);
+    assert_eq!(v["int_window"]["widened_from"], serde_json::json!([-2, 3]));
+    let (_, out, _) = nfold(&["check", &f, "--sizes", "1..5", "--engine", "explicit"]);
+    assert!(
+        out.contains("int window widened to -2..6 at sizes 4..5 (a run left -2..3):"),
+        "{out}"
+    );
+    // Liveness too: `pos` (Cnt never negative) holds at size 4 in the wider window.
+    let (code, v) = json_run(&["live", &f, "--sizes", "4"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["results"][0]["verdict"], "holds", "{v:#}");
+    // A window given by --int-range is never widened.
+    let (code, v) = json_run(&["check", &f, "--sizes", "4", "--int-range", "-2..3"]);
+    assert_eq!(code, 4, "{v:#}");
+    assert_eq!(v["int_window"]["hi"], 3);
+}
+
+/// A counter without a stop (LEAVE) leaves every window: widened on the upper side up
+/// to the cap, X = 0..64 are reached (65 states) and the 65th `inc` stores 65
+/// (`int_bound` at depth 64); the answer stays `within ints -2..64`, and a note names
+/// the cell that grows. With --int-max 10 the window stops at -2..10 (the doublings
+/// 3, 6, 10).
+#[test]
+fn a_value_that_grows_without_bound_is_named() {
+    let d = scratch_dir("ints-unbounded");
+    let f = write_file(&d, "leave.cub", LEAVE);
+    let (code, v) = json_run(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    assert_eq!(code, 4, "{v:#}");
+    let rs = rows(&v);
+    let ib = row(&rs, 1, "int_bound").unwrap();
+    assert_eq!((ib.verdict.as_str(), ib.depth), ("violated", Some(64)));
+    let neg = row(&rs, 1, "neg").unwrap();
+    assert_eq!(
+        (neg.verdict.as_str(), neg.stats.states),
+        ("within_int_window", Some(65))
+    );
+    let (_, out, _) = nfold(&["check", &f, "--sizes", "1", "--engine", "explicit"]);
+    assert!(
+        out.contains(
+            "size 1: `X` reaches 65, past the widest int window -2..64 (--int-max 64): unbounded?"
+        ),
+        "{out}"
+    );
+    let (_, v) = json_run(&[
+        "check",
+        &f,
+        "--sizes",
+        "1",
+        "--engine",
+        "explicit",
+        "--int-max",
+        "10",
+    ]);
+    assert_eq!(v["int_window"]["hi"], 10, "{v:#}");
+    assert_eq!(row(&rows(&v), 1, "int_bound").unwrap().depth, Some(10));
+}
+
+/// IC3 with --certificate on COUNT at 1..5: sizes 1..3 are proved in -2..3 and sizes
+/// 4..5 in the widened -2..6, one certificate each (each names its window); `certify`
+/// reads the model in the window each certificate names and accepts both, and rejects
+/// the wider one when --int-range fixes another window.
+#[test]
+fn certificates_of_a_widened_window_are_checked_in_it() {
+    let d = scratch_dir("ints-widen-cert");
+    let f = write_file(&d, "count.cub", COUNT);
+    let cert = d.join("count.cert");
+    let cert = cert.to_str().unwrap();
+    let (code, out, err) = nfold(&[
+        "check",
+        &f,
+        "--sizes",
+        "1..5",
+        "--engine",
+        "ic3",
+        "--certificate",
+        cert,
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let text = std::fs::read_to_string(cert).unwrap();
+    assert!(
+        text.contains("ints -2..3") && text.contains("ints -2..6"),
+        "{text}"
+    );
+    let (code, out, err) = nfold(&["certify", &f, cert]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("2 of 2 certificates accepted"), "{out}");
+    let (code, out, _) = nfold(&["certify", &f, cert, "--int-range", "-2..3"]);
+    assert_ne!(code, 0, "{out}");
 }

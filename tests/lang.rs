@@ -2,6 +2,7 @@
 //! checks, precedence and the quantifier scope rule, symmetry analysis, and every
 //! class of bad input gives `line:col` and a message (never a panic).
 
+use crate::common;
 use nfold::lang::load_str;
 use nfold::model::eval::{self, Fire};
 use nfold::model::init::initial_states;
@@ -573,8 +574,7 @@ fn printable(r: &str) -> bool {
 
 #[test]
 fn non_utf8_and_missing_files_are_errors() {
-    let dir = std::env::temp_dir().join(format!("nfold-lang-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("lang");
     let p = dir.join("bad.cub");
     std::fs::write(&p, b"var X : bool\ninit () { \xff }").unwrap();
     let e = nfold::lang::load_file(p.to_str().unwrap()).unwrap_err();

@@ -9,20 +9,14 @@
 use crate::common;
 
 use common::fair_scc::{self, Oracle};
-use common::{init_from_json, json_run, nfold, steps_from_json};
+use common::{family, json_run, lasso_from_json, nfold, scratch_dir, write_file};
 use nfold::explicit::ndfs::{self, LiveOptions, LiveSearch, LiveVerdict};
-use nfold::lasso::Lasso;
 use nfold::ltl::LtlProperty;
-use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
 use serde_json::Value;
 
 fn load(name: &str) -> Model {
-    nfold::lang::load_file(&format!(
-        "{}/families/{name}.cub",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
+    common::load(&family(name))
 }
 
 fn max_size() -> usize {
@@ -127,26 +121,10 @@ fn starvation_freedom_verdicts_of_the_families() {
 /// Rebuild a lasso from its JSON form and replay it (init, steps, closing of the
 /// cycle, violation of the property, fairness).
 fn replay_json(model: &Model, size: usize, t: &Value) {
-    let inst = Instance::new(model, size);
-    let init = init_from_json(&inst, t);
-    let steps = steps_from_json(model, t);
-    let loop_start = t["loop_start"].as_u64().unwrap() as usize;
+    let lasso = lasso_from_json(model, size, t);
     for (k, s) in t["steps"].as_array().unwrap().iter().enumerate() {
-        assert_eq!(s["in_cycle"].as_bool().unwrap(), k >= loop_start);
+        assert_eq!(s["in_cycle"].as_bool().unwrap(), k >= lasso.loop_start);
     }
-    let lasso = Lasso {
-        size,
-        prop: model
-            .ltls
-            .iter()
-            .position(|l| l.name == t["property"].as_str().unwrap())
-            .unwrap(),
-        process: t["process"].as_i64(),
-        init,
-        steps,
-        loop_start,
-        fair: t["fair"].as_bool().unwrap(),
-    };
     assert_eq!(lasso.is_deadlock(), t["deadlock"].as_bool().unwrap());
     if let Err(e) = lasso.replay(model) {
         panic!("the printed lasso does not replay: {e}\n{t}");
@@ -222,11 +200,7 @@ fn the_searches_agree_with_the_scc_oracle_on_the_families() {
 }
 
 fn write_model(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("nfold-live-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().into_owned()
+    write_file(&scratch_dir("live"), name, text)
 }
 
 /// A deadlock repeats forever: a run into a deadlocked state violates `G F` of

@@ -96,8 +96,7 @@ fn auto_hands_the_sizes_left_to_the_sat_route() {
 #[test]
 fn auto_under_fairness_on_the_sat_route() {
     let file = "families/mutex.cub";
-    let dir = std::env::temp_dir().join(format!("nfold_live_auto_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("live-auto");
     let cert = dir.join("mutex_fair.cert");
     let cert = cert.to_str().unwrap();
     let (code, v) = json_run(&[

@@ -10,19 +10,13 @@
 use crate::common;
 
 use common::fair_scc;
-use common::{init_from_json, json_run, nfold, steps_from_json};
+use common::{json_run, lasso_from_json, load, nfold};
 use nfold::explicit::ndfs::{self, LiveOptions};
-use nfold::lasso::Lasso;
 use nfold::ltl::LtlProperty;
-use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
 use serde_json::Value;
 
 const DIJKSTRA: &str = "tests/models/dijkstra.cub";
-
-fn load(path: &str) -> Model {
-    nfold::lang::load_file(&format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
 
 /// The verdicts of a `live --json` document, row by row.
 fn verdicts(v: &Value) -> Vec<String> {
@@ -34,30 +28,11 @@ fn verdicts(v: &Value) -> Vec<String> {
         .collect()
 }
 
-/// A lasso rebuilt from its JSON form.
-fn lasso_of(model: &Model, size: usize, t: &Value) -> Lasso {
-    assert_eq!(t["kind"], "lasso", "{t}");
-    let inst = Instance::new(model, size);
-    Lasso {
-        size,
-        prop: model
-            .ltls
-            .iter()
-            .position(|l| l.name == t["property"].as_str().unwrap())
-            .unwrap(),
-        process: t["process"].as_i64(),
-        init: init_from_json(&inst, t),
-        steps: steps_from_json(model, t),
-        loop_start: t["loop_start"].as_u64().unwrap() as usize,
-        fair: t["fair"].as_bool().unwrap(),
-    }
-}
-
 /// The lasso of the first row, rebuilt from JSON and replayed (fairness included):
 /// (steps, steps in the cycle).
 fn replayed_lasso(model: &Model, size: usize, v: &Value) -> (usize, usize) {
     let t = &v["results"][0]["trace"];
-    let lasso = lasso_of(model, size, t);
+    let lasso = lasso_from_json(model, size, t);
     assert!(lasso.fair);
     if let Err(e) = lasso.replay(model) {
         panic!("the printed lasso does not replay: {e}\n{t}");
@@ -192,7 +167,7 @@ fn components_are_fair_by_the_orbits_of_their_own_permutations() {
                     };
                     assert_eq!(r["verdict"], want, "{file} {prop} sym={sym} n={n}: {r}");
                     if want == "violated" {
-                        let lasso = lasso_of(&m, n, &r["trace"]);
+                        let lasso = lasso_from_json(&m, n, &r["trace"]);
                         if let Err(e) = lasso.replay(&m) {
                             panic!("{file} n={n}: {e}");
                         }
@@ -311,8 +286,7 @@ fn dijkstra_fair_lassos_are_shortest() {
 /// The header names process 1 only for properties of a process.
 #[test]
 fn header_names_processes_only_for_properties_of_a_process() {
-    let dir = std::env::temp_dir().join(format!("nfold-live-fair-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("live-fair");
     let path = dir.join("busy.cub");
     let text =
         std::fs::read_to_string(format!("{}/families/mutex.cub", env!("CARGO_MANIFEST_DIR")))

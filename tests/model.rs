@@ -4,76 +4,17 @@
 //! engine's counts equal brute-force counts (all n! permutations) of the reference BFS.
 
 use crate::common;
+use common::reference::{compare_on, permute, reference_reach};
 use common::{Rng, families};
 use itertools::Itertools;
 use nfold::explicit::reach::{ReachOptions, check_size};
 use nfold::model::canon::Symmetry;
-use nfold::model::compiled::{Compiled, Outcome, Scratch};
-use nfold::model::eval::{self, Fire};
-use nfold::model::init::initial_states;
+use nfold::model::compiled::Compiled;
 use nfold::model::instance::{Instance, State};
-use nfold::model::ir::Ty;
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 
 fn random_state(inst: &Instance, rng: &mut Rng) -> State {
     inst.slots.iter().map(|s| rng.range(s.lo, s.hi)).collect()
-}
-
-/// Reachable states by the reference interpreter (small instances).
-fn reference_reach(inst: &Instance, cap: usize) -> Vec<State> {
-    let mut seen: HashSet<State> = HashSet::new();
-    let mut order = Vec::new();
-    let mut q = VecDeque::new();
-    for s in initial_states(inst).unwrap() {
-        if seen.insert(s.clone()) {
-            q.push_back(s.clone());
-            order.push(s);
-        }
-    }
-    while let Some(s) = q.pop_front() {
-        if order.len() > cap {
-            break;
-        }
-        for (_, t) in eval::successors(inst, &s).0 {
-            if seen.insert(t.clone()) {
-                q.push_back(t.clone());
-                order.push(t);
-            }
-        }
-    }
-    order
-}
-
-fn compare_on(inst: &Instance, compiled: &Compiled, st: &State) {
-    let mut sc = Scratch::default();
-    for (k, ct) in compiled.trans.iter().enumerate() {
-        let mut got = Vec::new();
-        let mut work = st.clone();
-        let out = compiled.fire(k, &mut work, &mut sc, &mut |_, s, _| got.push(s.to_vec()));
-        assert_eq!(&work, st, "fire must restore the state");
-        match (eval::fire(inst, st, ct.trans, &ct.params), out) {
-            (Fire::Disabled, Outcome::Disabled) => {}
-            (Fire::Error(_), Outcome::Fault) => {}
-            (Fire::Enabled(v), Outcome::Enabled(c)) => {
-                assert_eq!(v.len(), c);
-                let want: Vec<State> = v.into_iter().map(|x| x.1).collect();
-                assert_eq!(want, got, "successors of {st:?} by {:?}", ct.params);
-            }
-            (r, c) => panic!(
-                "reference {r:?} vs compiled {c:?} on {st:?}, transition {} {:?}",
-                ct.trans, ct.params
-            ),
-        }
-    }
-    for (u, cp) in compiled.props.iter().enumerate() {
-        let r = eval::violation(inst, st, &inst.model.unsafes[u]);
-        let c = cp.check(st);
-        match (r, c) {
-            (Ok(None), Ok(None)) | (Err(_), Err(_)) => {}
-            (Ok(Some(t)), Ok(Some(k))) => assert_eq!(t, cp.tuples[k].0),
-            (r, c) => panic!("property {u}: reference {r:?} vs compiled {c:?} on {st:?}"),
-        }
-    }
 }
 
 #[test]
@@ -93,33 +34,6 @@ fn compiled_evaluator_agrees_with_reference_interpreter() {
             let _ = &name;
         }
     }
-}
-
-/// The permutation action written out from its definition, independently of `canon`.
-fn permute(inst: &Instance, pi: &[i64], st: &[i64]) -> State {
-    let mut out = st.to_vec();
-    for (a, slot) in inst.slots.iter().enumerate() {
-        let var = &inst.model.vars[slot.var];
-        let index: Vec<i64> = slot
-            .index
-            .iter()
-            .zip(&var.dims)
-            .map(|(&i, &t)| {
-                if t == Ty::Proc {
-                    pi[(i - 1) as usize]
-                } else {
-                    i
-                }
-            })
-            .collect();
-        let target = inst.slot_of(slot.var, &index).unwrap();
-        out[target] = if var.ty == Ty::Proc {
-            pi[(st[a] - 1) as usize]
-        } else {
-            st[a]
-        };
-    }
-    out
 }
 
 #[test]

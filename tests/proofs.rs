@@ -5,11 +5,7 @@
 
 use crate::common;
 
-use common::{VERDICTS, json_run, nfold, rows};
-
-fn family(name: &str) -> String {
-    format!("families/{name}.cub")
-}
+use common::{VERDICTS, family, json_run, nfold, rows};
 
 #[test]
 fn proof_engines_give_the_verdicts_the_headers_promise() {
@@ -69,8 +65,7 @@ fn proof_engines_give_the_verdicts_the_headers_promise() {
 
 #[test]
 fn german_is_proved_for_sizes_1_to_6_with_a_small_invariant() {
-    let dir = std::env::temp_dir().join(format!("nfold-proofs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("proofs");
     for top in [4, 6] {
         let cert = dir.join(format!("g{top}.cert"));
         let c = cert.to_str().unwrap();
@@ -103,8 +98,7 @@ fn german_is_proved_for_sizes_1_to_6_with_a_small_invariant() {
 
 #[test]
 fn certify_rejects_tampered_certificates() {
-    let dir = std::env::temp_dir().join(format!("nfold-tamper-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("tamper");
     let cert = dir.join("m.cert");
     let c = cert.to_str().unwrap();
     let (code, _, _) = nfold(&[
@@ -123,11 +117,7 @@ fn certify_rejects_tampered_certificates() {
     // semaphore is free (derived by hand: each alone is not inductive).
     assert!(text.contains("lemma forall distinct i. not (Sem = False && A[i] = Crit)"));
     assert!(text.contains("lemma forall distinct i j. not (A[i] = Crit && A[j] = Crit)"));
-    let write = |name: &str, t: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, t).unwrap();
-        p.to_str().unwrap().to_string()
-    };
+    let write = |name: &str, t: &str| common::write_file(&dir, name, t);
     let tampered = [
         // A lemma dropped: the rest is not inductive.
         (
@@ -207,8 +197,7 @@ fn certify_rejects_tampered_certificates() {
 fn range_atoms_in_certificates_are_checked() {
     // IC3 widens Peterson's level equalities into range atoms (`Lev[i] >= 2`); the
     // certificate carries them as text, and `certify` checks them on its own encoding.
-    let dir = std::env::temp_dir().join(format!("nfold-range-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("range");
     let cert = dir.join("p.cert");
     let c = cert.to_str().unwrap();
     let (code, _, _) = nfold(&[
@@ -226,11 +215,7 @@ fn range_atoms_in_certificates_are_checked() {
     assert!(text.contains(">= ") || text.contains("<= "), "{text}");
     let (code, out, _) = nfold(&["certify", "families/peterson.cub", c]);
     assert_eq!(code, 0, "{out}");
-    let write = |name: &str, t: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, t).unwrap();
-        p.to_str().unwrap().to_string()
-    };
+    let write = |name: &str, t: &str| common::write_file(&dir, name, t);
     // A hand-written range lemma that holds: no idle process is above level 0.
     let p = write(
         "ok.cert",
@@ -352,8 +337,7 @@ fn the_ladder_of_sizes_proves_peterson_and_falls_back_on_a_violation() {
     );
     // C counts up to N, and `three` fails from size 3 on, at depth 3 (0, 1, 2, 3):
     // the rung of size 3 meets the violation, and the aggregate run answers instead.
-    let dir = std::env::temp_dir().join(format!("nfold-ladder-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("ladder");
     let file = dir.join("count.cub");
     std::fs::write(
         &file,

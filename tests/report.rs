@@ -9,9 +9,8 @@
 
 use crate::common;
 
-use common::nfold;
+use common::{fresh_dir, nfold, scratch_dir};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 
 /// An element of the page: name, attributes, children, and its own text.
 #[derive(Debug, Default)]
@@ -205,17 +204,9 @@ fn self_contained(doc: &El) {
     }
 }
 
-/// A fresh scratch directory.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nfold-report-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 /// Runs nfold with `--report` into a scratch file: exit code, stdout, the page.
 fn report(name: &str, args: &[&str]) -> (i32, String, String) {
-    let file = scratch(name).join("r.html");
+    let file = fresh_dir(&format!("report-{name}")).join("r.html");
     let path = file.to_str().unwrap().to_string();
     let mut a = args.to_vec();
     a.extend(["--report", &path]);
@@ -448,7 +439,7 @@ fn live_report_marks_the_lasso_cycle() {
 fn model_provided_text_is_escaped() {
     // The model's name (its path) and the lemmas of the invariant (`&&`) carry markup
     // characters; the page must stay well-formed and show them as text.
-    let dir = scratch("escape");
+    let dir = fresh_dir("report-escape");
     let model = dir.join("x<i & \"y\" 'z'.cub");
     std::fs::copy(
         concat!(env!("CARGO_MANIFEST_DIR"), "/families/mutex.cub"),
@@ -530,7 +521,7 @@ fn chromium_renders_the_map_and_a_trace() {
         eprintln!("chromium is not installed: the browser test of the report is skipped");
         return;
     };
-    let dir = scratch("chromium");
+    let dir = fresh_dir("report-chromium");
     let (code, _, _) = report(
         "chromium-page",
         &[
@@ -543,9 +534,8 @@ fn chromium_renders_the_map_and_a_trace() {
         ],
     );
     assert_eq!(code, 1);
-    let page = std::env::temp_dir()
-        .join(format!("nfold-report-{}-chromium-page", std::process::id()))
-        .join("r.html");
+    // The page `report` wrote: its scratch directory, named the same way.
+    let page = scratch_dir("report-chromium-page").join("r.html");
     let mut child = std::process::Command::new(bin)
         .args([
             "--headless",

@@ -22,8 +22,7 @@ fn docs_schema_is_the_generated_one() {
 
 #[test]
 fn every_document_reads_back_through_its_type() {
-    let dir = std::env::temp_dir().join(format!("nfold-schema-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("schema");
     let trail = dir.join("t.json");
     let cert = dir.join("c.cert");
     let (code, out, _) = nfold(&[

@@ -69,6 +69,11 @@ fn auto_stops_in_time() {
 fn explicit_stops_in_time() {
     stops_in_time("check families/german.cub --size 10 --engine explicit");
     stops_in_time("live families/ticket_lock.cub --sizes 1..14 --fair --engine explicit");
+    // The parallel SCC search: its threads poll the limit while exploring.
+    stops_in_time(
+        "live families/ticket_lock.cub --sizes 1..14 --fair --engine explicit --threads 2",
+    );
+    stops_in_time("live families/peterson.cub --size 7 --fair --engine explicit --threads 2");
 }
 
 #[test]

@@ -57,6 +57,20 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
         .unwrap_or_else(SolverKind::default_kind);
     let mut docs = Vec::new();
     for cert in &certs {
+        // A certificate from a run whose int window widened on its own (`cli::widen`)
+        // is about the wider window: without --int-range, the model is read in the
+        // window the certificate names.
+        let widened;
+        let model = match (cert.ints, &model.int_window, a.load.int_range) {
+            (Some(w), Some(mw), None) if w != (mw.lo, mw.hi) => {
+                widened = match crate::lang::with_int_window(&model, w) {
+                    Ok(m) => m,
+                    Err(e) => return usage(&e.render()),
+                };
+                &widened
+            }
+            _ => &model,
+        };
         // A certificate of a liveness product is checked against the product, built
         // again from the model and the property its `liveness` line names.
         // One about the model restricted by its `invariant`s (`assume` line) is checked
@@ -64,8 +78,8 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
         let base = if cert.assume.is_empty() {
             model.clone()
         } else {
-            match crate::model::assume::by_name(&model, &cert.assume)
-                .and_then(|invs| super::every::assumed_model(&model, &invs))
+            match crate::model::assume::by_name(model, &cert.assume)
+                .and_then(|invs| super::every::assumed_model(model, &invs))
             {
                 Ok(m) => m,
                 Err(e) => return usage(&e),

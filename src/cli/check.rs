@@ -111,6 +111,11 @@ pub(crate) struct CheckArgs {
     /// explicit: also report reachable deadlocks (states with no enabled transition).
     #[arg(long)]
     deadlock: bool,
+    /// How far an int window derived from the model may widen on its own: the sizes
+    /// where a run leaves it are run again in a window twice as wide, up to -M..M
+    /// (not with --int-range, which fixes the window).
+    #[arg(long, value_name = "M", default_value_t = super::widen::DEFAULT_MAX, value_parser = clap::value_parser!(i64).range(1..=32768))]
+    int_max: i64,
     /// Check only this property (`unsafe`, `invariant` or `ltl`; repeatable).
     #[arg(long = "property", value_name = "NAME")]
     properties: Vec<String>,
@@ -119,8 +124,10 @@ pub(crate) struct CheckArgs {
     /// sizes before it predicts it would.
     #[arg(long, value_name = "M")]
     max_states: Option<usize>,
-    /// explicit, auto: threads for the explicit search (default: one per core); the
-    /// states, counts and answers are the same at every count.
+    /// explicit, auto: threads for the explicit safety search (default: one per core);
+    /// the states, counts and answers are the same at every count. `ltl` properties with
+    /// explicit: 2 or more run the parallel SCC search (default: the sequential ones),
+    /// same answers; a violation is reported once the whole product is stored.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
     /// explicit: how states are stored: exact; or, for bug hunting on instances whose
@@ -240,6 +247,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             max_states: a.max_states,
             store: a.store,
             shorten: !a.no_shorten,
+            live_threads: a.threads.map_or(1, |t| t as usize),
         }),
         EngineArg::Sat => Box::new(BmcEngine {
             opts: BmcOptions {
@@ -300,6 +308,8 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
         Ok(m) => m,
         Err(code) => return code,
     };
+    // The model of the widest int window, when some size went on to a wider one.
+    let wide: std::cell::OnceCell<crate::model::ir::Model> = std::cell::OnceCell::new();
     let (props, ltls) = match properties(&model, &a, mode) {
         Ok(p) => p,
         Err(e) => return usage(&e),
@@ -419,6 +429,29 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
     } else {
         outcome.certificates
     };
+    let widened = super::widen::widen(
+        &mut run,
+        engine.as_ref(),
+        &problem,
+        &ctl,
+        a.int_max,
+        &mut |text| {
+            if !json {
+                print!("{text}");
+            }
+        },
+    );
+    match widened {
+        Ok(w) => {
+            run.notes.extend(w.notes);
+            if let Some(m) = w.model {
+                run.model = wide.get_or_init(|| m);
+            }
+        }
+        Err(e) => return usage(&e),
+    }
+    let model = run.model;
+    let problem = Problem { model, ..problem };
     // Tried by default, every n gets a budget; asked for, only the run's limits.
     let mut ectl = ctl.clone();
     if !a.every_n {
@@ -443,7 +476,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
     };
     if try_every {
         let e = super::every::answers(
-            &model,
+            model,
             &run.reports,
             run.limit.is_some(),
             &problem.props,
@@ -516,7 +549,7 @@ pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
                     .map(|c| (r.size, p.name.as_str(), c))
             })
         });
-        if let Err(e) = super::traces::save_first(&model, found, path) {
+        if let Err(e) = super::traces::save_first(model, found, path) {
             return usage(&e);
         }
     }

@@ -15,6 +15,7 @@ mod render;
 mod replay;
 mod simulate;
 mod traces;
+mod widen;
 
 use crate::bmc::frame::Encoding;
 use crate::bmc::query::SymBreak;

@@ -23,6 +23,11 @@ pub struct ExplicitEngine {
     pub store: StoreKind,
     /// `ltl` properties: look for a shorter lasso once one is found.
     pub shorten: bool,
+    /// `ltl` properties: with 2 or more, the parallel SCC search on this many threads
+    /// (`ndfs::par`); 0 or 1, the sequential searches. Not `Control::threads`, whose
+    /// default (0, one per core) is the safety search's: the parallel `ltl` search runs
+    /// only when asked for (`--threads T`), see docs/engines.md.
+    pub live_threads: usize,
 }
 
 impl ExplicitEngine {
@@ -38,6 +43,7 @@ impl ExplicitEngine {
             progress: ctl.progress,
             shorten: self.shorten,
             search: LiveSearch::Auto,
+            threads: self.live_threads,
         }
     }
 }
@@ -203,7 +209,7 @@ impl Engine for ExplicitEngine {
             });
         }
         if !p.ltls.is_empty() {
-            parts.push(live_text(p));
+            parts.push(live_text(p, self.live_threads));
         }
         parts.join("; ")
     }
@@ -262,9 +268,9 @@ impl Engine for ExplicitEngine {
     }
 }
 
-/// The `ltl` search's part of an engine line: the search, the automata and the
-/// fairness.
-pub fn live_text(p: &Problem) -> String {
+/// The `ltl` search's part of an engine line: the search (the parallel one on
+/// `threads` ≥ 2), the automata and the fairness.
+pub fn live_text(p: &Problem, threads: usize) -> String {
     let autos: Vec<String> = p
         .ltls
         .iter()
@@ -277,10 +283,14 @@ pub fn live_text(p: &Problem) -> String {
         .collect();
     format!(
         "{} on the product with the Büchi automaton ({}){}",
-        if p.fair {
-            "fair SCC search"
+        if threads >= 2 {
+            format!(
+                "parallel SCC search on {threads} threads (whole product stored, then its components)"
+            )
+        } else if p.fair {
+            "fair SCC search".to_string()
         } else {
-            "nested depth-first search"
+            "nested depth-first search".to_string()
         },
         autos.join(", "),
         if p.fair {

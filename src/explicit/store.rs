@@ -329,6 +329,19 @@ impl FlagTable {
         &mut self.table[pos * ew + kw..pos * ew + ew]
     }
 
+    /// Call `f` on every key present and its flags (in table order).
+    pub fn for_each(&self, mut f: impl FnMut(&[u64], &[u64])) {
+        if let Some(z) = &self.zero {
+            f(&vec![0; self.kw], z);
+        }
+        let kw = self.kw;
+        for e in self.table.chunks_exact(kw + self.vw) {
+            if e[..kw].iter().any(|&x| x != 0) {
+                f(&e[..kw], &e[kw..]);
+            }
+        }
+    }
+
     /// Counts the times the table grew (and moved its entries).
     pub fn generation(&self) -> u64 {
         self.generation

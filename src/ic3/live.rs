@@ -79,6 +79,9 @@ struct Count<'a> {
     errors: Vec<(usize, String)>,
     carried: Vec<Lemma>,
     limit: Option<Limit>,
+    /// The certificate of every width proved so far, checked as soon as a round
+    /// proves new widths: a limit that stops a later round leaves these answers.
+    checked: Option<Checked>,
 }
 
 impl Count<'_> {
@@ -141,7 +144,8 @@ impl Count<'_> {
             .copied()
             .filter(|w| !counted.contains(w))
             .collect();
-        if !widths.is_empty() {
+        let fresh = !widths.is_empty();
+        if fresh {
             self.proved.push(Proved {
                 k,
                 widths,
@@ -151,7 +155,35 @@ impl Count<'_> {
         self.open = counted;
         self.open.sort_unstable();
         self.carried = out.lemmas.into_iter().map(|x| x.0).collect();
+        if fresh {
+            self.check()?;
+            if self.inner.users_limit().is_some() {
+                self.limit = self.ctl.users_limit();
+                return Ok(false);
+            }
+        }
         Ok(true)
+    }
+
+    /// Builds and checks the certificate of every width proved so far. It replaces the
+    /// last one unless a limit stopped its check short of the widths that one had
+    /// (a failed check with no limit is kept, to be reported).
+    fn check(&mut self) -> Result<(), String> {
+        let (p, prop) = (self.p, self.prop);
+        let next = self
+            .engine
+            .certificate(p, prop, &self.proved, &self.ranges, &self.inner)?;
+        let Some(next) = next else { return Ok(()) };
+        let kept = self
+            .checked
+            .as_ref()
+            .map(|c| c.1.clone())
+            .unwrap_or_default();
+        let covers = kept.iter().all(|w| next.1.contains(w));
+        if covers || self.inner.users_limit().is_none() {
+            self.checked = Some(next);
+        }
+        Ok(())
     }
 
     /// What IC3 need not look for in lo..=hi: everything at the widths no longer open,
@@ -342,12 +374,13 @@ impl Ic3Engine {
             errors: Vec::new(),
             carried: Vec::new(),
             limit: None,
+            checked: None,
         };
         let mut k = 1;
         while !c.open.is_empty() && k <= max_rounds && c.round(k)? {
             k *= 2;
         }
-        let certificate = self.certificate(p, prop, &c.proved, &c.ranges, &c.inner)?;
+        let certificate = c.checked.take();
         let seconds = start.elapsed().as_secs_f64();
         let reports = p
             .sizes()

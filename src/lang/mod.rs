@@ -71,6 +71,16 @@ pub fn load_str(name: &str, text: &str) -> Result<Model, Box<LoadError>> {
     load_str_with(name, text, &LoadOptions::default())
 }
 
+/// `model` read again from its own text with the int window `window` (the other
+/// loader settings as they are): the same model checked over another window.
+pub fn with_int_window(model: &Model, window: (i64, i64)) -> Result<Model, Box<LoadError>> {
+    let opts = LoadOptions {
+        int_range: Some(window),
+        ..LoadOptions::of(model)
+    };
+    load_str_with(&model.source.name, &model.source.text, &opts)
+}
+
 /// Parse and check a model given as text, with loader settings.
 pub fn load_str_with(name: &str, text: &str, opts: &LoadOptions) -> Result<Model, Box<LoadError>> {
     let source = Source::new(name, text);

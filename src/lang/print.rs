@@ -10,6 +10,9 @@ fn type_text(m: &Model, t: Ty) -> String {
         Ty::Bool => "bool".into(),
         Ty::Proc => "proc".into(),
         Ty::Int => "int".into(),
+        // The int window is a range underneath; read back, `int` gets it again from
+        // the loader's settings (`LoadOptions::of`).
+        t if m.is_int_ty(t) => "int".into(),
         Ty::Enum(e) => m.enums[e].name.clone(),
         Ty::Range(r) => {
             let rg = &m.ranges[r];
@@ -132,8 +135,8 @@ pub fn model_text(m: &Model) -> String {
             out.push_str(&format!("type {} = {}\n", e.name, e.ctors.join(" | ")));
         }
     }
-    for r in &m.ranges {
-        if !r.name.contains("..") {
+    for (k, r) in m.ranges.iter().enumerate() {
+        if !r.name.contains("..") && !m.is_int_ty(Ty::Range(k)) {
             out.push_str(&format!(
                 "type {} = {} .. {}\n",
                 r.name,

@@ -67,36 +67,25 @@ pub(super) fn all_procs() -> Domain {
 
 /// Replace every `Local(id)` by `map[id]`; a quantifier's variable must map to a local.
 pub(super) fn subst(e: &Expr, map: &[Expr]) -> Expr {
-    let r = |x: &Expr| Box::new(subst(x, map));
-    match e {
-        Expr::Const(..) | Expr::Size => e.clone(),
-        Expr::Local(id) => map[*id].clone(),
-        Expr::Read(v, ix) => Expr::Read(*v, ix.iter().map(|x| subst(x, map)).collect()),
-        Expr::Arith(op, a, b) => Expr::Arith(*op, r(a), r(b)),
-        Expr::Cmp(op, a, b) => Expr::Cmp(*op, r(a), r(b)),
-        Expr::Not(a) => Expr::Not(r(a)),
-        Expr::And(xs) => Expr::And(xs.iter().map(|x| subst(x, map)).collect()),
-        Expr::Or(xs) => Expr::Or(xs.iter().map(|x| subst(x, map)).collect()),
-        Expr::Imp(a, b) => Expr::Imp(r(a), r(b)),
-        Expr::Iff(a, b) => Expr::Iff(r(a), r(b)),
-        Expr::Ite(c, a, b, t) => Expr::Ite(r(c), r(a), r(b), *t),
-        Expr::Quant {
-            forall,
-            var,
-            dom,
-            body,
-        } => {
-            let Expr::Local(v) = map[*var] else {
-                unreachable!("a quantified variable maps to a local")
-            };
-            let dom = match dom {
-                Domain::Procs { except } => Domain::Procs {
-                    except: except.iter().map(|x| subst(x, map)).collect(),
-                },
-                Domain::Type(t) => Domain::Type(*t),
-            };
-            Expr::quant_excepting(*forall, v, dom, subst(body, map))
-        }
+    let Ok(e) = e.rewrite(&Subst(map));
+    e
+}
+
+/// The rewrite of `subst`.
+struct Subst<'a>(&'a [Expr]);
+
+impl Rewrite for Subst<'_> {
+    type Error = std::convert::Infallible;
+
+    fn local(&self, id: LocalId) -> Result<Expr, Self::Error> {
+        Ok(self.0[id].clone())
+    }
+
+    fn bound(&self, var: LocalId) -> LocalId {
+        let Expr::Local(v) = self.0[var] else {
+            unreachable!("a quantified variable maps to a local")
+        };
+        v
     }
 }
 

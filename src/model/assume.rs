@@ -75,7 +75,7 @@ pub fn assume(model: &Model, invs: &[usize]) -> Result<Model, String> {
         for &u in invs {
             let inv = &model.unsafes[u];
             let off = t.locals.len();
-            let body = Post { model, t, off, inv }.expr(&inv.body)?;
+            let body = inv.body.rewrite(&Post { model, t, off, inv })?;
             conj.push(excluded(inv, off, body));
             // Fresh names, so that the model prints back without shadowing.
             t.locals.extend(inv.locals.iter().map(|l| Local {
@@ -114,46 +114,27 @@ struct Post<'a> {
     inv: &'a Unsafe,
 }
 
-impl Post<'_> {
-    fn expr(&self, e: &Expr) -> Result<Expr, String> {
-        let r = |x: &Expr| -> Result<Box<Expr>, String> { Ok(Box::new(self.expr(x)?)) };
-        let all = |xs: &[Expr]| -> Result<Vec<Expr>, String> {
-            xs.iter().map(|x| self.expr(x)).collect()
-        };
-        Ok(match e {
-            Expr::Const(..) | Expr::Size => e.clone(),
-            Expr::Local(id) => Expr::Local(id + self.off),
-            Expr::Read(v, ix) => self.read(*v, all(ix)?)?,
-            Expr::Arith(op, a, b) => Expr::Arith(*op, r(a)?, r(b)?),
-            Expr::Cmp(op, a, b) => Expr::Cmp(*op, r(a)?, r(b)?),
-            Expr::Not(a) => Expr::Not(r(a)?),
-            Expr::And(xs) => Expr::And(all(xs)?),
-            Expr::Or(xs) => Expr::Or(all(xs)?),
-            Expr::Imp(a, b) => Expr::Imp(r(a)?, r(b)?),
-            Expr::Iff(a, b) => Expr::Iff(r(a)?, r(b)?),
-            Expr::Ite(c, a, b, ty) => Expr::Ite(r(c)?, r(a)?, r(b)?, *ty),
-            Expr::Quant {
-                forall,
-                var,
-                dom,
-                body,
-            } => {
-                let body = self.expr(body)?;
-                // An exception is a name (`forall j <> i`) unless the state after the
-                // step gives it: then it is tested in the body.
-                let dom = match dom {
-                    Domain::Type(t) => Domain::Type(*t),
-                    Domain::Procs { except } => Domain::Procs {
-                        except: all(except)?,
-                    },
-                };
-                Expr::quant_excepting(*forall, var + self.off, dom, body)
-            }
-        })
+impl Rewrite for Post<'_> {
+    type Error = String;
+
+    fn local(&self, id: LocalId) -> Result<Expr, String> {
+        Ok(Expr::Local(id + self.off))
     }
 
-    /// The value of cell `v[ix]` after the step (`ix` already read after it).
+    // An exception is a name (`forall j <> i`) unless the state after the step gives
+    // it: then it is tested in the body (`Expr::quant_excepting`).
+    fn bound(&self, var: LocalId) -> LocalId {
+        var + self.off
+    }
+
     fn read(&self, v: VarId, ix: Vec<Expr>) -> Result<Expr, String> {
+        self.cell_after(v, ix)
+    }
+}
+
+impl Post<'_> {
+    /// The value of cell `v[ix]` after the step (`ix` already read after it).
+    fn cell_after(&self, v: VarId, ix: Vec<Expr>) -> Result<Expr, String> {
         let mut acc = Expr::Read(v, ix.clone());
         for u in self.t.updates.iter().filter(|u| u.var == v) {
             let UpdValue::Term(value) = &u.value else {
@@ -199,39 +180,28 @@ fn bind(e: &Expr, binds: &[(LocalId, Expr)]) -> Expr {
     if binds.is_empty() {
         return e.clone();
     }
-    let r = |x: &Expr| Box::new(bind(x, binds));
-    let all = |xs: &[Expr]| xs.iter().map(|x| bind(x, binds)).collect::<Vec<_>>();
-    match e {
-        Expr::Const(..) | Expr::Size => e.clone(),
-        Expr::Local(id) => binds
+    let Ok(e) = e.rewrite(&Bind(binds));
+    e
+}
+
+/// The rewrite of `bind`. A quantifier of the update's value binds its own locals,
+/// never a bound index; an exception naming a bound index (`forall k <> j`) is a term
+/// now.
+struct Bind<'a>(&'a [(LocalId, Expr)]);
+
+impl Rewrite for Bind<'_> {
+    type Error = std::convert::Infallible;
+
+    fn local(&self, id: LocalId) -> Result<Expr, Self::Error> {
+        Ok(self
+            .0
             .iter()
-            .find(|(b, _)| b == id)
-            .map_or_else(|| e.clone(), |(_, t)| t.clone()),
-        Expr::Read(v, ix) => Expr::Read(*v, all(ix)),
-        Expr::Arith(op, a, b) => Expr::Arith(*op, r(a), r(b)),
-        Expr::Cmp(op, a, b) => Expr::Cmp(*op, r(a), r(b)),
-        Expr::Not(a) => Expr::Not(r(a)),
-        Expr::And(xs) => Expr::And(all(xs)),
-        Expr::Or(xs) => Expr::Or(all(xs)),
-        Expr::Imp(a, b) => Expr::Imp(r(a), r(b)),
-        Expr::Iff(a, b) => Expr::Iff(r(a), r(b)),
-        Expr::Ite(c, a, b, ty) => Expr::Ite(r(c), r(a), r(b), *ty),
-        // A quantifier of the update's value binds its own locals, never a bound
-        // index; an exception naming a bound index (`forall k <> j`) is a term now.
-        Expr::Quant {
-            forall,
-            var,
-            dom,
-            body,
-        } => {
-            let dom = match dom {
-                Domain::Type(t) => Domain::Type(*t),
-                Domain::Procs { except } => Domain::Procs {
-                    except: all(except),
-                },
-            };
-            Expr::quant_excepting(*forall, *var, dom, bind(body, binds))
-        }
+            .find(|(b, _)| *b == id)
+            .map_or(Expr::Local(id), |(_, t)| t.clone()))
+    }
+
+    fn bound(&self, var: LocalId) -> LocalId {
+        var
     }
 }
 

@@ -373,6 +373,9 @@ fn for_each_initial_ordered(
             Err(error) => return Err(InitError { state: st, error }),
         }
     }
+    if !free_prefix_completes(inst, &mut cons, &mut st, &mut known, &pending) {
+        return Ok(());
+    }
     let mut search = Search {
         inst,
         cons: &mut cons,
@@ -385,6 +388,51 @@ fn for_each_initial_ordered(
         recording: None,
     };
     search.rec(0, &pending).map(|_| ())
+}
+
+/// False when no initial state exists because the search from the first cell an
+/// undecided formula may read has no completion. The cells before it are free: every
+/// valuation of them leads to the same search from there (the same undecided
+/// formulas, which read none of them), so one search with the free cells at their
+/// lowest values decides it, instead of one per valuation of the free cells (2^20
+/// of them for a generated model of issue 28 whose `init` is unsatisfiable from size
+/// 2 on, `V3 = z` for every z, with the unconstrained arrays laid out first). A range
+/// error met here is left to the search proper, which meets it first too.
+fn free_prefix_completes(
+    inst: &Instance,
+    cons: &mut [Constraint],
+    st: &mut State,
+    known: &mut Vec<bool>,
+    pending: &[usize],
+) -> bool {
+    let Some(first) = pending.iter().map(|&k| cons[k].first_read).min() else {
+        return true;
+    };
+    if first == 0 || first >= st.len() {
+        return true;
+    }
+    let mut found = false;
+    let r = Search {
+        inst,
+        cons,
+        st,
+        known,
+        memo: true,
+        shuffle: None,
+        f: &mut |_| {
+            found = true;
+            false
+        },
+        cache: HashMap::new(),
+        recording: None,
+    }
+    .rec(first, pending);
+    // An error returns without clearing the cells it had assigned.
+    for (v, s) in st.iter_mut().zip(&inst.slots) {
+        *v = s.lo;
+    }
+    known.fill(false);
+    found || r.is_err()
 }
 
 /// The backtracking search over the slots, with what it carries from cell to cell.
@@ -563,6 +611,12 @@ mod tests {
             "var X : 0 .. 2\narray A[proc] : 0 .. 1\ninit () { X = 1 }\nunsafe u () { X = 9 }",
             "array A[proc] : 0 .. 1\nvar X : 0 .. 2\ninit (i) { X = A[i] + 1 }\n\
              unsafe u () { X = 9 }",
+            // Free cells first, then formulas unsatisfiable from size 2 on.
+            "array F[proc, proc] : bool\narray B[proc] : 0 .. 1\nvar X : proc\n\
+             init (z) { B[z] = 0 && X = z }\nunsafe u () { X = 9 }",
+            // Free cells first, then a satisfiable suffix.
+            "array F[proc] : 0 .. 2\narray B[proc] : 0 .. 1\nvar X : proc\n\
+             init (z) { B[z] = 0 && X <> z }\nunsafe u () { X = 9 }",
         ];
         for text in models {
             let m = load_str("t.cub", text).unwrap_or_else(|e| panic!("{}", e.render()));

@@ -225,6 +225,64 @@ impl Expr {
     }
 }
 
+/// What a rewrite (`Expr::rewrite`) puts in place of locals and cell reads; the rest
+/// of the expression is rebuilt around them. Every rewrite that substitutes terms for
+/// locals (the liveness product, assumed invariants) is one of these, so that the
+/// structure, and the quantifiers whose exceptions become terms, are handled once.
+pub trait Rewrite {
+    /// Why a rewrite fails (`std::convert::Infallible` for one that cannot).
+    type Error;
+    /// The term for an occurrence of local `id`, free or bound.
+    fn local(&self, id: LocalId) -> Result<Expr, Self::Error>;
+    /// The local a quantifier binding `var` binds after the rewrite (the body's
+    /// occurrences of `var` go through `local`, which must agree).
+    fn bound(&self, var: LocalId) -> LocalId;
+    /// The term for cell `v[ix]`, its indices already rewritten: by default the read.
+    fn read(&self, v: VarId, ix: Vec<Expr>) -> Result<Expr, Self::Error> {
+        Ok(Expr::Read(v, ix))
+    }
+}
+
+impl Expr {
+    /// The expression with `r` applied to its locals and reads, bottom-up (a
+    /// quantifier's body before its exceptions); a quantifier is rebuilt by
+    /// `Expr::quant_excepting`. Stops at the first error.
+    pub fn rewrite<R: Rewrite + ?Sized>(&self, r: &R) -> Result<Expr, R::Error> {
+        let one = |x: &Expr| -> Result<Box<Expr>, R::Error> { Ok(Box::new(x.rewrite(r)?)) };
+        let all = |xs: &[Expr]| -> Result<Vec<Expr>, R::Error> {
+            xs.iter().map(|x| x.rewrite(r)).collect()
+        };
+        Ok(match self {
+            Expr::Const(..) | Expr::Size => self.clone(),
+            Expr::Local(id) => r.local(*id)?,
+            Expr::Read(v, ix) => r.read(*v, all(ix)?)?,
+            Expr::Arith(op, a, b) => Expr::Arith(*op, one(a)?, one(b)?),
+            Expr::Cmp(op, a, b) => Expr::Cmp(*op, one(a)?, one(b)?),
+            Expr::Not(a) => Expr::Not(one(a)?),
+            Expr::And(xs) => Expr::And(all(xs)?),
+            Expr::Or(xs) => Expr::Or(all(xs)?),
+            Expr::Imp(a, b) => Expr::Imp(one(a)?, one(b)?),
+            Expr::Iff(a, b) => Expr::Iff(one(a)?, one(b)?),
+            Expr::Ite(c, a, b, ty) => Expr::Ite(one(c)?, one(a)?, one(b)?, *ty),
+            Expr::Quant {
+                forall,
+                var,
+                dom,
+                body,
+            } => {
+                let body = body.rewrite(r)?;
+                let dom = match dom {
+                    Domain::Type(t) => Domain::Type(*t),
+                    Domain::Procs { except } => Domain::Procs {
+                        except: all(except)?,
+                    },
+                };
+                Expr::quant_excepting(*forall, r.bound(*var), dom, body)
+            }
+        })
+    }
+}
+
 /// One index position of an update target.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Index {
@@ -449,6 +507,9 @@ pub struct IntWindow {
     pub hi: i64,
     /// Given by `--int-range` (otherwise derived from the model's literals).
     pub given: bool,
+    /// The window derived from the literals, when a run that left it made the
+    /// command line widen it to this one (`cli::widen`).
+    pub widened_from: Option<(i64, i64)>,
     /// The least and greatest integer literal of the model (`None`: it has none).
     pub literals: Option<(i64, i64)>,
     /// The `int` variables, constants and arrays whose initial value `init` does not
@@ -649,5 +710,67 @@ mod int_window_tests {
         assert_eq!(LoadOptions::of(&m).int_range, Some((-1, 40)));
         let m = load_str("t.cub", "var B : bool\ninit () { true }\nunsafe () { B }\n").unwrap();
         assert!(m.int_window.is_none());
+    }
+}
+
+#[cfg(test)]
+mod rewrite_tests {
+    use super::*;
+
+    /// Local 0 becomes the process constant #2; local 1 stays; reads of variable 1
+    /// fail.
+    struct Fix;
+
+    impl Rewrite for Fix {
+        type Error = String;
+        fn local(&self, id: LocalId) -> Result<Expr, String> {
+            Ok(if id == 0 {
+                Expr::Const(2, Ty::Proc)
+            } else {
+                Expr::Local(id)
+            })
+        }
+        fn bound(&self, var: LocalId) -> LocalId {
+            var
+        }
+        fn read(&self, v: VarId, ix: Vec<Expr>) -> Result<Expr, String> {
+            if v == 1 {
+                Err("read of 1".into())
+            } else {
+                Ok(Expr::Read(v, ix))
+            }
+        }
+    }
+
+    fn eq(a: Expr, b: Expr) -> Expr {
+        Expr::Cmp(CmpOp::Eq, Box::new(a), Box::new(b))
+    }
+
+    #[test]
+    fn a_rewritten_exception_moves_into_the_body() {
+        // forall j <> i. A[j] = i, with i := #2: forall j. j = #2 || A[j] = #2 (written
+        // out from the definition of `forall j <> t` for a term t).
+        let e = Expr::Quant {
+            forall: true,
+            var: 1,
+            dom: Domain::Procs {
+                except: vec![Expr::Local(0)],
+            },
+            body: Box::new(eq(Expr::Read(0, vec![Expr::Local(1)]), Expr::Local(0))),
+        };
+        let two = || Expr::Const(2, Ty::Proc);
+        let want = Expr::Quant {
+            forall: true,
+            var: 1,
+            dom: Domain::Procs { except: vec![] },
+            body: Box::new(Expr::Or(vec![
+                eq(Expr::Local(1), two()),
+                eq(Expr::Read(0, vec![Expr::Local(1)]), two()),
+            ])),
+        };
+        assert_eq!(e.rewrite(&Fix), Ok(want));
+        // A failing read anywhere fails the whole rewrite.
+        let bad = Expr::And(vec![Expr::tt(), Expr::Not(Box::new(Expr::Read(1, vec![])))]);
+        assert_eq!(bad.rewrite(&Fix), Err("read of 1".to_string()));
     }
 }

@@ -217,7 +217,7 @@ impl Engine for AutoEngine {
             "a bounded lasso search up to depth {} (at most {:.1}s) and IC3 by k-liveness, then liveness-to-safety on the aggregate (at most {:.0}s",
             self.bmc_depth, self.lasso_seconds, self.live_ic3_seconds,
         );
-        let search = crate::explicit::engine::live_text(p);
+        let search = crate::explicit::engine::live_text(p, 1);
         let live = if self.live_explicit_seconds > 0.0 {
             format!(
                 "{search} per size while a size takes under {:.1}s, then for the sizes left {sat}, then explicit again)",

@@ -335,8 +335,10 @@ pub fn product(
     })
 }
 
-/// Strongly connected components (iterative Tarjan): the component of each node.
-fn tarjan(edges: &[Vec<(usize, i64)>]) -> Vec<usize> {
+/// Strongly connected components (iterative Tarjan): the component of each node,
+/// numbered from 0 in the order they close. Edges are (target, label); the labels are
+/// not read.
+pub fn tarjan<T>(edges: &[Vec<(usize, T)>]) -> Vec<usize> {
     let n = edges.len();
     const NONE: usize = usize::MAX;
     let mut index = vec![NONE; n];

@@ -3,14 +3,19 @@
 // Each test crate that includes this module uses only part of it.
 #![allow(dead_code)]
 
+pub mod abc;
 pub mod fair_scc;
 pub mod generator;
+pub mod reference;
 
+use nfold::explicit::reach::{ReachOptions, ReachResult, check_size};
+use nfold::lasso::Lasso;
 use nfold::model::eval::Step;
 use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
 use nfold::schema::{CheckDoc, Row};
 use serde_json::Value;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Expected verdict per family: the sizes from which the property is violated and the
@@ -59,6 +64,65 @@ pub fn nfold(args: &[&str]) -> (i32, String, String) {
         "panic:\n{e}"
     );
     (out.status.code().unwrap_or(-1), o, e)
+}
+
+/// A directory of the system's temporary directory for one test's files,
+/// `nfold-NAME-PID`, created if missing. Every test runs in the one process of
+/// tests/all.rs, so each test names its own.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("nfold-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `scratch_dir`, emptied of what an earlier run left.
+pub fn fresh_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("nfold-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Writes `text` to `dir/name` and returns the file's path.
+pub fn write_file(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+/// The path of a shipped family, from the crate root.
+pub fn family(name: &str) -> String {
+    format!("families/{name}.cub")
+}
+
+/// Loads a model file: a path from the crate root, or an absolute one.
+pub fn load(path: &str) -> Model {
+    let p = if path.starts_with('/') {
+        path.to_string()
+    } else {
+        format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
+    };
+    nfold::lang::load_file(&p).unwrap()
+}
+
+/// Loads a model from its text, failing the test with the rendered error.
+pub fn model(src: &str) -> Model {
+    nfold::lang::load_str("t.cub", src).unwrap_or_else(|e| panic!("{}", e.render()))
+}
+
+/// The explicit engine's run at size `n`, with or without symmetry reduction; fails the
+/// test on an internal error.
+pub fn explicit(m: &Model, n: usize, symmetry: bool) -> ReachResult {
+    let r = check_size(
+        m,
+        n,
+        &ReachOptions {
+            symmetry,
+            ..Default::default()
+        },
+    );
+    assert!(r.internal_errors.is_empty(), "{:?}", r.internal_errors);
+    r
 }
 
 /// Runs `nfold ... --json`: exit code and the parsed document.
@@ -121,6 +185,26 @@ pub fn steps_from_json(model: &Model, t: &Value) -> Vec<Step> {
             choices: ints(&s["choices"]),
         })
         .collect()
+}
+
+/// A printed lasso (`"kind": "lasso"`) rebuilt from its JSON form: property, process,
+/// initial state, steps, where the cycle starts and whether it was asked fair.
+pub fn lasso_from_json(model: &Model, size: usize, t: &Value) -> Lasso {
+    assert_eq!(t["kind"], "lasso", "{t}");
+    let inst = Instance::new(model, size);
+    Lasso {
+        size,
+        prop: model
+            .ltls
+            .iter()
+            .position(|l| l.name == t["property"].as_str().unwrap())
+            .unwrap(),
+        process: t["process"].as_i64(),
+        init: init_from_json(&inst, t),
+        steps: steps_from_json(model, t),
+        loop_start: t["loop_start"].as_u64().unwrap() as usize,
+        fair: t["fair"].as_bool().unwrap(),
+    }
 }
 
 /// The shipped families, by file stem, sorted.

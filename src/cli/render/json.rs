@@ -150,6 +150,7 @@ pub fn int_window_doc(m: &Model) -> Option<IntWindowDoc> {
         lo: w.lo,
         hi: w.hi,
         given: w.given,
+        widened_from: w.widened_from.map(|(lo, hi)| [lo, hi]),
         free: w.free.iter().map(|&v| m.vars[v].name.clone()).collect(),
     })
 }

@@ -359,6 +359,19 @@ impl KeyLayout {
         }
     }
 
+    /// The packed state and the automaton state of a key (the inverse of `fill`).
+    pub(super) fn split(&self, key: &[u64]) -> (Vec<u64>, u64) {
+        let w = self.w;
+        let mut state = key[..w].to_vec();
+        match self.q_shift {
+            Some(sh) => {
+                state[w - 1] &= (1u64 << sh) - 1;
+                (state, key[w - 1] >> sh)
+            }
+            None => (state, key[w]),
+        }
+    }
+
     /// The key of (packed state `state`, automaton state `q`) into `key`.
     pub(super) fn fill(&self, state: &[u64], q: u64, key: &mut [u64]) {
         let w = self.w;

@@ -39,11 +39,15 @@
 //! results.
 
 mod expand;
+mod par;
+mod par_graph;
+mod par_scc;
 mod report;
 mod scc;
 mod search;
 mod unfold;
 mod unfold_scc;
+mod walk;
 
 use crate::lasso::Lasso;
 use crate::ltl::LtlProperty;
@@ -90,6 +94,9 @@ pub struct LiveOptions {
     pub shorten: bool,
     /// Which search answers.
     pub search: LiveSearch,
+    /// Threads: with 2 or more (and `search` left `Auto`), the parallel search
+    /// (`par`) answers; 0 or 1, the sequential ones.
+    pub threads: usize,
 }
 
 /// Which search gave an answer. Every one is exact.
@@ -103,6 +110,10 @@ pub enum Algorithm {
     Scc,
     /// The fair SCC search on the annotated quotient by symmetry.
     SymmetryScc,
+    /// The parallel search (stored product, then its components) without symmetry.
+    ParScc,
+    /// The parallel search on the annotated quotient by symmetry.
+    SymmetryParScc,
 }
 
 impl Algorithm {
@@ -113,6 +124,8 @@ impl Algorithm {
             Algorithm::Symmetry => "symmetry",
             Algorithm::Scc => "scc",
             Algorithm::SymmetryScc => "symmetry+scc",
+            Algorithm::ParScc => "parallel-scc",
+            Algorithm::SymmetryParScc => "symmetry+parallel-scc",
         }
     }
 }
@@ -239,6 +252,12 @@ pub fn check(
         r.internal_errors.push(format!(
             "weak fairness is tracked for at most {MAX_FAIR_PROCESSES} processes"
         ));
+        return r;
+    }
+    if opts.threads >= 2
+        && opts.search == LiveSearch::Auto
+        && let Some(r) = par::search(model, n, p, process, opts, use_sym, opts.threads)
+    {
         return r;
     }
     if opts.fair || opts.search == LiveSearch::Scc {

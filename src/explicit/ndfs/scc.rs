@@ -65,7 +65,7 @@
 //! g_e = id and the test is the classical one: every process is served.
 //!
 //! A violation is turned into a real lasso of the unreduced instance by `unfold_scc`,
-//! which walks R by breadth-first search.
+//! which walks R by breadth-first search (`walk`).
 
 use super::expand::{Expander, Fault, KeyLayout, ROOT, each_initial};
 use super::report::{Found, Run, finish};
@@ -130,12 +130,12 @@ pub(super) struct Scc<'a> {
     /// Every process (bit p - 1).
     pub(super) all: u64,
     /// Product state key -> its depth-first number and its place on the live stack.
-    table: FlagTable,
+    pub(super) table: FlagTable,
     key: Vec<u64>,
     pub(super) arena: Vec<u64>,
     stack: Vec<Frame>,
     /// Depth-first numbers of the live nodes, increasing (Tarjan's stack).
-    live_num: Vec<u64>,
+    pub(super) live_num: Vec<u64>,
     /// π of each live node's first real state (n bytes each, under symmetry).
     live_perm: Vec<u8>,
     pub(super) roots: Vec<Root>,
@@ -158,7 +158,7 @@ fn find(parts: &mut [u8], mut i: usize) -> usize {
     i
 }
 
-fn union(parts: &mut [u8], a: usize, b: usize) {
+pub(super) fn union(parts: &mut [u8], a: usize, b: usize) {
     let (ra, rb) = (find(parts, a), find(parts, b));
     if ra != rb {
         parts[ra.max(rb)] = ra.min(rb) as u8;
@@ -167,7 +167,7 @@ fn union(parts: &mut [u8], a: usize, b: usize) {
 
 /// Whether every class of the partition `parts` (union-find parents over processes,
 /// 0-based) holds a process of `served` (bit i for process i + 1).
-fn orbits_served(parts: &mut [u8], served: u64) -> bool {
+pub(super) fn orbits_served(parts: &mut [u8], served: u64) -> bool {
     let n = parts.len();
     let mut served_class = 0u64;
     for i in 0..n {
@@ -237,16 +237,6 @@ impl<'a> Scc<'a> {
         let src = if self.kw > 0 { rec + self.x.w } else { rec };
         let q = self.q(rec);
         self.layout.fill(&self.arena[src..], q, &mut self.key);
-    }
-
-    /// The depth-first number of a live product state (its canonical or real state
-    /// `state` and automaton state `q`), looked up without inserting; `None` when it is
-    /// not visited or dead.
-    pub(super) fn live_number(&self, state: &[u64], q: u64) -> Option<u64> {
-        let mut key = vec![0; self.layout.len()];
-        self.layout.fill(state, q, &mut key);
-        let f = self.table.get(&key, hash_words(&key))?;
-        self.live_index(f).map(|_| f[0])
     }
 
     /// Where a visited node (its table flags) is on the live stack, if it is live: the

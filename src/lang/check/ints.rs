@@ -162,6 +162,7 @@ pub(super) fn settle_ints(
         lo,
         hi,
         given: given.is_some(),
+        widened_from: None,
         literals: lits,
         free,
         span,

@@ -106,7 +106,7 @@ impl Lemma {
 }
 
 /// The next permutation in lexicographic order (false after the last).
-pub(super) fn next_permutation(p: &mut [usize]) -> bool {
+fn next_permutation(p: &mut [usize]) -> bool {
     let Some(i) = (1..p.len()).rev().find(|&i| p[i - 1] < p[i]) else {
         return false;
     };
@@ -151,4 +151,38 @@ pub fn simplify(lemmas: Vec<Lemma>) -> Vec<Lemma> {
         .filter(|x| x.1)
         .map(|x| x.0)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proof::lemma::tests::atom;
+
+    #[test]
+    fn simplify_merges_and_subsumes() {
+        // not (A[i] = 2 && A[j] = 2) at 2..5 and at 6..9: one lemma at 2..9.
+        let l = |lo, hi, atoms: Vec<Atom>, procs| Lemma {
+            lo,
+            hi,
+            procs,
+            atoms,
+            ordered: false,
+        };
+        let a = l(2, 5, vec![atom(0, 0, 2), atom(0, 1, 2)], 2);
+        let b = l(6, 9, vec![atom(0, 1, 2), atom(0, 0, 2)], 2);
+        // not (A[i] = 2 && A[j] = 2 && B[i] = 1) at 3..9: implied by the merged one.
+        let c = l(3, 9, vec![atom(0, 0, 2), atom(1, 0, 1), atom(0, 1, 2)], 2);
+        // not (A[i] = 2 && B[j] = 1) at 1..9: not implied.
+        let d = l(1, 9, vec![atom(0, 0, 2), atom(1, 1, 1)], 2);
+        let s = simplify(vec![a, b, c, d.clone()]);
+        assert_eq!(s.len(), 2);
+        assert_eq!((s[0].lo, s[0].hi), (2, 9));
+        assert_eq!(s[1], d);
+        let mut p = vec![0, 1, 2];
+        let mut n = 1;
+        while next_permutation(&mut p) {
+            n += 1;
+        }
+        assert_eq!(n, 6);
+    }
 }
