@@ -20,7 +20,7 @@ use nfold::engine::{Control, Problem, run};
 use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict};
 use nfold::ltl::{LtlProperty, processes_to_check};
 use nfold::model::ir::Model;
-use nfold::proof::check;
+use nfold::proof::check::{self, Checker, Method};
 use nfold::sat::{SolverKind, Stop};
 use nfold::verdict::{Kind, PropId, SizeReport};
 use std::sync::Arc;
@@ -109,16 +109,15 @@ fn agrees(want: Ndfs, rs: &[SizeReport], n: usize, k: usize) -> bool {
     }
 }
 
-/// The certificate checks again on the product built anew; with every diagram negated
-/// (the initial states then violate it) it is rejected at every size, with a node
+/// The certificate checks again on the product built anew, by SAT and by BDDs over the
+/// checker's encoding (each naming itself); with every diagram negated (the initial
+/// states then violate it) each check rejects it at every size, and each rejects a node
 /// reading a cell no instance has at the sizes whose diagrams use that node.
 fn recheck(m: &Model, cert: &Certificate) {
     let prod = nfold::live::certified_model(m, cert).unwrap().unwrap();
     let sizes: Vec<usize> = cert.proves.iter().flat_map(|p| p.1.clone()).collect();
     let stop = Stop::default();
     let kind = SolverKind::default_kind();
-    let ok = check::check(&prod, cert, &sizes, kind, &stop).unwrap();
-    assert!(ok.iter().all(|c| c.accepted()), "{ok:?}");
     assert_eq!(Certificate::parse(&cert.to_text()).unwrap(), *cert);
     let mut negated = cert.clone();
     for l in &mut negated.lemmas {
@@ -131,18 +130,83 @@ fn recheck(m: &Model, cert: &Certificate) {
     if let Some(n) = renamed.nodes.first_mut() {
         n.cell = "NoSuchCell".into();
     }
-    let r = check::check(&prod, &negated, &sizes, kind, &stop).unwrap();
-    assert!(
-        r.iter().all(|c| !c.failures.is_empty()),
-        "a negated certificate was accepted: {r:?}"
-    );
-    if !cert.nodes.is_empty() {
-        let r = check::check(&prod, &renamed, &sizes, kind, &stop).unwrap();
+    for (method, by) in [(Method::Sat, Checker::Sat), (Method::Bdd, Checker::Bdd)] {
+        let ok = check::check_with(&prod, cert, &sizes, kind, &stop, method).unwrap();
+        assert!(ok.iter().all(|c| c.accepted()), "{method:?}: {ok:?}");
+        assert!(ok.iter().all(|c| c.by == by), "{method:?}: {ok:?}");
+        let r = check::check_with(&prod, &negated, &sizes, kind, &stop, method).unwrap();
         assert!(
-            r.iter().any(|c| !c.failures.is_empty()),
-            "a certificate reading a missing cell was accepted: {r:?}"
+            r.iter().all(|c| !c.failures.is_empty()),
+            "{method:?}: a negated certificate was accepted: {r:?}"
         );
+        if !cert.nodes.is_empty() {
+            let r = check::check_with(&prod, &renamed, &sizes, kind, &stop, method).unwrap();
+            assert!(
+                r.iter().any(|c| !c.failures.is_empty()),
+                "{method:?}: a certificate reading a missing cell was accepted: {r:?}"
+            );
+        }
     }
+}
+
+/// The certificate with node i changed in one way (`kind` 0..4): children swapped, the
+/// then-child negated, another bit, another offset.
+fn mutate(cert: &Certificate, i: usize, kind: usize) -> Certificate {
+    let mut c = cert.clone();
+    let n = &mut c.nodes[i];
+    let flip = |r: BddRef| match r {
+        BddRef::Const(b) => BddRef::Const(!b),
+        BddRef::Node { id, neg } => BddRef::Node { id, neg: !neg },
+    };
+    match kind {
+        0 => std::mem::swap(&mut n.then, &mut n.else_),
+        1 => n.then = flip(n.then),
+        2 => n.bit += 1,
+        _ => n.lo += 1,
+    }
+    c
+}
+
+/// Single-node mutations of the certificates of odd-even sort (width 2) and of
+/// the semaphore mutex under fairness (width 1): the SAT check and the BDD check accept
+/// exactly the same ones, and most are rejected (the check is not vacuous).
+#[test]
+fn both_checks_judge_mutated_certificates_alike() {
+    let stop = Stop::default();
+    let kind = SolverKind::default_kind();
+    let (mut judged, mut rejected) = (0, 0);
+    for (family, hi, fair) in [("oddeven_sort_live_bug", 2, false), ("mutex", 1, true)] {
+        let m = nfold::lang::load_file(&format!("families/{family}.cub")).unwrap();
+        let (_, certs) = rows(&m, 1, hi, fair);
+        let cert = &certs[0];
+        let prod = nfold::live::certified_model(&m, cert).unwrap().unwrap();
+        let sizes: Vec<usize> = cert.proves.iter().flat_map(|p| p.1.clone()).collect();
+        let count = cert.nodes.len();
+        // Every node of a small certificate, an even spread of a larger one's.
+        let step = count.div_ceil(24).max(1);
+        for i in (0..count).step_by(step) {
+            for k in 0..4 {
+                let c = mutate(cert, i, k);
+                let sat = check::check_with(&prod, &c, &sizes, kind, &stop, Method::Sat).unwrap();
+                let bdd = check::check_with(&prod, &c, &sizes, kind, &stop, Method::Bdd).unwrap();
+                let verdicts = |r: &[check::SizeCheck]| -> Vec<bool> {
+                    r.iter().map(|c| c.accepted()).collect()
+                };
+                assert_eq!(
+                    verdicts(&sat),
+                    verdicts(&bdd),
+                    "{family}: node {} mutation {k}\nSAT: {sat:?}\nBDD: {bdd:?}",
+                    i + 1
+                );
+                judged += 1;
+                rejected += usize::from(sat.iter().any(|c| !c.accepted()));
+            }
+        }
+    }
+    assert!(
+        judged >= 40 && rejected * 2 > judged,
+        "{rejected} of {judged}"
+    );
 }
 
 /// The families with an `ltl` property and the sizes checked here (Peterson's and the

@@ -45,6 +45,7 @@ use crate::cert::{BddRef, CertLemma, Certificate};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::lasso::Lasso;
 use crate::live::{self, LOOP_PROP, Origin, Product, Variant};
+use crate::proof::check::Checker;
 use crate::proof::finish;
 use crate::sat::SolverKind;
 use crate::trace::Trace;
@@ -507,6 +508,22 @@ impl BddEngine {
                     c.failures.join("; ")
                 ),
             ));
+        }
+        // Which check accepted each width: BDDs over the checker's own encoding, or
+        // SAT where those outgrew their node table.
+        for by in [Checker::Bdd, Checker::Sat] {
+            let at: Vec<usize> = checks
+                .iter()
+                .filter(|c| c.accepted() && c.by == by)
+                .map(|c| c.size)
+                .collect();
+            if !at.is_empty() {
+                f.notes.push(format!(
+                    "bdd: the certificate {} at {}",
+                    by.phrase(),
+                    crate::cert::sizes_phrase(&at)
+                ));
+            }
         }
         if ctl.progress {
             crate::progress::line(format!(

@@ -18,6 +18,9 @@
 //! meets a range error does not hold (range errors are the `no range error` lemma's
 //! business), so the certificate's text means what it says.
 
+mod bdd_check;
+mod diagram;
+
 use super::count;
 use crate::bmc::frame::Encoding;
 use crate::bmc::unroll::Unroller;
@@ -26,6 +29,7 @@ use crate::lang;
 use crate::model::ir::{CmpOp, Model};
 use crate::sat::circuit::{Circuit, TRUE};
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
+use diagram::Diagram;
 use std::collections::HashMap;
 
 /// The outcome at one size: every condition that failed (empty: certified).
@@ -38,6 +42,48 @@ pub struct SizeCheck {
     /// The conditions a limit (`Stop`) left undecided: the size is then not certified,
     /// and nothing is known against the certificate.
     pub unchecked: Vec<String>,
+    /// Which check decided the size.
+    pub by: Checker,
+}
+
+/// The two checks of a size's obligations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checker {
+    /// CDCL over the one-hot unrolling (`SizeQueries`): every kind of lemma.
+    Sat,
+    /// BDDs over the same one-hot encoding (`bdd_check`): `induction 1` certificates with
+    /// decision-diagram lemmas; a size whose BDDs outgrow their node table goes to SAT.
+    Bdd,
+}
+
+impl Checker {
+    /// How the text of a verdict names it.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Checker::Sat => "checked by SAT",
+            Checker::Bdd => "checked by BDDs over the checker's encoding",
+        }
+    }
+
+    /// Its name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Checker::Sat => "sat",
+            Checker::Bdd => "bdd",
+        }
+    }
+}
+
+/// Which check a size goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// BDDs where they apply (a diagram among the size's lemmas), SAT otherwise and
+    /// when the BDDs outgrow their node table.
+    Auto,
+    Sat,
+    /// BDDs where they apply (a size whose BDDs outgrow their node table is left
+    /// unchecked), SAT otherwise.
+    Bdd,
 }
 
 impl SizeCheck {
@@ -247,13 +293,26 @@ fn count_violation(
     u.c.and(&all)
 }
 
-/// Check a certificate at each of `sizes` (those of its sizes to check).
+/// Check a certificate at each of `sizes` (those of its sizes to check), each size by
+/// BDDs where they apply, by SAT otherwise (`Method::Auto`).
 pub fn check(
     model: &Model,
     cert: &Certificate,
     sizes: &[usize],
     solver: SolverKind,
     stop: &Stop,
+) -> Result<Vec<SizeCheck>, String> {
+    check_with(model, cert, sizes, solver, stop, Method::Auto)
+}
+
+/// `check` with the choice of the check made by `method`.
+pub fn check_with(
+    model: &Model,
+    cert: &Certificate,
+    sizes: &[usize],
+    solver: SolverKind,
+    stop: &Stop,
+    method: Method,
 ) -> Result<Vec<SizeCheck>, String> {
     let (m, lemma_props, counts) = with_lemmas(model, cert)?;
     let window = model.int_window.as_ref().map(|w| (w.lo, w.hi));
@@ -274,6 +333,7 @@ pub fn check(
                 certified: Vec::new(),
                 failures: vec![failure.clone()],
                 unchecked: Vec::new(),
+                by: Checker::Sat,
             })
             .collect());
     }
@@ -311,8 +371,33 @@ pub fn check(
                 certified: Vec::new(),
                 failures: Vec::new(),
                 unchecked: vec![format!("size {n}: {NOT_CHECKED}")],
+                by: Checker::Sat,
             });
             continue;
+        }
+        let base = model.unsafes.len();
+        let at_n: Vec<usize> = lemmas.iter().map(|&(p, _)| p - base).collect();
+        let counting = |i: usize| counts.contains_key(&(base + i));
+        if method != Method::Sat && bdd_check::applies(cert, &at_n, &counting) {
+            match bdd_check::check_size(&m, base, cert, n, &claims, &at_n, stop) {
+                Some(c) => {
+                    out.push(c);
+                    continue;
+                }
+                None if method == Method::Bdd => {
+                    out.push(SizeCheck {
+                        size: n,
+                        certified: Vec::new(),
+                        failures: Vec::new(),
+                        unchecked: vec![format!(
+                            "size {n}: not checked (the BDDs outgrew their node table)"
+                        )],
+                        by: Checker::Bdd,
+                    });
+                    continue;
+                }
+                None => {}
+            }
         }
         let (failures, unchecked) =
             check_size(&m, model, cert, n, &claims, &lemmas, &counts, solver, stop)?;
@@ -325,6 +410,7 @@ pub fn check(
             },
             failures,
             unchecked,
+            by: Checker::Sat,
         });
     }
     Ok(out)
@@ -615,106 +701,6 @@ impl<'a> SizeQueries<'a> {
                 );
             }
         }
-    }
-}
-
-/// The `bdd` lemmas at one frame as circuits: one if-then-else per node, over the
-/// literals "bit b of (cell - lo) is 1" of the frame (from the cell's own encoding:
-/// the disjunction of the values with that bit).
-struct Diagram<'c> {
-    nodes: &'c [crate::cert::BddNode],
-    /// Cell name -> slot of the instance.
-    slots: HashMap<String, usize>,
-    lits: HashMap<usize, Lit>,
-    atoms: HashMap<(usize, u32, i64), Lit>,
-}
-
-impl<'c> Diagram<'c> {
-    fn new(u: &Unroller, nodes: &'c [crate::cert::BddNode]) -> Diagram<'c> {
-        let slots = if nodes.is_empty() {
-            HashMap::new()
-        } else {
-            (0..u.inst.slots.len())
-                .map(|s| (u.inst.cell_name(s), s))
-                .collect()
-        };
-        Diagram {
-            nodes,
-            slots,
-            lits: HashMap::new(),
-            atoms: HashMap::new(),
-        }
-    }
-
-    /// "Bit b of (cell s - lo) is 1" at frame j.
-    fn atom(&mut self, u: &mut Unroller, j: usize, s: usize, b: u32, lo: i64) -> Lit {
-        if let Some(&l) = self.atoms.get(&(s, b, lo)) {
-            return l;
-        }
-        let sl = &u.inst.slots[s];
-        let (vlo, vhi) = (sl.lo, sl.hi);
-        let size = (vhi - vlo + 1).max(0) as usize;
-        let cell = u.frames[j].cells[s].clone();
-        let t = cell.decode(&mut u.c, vlo, size);
-        let ones: Vec<Lit> = (vlo..=vhi)
-            .filter(|&v| (v - lo) >> b & 1 == 1)
-            .map(|v| t.cond(&mut u.c, v))
-            .collect();
-        let l = u.c.or(&ones);
-        self.atoms.insert((s, b, lo), l);
-        l
-    }
-
-    /// The diagram `r` at frame j (its nodes built once, children first).
-    fn lit(&mut self, u: &mut Unroller, j: usize, r: crate::cert::BddRef) -> Result<Lit, String> {
-        use crate::cert::BddRef;
-        let node_lit = |lits: &HashMap<usize, Lit>, r: BddRef| match r {
-            BddRef::Const(true) => TRUE,
-            BddRef::Const(false) => -TRUE,
-            BddRef::Node { id, neg } => {
-                let l = lits[&id];
-                if neg { -l } else { l }
-            }
-        };
-        let Some(root) = r.node() else {
-            return Ok(node_lit(&self.lits, r));
-        };
-        // The nodes below the root not built yet, in increasing order.
-        let mut need = vec![root];
-        let mut todo = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        while let Some(id) = need.pop() {
-            if self.lits.contains_key(&id) || !seen.insert(id) {
-                continue;
-            }
-            todo.push(id);
-            let n = &self.nodes[id - 1];
-            need.extend(n.then.node());
-            need.extend(n.else_.node());
-        }
-        todo.sort_unstable();
-        for id in todo {
-            let n = &self.nodes[id - 1];
-            let s = *self.slots.get(&n.cell).ok_or_else(|| {
-                format!(
-                    "node {id} reads cell `{}`, which the instance of size {} lacks",
-                    n.cell, u.inst.n
-                )
-            })?;
-            let a = self.atom(u, j, s, n.bit, n.lo);
-            let (t, e) = (node_lit(&self.lits, n.then), node_lit(&self.lits, n.else_));
-            let l = u.c.ite(a, t, e);
-            // The two clauses a multiplexer's Tseitin form leaves out ("both
-            // branches agree, so does the node"): with them unit propagation decides
-            // a node from its children alone, which the SAT check of a diagram's
-            // closure needs (without: 18 s for odd-even sort at n = 6, hours beyond).
-            if l.abs() != TRUE.abs() {
-                u.c.clause(&[-t, -e, l]);
-                u.c.clause(&[t, e, -l]);
-            }
-            self.lits.insert(id, l);
-        }
-        Ok(node_lit(&self.lits, r))
     }
 }
 
