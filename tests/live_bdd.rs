@@ -338,7 +338,14 @@ fn certificates_through_the_cli() {
     assert!(out.contains("holds (proved)"), "{out}");
     let (code, out, _) = common::nfold(&["certify", "families/mutex.cub", path]);
     assert_eq!(code, 0, "{out}");
-    // A node's children swapped: rejected.
+    assert!(
+        out.contains("size   1: checked by BDDs over the checker's encoding;"),
+        "{out}"
+    );
+    let (code, out, _) = common::nfold(&["certify", "families/mutex.cub", path, "--check", "sat"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("size   1: checked by SAT;"), "{out}");
+    // A node's children swapped: rejected (by each check).
     let text = std::fs::read_to_string(&cert).unwrap();
     let tampered: String = text
         .lines()
@@ -356,7 +363,10 @@ fn certificates_through_the_cli() {
         .collect();
     assert_ne!(tampered, text);
     std::fs::write(&cert, tampered).unwrap();
-    let (code, out, _) = common::nfold(&["certify", "families/mutex.cub", path]);
-    assert_eq!(code, 1, "{out}");
+    for check in ["auto", "sat", "bdd"] {
+        let (code, out, _) =
+            common::nfold(&["certify", "families/mutex.cub", path, "--check", check]);
+        assert_eq!(code, 1, "--check {check}: {out}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
