@@ -39,6 +39,15 @@
 //!
 //! `assume inv1, inv2` says that the certificate is about the model restricted to the
 //! states satisfying those `invariant`s, as Cubicle reads them (`model::assume`).
+//!
+//! A lemma may also be a binary decision diagram (the BDD engine's invariants, whose
+//! sets have no short formula): `lemma sizes 3..3: bdd R` says that no reachable state
+//! of size 3 satisfies the diagram R. The diagram's nodes are lines
+//! `node ID CELL B L THEN ELSE`, numbered 1, 2, ... in order: the node is THEN where
+//! bit B (0: the least significant) of the value of cell CELL (as traces name it,
+//! `E[2,3]`) minus L is 1, and ELSE otherwise. A reference (R, THEN, ELSE) is `T`
+//! (true), `F` (false), a node's number (smaller than the referring node's), or a
+//! number with `-` (the node negated).
 
 use crate::source::Span;
 
@@ -73,6 +82,120 @@ pub struct Certificate {
     /// `assume NAME, NAME`: the invariant is of the model restricted to the states
     /// satisfying those `invariant`s (`model::assume`), built again by `certify`.
     pub assume: Vec<String>,
+    /// The nodes of the binary decision diagrams the `bdd` lemmas name, in order
+    /// (node k is `nodes[k - 1]`).
+    pub nodes: Vec<BddNode>,
+}
+
+/// A reference to a diagram: a constant, or a node (1-based), perhaps negated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BddRef {
+    Const(bool),
+    Node { id: usize, neg: bool },
+}
+
+impl BddRef {
+    pub fn text(self) -> String {
+        match self {
+            BddRef::Const(true) => "T".into(),
+            BddRef::Const(false) => "F".into(),
+            BddRef::Node { id, neg } => format!("{}{id}", if neg { "-" } else { "" }),
+        }
+    }
+
+    fn parse(t: &str) -> Result<BddRef, String> {
+        match t {
+            "T" => Ok(BddRef::Const(true)),
+            "F" => Ok(BddRef::Const(false)),
+            _ => {
+                let (neg, n) = match t.strip_prefix('-') {
+                    Some(n) => (true, n),
+                    None => (false, t),
+                };
+                let id = n
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&id| id >= 1)
+                    .ok_or_else(|| format!("`{t}` is not a node reference (T, F, N or -N)"))?;
+                Ok(BddRef::Node { id, neg })
+            }
+        }
+    }
+
+    /// The node it names, if any.
+    pub fn node(self) -> Option<usize> {
+        match self {
+            BddRef::Node { id, .. } => Some(id),
+            BddRef::Const(_) => None,
+        }
+    }
+}
+
+/// A node of a binary decision diagram: `then` where bit `bit` of (the value of
+/// `cell` minus `lo`) is 1, `else_` otherwise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BddNode {
+    pub cell: String,
+    pub bit: u32,
+    pub lo: i64,
+    pub then: BddRef,
+    pub else_: BddRef,
+}
+
+impl BddNode {
+    /// The line after `node ID`.
+    fn text(&self) -> String {
+        format!(
+            "{} {} {} {} {}",
+            self.cell,
+            self.bit,
+            self.lo,
+            self.then.text(),
+            self.else_.text()
+        )
+    }
+
+    /// Parse `ID CELL B L THEN ELSE` for node `expect`.
+    fn parse(line: &str, expect: usize) -> Result<BddNode, String> {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if t.len() < 6 {
+            return Err("expected `node ID CELL BIT LO THEN ELSE`".into());
+        }
+        let id: usize = t[0]
+            .parse()
+            .map_err(|_| format!("`{}` is not a node number", t[0]))?;
+        if id != expect {
+            return Err(format!(
+                "expected node {expect} here (nodes are numbered in order)"
+            ));
+        }
+        let k = t.len();
+        let bit: u32 = t[k - 4]
+            .parse()
+            .ok()
+            .filter(|&b| b < 63)
+            .ok_or_else(|| format!("`{}` is not a bit position", t[k - 4]))?;
+        let lo: i64 = t[k - 3]
+            .parse()
+            .map_err(|_| format!("`{}` is not a number", t[k - 3]))?;
+        let then = BddRef::parse(t[k - 2])?;
+        let else_ = BddRef::parse(t[k - 1])?;
+        for r in [then, else_] {
+            if r.node().is_some_and(|c| c >= id) {
+                return Err(format!(
+                    "node {id} refers to node {}, which is not before it",
+                    r.node().unwrap()
+                ));
+            }
+        }
+        Ok(BddNode {
+            cell: t[1..k - 4].join(" "),
+            bit,
+            lo,
+            then,
+            else_,
+        })
+    }
 }
 
 /// One lemma: the sizes it is claimed at, its process variables and its formula
@@ -87,6 +210,8 @@ pub struct CertLemma {
     pub no_int_bound: bool,
     /// `forall x1 < .. < xk.`: the variables in increasing order (two or more).
     pub ordered: bool,
+    /// `bdd R`: the lemma is the diagram R (no reachable state satisfies it).
+    pub bdd: Option<BddRef>,
 }
 
 /// What `CertLemma::key` compares: sizes, the flags (no range error, no int_bound,
@@ -124,7 +249,10 @@ impl CertLemma {
             self.sizes,
             [self.no_range, self.no_int_bound, self.ordered],
             self.vars.len(),
-            tokens,
+            match self.bdd {
+                Some(r) => vec![format!("bdd {}", r.text())],
+                None => tokens,
+            },
         )
     }
 
@@ -152,6 +280,9 @@ impl CertLemma {
         }
         if self.no_int_bound {
             return format!("{sizes}no int_bound");
+        }
+        if let Some(r) = self.bdd {
+            return format!("{sizes}bdd {}", r.text());
         }
         let quant = if self.vars.is_empty() {
             String::new()
@@ -182,6 +313,18 @@ impl CertLemma {
                 no_range: rest == "no range error",
                 no_int_bound: rest == "no int_bound",
                 ordered: false,
+                bdd: None,
+            });
+        }
+        if let Some(r) = rest.strip_prefix("bdd ") {
+            return Ok(CertLemma {
+                sizes,
+                vars: Vec::new(),
+                body: String::new(),
+                no_range: false,
+                no_int_bound: false,
+                ordered: false,
+                bdd: Some(BddRef::parse(r.trim())?),
             });
         }
         let mut vars = Vec::new();
@@ -232,6 +375,7 @@ impl CertLemma {
             no_range: false,
             no_int_bound: false,
             ordered,
+            bdd: None,
         })
     }
 }
@@ -332,6 +476,9 @@ impl Certificate {
         for (p, s) in self.proves.iter().filter(|(_, s)| !s.is_empty()) {
             out.push_str(&format!("proves {p} at {}\n", sizes_text(s)));
         }
+        for (k, n) in self.nodes.iter().enumerate() {
+            out.push_str(&format!("node {} {}\n", k + 1, n.text()));
+        }
         for l in &self.lemmas {
             out.push_str(&format!("lemma {}\n", l.text()));
         }
@@ -381,6 +528,7 @@ impl Certificate {
             liveness: None,
             counting: None,
             assume: Vec::new(),
+            nodes: Vec::new(),
         };
         let mut off = 0;
         let mut seen_sizes = false;
@@ -434,6 +582,10 @@ impl Certificate {
                         c.proves.push((p.trim().to_string(), parse_sizes_list(s)?));
                     }
                     "lemma" => c.lemmas.push(CertLemma::parse(rest)?),
+                    "node" => {
+                        let n = BddNode::parse(rest, c.nodes.len() + 1)?;
+                        c.nodes.push(n);
+                    }
                     "liveness" => {
                         let (rest, counting) =
                             match rest.rsplit_once(" counting ") {
@@ -481,7 +633,7 @@ impl Certificate {
                     }
                     _ => {
                         return Err(format!(
-                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, every, assume, liveness, proves or lemma)"
+                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, every, assume, liveness, proves, node or lemma)"
                         ));
                     }
                 }
@@ -493,6 +645,17 @@ impl Certificate {
             return Err((
                 Span::new(0, 0),
                 "the certificate has no `sizes` line".into(),
+            ));
+        }
+        if let Some(id) = c
+            .lemmas
+            .iter()
+            .filter_map(|l| l.bdd.and_then(BddRef::node))
+            .find(|&id| id > c.nodes.len())
+        {
+            return Err((
+                Span::new(0, 0),
+                format!("a lemma names node {id}, which the certificate lacks"),
             ));
         }
         Ok(c)
@@ -510,6 +673,7 @@ mod tests {
             no_range: false,
             no_int_bound: false,
             ordered: false,
+            bdd: None,
         };
         let mut ls = vec![
             lemma(None, &["z1", "z2"], "A[z1] = Crit && A[z2] = Crit"),
@@ -558,6 +722,7 @@ mod tests {
             liveness: None,
             counting: None,
             assume: Vec::new(),
+            nodes: Vec::new(),
         };
         let t = c.to_text();
         assert!(t.contains("proves mutex at 1..3, 5, 7..8"));
@@ -615,6 +780,30 @@ mod tests {
             assert_eq!(Certificate::parse(&t).unwrap(), counting);
         }
         assert!(Certificate::parse("sizes 1..2\nliveness a b\n").is_err());
+        // Decision diagrams: nodes in order, children before parents, cell names with
+        // several indices, negated references.
+        let diagram = Certificate {
+            nodes: vec![
+                BddNode::parse("1 E[1,2] 0 0 T F", 1).unwrap(),
+                BddNode::parse("2 NfRounds 1 0 -1 T", 2).unwrap(),
+            ],
+            lemmas: vec![CertLemma::parse("sizes 3..3: bdd -2").unwrap()],
+            ..every.clone()
+        };
+        let t = diagram.to_text();
+        assert!(
+            t.contains("\nnode 2 NfRounds 1 0 -1 T\n") && t.contains("lemma sizes 3..3: bdd -2\n")
+        );
+        assert_eq!(Certificate::parse(&t).unwrap(), diagram);
+        assert!(
+            BddNode::parse("1 X 0 0 1 F", 1).is_err(),
+            "a node names itself"
+        );
+        assert!(BddNode::parse("2 X 0 0 T F", 1).is_err(), "out of order");
+        assert!(
+            Certificate::parse("sizes 1..2\nlemma bdd 3\n").is_err(),
+            "no node 3"
+        );
         assert!(Certificate::parse("sizes 1..2\nliveness a counting 0\n").is_err());
     }
 }

@@ -452,6 +452,7 @@ impl KindEngine {
                             no_range: false,
                             no_int_bound: false,
                             ordered: false,
+                            bdd: None,
                         }
                     }
                     _ => CertLemma {
@@ -461,6 +462,7 @@ impl KindEngine {
                         no_range: k == PropId::Range,
                         no_int_bound: k == PropId::IntBound,
                         ordered: false,
+                        bdd: None,
                     },
                 });
                 w += 1;

@@ -1,6 +1,7 @@
 //! nfold: a model checker for parameterized concurrent protocols written as families of
 //! n replicated processes with shared variables (Cubicle-style guarded transitions).
 
+pub mod bdd;
 pub mod bmc;
 pub mod cert;
 pub mod cli;

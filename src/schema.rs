@@ -573,6 +573,10 @@ pub struct SizeCheckDoc {
     pub certified: Vec<String>,
     /// Every condition that failed (empty: checked).
     pub failures: Vec<String>,
+    /// Which check decided the size, for a certificate with decision-diagram lemmas
+    /// (`bdd`: BDDs over the checker's encoding; `sat`: SAT over it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked_by: Option<String>,
 }
 
 /// The check of one certificate (`nfold certify --json`).

@@ -53,6 +53,8 @@ mod layers;
 mod live;
 #[path = "live_auto.rs"]
 mod live_auto;
+#[path = "live_bdd.rs"]
+mod live_bdd;
 #[path = "live_fair.rs"]
 mod live_fair;
 #[path = "live_parallel.rs"]

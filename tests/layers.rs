@@ -22,7 +22,7 @@ const FLOORS: &[&[&str]] = &[
     &["bmc"],
     &["proof"],
     &["explicit"],
-    &["ic3"],
+    &["ic3", "bdd"],
     &["kind"],
     &["portfolio"],
     &["report"],

@@ -30,8 +30,30 @@ pub(crate) struct CertifyArgs {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
+    /// How the obligations of a certificate with decision-diagram lemmas are decided:
+    /// BDDs over the checker's encoding, SAT when they outgrow their node table (auto);
+    /// BDDs only (bdd); SAT only (sat). Other certificates are always checked by SAT.
+    #[arg(long, value_enum, default_value = "auto")]
+    check: CheckArg,
     #[command(flatten)]
     load: LoadArgs,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum CheckArg {
+    Auto,
+    Sat,
+    Bdd,
+}
+
+impl CheckArg {
+    fn method(self) -> check::Method {
+        match self {
+            CheckArg::Auto => check::Method::Auto,
+            CheckArg::Sat => check::Method::Sat,
+            CheckArg::Bdd => check::Method::Bdd,
+        }
+    }
 }
 
 pub(crate) fn certify(a: CertifyArgs) -> i32 {
@@ -132,13 +154,17 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
     if accepted { EXIT_OK } else { EXIT_VIOLATION }
 }
 
-fn size_docs(checks: &[check::SizeCheck]) -> Vec<SizeCheckDoc> {
+/// The checks of each size; which check decided it is named for a certificate with
+/// decision diagrams (both checks can decide those; SAT alone decides the others).
+fn size_docs(checks: &[check::SizeCheck], cert: &Certificate) -> Vec<SizeCheckDoc> {
+    let diagrams = cert.lemmas.iter().any(|l| l.bdd.is_some());
     checks
         .iter()
         .map(|c| SizeCheckDoc {
             size: c.size,
             certified: c.certified.clone(),
             failures: [&c.failures[..], &c.unchecked[..]].concat(),
+            checked_by: diagrams.then(|| c.by.name().to_string()),
         })
         .collect()
 }
@@ -153,11 +179,18 @@ fn certify_sizes(
     let (lo, hi) = a.sizes.unwrap_or(cert.sizes);
     let sizes: Vec<usize> = (lo..=hi).collect();
     let start = Instant::now();
-    let checks = check::check(model, cert, &sizes, solver, &Stop::default())?;
+    let checks = check::check_with(
+        model,
+        cert,
+        &sizes,
+        solver,
+        &Stop::default(),
+        a.check.method(),
+    )?;
     Ok(CertifyDoc {
         induction: Some(cert.induction),
         accepted: checks.iter().all(|c| c.accepted()),
-        results: size_docs(&checks),
+        results: size_docs(&checks, cert),
         seconds: start.elapsed().as_secs_f64(),
         ..doc_of(a, model, cert)
     })
@@ -178,7 +211,7 @@ fn certify_every(
         cutoff: Some(ch.cutoff),
         refused: ch.refused.clone(),
         accepted: ch.accepted(),
-        results: size_docs(&ch.sizes),
+        results: size_docs(&ch.sizes, cert),
         seconds: start.elapsed().as_secs_f64(),
         ..doc_of(a, model, cert)
     })
@@ -252,8 +285,13 @@ fn text_of(d: &CertifyDoc, model: &str) -> String {
     }
     for c in &d.results {
         if c.failures.is_empty() {
+            let by = match c.checked_by.as_deref() {
+                Some("bdd") => " by BDDs over the checker's encoding",
+                Some(_) => " by SAT",
+                None => "",
+            };
             out.push_str(&format!(
-                "size {:>3}: checked; proves {}\n",
+                "size {:>3}: checked{by}; proves {}\n",
                 c.size,
                 if c.certified.is_empty() {
                     "no property (none is claimed at this size)".to_string()

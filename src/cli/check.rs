@@ -38,6 +38,9 @@ pub(crate) enum EngineArg {
     Ic3,
     /// k-induction on the aggregate, strengthened by IC3's lemmas (proofs, checked).
     Kind,
+    /// `ltl` properties only: a BDD fixpoint on the aggregate (fair lassos replayed,
+    /// proofs by checked certificates).
+    Bdd,
 }
 
 /// How `ltl` properties are reduced to safety for the proof engines.
@@ -271,6 +274,10 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             one_by_one: a.one_by_one,
         }),
         EngineArg::Ic3 => Box::new(Ic3Engine { solver, symmetry }),
+        EngineArg::Bdd => Box::new(crate::bdd::BddEngine {
+            solver,
+            nodes: crate::bdd::NODES,
+        }),
         EngineArg::Kind => Box::new(KindEngine {
             solver,
             symmetry,
@@ -678,7 +685,7 @@ fn probe_note(a: &CheckArgs, chosen: EngineArg, p: &Problem, ctl: &Control) -> O
         EngineArg::Sat => "sat",
         EngineArg::Ic3 => "ic3",
         EngineArg::Kind => "kind",
-        EngineArg::Auto | EngineArg::Explicit => return None,
+        EngineArg::Auto | EngineArg::Explicit | EngineArg::Bdd => return None,
     };
     if a.run.json || a.run.quiet || a.certificate.is_some() {
         return None;

@@ -148,6 +148,7 @@ fn lemma(body: String, no_range: bool) -> CertLemma {
         no_range,
         no_int_bound: false,
         ordered: false,
+        bdd: None,
     }
 }
 

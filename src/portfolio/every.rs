@@ -260,6 +260,7 @@ pub fn prove_every(
             liveness: None,
             counting: None,
             assume: model.assumed.clone(),
+            nodes: Vec::new(),
         };
         let t = Instant::now();
         let check = check_every(model, &cert, solver, &ctl.sat_stop())?;

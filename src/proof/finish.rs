@@ -91,6 +91,26 @@ pub fn certify_at(
     Ok((Arc::new(cert), checks))
 }
 
+/// `certify_at` for lemmas that are decision diagrams over `nodes` (the BDD engine's).
+#[allow(clippy::too_many_arguments)]
+pub fn certify_diagrams(
+    p: &Problem,
+    engine: &str,
+    lemmas: Vec<CertLemma>,
+    nodes: Vec<crate::cert::BddNode>,
+    claims: Vec<(String, Vec<usize>)>,
+    sizes: &[usize],
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
+    let cert = Certificate {
+        nodes,
+        ..certificate(p, engine, 1, false, lemmas, claims)
+    };
+    let checks = check::check(p.model, &cert, sizes, solver, &ctl.sat_stop())?;
+    Ok((Arc::new(cert), checks))
+}
+
 /// A certificate of `lemmas` claiming each property at the sizes given, checked at
 /// every size of the problem.
 #[allow(clippy::too_many_arguments)]
@@ -142,6 +162,7 @@ fn certificate(
         liveness: None,
         counting: None,
         assume: p.model.assumed.clone(),
+        nodes: Vec::new(),
     }
 }
 

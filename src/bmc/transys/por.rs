@@ -37,6 +37,12 @@ pub(super) struct Footprint {
 }
 
 impl Transys<'_> {
+    /// The cells (slots) instance `t` may write, sorted: every cell outside them keeps
+    /// its value when `t` fires (the BDD engine's frame condition).
+    pub fn written(&self, t: usize) -> &[usize] {
+        &self.footprints[t].writes
+    }
+
     /// The footprint of each instance: the cells in the cone of `roots[t]` (its firing
     /// condition, write conditions and written values) and the cells it writes.
     pub(super) fn footprints_of(

@@ -78,6 +78,7 @@ impl Lemma {
             no_range: false,
             no_int_bound: false,
             ordered: self.ordered,
+            bdd: None,
         }
     }
 }

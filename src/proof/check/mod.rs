@@ -18,6 +18,12 @@
 //! meets a range error does not hold (range errors are the `no range error` lemma's
 //! business), so the certificate's text means what it says.
 
+mod bdd_check;
+mod diagram;
+mod every;
+
+pub use every::{EveryCheck, check_every};
+
 use super::count;
 use crate::bmc::frame::Encoding;
 use crate::bmc::unroll::Unroller;
@@ -26,6 +32,7 @@ use crate::lang;
 use crate::model::ir::{CmpOp, Model};
 use crate::sat::circuit::{Circuit, TRUE};
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
+use diagram::Diagram;
 use std::collections::HashMap;
 
 /// The outcome at one size: every condition that failed (empty: certified).
@@ -38,6 +45,48 @@ pub struct SizeCheck {
     /// The conditions a limit (`Stop`) left undecided: the size is then not certified,
     /// and nothing is known against the certificate.
     pub unchecked: Vec<String>,
+    /// Which check decided the size.
+    pub by: Checker,
+}
+
+/// The two checks of a size's obligations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checker {
+    /// CDCL over the one-hot unrolling (`SizeQueries`): every kind of lemma.
+    Sat,
+    /// BDDs over the same one-hot encoding (`bdd_check`): `induction 1` certificates with
+    /// decision-diagram lemmas; a size whose BDDs outgrow their node table goes to SAT.
+    Bdd,
+}
+
+impl Checker {
+    /// How the text of a verdict names it.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Checker::Sat => "checked by SAT",
+            Checker::Bdd => "checked by BDDs over the checker's encoding",
+        }
+    }
+
+    /// Its name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Checker::Sat => "sat",
+            Checker::Bdd => "bdd",
+        }
+    }
+}
+
+/// Which check a size goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// BDDs where they apply (a diagram among the size's lemmas), SAT otherwise and
+    /// when the BDDs outgrow their node table.
+    Auto,
+    Sat,
+    /// BDDs where they apply (a size whose BDDs outgrow their node table is left
+    /// unchecked), SAT otherwise.
+    Bdd,
 }
 
 impl SizeCheck {
@@ -90,8 +139,12 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<WithLemmas, Stri
         *next - 1
     };
     for (i, l) in cert.lemmas.iter().enumerate() {
-        let cube = count::parse(&l.body).map_err(|e| format!("lemma {}: {e}", i + 1))?;
-        if l.no_range || l.no_int_bound || cube.is_some() {
+        let cube = if l.bdd.is_some() {
+            None
+        } else {
+            count::parse(&l.body).map_err(|e| format!("lemma {}: {e}", i + 1))?
+        };
+        if l.no_range || l.no_int_bound || l.bdd.is_some() || cube.is_some() {
             // A placeholder keeps one property per lemma; it is never evaluated.
             text.push_str(&format!("unsafe {prefix}{} () {{ False }}\n", i + 1));
         } else {
@@ -243,13 +296,26 @@ fn count_violation(
     u.c.and(&all)
 }
 
-/// Check a certificate at each of `sizes` (those of its sizes to check).
+/// Check a certificate at each of `sizes` (those of its sizes to check), each size by
+/// BDDs where they apply, by SAT otherwise (`Method::Auto`).
 pub fn check(
     model: &Model,
     cert: &Certificate,
     sizes: &[usize],
     solver: SolverKind,
     stop: &Stop,
+) -> Result<Vec<SizeCheck>, String> {
+    check_with(model, cert, sizes, solver, stop, Method::Auto)
+}
+
+/// `check` with the choice of the check made by `method`.
+pub fn check_with(
+    model: &Model,
+    cert: &Certificate,
+    sizes: &[usize],
+    solver: SolverKind,
+    stop: &Stop,
+    method: Method,
 ) -> Result<Vec<SizeCheck>, String> {
     let (m, lemma_props, counts) = with_lemmas(model, cert)?;
     let window = model.int_window.as_ref().map(|w| (w.lo, w.hi));
@@ -270,6 +336,7 @@ pub fn check(
                 certified: Vec::new(),
                 failures: vec![failure.clone()],
                 unchecked: Vec::new(),
+                by: Checker::Sat,
             })
             .collect());
     }
@@ -307,8 +374,33 @@ pub fn check(
                 certified: Vec::new(),
                 failures: Vec::new(),
                 unchecked: vec![format!("size {n}: {NOT_CHECKED}")],
+                by: Checker::Sat,
             });
             continue;
+        }
+        let base = model.unsafes.len();
+        let at_n: Vec<usize> = lemmas.iter().map(|&(p, _)| p - base).collect();
+        let counting = |i: usize| counts.contains_key(&(base + i));
+        if method != Method::Sat && bdd_check::applies(cert, &at_n, &counting) {
+            match bdd_check::check_size(&m, base, cert, n, &claims, &at_n, stop) {
+                Some(c) => {
+                    out.push(c);
+                    continue;
+                }
+                None if method == Method::Bdd => {
+                    out.push(SizeCheck {
+                        size: n,
+                        certified: Vec::new(),
+                        failures: Vec::new(),
+                        unchecked: vec![format!(
+                            "size {n}: not checked (the BDDs outgrew their node table)"
+                        )],
+                        by: Checker::Bdd,
+                    });
+                    continue;
+                }
+                None => {}
+            }
         }
         let (failures, unchecked) =
             check_size(&m, model, cert, n, &claims, &lemmas, &counts, solver, stop)?;
@@ -321,6 +413,7 @@ pub fn check(
             },
             failures,
             unchecked,
+            by: Checker::Sat,
         });
     }
     Ok(out)
@@ -405,11 +498,24 @@ impl<'a> SizeQueries<'a> {
         let mut inv = Vec::new();
         let mut viol: Vec<Vec<Lit>> = Vec::new();
         let mut counters: Vec<Vec<Counter>> = Vec::new();
+        let mut failures = Vec::new();
+        let base = original.unsafes.len();
         for j in 0..=k {
             let mut cs = Vec::new();
             let mut bad = Vec::new();
+            let mut diagram = Diagram::new(&u, &cert.nodes);
             for &(p, special) in lemmas {
-                if let Some(int) = special {
+                if let Some(r) = cert.lemmas[p - base].bdd {
+                    match diagram.lit(&mut u, j, r) {
+                        Ok(l) => bad.push(l),
+                        Err(e) => {
+                            if j == 0 {
+                                failures.push(e);
+                            }
+                            bad.push(-TRUE);
+                        }
+                    }
+                } else if let Some(int) = special {
                     // `no int_bound` or `no range error`.
                     let r = if int {
                         u.ts.int_bound(false)
@@ -459,7 +565,7 @@ impl<'a> SizeQueries<'a> {
             inv,
             viol,
             path,
-            failures: Vec::new(),
+            failures,
             unchecked: Vec::new(),
         })
     }
@@ -511,7 +617,10 @@ impl<'a> SizeQueries<'a> {
     /// one violating it at the tuple 1..k: that tuple is the one asked.
     fn consecution_targets(&mut self, m: &Model, n: usize) -> Vec<Lit> {
         let k = self.cert.induction;
-        if !(m.is_symmetric() && n > 1) {
+        // A diagram names cells, not processes: with one, Inv is not closed under
+        // renaming.
+        let diagrams = self.cert.lemmas.iter().any(|l| l.bdd.is_some());
+        if !(m.is_symmetric() && n > 1) || diagrams {
             return self.viol[k].clone();
         }
         let u = &mut self.u;
@@ -615,115 +724,4 @@ fn simple_path(u: &mut Unroller, k: usize) -> Vec<Lit> {
         }
     }
     out
-}
-
-/// The check of a certificate claimed at every size (`every n cutoff c`).
-#[derive(Clone, Debug)]
-pub struct EveryCheck {
-    /// The cutoff computed from the model and the lemmas.
-    pub cutoff: usize,
-    /// The check at each size 1..cutoff.
-    pub sizes: Vec<SizeCheck>,
-    /// Why the claim for every size is rejected before any size is checked.
-    pub refused: Option<String>,
-}
-
-impl EveryCheck {
-    /// Every size 1..cutoff checked, every claim certified at each.
-    pub fn accepted(&self) -> bool {
-        self.refused.is_none() && self.sizes.iter().all(|c| c.accepted())
-    }
-}
-
-/// Where offset `at` of the model with the lemmas lies: in the model's text, or the
-/// text of the lemma it belongs to.
-fn lemma_line(model: &Model, cert: &Certificate, m: &Model, at: usize) -> String {
-    if at < model.source.text.len() {
-        return model.source.file_line(at);
-    }
-    let (line, _) = m.source.line_col(at);
-    let base = model.source.text.lines().count() + 1;
-    match line.checked_sub(base + 1).and_then(|i| cert.lemmas.get(i)) {
-        Some(l) => format!("lemma `{}`", l.text()),
-        None => m.source.file_line(at),
-    }
-}
-
-/// Check a certificate's claim for every size: the model must lie in the fragment of
-/// the cutoff argument, every lemma must be a universal clause claimed at every size,
-/// every property must be claimed at every size 1..c, and the certificate must check
-/// at each size 1..c, where c is computed here from the model and the lemmas' text.
-pub fn check_every(
-    model: &Model,
-    cert: &Certificate,
-    solver: SolverKind,
-    stop: &Stop,
-) -> Result<EveryCheck, String> {
-    use super::cutoff;
-    let refuse = |why: String| EveryCheck {
-        cutoff: 0,
-        sizes: Vec::new(),
-        refused: Some(why),
-    };
-    let frag = match cutoff::fragment(model) {
-        Ok(f) => f,
-        Err(o) => {
-            return Ok(refuse(format!(
-                "the model is outside the fragment of the cutoff argument: {}",
-                o.text(model)
-            )));
-        }
-    };
-    if cert.induction != 1 {
-        return Ok(refuse(
-            "a claim for every size needs an inductive invariant (`induction 1`)".into(),
-        ));
-    }
-    let (m, props, counts) = with_lemmas(model, cert)?;
-    // The lemmas may compare their processes by order (the model then is, or becomes,
-    // ordered-symmetric), nothing else that breaks symmetry.
-    if let Some(b) = m.first_unordered_break() {
-        return Ok(refuse(format!(
-            "the lemmas are not symmetric: {} at {}",
-            b.what,
-            lemma_line(model, cert, &m, b.span.lo)
-        )));
-    }
-    let mut procs = Vec::new();
-    for (l, &p) in cert.lemmas.iter().zip(&props) {
-        if counts.contains_key(&p) {
-            return Ok(refuse(format!(
-                "lemma `{}` counts processes: counting lemmas are checked at each size only",
-                l.text()
-            )));
-        }
-        if l.sizes.is_some() {
-            return Ok(refuse(format!(
-                "lemma `{}` is claimed at some sizes only",
-                l.text()
-            )));
-        }
-        if l.no_range {
-            continue;
-        }
-        let u = &m.unsafes[p];
-        match cutoff::lemma_procs(&m, u.params, &u.body) {
-            Ok(k) => procs.push(k),
-            Err(e) => return Ok(refuse(format!("lemma `{}`: {e}", l.text()))),
-        }
-    }
-    let c = cutoff::cutoff(&frag, &procs);
-    for (p, s) in &cert.proves {
-        if let Some(n) = (1..=c).find(|n| !s.contains(n)) {
-            return Ok(refuse(format!(
-                "`{p}` is not claimed at size {n}, below the cutoff {c}"
-            )));
-        }
-    }
-    let sizes: Vec<usize> = (1..=c).collect();
-    Ok(EveryCheck {
-        cutoff: c,
-        sizes: check(model, cert, &sizes, solver, stop)?,
-        refused: None,
-    })
 }
