@@ -172,7 +172,7 @@ pub fn detect(m: &Model, n: usize) -> Option<Cyclic> {
         Ty::Range(r) => {
             let rt = &m.ranges[r];
             let (lo, hi) = (rt.lo.eval(n as i64), rt.hi.eval(n as i64));
-            (lo == 0 && hi >= 1).then_some(hi)
+            (lo == 0 && hi >= 0).then_some(hi)
         }
         _ => None,
     };

@@ -74,6 +74,9 @@ struct Elim {
     lemmas: Vec<String>,
     /// The globals (ids of the model) that a place invariant ties to the counts.
     counters: Vec<VarId>,
+    /// Relative counters (ids of the counter model) eliminated, with their expression
+    /// over the counters (`modular`).
+    globals: Vec<(VarId, Expr)>,
 }
 
 /// Place invariants with an integer row whose pivot is a counter eliminate that
@@ -86,6 +89,7 @@ fn eliminate(ctx: &Ctx, moves: &[Move], init: &Expr, allowed: &[bool], preds: &[
         expr: vec![None; k],
         lemmas: Vec::new(),
         counters: Vec::new(),
+        globals: Vec::new(),
     };
     let single = allowed.iter().filter(|&&a| a).count() == 1;
     let base = ctx.gid.len();
@@ -277,30 +281,22 @@ fn modular(
         if !elim.counters.contains(&x_orig) {
             elim.counters.push(x_orig);
         }
-        // Eliminate only one count by one counter (no sums in the guards, as in
-        // `eliminate`), and only where a count below M is read back exactly.
-        if y.iter().filter(|&&c| c != 0).count() > 1 || n >= big {
+        // The counter follows one count: it is eliminated (exactly: a counter is the
+        // residue modulo M the row gives), so that no guard reads a sum.
+        if y.iter().filter(|&&c| c != 0).count() > 1 || elim.globals.iter().any(|g| g.0 == rel[*j])
+        {
             continue;
         }
         // Initially every relative counter is 0 and the allowed class holds all n.
         let rhs: i64 = (0..k).filter(|&c| allowed[c]).map(|c| y[c] * n).sum();
-        // count_p ≡ rhs - b X - Σ_{c≠p} y_c count_c (mod M), the sum within lo..=hi.
-        let x = read(rel[*j]);
-        let mut e = match (b > 0, rhs) {
-            (false, 0) => x,
-            (false, r) => arith(ArithOp::Add, int(r), x),
-            (true, r) => arith(ArithOp::Sub, int(r), x),
+        // count_p + b X ≡ rhs (mod M), so X ≡ b (rhs - count_p).
+        let cp = read(UNREDUCED + p);
+        let (e, lo, hi) = if b > 0 {
+            (arith(ArithOp::Sub, int(rhs), cp), rhs - n, rhs)
+        } else {
+            (arith(ArithOp::Sub, cp, int(rhs)), -rhs, n - rhs)
         };
-        let (mut lo, hi) = (rhs - (b > 0) as i64 * (big - 1), rhs + (b < 0) as i64 * (big - 1));
-        let others: Vec<usize> = (0..k).filter(|&c| c != p && y[c] != 0).collect();
-        for &c in &others {
-            e = arith(ArithOp::Sub, e, read(UNREDUCED + c));
-        }
-        // The classes are disjoint: their counts add up to at most n.
-        if !others.is_empty() {
-            lo -= n;
-        }
-        elim.expr[p] = Some(wrap(e, lo, hi, big));
+        elim.globals.push((rel[*j], wrap(e, lo, hi, big)));
         // The lemma: #{Y} = rhs - b (X - S) + t M for the t the ranges allow.
         let set: Vec<&str> = (0..k).filter(|&c| y[c] == 1).map(|c| preds[c].as_str()).collect();
         let diff = cy.diff_text(m, x_orig);
@@ -480,11 +476,11 @@ pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
     for _ in 0..elims.max(1) {
         for c in 0..cls.len() {
             if let Some(e) = &elim.expr[c] {
-                fin[c] = remap(e, &fin);
+                fin[c] = remap(e, &fin, &[]);
             }
         }
     }
-    let remap = |e: &Expr| simplify(remap(e, &fin), n);
+    let remap = |e: &Expr| simplify(remap(e, &fin, &elim.globals), n);
     let mut out = m.clone();
     out.ranges.push(RangeType {
         name: format!("{}_count", prefix.to_lowercase()),
@@ -509,7 +505,7 @@ pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
     let rot = ctx.rotation();
     out.transitions = moves
         .iter()
-        .map(|mv| transition(mv, &fin, &remap, base, &kept, &rot))
+        .map(|mv| transition(mv, &fin, &remap, base, &kept, &rot, &elim.globals))
         .collect();
     let mut init_c = vec![init.clone()];
     let allowed_sum: Vec<Expr> = (0..cls.len())
@@ -581,11 +577,15 @@ pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
 /// per class), until `remap` gives each its final form.
 const UNREDUCED: usize = 1 << 40;
 
-/// Reads of unreduced counters replaced by `fin`.
-fn remap(e: &Expr, fin: &[Expr]) -> Expr {
-    let r = |x: &Expr| remap(x, fin);
+/// Reads of unreduced counters replaced by `fin`, of eliminated globals by `gsub`.
+fn remap(e: &Expr, fin: &[Expr], gsub: &[(VarId, Expr)]) -> Expr {
+    let r = |x: &Expr| remap(x, fin, gsub);
     match e {
         Expr::Read(v, ix) if ix.is_empty() && *v >= UNREDUCED => fin[*v - UNREDUCED].clone(),
+        Expr::Read(v, ix) if ix.is_empty() && gsub.iter().any(|g| g.0 == *v) => {
+            let g = gsub.iter().find(|g| g.0 == *v).map(|g| &g.1);
+            g.map_or_else(|| e.clone(), |x| remap(x, fin, &[]))
+        }
         Expr::Read(v, ix) => Expr::Read(*v, ix.iter().map(r).collect()),
         Expr::Arith(op, a, b) => arith(*op, r(a), r(b)),
         Expr::Cmp(op, a, b) => Expr::Cmp(*op, Box::new(r(a)), Box::new(r(b))),
@@ -606,11 +606,13 @@ fn transition(
     base: usize,
     kept: &[usize],
     rot: &[usize],
+    gone: &[(VarId, Expr)],
 ) -> Transition {
     let span = Span::default();
     let mut updates: Vec<Update> = mv
         .globals
         .iter()
+        .filter(|(v, _)| !gone.iter().any(|g| g.0 == *v))
         .map(|(v, val)| Update {
             var: *v,
             index: vec![],
