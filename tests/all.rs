@@ -21,6 +21,8 @@ mod cli;
 mod commands;
 #[path = "counting.rs"]
 mod counting;
+#[path = "cyclic.rs"]
+mod cyclic;
 #[path = "coverage.rs"]
 mod coverage;
 #[path = "data.rs"]

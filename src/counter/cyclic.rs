@@ -388,13 +388,62 @@ fn compared_with_cells(e: &Expr, cells: &[VarId], out: &mut Vec<VarId>) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    fn model(text: &str) -> Model {
+        crate::lang::load_str("t.cub", text).unwrap()
+    }
+
+    fn names(m: &Model, vs: &[VarId]) -> Vec<String> {
+        vs.iter().map(|&v| m.vars[v].name.clone()).collect()
+    }
+
     #[test]
-    fn dump_view() {
-        let path = std::env::var("NFOLD_VIEW").unwrap_or("families/ticket_lock.cub".into());
-        let n: usize = std::env::var("NFOLD_N").ok().and_then(|x| x.parse().ok()).unwrap_or(3);
-        let m = crate::lang::load_file(&path).unwrap();
-        let v = crate::counter::build(&m, n).unwrap();
-        std::fs::write("/tmp/view.cub", &v.model.source.text).unwrap();
-        eprintln!("{:?}\n{:?}", v.equalities, v.counters);
+    fn the_ticket_locks_have_cyclic_counters() {
+        // By hand: Serving is compared with the tickets and advances; Next only
+        // advances and is copied into a ticket.
+        for (path, n, reference, counter, cell, top) in [
+            ("families/ticket_lock.cub", 3, "Serving", "Next", "Ticket", 3),
+            ("benches/models/ticket_user.cub", 4, "NowServing", "NextTicket", "MyTicket", 3),
+        ] {
+            let m = crate::lang::load_file(path).unwrap();
+            let c = detect(&m, n).expect(path);
+            assert_eq!(m.vars[c.reference].name, reference);
+            assert_eq!(names(&m, &c.counters), vec![counter]);
+            assert_eq!(names(&m, &c.cells), vec![cell]);
+            assert_eq!(c.top, top);
+        }
+    }
+
+    const BASE: &str = "type loc = Idle | Wait | Crit
+array Pc[proc] : loc
+array T[proc] : 0 .. N
+var X : 0 .. N
+var S : 0 .. N
+init (z) { Pc[z] = Idle && T[z] = 0 && X = 0 && S = 0 }
+unsafe mutex (z1 z2) { Pc[z1] = Crit && Pc[z2] = Crit }
+transition take (i) requires { Pc[i] = Idle }
+{ T[i] := X; X := if X = N then 0 else X + 1; Pc[i] := Wait; }
+transition enter (i) requires { Pc[i] = Wait && T[i] = S } { Pc[i] := Crit; }
+transition leave (i) requires { Pc[i] = Crit }
+{ Pc[i] := Idle; S := if S = N then 0 else S + 1; }
+";
+
+    #[test]
+    fn values_used_otherwise_are_not_cyclic() {
+        assert!(detect(&model(BASE), 3).is_some());
+        for (what, from, to) in [
+            ("an advance at the wrong top", "X = N then", "X = N - 1 then"),
+            ("a comparison with a constant", "T[i] = S }", "T[i] = S && S = 1 }"),
+            ("an order test", "T[i] = S }", "T[i] <= S }"),
+            ("arithmetic on a ticket", "T[i] := X;", "T[i] := X - 0;"),
+            ("two start values", "X = 0 && S = 0", "X = 1 && S = 0"),
+        ] {
+            let text = BASE.replace(from, to);
+            assert_ne!(text, BASE, "{what}");
+            assert!(detect(&model(&text), 3).is_none(), "{what}");
+        }
+        let rw = crate::lang::load_file("benches/models/rw_counter.cub").unwrap();
+        assert!(detect(&rw, 3).is_none());
     }
 }
