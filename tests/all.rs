@@ -21,10 +21,10 @@ mod cli;
 mod commands;
 #[path = "counting.rs"]
 mod counting;
-#[path = "cyclic.rs"]
-mod cyclic;
 #[path = "coverage.rs"]
 mod coverage;
+#[path = "cyclic.rs"]
+mod cyclic;
 #[path = "data.rs"]
 mod data;
 #[path = "dead_cells.rs"]

@@ -21,7 +21,11 @@ fn nfold(args: &[&str]) -> (i32, String) {
 
 /// The last line of `check` without its times.
 fn summary(text: &str) -> String {
-    let last = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let last = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
     last.split("; ")
         .filter(|p| !p.contains("peak memory"))
         .collect::<Vec<_>>()
@@ -137,7 +141,10 @@ fn too_few_tickets_are_refuted_where_they_collide() {
     let expected = "violation at size 4; holds at sizes 1..3";
     assert_eq!(summary(&explicit), expected, "{explicit}");
     assert_eq!(summary(&out), expected, "{out}");
-    assert!(out.contains("at depth 6") || out.contains("depth 6"), "{out}");
+    assert!(
+        out.contains("at depth 6") || out.contains("depth 6"),
+        "{out}"
+    );
     let text = std::fs::read_to_string(&cert).unwrap();
     assert!(text.contains("engine ic3 on the counter view"), "{text}");
     assert!(!text.contains("proves mutex at 1..4"), "{text}");

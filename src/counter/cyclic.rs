@@ -97,7 +97,6 @@ impl Cyclic {
         }
     }
 
-
     /// `(X - S)` over the model's own counters (its value modulo M is the relative one).
     pub fn diff_text(&self, m: &Model, x: VarId) -> String {
         format!("({} - {})", m.vars[x].name, m.vars[self.reference].name)
@@ -176,9 +175,7 @@ pub fn detect(m: &Model, n: usize) -> Option<Cyclic> {
         }
         _ => None,
     };
-    let cand: Vec<VarId> = (0..m.vars.len())
-        .filter(|&v| bounds(v).is_some())
-        .collect();
+    let cand: Vec<VarId> = (0..m.vars.len()).filter(|&v| bounds(v).is_some()).collect();
     // Union-find over the candidates, joined where compared or copied.
     let mut root: Vec<usize> = (0..m.vars.len()).collect();
     fn find(root: &mut [usize], v: usize) -> usize {
@@ -216,9 +213,7 @@ pub fn detect(m: &Model, n: usize) -> Option<Cyclic> {
             None => groups.push(vec![v]),
         }
     }
-    groups
-        .into_iter()
-        .find_map(|g| detect_group(m, n, g))
+    groups.into_iter().find_map(|g| detect_group(m, n, g))
 }
 
 /// The pairs of variables `e` compares.
@@ -403,8 +398,22 @@ mod tests {
         // By hand: Serving is compared with the tickets and advances; Next only
         // advances and is copied into a ticket.
         for (path, n, reference, counter, cell, top) in [
-            ("families/ticket_lock.cub", 3, "Serving", "Next", "Ticket", 3),
-            ("benches/models/ticket_user.cub", 4, "NowServing", "NextTicket", "MyTicket", 3),
+            (
+                "families/ticket_lock.cub",
+                3,
+                "Serving",
+                "Next",
+                "Ticket",
+                3,
+            ),
+            (
+                "benches/models/ticket_user.cub",
+                4,
+                "NowServing",
+                "NextTicket",
+                "MyTicket",
+                3,
+            ),
         ] {
             let m = crate::lang::load_file(path).unwrap();
             let c = detect(&m, n).expect(path);
@@ -433,8 +442,16 @@ transition leave (i) requires { Pc[i] = Crit }
     fn values_used_otherwise_are_not_cyclic() {
         assert!(detect(&model(BASE), 3).is_some());
         for (what, from, to) in [
-            ("an advance at the wrong top", "X = N then", "X = N - 1 then"),
-            ("a comparison with a constant", "T[i] = S }", "T[i] = S && S = 1 }"),
+            (
+                "an advance at the wrong top",
+                "X = N then",
+                "X = N - 1 then",
+            ),
+            (
+                "a comparison with a constant",
+                "T[i] = S }",
+                "T[i] = S && S = 1 }",
+            ),
             ("an order test", "T[i] = S }", "T[i] <= S }"),
             ("arithmetic on a ticket", "T[i] := X;", "T[i] := X - 0;"),
             ("two start values", "X = 0 && S = 0", "X = 1 && S = 0"),

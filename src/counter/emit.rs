@@ -228,7 +228,7 @@ fn modular(
     preds: &[String],
     elim: &mut Elim,
 ) {
-    let (k, n, m, big) = (ctx.classes.len(), ctx.n as i64, ctx.m, cy.modulus());
+    let (k, n, big) = (ctx.classes.len(), ctx.n as i64, cy.modulus());
     let rel: Vec<VarId> = cy.counters.iter().map(|x| ctx.gid[x]).collect();
     // Columns: classes no process starts in, then the others, then the relative
     // counters (so that a pivot is a class of the first kind where one exists).
@@ -289,7 +289,22 @@ fn modular(
         }
         // Initially every relative counter is 0 and the allowed class holds all n.
         let rhs: i64 = (0..k).filter(|&c| allowed[c]).map(|c| y[c] * n).sum();
-        // count_p + b X ≡ rhs (mod M), so X ≡ b (rhs - count_p).
+        // count_p + b X ≡ rhs (mod M). Below M processes the count is the residue of
+        // rhs - b X: it goes, and lemmas speak of X (a threshold on X is a formula
+        // over the globals, which the checker decides without counting); otherwise X
+        // is the residue of b (rhs - count_p) and goes.
+        if n < big {
+            let x = read(rel[*j]);
+            let (e, lo, hi) = if b > 0 {
+                (arith(ArithOp::Sub, int(rhs), x), rhs - (big - 1), rhs)
+            } else {
+                (arith(ArithOp::Add, int(rhs), x), rhs, rhs + big - 1)
+            };
+            elim.expr[p] = Some(wrap(e, lo, hi, big));
+            elim.lemmas
+                .push(modular_lemma(ctx, cy, *j, &y, b, rhs, preds));
+            continue;
+        }
         let cp = read(UNREDUCED + p);
         let (e, lo, hi) = if b > 0 {
             (arith(ArithOp::Sub, int(rhs), cp), rhs - n, rhs)
@@ -297,26 +312,44 @@ fn modular(
             (arith(ArithOp::Sub, cp, int(rhs)), -rhs, n - rhs)
         };
         elim.globals.push((rel[*j], wrap(e, lo, hi, big)));
-        // The lemma: #{Y} = rhs - b (X - S) + t M for the t the ranges allow.
-        let set: Vec<&str> = (0..k).filter(|&c| y[c] == 1).map(|c| preds[c].as_str()).collect();
-        let diff = cy.diff_text(m, x_orig);
-        let e_text = match (b > 0, rhs) {
-            (false, 0) => diff,
-            (false, r) => format!("{diff} + {r}"),
-            (true, r) => format!("{r} - {diff}"),
-        };
-        let (elo, ehi) = (rhs - (big - 1), rhs + big - 1);
-        let count = format!("#{{x : {}}}", set.join(" || "));
-        let atoms: Vec<String> = (-((ehi + big - 1) / big) - 1..=(n - elo) / big + 1)
-            .filter(|t| ehi + t * big >= 0 && elo + t * big <= n)
-            .map(|t| match t {
-                0 => format!("{count} <> {e_text}"),
-                t if t > 0 => format!("{count} <> {e_text} + {}", t * big),
-                t => format!("{count} <> {e_text} - {}", -t * big),
-            })
-            .collect();
-        elim.lemmas.push(atoms.join(" && "));
+        elim.lemmas
+            .push(modular_lemma(ctx, cy, *j, &y, b, rhs, preds));
     }
+}
+
+/// The lemma of a modular row: #{Y} = rhs - b (X - S) + t M for the t the ranges allow.
+fn modular_lemma(
+    ctx: &Ctx,
+    cy: &Cyclic,
+    j: usize,
+    y: &[i64],
+    b: i64,
+    rhs: i64,
+    preds: &[String],
+) -> String {
+    let (k, n, m, big) = (ctx.classes.len(), ctx.n as i64, ctx.m, cy.modulus());
+    let x_orig = cy.counters[j];
+    let set: Vec<&str> = (0..k)
+        .filter(|&c| y[c] == 1)
+        .map(|c| preds[c].as_str())
+        .collect();
+    let diff = cy.diff_text(m, x_orig);
+    let e_text = match (b > 0, rhs) {
+        (false, 0) => diff,
+        (false, r) => format!("{diff} + {r}"),
+        (true, r) => format!("{r} - {diff}"),
+    };
+    let (elo, ehi) = (rhs - (big - 1), rhs + big - 1);
+    let count = format!("#{{x : {}}}", set.join(" || "));
+    let atoms: Vec<String> = (-((ehi + big - 1) / big) - 1..=(n - elo) / big + 1)
+        .filter(|t| ehi + t * big >= 0 && elo + t * big <= n)
+        .map(|t| match t {
+            0 => format!("{count} <> {e_text}"),
+            t if t > 0 => format!("{count} <> {e_text} + {}", t * big),
+            t => format!("{count} <> {e_text} - {}", -t * big),
+        })
+        .collect();
+    atoms.join(" && ")
 }
 
 /// `e` modulo M, for e within lo..=hi: a chain of `if` over the multiples of M that
@@ -566,7 +599,11 @@ pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
         classes: cls.len(),
         relative: cyc
             .map(|cy| {
-                let names = cy.counters.iter().map(|&x| m.vars[x].name.clone()).collect();
+                let names = cy
+                    .counters
+                    .iter()
+                    .map(|&x| m.vars[x].name.clone())
+                    .collect();
                 (names, m.vars[cy.reference].name.clone(), cy.modulus())
             })
             .unwrap_or_default(),
