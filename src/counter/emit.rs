@@ -356,7 +356,7 @@ fn modular_lemma(
 /// may bring it into 0..M.
 fn wrap(e: Expr, lo: i64, hi: i64, big: i64) -> Expr {
     let ts: Vec<i64> = (-(hi.div_euclid(big)) - 1..=(-lo).div_euclid(big) + 1)
-        .filter(|t| hi + t * big >= 0 && lo + t * big <= big - 1)
+        .filter(|t| hi + t * big >= 0 && lo + t * big < big)
         .collect();
     let shifted = |t: i64| match t.cmp(&0) {
         std::cmp::Ordering::Equal => e.clone(),
