@@ -23,6 +23,8 @@ mod commands;
 mod counting;
 #[path = "coverage.rs"]
 mod coverage;
+#[path = "cyclic.rs"]
+mod cyclic;
 #[path = "data.rs"]
 mod data;
 #[path = "dead_cells.rs"]

@@ -2,6 +2,7 @@
 //! properties as count tests, place invariants eliminating counters (module comment of
 //! `counter`).
 
+use super::cyclic::Cyclic;
 use super::{domain, fold, simplify};
 use crate::model::dead;
 use crate::model::ir::*;
@@ -24,12 +25,33 @@ pub struct CounterView {
     pub counters: Vec<String>,
     /// The number of local-state classes (before elimination).
     pub classes: usize,
+    /// Cyclic counters (`cyclic`): the counters read relative to the reference, its
+    /// name, M. Empty names when the view holds absolute values.
+    pub relative: (Vec<String>, String, i64),
 }
 
 impl CounterView {
     /// A lemma body of the counter model as a formula of the family: every counter
     /// replaced by the count it stands for.
     pub fn translate(&self, body: &str) -> String {
+        let (rel, reference, big) = &self.relative;
+        let body = if rel.is_empty() {
+            body.to_string()
+        } else {
+            // IC3's atoms `X OP v` over a relative counter, read back over X and S.
+            body.split(" && ")
+                .map(|atom| {
+                    let mut w = atom.splitn(3, ' ');
+                    match (w.next(), w.next(), w.next()) {
+                        (Some(x), Some(op), Some(v)) if rel.iter().any(|r| r == x) => {
+                            super::cyclic::atom_text(x, reference, *big, op, v)
+                        }
+                        _ => atom.to_string(),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" && ")
+        };
         let mut out = String::new();
         let mut word = String::new();
         let flush = |w: &mut String, out: &mut String| {
@@ -64,6 +86,8 @@ pub(super) struct Ctx<'a> {
     pub(super) gid: &'a HashMap<VarId, VarId>,
     /// The counter reads, per class (a variable or its elimination).
     pub(super) count: &'a [Expr],
+    /// Cyclic counters: values are relative to the reference counter (`cyclic`).
+    pub(super) cyc: Option<&'a Cyclic>,
 }
 
 impl Ctx<'_> {
@@ -86,7 +110,10 @@ impl Ctx<'_> {
                 Some(&(_, v)) => Expr::Const(v, Ty::Int),
                 None => return Err("a process id is used as a value".into()),
             },
-            Expr::Read(v, ix) if ix.is_empty() => Expr::Read(self.gid[v], vec![]),
+            Expr::Read(v, ix) if ix.is_empty() => match self.cyc {
+                Some(c) if c.reference == *v => Expr::Const(0, self.m.vars[*v].ty),
+                _ => Expr::Read(self.gid[v], vec![]),
+            },
             Expr::Read(v, ix) => {
                 let (Some(k), [Expr::Local(p)]) = (self.local_index(*v), ix.as_slice()) else {
                     return Err(format!(
@@ -203,6 +230,10 @@ pub(super) struct Move {
     pub(super) dst: usize,
     pub(super) guard: Expr,
     pub(super) globals: Vec<(VarId, UpdValue)>,
+    /// The reference counter advances: every relative value moves down by one.
+    pub(super) shift: bool,
+    /// The change of each relative counter (ids of the counter model), modulo M.
+    pub(super) cyc: Vec<(VarId, i64)>,
 }
 
 /// The classes of width n: the tuples of the relevant local arrays' values, with dead
@@ -280,8 +311,21 @@ impl Ctx<'_> {
                 }
                 let mut targets = vec![(self.classes[c].clone(), vec![guard])];
                 let mut globals = Vec::new();
+                let (mut shift, mut advanced) = (false, Vec::new());
                 for u in &t.updates {
                     let var = &m.vars[u.var];
+                    if let Some(cy) = self.cyc
+                        && var.dims.is_empty()
+                        && cy.holds(u.var)
+                    {
+                        // `detect` saw an advance by one modulo M.
+                        if u.var == cy.reference {
+                            shift = true;
+                        } else {
+                            advanced.push(u.var);
+                        }
+                        continue;
+                    }
                     if var.dims.is_empty() {
                         let v = match &u.value {
                             UpdValue::Term(e) => {
@@ -307,10 +351,30 @@ impl Ctx<'_> {
                     };
                     targets = split(targets, k, &dom, value.as_ref(), n);
                 }
-                if targets.len() == 1 && targets[0].0 == self.classes[c] && globals.is_empty() {
+                let mut cyc = Vec::new();
+                if let Some(cy) = self.cyc {
+                    for &x in &cy.counters {
+                        let d = advanced.contains(&x) as i64 - shift as i64;
+                        let g = self.gid[&x];
+                        if d != 0 {
+                            let e = Expr::Read(g, vec![]);
+                            let e = if d > 0 { cy.inc(e) } else { cy.dec(e) };
+                            globals.push((g, UpdValue::Term(e)));
+                        }
+                        cyc.push((g, d));
+                    }
+                }
+                if targets.len() == 1
+                    && targets[0].0 == self.classes[c]
+                    && globals.is_empty()
+                    && !shift
+                {
                     continue; // a step of cells nothing reads: a stutter here
                 }
                 for (j, (mut tuple, conds)) in targets.into_iter().enumerate() {
+                    if shift {
+                        self.shift(&mut tuple);
+                    }
                     self.normalize(&mut tuple);
                     // A value outside the type is a range error: no successor.
                     let Some(dst) = self.classes.iter().position(|x| *x == tuple) else {
@@ -328,11 +392,35 @@ impl Ctx<'_> {
                         dst,
                         guard: simplify(Expr::And(g), n),
                         globals: globals.clone(),
+                        shift,
+                        cyc: cyc.clone(),
                     });
                 }
             }
         }
         Ok(out)
+    }
+
+    /// Every relative cell of a local state down by one (the reference advanced).
+    fn shift(&self, t: &mut [i64]) {
+        let Some(cy) = self.cyc else { return };
+        for (k, v) in self.locals.iter().enumerate() {
+            if cy.cells.contains(v) {
+                t[k] = (t[k] - 1).rem_euclid(cy.modulus());
+            }
+        }
+    }
+
+    /// The class each class becomes when the reference advances (a permutation).
+    pub(super) fn rotation(&self) -> Vec<usize> {
+        (0..self.classes.len())
+            .map(|c| {
+                let mut t = self.classes[c].clone();
+                self.shift(&mut t);
+                self.normalize(&mut t);
+                self.classes.iter().position(|x| *x == t).unwrap_or(c)
+            })
+            .collect()
     }
 
     fn normalize(&self, t: &mut [i64]) {
@@ -356,6 +444,21 @@ impl Ctx<'_> {
             Expr::And(xs) => xs.clone(),
             e => vec![e.clone()],
         };
+        // In relative values every cyclic counter and cell starts at 0 (`detect` saw
+        // them start at one common constant).
+        let conj: Vec<Expr> = conj
+            .into_iter()
+            .map(|e| match (&e, self.cyc) {
+                (Expr::Cmp(CmpOp::Eq, a, b), Some(cy)) => match (&**a, &**b) {
+                    (Expr::Read(v, _), _) | (_, Expr::Read(v, _)) if cy.holds(*v) => {
+                        let r = if matches!(&**a, Expr::Read(..)) { a } else { b };
+                        cmp(CmpOp::Eq, (**r).clone(), Expr::Const(0, self.m.vars[*v].ty))
+                    }
+                    _ => e,
+                },
+                _ => e,
+            })
+            .collect();
         let body = Expr::And(
             conj.into_iter()
                 .filter(|e| {

@@ -24,6 +24,7 @@
 //! own cells and checked by `proof::check` on the per-process instance.
 
 mod build;
+pub mod cyclic;
 mod emit;
 pub mod linear;
 

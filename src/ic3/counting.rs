@@ -55,7 +55,15 @@ pub fn findings(
             return Ok(None);
         }
         let cp = Problem::new(&view.model, n, n, p.props.clone());
-        let mut ts = Transys::new(&view.model, n, n, Encoding::Binary);
+        // Cyclic counters: one-hot counts (ticket lock 1..10: 1.9 s CPU against 2.5 s
+        // binary, shared machine); the other views keep the binary counts they were
+        // measured with.
+        let enc = if view.relative.0.is_empty() {
+            Encoding::Binary
+        } else {
+            Encoding::OneHot
+        };
+        let mut ts = Transys::new(&view.model, n, n, enc);
         let mut opts = eng.options(&cp, ctl);
         opts.symmetry = false;
         opts.progress = false;
@@ -76,8 +84,11 @@ pub fn findings(
             .collect();
         for l in &inv {
             let cl = l.to_cert(&ts, (n, n));
+            let cyclic = !view.relative.0.is_empty();
             lemmas.push(if cl.no_range || cl.no_int_bound {
                 CertLemma { sizes: None, ..cl }
+            } else if cyclic {
+                spread(view.translate(&cl.body))
             } else {
                 lemma(view.translate(&cl.body), false)
             });
@@ -149,6 +160,51 @@ fn lemma(body: String, no_range: bool) -> CertLemma {
         no_int_bound: false,
         ordered: false,
         bdd: None,
+    }
+}
+
+/// A counting lemma that only asks for one or two processes in classes, `not (#{x :
+/// P} >= 2 && G)`, said of distinct processes instead: `forall distinct i j. not (P(i)
+/// && P(j) && G)` (the same states, the classes being disjoint). The checker decides
+/// such a lemma for one pair of processes by renaming, where the count needs reasoning
+/// about counters that CDCL finds hard (the ticket lock's "no two processes hold one
+/// ticket": 0.05 s per ticket value at width 10 as a count).
+fn spread(body: String) -> CertLemma {
+    let Ok(Some(cube)) = crate::proof::count::parse(&body) else {
+        return lemma(body, false);
+    };
+    let wanted: Option<Vec<(String, i64)>> = cube
+        .atoms
+        .iter()
+        .map(|a| match (a.op, a.literal()) {
+            (crate::model::ir::CmpOp::Ge, Some(v)) if v >= 1 => {
+                Some((a.pred.replace(&format!("[{}]", a.var), "[{}]"), v))
+            }
+            _ => None,
+        })
+        .collect();
+    let Some(wanted) = wanted else {
+        return lemma(body, false);
+    };
+    let distinct = wanted.windows(2).all(|w| w[0].0 != w[1].0);
+    if !distinct || wanted.iter().map(|w| w.1).sum::<i64>() > 2 {
+        return lemma(body, false);
+    }
+    let names = ["i", "j"];
+    let mut parts = Vec::new();
+    let mut vars = Vec::new();
+    for (pred, v) in &wanted {
+        for _ in 0..*v {
+            let name = names[vars.len()];
+            // A class's predicate is one atom or parenthesized (`counter::emit::pred`).
+            parts.push(pred.replace("[{}]", &format!("[{name}]")));
+            vars.push(name.to_string());
+        }
+    }
+    parts.extend(cube.rest);
+    CertLemma {
+        vars,
+        ..lemma(parts.join(" && "), false)
     }
 }
 
