@@ -322,21 +322,10 @@ fn mentions_bound(e: &Expr, params: usize) -> bool {
 }
 
 fn ltl_reads_data(m: &Model, locals: &[Local], f: &Ltl, data: Ty) -> bool {
-    let r = |x: &Ltl| ltl_reads_data(m, locals, x, data);
-    match f {
-        Ltl::Atom(e) => {
-            let mut out = Vec::new();
-            data_reads(m, locals, usize::MAX, e, data, &mut out).is_err() || !out.is_empty()
-        }
-        Ltl::Not(a) | Ltl::Next(a) | Ltl::Globally(a) | Ltl::Finally(a) => r(a),
-        Ltl::And(a, b)
-        | Ltl::Or(a, b)
-        | Ltl::Imp(a, b)
-        | Ltl::Iff(a, b)
-        | Ltl::Until(a, b)
-        | Ltl::Release(a, b)
-        | Ltl::WeakUntil(a, b) => r(a) || r(b),
-    }
+    f.atoms().into_iter().any(|e| {
+        let mut out = Vec::new();
+        data_reads(m, locals, usize::MAX, e, data, &mut out).is_err() || !out.is_empty()
+    })
 }
 
 /// `Ok(m)`: the model is data independent in `data` and its properties read at most m

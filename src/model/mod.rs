@@ -15,3 +15,4 @@ pub mod instance;
 pub mod ir;
 pub mod rank;
 pub mod rng;
+pub mod walk;

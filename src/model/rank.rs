@@ -135,13 +135,14 @@ impl Walk<'_> {
     /// The first int variable an expression reads, if any.
     fn int_read(&self, e: &Expr) -> Option<VarId> {
         let mut found = None;
-        visit(e, &mut |x| {
+        e.walk(&mut |x| {
             if let Expr::Read(v, _) = x
                 && found.is_none()
                 && self.is_int(*v)
             {
                 found = Some(*v);
             }
+            true
         });
         found
     }
@@ -284,10 +285,11 @@ impl Walk<'_> {
                 }
                 let params = self.m.transitions[t].params;
                 let mut locals_ok = true;
-                visit(x, &mut |y| {
+                x.walk(&mut |y| {
                     if let Expr::Local(id) = y {
                         locals_ok &= *id < params;
                     }
+                    true
                 });
                 if !locals_ok {
                     return Err(self.no(format!(
@@ -323,48 +325,6 @@ impl Walk<'_> {
             }
         }
         Ok(())
-    }
-}
-
-/// Call `f` on every subexpression of `e`.
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match e {
-        Expr::Const(..) | Expr::Size | Expr::Local(_) => {}
-        Expr::Read(_, xs) | Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| visit(x, f)),
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        Expr::Not(a) => visit(a, f),
-        Expr::Ite(a, b, c, _) => {
-            visit(a, f);
-            visit(b, f);
-            visit(c, f);
-        }
-        Expr::Quant { dom, body, .. } => {
-            if let Domain::Procs { except } = dom {
-                except.iter().for_each(|x| visit(x, f));
-            }
-            visit(body, f);
-        }
-    }
-}
-
-fn ltl_atoms(l: &Ltl, out: &mut Vec<Expr>) {
-    match l {
-        Ltl::Atom(e) => out.push(e.clone()),
-        Ltl::Not(a) | Ltl::Next(a) | Ltl::Globally(a) | Ltl::Finally(a) => ltl_atoms(a, out),
-        Ltl::And(a, b)
-        | Ltl::Or(a, b)
-        | Ltl::Imp(a, b)
-        | Ltl::Iff(a, b)
-        | Ltl::Until(a, b)
-        | Ltl::Release(a, b)
-        | Ltl::WeakUntil(a, b) => {
-            ltl_atoms(a, out);
-            ltl_atoms(b, out);
-        }
     }
 }
 
@@ -450,9 +410,7 @@ pub fn analyse(m: &Model) -> Result<Option<Ranking>, NotRanked> {
     for l in &m.ltls {
         walk.span = l.span;
         walk.place = format!("ltl `{}`", l.name);
-        let mut atoms = Vec::new();
-        ltl_atoms(&l.body, &mut atoms);
-        for a in &atoms {
+        for a in l.body.atoms() {
             walk.formula(a)?;
         }
     }

@@ -18,48 +18,18 @@ fn int_literal(e: &Expr) -> Option<i64> {
 
 /// Every integer literal of an expression.
 fn literals(e: &Expr, out: &mut Vec<i64>) {
-    if let Some(v) = int_literal(e) {
-        out.push(v);
-        return;
-    }
-    match e {
-        Expr::Const(..) | Expr::Size | Expr::Local(_) => {}
-        Expr::Read(_, xs) | Expr::And(xs) | Expr::Or(xs) => {
-            xs.iter().for_each(|x| literals(x, out))
+    e.walk(&mut |x| match int_literal(x) {
+        Some(v) => {
+            out.push(v);
+            false
         }
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            literals(a, out);
-            literals(b, out);
-        }
-        Expr::Not(a) => literals(a, out),
-        Expr::Ite(a, b, c, _) => {
-            literals(a, out);
-            literals(b, out);
-            literals(c, out);
-        }
-        Expr::Quant { dom, body, .. } => {
-            if let Domain::Procs { except } = dom {
-                except.iter().for_each(|x| literals(x, out));
-            }
-            literals(body, out);
-        }
-    }
+        None => true,
+    });
 }
 
 fn ltl_literals(l: &Ltl, out: &mut Vec<i64>) {
-    match l {
-        Ltl::Atom(e) => literals(e, out),
-        Ltl::Not(a) | Ltl::Next(a) | Ltl::Globally(a) | Ltl::Finally(a) => ltl_literals(a, out),
-        Ltl::And(a, b)
-        | Ltl::Or(a, b)
-        | Ltl::Imp(a, b)
-        | Ltl::Iff(a, b)
-        | Ltl::Until(a, b)
-        | Ltl::Release(a, b)
-        | Ltl::WeakUntil(a, b) => {
-            ltl_literals(a, out);
-            ltl_literals(b, out);
-        }
+    for a in l.atoms() {
+        literals(a, out);
     }
 }
 
