@@ -30,6 +30,9 @@ pub struct ExplicitEngine {
     pub live_threads: usize,
     /// Rank the ints of a model that qualifies (`model::rank`).
     pub rank_ints: bool,
+    /// Partial symmetry (`explicit::partial`) on families that are not fully
+    /// symmetric.
+    pub partial_symmetry: bool,
 }
 
 impl ExplicitEngine {
@@ -236,6 +239,7 @@ impl Engine for ExplicitEngine {
             threads: ctl.threads,
             store: self.store,
             rank_ints: self.rank_ints,
+            partial_symmetry: self.partial_symmetry,
         };
         let safety = !p.props.is_empty() || p.ltls.is_empty() || self.deadlock;
         let live = prepare(p.model, &p.ltls)?;

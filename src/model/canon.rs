@@ -470,6 +470,35 @@ impl Symmetry {
         }
     }
 
+    /// On the sorting path (process permutations only, no process-valued cell indexed by
+    /// a process, no multi-process array): a class per process, equal exactly when two
+    /// processes have the same sort key (own cells, pointers at them), i.e. when
+    /// swapping them leaves `st` unchanged. Classes are numbered 0.. in key order.
+    /// `None` off that path.
+    pub fn sort_classes(&self, st: &[i64]) -> Option<Vec<usize>> {
+        if !self.sortable || self.fix_first || !self.procs || !self.data.is_empty() {
+            return None;
+        }
+        let key = |p: usize| -> (Vec<i64>, Vec<bool>) {
+            (
+                self.own[p].iter().map(|&s| st[s]).collect(),
+                self.pointers
+                    .iter()
+                    .map(|&g| st[g] == p as i64 + 1)
+                    .collect(),
+            )
+        };
+        let keys: Vec<_> = (0..self.n).map(key).collect();
+        let mut order: Vec<usize> = (0..self.n).collect();
+        order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+        let mut class = vec![0usize; self.n];
+        for w in 1..self.n {
+            let (a, b) = (order[w - 1], order[w]);
+            class[b] = class[a] + usize::from(keys[a] != keys[b]);
+        }
+        Some(class)
+    }
+
     /// Sort processes by their own cells, then by which pointer cells (process-valued
     /// cells not indexed by processes) point at them. Processes with equal keys have
     /// equal blocks and no pointer at them, so they are interchangeable: exact.
