@@ -185,13 +185,21 @@ impl Engine for ExplicitEngine {
         "explicit"
     }
 
-    fn presentation(&self, _p: &Problem) -> Presentation {
+    fn presentation(&self, p: &Problem) -> Presentation {
+        // The partial-symmetry search stores states as they are (no dead cells).
+        let partial = self.partial_symmetry
+            && self.symmetry
+            && crate::explicit::partial::applies_to_model(p.model, self.store);
         Presentation {
-            symmetry: "reduction",
+            symmetry: if partial {
+                "partial symmetry reduction"
+            } else {
+                "reduction"
+            },
             data_symmetry: Some(""),
             count: "states",
             size_by_size: true,
-            dead_cells: self.dead_cells,
+            dead_cells: self.dead_cells && !partial,
         }
     }
 

@@ -43,7 +43,7 @@ mod classes;
 pub mod orbit;
 mod report;
 
-use super::reach::{ReachOptions, ReachResult, ReachStats};
+use super::reach::{ReachOptions, ReachResult, ReachStats, StoreKind};
 use super::store::VisitedSet;
 use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{Compiled, Outcome, Scratch};
@@ -62,13 +62,16 @@ use std::time::Instant;
 /// search leaves out (abstract data values, an int window, a store other than the
 /// exact one).
 pub fn applies(model: &Model, n: usize, opts: &ReachOptions) -> bool {
-    opts.partial_symmetry
-        && opts.symmetry
-        && n > 1
-        && !model.is_symmetric()
+    opts.partial_symmetry && opts.symmetry && n > 1 && applies_to_model(model, opts.store)
+}
+
+/// Whether the model is one the partial-symmetry search takes (when requested):
+/// not fully symmetric, no abstract data values, no int window, the exact store.
+pub fn applies_to_model(model: &Model, store: StoreKind) -> bool {
+    !model.is_symmetric()
         && !model.has_data_symmetry()
         && model.int_window.is_none()
-        && opts.store.exact()
+        && store.exact()
 }
 
 /// What a violation was met on.
@@ -506,3 +509,6 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> Option<ReachR
         omission: None,
     })
 }
+
+#[cfg(test)]
+mod tests;

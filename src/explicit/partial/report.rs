@@ -25,9 +25,6 @@ pub(super) fn coverage(s: &Search, e: &Explored) -> Coverage {
         c.instances[ct.trans] = true;
         c.fired[ct.trans] |= s.fired[k];
     }
-    if e.complete {
-        c.skipped = Some("not examined under partial symmetry".into());
-    }
     c
 }
 
