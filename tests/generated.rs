@@ -102,7 +102,10 @@ fn partial_answers(m: &Model, sizes: &[usize]) -> Result<Answers, String> {
             },
         );
         if !r.internal_errors.is_empty() {
-            return Err(format!("explicit, partial symmetry: {:?}", r.internal_errors));
+            return Err(format!(
+                "explicit, partial symmetry: {:?}",
+                r.internal_errors
+            ));
         }
         if r.limit.is_some() {
             return Err(format!("explicit, partial symmetry: stopped at n={n}"));

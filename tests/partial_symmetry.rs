@@ -49,7 +49,10 @@ fn same_answers(name: &str, m: &Model, top: usize) -> usize {
                 assert_eq!(Some(t.depth()), p.depth(), "{name} n={n}");
             }
         }
-        assert!(partial.stats.states <= 2 * plain.stats.states, "{name} n={n}");
+        assert!(
+            partial.stats.states <= 2 * plain.stats.states,
+            "{name} n={n}"
+        );
     }
     violated
 }
@@ -79,16 +82,23 @@ fn same_verdicts_and_depths_as_the_unreduced_search() {
 /// mutual exclusion breaks in some of them, and the traces must stay the shortest.
 #[test]
 fn burns_mutants_agree() {
-    let text = std::fs::read_to_string(format!(
-        "{}/families/burns.cub",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let text =
+        std::fs::read_to_string(format!("{}/families/burns.cub", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
     let edits = [
-        ("forall_other j. (j < i || F[j] = False)", "forall_other j. (i < j || F[j] = False)"),
+        (
+            "forall_other j. (j < i || F[j] = False)",
+            "forall_other j. (i < j || F[j] = False)",
+        ),
         ("j < i && F[j] = True", "i < j && F[j] = True"),
-        ("Pc[i] = L2 && forall_other j. (i < j || F[j] = False)", "Pc[i] = L2"),
-        ("Pc[i] = L3 && forall_other j. (j < i || F[j] = False)", "Pc[i] = L3"),
+        (
+            "Pc[i] = L2 && forall_other j. (i < j || F[j] = False)",
+            "Pc[i] = L2",
+        ),
+        (
+            "Pc[i] = L3 && forall_other j. (j < i || F[j] = False)",
+            "Pc[i] = L3",
+        ),
     ];
     let mut violated = 0;
     for (from, to) in edits {
@@ -120,7 +130,12 @@ fn the_flag_reaches_the_explicit_engine() {
         "--sizes",
         "3",
     ]);
-    assert!(states(&v) < states(&plain), "{} vs {}", states(&v), states(&plain));
+    assert!(
+        states(&v) < states(&plain),
+        "{} vs {}",
+        states(&v),
+        states(&plain)
+    );
     let (code, _, err) = common::nfold(&[
         "check",
         "families/burns.cub",

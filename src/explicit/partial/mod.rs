@@ -52,7 +52,6 @@ use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::verdict::Limit;
 pub use classes::Classes;
-use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -118,6 +117,8 @@ pub(super) struct Search<'a> {
     key: Vec<u64>,
     canon: State,
     buf: CanonBuf,
+    /// `complete_orbits`' records, reused.
+    records: Vec<u64>,
 }
 
 /// How the loop ended.
@@ -129,7 +130,12 @@ pub(super) struct Explored {
 }
 
 impl<'a> Search<'a> {
-    fn new(inst: &'a Instance<'a>, compiled: &'a Compiled, props: Vec<usize>, deadlock: bool) -> Self {
+    fn new(
+        inst: &'a Instance<'a>,
+        compiled: &'a Compiled,
+        props: Vec<usize>,
+        deadlock: bool,
+    ) -> Self {
         let np = props.len();
         Search {
             inst,
@@ -151,6 +157,7 @@ impl<'a> Search<'a> {
             key: vec![0; inst.words + 1],
             canon: vec![0; inst.slots.len()],
             buf: CanonBuf::default(),
+            records: Vec::new(),
         }
     }
 
@@ -177,35 +184,29 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Set `self.key` to the key of `st` under an annotation.
-    fn set_key(&mut self, st: &[i64], coarse: bool) {
+    /// Store a node unless a stored one subsumes it; its number when stored. `canon`
+    /// is the packed canonical representative of `st`.
+    fn store(&mut self, st: &[i64], canon: &[u64], coarse: bool, parent: u32) -> Option<usize> {
         let w = self.inst.words;
+        self.key[0] = 0;
+        self.key[1..=w].copy_from_slice(canon);
         if coarse {
-            self.sym.canonical_into(st, &mut self.canon, &mut self.buf);
-            self.key[0] = 0;
-            self.inst.pack(&self.canon, &mut self.key[1..=w]);
+            if !self.visited.insert(&self.key) {
+                return None;
+            }
         } else {
-            self.key[0] = 1;
-            self.inst.pack(st, &mut self.key[1..=w]);
-        }
-    }
-
-    /// Store a node unless a stored one subsumes it; its number when stored.
-    fn store(&mut self, st: &[i64], coarse: bool, parent: u32) -> Option<usize> {
-        if !coarse {
-            self.set_key(st, true);
             if self.visited.contains(&self.key) {
                 return None;
             }
-        }
-        self.set_key(st, coarse);
-        if !self.visited.insert(&self.key) {
-            return None;
+            self.key[0] = 1;
+            self.inst.pack(st, &mut self.key[1..=w]);
+            if !self.visited.insert(&self.key) {
+                return None;
+            }
         }
         let i = self.parent.len();
         self.parent.push(parent);
         self.coarse.push(coarse);
-        let w = self.inst.words;
         let at = self.reals.len();
         self.reals.resize(at + w, 0);
         self.inst.pack(st, &mut self.reals[at..at + w]);
@@ -259,11 +260,13 @@ impl<'a> Search<'a> {
 
     /// The initial states as roots: an orbit wholly initial is one coarse root.
     fn roots(&mut self, opts: &ReachOptions) -> Result<(usize, Option<Limit>), ()> {
-        let mut init: Vec<State> = Vec::new();
+        let mut init: Vec<i64> = Vec::new();
+        let mut count = 0usize;
         let mut cut = None;
         let res = for_each_initial(self.inst, &mut |st| {
-            init.push(st.to_vec());
-            if init.len().is_multiple_of(1024) && opts.deadline.is_some_and(|d| Instant::now() >= d) {
+            init.extend_from_slice(st);
+            count += 1;
+            if count.is_multiple_of(1024) && opts.deadline.is_some_and(|d| Instant::now() >= d) {
                 cut = Some(Limit::Timeout);
             }
             cut.is_none()
@@ -271,44 +274,64 @@ impl<'a> Search<'a> {
         if res.is_err() {
             return Err(());
         }
-        let count = init.len();
-        for (st, coarse) in self.complete_orbits(init) {
-            if let Some(i) = self.store(&st, coarse, u32::MAX) {
-                self.check_props(i, 0);
-            }
+        for j in self.complete_orbits(&init, u32::MAX) {
+            self.check_props(j, 0);
         }
         Ok((count, cut))
     }
 
-    /// Split a pool of reachable states (duplicates allowed) into the states whose
-    /// whole orbit is in the pool (one per orbit, marked coarse) and the others (fine),
-    /// in order of first appearance.
-    fn complete_orbits(&mut self, pool: Vec<State>) -> Vec<(State, bool)> {
-        let mut groups: HashMap<State, Vec<State>> = HashMap::new();
-        let mut order: Vec<State> = Vec::new();
-        let mut seen: std::collections::HashSet<State> = std::collections::HashSet::new();
-        for st in pool {
-            if !seen.insert(st.clone()) {
-                continue;
-            }
-            let c = self.sym.canonical_state(&st);
-            let g = groups.entry(c.clone()).or_default();
-            if g.is_empty() {
-                order.push(c);
-            }
-            g.push(st);
+    /// Store a pool of reachable states (`pool`: states one after the other,
+    /// duplicates allowed) as nodes with parent `parent`: the states whose whole orbit
+    /// is in the pool as one coarse node per orbit, the others as fine nodes, in the
+    /// order of their canonical representatives. The new nodes' numbers.
+    fn complete_orbits(&mut self, pool: &[i64], parent: u32) -> Vec<usize> {
+        let (w, slots) = (self.inst.words, self.inst.slots.len());
+        let count = pool.len() / slots.max(1);
+        // Records [canonical packed | real packed], sorted: an orbit's states are
+        // adjacent, duplicates too.
+        let rec = 2 * w;
+        self.records.clear();
+        self.records.resize(count * rec, 0);
+        for j in 0..count {
+            let st = &pool[j * slots..(j + 1) * slots];
+            self.sym.canonical_into(st, &mut self.canon, &mut self.buf);
+            let r = &mut self.records[j * rec..(j + 1) * rec];
+            self.inst.pack(&self.canon, &mut r[..w]);
+            self.inst.pack(st, &mut r[w..]);
         }
-        let mut out = Vec::new();
-        for c in order {
-            let g = groups.remove(&c).unwrap();
-            let whole = orbit::size(&self.sym, self.inst.n, &c) == Some(g.len());
-            if whole {
-                out.push((g.into_iter().next().unwrap(), true));
-            } else {
-                out.extend(g.into_iter().map(|s| (s, false)));
+        let records = std::mem::take(&mut self.records);
+        let at = |j: usize| &records[j * rec..(j + 1) * rec];
+        let mut order: Vec<usize> = (0..count).collect();
+        order.sort_unstable_by(|&a, &b| at(a).cmp(at(b)));
+        order.dedup_by(|a, b| at(*a) == at(*b));
+        let mut new = Vec::new();
+        let mut st = vec![0; slots];
+        let mut g = 0;
+        while g < order.len() {
+            let canon = &at(order[g])[..w];
+            let mut end = g + 1;
+            while end < order.len() && &at(order[end])[..w] == canon {
+                end += 1;
             }
+            self.inst.unpack(canon, &mut st);
+            // One state: whole when its orbit is itself (cheap on the sorting path).
+            let whole = match (end - g, self.sym.canonical_is_fixed(&st)) {
+                (1, Some(fixed)) => fixed,
+                (len, _) => orbit::size(&self.sym, self.inst.n, &st) == Some(len),
+            };
+            for (k, &j) in order[g..end].iter().enumerate() {
+                if whole && k > 0 {
+                    break;
+                }
+                self.inst.unpack(&at(j)[w..], &mut st);
+                if let Some(i) = self.store(&st, canon, whole, parent) {
+                    new.push(i);
+                }
+            }
+            g = end;
         }
-        out
+        self.records = records;
+        new
     }
 
     /// Expand node `i` at `depth`; new nodes are appended.
@@ -316,10 +339,11 @@ impl<'a> Search<'a> {
         let coarse = self.coarse[i];
         let members = self.members(i);
         let compiled = self.compiled;
-        let mut direct: Vec<State> = Vec::new();
-        let mut pool: Vec<State> = Vec::new();
+        let slots = self.inst.slots.len();
+        let mut direct: Vec<i64> = Vec::new();
+        let mut pool: Vec<i64> = Vec::new();
         let mut sym_enabled = 0usize;
-        let mut cur = vec![0; self.inst.slots.len()];
+        let mut cur = vec![0; slots];
         for (mi, u) in members.iter().enumerate() {
             let mut enabled = 0usize;
             cur.copy_from_slice(u);
@@ -334,9 +358,9 @@ impl<'a> Search<'a> {
                 let to_direct = coarse && symmetric;
                 let out = compiled.fire(k, &mut cur, sc, &mut |_, next, _| {
                     if to_direct {
-                        direct.push(next.to_vec());
+                        direct.extend_from_slice(next);
                     } else {
-                        pool.push(next.to_vec());
+                        pool.extend_from_slice(next);
                     }
                 });
                 match out {
@@ -373,15 +397,17 @@ impl<'a> Search<'a> {
             }
         }
         let parent = i as u32;
-        for st in direct {
-            if let Some(j) = self.store(&st, true, parent) {
+        let w = self.inst.words;
+        let mut canon = vec![0u64; w];
+        for st in direct.chunks_exact(slots.max(1)) {
+            self.sym.canonical_into(st, &mut self.canon, &mut self.buf);
+            self.inst.pack(&self.canon, &mut canon);
+            if let Some(j) = self.store(st, &canon, true, parent) {
                 self.check_props(j, depth + 1);
             }
         }
-        for (st, c) in self.complete_orbits(pool) {
-            if let Some(j) = self.store(&st, c, parent) {
-                self.check_props(j, depth + 1);
-            }
+        for j in self.complete_orbits(&pool, parent) {
+            self.check_props(j, depth + 1);
         }
     }
 
@@ -435,14 +461,19 @@ impl<'a> Search<'a> {
             }
             self.expand(cursor, depth, &mut sc, &mut cand);
             cursor += 1;
-            if opts.max_states.is_some_and(|m| self.parent.len() >= m) && cursor < self.parent.len() {
+            if opts.max_states.is_some_and(|m| self.parent.len() >= m) && cursor < self.parent.len()
+            {
                 limit = Some(Limit::MaxStates);
             }
             if cursor.is_multiple_of(256) {
                 if opts.deadline.is_some_and(|d| Instant::now() >= d) {
                     limit = Some(Limit::Timeout);
                 }
-                if opts.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+                if opts
+                    .stop
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed))
+                {
                     limit = Some(Limit::Interrupted);
                 }
                 if opts.max_memory.is_some_and(|m| self.bytes() > m) {

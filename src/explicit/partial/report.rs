@@ -101,11 +101,7 @@ pub(super) fn results(
 
 /// A member of node `parent` and a transition instance and choice leading from it to
 /// `target`.
-fn predecessor(
-    s: &mut Search,
-    parent: usize,
-    target: &[i64],
-) -> Option<(State, usize, usize)> {
+fn predecessor(s: &mut Search, parent: usize, target: &[i64]) -> Option<(State, usize, usize)> {
     let compiled = s.compiled;
     let mut sc = Scratch::default();
     let mut cand = Vec::new();

@@ -88,10 +88,20 @@ fn exact_at(text: &str, n: usize) -> (usize, usize) {
             [real.clone()].into_iter().collect()
         };
         assert_eq!(members, want, "node {i} at n={n}");
-        assert_eq!(orbit::size(&sym, n, &real), Some(brute_orbit(&sym, n, &real).len()));
+        let brute = brute_orbit(&sym, n, &real).len();
+        assert_eq!(orbit::size(&sym, n, &real), Some(brute));
+        let c = sym.canonical_state(&real);
+        if let Some(fixed) = sym.canonical_is_fixed(&c) {
+            assert_eq!(fixed, brute == 1, "{c:?}");
+        }
         for m in &members {
-            let d = dist.get(m).unwrap_or_else(|| panic!("n={n}: unreachable member {m:?}"));
-            assert!(*d <= depth, "n={n}: member at distance {d} in a node of depth {depth}");
+            let d = dist
+                .get(m)
+                .unwrap_or_else(|| panic!("n={n}: unreachable member {m:?}"));
+            assert!(
+                *d <= depth,
+                "n={n}: member at distance {d} in a node of depth {depth}"
+            );
         }
         covered.extend(members);
     }
