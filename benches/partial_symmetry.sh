@@ -7,7 +7,7 @@
 # within LIMIT seconds (default 60); per size the states and seconds of both and
 # their ratios (states unreduced / reduced, seconds unreduced / reduced). The last
 # row of each file is the largest size the unreduced search finishes.
-# Both runs on one thread (`--threads 1`: the partial search is sequential).
+# MINN, MAXN: the sizes tried (default 2..16). Both runs on one thread (`--threads 1`: the partial search is sequential).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q
@@ -19,7 +19,8 @@ CORPUS=${CORPUS:-../shared/corpus/cubicle-3f76135.tar.gz}
 [ -f "$CORPUS" ] || CORPUS=/work/shared/corpus/cubicle-3f76135.tar.gz
 tar xzf "$CORPUS" -C "$tmp"
 EX=$tmp/cubicle/examples
-FILES=${FILES:-"$EX/bakery.cub $EX/burns.cub $EX/szymanski_at.cub $EX/szymanski_na.cub families/burns.cub benches/models/burns.cub benches/models/szymanski.cub"}
+# FILES: paths, or corpus:NAME for Cubicle's examples/NAME.
+FILES=${FILES:-"corpus:bakery.cub corpus:burns.cub corpus:szymanski_at.cub corpus:szymanski_na.cub families/burns.cub benches/models/burns.cub benches/models/szymanski.cub"}
 # states seconds verdict of one run, or "- - timeout"
 one() {
   local f=$1 n=$2; shift 2
@@ -39,8 +40,9 @@ else:
 }
 printf "%-22s %3s %-9s | %10s %8s | %10s %8s | %8s %7s\n" file n verdict "plain st" "plain s" "partial st" "part s" "st ratio" "s ratio"
 for f in $FILES; do
+  case $f in corpus:*) f=$EX/${f#corpus:} ;; esac
   name=$(basename "$(dirname "$f")")/$(basename "$f")
-  for n in $(seq 2 ${MAXN:-12}); do
+  for n in $(seq ${MINN:-2} ${MAXN:-16}); do
     read -r ps pt pv < <(one "$f" "$n")
     [ "$pv" = timeout ] && break
     read -r qs qt qv < <(one "$f" "$n" --partial-symmetry)
