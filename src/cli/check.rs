@@ -299,6 +299,8 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             lasso_seconds: 2.0,
             rank_ints: !a.no_rank_ints,
             live_ic3_seconds: 20.0,
+            // A certificate asks for IC3's invariants: it keeps its budget.
+            race: a.certificate.is_none(),
         }),
     };
     Ok((engine, e))

@@ -411,7 +411,7 @@ impl Symmetry {
         // and individualisation.
         let colours: Vec<u32> = (0..n).map(|p| u32::from(self.fix_first && p > 0)).collect();
         let mut buf = vec![0; st.len()];
-        self.search(st, colours, &mut best, &mut buf);
+        SCRATCH.with_borrow_mut(|scratch| self.search(st, colours, &mut best, &mut buf, scratch));
         best.unwrap()
     }
 
@@ -503,44 +503,44 @@ impl Symmetry {
         self.apply(pi, st, out);
     }
 
+    /// Individualisation-refinement below the colouring `col` (its own copy, one per
+    /// level of the search), keeping the least image in `best`.
     fn search(
         &self,
         st: &[i64],
         mut col: Vec<u32>,
         best: &mut Option<(State, Vec<i64>)>,
         buf: &mut [i64],
+        scratch: &mut Scratch,
     ) {
         let n = self.n;
-        self.refine(st, &mut col);
+        self.refine(st, &mut col, scratch);
         // First (lowest-coloured) cell with more than one member.
-        let mut cell: Option<(u32, Vec<usize>)> = None;
-        let mut counts = vec![0u32; n];
+        let counts = &mut scratch.counts;
+        counts.clear();
+        counts.resize(n, 0);
         for &c in &col {
             counts[c as usize] += 1;
         }
-        if let Some(c) = (0..n as u32).find(|&c| counts[c as usize] > 1) {
-            cell = Some((c, (0..n).filter(|&p| col[p] == c).collect()));
-        }
-        let Some((c, members)) = cell else {
-            let pi: Vec<i64> = col.iter().map(|&c| c as i64 + 1).collect();
-            self.apply(&pi, st, buf);
+        let Some(c) = (0..n as u32).find(|&c| counts[c as usize] > 1) else {
+            scratch.pi.clear();
+            scratch.pi.extend(col.iter().map(|&c| c as i64 + 1));
+            self.apply(&scratch.pi, st, buf);
             if best.as_ref().is_none_or(|(b, _)| buf[..] < b[..]) {
-                *best = Some((buf.to_vec(), pi));
+                *best = Some((buf.to_vec(), scratch.pi.clone()));
             }
             return;
         };
-        if self.interchangeable(st, &members, buf) {
+        let members: Vec<usize> = (0..n).filter(|&p| col[p] == c).collect();
+        if self.interchangeable(st, &members, buf, &mut scratch.pi) {
             // Every order of the cell gives the same image: take the order of ids.
-            let mut next = col.clone();
-            for p in 0..n {
-                if col[p] > c {
-                    next[p] += members.len() as u32 - 1;
-                }
+            for x in col.iter_mut().filter(|x| **x > c) {
+                *x += members.len() as u32 - 1;
             }
             for (k, &p) in members.iter().enumerate() {
-                next[p] = c + k as u32;
+                col[p] = c + k as u32;
             }
-            self.search(st, next, best, buf);
+            self.search(st, col, best, buf, scratch);
             return;
         }
         for &v in &members {
@@ -550,18 +550,25 @@ impl Symmetry {
                     next[p] += 1;
                 }
             }
-            self.search(st, next, best, buf);
+            self.search(st, next, best, buf, scratch);
         }
     }
 
     /// Whether swapping the first member with each other one leaves the state unchanged
     /// (then the whole symmetric group of the cell does).
-    fn interchangeable(&self, st: &[i64], members: &[usize], buf: &mut [i64]) -> bool {
-        let mut pi: Vec<i64> = (1..=self.n as i64).collect();
+    fn interchangeable(
+        &self,
+        st: &[i64],
+        members: &[usize],
+        buf: &mut [i64],
+        pi: &mut Vec<i64>,
+    ) -> bool {
+        pi.clear();
+        pi.extend(1..=self.n as i64);
         let a = members[0];
         for &b in &members[1..] {
             pi.swap(a, b);
-            self.apply(&pi, st, buf);
+            self.apply(pi, st, buf);
             pi.swap(a, b);
             if buf != st {
                 return false;
@@ -572,11 +579,24 @@ impl Symmetry {
 
     /// Refine an ordered colouring until stable. Colours are dense ranks; the new colour
     /// orders by (old colour, signature), so refinement only splits cells.
-    fn refine(&self, st: &[i64], col: &mut [u32]) {
+    fn refine(&self, st: &[i64], col: &mut [u32], scratch: &mut Scratch) {
         let n = self.n;
-        let mut distinct = count_distinct(col);
-        let mut sig = vec![0u64; n];
-        let mut multiset: Vec<u64> = Vec::new();
+        let Scratch {
+            sig,
+            multiset,
+            order,
+            newcol,
+            pointed,
+            ..
+        } = scratch;
+        sig.clear();
+        sig.resize(n, 0);
+        newcol.clear();
+        newcol.resize(n, 0);
+        if pointed.len() < n {
+            pointed.resize_with(n, Vec::new);
+        }
+        let mut distinct = count_distinct(col, order);
         loop {
             if distinct == n {
                 return;
@@ -612,36 +632,40 @@ impl Symmetry {
                     }
                     multiset.sort_unstable();
                     h = mix(h, val(st[pa.slot[p * n + p]], p, pa.proc_valued));
-                    for &x in &multiset {
+                    for &x in multiset.iter() {
                         h = mix(h, x);
                     }
                 }
                 sig[p] = h;
             }
-            // Cells pointing at p from other processes' own cells.
+            // Cells pointing at p from other processes' own cells, gathered in one pass
+            // over the cells (the multiset of (colour of q, cell) per target p).
             if !self.sortable {
-                for (p, sp) in sig.iter_mut().enumerate() {
-                    multiset.clear();
-                    for (q, (own, &cq)) in self.own.iter().zip(col.iter()).enumerate() {
-                        if q == p {
-                            continue;
-                        }
-                        for (k, &s) in own.iter().enumerate() {
-                            if self.moves[s].proc_valued && st[s] as usize == p + 1 {
-                                multiset.push(mix(cq as u64, k as u64));
+                for b in pointed.iter_mut() {
+                    b.clear();
+                }
+                for (q, (own, &cq)) in self.own.iter().zip(col.iter()).enumerate() {
+                    for (k, &s) in own.iter().enumerate() {
+                        let v = st[s];
+                        if self.moves[s].proc_valued && v >= 1 && v as usize <= n {
+                            let p = v as usize - 1;
+                            if p != q {
+                                pointed[p].push(mix(cq as u64, k as u64));
                             }
                         }
                     }
-                    multiset.sort_unstable();
-                    for &x in &multiset {
+                }
+                for (sp, b) in sig.iter_mut().zip(pointed.iter_mut()) {
+                    b.sort_unstable();
+                    for &x in b.iter() {
                         *sp = mix(*sp, x);
                     }
                 }
             }
-            let mut order: Vec<usize> = (0..n).collect();
+            order.clear();
+            order.extend(0..n);
             order.sort_by_key(|&p| (col[p], sig[p]));
             let mut rank = 0u32;
-            let mut newcol = vec![0u32; n];
             for k in 0..n {
                 if k > 0 {
                     let (a, b) = (order[k - 1], order[k]);
@@ -652,13 +676,33 @@ impl Symmetry {
                 newcol[order[k]] = rank;
             }
             let d = rank as usize + 1;
-            col.copy_from_slice(&newcol);
+            col.copy_from_slice(newcol);
             if d == distinct {
                 return;
             }
             distinct = d;
         }
     }
+}
+
+thread_local! {
+    /// One search scratch per thread: the explicit engines canonicalise on several
+    /// threads, and `canonical_procs` never re-enters itself.
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// Buffers of the individualisation-refinement search, reused across its levels and
+/// across states so that canonicalising allocates only the colourings it branches on.
+#[derive(Default)]
+struct Scratch {
+    sig: Vec<u64>,
+    multiset: Vec<u64>,
+    order: Vec<usize>,
+    newcol: Vec<u32>,
+    counts: Vec<u32>,
+    pi: Vec<i64>,
+    /// Per process, the (colour, cell) marks of the other processes' cells pointing at it.
+    pointed: Vec<Vec<u64>>,
 }
 
 /// Beyond this many relabellings of a state's data values (6! = 720: six values of one
@@ -690,11 +734,12 @@ fn next_permutation(p: &mut [i64]) -> bool {
     true
 }
 
-fn count_distinct(col: &[u32]) -> usize {
-    let mut v = col.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    v.len()
+fn count_distinct(col: &[u32], scratch: &mut Vec<usize>) -> usize {
+    scratch.clear();
+    scratch.extend(col.iter().map(|&c| c as usize));
+    scratch.sort_unstable();
+    scratch.dedup();
+    scratch.len()
 }
 
 #[cfg(test)]

@@ -140,8 +140,10 @@ impl AutoEngine {
         // route from its start; phase 4 takes its answers where they are ready.
         let g = growth.clone();
         std::thread::scope(|scope| {
-            let beside = Beside::start(scope, ctl, &rest.sizes(), |sizes, bctl| {
-                self.ahead(&rest, bctl, sizes, &props, range_known, g)
+            let beside = Beside::start(scope, ctl, &rest.sizes(), self.race, |sizes, bctl| {
+                let ahead = self.ahead(&rest, bctl, sizes, &props, range_known, g);
+                let all = ahead.done.len() == sizes.len();
+                (ahead, all)
             });
             self.after_explicit(
                 &rest,
@@ -212,7 +214,24 @@ impl AutoEngine {
             }
             r
         } else {
-            self.sat_route(rest, ctl, range_known, &mut notes)?
+            // First answer wins: the search beside the route stops it once it has
+            // answered every size (`portfolio::beside`).
+            let actl = beside
+                .as_ref()
+                .map_or_else(|| ctl.clone(), |b| b.racing(ctl));
+            let began = Instant::now();
+            let mut route = self.sat_route(rest, &actl, range_known, &mut notes)?;
+            let raced = route.limit.is_some()
+                && ctl.users_limit().is_none()
+                && beside.as_ref().is_some_and(|b| b.complete());
+            route.limit = route.limit.and(ctl.users_limit());
+            if raced {
+                notes.push(format!(
+                    "the SAT route stopped after {:.1}s, when the explicit search beside it had answered every size",
+                    began.elapsed().as_secs_f64()
+                ));
+            }
+            route
         };
         let mut ahead = beside
             .map(|b| b.finish(ctl, route.open.is_empty()))
