@@ -371,6 +371,7 @@ fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
                 live_ic3_seconds: 1e9,
                 rank_ints: false,
                 race: false,
+                live_bdd_seconds: 0.0,
             }),
             true,
         ),

@@ -28,6 +28,7 @@ fn auto() -> AutoEngine {
         live_ic3_seconds: 0.2,
         rank_ints: false,
         race: false,
+        live_bdd_seconds: 0.0,
     }
 }
 

@@ -54,6 +54,9 @@ pub struct AutoEngine {
     /// `ltl` properties: the time the bounded lasso search may take (to depth
     /// `bmc_depth`).
     pub lasso_seconds: f64,
+    /// `ltl` properties: the time the BDD fixpoint may take on the sizes the bounded
+    /// lasso search left (0: no BDD phase).
+    pub live_bdd_seconds: f64,
     /// `ltl` properties: the time IC3 may take before the explicit search takes the
     /// open sizes back.
     pub live_ic3_seconds: f64,
