@@ -298,7 +298,10 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             live_explicit_seconds: if a.certificate.is_some() { 0.0 } else { 1.0 },
             lasso_seconds: 2.0,
             rank_ints: !a.no_rank_ints,
+            live_bdd_seconds: 10.0,
             live_ic3_seconds: 20.0,
+            // A certificate asks for IC3's invariants: it keeps its budget.
+            race: a.certificate.is_none(),
         }),
     };
     Ok((engine, e))
