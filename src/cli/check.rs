@@ -168,6 +168,8 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     no_shorten: bool,
     #[command(flatten)]
+    dist: super::distributed::DistArgs,
+    #[command(flatten)]
     load: LoadArgs,
     #[command(flatten)]
     traces: super::traces::TraceArgs,
@@ -202,7 +204,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
     let lossy = !a.store.exact();
     let engine = a
         .engine
-        .unwrap_or(if a.deadlock || a.max_states.is_some() || lossy {
+        .unwrap_or(if a.deadlock || a.max_states.is_some() || lossy || a.dist.distributed {
             EngineArg::Explicit
         } else if a.depth.is_some()
             || a.one_by_one
@@ -245,6 +247,12 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             "--certificate needs a proof engine (--engine ic3, kind or auto); an exhaustive search has no invariant to write".into(),
         );
     }
+    let cluster = a.dist.cluster()?;
+    if cluster.is_some() && (engine != EngineArg::Explicit || a.threads.is_some()) {
+        return Err(
+            "--distributed is a mode of the explicit engine (--engine explicit), whose --workers replace --threads".into(),
+        );
+    }
     let symmetry = !a.no_symmetry;
     let e: Box<dyn Engine> = match engine {
         EngineArg::Explicit => Box::new(ExplicitEngine {
@@ -256,6 +264,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             shorten: !a.no_shorten,
             live_threads: a.threads.map_or(1, |t| t as usize),
             rank_ints: !a.no_rank_ints,
+            distributed: cluster,
         }),
         EngineArg::Sat => Box::new(BmcEngine {
             opts: BmcOptions {
@@ -304,7 +313,15 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
     Ok((engine, e))
 }
 
-pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
+pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
+    // A process other than 0 of a distributed search runs the same command silently.
+    if a.dist.silent() {
+        if let Err(e) = super::distributed::silence_stdout() {
+            return usage(&e);
+        }
+        a.run.report = None;
+        a.traces.trace_out = None;
+    }
     let solver = a
         .solver
         .map(|s| s.kind())
