@@ -29,6 +29,8 @@ mod cyclic;
 mod data;
 #[path = "dead_cells.rs"]
 mod dead_cells;
+#[path = "distributed.rs"]
+mod distributed;
 #[path = "docs.rs"]
 mod docs;
 #[path = "docs_examples.rs"]
