@@ -47,6 +47,8 @@ mod families_new;
 mod fuzz;
 #[path = "generated.rs"]
 mod generated;
+#[path = "handoff.rs"]
+mod handoff;
 #[path = "ints.rs"]
 mod ints;
 #[path = "lang.rs"]

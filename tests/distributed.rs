@@ -41,7 +41,10 @@ fn hostfile(name: &str) -> String {
     crate::common::write_file(
         &dir,
         "hosts",
-        &format!("# process 0 first\n127.0.0.1:{}\n127.0.0.1:{}\n", ports[0], ports[1]),
+        &format!(
+            "# process 0 first\n127.0.0.1:{}\n127.0.0.1:{}\n",
+            ports[0], ports[1]
+        ),
     )
 }
 
@@ -101,7 +104,13 @@ fn one_process_with_several_workers_stores_the_pinned_counts() {
     let f = family("mutex_bug");
     let (first, depth) = pinned_depth("mutex_bug");
     let (code, v) = json_run(&[
-        "check", &f, "--sizes", "1..4", "--distributed", "--workers", "2",
+        "check",
+        &f,
+        "--sizes",
+        "1..4",
+        "--distributed",
+        "--workers",
+        "2",
     ]);
     assert_eq!(code, 1);
     let model = load(&f);
@@ -110,7 +119,10 @@ fn one_process_with_several_workers_stores_the_pinned_counts() {
             assert_eq!(row.verdict, "holds");
             continue;
         }
-        assert_eq!((row.verdict.as_str(), row.depth), ("violated", Some(depth as usize)));
+        assert_eq!(
+            (row.verdict.as_str(), row.depth),
+            ("violated", Some(depth as usize))
+        );
         if !r["trace"].is_null() && r["trace"]["steps"].is_array() {
             replay_json(&model, row.size, "mutex", &r["trace"]);
         }
@@ -127,10 +139,23 @@ fn two_processes_on_localhost_store_the_pinned_counts_and_the_shortest_trace() {
     );
     assert_eq!(code, 0);
     assert_eq!(states_of(&v), vec![orbits]);
-    assert!(v["engine_text"].as_str().unwrap().contains("2 process(es) x 1 worker(s)"));
+    assert!(
+        v["engine_text"]
+            .as_str()
+            .unwrap()
+            .contains("2 process(es) x 1 worker(s)")
+    );
     let (_, v) = two_processes(
         "dist-german-nosym",
-        &["check", &f, "--size", "3", "--engine", "explicit", "--no-symmetry"],
+        &[
+            "check",
+            &f,
+            "--size",
+            "3",
+            "--engine",
+            "explicit",
+            "--no-symmetry",
+        ],
     );
     assert_eq!(states_of(&v), vec![states]);
     // german_bug: the sequential search's depth, the header's, and a replayed trace.
@@ -144,7 +169,12 @@ fn two_processes_on_localhost_store_the_pinned_counts_and_the_shortest_trace() {
     assert_eq!(row.verdict, "violated");
     assert_eq!(row.depth, Some(depth as usize));
     assert_eq!(row.depth, rows(&seq)[0].depth);
-    replay_json(&load(&f), n as usize, "coherence", &v["results"][0]["trace"]);
+    replay_json(
+        &load(&f),
+        n as usize,
+        "coherence",
+        &v["results"][0]["trace"],
+    );
 }
 
 #[test]
@@ -153,19 +183,46 @@ fn an_absent_peer_and_a_bad_hostfile_are_clear_errors() {
     let f = family("mutex");
     let t0 = Instant::now();
     let (code, _, err) = nfold(&[
-        "check", &f, "--size", "2", "--distributed", "--processes", "2", "--process", "1",
-        "--hostfile", &hosts, "--connect-timeout", "1",
+        "check",
+        &f,
+        "--size",
+        "2",
+        "--distributed",
+        "--processes",
+        "2",
+        "--process",
+        "1",
+        "--hostfile",
+        &hosts,
+        "--connect-timeout",
+        "1",
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("process 1: process 0 at 127.0.0.1:"), "{err}");
     assert!(err.contains("not reachable within 1 s"), "{err}");
     assert!(t0.elapsed() < Duration::from_secs(8));
     let (code, _, err) = nfold(&[
-        "check", &f, "--size", "2", "--distributed", "--processes", "3", "--hostfile", &hosts,
+        "check",
+        &f,
+        "--size",
+        "2",
+        "--distributed",
+        "--processes",
+        "3",
+        "--hostfile",
+        &hosts,
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("2 address(es) for 3 process(es)"), "{err}");
-    let (code, _, err) = nfold(&["check", &f, "--size", "2", "--distributed", "--processes", "2"]);
+    let (code, _, err) = nfold(&[
+        "check",
+        &f,
+        "--size",
+        "2",
+        "--distributed",
+        "--processes",
+        "2",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("needs --hostfile"), "{err}");
     let (code, _, err) = nfold(&["check", &f, "--size", "2", "--workers", "2"]);

@@ -202,9 +202,8 @@ fn parse_store(s: &str) -> Result<StoreKind, String> {
 fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
     // The default is auto; flags that belong to one engine choose it.
     let lossy = !a.store.exact();
-    let engine = a
-        .engine
-        .unwrap_or(if a.deadlock || a.max_states.is_some() || lossy || a.dist.distributed {
+    let engine = a.engine.unwrap_or(
+        if a.deadlock || a.max_states.is_some() || lossy || a.dist.distributed {
             EngineArg::Explicit
         } else if a.depth.is_some()
             || a.one_by_one
@@ -215,7 +214,8 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             EngineArg::Sat
         } else {
             EngineArg::Auto
-        });
+        },
+    );
     let sat_only = a.one_by_one
         || a.whole_aggregate
         || a.encoding != EncodingArg::Binary

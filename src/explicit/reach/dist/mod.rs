@@ -139,12 +139,7 @@ pub fn check_size(
 /// The communication of this process's workers: threads, or TCP to the other processes.
 type Builders = (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>);
 
-fn builders(
-    model: &Model,
-    n: usize,
-    opts: &ReachOptions,
-    c: &Cluster,
-) -> Result<Builders, String> {
+fn builders(model: &Model, n: usize, opts: &ReachOptions, c: &Cluster) -> Result<Builders, String> {
     if c.processes == 1 {
         let config = if c.workers == 1 {
             CommConfig::Thread
@@ -172,7 +167,14 @@ fn fingerprint(model: &Model, n: usize, opts: &ReachOptions, c: &Cluster) -> u64
     use std::hash::{Hash, Hasher};
     let mut h = std::hash::DefaultHasher::new();
     format!("{model:?}").hash(&mut h);
-    (n, opts.symmetry, opts.deadlock, opts.dead_cells, &opts.props).hash(&mut h);
+    (
+        n,
+        opts.symmetry,
+        opts.deadlock,
+        opts.dead_cells,
+        &opts.props,
+    )
+        .hash(&mut h);
     (opts.max_states, c.workers).hash(&mut h);
     h.finish()
 }
@@ -252,7 +254,12 @@ fn run_worker(
         rows.push((PropId::Unsafe(u), name, g.unsafes[k].clone(), complete));
     }
     if opts.deadlock {
-        rows.push((PropId::Deadlock, "deadlock".into(), g.deadlock.clone(), complete));
+        rows.push((
+            PropId::Deadlock,
+            "deadlock".into(),
+            g.deadlock.clone(),
+            complete,
+        ));
     }
     if let Some(r) = g.range.as_ref().filter(within) {
         rows.push((PropId::Range, "range_error".into(), Some(r.clone()), true));
@@ -287,8 +294,10 @@ fn run_worker(
                         Some((_, words, steps)) => {
                             let mut init: State = vec![0; inst.slots.len()];
                             inst.unpack(words, &mut init);
-                            let fired: Vec<(usize, usize)> =
-                                steps.iter().map(|&(k, c)| (k as usize, c as usize)).collect();
+                            let fired: Vec<(usize, usize)> = steps
+                                .iter()
+                                .map(|&(k, c)| (k as usize, c as usize))
+                                .collect();
                             trace_from_steps(model, &inst, &compiled, init, &fired, &kind.kind())
                         }
                         None => Err("the parent records did not lead to a root".into()),

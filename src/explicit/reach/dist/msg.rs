@@ -161,7 +161,8 @@ impl Finds {
     /// errors and int bounds are decided up to it).
     pub fn decided_to(&self, deadlock: bool) -> Option<u32> {
         let tracked = !self.unsafes.is_empty() || deadlock;
-        let all = self.unsafes.iter().all(|f| f.is_some()) && (!deadlock || self.deadlock.is_some());
+        let all =
+            self.unsafes.iter().all(|f| f.is_some()) && (!deadlock || self.deadlock.is_some());
         (tracked && all).then(|| {
             self.unsafes
                 .iter()

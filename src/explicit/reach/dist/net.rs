@@ -55,7 +55,8 @@ pub(super) fn connect(
                     // Not one of ours (a port scan, another program): ignored.
                     continue;
                 }
-                let word = |i: usize| u64::from_be_bytes(hello[8 * i..8 * i + 8].try_into().unwrap());
+                let word =
+                    |i: usize| u64::from_be_bytes(hello[8 * i..8 * i + 8].try_into().unwrap());
                 let (j, peers, print) = (word(1) as usize, word(2) as usize, word(3));
                 if peers != n || print != fingerprint {
                     return Err(format!(
@@ -143,7 +144,9 @@ pub(super) fn read_hostfile(path: &str, processes: usize) -> Result<Vec<String>,
         if l.is_empty() || l.starts_with('#') {
             continue;
         }
-        if l.rsplit_once(':').is_none_or(|(h, p)| h.is_empty() || p.parse::<u16>().is_err()) {
+        if l.rsplit_once(':')
+            .is_none_or(|(h, p)| h.is_empty() || p.parse::<u16>().is_err())
+        {
             return Err(format!(
                 "{path}:{}:1: error: `{l}` is not an address `host:port`",
                 i + 1
@@ -174,7 +177,11 @@ mod tests {
             read_hostfile(p, 2).unwrap(),
             vec!["127.0.0.1:7001", "localhost:7002"]
         );
-        assert!(read_hostfile(p, 3).unwrap_err().contains("2 address(es) for 3"));
+        assert!(
+            read_hostfile(p, 3)
+                .unwrap_err()
+                .contains("2 address(es) for 3")
+        );
         std::fs::write(&dir, "127.0.0.1\n").unwrap();
         assert!(read_hostfile(p, 1).unwrap_err().contains(":1:1: error:"));
         std::fs::remove_file(&dir).unwrap();

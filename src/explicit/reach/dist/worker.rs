@@ -463,7 +463,10 @@ impl<'a> Part<'a> {
             .is_some_and(|f| f.load(Ordering::Relaxed))
         {
             Some(Limit::Interrupted)
-        } else if opts.max_memory.is_some_and(|m| self.bytes() * self.peers > m) {
+        } else if opts
+            .max_memory
+            .is_some_and(|m| self.bytes() * self.peers > m)
+        {
             Some(Limit::Memory)
         } else {
             None
