@@ -279,7 +279,7 @@ fn run_worker(
         .unwrap_or(0);
     let leaders: Vec<usize> = (0..worker.peers()).step_by(workers).collect();
     let (roots, totals) = part.walk_back(&walks, hops, &leaders, &mut chan, worker);
-    if worker.index() % workers != 0 {
+    if !worker.index().is_multiple_of(workers) {
         return None;
     }
     // The first worker of a process: the report.

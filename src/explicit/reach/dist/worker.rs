@@ -29,6 +29,11 @@ use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
 
+/// Firings (compiled transition instance, choice).
+type Steps = Vec<(u32, u32)>;
+/// A walk back ended: the find, its root's real packed state, the firings from it.
+pub(super) type Walked = (u32, Vec<u64>, Steps);
+
 /// Successors per message.
 const CHUNK: usize = 4096;
 /// The longest a waiting worker sleeps before looking again.
@@ -376,9 +381,9 @@ impl<'a> Part<'a> {
                     _ => keep(&mut self.finds.range, &f),
                 }
             }
-            for to in 0..self.peers {
-                if out[to].1.len() >= CHUNK {
-                    let (words, edges) = std::mem::take(&mut out[to]);
+            for (to, o) in out.iter_mut().enumerate() {
+                if o.1.len() >= CHUNK {
+                    let (words, edges) = std::mem::take(o);
                     self.transitions += edges.len() as u64;
                     chan.send(to, Msg::States { words, edges });
                 }
@@ -484,9 +489,10 @@ impl<'a> Part<'a> {
         leaders: &[usize],
         chan: &mut Chan,
         worker: &mut Worker,
-    ) -> (Vec<(u32, Vec<u64>, Vec<(u32, u32)>)>, Vec<Totals>) {
+    ) -> (Vec<Walked>, Vec<Totals>) {
         let w = self.words;
-        let mut pending: Vec<(u32, u64, Vec<(u32, u32)>)> = finds
+        // (find, the state's global id, the firings from it to the found state)
+        let mut pending: Vec<(u32, u64, Steps)> = finds
             .iter()
             .filter(|&&(_, gid)| gid != NONE && (gid % self.peers as u64) as usize == self.me)
             .map(|&(f, gid)| (f, gid, Vec::new()))
