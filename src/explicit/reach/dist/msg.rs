@@ -199,3 +199,47 @@ pub(super) fn limit_of(c: u8) -> crate::verdict::Limit {
     use crate::verdict::Limit::*;
     [MaxStates, Timeout, Memory, Interrupted][c as usize % 4]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn find(depth: u32, key: u64) -> Find {
+        Find {
+            depth,
+            key: vec![key],
+            gid: key,
+            kind: FindKind::Deadlock,
+        }
+    }
+
+    #[test]
+    fn the_shallowest_then_smallest_key_is_kept_in_any_order() {
+        let fs = [find(3, 9), find(2, 7), find(2, 5), find(4, 1)];
+        let mut a = None;
+        let mut b = None;
+        for f in &fs {
+            keep(&mut a, f);
+        }
+        for f in fs.iter().rev() {
+            keep(&mut b, f);
+        }
+        assert_eq!(a.as_ref().map(|f| (f.depth, f.gid)), Some((2, 5)));
+        assert_eq!(b.as_ref().map(|f| (f.depth, f.gid)), Some((2, 5)));
+    }
+
+    #[test]
+    fn all_done_waits_for_every_property_and_the_range_errors_below() {
+        let mut g = Finds::new(2);
+        g.unsafes[0] = Some(find(3, 1));
+        assert!(!g.all_done(false, false, 5));
+        g.unsafes[1] = Some(find(4, 1));
+        assert_eq!(g.decided_to(false), Some(4));
+        // Range errors are decided up to depth 4 only once level 4 is expanded.
+        assert!(!g.all_done(false, false, 4));
+        assert!(g.all_done(false, false, 5));
+        g.range = Some(find(4, 2));
+        assert!(g.all_done(false, false, 4));
+        assert!(!g.all_done(true, false, 9), "a deadlock is asked for");
+    }
+}

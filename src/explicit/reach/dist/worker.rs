@@ -133,6 +133,8 @@ pub(super) struct Part<'a> {
     front: Vec<u64>,
     pub transitions: u64,
     pub fired: Vec<bool>,
+    /// Records of the round under way other than successors, taken in while expanding.
+    held: Vec<Msg>,
     /// What this worker found in the round under way.
     pub finds: Finds,
     /// Every worker's findings so far (the same on every worker).
@@ -166,6 +168,7 @@ impl<'a> Part<'a> {
             front: Vec::new(),
             transitions: 0,
             fired: vec![false; trans],
+            held: Vec::new(),
             finds: Finds::new(props),
             global: Finds::new(props),
             init_count: 0,
@@ -391,7 +394,9 @@ impl<'a> Part<'a> {
             if (j + 1) % STEP_EVERY == 0 {
                 worker.step();
                 let got = chan.take();
-                self.absorb(got);
+                // A faster worker's summary of this round may come meanwhile.
+                let rest = self.absorb(got);
+                self.held.extend(rest);
             }
         }
         for (to, (words, edges)) in out.into_iter().enumerate() {
@@ -446,7 +451,8 @@ impl<'a> Part<'a> {
         for to in 0..self.peers {
             chan.send(to, Msg::Summary(s.clone()));
         }
-        let got = chan.finish(worker);
+        let mut got = std::mem::take(&mut self.held);
+        got.extend(chan.finish(worker));
         let mut sums = Vec::new();
         for m in self.absorb(got) {
             if let Msg::Summary(s) = m {
@@ -454,6 +460,12 @@ impl<'a> Part<'a> {
             }
         }
         sums.sort_by_key(|s| s.worker);
+        // Every worker decides from every summary, or the workers part ways.
+        debug_assert_eq!(
+            sums.len(),
+            self.peers,
+            "a summary of round {depth} is missing"
+        );
         self.close_level(depth + 1);
         sums
     }
