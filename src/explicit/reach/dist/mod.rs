@@ -29,7 +29,8 @@ use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::verdict::{Coverage, Limit, Proof, PropId, PropResult, Verdict};
 use msg::{Find, FindKind, NONE, limit_of};
-use std::sync::Arc;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
@@ -122,18 +123,44 @@ pub fn check_size(
     let model = Arc::new(model.clone());
     let shared = opts.clone();
     let workers = cluster.workers;
-    let guards = timely::execute::execute_from(
-        builders,
-        others,
-        timely::WorkerConfig::default(),
-        move |worker| run_worker(worker, &model, n, &shared, (workers, start)),
-    )?;
-    let mut lead = None;
-    for r in guards.join() {
-        let r = r.map_err(|e| format!("a worker of the distributed search failed: {e}"))?;
-        lead = lead.or(r);
+    // A peer lost during the search makes timely's threads panic (a closed socket, a
+    // poisoned queue): that is turned into one clear error, said once.
+    let first: Arc<Mutex<Option<String>>> = Arc::default();
+    let record = Arc::clone(&first);
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let mut f = record.lock().unwrap_or_else(|e| e.into_inner());
+        if f.is_none() {
+            *f = Some(info.to_string());
+        }
+    }));
+    let run = std::panic::catch_unwind(AssertUnwindSafe(move || {
+        let guards = timely::execute::execute_from(
+            builders,
+            others,
+            timely::WorkerConfig::default(),
+            move |worker| run_worker(worker, &model, n, &shared, (workers, start)),
+        )?;
+        let mut lead = None;
+        let mut failed = false;
+        for r in guards.join() {
+            match r {
+                Ok(r) => lead = lead.or(r),
+                Err(_) => failed = true,
+            }
+        }
+        Ok::<_, String>((lead, failed))
+    }));
+    std::panic::set_hook(previous);
+    let why = first.lock().unwrap_or_else(|e| e.into_inner()).take();
+    match run {
+        Ok(Ok((Some(r), false))) => Ok(r),
+        Ok(Err(e)) => Err(e),
+        _ => Err(format!(
+            "the distributed search of size {n} stopped: a process was lost or a worker failed ({})",
+            why.unwrap_or_else(|| "no message".into())
+        )),
     }
-    lead.ok_or_else(|| "the distributed search returned no result".to_string())
 }
 
 /// The communication of this process's workers: threads, or TCP to the other processes.
