@@ -232,7 +232,7 @@ impl<'a> Part<'a> {
     }
 
     /// Store the initial states this worker owns (every worker enumerates them all);
-    /// false when `init` met a range error.
+    /// a range error met evaluating `init` is worker 0's find.
     pub fn initial_states(&mut self) {
         let inst = self.ctx.inst;
         let mut words = vec![0u64; inst.words];
