@@ -168,6 +168,8 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     no_shorten: bool,
     #[command(flatten)]
+    dist: super::distributed::DistArgs,
+    #[command(flatten)]
     load: LoadArgs,
     #[command(flatten)]
     traces: super::traces::TraceArgs,
@@ -200,9 +202,8 @@ fn parse_store(s: &str) -> Result<StoreKind, String> {
 fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
     // The default is auto; flags that belong to one engine choose it.
     let lossy = !a.store.exact();
-    let engine = a
-        .engine
-        .unwrap_or(if a.deadlock || a.max_states.is_some() || lossy {
+    let engine = a.engine.unwrap_or(
+        if a.deadlock || a.max_states.is_some() || lossy || a.dist.distributed {
             EngineArg::Explicit
         } else if a.depth.is_some()
             || a.one_by_one
@@ -213,7 +214,8 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             EngineArg::Sat
         } else {
             EngineArg::Auto
-        });
+        },
+    );
     let sat_only = a.one_by_one
         || a.whole_aggregate
         || a.encoding != EncodingArg::Binary
@@ -245,6 +247,12 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             "--certificate needs a proof engine (--engine ic3, kind or auto); an exhaustive search has no invariant to write".into(),
         );
     }
+    let cluster = a.dist.cluster()?;
+    if cluster.is_some() && (engine != EngineArg::Explicit || a.threads.is_some()) {
+        return Err(
+            "--distributed is a mode of the explicit engine (--engine explicit), whose --workers replace --threads".into(),
+        );
+    }
     let symmetry = !a.no_symmetry;
     let e: Box<dyn Engine> = match engine {
         EngineArg::Explicit => Box::new(ExplicitEngine {
@@ -256,6 +264,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             shorten: !a.no_shorten,
             live_threads: a.threads.map_or(1, |t| t as usize),
             rank_ints: !a.no_rank_ints,
+            distributed: cluster,
         }),
         EngineArg::Sat => Box::new(BmcEngine {
             opts: BmcOptions {
@@ -307,7 +316,15 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
     Ok((engine, e))
 }
 
-pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
+pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
+    // A process other than 0 of a distributed search runs the same command silently.
+    if a.dist.silent() {
+        if let Err(e) = super::distributed::silence_stdout() {
+            return usage(&e);
+        }
+        a.run.report = None;
+        a.traces.trace_out = None;
+    }
     let solver = a
         .solver
         .map(|s| s.kind())

@@ -30,6 +30,9 @@ pub struct ExplicitEngine {
     pub live_threads: usize,
     /// Rank the ints of a model that qualifies (`model::rank`).
     pub rank_ints: bool,
+    /// The safety search distributed over timely dataflow workers (`reach::dist`),
+    /// threads of this process or processes on several machines.
+    pub distributed: Option<reach::dist::Cluster>,
 }
 
 impl ExplicitEngine {
@@ -213,6 +216,12 @@ impl Engine for ExplicitEngine {
         if !p.ltls.is_empty() {
             parts.push(live_text(p, self.live_threads));
         }
+        if let Some(c) = &self.distributed {
+            parts.push(format!(
+                "distributed on timely dataflow: {} process(es) x {} worker(s)",
+                c.processes, c.workers
+            ));
+        }
         parts.join("; ")
     }
 
@@ -239,6 +248,9 @@ impl Engine for ExplicitEngine {
         };
         let safety = !p.props.is_empty() || p.ltls.is_empty() || self.deadlock;
         let live = prepare(p.model, &p.ltls)?;
+        if self.distributed.is_some() && !live.is_empty() {
+            return Err("--distributed checks `unsafe` and `invariant` properties only".into());
+        }
         let live_opts = self.live_options(p, ctl);
         let mut notes = Vec::new();
         let stopped = |limit: Option<Limit>, notes: &mut Vec<String>| Outcome {
@@ -248,7 +260,10 @@ impl Engine for ExplicitEngine {
         };
         for n in p.sizes() {
             if safety {
-                let r = reach::check_size(p.model, n, &opts);
+                let r = match &self.distributed {
+                    Some(c) => reach::dist::check_size(p.model, n, &opts, c)?,
+                    None => reach::check_size(p.model, n, &opts),
+                };
                 if let Some(e) = r.rank_error {
                     return Err(e);
                 }
