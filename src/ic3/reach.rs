@@ -27,6 +27,9 @@ use std::collections::HashMap;
 /// At most this many states, over every width (German at sizes 1..2: 1,500).
 pub(super) const MAX_STATES: usize = 20_000;
 
+/// A state found: its values, width, depth and parent (an index).
+type Visit = (Vec<i64>, usize, usize, usize);
+
 /// Reached states in order of depth, with their breadth-first parents.
 pub(super) struct Reached {
     /// Values of the state variables (`Transys::state_vars` order).
@@ -51,7 +54,7 @@ impl Reached {
         let svars = ts.state_vars();
         let model = ts.inst.model;
         // (values, width, depth, parent), parents as global indices before sorting.
-        let mut found: Vec<(Vec<i64>, usize, usize, usize)> = Vec::new();
+        let mut found: Vec<Visit> = Vec::new();
         for w in ts.agg.min.max(1)..=ts.agg.max {
             let inst = Instance::new(model, w);
             if !inst.has_states() {
@@ -120,8 +123,7 @@ impl Reached {
             pos: svars.iter().enumerate().map(|(i, &v)| (v, i)).collect(),
             bits: HashMap::new(),
         };
-        let mut found: Vec<Option<(Vec<i64>, usize, usize, usize)>> =
-            found.into_iter().map(Some).collect();
+        let mut found: Vec<Option<Visit>> = found.into_iter().map(Some).collect();
         for &i in &idx {
             let (v, w, d, p) = found[i].take()?;
             r.values.push(v);

@@ -56,7 +56,7 @@ impl CadicalBackend {
     }
 
     /// The solver's literal for a shared one, numbering its variable on first sight.
-    fn to_local(&mut self, lit: Lit) -> Lit {
+    fn numbered(&mut self, lit: Lit) -> Lit {
         let v = lit.unsigned_abs() as usize;
         if v >= self.local.len() {
             self.local.resize(v + 1, 0);
@@ -87,11 +87,11 @@ impl Backend for CadicalBackend {
         let mut buf = Vec::new();
         for c in cnf.clauses_from(self.consumed) {
             buf.clear();
-            buf.extend(c.iter().map(|&l| self.to_local(l)));
+            buf.extend(c.iter().map(|&l| self.numbered(l)));
             self.solver.add_clause(buf.iter().copied());
         }
         self.consumed = cnf.lits.len();
-        let assumptions: Vec<Lit> = assumptions.iter().map(|&l| self.to_local(l)).collect();
+        let assumptions: Vec<Lit> = assumptions.iter().map(|&l| self.numbered(l)).collect();
         if let Some(t) = self.solver.get_callbacks() {
             t.stop = stop.clone();
         }
@@ -103,7 +103,7 @@ impl Backend for CadicalBackend {
     }
 
     fn add_clause(&mut self, clause: &[Lit]) {
-        let c: Vec<Lit> = clause.iter().map(|&l| self.to_local(l)).collect();
+        let c: Vec<Lit> = clause.iter().map(|&l| self.numbered(l)).collect();
         self.solver.add_clause(c);
     }
 
