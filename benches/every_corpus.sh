@@ -91,7 +91,7 @@ while IFS= read -r f; do
     nw=$wall; nc=$cpu
     line=$(grep -m1 '^every n:' "$tmp/n.txt" | sed 's/^every n: //')
     if [ $rc -eq 124 ]; then res="timeout (${limit}s)"
-    elif [ $rc -eq 1 ]; then res="violated at size $(grep -m1 -E '^ +[0-9]+ .* violated ' "$tmp/n.txt" | awk '{print $1}')"
+    elif [ $rc -eq 1 ]; then res="violated at size $(grep -m1 -i -E '^ +[0-9]+ .* violated' "$tmp/n.txt" | awk '{print $1}')"
     elif echo "$line" | grep -q '^holds for every n'; then res="proved"; n_proved=$((n_proved + 1))
     elif echo "$line" | grep -q 'outside the fragment'; then
       res="refused: $(echo "$line" | sed 's/.*outside the fragment of the cutoff argument: //; s/ at [^ ]*:[0-9]*.*//')"
@@ -99,7 +99,7 @@ while IFS= read -r f; do
     else res="error (exit $rc): $(tail -1 "$tmp/n.txt")"; fi
     [ $rc -eq 1 ] && n_viol=$((n_viol + 1))
   else
-    res="not loaded: $(grep -m1 -i 'error' "$tmp/info.txt" | cut -c1-100)"
+    res="not loaded: $(grep -m1 -i 'error' "$tmp/info.txt" | sed 's/^.*error: //' | cut -c1-100)"
   fi
   case "$cub" in
     SAFE*)

@@ -35,12 +35,12 @@ printf "%-28s %-10s | %-13s | %-13s | %-13s | %s\n" file "cub opts" "before cpu/
 tb=0; ta=0; tc=0
 for arg in "$@"; do
   f=${arg%%:*}; o=""; [ "$arg" != "$f" ] && o=${arg#*:}
-  : > "$tmp/before"; : > "$tmp/after"; : > "$tmp/cubicle"
+  : > "$tmp/r_before"; : > "$tmp/r_after"; : > "$tmp/r_cubicle"
   for _ in $(seq "$reps"); do
-    for tool in before after cubicle; do one $tool "$f" "$o" >> "$tmp/$tool"; done
+    for tool in before after cubicle; do one $tool "$f" "$o" >> "$tmp/r_$tool"; done
   done
   for tool in before after cubicle; do
-    c=$(cut -d' ' -f1 "$tmp/$tool" | median); w=$(cut -d' ' -f2 "$tmp/$tool" | median)
+    c=$(cut -d" " -f1 "$tmp/r_$tool" | median); w=$(cut -d" " -f2 "$tmp/r_$tool" | median)
     eval "${tool}_c=$c; ${tool}_w=$w"
   done
   # shellcheck disable=SC2154
