@@ -1,21 +1,33 @@
 #!/usr/bin/env bash
-# Cubicle's example models, "every n": for every .cub file of the corpus archive that
-# nfold loads, `nfold check FILE --every-n` (sizes 1..4, then the proof for every n)
-# under a time limit and, when a Cubicle binary is given, Cubicle on the same file
-# (its `ltl` blocks removed; the options Cubicle's Makefile.in gives the file, e.g.
-# `-brab 2`) under the same limit. Prints one line per file and the counts; a file
-# that nfold proves for every n and Cubicle finds UNSAFE is a soundness ALARM.
+# Cubicle's example models, "every n", side by side: for every .cub file of the corpus
+# archive, Cubicle (when a binary is given) with its best option, and
+# `nfold check FILE --every-n` (sizes 1..4, then the proof for every n) when nfold
+# loads the file. Cubicle runs with the options Cubicle's Makefile.in gives the file
+# for `make test` (e.g. `-brab 2`; none for most) and, when those are not `-brab 2`,
+# again with `-brab 2`; its answer is the best of the two (the fastest SAFE or UNSAFE
+# run), each under CUB_LIMIT seconds (default 10). nfold gets LIMIT seconds (default
+# 20). The two tools run one after the other on each file, so the ratios are paired.
+# Prints one line per file (wall and CPU seconds of each tool), the counts, the totals
+# on the files both prove, the Cubicle-SAFE files nfold does not prove (with nfold's
+# reason), and soundness ALARMs (a file nfold proves for every n that Cubicle finds
+# UNSAFE).
 #   bash benches/every_corpus.sh ../shared/corpus/cubicle-3f76135.tar.gz [CUBICLE]
-# LIMIT=seconds (default 30) for each tool on each file.
+# FILTER=regex: only the files whose path matches.
 set -uo pipefail
 corpus=${1:?usage: every_corpus.sh CORPUS.tar.gz [CUBICLE]}
 cubicle=${2:-}
-limit=${LIMIT:-30}
+limit=${LIMIT:-20}
+cub_limit=${CUB_LIMIT:-10}
 corpus=$(realpath "$corpus")
 [ -n "$cubicle" ] && cubicle=$(realpath "$cubicle")
 cd "$(dirname "$0")/.."
-cargo build --release -q
-NFOLD=$PWD/target/release/nfold
+# NFOLD=path: that binary (e.g. a copy, so that a build during the run does not change
+# it); otherwise this tree's release build.
+if [ -z "${NFOLD:-}" ]; then
+  cargo build --release -q
+  NFOLD=$PWD/target/release/nfold
+fi
+NFOLD=$(realpath "$NFOLD")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tar xzf "$corpus" -C "$tmp"
@@ -24,54 +36,89 @@ mk=$root/Makefile.in
 opts_for() { # the options `make test` gives a file
   sed -n "s|.*test_[a-z]*,examples/$1,\(.*\))\s*$|\1|p" "$mk" | head -1
 }
-printf "%-44s | %-52s | %7s | %-8s | %7s\n" file "nfold every-n" "nfold s" cubicle "cub s"
-n_files=0; n_load=0; n_proved=0; n_viol=0; n_cub_safe=0; n_cub_unsafe=0; n_both=0; alarms=""
-notproved_safe=""
+add() { python3 -c "print('%.2f' % ($1 + $2))"; }
+# run LIMIT OUT CMD...: sets $wall, $cpu and $rc
+run() {
+  local lim=$1 out=$2
+  shift 2
+  /usr/bin/time -f "%e %U %S" -o "$tmp/time" timeout "$lim" "$@" > "$out" 2>&1
+  rc=$?
+  read -r wall u s < <(tail -1 "$tmp/time")
+  cpu=$(add "$u" "$s")
+}
+printf "%-40s | %-44s | %6s %6s | %-22s | %6s %6s\n" file "nfold every-n" "wall" "cpu" "cubicle (best option)" "wall" "cpu"
+n_files=0; n_load=0; n_proved=0; n_viol=0; n_cub_safe=0; n_cub_unsafe=0; n_both=0
+both_nw=0; both_nc=0; both_cw=0; both_cc=0
+alarms=""; notproved_safe=""
 while IFS= read -r f; do
   rel=${f#$root/examples/}
   n_files=$((n_files + 1))
-  # loads? (nfold info answers input errors with exit code 2)
-  if ! timeout 10 "$NFOLD" info "$f" > /dev/null 2>&1; then continue; fi
-  n_load=$((n_load + 1))
-  start=$(date +%s.%N)
-  timeout "$limit" "$NFOLD" check "$f" --every-n > "$tmp/n.txt" 2>&1
-  rc=$?
-  nsec=$(python3 -c "import time;print('%.2f' % (time.time() - $start))")
-  line=$(grep -m1 '^every n:' "$tmp/n.txt" | sed 's/^every n: //')
-  if [ $rc -eq 124 ]; then res="timeout (${limit}s)"
-  elif [ $rc -eq 1 ]; then res="violated at size $(grep -m1 -E '^ +[0-9]+ .* violated ' "$tmp/n.txt" | awk '{print $1}')"
-  elif echo "$line" | grep -q '^holds for every n'; then res="proved"; n_proved=$((n_proved + 1))
-  elif echo "$line" | grep -q 'outside the fragment'; then
-    res="refused: $(echo "$line" | sed 's/.*outside the fragment of the cutoff argument: //; s/ at [^ ]*:[0-9]*.*//')"
-  elif [ -n "$line" ]; then res="not reached: $(echo "$line" | sed 's/^not proved: //')"
-  else res="error (exit $rc): $(tail -1 "$tmp/n.txt")"; fi
-  [ $rc -eq 1 ] && n_viol=$((n_viol + 1))
-  cub="-"; csec="-"
+  # Cubicle: the make-test options, and -brab 2; the best answer.
+  cub="-"; cw="-"; cc="-"
   if [ -n "$cubicle" ]; then
     grep -v '^ltl' "$f" > "$tmp/c.cub"
-    base=${rel}
-    o=$(opts_for "$base")
-    start=$(date +%s.%N)
-    ( cd "$(dirname "$f")" && timeout "$limit" "$cubicle" -nocolor $o "$tmp/c.cub" ) > "$tmp/c.txt" 2>&1
-    crc=$?
-    csec=$(python3 -c "import time;print('%.2f' % (time.time() - $start))")
-    if grep -q "The system is UNSAFE\|^UNSAFE" "$tmp/c.txt"; then cub=UNSAFE; n_cub_unsafe=$((n_cub_unsafe + 1))
-    elif grep -q "The system is SAFE" "$tmp/c.txt"; then cub=SAFE; n_cub_safe=$((n_cub_safe + 1))
-    elif [ $crc -eq 124 ]; then cub=timeout
-    else cub=error; fi
-    [ -n "$o" ] && cub="$cub ($o)"
-    case "$cub" in
-      SAFE*) if [ "$res" = proved ]; then n_both=$((n_both + 1)); else notproved_safe+="  $rel: $res"$'\n'; fi ;;
-      UNSAFE*) [ "$res" = proved ] && alarms+="  ALARM $rel: nfold proved for every n, Cubicle UNSAFE"$'\n' ;;
+    o=$(opts_for "$rel")
+    best=""
+    options=("$o")
+    [ "$o" = "-brab 2" ] || options+=("-brab 2")
+    for opt in "${options[@]}"; do
+      # shellcheck disable=SC2086
+      ( cd "$(dirname "$f")" && run "$cub_limit" "$tmp/c.txt" "$cubicle" -nocolor $opt "$tmp/c.cub"; echo "$rc $wall $cpu" > "$tmp/crun" )
+      read -r crc cwall ccpu < "$tmp/crun"
+      if grep -q "The system is UNSAFE\|^UNSAFE" "$tmp/c.txt"; then v=UNSAFE
+      elif grep -q "The system is SAFE" "$tmp/c.txt"; then v=SAFE
+      elif [ "$crc" -eq 124 ]; then v=timeout
+      else v=error; fi
+      label="$v${opt:+ ($opt)}"
+      if [ "$v" = SAFE ] || [ "$v" = UNSAFE ]; then
+        if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if $ccpu < $cc else 1)"; then
+          best=$v; cub=$label; cw=$cwall; cc=$ccpu
+        fi
+      elif [ -z "$best" ] && [ "$cub" = "-" ]; then
+        cub=$label
+      fi
+    done
+    case "$best" in
+      SAFE) n_cub_safe=$((n_cub_safe + 1)) ;;
+      UNSAFE) n_cub_unsafe=$((n_cub_unsafe + 1)) ;;
     esac
   fi
-  printf "%-44s | %-52s | %7s | %-8s | %7s\n" "$rel" "$res" "$nsec" "$cub" "$csec"
+  # nfold, when it loads the file (`nfold info` answers input errors with exit code 2).
+  nw="-"; nc="-"
+  if timeout 10 "$NFOLD" info "$f" > "$tmp/info.txt" 2>&1; then
+    n_load=$((n_load + 1))
+    run "$limit" "$tmp/n.txt" "$NFOLD" check "$f" --every-n
+    nw=$wall; nc=$cpu
+    line=$(grep -m1 '^every n:' "$tmp/n.txt" | sed 's/^every n: //')
+    if [ $rc -eq 124 ]; then res="timeout (${limit}s)"
+    elif [ $rc -eq 1 ]; then res="violated at size $(grep -m1 -i -E '^ +[0-9]+ .* violated' "$tmp/n.txt" | awk '{print $1}')"
+    elif echo "$line" | grep -q '^holds for every n'; then res="proved"; n_proved=$((n_proved + 1))
+    elif echo "$line" | grep -q 'outside the fragment'; then
+      res="refused: $(echo "$line" | sed 's/.*outside the fragment of the cutoff argument: //; s/ at [^ ]*:[0-9]*.*//')"
+    elif [ -n "$line" ]; then res="not reached: $(echo "$line" | sed 's/^not proved: //')"
+    else res="error (exit $rc): $(tail -1 "$tmp/n.txt")"; fi
+    [ $rc -eq 1 ] && n_viol=$((n_viol + 1))
+  else
+    res="not loaded: $(grep -m1 -i 'error' "$tmp/info.txt" | sed 's/^.*error: //' | cut -c1-100)"
+  fi
+  case "$cub" in
+    SAFE*)
+      if [ "$res" = proved ]; then
+        n_both=$((n_both + 1))
+        both_nw=$(add "$both_nw" "$nw"); both_nc=$(add "$both_nc" "$nc")
+        both_cw=$(add "$both_cw" "$cw"); both_cc=$(add "$both_cc" "$cc")
+      else notproved_safe+="  $rel: $res"$'\n'; fi ;;
+    UNSAFE*) [ "$res" = proved ] && alarms+="  ALARM $rel: nfold proved for every n, Cubicle UNSAFE"$'\n' ;;
+  esac
+  printf "%-40s | %-44s | %6s %6s | %-22s | %6s %6s\n" "$rel" "${res:0:44}" "$nw" "$nc" "$cub" "$cw" "$cc"
   if [ -n "${VERBOSE:-}" ]; then printf "    %s\n" "$res"; fi
-done < <(find "$root/examples" -name '*.cub' | sort)
+done < <(find "$root/examples" -name '*.cub' | sort | grep -E "${FILTER:-.}")
 echo
-echo "corpus files: $n_files; loaded by nfold: $n_load; proved for every n: $n_proved; violation found at some size: $n_viol"
+echo "corpus files: $n_files; loaded by nfold: $n_load; proved for every n by nfold: $n_proved; violation found at some size: $n_viol"
 if [ -n "$cubicle" ]; then
-  echo "Cubicle on the loaded files: SAFE $n_cub_safe, UNSAFE $n_cub_unsafe; SAFE for Cubicle and proved for every n by nfold: $n_both of $n_cub_safe"
+  echo "Cubicle (best of its make-test options and -brab 2, ${cub_limit}s each): SAFE $n_cub_safe, UNSAFE $n_cub_unsafe"
+  echo "SAFE for Cubicle and proved for every n by nfold: $n_both of $n_cub_safe"
+  echo "on those $n_both files: nfold ${both_nw}s wall, ${both_nc}s CPU; Cubicle ${both_cw}s wall, ${both_cc}s CPU"
   [ -n "$notproved_safe" ] && { echo "SAFE for Cubicle, not proved for every n by nfold:"; printf "%s" "$notproved_safe"; }
   if [ -n "$alarms" ]; then echo "SOUNDNESS ALARMS:"; printf "%s" "$alarms"; else echo "soundness alarms: none"; fi
 fi

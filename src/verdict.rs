@@ -107,6 +107,24 @@ impl Verdict {
         Verdict::Violated(Box::new(Counterexample::Lasso(l)))
     }
 
+    /// The verdict of a width an engine proved: `holds` by the invariant of `engine`
+    /// when the independent check accepted its certificate at width `n` (`checked`: the
+    /// certificate and the widths it was accepted at), else `unknown` (no certificate,
+    /// because a limit came first, or one not accepted there).
+    pub fn proved_if_checked(
+        engine: &'static str,
+        checked: Option<&(Arc<Certificate>, Vec<usize>)>,
+        n: usize,
+    ) -> Verdict {
+        match checked {
+            Some((c, widths)) if widths.contains(&n) => Verdict::Holds(Proof::Invariant {
+                engine,
+                certificate: c.clone(),
+            }),
+            _ => Verdict::Unknown,
+        }
+    }
+
     /// The evidence of a violation.
     pub fn counterexample(&self) -> Option<&Counterexample> {
         match self {

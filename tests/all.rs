@@ -29,6 +29,8 @@ mod cyclic;
 mod data;
 #[path = "dead_cells.rs"]
 mod dead_cells;
+#[path = "distributed.rs"]
+mod distributed;
 #[path = "docs.rs"]
 mod docs;
 #[path = "docs_examples.rs"]
@@ -45,6 +47,8 @@ mod families_new;
 mod fuzz;
 #[path = "generated.rs"]
 mod generated;
+#[path = "handoff.rs"]
+mod handoff;
 #[path = "ints.rs"]
 mod ints;
 #[path = "lang.rs"]

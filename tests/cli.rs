@@ -46,7 +46,7 @@ fn every_family_gives_the_verdicts_its_header_promises() {
 }
 
 /// (family, n, states, orbits) from tests/oracle/counts.txt and the family headers.
-const COUNTS: &[(&str, u64, u64, u64)] = &[
+pub(crate) const COUNTS: &[(&str, u64, u64, u64)] = &[
     ("mutex", 1, 3, 3),
     ("mutex", 2, 8, 5),
     ("mutex", 3, 20, 7),
@@ -145,7 +145,7 @@ fn deadlocks_and_their_shortest_depths() {
 }
 
 /// Rebuild a trace from its JSON form and replay it on the interpreter.
-fn replay_json(model: &nfold::model::ir::Model, size: usize, prop: &str, t: &Value) {
+pub(crate) fn replay_json(model: &nfold::model::ir::Model, size: usize, prop: &str, t: &Value) {
     let inst = Instance::new(model, size);
     let init = init_from_json(&inst, t);
     let steps = steps_from_json(model, t);

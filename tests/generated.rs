@@ -409,6 +409,8 @@ fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
                 lasso_seconds: 1.0,
                 live_ic3_seconds: 1e9,
                 rank_ints: false,
+                race: false,
+                live_bdd_seconds: 0.0,
             }),
             true,
         ),

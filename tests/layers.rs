@@ -89,7 +89,9 @@ fn edges() -> BTreeMap<String, BTreeSet<String>> {
             .as_os_str()
             .to_string_lossy();
         let m = first.trim_end_matches(".rs").to_string();
-        if m == "main" || m == "lib" {
+        // A `tests.rs` holds a module's unit tests (`#[cfg(test)] mod tests;`): no code
+        // that ships.
+        if m == "main" || m == "lib" || f.file_name().is_some_and(|n| n == "tests.rs") {
             continue;
         }
         let text = without_tests(&fs::read_to_string(&f).unwrap());

@@ -27,6 +27,8 @@ fn auto() -> AutoEngine {
         lasso_seconds: 0.2,
         live_ic3_seconds: 0.2,
         rank_ints: false,
+        race: false,
+        live_bdd_seconds: 0.0,
     }
 }
 
@@ -88,4 +90,67 @@ fn the_search_beside_ic3_gives_the_rows_of_one_thread() {
     let beside = |notes: &[String]| notes.iter().any(|n| n.contains("run beside the SAT route"));
     assert!(!beside(&notes1), "{notes1:?}");
     assert!(beside(&notes2), "{notes2:?}");
+}
+
+/// First answer wins (`race`): IC3 cannot prove the MCS lock at 1..6 in a minute (and
+/// its SAT route nothing at 1..4 under fairness), while the explicit search answers
+/// those sizes in well under a second; on two threads the run stops IC3 then, with the
+/// rows of the one-thread run that waits for IC3's (here very short) budget.
+#[test]
+fn the_first_complete_answer_stops_ic3() {
+    let m = common::load("families/mcs_lock.cub");
+    let racing = |p: &Problem| {
+        let e = AutoEngine {
+            ic3_seconds: 600.0,
+            live_ic3_seconds: 600.0,
+            race: true,
+            ..auto()
+        };
+        let ctl = Control {
+            threads: 2,
+            ..Control::default()
+        };
+        let began = std::time::Instant::now();
+        let mut reports: Vec<SizeReport> = Vec::new();
+        let o = engine::run(&e, p, &ctl, &mut |r| reports.push(r)).unwrap();
+        let rows: Vec<String> = reports
+            .iter()
+            .flat_map(|r| {
+                r.results.iter().map(move |x| {
+                    format!(
+                        "{} {:?} {:?} {:?}",
+                        r.size,
+                        x.prop,
+                        x.verdict.kind(),
+                        x.depth()
+                    )
+                })
+            })
+            .collect();
+        (rows, o.notes, began.elapsed().as_secs_f64())
+    };
+    // Safety: `mutex` holds at every size (the family's header).
+    let p = Problem::new(&m, 1, 6, vec![0]);
+    let (one, _) = run(&p, 1);
+    let (two, notes, secs) = racing(&p);
+    assert_eq!(one, two);
+    assert!(secs < 60.0, "IC3 was not stopped: {secs}s");
+    assert!(
+        notes.iter().any(|n| n.contains("IC3 stopped after")),
+        "{notes:?}"
+    );
+    // Liveness: `starvation_free` holds under weak fairness at every size (header).
+    let mut p = Problem::new(&m, 1, 4, vec![]);
+    p.ltls = vec![0];
+    p.fair = true;
+    let (one, _) = run(&p, 1);
+    let (two, notes, secs) = racing(&p);
+    assert_eq!(one, two);
+    assert!(secs < 60.0, "the SAT route was not stopped: {secs}s");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("the SAT route stopped after")),
+        "{notes:?}"
+    );
 }

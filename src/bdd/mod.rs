@@ -49,7 +49,7 @@ use crate::proof::check::Checker;
 use crate::proof::finish;
 use crate::sat::SolverKind;
 use crate::trace::Trace;
-use crate::verdict::{Limit, Proof, PropId, PropResult, SizeReport, Stats, Verdict};
+use crate::verdict::{Limit, PropId, PropResult, SizeReport, Stats, Verdict};
 use oxidd::{BooleanFunction, Function};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -574,13 +574,7 @@ impl BddEngine {
         } else if ranged {
             Some(Verdict::Unknown)
         } else if proved.is_some() {
-            Some(match &f.certificate {
-                Some((c, ok)) if ok.contains(&n) => Verdict::Holds(Proof::Invariant {
-                    engine: "bdd",
-                    certificate: c.clone(),
-                }),
-                _ => Verdict::Unknown,
-            })
+            Some(Verdict::proved_if_checked("bdd", f.certificate.as_ref(), n))
         } else {
             None
         };

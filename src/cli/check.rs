@@ -174,6 +174,8 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     no_shorten: bool,
     #[command(flatten)]
+    dist: super::distributed::DistArgs,
+    #[command(flatten)]
     load: LoadArgs,
     #[command(flatten)]
     traces: super::traces::TraceArgs,
@@ -206,9 +208,8 @@ fn parse_store(s: &str) -> Result<StoreKind, String> {
 fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
     // The default is auto; flags that belong to one engine choose it.
     let lossy = !a.store.exact();
-    let engine = a
-        .engine
-        .unwrap_or(if a.deadlock || a.max_states.is_some() || lossy {
+    let engine = a.engine.unwrap_or(
+        if a.deadlock || a.max_states.is_some() || lossy || a.dist.distributed {
             EngineArg::Explicit
         } else if a.depth.is_some()
             || a.one_by_one
@@ -219,7 +220,8 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             EngineArg::Sat
         } else {
             EngineArg::Auto
-        });
+        },
+    );
     let sat_only = a.one_by_one
         || a.whole_aggregate
         || a.encoding != EncodingArg::Binary
@@ -251,6 +253,12 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             "--certificate needs a proof engine (--engine ic3, kind or auto); an exhaustive search has no invariant to write".into(),
         );
     }
+    let cluster = a.dist.cluster()?;
+    if cluster.is_some() && (engine != EngineArg::Explicit || a.threads.is_some()) {
+        return Err(
+            "--distributed is a mode of the explicit engine (--engine explicit), whose --workers replace --threads".into(),
+        );
+    }
     let symmetry = !a.no_symmetry;
     let e: Box<dyn Engine> = match engine {
         EngineArg::Explicit => Box::new(ExplicitEngine {
@@ -263,6 +271,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             live_threads: a.threads.map_or(1, |t| t as usize),
             rank_ints: !a.no_rank_ints,
             partial_symmetry: a.partial_symmetry,
+            distributed: cluster,
         }),
         EngineArg::Sat => Box::new(BmcEngine {
             opts: BmcOptions {
@@ -305,13 +314,24 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             live_explicit_seconds: if a.certificate.is_some() { 0.0 } else { 1.0 },
             lasso_seconds: 2.0,
             rank_ints: !a.no_rank_ints,
+            live_bdd_seconds: 10.0,
             live_ic3_seconds: 20.0,
+            // A certificate asks for IC3's invariants: it keeps its budget.
+            race: a.certificate.is_none(),
         }),
     };
     Ok((engine, e))
 }
 
-pub(crate) fn check(a: CheckArgs, mode: Mode) -> i32 {
+pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
+    // A process other than 0 of a distributed search runs the same command silently.
+    if a.dist.silent() {
+        if let Err(e) = super::distributed::silence_stdout() {
+            return usage(&e);
+        }
+        a.run.report = None;
+        a.traces.trace_out = None;
+    }
     let solver = a
         .solver
         .map(|s| s.kind())

@@ -9,6 +9,7 @@
 mod aiger;
 mod certify;
 mod check;
+mod distributed;
 mod dot;
 mod every;
 mod render;

@@ -33,6 +33,9 @@ pub struct ExplicitEngine {
     /// Partial symmetry (`explicit::partial`) on families that are not fully
     /// symmetric.
     pub partial_symmetry: bool,
+    /// The safety search distributed over timely dataflow workers (`reach::dist`),
+    /// threads of this process or processes on several machines.
+    pub distributed: Option<reach::dist::Cluster>,
 }
 
 impl ExplicitEngine {
@@ -189,6 +192,7 @@ impl Engine for ExplicitEngine {
         // The partial-symmetry search stores states as they are (no dead cells).
         let partial = self.partial_symmetry
             && self.symmetry
+            && self.distributed.is_none()
             && crate::explicit::partial::applies_to_model(p.model, self.store);
         Presentation {
             symmetry: if partial {
@@ -224,6 +228,12 @@ impl Engine for ExplicitEngine {
         if !p.ltls.is_empty() {
             parts.push(live_text(p, self.live_threads));
         }
+        if let Some(c) = &self.distributed {
+            parts.push(format!(
+                "distributed on timely dataflow: {} process(es) x {} worker(s)",
+                c.processes, c.workers
+            ));
+        }
         parts.join("; ")
     }
 
@@ -251,6 +261,9 @@ impl Engine for ExplicitEngine {
         };
         let safety = !p.props.is_empty() || p.ltls.is_empty() || self.deadlock;
         let live = prepare(p.model, &p.ltls)?;
+        if self.distributed.is_some() && !live.is_empty() {
+            return Err("--distributed checks `unsafe` and `invariant` properties only".into());
+        }
         let live_opts = self.live_options(p, ctl);
         let mut notes = Vec::new();
         let stopped = |limit: Option<Limit>, notes: &mut Vec<String>| Outcome {
@@ -260,7 +273,10 @@ impl Engine for ExplicitEngine {
         };
         for n in p.sizes() {
             if safety {
-                let r = reach::check_size(p.model, n, &opts);
+                let r = match &self.distributed {
+                    Some(c) => reach::dist::check_size(p.model, n, &opts, c)?,
+                    None => reach::check_size(p.model, n, &opts),
+                };
                 if let Some(e) = r.rank_error {
                     return Err(e);
                 }

@@ -56,11 +56,34 @@ fn size_dependent(m: &Model) -> bool {
 const MAX_AGE: usize = 1;
 
 /// The IC3 invariant of the smallest sizes, and the depth of its deepest violation.
+#[derive(Clone)]
 struct Small {
     seed: usize,
     invariant: Option<Vec<Lemma>>,
     bug_depth: Option<usize>,
 }
+
+/// What a small sizes' run answered: the model (its address and a hash of its text),
+/// the properties, the sizes 1..seed and the settings.
+#[derive(Clone, PartialEq)]
+struct SmallKey {
+    model: usize,
+    text: u64,
+    props: Vec<usize>,
+    seed: usize,
+    solver: SolverKind,
+    symmetry: bool,
+}
+
+/// The small sizes' runs of this process that converged or found a violation. The run
+/// of auto on the sizes the explicit search left and the every-n step both begin with
+/// IC3 at sizes 1..seed on the same properties (German: 0.2-1 s of IC3, twice); its
+/// lemmas only seed the larger runs, filtered by Houdini on their own system (`seed`,
+/// `ladder`), so a stale entry could cost time, never an answer.
+static SMALL_RUNS: std::sync::Mutex<Vec<(SmallKey, Small)>> = std::sync::Mutex::new(Vec::new());
+
+/// The entries kept in `SMALL_RUNS`.
+const SMALL_KEPT: usize = 4;
 
 impl Ic3Engine {
     /// IC3's settings for problem `p` under `ctl`: no seeds, exclusions or frame bound.
@@ -91,13 +114,40 @@ impl Ic3Engine {
                 bug_depth: None,
             });
         }
+        let key = SmallKey {
+            model: p.model as *const Model as usize,
+            text: p
+                .model
+                .source
+                .text
+                .bytes()
+                .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                    (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+                }),
+            props: p.props.clone(),
+            seed,
+            solver: self.solver,
+            symmetry: self.symmetry,
+        };
+        let runs = || SMALL_RUNS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, s)) = runs().iter().find(|(k, _)| *k == key) {
+            return Ok(s.clone());
+        }
         let mut small = Transys::new(p.model, 1, seed, Encoding::Binary);
         let out = prove(&mut small, &self.options(p, ctl))?;
-        Ok(Small {
+        let answer = Small {
             seed,
             invariant: out.invariant,
             bug_depth: out.cexs.iter().map(|c| c.depth).max(),
-        })
+        };
+        if out.limit.is_none() {
+            let mut r = runs();
+            if r.len() >= SMALL_KEPT {
+                r.remove(0);
+            }
+            r.push((key, answer.clone()));
+        }
+        Ok(answer)
     }
 
     /// Seeds for the aggregate run: the small sizes' lemmas claimed up to the largest

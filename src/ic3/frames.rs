@@ -78,6 +78,11 @@ impl Pdr<'_, '_> {
             let mut left = 0;
             for id in ids {
                 let rep = self.entries[id].rep.clone();
+                // A lemma false in a state reached within i + 1 steps stays here.
+                if self.reached_within(&rep, i + 1) {
+                    left += 1;
+                    continue;
+                }
                 match self.relind(&rep, i + 1, false)? {
                     RelInd::Holds(_) => self.raise(id, i + 1),
                     RelInd::Pred(_) => left += 1,
@@ -239,7 +244,7 @@ impl Pdr<'_, '_> {
                     let core = self.canon(core);
                     let g = self.generalize(core, level, w, 0)?;
                     let mut lvl = level;
-                    while lvl < k {
+                    while lvl < k && !self.reached_within(&g, lvl + 1) {
                         match self.relind(&g, lvl + 1, true)? {
                             RelInd::Holds(_) => lvl += 1,
                             RelInd::Pred(_) => break,

@@ -3,7 +3,7 @@
 //! block it one level down (Z. Hassan, A. R. Bradley and F. Somenzi, *Better
 //! Generalization in IC3*, FMCAD 2013), otherwise joining the cube with it.
 
-use super::{Pdr, RelInd, Stopped};
+use super::{Found, Pdr, RelInd, Stopped};
 use crate::bmc::transys::StateVar;
 use crate::proof::lemma::{self, Cube, Rel};
 
@@ -155,6 +155,18 @@ impl Pdr<'_, '_> {
             if cube.is_empty() || self.init_intersects(&cube)? {
                 return Ok(None);
             }
+            // A reached state in the cube: relative induction fails without asking,
+            // and the state before the cube on its path is a predecessor to join
+            // with (reached, so no counterexample to generalization to block).
+            if let Some(pred) = self.reached_pred(&cube, level) {
+                match pred.and_then(|f| self.join(&cube, &f, width)) {
+                    Some(joined) => {
+                        cube = joined;
+                        continue;
+                    }
+                    None => return Ok(None),
+                }
+            }
             match self.relind(&cube, level, true)? {
                 RelInd::Holds(core) => {
                     let c = if core.len() < cube.len() && !self.init_intersects(&core)? {
@@ -172,6 +184,7 @@ impl Pdr<'_, '_> {
                         && level > 1
                         && !f.initial
                         && !self.init_intersects(&t)?
+                        && !self.reached_within(&t, level - 1)
                         && let RelInd::Holds(core) = self.relind(&t, level - 1, true)?
                     {
                         ctgs += 1;
@@ -194,18 +207,23 @@ impl Pdr<'_, '_> {
                         continue;
                     }
                     ctgs = 0;
-                    // Join: keep the atoms the predecessor satisfies (narrowed back to
-                    // clean widths).
-                    let mut joined = cube.clone();
-                    joined.retain(|a| t.iter().any(|b| b.0 == a.0 && lemma::satisfies(b.1, a.1)));
-                    let joined = self.canon(joined);
-                    let joined = lemma::restrict(self.ts, &joined, width);
-                    if joined == cube {
-                        return Ok(None);
+                    match self.join(&cube, &f, width) {
+                        Some(joined) => cube = joined,
+                        None => return Ok(None),
                     }
-                    cube = joined;
                 }
             }
         }
+    }
+
+    /// Join: keep the atoms of the cube that the predecessor satisfies (narrowed back
+    /// to clean widths); `None` when that leaves the cube as it was.
+    fn join(&mut self, cube: &Cube, f: &Found, width: usize) -> Option<Cube> {
+        let t = self.full_cube(f);
+        let mut joined = cube.clone();
+        joined.retain(|a| t.iter().any(|b| b.0 == a.0 && lemma::satisfies(b.1, a.1)));
+        let joined = self.canon(joined);
+        let joined = lemma::restrict(self.ts, &joined, width);
+        (joined != *cube).then_some(joined)
     }
 }

@@ -27,7 +27,7 @@ use crate::live::{self, LOOP_PROP, Product, Variant};
 use crate::proof::finish;
 use crate::proof::lemma::{self, Atom, Lemma, PVal, Rel};
 use crate::trace::Trace;
-use crate::verdict::{Limit, Proof, PropId, PropResult, SizeReport, Stats, Verdict};
+use crate::verdict::{Limit, PropId, PropResult, SizeReport, Stats, Verdict};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -281,14 +281,7 @@ impl Count<'_> {
         let verdict = if let Some(l) = self.lassos.iter().find(|l| l.size == n) {
             Some(Verdict::violated_by_lasso(l.clone()))
         } else if proved {
-            // Without a certificate (a limit came first) or one not accepted here: unknown.
-            Some(match certificate {
-                Some((c, checked)) if checked.contains(&n) => Verdict::Holds(Proof::Invariant {
-                    engine: "ic3",
-                    certificate: c.clone(),
-                }),
-                _ => Verdict::Unknown,
-            })
+            Some(Verdict::proved_if_checked("ic3", certificate, n))
         } else {
             None
         };

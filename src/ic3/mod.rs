@@ -40,6 +40,7 @@ mod generalize;
 pub mod houdini;
 pub mod live;
 mod query;
+mod reach;
 
 use crate::bmc::transys::{FIRE, STATE, STEP, StateVar, Transys};
 use crate::proof::lemma::{self, Cube, Lemma};
@@ -175,6 +176,8 @@ struct Pdr<'a, 'm> {
     init_atoms: HashMap<(StateVar, i64), bool>,
     /// The top frame k.
     top: usize,
+    /// States reached by the interpreter (`reach`): `None` until computed.
+    reached: Option<Option<reach::Reached>>,
 }
 
 /// A stop of the search (limit or interrupt).
@@ -296,6 +299,7 @@ fn prove_once(ts: &mut Transys, opts: &Ic3Options, sym: bool) -> Result<Ic3Outco
         limit: None,
         init_atoms: HashMap::new(),
         top: 0,
+        reached: None,
     };
     // A stop (limit or interrupt) leaves no invariant; `e.limit` says which.
     for l in &opts.seed {

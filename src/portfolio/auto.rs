@@ -54,6 +54,9 @@ pub struct AutoEngine {
     /// `ltl` properties: the time the bounded lasso search may take (to depth
     /// `bmc_depth`).
     pub lasso_seconds: f64,
+    /// `ltl` properties: the time the BDD fixpoint may take on the sizes the bounded
+    /// lasso search left (0: no BDD phase).
+    pub live_bdd_seconds: f64,
     /// `ltl` properties: the time IC3 may take before the explicit search takes the
     /// open sizes back.
     pub live_ic3_seconds: f64,
@@ -61,6 +64,10 @@ pub struct AutoEngine {
     /// the explicit search, which is finite and exact on the ranked model while the SAT
     /// engines would check the int window only.
     pub rank_ints: bool,
+    /// On two or more cores, the first complete answer wins (`portfolio::beside`): the
+    /// aggregate run is stopped once the explicit search beside it has answered every
+    /// size. Off when a certificate is asked for, so that IC3 keeps its budget.
+    pub race: bool,
 }
 
 /// The user's limit that stopped an explicit search (`Some`), or `None` when only the
@@ -380,12 +387,13 @@ impl AutoEngine {
         };
         let mut g = growth.clone();
         std::thread::scope(|scope| {
-            let beside = Beside::start(scope, ctl, &rest.sizes(), move |sizes, bctl| {
+            let beside = Beside::start(scope, ctl, &rest.sizes(), self.race, move |sizes, bctl| {
                 let mut out = Vec::new();
                 let mut search = |n: usize, d: Option<Instant>| self.reach(p, bctl, n, d);
                 let phase =
                     self.explicit(sizes, bctl, None, &mut g, &mut search, &mut |r| out.push(r));
-                (phase, out)
+                let all = phase.done.len() == sizes.len();
+                ((phase, out), all)
             });
             self.aggregate(&rest, ctl, notes, growth, beside, report)
         })
@@ -405,11 +413,15 @@ impl AutoEngine {
     ) -> Result<Outcome, String> {
         let p = rest;
         let start = Instant::now();
+        // The aggregate run's limits: the user's, and the search beside it when racing.
+        let actl = beside
+            .as_ref()
+            .map_or_else(|| ctl.clone(), |b| b.racing(ctl));
         let budget = start + Duration::from_secs_f64(self.bmc_seconds);
         let opts = BmcOptions {
             props: Some(p.props.clone()),
             deadline: Some(ctl.deadline.map_or(budget, |d| d.min(budget))),
-            stop: ctl.stop.clone(),
+            stop: actl.stop.clone(),
             max_memory: ctl.max_memory,
             progress: ctl.progress,
             por: Default::default(),
@@ -447,7 +459,7 @@ impl AutoEngine {
             let budget = Instant::now() + Duration::from_secs_f64(self.ic3_seconds);
             let inner = Control {
                 deadline: Some(ctl.deadline.map_or(budget, |d| d.min(budget))),
-                ..ctl.clone()
+                ..actl.clone()
             };
             ic3.findings(rest, &inner, &skip)?
         };
@@ -494,6 +506,10 @@ impl AutoEngine {
                 report(r);
             }
         }
+        let won = !open.is_empty()
+            && limit == Some(Limit::Interrupted)
+            && ctl.users_limit().is_none()
+            && beside.as_ref().is_some_and(|b| b.complete());
         let beside = beside.map(|b| b.finish(ctl, open.is_empty()));
         if !open.is_empty() {
             let (phase, how) = match beside {
@@ -530,9 +546,16 @@ impl AutoEngine {
                 }
             };
             limit = phase.users;
+            let why = if won {
+                format!(
+                    "IC3 stopped after {:.1}s, when the explicit search beside it had answered every size",
+                    start.elapsed().as_secs_f64()
+                )
+            } else {
+                format!("IC3 did not finish within {:.0}s", self.ic3_seconds)
+            };
             notes.push(format!(
-                "IC3 did not finish within {:.0}s: {} answered by explicit search{how}{}",
-                self.ic3_seconds,
+                "{why}: {} answered by explicit search{how}{}",
                 crate::cert::sizes_phrase(&phase.done),
                 if phase.done.len() < open.len() && phase.refused.is_none() {
                     " before the limit"

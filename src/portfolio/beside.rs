@@ -1,10 +1,22 @@
 //! A search run beside another on a second core (issue 28, the parallel portfolio of
 //! `auto`): the explicit search of the sizes the aggregate run (BMC, IC3) is about to
 //! work on starts at once on its own thread instead of after the aggregate run's time
-//! budget. Its answers are used only for the sizes the aggregate run leaves open for
-//! its own budget, so the verdicts, depths and certificates are those of the
-//! sequential order, only sooner; when the aggregate run answers every size, the
-//! search beside it is stopped and its work dropped.
+//! budget.
+//!
+//! Two ways to combine them:
+//! - **in order** (`race` off, as when a certificate is asked for): the search's
+//!   answers are used only for the sizes the aggregate run leaves open for its own
+//!   budget, so the verdicts, depths and certificates are those of the sequential
+//!   order, only sooner;
+//! - **first answer wins** (`race` on, the default): when the search has answered
+//!   every size it was given, the aggregate run is stopped and the sizes it had not
+//!   answered yet take the search's answers. Both are complete and exact, so the
+//!   verdicts and the (shortest) depths are those of the sequential order; what can
+//!   depend on timing is only which evidence backs a `holds`, an invariant or an
+//!   exhausted state space, and the notes say which.
+//!
+//! When the aggregate run answers every size, the search beside it is stopped and its
+//! work dropped.
 
 use crate::engine::Control;
 use crate::verdict::Limit;
@@ -18,6 +30,11 @@ pub(super) struct Beside<'scope, T> {
     /// `None` once joined.
     handle: Option<ScopedJoinHandle<'scope, T>>,
     stop: Arc<AtomicBool>,
+    /// Set once the search has answered every size it was given.
+    complete: Arc<AtomicBool>,
+    /// First answer wins: the stop flag of the run raced against, set when `complete`
+    /// is and on the user's interrupt.
+    race: Option<Arc<AtomicBool>>,
 }
 
 /// A search whose result is not asked for (an error ended the run beside it) is
@@ -39,32 +56,78 @@ pub(super) fn cores(ctl: &Control) -> usize {
 impl<'scope, T: Send + 'scope> Beside<'scope, T> {
     /// Start `search` on `sizes` on a thread of `scope` when `ctl` allows two or more
     /// cores (`None` otherwise, or when there is nothing to search). The search gets
-    /// the user's limits, its own stop flag, and the cores but one.
+    /// the user's limits, its own stop flag, and the cores but one; it returns its
+    /// result and whether it answered every size. With `race`, the run beside it may
+    /// be stopped by that answer (`racing`).
     pub fn start<'env, F>(
         scope: &'scope Scope<'scope, 'env>,
         ctl: &Control,
         sizes: &[usize],
+        race: bool,
         search: F,
     ) -> Option<Self>
     where
-        F: FnOnce(&[usize], &Control) -> T + Send + 'scope,
+        F: FnOnce(&[usize], &Control) -> (T, bool) + Send + 'scope,
     {
         let cores = cores(ctl);
         if cores < 2 || sizes.is_empty() {
             return None;
         }
         let stop = Arc::new(AtomicBool::new(false));
+        let complete = Arc::new(AtomicBool::new(false));
+        let race = race.then(|| Arc::new(AtomicBool::new(false)));
         let own = Control {
             stop: Some(stop.clone()),
             threads: cores - 1,
             ..ctl.clone()
         };
         let sizes = sizes.to_vec();
-        let handle = scope.spawn(move || search(&sizes, &own));
+        let (done, won) = (complete.clone(), race.clone());
+        let handle = scope.spawn(move || {
+            let (t, all) = search(&sizes, &own);
+            if all {
+                done.store(true, Ordering::Relaxed);
+                if let Some(w) = won {
+                    w.store(true, Ordering::Relaxed);
+                }
+            }
+            t
+        });
+        // The user's interrupt reaches the raced run through its own flag.
+        if let (Some(user), Some(r)) = (ctl.stop.clone(), race.clone()) {
+            let ended = stop.clone();
+            scope.spawn(move || {
+                while !ended.load(Ordering::Relaxed) && !r.load(Ordering::Relaxed) {
+                    if user.load(Ordering::Relaxed) {
+                        r.store(true, Ordering::Relaxed);
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+            });
+        }
         Some(Beside {
             handle: Some(handle),
             stop,
+            complete,
+            race,
         })
+    }
+
+    /// The limits of the run raced against this search: `ctl`, stopped as well once
+    /// this search has answered every size (only when racing).
+    pub fn racing(&self, ctl: &Control) -> Control {
+        match &self.race {
+            Some(r) => Control {
+                stop: Some(r.clone()),
+                ..ctl.clone()
+            },
+            None => ctl.clone(),
+        }
+    }
+
+    /// Whether the search has answered every size it was given.
+    pub fn complete(&self) -> bool {
+        self.complete.load(Ordering::Relaxed)
     }
 
     /// The search's result: stopped first when `stop`, else waited for (it stops on
@@ -80,6 +143,8 @@ impl<'scope, T: Send + 'scope> Beside<'scope, T> {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
+        // Ends the watcher of the user's interrupt.
+        self.stop.store(true, Ordering::Relaxed);
         match handle.join() {
             Ok(t) => t,
             Err(e) => std::panic::resume_unwind(e),

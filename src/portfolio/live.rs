@@ -9,7 +9,10 @@
 //!    on the liveness-to-safety product, `live::Product`; A. Biere, C. Artho,
 //!    V. Schuppan, FMICS 2002): the shallow violations at every size at once, each lasso
 //!    replayed with fairness checked;
-//! 3. IC3 on the aggregate of the sizes still open (k-liveness, K. Claessen and
+//! 3. the BDD fixpoint (`bdd`, Emerson and Lei's on the k-liveness product) on the
+//!    aggregate of the sizes still open, within a short budget and a memory budget:
+//!    when the relations are small it answers every width at once (the sorting
+//!    networks); then IC3 on the sizes still open (k-liveness, K. Claessen and
 //!    N. Sörensson, FMCAD 2012, then liveness-to-safety: `ic3::live`), each proof's
 //!    certificate checked independently before `holds (proved)`;
 //! 4. the explicit search again, without a time budget, for the (property, size) IC3
@@ -23,6 +26,7 @@
 use super::auto::{AutoEngine, Phase};
 use super::beside::Beside;
 use super::growth::Growth;
+use crate::bdd::BddEngine;
 use crate::bmc::engine::BmcEngine;
 use crate::cert::Certificate;
 use crate::cert::sizes_phrase;
@@ -36,9 +40,37 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The memory the BDD phase may take above what the process holds when it starts.
+const BDD_MEMORY: usize = 2 << 30;
+
 /// The `ltl` properties (indices into `model.ltls`) left open at one size, each with
 /// the depth up to which the bounded search found no lasso.
 type Open = Vec<(usize, Option<usize>)>;
+
+/// The sizes one phase of the SAT route proved and refuted.
+#[derive(Default)]
+struct Tally {
+    proved: Vec<usize>,
+    lassos: Vec<usize>,
+}
+
+impl Tally {
+    /// " (proved at 2, 4, lassos at 1, 3)", or " (no answer)".
+    fn text(&self) -> String {
+        let part = |what: &str, v: &[usize]| {
+            (!v.is_empty()).then(|| format!("{what} at {}", crate::cert::sizes_text(v)))
+        };
+        let parts: Vec<String> = [part("proved", &self.proved), part("lassos", &self.lassos)]
+            .into_iter()
+            .flatten()
+            .collect();
+        if parts.is_empty() {
+            " (no answer)".into()
+        } else {
+            format!(" ({})", parts.join(", "))
+        }
+    }
+}
 
 /// The sizes the SAT route (phases 2 and 3) took, with what it found.
 #[derive(Default)]
@@ -48,10 +80,11 @@ struct Route {
     /// Per size, the `ltl` properties (indices into `model.ltls`) it left open, each
     /// with the depth up to which the bounded search found no lasso.
     open: BTreeMap<usize, Open>,
-    /// Lassos found by the bounded search, by IC3; sizes proved by IC3.
+    /// Lassos found by the bounded search.
     lassos: Vec<usize>,
-    ic3_lassos: Vec<usize>,
-    proved: Vec<usize>,
+    /// What the BDD fixpoint and IC3 answered.
+    bdd: Tally,
+    ic3: Tally,
     /// The deepest bound the bounded search reached.
     depth: Option<usize>,
     /// The checked certificates of IC3's proofs.
@@ -140,8 +173,10 @@ impl AutoEngine {
         // route from its start; phase 4 takes its answers where they are ready.
         let g = growth.clone();
         std::thread::scope(|scope| {
-            let beside = Beside::start(scope, ctl, &rest.sizes(), |sizes, bctl| {
-                self.ahead(&rest, bctl, sizes, &props, range_known, g)
+            let beside = Beside::start(scope, ctl, &rest.sizes(), self.race, |sizes, bctl| {
+                let ahead = self.ahead(&rest, bctl, sizes, &props, range_known, g);
+                let all = ahead.done.len() == sizes.len();
+                (ahead, all)
             });
             self.after_explicit(
                 &rest,
@@ -212,7 +247,24 @@ impl AutoEngine {
             }
             r
         } else {
-            self.sat_route(rest, ctl, range_known, &mut notes)?
+            // First answer wins: the search beside the route stops it once it has
+            // answered every size (`portfolio::beside`).
+            let actl = beside
+                .as_ref()
+                .map_or_else(|| ctl.clone(), |b| b.racing(ctl));
+            let began = Instant::now();
+            let mut route = self.sat_route(rest, &actl, range_known, &mut notes)?;
+            let raced = route.limit.is_some()
+                && ctl.users_limit().is_none()
+                && beside.as_ref().is_some_and(|b| b.complete());
+            route.limit = route.limit.and(ctl.users_limit());
+            if raced {
+                notes.push(format!(
+                    "the SAT route stopped after {:.1}s, when the explicit search beside it had answered every size",
+                    began.elapsed().as_secs_f64()
+                ));
+            }
+            route
         };
         let mut ahead = beside
             .map(|b| b.finish(ctl, route.open.is_empty()))
@@ -260,6 +312,12 @@ impl AutoEngine {
             } else {
                 open = one.sizes().into_iter().map(|n| (n, None)).collect();
             }
+            let to_bdd: Vec<usize> = open.iter().map(|x| x.0).collect();
+            let bdd_runs = route.limit.is_none() && !open.is_empty() && self.bdd_reads(&one);
+            if bdd_runs {
+                self.bdds(&one, ctl, range_known, &mut route, &mut open)?;
+                route.limit = ctl.users_limit();
+            }
             let before: Vec<usize> = open.iter().map(|x| x.0).collect();
             if route.limit.is_none() && !open.is_empty() {
                 self.proofs(&one, ctl, range_known, &mut route, &mut open)?;
@@ -268,7 +326,7 @@ impl AutoEngine {
             let name = &rest.model.ltls[k].name;
             let after: Vec<usize> = open.iter().map(|x| x.0).collect();
             notes.push(format!(
-                "`{name}`: {} went to the SAT route on their aggregate: bounded lasso search to depth {}{}{}",
+                "`{name}`: {} went to the SAT route on their aggregate: bounded lasso search to depth {}{}{}{}",
                 sizes_phrase(&one.sizes()),
                 route.depth.map_or("0".into(), |d| d.to_string()),
                 if route.lassos.is_empty() {
@@ -276,29 +334,23 @@ impl AutoEngine {
                 } else {
                     format!(" (lassos at {})", crate::cert::sizes_text(&route.lassos))
                 },
+                if bdd_runs {
+                    format!(
+                        ", then the BDD fixpoint on {} (at most {:.0}s){}",
+                        sizes_phrase(&to_bdd),
+                        self.live_bdd_seconds,
+                        route.bdd.text()
+                    )
+                } else {
+                    String::new()
+                },
                 if before.is_empty() {
                     String::new()
                 } else {
                     format!(
                         ", then IC3 (k-liveness, then liveness-to-safety) on {}{}",
                         sizes_phrase(&before),
-                        match (&route.proved[..], &route.ic3_lassos[..]) {
-                            ([], []) => " (no answer)".to_string(),
-                            (p, l) => format!(
-                                " ({}{}{})",
-                                if p.is_empty() {
-                                    String::new()
-                                } else {
-                                    format!("proved at {}", crate::cert::sizes_text(p))
-                                },
-                                if !p.is_empty() && !l.is_empty() { ", " } else { "" },
-                                if l.is_empty() {
-                                    String::new()
-                                } else {
-                                    format!("lassos at {}", crate::cert::sizes_text(l))
-                                }
-                            ),
-                        }
+                        route.ic3.text()
                     )
                 }
             ));
@@ -313,8 +365,8 @@ impl AutoEngine {
                 route.open.entry(n).or_default().push((k, d));
             }
             route.lassos.clear();
-            route.ic3_lassos.clear();
-            route.proved.clear();
+            route.bdd = Tally::default();
+            route.ic3 = Tally::default();
         }
         Ok(route)
     }
@@ -364,9 +416,52 @@ impl AutoEngine {
         Ok(())
     }
 
-    /// Phase 3: IC3 on the sizes of `open` (for `one`'s `ltl` property), each run of
-    /// consecutive sizes one aggregate, within the phase's budget; `open` keeps the
-    /// sizes it did not answer.
+    /// Whether the BDD phase runs on `one`: it has a budget, and the BDD engine reads
+    /// the model (no `int`, no extra process id).
+    fn bdd_reads(&self, one: &Problem) -> bool {
+        self.live_bdd_seconds > 0.0
+            && one.model.int_window.is_none()
+            && one.model.extra_proc.is_none()
+    }
+
+    /// Phase 3a: the BDD fixpoint (`--engine bdd`) on the sizes of `open`, within its
+    /// budget and a memory budget of its own (`BDD_MEMORY` above what the process holds,
+    /// or the user's, if less): it decides every width of an aggregate at once when the
+    /// model's relations are small (the sorting networks), and gives up soon when not.
+    fn bdds(
+        &self,
+        one: &Problem,
+        ctl: &Control,
+        range_known: bool,
+        route: &mut Route,
+        open: &mut Open,
+    ) -> Result<(), String> {
+        let bdd = BddEngine {
+            solver: self.solver,
+            nodes: crate::bdd::NODES,
+        };
+        let mut inner = within(ctl, self.live_bdd_seconds);
+        let own = crate::limits::current_memory().map(|m| m + BDD_MEMORY);
+        inner.max_memory = match (ctl.max_memory, own) {
+            (Some(u), Some(o)) => Some(u.min(o)),
+            (u, o) => u.or(o),
+        };
+        let mut tally = std::mem::take(&mut route.bdd);
+        self.settle(
+            &bdd,
+            "the BDD fixpoint",
+            one,
+            &inner,
+            range_known,
+            route,
+            open,
+            &mut tally,
+        )?;
+        route.bdd = tally;
+        Ok(())
+    }
+
+    /// Phase 3b: IC3 on the sizes of `open` (k-liveness, then liveness-to-safety).
     fn proofs(
         &self,
         one: &Problem,
@@ -380,12 +475,45 @@ impl AutoEngine {
             symmetry: self.symmetry,
         };
         let inner = within(ctl, self.live_ic3_seconds);
+        let mut tally = std::mem::take(&mut route.ic3);
+        let what = "IC3 (k-liveness, then liveness-to-safety)";
+        self.settle(
+            &ic3,
+            what,
+            one,
+            &inner,
+            range_known,
+            route,
+            open,
+            &mut tally,
+        )?;
+        route.ic3 = tally;
+        Ok(())
+    }
+
+    /// `engine` (named `what`) on the sizes of `open` (for `one`'s `ltl` property),
+    /// each run of consecutive sizes one aggregate, within `inner`; `open` keeps the
+    /// sizes it did not answer, `tally` gets those it proved and refuted.
+    #[allow(clippy::too_many_arguments)]
+    fn settle(
+        &self,
+        engine: &dyn Engine,
+        what: &str,
+        one: &Problem,
+        inner: &Control,
+        range_known: bool,
+        route: &mut Route,
+        open: &mut Open,
+        tally: &mut Tally,
+    ) -> Result<(), String> {
         let sizes: Vec<usize> = open.iter().map(|x| x.0).collect();
-        if ctl.progress {
+        if inner.progress {
+            let secs = inner.deadline.map_or(0.0, |d| {
+                d.saturating_duration_since(Instant::now()).as_secs_f64()
+            });
             crate::progress::line(format!(
-                "auto: IC3 (k-liveness, then liveness-to-safety) on {} (at most {:.0}s)",
+                "auto: {what} on {} (at most {secs:.0}s)",
                 sizes_phrase(&sizes),
-                self.live_ic3_seconds
             ));
         }
         let k = one.ltls[0];
@@ -399,14 +527,14 @@ impl AutoEngine {
                 ..one.clone()
             };
             let mut reports = Vec::new();
-            let o = ic3.check(&part, &inner, &mut |r| reports.push(r))?;
+            let o = engine.check(&part, inner, &mut |r| reports.push(r))?;
             route.certificates.extend(o.certificates);
             for r in reports {
                 let n = r.size;
                 let row = r.results.iter().find(|x| x.prop == PropId::Ltl(k));
                 match row.map(|x| x.verdict.kind()) {
-                    Some(Kind::Holds) => route.proved.push(n),
-                    Some(Kind::Violated) => route.ic3_lassos.push(n),
+                    Some(Kind::Holds) => tally.proved.push(n),
+                    Some(Kind::Violated) => tally.lassos.push(n),
                     _ => {}
                 }
                 if row.is_some_and(|x| answers(&x.verdict)) {

@@ -6,6 +6,7 @@
 //! counterexample a shortest one.
 
 mod conjuncts;
+pub mod dist;
 mod expand;
 mod parts;
 mod report;

@@ -191,21 +191,7 @@ fn build_trace(
 ) -> Result<Trace, String> {
     let packed = search.unwrap_or(inst);
     if let Kind::RangeInit { state } = &f.kind {
-        let message = match eval::satisfies_init(inst, state) {
-            Err(e) => e.message,
-            Ok(_) => return Err("init error did not reproduce".into()),
-        };
-        let t = Trace {
-            size: inst.n,
-            init: state.clone(),
-            steps: Vec::new(),
-            violation: Violation::Range {
-                site: RangeSite::Init,
-                message,
-            },
-        };
-        t.replay(model)?;
-        return Ok(t);
+        return init_trace(model, inst, state);
     }
     let mut path = vec![f.node];
     while s.rec.parent[*path.last().unwrap()] != NO_PARENT {
@@ -213,20 +199,54 @@ fn build_trace(
     }
     path.reverse();
     let root = path[0];
-    let mut st: State = vec![0; inst.slots.len()];
+    let mut init: State = vec![0; inst.slots.len()];
     packed.unpack(
         &s.rec.roots[root * packed.words..(root + 1) * packed.words],
-        &mut st,
+        &mut init,
     );
-    let init = st.clone();
+    let fired: Vec<(usize, usize)> = path[1..].iter().map(|&i| s.rec.step_of(i)).collect();
+    trace_from_steps(model, inst, compiled, init, &fired, &f.kind)
+}
+
+/// The empty run of a range error met evaluating `init` in `state`, replayed.
+pub(super) fn init_trace(model: &Model, inst: &Instance, state: &State) -> Result<Trace, String> {
+    let message = match eval::satisfies_init(inst, state) {
+        Err(e) => e.message,
+        Ok(_) => return Err("init error did not reproduce".into()),
+    };
+    let t = Trace {
+        size: inst.n,
+        init: state.clone(),
+        steps: Vec::new(),
+        violation: Violation::Range {
+            site: RangeSite::Init,
+            message,
+        },
+    };
+    t.replay(model)?;
+    Ok(t)
+}
+
+/// The run from the real initial state `init` firing `fired` (compiled transition
+/// instance, choice) in turn, ending in the violation `kind` met in its last state,
+/// replayed on the reference interpreter. Shared with the distributed search
+/// (`dist`), whose parent records live on several workers.
+pub(super) fn trace_from_steps(
+    model: &Model,
+    inst: &Instance,
+    compiled: &Compiled,
+    init: State,
+    fired: &[(usize, usize)],
+    kind: &Kind,
+) -> Result<Trace, String> {
+    let mut st = init.clone();
     let mut steps = Vec::new();
-    for &node in &path[1..] {
-        let (k, c) = s.rec.step_of(node);
+    for &(k, c) in fired {
         let (step, next) = step_for(inst, compiled, &st, k, c)?;
         steps.push(step);
         st = next;
     }
-    let violation = match &f.kind {
+    let violation = match kind {
         Kind::Unsafe { prop, tuple } => Violation::Unsafe {
             prop: *prop,
             tuple: compiled.props[*prop].tuples[*tuple].0.clone(),

@@ -27,6 +27,8 @@
 //! member of its orbit chosen by a function of the state (sound, possibly less
 //! reduction).
 
+mod refine;
+
 use super::instance::{Instance, State};
 use super::ir::Ty;
 
@@ -85,10 +87,6 @@ struct PairArray {
     /// slot[p * n + q] for the cells with the other indices fixed.
     slot: Vec<usize>,
     proc_valued: bool,
-}
-
-fn mix(h: u64, v: u64) -> u64 {
-    (h ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29)
 }
 
 impl Symmetry {
@@ -406,13 +404,10 @@ impl Symmetry {
             self.sort_canonical(st, &mut order, &mut pi, &mut out);
             return (out, pi);
         }
-        let mut best: Option<(State, Vec<i64>)> = None;
         // Process 1 alone in the first colour class keeps it fixed through refinement
         // and individualisation.
         let colours: Vec<u32> = (0..n).map(|p| u32::from(self.fix_first && p > 0)).collect();
-        let mut buf = vec![0; st.len()];
-        self.search(st, colours, &mut best, &mut buf);
-        best.unwrap()
+        self.least_image(st, colours)
     }
 
     /// Only the representative.
@@ -548,163 +543,6 @@ impl Symmetry {
         }
         self.apply(pi, st, out);
     }
-
-    fn search(
-        &self,
-        st: &[i64],
-        mut col: Vec<u32>,
-        best: &mut Option<(State, Vec<i64>)>,
-        buf: &mut [i64],
-    ) {
-        let n = self.n;
-        self.refine(st, &mut col);
-        // First (lowest-coloured) cell with more than one member.
-        let mut cell: Option<(u32, Vec<usize>)> = None;
-        let mut counts = vec![0u32; n];
-        for &c in &col {
-            counts[c as usize] += 1;
-        }
-        if let Some(c) = (0..n as u32).find(|&c| counts[c as usize] > 1) {
-            cell = Some((c, (0..n).filter(|&p| col[p] == c).collect()));
-        }
-        let Some((c, members)) = cell else {
-            let pi: Vec<i64> = col.iter().map(|&c| c as i64 + 1).collect();
-            self.apply(&pi, st, buf);
-            if best.as_ref().is_none_or(|(b, _)| buf[..] < b[..]) {
-                *best = Some((buf.to_vec(), pi));
-            }
-            return;
-        };
-        if self.interchangeable(st, &members, buf) {
-            // Every order of the cell gives the same image: take the order of ids.
-            let mut next = col.clone();
-            for p in 0..n {
-                if col[p] > c {
-                    next[p] += members.len() as u32 - 1;
-                }
-            }
-            for (k, &p) in members.iter().enumerate() {
-                next[p] = c + k as u32;
-            }
-            self.search(st, next, best, buf);
-            return;
-        }
-        for &v in &members {
-            let mut next = col.clone();
-            for p in 0..n {
-                if col[p] > c || (col[p] == c && p != v) {
-                    next[p] += 1;
-                }
-            }
-            self.search(st, next, best, buf);
-        }
-    }
-
-    /// Whether swapping the first member with each other one leaves the state unchanged
-    /// (then the whole symmetric group of the cell does).
-    fn interchangeable(&self, st: &[i64], members: &[usize], buf: &mut [i64]) -> bool {
-        let mut pi: Vec<i64> = (1..=self.n as i64).collect();
-        let a = members[0];
-        for &b in &members[1..] {
-            pi.swap(a, b);
-            self.apply(&pi, st, buf);
-            pi.swap(a, b);
-            if buf != st {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Refine an ordered colouring until stable. Colours are dense ranks; the new colour
-    /// orders by (old colour, signature), so refinement only splits cells.
-    fn refine(&self, st: &[i64], col: &mut [u32]) {
-        let n = self.n;
-        let mut distinct = count_distinct(col);
-        let mut sig = vec![0u64; n];
-        let mut multiset: Vec<u64> = Vec::new();
-        loop {
-            if distinct == n {
-                return;
-            }
-            let val = |v: i64, me: usize, proc_valued: bool| -> u64 {
-                if !proc_valued || v < 1 || v as usize > n {
-                    v as u64
-                } else if v as usize - 1 == me {
-                    u64::MAX
-                } else {
-                    (1u64 << 40) + col[v as usize - 1] as u64
-                }
-            };
-            for p in 0..n {
-                let mut h = mix(0x51ED, col[p] as u64);
-                for &s in &self.own[p] {
-                    h = mix(h, val(st[s], p, self.moves[s].proc_valued));
-                }
-                for (k, &g) in self.pointers.iter().enumerate() {
-                    if st[g] as usize == p + 1 {
-                        h = mix(h, 0xA000 + k as u64);
-                    }
-                }
-                for (k, pa) in self.pairs.iter().enumerate() {
-                    multiset.clear();
-                    for q in 0..n {
-                        if q == p {
-                            continue;
-                        }
-                        let out = val(st[pa.slot[p * n + q]], p, pa.proc_valued);
-                        let inn = val(st[pa.slot[q * n + p]], p, pa.proc_valued);
-                        multiset.push(mix(mix(mix(k as u64, col[q] as u64), out), inn));
-                    }
-                    multiset.sort_unstable();
-                    h = mix(h, val(st[pa.slot[p * n + p]], p, pa.proc_valued));
-                    for &x in &multiset {
-                        h = mix(h, x);
-                    }
-                }
-                sig[p] = h;
-            }
-            // Cells pointing at p from other processes' own cells.
-            if !self.sortable {
-                for (p, sp) in sig.iter_mut().enumerate() {
-                    multiset.clear();
-                    for (q, (own, &cq)) in self.own.iter().zip(col.iter()).enumerate() {
-                        if q == p {
-                            continue;
-                        }
-                        for (k, &s) in own.iter().enumerate() {
-                            if self.moves[s].proc_valued && st[s] as usize == p + 1 {
-                                multiset.push(mix(cq as u64, k as u64));
-                            }
-                        }
-                    }
-                    multiset.sort_unstable();
-                    for &x in &multiset {
-                        *sp = mix(*sp, x);
-                    }
-                }
-            }
-            let mut order: Vec<usize> = (0..n).collect();
-            order.sort_by_key(|&p| (col[p], sig[p]));
-            let mut rank = 0u32;
-            let mut newcol = vec![0u32; n];
-            for k in 0..n {
-                if k > 0 {
-                    let (a, b) = (order[k - 1], order[k]);
-                    if (col[a], sig[a]) != (col[b], sig[b]) {
-                        rank += 1;
-                    }
-                }
-                newcol[order[k]] = rank;
-            }
-            let d = rank as usize + 1;
-            col.copy_from_slice(&newcol);
-            if d == distinct {
-                return;
-            }
-            distinct = d;
-        }
-    }
 }
 
 /// Beyond this many relabellings of a state's data values (6! = 720: six values of one
@@ -734,13 +572,6 @@ fn next_permutation(p: &mut [i64]) -> bool {
     p.swap(i - 1, j);
     p[i..].reverse();
     true
-}
-
-fn count_distinct(col: &[u32]) -> usize {
-    let mut v = col.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    v.len()
 }
 
 #[cfg(test)]
