@@ -69,6 +69,8 @@ mod live_parallel;
 mod live_sat;
 #[path = "model.rs"]
 mod model;
+#[path = "partial_symmetry.rs"]
+mod partial_symmetry;
 #[path = "portfolio.rs"]
 mod portfolio;
 #[path = "proofs.rs"]

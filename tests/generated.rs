@@ -88,6 +88,35 @@ fn explicit_answers(
     Ok(out)
 }
 
+fn partial_answers(m: &Model, sizes: &[usize]) -> Result<Answers, String> {
+    let mut out = HashMap::new();
+    for &n in sizes {
+        let r = explicit(
+            m,
+            n,
+            &ReachOptions {
+                symmetry: true,
+                partial_symmetry: true,
+                max_states: Some(400_000),
+                ..Default::default()
+            },
+        );
+        if !r.internal_errors.is_empty() {
+            return Err(format!(
+                "explicit, partial symmetry: {:?}",
+                r.internal_errors
+            ));
+        }
+        if r.limit.is_some() {
+            return Err(format!("explicit, partial symmetry: stopped at n={n}"));
+        }
+        for p in &r.results {
+            out.insert((n, p.prop), (p.verdict.kind(), p.depth()));
+        }
+    }
+    Ok(out)
+}
+
 fn check_compiled(m: &Model, n: usize, rng: &mut Rng) -> Result<(), String> {
     let inst = Instance::new(m, n);
     if !inst.has_states() {
@@ -222,6 +251,16 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
         return Err(format!(
             "explicit with and without symmetry differ:\n{plain:?}\n{reduced:?}"
         ));
+    }
+    // Partial symmetry (`explicit::partial`) on the families that are not fully
+    // symmetric: the same verdicts and shortest depths, every trace replayed.
+    if !m.is_symmetric() {
+        let partial = partial_answers(m, &sizes)?;
+        if plain != partial {
+            return Err(format!(
+                "explicit with and without partial symmetry differ:\n{plain:?}\n{partial:?}"
+            ));
+        }
     }
     // Dead cells stored as one value (`model::dead`), with and without symmetry.
     if !nfold::model::dead::analyse(m).is_empty() {

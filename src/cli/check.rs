@@ -103,6 +103,12 @@ pub(crate) struct CheckArgs {
     /// orbits (ic3, kind).
     #[arg(long)]
     no_symmetry: bool,
+    /// explicit: on a family that is not fully symmetric (process ids compared by
+    /// order, a process singled out), search states annotated with the symmetry they
+    /// may still use, with subsumption (adaptive symmetry reduction, docs/engines.md);
+    /// same verdicts and shortest traces as without it.
+    #[arg(long, conflicts_with = "no_symmetry")]
+    partial_symmetry: bool,
     /// explicit, auto: store every state as it is, without setting dead cells (cells
     /// no transition or property reads before writing them again, see `nfold info`)
     /// to one value.
@@ -264,6 +270,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             shorten: !a.no_shorten,
             live_threads: a.threads.map_or(1, |t| t as usize),
             rank_ints: !a.no_rank_ints,
+            partial_symmetry: a.partial_symmetry,
             distributed: cluster,
         }),
         EngineArg::Sat => Box::new(BmcEngine {

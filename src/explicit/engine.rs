@@ -30,6 +30,9 @@ pub struct ExplicitEngine {
     pub live_threads: usize,
     /// Rank the ints of a model that qualifies (`model::rank`).
     pub rank_ints: bool,
+    /// Partial symmetry (`explicit::partial`) on families that are not fully
+    /// symmetric.
+    pub partial_symmetry: bool,
     /// The safety search distributed over timely dataflow workers (`reach::dist`),
     /// threads of this process or processes on several machines.
     pub distributed: Option<reach::dist::Cluster>,
@@ -185,13 +188,22 @@ impl Engine for ExplicitEngine {
         "explicit"
     }
 
-    fn presentation(&self, _p: &Problem) -> Presentation {
+    fn presentation(&self, p: &Problem) -> Presentation {
+        // The partial-symmetry search stores states as they are (no dead cells).
+        let partial = self.partial_symmetry
+            && self.symmetry
+            && self.distributed.is_none()
+            && crate::explicit::partial::applies_to_model(p.model, self.store);
         Presentation {
-            symmetry: "reduction",
+            symmetry: if partial {
+                "partial symmetry reduction"
+            } else {
+                "reduction"
+            },
             data_symmetry: Some(""),
             count: "states",
             size_by_size: true,
-            dead_cells: self.dead_cells,
+            dead_cells: self.dead_cells && !partial,
         }
     }
 
@@ -245,6 +257,7 @@ impl Engine for ExplicitEngine {
             threads: ctl.threads,
             store: self.store,
             rank_ints: self.rank_ints,
+            partial_symmetry: self.partial_symmetry,
         };
         let safety = !p.props.is_empty() || p.ltls.is_empty() || self.deadlock;
         let live = prepare(p.model, &p.ltls)?;

@@ -178,6 +178,7 @@ impl AutoEngine {
             threads: ctl.threads,
             store: reach::StoreKind::Exact,
             rank_ints: self.rank_ints,
+            partial_symmetry: false,
         };
         let r = reach::check_size(p.model, n, &opts);
         let mut report: SizeReport = r.clone().into();

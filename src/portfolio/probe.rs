@@ -90,6 +90,7 @@ pub fn explicit_finishes(
             threads: ctl.threads,
             store: reach::StoreKind::Exact,
             rank_ints: false,
+            partial_symmetry: false,
         };
         let r: SizeReport = reach::check_size(p.model, n, &opts).into();
         if r.limit.is_some() || r.results.iter().any(|x| x.verdict.kind() == Kind::Unknown) {

@@ -41,6 +41,11 @@ fn symmetry_line(run: &Run) -> String {
                 ltl_symmetry(run, false)
             )
         }
+        // The explicit search's adaptive reduction (--partial-symmetry).
+        (false, true) if what.starts_with("partial symmetry") => format!(
+            "{}; {what} on (states annotated with the symmetry the reachable states allow, exact)",
+            m.symmetry_summary()
+        ),
         (true, false) => format!(
             "fully symmetric; {what} off (--no-symmetry){}",
             ltl_symmetry(run, false)

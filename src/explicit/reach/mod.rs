@@ -61,6 +61,10 @@ pub struct ReachOptions {
     /// Rank the ints when the model qualifies (`model::rank`): the search is then
     /// finite and exact, and its counterexamples are replayed on the unranked instance.
     pub rank_ints: bool,
+    /// On a family that is not fully symmetric, search states annotated with the
+    /// symmetry they may still use (`explicit::partial`: adaptive symmetry reduction)
+    /// instead of no reduction; needs `symmetry`.
+    pub partial_symmetry: bool,
 }
 
 impl ReachOptions {
@@ -122,6 +126,11 @@ pub fn peak_memory() -> Option<usize> {
 
 /// Explore the instance of size `n` breadth-first.
 pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
+    if crate::explicit::partial::applies(model, n, opts)
+        && let Some(r) = crate::explicit::partial::check_size(model, n, opts)
+    {
+        return r;
+    }
     let start = Instant::now();
     // Ranked ints: the search runs on the model whose int window holds every ranked
     // state; counterexamples are rebuilt on the unranked one (`report::results`).

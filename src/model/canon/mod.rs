@@ -465,6 +465,52 @@ impl Symmetry {
         }
     }
 
+    /// On the sorting path (process permutations only, no process-valued cell indexed by
+    /// a process, no multi-process array): a class per process, equal exactly when two
+    /// processes have the same sort key (own cells, pointers at them), i.e. when
+    /// swapping them leaves `st` unchanged. Classes are numbered 0.. in key order.
+    /// `None` off that path.
+    pub fn sort_classes(&self, st: &[i64]) -> Option<Vec<usize>> {
+        if !self.sortable || self.fix_first || !self.procs || !self.data.is_empty() {
+            return None;
+        }
+        let cmp = |a: usize, b: usize| {
+            self.own[a]
+                .iter()
+                .map(|&s| st[s])
+                .cmp(self.own[b].iter().map(|&s| st[s]))
+                .then_with(|| {
+                    let flags =
+                        |p: usize| self.pointers.iter().map(move |&g| st[g] == p as i64 + 1);
+                    flags(a).cmp(flags(b))
+                })
+        };
+        let mut order: Vec<usize> = (0..self.n).collect();
+        order.sort_by(|&a, &b| cmp(a, b));
+        let mut class = vec![0usize; self.n];
+        for w in 1..self.n {
+            let (a, b) = (order[w - 1], order[w]);
+            class[b] = class[a] + usize::from(cmp(a, b).is_ne());
+        }
+        Some(class)
+    }
+
+    /// On the sorting path: whether every process has the same sort key in a
+    /// canonical representative `c` (then its orbit is `c` alone). Keys are sorted in
+    /// `c`, so the first and the last process decide. `None` off that path.
+    pub fn canonical_is_fixed(&self, c: &[i64]) -> Option<bool> {
+        if !self.sortable || self.fix_first || !self.procs || !self.data.is_empty() {
+            return None;
+        }
+        let (a, b) = (0, self.n - 1);
+        let own = self.own[a]
+            .iter()
+            .map(|&s| c[s])
+            .eq(self.own[b].iter().map(|&s| c[s]));
+        let flags = |p: usize| self.pointers.iter().map(move |&g| c[g] == p as i64 + 1);
+        Some(own && flags(a).eq(flags(b)))
+    }
+
     /// Sort processes by their own cells, then by which pointer cells (process-valued
     /// cells not indexed by processes) point at them. Processes with equal keys have
     /// equal blocks and no pointer at them, so they are interchangeable: exact.

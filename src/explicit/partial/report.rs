@@ -1,0 +1,184 @@
+//! What the partial-symmetry search reports: transition coverage, and one verdict per
+//! property with its trace. A trace is found backwards, member by member (each node's
+//! members are successors of its parent's members, `super`), then fired forwards from
+//! a real initial state and replayed on the reference interpreter.
+
+use super::{Explored, Found, Kind, Search};
+use crate::explicit::reach::ReachOptions;
+use crate::explicit::steps::step_for;
+use crate::model::compiled::Scratch;
+use crate::model::eval::{self, Fire};
+use crate::model::instance::State;
+use crate::trace::{RangeSite, Trace, Violation};
+use crate::verdict::{Coverage, Proof, PropId, PropResult, Verdict};
+
+/// Which transitions fired (no conjunct pass: it reads the plain search's store).
+pub(super) fn coverage(s: &Search, e: &Explored) -> Coverage {
+    let model = s.inst.model;
+    let mut c = Coverage {
+        exhaustive: e.complete,
+        instances: vec![false; model.transitions.len()],
+        fired: vec![false; model.transitions.len()],
+        ..Coverage::default()
+    };
+    for (k, ct) in s.compiled.trans.iter().enumerate() {
+        c.instances[ct.trans] = true;
+        c.fired[ct.trans] |= s.fired[k];
+    }
+    c
+}
+
+/// One verdict per property (and range errors when decided), traces replayed; and
+/// the traces that failed to replay.
+pub(super) fn results(
+    s: &mut Search,
+    e: &Explored,
+    opts: &ReachOptions,
+) -> (Vec<PropResult>, Vec<String>) {
+    let model = s.inst.model;
+    let n = s.inst.n;
+    let tracked = !s.props.is_empty() || opts.deadlock;
+    let mut rows: Vec<(PropId, String, Option<Found>, bool)> = Vec::new();
+    for (k, &u) in s.props.iter().enumerate() {
+        rows.push((
+            PropId::Unsafe(u),
+            model.unsafes[u].name.clone(),
+            s.unsafe_found[k].clone(),
+            e.complete,
+        ));
+    }
+    if opts.deadlock {
+        rows.push((
+            PropId::Deadlock,
+            "deadlock".into(),
+            s.deadlock_found.clone(),
+            e.complete,
+        ));
+    }
+    let decided_to = (tracked
+        && s.unsafe_found.iter().all(|f| f.is_some())
+        && (!opts.deadlock || s.deadlock_found.is_some()))
+    .then(|| {
+        s.unsafe_found
+            .iter()
+            .chain(std::iter::once(&s.deadlock_found))
+            .flatten()
+            .map(|f| f.depth)
+            .max()
+            .unwrap_or(0)
+    });
+    if let Some(r) = s
+        .range_found
+        .clone()
+        .filter(|r| decided_to.is_none_or(|d| r.depth <= d))
+    {
+        rows.push((PropId::Range, "range_error".into(), Some(r), true));
+    }
+    let mut results = Vec::new();
+    let mut errors = Vec::new();
+    for (prop, name, found, decided) in rows {
+        let verdict = match found {
+            Some(f) => match trace(s, &f) {
+                Ok(t) => Verdict::violated(t),
+                Err(why) => {
+                    errors.push(format!("size {n}, {name}: {why}"));
+                    Verdict::Unknown
+                }
+            },
+            None if decided && e.initial_states == 0 => Verdict::Vacuous,
+            None if decided => Verdict::Holds(Proof::Exhaustive),
+            None => Verdict::Unknown,
+        };
+        results.push(PropResult {
+            size: n,
+            prop,
+            name,
+            verdict,
+        });
+    }
+    (results, errors)
+}
+
+/// A member of node `parent` and a transition instance and choice leading from it to
+/// `target`.
+fn predecessor(s: &mut Search, parent: usize, target: &[i64]) -> Option<(State, usize, usize)> {
+    let compiled = s.compiled;
+    let mut sc = Scratch::default();
+    let mut cand = Vec::new();
+    for u in s.members(parent) {
+        let mut cur = u.clone();
+        compiled.candidates(&u, &mut cand);
+        for &k in &cand {
+            let mut hit = None;
+            compiled.fire(k as usize, &mut cur, &mut sc, &mut |c, next, _| {
+                if hit.is_none() && next == target {
+                    hit = Some(c);
+                }
+            });
+            if let Some(c) = hit {
+                return Some((u, k as usize, c));
+            }
+        }
+    }
+    None
+}
+
+/// The run to a violation's member, replayed on the reference interpreter.
+fn trace(s: &mut Search, f: &Found) -> Result<Trace, String> {
+    let (inst, compiled) = (s.inst, s.compiled);
+    let mut cur = f.member.clone();
+    let mut node = f.node;
+    let mut back: Vec<(usize, usize)> = Vec::new();
+    while s.parent[node] != u32::MAX {
+        let parent = s.parent[node] as usize;
+        let (u, k, c) = predecessor(s, parent, &cur)
+            .ok_or("no member of a parent node leads to the state of its child")?;
+        back.push((k, c));
+        cur = u;
+        node = parent;
+    }
+    let init = cur;
+    let mut st = init.clone();
+    let mut steps = Vec::new();
+    for &(k, c) in back.iter().rev() {
+        let (step, next) = step_for(inst, compiled, &st, k, c)?;
+        steps.push(step);
+        st = next;
+    }
+    let model = inst.model;
+    let violation = match &f.kind {
+        Kind::Unsafe { prop, tuple } => Violation::Unsafe {
+            prop: *prop,
+            tuple: compiled.props[*prop].tuples[*tuple].0.clone(),
+        },
+        Kind::Deadlock => Violation::Deadlock,
+        Kind::RangeTrans { ctrans } => {
+            let ct = &compiled.trans[*ctrans];
+            match eval::fire(inst, &st, ct.trans, &ct.params) {
+                Fire::Error(e) if !e.is_int_bound() => Violation::Range {
+                    site: RangeSite::Transition {
+                        trans: ct.trans,
+                        params: ct.params.clone(),
+                    },
+                    message: e.message,
+                },
+                _ => return Err("the reference interpreter meets no range error".into()),
+            }
+        }
+        Kind::RangeProp { prop } => match eval::violation(inst, &st, &model.unsafes[*prop]) {
+            Err(e) => Violation::Range {
+                site: RangeSite::Property(*prop),
+                message: e.message,
+            },
+            Ok(_) => return Err("the reference interpreter meets no range error".into()),
+        },
+    };
+    let t = Trace {
+        size: inst.n,
+        init,
+        steps,
+        violation,
+    };
+    t.replay(model)?;
+    Ok(t)
+}
