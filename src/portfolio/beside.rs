@@ -56,7 +56,9 @@ pub(super) fn cores(ctl: &Control) -> usize {
 impl<'scope, T: Send + 'scope> Beside<'scope, T> {
     /// Start `search` on `sizes` on a thread of `scope` when `ctl` allows two or more
     /// cores (`None` otherwise, or when there is nothing to search). The search gets
-    /// the user's limits, its own stop flag, and the cores but one; it returns its
+    /// the user's limits, its own stop flag, and every core (so the two share the
+    /// machine while both run, and the search has all of it once the aggregate run
+    /// ends: MCS `check` 1..10, 34.1 s with the cores but one, 27.6 s); it returns its
     /// result and whether it answered every size. With `race`, the run beside it may
     /// be stopped by that answer (`racing`).
     pub fn start<'env, F>(
@@ -78,7 +80,7 @@ impl<'scope, T: Send + 'scope> Beside<'scope, T> {
         let race = race.then(|| Arc::new(AtomicBool::new(false)));
         let own = Control {
             stop: Some(stop.clone()),
-            threads: cores - 1,
+            threads: cores,
             ..ctl.clone()
         };
         let sizes = sizes.to_vec();
