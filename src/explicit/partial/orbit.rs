@@ -10,7 +10,7 @@
 //! multinomial coefficient. Elsewhere every permutation is applied and the images
 //! deduplicated (`MAX_GENERIC` processes at most).
 
-use crate::model::canon::Symmetry;
+use crate::model::canon::{Symmetry, next_permutation};
 use crate::model::instance::State;
 use std::collections::HashSet;
 
@@ -96,30 +96,6 @@ pub fn size(sym: &Symmetry, n: usize, st: &[i64]) -> Option<usize> {
         }
         None => members(sym, n, st).map(|m| m.len()),
     }
-}
-
-/// Advance to the next permutation in lexicographic order; false (and back to the
-/// ascending one) after the last.
-fn next_permutation(p: &mut [i64]) -> bool {
-    let n = p.len();
-    if n < 2 {
-        return false;
-    }
-    let mut i = n - 1;
-    while i > 0 && p[i - 1] >= p[i] {
-        i -= 1;
-    }
-    if i == 0 {
-        p.reverse();
-        return false;
-    }
-    let mut j = n - 1;
-    while p[j] <= p[i - 1] {
-        j -= 1;
-    }
-    p.swap(i - 1, j);
-    p[i..].reverse();
-    true
 }
 
 #[cfg(test)]

@@ -4,12 +4,10 @@
 //! a real initial state and replayed on the reference interpreter.
 
 use super::{Explored, Found, Kind, Search};
-use crate::explicit::reach::ReachOptions;
-use crate::explicit::steps::step_for;
+use crate::explicit::reach::{FoundKind, ReachOptions, trace_from_steps};
 use crate::model::compiled::Scratch;
-use crate::model::eval::{self, Fire};
 use crate::model::instance::State;
-use crate::trace::{RangeSite, Trace, Violation};
+use crate::trace::Trace;
 use crate::verdict::{Coverage, Proof, PropId, PropResult, Verdict};
 
 /// Which transitions fired (no conjunct pass: it reads the plain search's store).
@@ -137,48 +135,12 @@ fn trace(s: &mut Search, f: &Found) -> Result<Trace, String> {
         cur = u;
         node = parent;
     }
-    let init = cur;
-    let mut st = init.clone();
-    let mut steps = Vec::new();
-    for &(k, c) in back.iter().rev() {
-        let (step, next) = step_for(inst, compiled, &st, k, c)?;
-        steps.push(step);
-        st = next;
-    }
-    let model = inst.model;
-    let violation = match &f.kind {
-        Kind::Unsafe { prop, tuple } => Violation::Unsafe {
-            prop: *prop,
-            tuple: compiled.props[*prop].tuples[*tuple].0.clone(),
-        },
-        Kind::Deadlock => Violation::Deadlock,
-        Kind::RangeTrans { ctrans } => {
-            let ct = &compiled.trans[*ctrans];
-            match eval::fire(inst, &st, ct.trans, &ct.params) {
-                Fire::Error(e) if !e.is_int_bound() => Violation::Range {
-                    site: RangeSite::Transition {
-                        trans: ct.trans,
-                        params: ct.params.clone(),
-                    },
-                    message: e.message,
-                },
-                _ => return Err("the reference interpreter meets no range error".into()),
-            }
-        }
-        Kind::RangeProp { prop } => match eval::violation(inst, &st, &model.unsafes[*prop]) {
-            Err(e) => Violation::Range {
-                site: RangeSite::Property(*prop),
-                message: e.message,
-            },
-            Ok(_) => return Err("the reference interpreter meets no range error".into()),
-        },
+    back.reverse();
+    let kind = match f.kind {
+        Kind::Unsafe { prop, tuple } => FoundKind::Unsafe { prop, tuple },
+        Kind::Deadlock => FoundKind::Deadlock,
+        Kind::RangeTrans { ctrans } => FoundKind::RangeTrans { ctrans },
+        Kind::RangeProp { prop } => FoundKind::RangeProp { prop },
     };
-    let t = Trace {
-        size: inst.n,
-        init,
-        steps,
-        violation,
-    };
-    t.replay(model)?;
-    Ok(t)
+    trace_from_steps(inst.model, inst, compiled, cur, &back, &kind)
 }

@@ -12,6 +12,9 @@ mod parts;
 mod report;
 mod search;
 
+pub(in crate::explicit) use report::trace_from_steps;
+pub(in crate::explicit) use search::Kind as FoundKind;
+
 pub use parts::StoreKind;
 
 use crate::model::canon::Symmetry;

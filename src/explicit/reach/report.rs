@@ -230,8 +230,9 @@ pub(super) fn init_trace(model: &Model, inst: &Instance, state: &State) -> Resul
 /// The run from the real initial state `init` firing `fired` (compiled transition
 /// instance, choice) in turn, ending in the violation `kind` met in its last state,
 /// replayed on the reference interpreter. Shared with the distributed search
-/// (`dist`), whose parent records live on several workers.
-pub(super) fn trace_from_steps(
+/// (`dist`), whose parent records live on several workers, and the partial-symmetry
+/// search, whose runs are found member by member.
+pub(in crate::explicit) fn trace_from_steps(
     model: &Model,
     inst: &Instance,
     compiled: &Compiled,

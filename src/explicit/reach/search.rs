@@ -21,7 +21,7 @@ use std::sync::{Barrier, RwLock};
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
-pub(super) enum Kind {
+pub(in crate::explicit) enum Kind {
     Unsafe { prop: usize, tuple: usize },
     Deadlock,
     RangeTrans { ctrans: usize },

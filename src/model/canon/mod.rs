@@ -552,7 +552,7 @@ pub const MAX_RELABELLINGS: usize = 720;
 
 /// Advance to the next permutation in lexicographic order; false (and back to the
 /// first, ascending one) after the last.
-fn next_permutation(p: &mut [i64]) -> bool {
+pub(crate) fn next_permutation(p: &mut [i64]) -> bool {
     let n = p.len();
     if n < 2 {
         return false;
