@@ -372,6 +372,21 @@ impl KeyLayout {
         }
     }
 
+    /// `split` into a buffer: the packed state into `state` (cleared first), the
+    /// automaton state returned.
+    pub(super) fn split_into(&self, key: &[u64], state: &mut Vec<u64>) -> u64 {
+        let w = self.w;
+        state.clear();
+        state.extend_from_slice(&key[..w]);
+        match self.q_shift {
+            Some(sh) => {
+                state[w - 1] &= (1u64 << sh) - 1;
+                key[w - 1] >> sh
+            }
+            None => key[w],
+        }
+    }
+
     /// The key of (packed state `state`, automaton state `q`) into `key`.
     pub(super) fn fill(&self, state: &[u64], q: u64, key: &mut [u64]) {
         let w = self.w;

@@ -40,8 +40,10 @@
 
 mod expand;
 mod par;
+mod par_explore;
 mod par_graph;
 mod par_scc;
+mod prof;
 mod report;
 mod scc;
 mod search;

@@ -21,7 +21,8 @@
 //! stored nodes, then the cycle walked through the component (`walk`).
 
 use super::expand::{Expander, KeyLayout, ROOT, each_initial};
-use super::par_graph::{Graph, NONE, Seeds, Stopped, explore};
+use super::par_explore::{Seeds, Stopped, explore};
+use super::par_graph::{Graph, cycle_classes};
 use super::par_scc::Tarjan;
 use super::report::{Found, Run, finish};
 use super::unfold::{deadlock_lasso, real_path};
@@ -32,7 +33,6 @@ use crate::model::compiled::Compiled;
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
 use crate::verdict::Limit;
-use std::collections::HashMap;
 use std::time::Instant;
 
 /// The parallel search on `threads` threads, or `None` where the sequential search
@@ -56,7 +56,7 @@ pub(super) fn search(
     };
     let mut x = make_x();
     let layout = KeyLayout::new(&inst, p.buchi.states.len());
-    let mut seeds = Seeds::new(layout, x.w);
+    let mut seeds = Seeds::new(layout);
     let phase = if use_sym {
         "reduced parallel SCC"
     } else {
@@ -107,7 +107,10 @@ pub(super) fn search(
         }
         _ => return None,
     }
-    let g = match explore(seeds, threads, opts.fair, n, opts, start, &make_x) {
+    let cpu = super::prof::thread_cpu();
+    let wall = Instant::now();
+    let class = cycle_classes(x.buchi);
+    let g = match explore(seeds, &class, threads, opts.fair, n, opts, start, &make_x) {
         Ok(g) => g,
         Err(Stopped::Fault) => return None,
         Err(Stopped::Limit(l, states, bytes)) => {
@@ -126,9 +129,36 @@ pub(super) fn search(
         max_depth: g.levels,
         ..LiveStats::default()
     };
+    super::prof::line(|| {
+        format!(
+            "explore: {:.3} s wall, main thread {:.3} s CPU (index), {} nodes, {} edges \
+             ({} stored), {} levels; tables {} MiB, arenas {} MiB, index {} MiB",
+            wall.elapsed().as_secs_f64(),
+            super::prof::thread_cpu() - cpu,
+            g.nodes,
+            g.edges,
+            g.stored_edges,
+            g.levels,
+            g.parts.iter().map(|p| p.memory_bytes()).sum::<usize>() >> 20,
+            g.arenas.iter().map(|a| a.capacity() * 4).sum::<usize>() >> 20,
+            (g.ids * 8) >> 20,
+        )
+    });
+    let cpu = super::prof::thread_cpu();
     let run = Run::new(opts, n, phase, start);
     let mut tarjan = Tarjan::new(&g);
     let outcome = tarjan.run(&mut || run.interrupted().is_some());
+    super::prof::line(|| {
+        format!(
+            "decompose: {:.3} s CPU, of which {:.3} s testing components; {} components, \
+             {} candidates, largest {} nodes",
+            super::prof::thread_cpu() - cpu,
+            tarjan.test_cpu,
+            tarjan.components(),
+            tarjan.candidates,
+            tarjan.largest,
+        )
+    });
     stats.bytes = g.bytes + tarjan.bytes();
     if opts.max_memory.is_some_and(|m| stats.bytes > m) {
         return Some(done(stats, Found::Limit(Limit::Memory)));
@@ -206,22 +236,11 @@ impl Lassos<'_, '_> {
     fn stem_records(&mut self, b: u32) -> Result<Vec<Vec<u64>>, Found> {
         let lost = |e: &str| Found::Lasso(Err(e.to_string()));
         let g = self.g;
-        let mut path = vec![b];
-        while let Some(&v) = path.last()
-            && g.parent(v) != NONE
-        {
-            path.push(g.parent(v));
-        }
-        path.reverse();
-        let mut keys: HashMap<u32, Vec<u64>> = path.iter().map(|&v| (v, Vec::new())).collect();
-        for part in &g.parts {
-            part.for_each(|key, flags| {
-                if let Some(k) = keys.get_mut(&((flags[0] - 1) as u32)) {
-                    *k = key.to_vec();
-                }
-            });
-        }
-        let nodes: Vec<(Vec<u64>, u64)> = path.iter().map(|v| g.layout.split(&keys[v])).collect();
+        let nodes: Vec<(Vec<u64>, u64)> = g
+            .path_to(b)
+            .iter()
+            .map(|(_, key)| g.layout.split(key))
+            .collect();
         let w = self.x.w;
         let (first, q0) = (&nodes[0].0, nodes[0].1);
         let mut init: Option<Vec<u64>> = None;
