@@ -38,8 +38,8 @@ struct Frame {
 /// The decomposition's state: depth-first numbers, low links, Tarjan's stack.
 pub(super) struct Tarjan<'g> {
     g: &'g Graph,
-    num: Vec<u32>,
-    low: Vec<u32>,
+    /// Per node its depth-first number and low link, side by side (one cache line).
+    nl: Vec<[u32; 2]>,
     stack: Vec<u32>,
     components: u32,
     all: u64,
@@ -55,8 +55,7 @@ impl<'g> Tarjan<'g> {
         let n = g.n;
         Tarjan {
             g,
-            num: vec![0; g.ids],
-            low: vec![0; g.ids],
+            nl: vec![[0, 0]; g.ids],
             stack: Vec::new(),
             components: 0,
             all: if n >= 64 { u64::MAX } else { (1 << n) - 1 },
@@ -68,7 +67,7 @@ impl<'g> Tarjan<'g> {
 
     /// Bytes of the decomposition's arrays.
     pub(super) fn bytes(&self) -> usize {
-        (self.num.capacity() + self.low.capacity() + self.stack.capacity()) * 4
+        self.nl.capacity() * 8 + self.stack.capacity() * 4
     }
 
     /// Components completed.
@@ -78,7 +77,7 @@ impl<'g> Tarjan<'g> {
 
     /// Whether node v lies in the complete component `c`.
     pub(super) fn in_component(&self, v: u32, c: u32) -> bool {
-        self.num[v as usize] == DONE && self.low[v as usize] == c
+        self.nl[v as usize][0] == DONE && self.nl[v as usize][1] == c
     }
 
     /// Decompose, testing each component as it completes; the first violating one as
@@ -94,7 +93,7 @@ impl<'g> Tarjan<'g> {
         let mut counter: u32 = 0;
         let mut ticks = 0u64;
         for (_, _, root) in g.records() {
-            if self.num[root as usize] != 0 {
+            if self.nl[root as usize][0] != 0 {
                 continue;
             }
             counter += 1;
@@ -106,32 +105,42 @@ impl<'g> Tarjan<'g> {
                 }
                 let v = f.v;
                 if f.k < f.edges {
-                    let t = g.arenas[f.arena][f.at + f.k as usize * g.ew];
+                    let a = &g.arenas[f.arena];
+                    let t = a[f.at + f.k as usize * g.ew];
                     f.k += 1;
-                    let nt = self.num[t as usize];
+                    if f.k < f.edges {
+                        // The next edge's target, if new, is entered soon: fetch its
+                        // record (its index entry was asked for when v was entered).
+                        let u = a[f.at + f.k as usize * g.ew];
+                        if self.nl[u as usize][0] == 0 {
+                            let (ut, uoff) = g.record_place(u);
+                            prefetch(&g.arenas[ut][uoff]);
+                        }
+                    }
+                    let nt = self.nl[t as usize][0];
                     if nt == 0 {
                         counter += 1;
                         self.enter(t, counter, &mut call);
-                    } else if nt != DONE && nt < self.low[v as usize] {
-                        self.low[v as usize] = nt;
+                    } else if nt != DONE && nt < self.nl[v as usize][1] {
+                        self.nl[v as usize][1] = nt;
                     }
                     continue;
                 }
                 call.pop();
-                let lv = self.low[v as usize];
+                let lv = self.nl[v as usize][1];
                 if let Some(u) = call.last()
-                    && lv < self.low[u.v as usize]
+                    && lv < self.nl[u.v as usize][1]
                 {
-                    self.low[u.v as usize] = lv;
+                    self.nl[u.v as usize][1] = lv;
                 }
-                if lv == self.num[v as usize] {
+                if lv == self.nl[v as usize][0] {
                     let at = self.stack.iter().rposition(|&x| x == v).unwrap();
                     let members = self.stack.split_off(at);
                     let c = self.components;
                     self.components += 1;
                     for &m in &members {
-                        self.num[m as usize] = DONE;
-                        self.low[m as usize] = c;
+                        self.nl[m as usize][0] = DONE;
+                        self.nl[m as usize][1] = c;
                     }
                     self.largest = self.largest.max(members.len());
                     let t0 = if members.len() > 1 && super::prof::on() {
@@ -153,11 +162,19 @@ impl<'g> Tarjan<'g> {
     }
 
     fn enter(&mut self, v: u32, number: u32, call: &mut Vec<Frame>) {
-        self.num[v as usize] = number;
-        self.low[v as usize] = number;
+        self.nl[v as usize][0] = number;
+        self.nl[v as usize][1] = number;
         self.stack.push(v);
-        let (t, off) = self.g.record_place(v);
-        let edges = self.g.edge_count(v) as u32;
+        let g = self.g;
+        let (t, off) = g.record_place(v);
+        let edges = g.edge_count(v) as u32;
+        // The targets' numbers and records are read soon: ask for them all at once.
+        let a = &g.arenas[t];
+        for k in 0..edges as usize {
+            let u = a[off + g.hw + k * g.ew] as usize;
+            prefetch(&self.nl[u]);
+            g.prefetch_record(u as u32);
+        }
         call.push(Frame {
             v,
             k: 0,
@@ -262,6 +279,18 @@ impl<'g> Tarjan<'g> {
         served &= self.all;
         served == self.all || orbits_served(&mut parts, served)
     }
+}
+
+/// Ask the memory system for the cache line holding `x`.
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; the pointer comes from a reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(x as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 fn bit(p: u8) -> u64 {
