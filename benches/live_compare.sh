@@ -33,6 +33,7 @@
 #                    the SPIN side alone
 #   SYM7=1           also run n = 7 in table 2
 #   SPIN_TIMEOUT=s   limit for each pan run (default 600), NFOLD_TIMEOUT=s likewise
+#   NFOLD_THREADS=T  run nfold with --threads T (T >= 2: the parallel SCC search)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAXN=${1:-5}
@@ -103,7 +104,7 @@ nfold_run() {
   if [ "$SKIP" = 1 ]; then echo "- - - - -"; return; fi
   local file=$1 n=$2; shift 2
   local rc=0
-  /usr/bin/time -f "%M" -o "$WORK/nrss" timeout "$NT" "$NF" live "$file" --size "$n" "$@" --json --quiet > "$WORK/out.json" 2> "$WORK/err.txt" || rc=$?
+  /usr/bin/time -f "%M" -o "$WORK/nrss" timeout "$NT" "$NF" live "$file" --size "$n" "$@" ${NFOLD_THREADS:+--threads "$NFOLD_THREADS"} --json --quiet > "$WORK/out.json" 2> "$WORK/err.txt" || rc=$?
   python3 - "$WORK/out.json" "$WORK/nrss" "$rc" "$NT" <<'PY'
 import json, sys
 rc = int(sys.argv[3])
