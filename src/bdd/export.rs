@@ -128,18 +128,6 @@ impl Exporter {
     }
 }
 
-/// The cube of the bits of the cells that do not exist at a width (`exists[s]`:
-/// whether cell s exists there).
-pub fn absent_cube(sys: &Sys, exists: &[bool]) -> R<F> {
-    let mut cube = sys.tt();
-    for b in &sys.bits {
-        if matches!(b.of, StateVar::Cell(s) if !exists[s]) {
-            cube = cube.and(sys.var(b.cur))?;
-        }
-    }
-    Ok(cube)
-}
-
 /// `f` at width w: the presence bits fixed, the cells that do not exist at w at their
 /// lowest value (`exists[s]`: whether cell s exists at w).
 pub fn at_width(sys: &Sys, f: &F, w: usize, exists: &[bool]) -> R<F> {

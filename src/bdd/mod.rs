@@ -50,7 +50,7 @@ use crate::proof::finish;
 use crate::sat::SolverKind;
 use crate::trace::Trace;
 use crate::verdict::{Limit, PropId, PropResult, SizeReport, Stats, Verdict};
-use oxidd::{BooleanFunction, BooleanFunctionQuant, Function};
+use oxidd::{BooleanFunction, Function};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use sys::{F, R, Stop, Sys};
@@ -106,8 +106,6 @@ struct Found {
     notes: Vec<String>,
     /// When the search for shorter lassos must stop.
     shorten_until: Option<Instant>,
-    /// The sets were computed within the reachable states (L_0).
-    within_reach: bool,
 }
 
 impl Engine for BddEngine {
@@ -288,26 +286,6 @@ impl BddEngine {
                 .and(&valid)
                 .map_err(Stop::from)
         );
-        // The states reachable from the initial states of every width: the sets below
-        // are computed within them (images over valid states that no run meets cost
-        // more than they answer), and the certificate says so in one more lemma.
-        let valid = if std::env::var("NFOLD_BDD_NO_REACH").is_ok() {
-            valid
-        } else {
-            let t0 = Instant::now();
-            let mut images = 0;
-            let reach = bdd!(sys.reachable(&init, budget, &mut images));
-            if ctl.progress {
-                crate::progress::line(format!(
-                    "bdd: reachable states: {} nodes, {images} images ({:.2}s)",
-                    reach.node_count(),
-                    t0.elapsed().as_secs_f64()
-                ));
-            }
-            sys.universe = reach.clone();
-            f.within_reach = true;
-            reach
-        };
         let range_lit = sys.ts.range(&[], false);
         let range = bdd!(
             bdd!(sys.eval(range_lit, None))
@@ -467,19 +445,8 @@ impl BddEngine {
         for &(w, kw) in &f.proved {
             let exists = self.existing(sys, w);
             let mut roots = vec![BddRef::Const(true)];
-            // The cells that do not exist at w are quantified: no step reads them,
-            // but the reachable states (within which the sets were computed) may
-            // hold any value a whole-array update of the aggregate wrote there.
-            let absent = match export::absent_cube(sys, &exists) {
-                Ok(c) => c,
-                Err(e) => return Ok(Err(e)),
-            };
             for set in sets.iter().take(kw + 1).skip(1) {
-                let at = match set
-                    .exists(&absent)
-                    .map_err(Stop::from)
-                    .and_then(|x| export::at_width(sys, &x, w, &exists))
-                {
+                let at = match export::at_width(sys, set, w, &exists) {
                     Ok(x) => x,
                     Err(e) => return Ok(Err(e)),
                 };
@@ -501,22 +468,6 @@ impl BddEngine {
                 ordered: false,
                 bdd: Some(root),
             };
-            // Within the reachable states L_0: no state outside it is reachable (its
-            // own lemma, at every counter value).
-            if f.within_reach {
-                let out = match sets[0]
-                    .exists(&absent)
-                    .and_then(|x| x.not())
-                    .map_err(Stop::from)
-                    .and_then(|o| {
-                        let at = export::at_width(sys, &o, w, &exists)?;
-                        ex.export(&at)
-                    }) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(Err(e)),
-                };
-                lemmas.push(lemma(out));
-            }
             for c in 0..=kw {
                 let leaves: Vec<BddRef> = (0..1usize << bits)
                     .map(|v| match v {

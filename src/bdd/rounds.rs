@@ -105,7 +105,7 @@ pub fn run(
     budget: &Budget,
     progress: &mut dyn FnMut(usize, &F, usize, usize),
 ) -> R<Rounds> {
-    let mut sets = vec![sys.universe.clone()];
+    let mut sets = vec![sys.valid.clone()];
     let mut open: Vec<(usize, F)> = widths.to_vec();
     let mut proved = Vec::new();
     let mut images = 0;

@@ -81,8 +81,6 @@ pub struct Step {
     /// The relation over (x, x'_W), choices quantified, and the renaming of x_W to
     /// x'_W with the cube of x'_W (`Image::Product`).
     rel: Option<(F, Subst<F>, F)>,
-    /// For the image (`post`): the renaming of x'_W back to x_W, and the cube of x_W.
-    back: Option<(Subst<F>, F)>,
 }
 
 /// How a pre-image is computed.
@@ -106,9 +104,6 @@ pub struct Sys<'m> {
     /// whole-array update of the aggregate may write it, and no step reads it, so the
     /// sets the engine computes do not depend on it.)
     pub valid: F,
-    /// The states the fixpoint works within: the valid states, or the reachable ones
-    /// once computed (`reachable`).
-    pub universe: F,
     /// The instances that are not `special` (see `Sys::new`), and the special ones.
     pub steps: Vec<Step>,
     pub special: Vec<Step>,
@@ -163,8 +158,7 @@ impl<'m> Sys<'m> {
                 Image::Product
             },
             bits: Vec::new(),
-            valid: tt.clone(),
-            universe: tt,
+            valid: tt,
             steps: Vec::new(),
             special: Vec::new(),
             var_of: HashMap::new(),
@@ -176,7 +170,6 @@ impl<'m> Sys<'m> {
         };
         sys.lay_out(left_out, tier);
         sys.valid = sys.build_valid(budget)?;
-        sys.universe = sys.valid.clone();
         for t in 0..sys.ts.instances.len() {
             budget.poll()?;
             let Some(step) = sys.step(t, budget)? else {
@@ -375,31 +368,22 @@ impl<'m> Sys<'m> {
             }
         }
         let guard = guard.exists(&drop)?;
-        let (rel, back) = if self.image == Image::Product {
+        let rel = if self.image == Image::Product {
             let mut r = guard.clone();
             let mut cube = self.tt();
-            let mut cube_cur = self.tt();
             let (mut from, mut to) = (Vec::new(), Vec::new());
-            let (mut primed, mut cur) = (Vec::new(), Vec::new());
             for (&i, f) in written.iter().zip(&next) {
                 budget.poll()?;
                 let p = self.bits[i].next.expect("a written bit has a primed copy");
-                let c = self.bits[i].cur;
                 r = r.and(&self.var(p).equiv(f)?)?;
                 cube = cube.and(self.var(p))?;
-                cube_cur = cube_cur.and(self.var(c))?;
-                from.push(c);
+                from.push(self.bits[i].cur);
                 to.push(self.var(p).clone());
-                primed.push(p);
-                cur.push(self.var(c).clone());
             }
             let r = r.exists(&choices)?;
-            (
-                Some((r, Subst::new(from, to), cube)),
-                Some((Subst::new(primed, cur), cube_cur)),
-            )
+            Some((r, Subst::new(from, to), cube))
         } else {
-            (None, None)
+            None
         };
         let vars: Vec<VarNo> = written.iter().map(|&i| self.bits[i].cur).collect();
         Ok(Some(Step {
@@ -410,7 +394,6 @@ impl<'m> Sys<'m> {
             next,
             choices,
             rel,
-            back,
         }))
     }
 
@@ -442,46 +425,6 @@ impl<'m> Sys<'m> {
             x.guard
                 .apply_exists(BooleanOperator::And, &moved, &x.choices)?
         })
-    }
-
-    /// The states step `x` leads to from `s` (the relational product: needs
-    /// `Image::Product`).
-    pub fn post_step(&self, x: &Step, s: &F) -> R<F> {
-        let (Some((rel, _, _)), Some((back, cube_cur))) = (&x.rel, &x.back) else {
-            return Err(Stop::Limit);
-        };
-        let img = rel.apply_exists(BooleanOperator::And, s, cube_cur)?;
-        Ok(img.substitute(back)?)
-    }
-
-    /// The states reachable from `init` by every step (counts included), within the
-    /// valid states: a least fixpoint, frontier by frontier, by images. `Err(Limit)`
-    /// also when the relations were not built (`NFOLD_BDD_COMPOSE`).
-    pub fn reachable(&mut self, init: &F, budget: &Budget, images: &mut usize) -> R<F> {
-        let valid = self.valid.clone();
-        let mut all = init.and(&valid)?;
-        let mut frontier = all.clone();
-        let steps = std::mem::take(&mut self.steps);
-        let special = std::mem::take(&mut self.special);
-        let r = (|| {
-            while frontier.satisfiable() {
-                budget.poll()?;
-                let mut next = self.ff();
-                for x in steps.iter().chain(&special) {
-                    budget.poll()?;
-                    next = next.or(&self.post_step(x, &frontier)?)?;
-                }
-                *images += 1;
-                let new = next.and(&valid)?.and(&all.not()?)?;
-                all = all.or(&new)?;
-                frontier = new;
-                self.note_size(&all);
-            }
-            Ok(all.clone())
-        })();
-        self.steps = steps;
-        self.special = special;
-        r
     }
 
     /// The states with a step of `steps` into `s`, within `within`.
