@@ -4,6 +4,8 @@
 #      Peterson's filter lock (families/peterson.cub, translated to Promela by
 #      benches/peterson_pml.py), exhaustive search without symmetry; SPIN's state count
 #      must be nfold's plus one (the state of `init` before it starts the system).
+#   1b. at the largest n, SPIN's multi-core search (-DNCORE=2, the same -DMEMLIM)
+#      beside nfold on 1 and 2 threads (SPIN's seconds: its slowest core's elapsed time).
 #   2. Peterson with symmetry reduction for growing n, and the reduction factor.
 #   3. German's protocol with and without symmetry.
 # Prints states, states/s, peak memory (max RSS) and the ratios. Needs spin and gcc.
@@ -51,6 +53,23 @@ print(f"{n:>3} {ns:>11} {ss:>11} {nt:>9.2f} {st:>9.2f} {nr:>12.0f} {sr:>12.0f} {
 PY
 done
 echo "(speed = nfold states/s over SPIN states/s; mem = SPIN max RSS over nfold max RSS)"
+
+echo
+echo "== 1b. Two cores: SPIN -DNCORE=2 (same -DMEMLIM) against nfold on 1 and 2 threads, n = $MAXN"
+printf "%-22s %11s %9s %12s %9s\n" run states seconds states/s MB
+n=$MAXN
+python3 benches/peterson_pml.py "$n" > "$WORK/p.pml"
+(cd "$WORK" && spin -a p.pml > /dev/null && gcc -O2 -DSAFETY -DNOCLAIM -DNCORE=2 -DMEMLIM=20000 -o pan2 pan.c 2> /dev/null)
+for t in 1 2; do
+  read -r ns nt nrss < <(nfold_run families/peterson.cub --size "$n" --no-symmetry --threads "$t")
+  python3 -c "s,t,r=int('$ns'),float('$nt'),int('$nrss'); print(f'{\"nfold --threads $t\":<22} {s:>11} {t:>9.2f} {s/max(t,1e-3):>12.0f} {r/1024:>9.1f}')"
+done
+w=$(python3 -c "print(max(18, int($ns).bit_length() + 1))")
+(cd "$WORK" && /usr/bin/time -f "%M" -o "$WORK/srss" ./pan2 -m$((ns + 1000)) -w"$w" > "$WORK/spin2.txt" 2>&1) || true
+ss=$(grep -oE "^ *[0-9]+ states, stored" "$WORK/spin2.txt" | grep -oE "[0-9]+" | head -1)
+st=$(grep -oE "elapsed time [0-9.e+-]+" "$WORK/spin2.txt" | grep -oE "[0-9.e+-]+$" | sort -g | tail -1)
+srss=$(tail -1 "$WORK/srss")
+python3 -c "s,t,r=int('${ss:-0}'),float('${st:-0}'),int('$srss'); print(f'{\"SPIN -DNCORE=2\":<22} {s:>11} {t:>9.2f} {s/max(t,1e-3):>12.0f} {r/1024:>9.1f}')"
 
 echo
 echo "== 2. Peterson filter lock with symmetry reduction"

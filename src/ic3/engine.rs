@@ -82,6 +82,9 @@ struct SmallKey {
 /// `ladder`), so a stale entry could cost time, never an answer.
 static SMALL_RUNS: std::sync::Mutex<Vec<(SmallKey, Small)>> = std::sync::Mutex::new(Vec::new());
 
+/// Sizes of the first chunk of a range proved apart (`Ic3Engine::chunk`).
+const CHUNK: usize = 4;
+
 /// The entries kept in `SMALL_RUNS`.
 const SMALL_KEPT: usize = 4;
 
@@ -158,31 +161,34 @@ impl Ic3Engine {
         p: &Problem,
         ctl: &Control,
         ts: &mut Transys,
-        small: &Small,
+        runs: &[&Small],
     ) -> Result<Vec<Lemma>, String> {
-        let Some(inv) = &small.invariant else {
-            return Ok(Vec::new());
-        };
-        let widened: Vec<Lemma> = inv
-            .iter()
-            .cloned()
-            .map(|mut l| {
+        let mut widened: Vec<Lemma> = Vec::new();
+        for small in runs {
+            let Some(inv) = &small.invariant else {
+                continue;
+            };
+            for mut l in inv.iter().cloned() {
                 if l.hi == small.seed {
                     l.hi = p.max;
                 }
                 l.lo = l.lo.max(p.min);
-                l
-            })
-            .filter(|l| l.lo <= l.hi)
-            .collect();
+                if l.lo <= l.hi && !widened.contains(&l) {
+                    widened.push(l);
+                }
+            }
+        }
+        if widened.is_empty() {
+            return Ok(Vec::new());
+        }
         let sym = self.symmetry && p.model.has_lemma_orbits() && p.max > 1;
         let (found, t1) = (widened.len(), Instant::now());
         let kept =
             houdini::houdini(ts, widened, sym, self.solver, &ctl.sat_stop())?.unwrap_or_default();
         if ctl.progress {
             crate::progress::line(format!(
-                "ic3 seeds: {found} lemmas of sizes 1..{}, {} of them inductive at sizes {}..{} ({:.2}s)",
-                small.seed,
+                "ic3 seeds: {found} lemmas of sizes up to {}, {} of them inductive at sizes {}..{} ({:.2}s)",
+                runs.iter().map(|r| r.seed).max().unwrap_or(0),
                 kept.len(),
                 p.min,
                 p.max,
@@ -306,6 +312,51 @@ impl Ic3Engine {
         }))
     }
 
+    /// IC3 on the first `CHUNK` sizes of a longer range, within half the time left:
+    /// a few sizes are far cheaper to prove than the whole range, and their lemmas,
+    /// widened to the largest size, are often inductive over all of it (the MCS lock:
+    /// 7..10 proved with 35 lemmas in 5 s, inductive at 11..15 as well, where IC3 on
+    /// 7..15 made 1,007 SAT calls in 20 s). `None` unless that run proved every
+    /// property there.
+    fn chunk(&self, p: &Problem, ctl: &Control) -> Result<Option<Small>, String> {
+        if p.max < p.min + CHUNK {
+            return Ok(None);
+        }
+        let sub = Problem {
+            max: p.min + CHUNK - 1,
+            ..p.clone()
+        };
+        let now = Instant::now();
+        let inner = Control {
+            deadline: ctl
+                .deadline
+                .map(|d| now + d.saturating_duration_since(now) / 2),
+            ..ctl.clone()
+        };
+        let (_, out) = self.run(&sub, &inner, &[])?;
+        if ctl.progress {
+            crate::progress::line(format!(
+                "ic3 at sizes {}..{} first: {} ({:.2}s)",
+                sub.min,
+                sub.max,
+                if out.invariant.is_some() && out.cexs.is_empty() {
+                    "proved"
+                } else {
+                    "not proved"
+                },
+                now.elapsed().as_secs_f64()
+            ));
+        }
+        Ok(match (out.invariant, out.cexs.is_empty(), out.limit) {
+            (Some(inv), true, None) => Some(Small {
+                seed: sub.max,
+                invariant: Some(inv),
+                bug_depth: None,
+            }),
+            _ => None,
+        })
+    }
+
     /// The violations at every size of the problem up to `depth`, by BMC on the
     /// aggregate (each shortest for its property and size): a bug of the small sizes
     /// usually recurs at the larger ones at about the same depth, where BMC finds it at
@@ -358,7 +409,13 @@ impl Ic3Engine {
         {
             return Ok((ts, out));
         }
-        let seed = self.seed(p, ctl, &mut ts, &small)?;
+        let chunk = if small.bug_depth.is_none() && skip.is_empty() {
+            self.chunk(p, ctl)?
+        } else {
+            None
+        };
+        let runs: Vec<&Small> = std::iter::once(&small).chain(chunk.as_ref()).collect();
+        let seed = self.seed(p, ctl, &mut ts, &runs)?;
         let bug_depth = small.bug_depth;
         let mut found = match bug_depth {
             Some(d) => self.bmc_up_to(p, ctl, d)?,
