@@ -114,21 +114,7 @@ impl Ic3Engine {
                 bug_depth: None,
             });
         }
-        let key = SmallKey {
-            model: p.model as *const Model as usize,
-            text: p
-                .model
-                .source
-                .text
-                .bytes()
-                .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                    (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-                }),
-            props: p.props.clone(),
-            seed,
-            solver: self.solver,
-            symmetry: self.symmetry,
-        };
+        let key = self.small_key(p, seed);
         let runs = || SMALL_RUNS.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, s)) = runs().iter().find(|(k, _)| *k == key) {
             return Ok(s.clone());
@@ -150,6 +136,36 @@ impl Ic3Engine {
         Ok(answer)
     }
 
+    /// Whether this process already has the small sizes' run of `p` (`run` on it would
+    /// begin with that run's invariant, not with IC3 at sizes 1..seed).
+    pub fn has_small_run(&self, p: &Problem) -> bool {
+        let key = self.small_key(p, seed_size(p.model));
+        SMALL_RUNS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .any(|(k, s)| *k == key && s.invariant.is_some())
+    }
+
+    /// What identifies the run of `p` at sizes 1..seed.
+    fn small_key(&self, p: &Problem, seed: usize) -> SmallKey {
+        SmallKey {
+            model: p.model as *const Model as usize,
+            text: p
+                .model
+                .source
+                .text
+                .bytes()
+                .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                    (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+                }),
+            props: p.props.clone(),
+            seed,
+            solver: self.solver,
+            symmetry: self.symmetry,
+        }
+    }
+
     /// Seeds for the aggregate run: the small sizes' lemmas claimed up to the largest
     /// size, filtered to an inductive subset of the full system (`houdini`). Symmetric
     /// lemmas rarely depend on the size.
@@ -159,12 +175,16 @@ impl Ic3Engine {
         ctl: &Control,
         ts: &mut Transys,
         small: &Small,
+        extra: &[Lemma],
     ) -> Result<Vec<Lemma>, String> {
-        let Some(inv) = &small.invariant else {
+        let none = Vec::new();
+        let inv = small.invariant.as_ref().unwrap_or(&none);
+        if inv.is_empty() && extra.is_empty() {
             return Ok(Vec::new());
-        };
+        }
         let widened: Vec<Lemma> = inv
             .iter()
+            .chain(extra)
             .cloned()
             .map(|mut l| {
                 if l.hi == small.seed {
@@ -350,6 +370,18 @@ impl Ic3Engine {
         ctl: &Control,
         skip: &[(PropId, usize)],
     ) -> Result<(Transys<'m>, Ic3Outcome), String> {
+        self.run_seeded(p, ctl, skip, &[])
+    }
+
+    /// `run`, with `extra` candidate lemmas (over sizes reaching the largest, which
+    /// are claimed up to it) filtered by Houdini with the small sizes' lemmas.
+    pub fn run_seeded<'m>(
+        &self,
+        p: &Problem<'m>,
+        ctl: &Control,
+        skip: &[(PropId, usize)],
+        extra: &[Lemma],
+    ) -> Result<(Transys<'m>, Ic3Outcome), String> {
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
         let small = self.small(p, ctl)?;
         if small.bug_depth.is_none()
@@ -358,7 +390,7 @@ impl Ic3Engine {
         {
             return Ok((ts, out));
         }
-        let seed = self.seed(p, ctl, &mut ts, &small)?;
+        let seed = self.seed(p, ctl, &mut ts, &small, extra)?;
         let bug_depth = small.bug_depth;
         let mut found = match bug_depth {
             Some(d) => self.bmc_up_to(p, ctl, d)?,
