@@ -22,6 +22,9 @@ use std::collections::HashSet;
 /// Candidates over at most this many processes.
 const MAX_PROCS: usize = 2;
 
+/// A choice of processes and the places of the positions' cells read through it.
+type Read = (Vec<i64>, Option<Vec<usize>>);
+
 /// A process-valued cell that points outside the chosen processes: equal to no atom's
 /// value.
 const OTHER: i64 = i64::MIN / 4;
@@ -51,7 +54,7 @@ pub fn candidates(ts: &Transys, max_atoms: usize, cap: usize) -> Vec<Lemma> {
             .collect();
         // Per width, each choice of processes with the places of the positions'
         // cells in the state vectors (`None`: a cell missing at that width).
-        let mut reads: Vec<Vec<(Vec<i64>, Option<Vec<usize>>)>> = vec![Vec::new(); ts.agg.max + 1];
+        let mut reads: Vec<Vec<Read>> = vec![Vec::new(); ts.agg.max + 1];
         for (w, at_w) in reads.iter_mut().enumerate().skip(k.max(1)) {
             let mut tuple = Vec::with_capacity(k);
             each_tuple(k, w, ordered, &mut tuple, &mut |t| {

@@ -266,7 +266,6 @@ fn prove_with(
     if let Some(r) = refused(model, symmetry) {
         return Ok(not(r));
     }
-    let frag = cutoff::fragment(model).map_err(|o| o.text(model))?;
     let mut last = String::new();
     // Candidates from the reached states first: when their inductive part proves the
     // properties, IC3 is not needed; otherwise that part seeds IC3's first try.
@@ -276,16 +275,7 @@ fn prove_with(
             "candidates from the states reached at sizes 1..{BRAB_SIZES}, filtered by Houdini"
         );
         let t = Instant::now();
-        let tried = attempt(
-            model,
-            props,
-            &frag,
-            kept.to_vec(),
-            engine,
-            false,
-            solver,
-            ctl,
-        )?;
+        let tried = attempt(model, props, kept.to_vec(), engine, false, solver, ctl)?;
         if ctl.progress {
             crate::progress::line(format!(
                 "every n: {} inductive candidate clauses {} ({:.2}s)",
@@ -347,7 +337,7 @@ fn prove_with(
             .collect();
         let engine = format!("ic3 at sizes 1..{n0}, generalised");
         let t = Instant::now();
-        let tried = attempt(model, props, &frag, general, engine, true, solver, ctl)?;
+        let tried = attempt(model, props, general, engine, true, solver, ctl)?;
         if ctl.progress
             && let Attempt::Proved(cert) | Attempt::Rejected { cert, .. } = &tried
         {
@@ -394,13 +384,13 @@ enum Attempt {
 fn attempt(
     model: &Model,
     props: &[usize],
-    frag: &cutoff::Fragment,
     general: Vec<Lemma>,
     engine: String,
     filter: bool,
     solver: SolverKind,
     ctl: &Control,
 ) -> Result<Attempt, String> {
+    let frag = &cutoff::fragment(model).map_err(|o| o.text(model))?;
     let procs: Vec<usize> = general.iter().map(|l| l.procs).collect();
     let c = cutoff::cutoff(frag, &procs);
     let mut ts = Transys::new(model, 1, c, Encoding::Binary);
