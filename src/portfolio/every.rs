@@ -7,6 +7,10 @@
 //! For an ordered-symmetric family the clauses keep the order of their processes
 //! (`forall i < j. not C`) and IC3's orbits are the increasing maps (`proof::lemma`).
 //!
+//! First, candidate clauses guessed from the states reached at sizes 1..2 (`ic3::brab`,
+//! after Cubicle's BRAB) are filtered by Houdini and given to the checker; when it
+//! accepts, IC3 is not run, otherwise the inductive candidates seed IC3's first try.
+//!
 //! IC3 runs on the aggregate 1..n0 (n0 = 3, then 4, 5 when the lemmas of the
 //! previous try do not generalise); its lemmas that hold at the largest size and
 //! mention fewer than n0 processes become universal clauses `forall distinct x1..xk.
