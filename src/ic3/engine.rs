@@ -117,21 +117,7 @@ impl Ic3Engine {
                 bug_depth: None,
             });
         }
-        let key = SmallKey {
-            model: p.model as *const Model as usize,
-            text: p
-                .model
-                .source
-                .text
-                .bytes()
-                .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                    (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-                }),
-            props: p.props.clone(),
-            seed,
-            solver: self.solver,
-            symmetry: self.symmetry,
-        };
+        let key = self.small_key(p, seed);
         let runs = || SMALL_RUNS.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, s)) = runs().iter().find(|(k, _)| *k == key) {
             return Ok(s.clone());
@@ -153,6 +139,36 @@ impl Ic3Engine {
         Ok(answer)
     }
 
+    /// Whether this process already has the small sizes' run of `p` (`run` on it would
+    /// begin with that run's invariant, not with IC3 at sizes 1..seed).
+    pub fn has_small_run(&self, p: &Problem) -> bool {
+        let key = self.small_key(p, seed_size(p.model));
+        SMALL_RUNS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .any(|(k, s)| *k == key && s.invariant.is_some())
+    }
+
+    /// What identifies the run of `p` at sizes 1..seed.
+    fn small_key(&self, p: &Problem, seed: usize) -> SmallKey {
+        SmallKey {
+            model: p.model as *const Model as usize,
+            text: p
+                .model
+                .source
+                .text
+                .bytes()
+                .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                    (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+                }),
+            props: p.props.clone(),
+            seed,
+            solver: self.solver,
+            symmetry: self.symmetry,
+        }
+    }
+
     /// Seeds for the aggregate run: the small sizes' lemmas claimed up to the largest
     /// size, filtered to an inductive subset of the full system (`houdini`). Symmetric
     /// lemmas rarely depend on the size.
@@ -162,14 +178,19 @@ impl Ic3Engine {
         ctl: &Control,
         ts: &mut Transys,
         runs: &[&Small],
+        extra: &[Lemma],
     ) -> Result<Vec<Lemma>, String> {
         let mut widened: Vec<Lemma> = Vec::new();
-        for small in runs {
-            let Some(inv) = &small.invariant else {
-                continue;
-            };
-            for mut l in inv.iter().cloned() {
-                if l.hi == small.seed {
+        // Each run's lemmas claimed at its largest size go up to the problem's; the
+        // extra candidates are read as the first (smallest) run's.
+        let first = runs.first().map_or(0, |r| r.seed);
+        let lists = runs
+            .iter()
+            .filter_map(|r| r.invariant.as_ref().map(|inv| (r.seed, inv.as_slice())))
+            .chain(std::iter::once((first, extra)));
+        for (seed, lemmas) in lists {
+            for mut l in lemmas.iter().cloned() {
+                if l.hi == seed {
                     l.hi = p.max;
                 }
                 l.lo = l.lo.max(p.min);
@@ -401,6 +422,18 @@ impl Ic3Engine {
         ctl: &Control,
         skip: &[(PropId, usize)],
     ) -> Result<(Transys<'m>, Ic3Outcome), String> {
+        self.run_seeded(p, ctl, skip, &[])
+    }
+
+    /// `run`, with `extra` candidate lemmas (over sizes reaching the largest, which
+    /// are claimed up to it) filtered by Houdini with the small sizes' lemmas.
+    pub fn run_seeded<'m>(
+        &self,
+        p: &Problem<'m>,
+        ctl: &Control,
+        skip: &[(PropId, usize)],
+        extra: &[Lemma],
+    ) -> Result<(Transys<'m>, Ic3Outcome), String> {
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
         let small = self.small(p, ctl)?;
         if small.bug_depth.is_none()
@@ -415,7 +448,7 @@ impl Ic3Engine {
             None
         };
         let runs: Vec<&Small> = std::iter::once(&small).chain(chunk.as_ref()).collect();
-        let seed = self.seed(p, ctl, &mut ts, &runs)?;
+        let seed = self.seed(p, ctl, &mut ts, &runs, extra)?;
         let bug_depth = small.bug_depth;
         let mut found = match bug_depth {
             Some(d) => self.bmc_up_to(p, ctl, d)?,

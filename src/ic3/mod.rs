@@ -33,6 +33,7 @@
 //! Counterexamples are reported as (property, width, depth): the caller finds a
 //! shortest trace with BMC and replays it; invariants are checked by `proof::check`.
 
+pub mod brab;
 mod counting;
 pub mod engine;
 mod frames;

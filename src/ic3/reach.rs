@@ -151,6 +151,17 @@ impl Reached {
             .collect()
     }
 
+    /// The value of state variable `v` in state `i`.
+    #[cfg(test)]
+    pub(super) fn value(&self, i: usize, v: StateVar) -> Option<i64> {
+        Some(self.values.get(i)?[*self.pos.get(&v)?])
+    }
+
+    /// Where state variable `v` sits in the value vectors.
+    pub(super) fn position(&self, v: StateVar) -> Option<usize> {
+        self.pos.get(&v).copied()
+    }
+
     /// The atom's states, as bits.
     fn atom_bits(&mut self, atom: (StateVar, i64)) -> Option<&Vec<u64>> {
         if !self.bits.contains_key(&atom) {

@@ -7,6 +7,10 @@
 //! For an ordered-symmetric family the clauses keep the order of their processes
 //! (`forall i < j. not C`) and IC3's orbits are the increasing maps (`proof::lemma`).
 //!
+//! First, candidate clauses guessed from the states reached at sizes 1..2 (`ic3::brab`,
+//! after Cubicle's BRAB) are filtered by Houdini and given to the checker; when it
+//! accepts, IC3 is not run, otherwise the inductive candidates seed IC3's first try.
+//!
 //! IC3 runs on the aggregate 1..n0 (n0 = 3, then 4, 5 when the lemmas of the
 //! previous try do not generalise); its lemmas that hold at the largest size and
 //! mention fewer than n0 processes become universal clauses `forall distinct x1..xk.
@@ -35,6 +39,12 @@ use std::time::Instant;
 
 /// The largest aggregate IC3 is asked to prove for the lemmas.
 const MAX_N0: usize = 5;
+
+/// Candidate clauses (`ic3::brab`) come from the states reached at sizes 1..this, with
+/// at most `BRAB_ATOMS` atoms, no larger cubes once more than `BRAB_CAP` are found.
+const BRAB_SIZES: usize = 2;
+const BRAB_ATOMS: usize = 3;
+const BRAB_CAP: usize = 2000;
 
 /// The answer for every size.
 #[derive(Clone, Debug)]
@@ -148,7 +158,12 @@ pub fn prove_each(
     if props.is_empty() {
         return Ok(Vec::new());
     }
-    let together = prove_every(model, props, solver, symmetry, ctl)?;
+    let guessed = if ic3_known(model, props, solver) {
+        None
+    } else {
+        guesses(model, symmetry, solver, ctl)?
+    };
+    let together = prove_with(model, props, solver, symmetry, ctl, guessed.as_deref())?;
     let single = props.len() == 1 || refused(model, symmetry).is_some();
     if matches!(together, EveryN::Proved { .. }) || single {
         return Ok(EveryAnswers::same(props, together).props);
@@ -162,7 +177,7 @@ pub fn prove_each(
                 violated: Vec::new(),
             }
         } else {
-            prove_every(model, &[p], solver, symmetry, ctl)?
+            prove_with(model, &[p], solver, symmetry, ctl, guessed.as_deref())?
         };
         out.push(PropEvery { prop: p, answer });
     }
@@ -177,6 +192,75 @@ pub fn prove_every(
     symmetry: bool,
     ctl: &Control,
 ) -> Result<EveryN, String> {
+    let guessed = if ic3_known(model, props, solver) {
+        None
+    } else {
+        guesses(model, symmetry, solver, ctl)?
+    };
+    prove_with(model, props, solver, symmetry, ctl, guessed.as_deref())
+}
+
+/// Whether IC3's run at the small sizes on these properties was made already in this
+/// process (by auto, for the sizes it left): seeded with its lemmas IC3 at 1..3 mostly
+/// converges at once, so the candidates from the reached states would cost more than
+/// they save.
+fn ic3_known(model: &Model, props: &[usize], solver: SolverKind) -> bool {
+    let ic3 = Ic3Engine {
+        solver,
+        symmetry: true,
+    };
+    ic3.has_small_run(&Problem::new(model, 1, 3, props.to_vec()))
+}
+
+/// The candidate clauses of the states reached at sizes 1..`BRAB_SIZES` (`ic3::brab`)
+/// that Houdini keeps on the aggregate 1..c of their cutoff: they hold initially and
+/// are inductive there, whatever the properties. `None` outside the fragment, when
+/// there is none, or when a limit stopped Houdini.
+fn guesses(
+    model: &Model,
+    symmetry: bool,
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<Option<Vec<Lemma>>, String> {
+    if refused(model, symmetry).is_some() || !model.has_lemma_orbits() {
+        return Ok(None);
+    }
+    let frag = cutoff::fragment(model).map_err(|o| o.text(model))?;
+    let t = Instant::now();
+    let few = Transys::new(model, 1, BRAB_SIZES, Encoding::Binary);
+    let cands = crate::ic3::brab::candidates(&few, BRAB_ATOMS, BRAB_CAP);
+    if cands.is_empty() {
+        return Ok(None);
+    }
+    let (found, t_cands) = (cands.len(), t.elapsed().as_secs_f64());
+    let procs: Vec<usize> = cands.iter().map(|l| l.procs).collect();
+    let c = cutoff::cutoff(&frag, &procs);
+    let mut ts = Transys::new(model, 1, c, Encoding::Binary);
+    let widened: Vec<Lemma> = cands
+        .into_iter()
+        .map(|l| Lemma { lo: 1, hi: c, ..l })
+        .collect();
+    let kept = houdini(&mut ts, widened, true, solver, &ctl.sat_stop())?;
+    if ctl.progress {
+        crate::progress::line(format!(
+            "every n: {found} candidate clauses from the states reached at sizes 1..{BRAB_SIZES} ({t_cands:.2}s), {} of them inductive at sizes 1..{c} ({:.2}s)",
+            kept.as_ref().map_or(0, |k| k.len()),
+            t.elapsed().as_secs_f64() - t_cands
+        ));
+    }
+    Ok(kept.filter(|k| !k.is_empty()))
+}
+
+/// `prove_every` with the inductive candidates `guessed` (`guesses`): tried first on
+/// their own, then as seeds of IC3's first try.
+fn prove_with(
+    model: &Model,
+    props: &[usize],
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &Control,
+    guessed: Option<&[Lemma]>,
+) -> Result<EveryN, String> {
     let start = Instant::now();
     let not = |reason: String| EveryN::NotReached {
         violated: Vec::new(),
@@ -186,15 +270,50 @@ pub fn prove_every(
     if let Some(r) = refused(model, symmetry) {
         return Ok(not(r));
     }
-    let frag = cutoff::fragment(model).map_err(|o| o.text(model))?;
     let mut last = String::new();
+    // Candidates from the reached states first: when their inductive part proves the
+    // properties, IC3 is not needed; otherwise that part seeds IC3's first try.
+    let mut seeds: Vec<Lemma> = Vec::new();
+    if let Some(kept) = guessed {
+        let engine = format!(
+            "candidates from the states reached at sizes 1..{BRAB_SIZES}, filtered by Houdini"
+        );
+        let t = Instant::now();
+        let tried = attempt(model, props, kept.to_vec(), engine, false, solver, ctl)?;
+        if ctl.progress {
+            crate::progress::line(format!(
+                "every n: {} inductive candidate clauses {} ({:.2}s)",
+                kept.len(),
+                if matches!(tried, Attempt::Proved(_)) {
+                    "prove the properties at every size up to the cutoff"
+                } else {
+                    "do not prove the properties"
+                },
+                t.elapsed().as_secs_f64()
+            ));
+        }
+        match tried {
+            Attempt::Proved(cert) => return Ok(proved(model, cert, start)),
+            Attempt::Stopped => return Ok(not("a limit stopped the search".into())),
+            Attempt::Rejected { reason, .. } => {
+                last = reason;
+                seeds = kept.to_vec();
+            }
+        }
+    }
     for n0 in 3..=MAX_N0 {
         let ic3 = Ic3Engine {
             solver,
             symmetry: true,
         };
         let small = Problem::new(model, 1, n0, props.to_vec());
-        let (_, out) = ic3.run(&small, ctl, &[])?;
+        // Only the first try: when its invariant does not generalise, the later ones
+        // run as without candidates (IC3 would converge at once on the same seeds).
+        let extra: Vec<Lemma> = seeds
+            .drain(..)
+            .map(|l| Lemma { lo: 1, hi: n0, ..l })
+            .collect();
+        let (_, out) = ic3.run_seeded(&small, ctl, &[], &extra)?;
         if let Some(c) = out.cexs.first() {
             let what = match c.key {
                 crate::verdict::PropId::Unsafe(u) => format!("`{}`", model.unsafes[u].name),
@@ -220,87 +339,137 @@ pub fn prove_every(
             .into_iter()
             .filter(|l| l.hi == n0 && l.procs < n0)
             .collect();
-        let procs: Vec<usize> = general.iter().map(|l| l.procs).collect();
-        let c = cutoff::cutoff(&frag, &procs);
-        let mut ts = Transys::new(model, 1, c, Encoding::Binary);
-        let widened: Vec<Lemma> = general
-            .into_iter()
-            .map(|l| Lemma { lo: 1, hi: c, ..l })
-            .collect();
-        let Some(kept) = houdini(&mut ts, widened, true, solver, &ctl.sat_stop())? else {
-            return Ok(not("a limit stopped the search".into()));
-        };
-        let lemmas: Vec<CertLemma> = kept
-            .iter()
-            .map(|l| CertLemma {
-                sizes: None,
-                ..l.to_cert(&ts, (l.lo, l.hi))
-            })
-            .collect();
-        let kept_procs: Vec<usize> = kept.iter().map(|l| l.procs).collect();
-        let c = cutoff::cutoff(&frag, &kept_procs);
-        let sizes: Vec<usize> = (1..=c).collect();
-        let mut proves: Vec<(String, Vec<usize>)> = props
-            .iter()
-            .map(|&p| (model.unsafes[p].name.clone(), sizes.clone()))
-            .collect();
-        proves.push(("range_error".into(), sizes.clone()));
-        let cert = Certificate {
-            model: model.source.name.clone(),
-            hash: text_hash(&model.source.text),
-            sizes: (1, c),
-            engine: format!("ic3 at sizes 1..{n0}, generalised"),
-            induction: 1,
-            simple_path: false,
-            proves,
-            lemmas,
-            every: Some(c),
-            // The fragment has no ints (`cutoff::fragment`).
-            ints: None,
-            liveness: None,
-            counting: None,
-            assume: model.assumed.clone(),
-            nodes: Vec::new(),
-        };
+        let engine = format!("ic3 at sizes 1..{n0}, generalised");
         let t = Instant::now();
-        let check = check_every(model, &cert, solver, &ctl.sat_stop())?;
-        if ctl.progress {
+        let tried = attempt(model, props, general, engine, true, solver, ctl)?;
+        if ctl.progress
+            && let Attempt::Proved(cert) | Attempt::Rejected { cert, .. } = &tried
+        {
             crate::progress::line(format!(
                 "every n: {} clauses from IC3 at sizes 1..{n0}, cutoff {}, {} at sizes 1..{} ({:.2}s)",
                 cert.lemmas.len(),
-                check.cutoff,
-                if check.accepted() {
+                cert.sizes.1,
+                if matches!(tried, Attempt::Proved(_)) {
                     "checked"
                 } else {
                     "rejected"
                 },
-                check.cutoff,
+                cert.sizes.1,
                 t.elapsed().as_secs_f64()
             ));
         }
-        if check.accepted() {
-            let cutoff = check.cutoff;
-            return Ok(EveryN::Proved {
-                cutoff,
-                certificate: Arc::new(Certificate {
-                    every: Some(cutoff),
-                    ..cert
-                }),
-                init_everywhere: cutoff::init_everywhere(model),
-                seconds: start.elapsed().as_secs_f64(),
-            });
+        match tried {
+            Attempt::Proved(cert) => return Ok(proved(model, cert, start)),
+            Attempt::Stopped => return Ok(not("a limit stopped the search".into())),
+            Attempt::Rejected { reason, .. } => last = reason,
         }
-        last = match (&check.refused, check.sizes.iter().find(|s| !s.accepted())) {
-            (Some(r), _) => r.clone(),
-            (None, Some(s)) => format!(
-                "at size {}: {}",
-                s.size,
-                [&s.failures[..], &s.unchecked[..]].concat().join("; ")
-            ),
-            (None, None) => "rejected".into(),
-        };
     }
     Ok(not(format!(
         "the clauses of IC3's proofs at sizes up to {MAX_N0} that generalise do not prove the properties at every size up to the cutoff ({last})"
     )))
+}
+
+/// What one set of candidate clauses gave.
+enum Attempt {
+    /// The checker accepted the invariant (the certificate, with its cutoff).
+    Proved(Box<Certificate>),
+    /// It did not, and why.
+    Rejected {
+        reason: String,
+        cert: Box<Certificate>,
+    },
+    Stopped,
+}
+
+/// Claim the clauses `general` at every size: the cutoff from their processes,
+/// Houdini's largest subset inductive on the aggregate 1..c (with `filter`; without,
+/// the clauses are Houdini's already), then the independent checker at every size up
+/// to the cutoff of what is kept.
+fn attempt(
+    model: &Model,
+    props: &[usize],
+    general: Vec<Lemma>,
+    engine: String,
+    filter: bool,
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<Attempt, String> {
+    let frag = &cutoff::fragment(model).map_err(|o| o.text(model))?;
+    let procs: Vec<usize> = general.iter().map(|l| l.procs).collect();
+    let c = cutoff::cutoff(frag, &procs);
+    let mut ts = Transys::new(model, 1, c, Encoding::Binary);
+    let widened: Vec<Lemma> = general
+        .into_iter()
+        .map(|l| Lemma { lo: 1, hi: c, ..l })
+        .collect();
+    let kept = if filter {
+        let Some(kept) = houdini(&mut ts, widened, true, solver, &ctl.sat_stop())? else {
+            return Ok(Attempt::Stopped);
+        };
+        kept
+    } else {
+        widened
+    };
+    let lemmas: Vec<CertLemma> = kept
+        .iter()
+        .map(|l| CertLemma {
+            sizes: None,
+            ..l.to_cert(&ts, (l.lo, l.hi))
+        })
+        .collect();
+    let kept_procs: Vec<usize> = kept.iter().map(|l| l.procs).collect();
+    let c = cutoff::cutoff(frag, &kept_procs);
+    let sizes: Vec<usize> = (1..=c).collect();
+    let mut proves: Vec<(String, Vec<usize>)> = props
+        .iter()
+        .map(|&p| (model.unsafes[p].name.clone(), sizes.clone()))
+        .collect();
+    proves.push(("range_error".into(), sizes.clone()));
+    let cert = Certificate {
+        model: model.source.name.clone(),
+        hash: text_hash(&model.source.text),
+        sizes: (1, c),
+        engine,
+        induction: 1,
+        simple_path: false,
+        proves,
+        lemmas,
+        every: Some(c),
+        // The fragment has no ints (`cutoff::fragment`).
+        ints: None,
+        liveness: None,
+        counting: None,
+        assume: model.assumed.clone(),
+        nodes: Vec::new(),
+    };
+    let check = check_every(model, &cert, solver, &ctl.sat_stop())?;
+    if check.accepted() {
+        return Ok(Attempt::Proved(Box::new(Certificate {
+            every: Some(check.cutoff),
+            ..cert
+        })));
+    }
+    let reason = match (&check.refused, check.sizes.iter().find(|s| !s.accepted())) {
+        (Some(r), _) => r.clone(),
+        (None, Some(s)) => format!(
+            "at size {}: {}",
+            s.size,
+            [&s.failures[..], &s.unchecked[..]].concat().join("; ")
+        ),
+        (None, None) => "rejected".into(),
+    };
+    Ok(Attempt::Rejected {
+        reason,
+        cert: Box::new(cert),
+    })
+}
+
+/// The answer for a certificate the checker accepted.
+fn proved(model: &Model, cert: Box<Certificate>, start: Instant) -> EveryN {
+    EveryN::Proved {
+        cutoff: cert.every.unwrap_or(cert.sizes.1),
+        certificate: Arc::new(*cert),
+        init_everywhere: cutoff::init_everywhere(model),
+        seconds: start.elapsed().as_secs_f64(),
+    }
 }
