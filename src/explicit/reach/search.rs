@@ -19,7 +19,7 @@ use crate::model::instance::State;
 use crate::verdict::Limit;
 use std::collections::{HashMap, VecDeque};
 use std::sync::RwLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
@@ -47,6 +47,23 @@ const BLOCK: usize = 4096;
 const PARALLEL_FROM: usize = 64;
 /// States expanded at a time by one thread alone.
 const ALONE_STEP: usize = 256;
+/// The fewest states of a chunk of a block shared by several threads (`chunks`).
+const MIN_CHUNK: usize = 32;
+
+/// The cuts of a block of `n` states into chunks for `threads` threads, by guided
+/// self-scheduling (Polychronopoulos and Kuck, "Guided self-scheduling", IEEE TC 1987):
+/// each chunk is a `2 * threads`-th of what remains, down to `MIN_CHUNK`. The threads
+/// take chunks as they come free, so a thread slowed down (by costlier states, by
+/// another process) takes fewer, and the last chunks, small, even out the ends.
+fn chunks(n: usize, threads: usize, cuts: &mut Vec<usize>) {
+    cuts.clear();
+    cuts.push(0);
+    let mut at = 0;
+    while at < n {
+        at += ((n - at) / (2 * threads)).max(MIN_CHUNK).min(n - at);
+        cuts.push(at);
+    }
+}
 
 /// A search: what the threads share, and the records the merge keeps.
 pub(super) struct Search<'a> {
@@ -101,7 +118,23 @@ pub(super) struct Explored {
 struct Team {
     barrier: Barrier,
     quit: AtomicBool,
+    /// The next chunk to take in the phase under way.
+    next: AtomicUsize,
     prof: Prof,
+}
+
+impl Team {
+    /// Chunks of `blk` for `f` until none is left.
+    fn each_chunk(&self, blk: &RwLock<Block>, mut f: impl FnMut(usize)) {
+        let n = blk.read().unwrap().sources();
+        loop {
+            let c = self.next.fetch_add(1, Ordering::Relaxed);
+            if c >= n {
+                return;
+            }
+            f(c);
+        }
+    }
 }
 
 impl Records {
@@ -332,7 +365,7 @@ impl<'a> Search<'a> {
             parts: (0..PARTS)
                 .map(|_| RwLock::new(Part::new(ctx.kind, inst.words, ctx.props.len())))
                 .collect(),
-            outs: (0..threads)
+            outs: (0..max_chunks(threads))
                 .map(|_| RwLock::new(Outbox::new(threads, trans)))
                 .collect(),
             block: RwLock::new(Block::default()),
@@ -429,7 +462,8 @@ impl<'a> Search<'a> {
         let team = Team {
             barrier: Barrier::new(self.threads),
             quit: AtomicBool::new(false),
-            prof: Prof::new(self.threads),
+            next: AtomicUsize::new(0),
+            prof: Prof::new(self.threads, self.outs.len()),
         };
         let mut cursor = 0usize;
         let mut depth = 0usize;
@@ -471,7 +505,7 @@ impl<'a> Search<'a> {
                         scope.spawn(move || worker(t, ctx, parts, outs, block, team));
                     }
                 }
-                let sources = if parallel { threads } else { 1 };
+                let team_size = if parallel { threads } else { 1 };
                 let shared = Shared {
                     ctx,
                     parts,
@@ -479,7 +513,7 @@ impl<'a> Search<'a> {
                     block,
                     team: &team,
                 };
-                shared.run_block(rec, cursor, end, depth, sources, &mut work);
+                shared.run_block(rec, cursor, end, depth, team_size, &mut work);
                 cursor = end;
                 if opts.max_states.is_some_and(|m| rec.count >= m) && cursor < rec.count {
                     limit = Some(Limit::MaxStates);
@@ -525,6 +559,21 @@ impl<'a> Search<'a> {
     }
 }
 
+/// The most chunks a block is cut into for `threads` threads (1 alone).
+fn max_chunks(threads: usize) -> usize {
+    if threads == 1 {
+        return 1;
+    }
+    let mut cuts = Vec::new();
+    (PARALLEL_FROM..=BLOCK)
+        .map(|n| {
+            chunks(n, threads, &mut cuts);
+            cuts.len() - 1
+        })
+        .max()
+        .unwrap_or(1)
+}
+
 /// What the leading thread shares with the team during a search.
 struct Shared<'s, 'a> {
     ctx: &'s Ctx<'a>,
@@ -535,7 +584,7 @@ struct Shared<'s, 'a> {
 }
 
 impl Shared<'_, '_> {
-    /// Expand states `from..to` (all at `depth`) on `sources` threads (the others wait
+    /// Expand states `from..to` (all at `depth`) on `threads` threads (the others wait
     /// at the team's barrier), insert their successors and number the new ones.
     fn run_block(
         &self,
@@ -543,17 +592,17 @@ impl Shared<'_, '_> {
         from: usize,
         to: usize,
         depth: usize,
-        sources: usize,
+        threads: usize,
         work: &mut Work,
     ) {
         // One thread alone goes by smaller steps, so that the successors it sends are
         // still in cache when it inserts them. Steps never change the outcome: the
         // numbering is the same for any cut of the queue.
-        let step = if sources > 1 { to - from } else { ALONE_STEP };
+        let step = if threads > 1 { to - from } else { ALONE_STEP };
         let mut at = from;
         while at < to {
             let end = to.min(at + step);
-            self.run_step(rec, at, end, depth, sources, work);
+            self.run_step(rec, at, end, depth, threads, work);
             at = end;
         }
     }
@@ -564,10 +613,10 @@ impl Shared<'_, '_> {
         from: usize,
         to: usize,
         depth: usize,
-        sources: usize,
+        threads: usize,
         work: &mut Work,
     ) {
-        let prof = &self.team.prof;
+        let (prof, team) = (&self.team.prof, self.team);
         prof.time(0, Phase::Serial, || {
             let mut blk = self.block.write().unwrap();
             let w = self.ctx.inst.words;
@@ -576,44 +625,71 @@ impl Shared<'_, '_> {
             blk.depth = depth;
             blk.words.clear();
             blk.words.extend(rec.fifo.drain(..n * w));
-            blk.cuts.clear();
-            blk.cuts.extend((0..=sources).map(|t| n * t / sources));
+            if threads > 1 {
+                chunks(n, threads, &mut blk.cuts);
+            } else {
+                blk.cuts.clear();
+                blk.cuts.extend([0, n]);
+            }
+            blk.owners = threads;
             blk.unsafe_known.clear();
             blk.unsafe_known
                 .extend(rec.unsafe_found.iter().map(|f| f.is_some()));
             blk.range_known = rec.range_found.is_some();
         });
+        team.next.store(0, Ordering::Relaxed);
         let (ctx, parts, outs, block) = (self.ctx, self.parts, self.outs, self.block);
-        if sources > 1 {
-            prof.wait(0, &self.team.barrier);
+        if threads > 1 {
+            prof.wait(0, &team.barrier);
         }
-        prof.time(0, Phase::Expand, || {
-            source(0, ctx, parts, outs, block, work)
+        team.each_chunk(block, |c| {
+            prof.time_chunk(0, Phase::Expand, c, || {
+                source(c, ctx, parts, outs, block, work)
+            })
         });
-        if sources > 1 {
-            prof.wait(0, &self.team.barrier);
+        if threads > 1 {
+            prof.wait(0, &team.barrier);
         }
+        // Chunk 0 is the leader's to number (straight into the records), the others go
+        // to whoever comes free.
+        team.next.store(1, Ordering::Relaxed);
         prof.time(0, Phase::Insert, || {
-            owner(0, sources, ctx, parts, outs, block)
+            owner(0, threads, ctx, parts, outs, block)
         });
-        if sources > 1 {
-            prof.wait(0, &self.team.barrier);
+        if threads > 1 {
+            prof.wait(0, &team.barrier);
         }
         rec.block_first = rec.count;
-        prof.time(0, Phase::Number, || {
+        {
             let guards: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
             let refs: Vec<&Part> = guards.iter().map(|g| &**g).collect();
-            let out = outs[0].read().unwrap();
-            expand::number(&out, &refs, self.ctx.inst.words, rec);
-        });
-        if sources > 1 {
-            prof.wait(0, &self.team.barrier);
+            prof.time_chunk(0, Phase::Number, 0, || {
+                let out = outs[0].read().unwrap();
+                expand::number(&out, &refs, self.ctx.inst.words, rec);
+            });
+            team.each_chunk(block, |c| {
+                prof.time_chunk(0, Phase::Number, c, || number_fresh(c, ctx, &refs, outs))
+            });
+        }
+        if threads > 1 {
+            prof.wait(0, &team.barrier);
         }
         prof.time(0, Phase::Serial, || {
             rec.take_in(ctx, parts, outs, &block.read().unwrap())
         });
-        prof.end_block(sources, to - from);
+        let chunks = block.read().unwrap().sources();
+        prof.end_block(threads, chunks, to - from);
     }
+}
+
+/// Number the new states of chunk `c` into its outbox's `Fresh`.
+fn number_fresh(c: usize, ctx: &Ctx, parts: &[&Part], outs: &[RwLock<Outbox>]) {
+    let mut out = outs[c].write().unwrap();
+    let out = &mut *out;
+    let mut fresh = std::mem::take(&mut out.fresh);
+    fresh.clear();
+    expand::number(out, parts, ctx.inst.words, &mut fresh);
+    out.fresh = fresh;
 }
 
 /// Bytes held by the visited set, the parent records, the queue and the buffers.
@@ -685,31 +761,30 @@ fn worker(
     team: &Team,
 ) {
     let mut work = Work::new(ctx.inst);
-    let threads = outs.len();
     let prof = &team.prof;
     loop {
         prof.wait(t, &team.barrier);
         if team.quit.load(Ordering::Acquire) {
             return;
         }
-        prof.time(t, Phase::Expand, || {
-            source(t, ctx, parts, outs, block, &mut work)
+        let threads = block.read().unwrap().owners;
+        team.each_chunk(block, |c| {
+            prof.time_chunk(t, Phase::Expand, c, || {
+                source(c, ctx, parts, outs, block, &mut work)
+            })
         });
         prof.wait(t, &team.barrier);
         prof.time(t, Phase::Insert, || {
             owner(t, threads, ctx, parts, outs, block)
         });
         prof.wait(t, &team.barrier);
-        prof.time(t, Phase::Number, || {
+        {
             let guards: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
             let refs: Vec<&Part> = guards.iter().map(|g| &**g).collect();
-            let mut out = outs[t].write().unwrap();
-            let out = &mut *out;
-            out.fresh.clear();
-            let mut fresh = std::mem::take(&mut out.fresh);
-            expand::number(out, &refs, ctx.inst.words, &mut fresh);
-            out.fresh = fresh;
-        });
+            team.each_chunk(block, |c| {
+                prof.time_chunk(t, Phase::Number, c, || number_fresh(c, ctx, &refs, outs))
+            });
+        }
         prof.wait(t, &team.barrier);
     }
 }
