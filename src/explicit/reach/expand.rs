@@ -245,10 +245,8 @@ pub(super) struct Block {
     pub depth: usize,
     /// Their real packed forms.
     pub words: Vec<u64>,
-    /// Source (chunk) c is states `cuts[c]..cuts[c + 1]` of the block.
+    /// Source t expands states `cuts[t]..cuts[t + 1]` of the block.
     pub cuts: Vec<usize>,
-    /// The threads inserting (owners of partitions).
-    pub owners: usize,
     /// Per property: a violation is known from earlier blocks.
     pub unsafe_known: Vec<bool>,
     /// A range error is known from earlier blocks.
@@ -256,14 +254,13 @@ pub(super) struct Block {
 }
 
 impl Block {
-    /// The number of sources: chunks of the block, taken by the threads as they come
-    /// free, their successors inserted and numbered chunk by chunk in order.
+    /// The number of sources (threads expanding it).
     pub fn sources(&self) -> usize {
         self.cuts.len().saturating_sub(1)
     }
 }
 
-/// Expand the block's states of source (chunk) `t` into its outbox. With `parts` (the
+/// Expand the block's states of source `t` into its outbox. With `parts` (the
 /// partitions, read-only: a thread expanding a block alone), each successor's table
 /// entry is fetched into the cache now, long before its insert reads it.
 pub(super) fn expand(
@@ -279,7 +276,7 @@ pub(super) fn expand(
     let w = inst.words;
     let send_key = ctx.sends_key();
     let lossy = !ctx.kind.exact();
-    let owners = blk.owners;
+    let owners = blk.sources();
     // The owner of each partition (no division per successor).
     let owner_of: [usize; PARTS] = std::array::from_fn(|p| p % owners);
     let Work {

@@ -5,11 +5,8 @@
 //! the leader's serial work. CPU time of each thread (not wall time) so that the
 //! figures do not depend on the load of a shared machine: the critical path is the
 //! time the search would take on as many idle cores as threads, and the CPU time of a
-//! one-thread run divided by it bounds the speed-up. The phases whose chunks the
-//! threads take as they come free (expand, number) are charged the schedule of their
-//! chunks' CPU times on that many idle cores, each chunk in order to the first core
-//! free (on a loaded machine a thread left without its core takes fewer chunks, so
-//! its own CPU time would say less). Off, it costs one branch per phase.
+//! one-thread run divided by it bounds the speed-up. Off, it costs one branch per
+//! phase.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -51,8 +48,6 @@ pub(super) struct Prof {
     imbalance: [AtomicU64; PHASES],
     blocks: [AtomicU64; 2],
     states: [AtomicU64; 2],
-    /// Per chunk of the current block: CPU nanoseconds in expand and in number.
-    chunk: [Vec<AtomicU64>; 2],
 }
 
 /// The CPU time of the calling thread, in nanoseconds.
@@ -67,7 +62,7 @@ fn cpu_ns() -> u64 {
 }
 
 impl Prof {
-    pub fn new(threads: usize, chunks: usize) -> Prof {
+    pub fn new(threads: usize) -> Prof {
         Prof {
             on: std::env::var_os("NFOLD_SEARCH_PROFILE").is_some(),
             slots: (0..threads).map(|_| Slot::default()).collect(),
@@ -75,25 +70,7 @@ impl Prof {
             imbalance: Default::default(),
             blocks: Default::default(),
             states: Default::default(),
-            chunk: std::array::from_fn(|_| (0..chunks).map(|_| AtomicU64::new(0)).collect()),
         }
-    }
-
-    /// Run `f` as thread `t`'s work on chunk `c` in phase `p` (expand or number).
-    #[inline]
-    pub fn time_chunk<R>(&self, t: usize, p: Phase, c: usize, f: impl FnOnce() -> R) -> R {
-        if !self.on {
-            return f();
-        }
-        let a = cpu_ns();
-        let r = f();
-        let d = cpu_ns() - a;
-        let i = (p as usize == Phase::Number as usize) as usize;
-        self.chunk[i][c].store(d, Ordering::Relaxed);
-        let s = &self.slots[t];
-        s.block[p as usize].fetch_add(d, Ordering::Relaxed);
-        s.total[p as usize].fetch_add(d, Ordering::Relaxed);
-        r
     }
 
     /// Run `f` as thread `t`'s work in phase `p`.
@@ -124,10 +101,9 @@ impl Prof {
         self.slots[t].wait.fetch_add(d, Ordering::Relaxed);
     }
 
-    /// The leader, once every thread is done with a block of `states` states cut into
-    /// `chunks` chunks for `sources` threads: add its critical path, start the next
-    /// block's figures.
-    pub fn end_block(&self, sources: usize, chunks: usize, states: usize) {
+    /// The leader, once every thread is done with a block of `states` states expanded
+    /// by `sources` threads: add its critical path, start the next block's figures.
+    pub fn end_block(&self, sources: usize, states: usize) {
         if !self.on {
             return;
         }
@@ -136,22 +112,11 @@ impl Prof {
             let times = self.slots[..sources]
                 .iter()
                 .map(|s| s.block[p].load(Ordering::Relaxed));
-            let mean = times.clone().sum::<u64>() / sources as u64;
-            let max = match p {
-                0 | 2 if sources > 1 => {
-                    let i = (p == Phase::Number as usize) as usize;
-                    let mut free = vec![0u64; sources];
-                    for c in &self.chunk[i][..chunks] {
-                        let first = free.iter_mut().min().unwrap();
-                        *first += c.swap(0, Ordering::Relaxed);
-                    }
-                    free.into_iter().max().unwrap_or(0)
-                }
-                _ => times.max().unwrap_or(0),
-            };
+            let max = times.clone().max().unwrap_or(0);
+            let mean = times.sum::<u64>() / sources as u64;
             path += max;
             if p != Phase::Serial as usize {
-                self.imbalance[p].fetch_add(max.saturating_sub(mean), Ordering::Relaxed);
+                self.imbalance[p].fetch_add(max - mean, Ordering::Relaxed);
             }
         }
         for s in &self.slots {
@@ -194,7 +159,7 @@ impl Prof {
             text.push_str(&format!(" waited {:.3} s\n", s(ld(&slot.wait))));
         }
         let crit = ld(&self.critical).max(1);
-        text.push_str("  critical path beyond the mean of the threads, per phase:");
+        text.push_str("  slowest thread beyond the mean, per phase:");
         for p in 0..Phase::Serial as usize {
             text.push_str(&format!(" {} {:.3} s", NAMES[p], s(ld(&self.imbalance[p]))));
         }

@@ -1,13 +1,27 @@
 //! The breadth-first search of one size, block-synchronous on a team of threads: the
-//! queue is cut into blocks of consecutive states of one BFS level; every thread
-//! expands a share of the block and sends the successors to the partitions of the
-//! visited set their hashes select (`expand::expand`); each partition's owner inserts
-//! them in rank order (`expand::insert`); the merge numbers the new states in the
-//! sequential search's order, records their parents and queues them. So the states
-//! stored, their numbers, their parents and every violation reported are the same at
-//! every thread count, and BFS order keeps every counterexample a shortest one. (The
-//! level-synchronous scheme of distributed BFS, e.g. Stern and Dill, "Parallelizing the
-//! Murphi verifier", CAV 1997, with ranks making the outcome independent of timing.)
+//! queue is cut into blocks of consecutive states of one BFS level (up to `BLOCK`), each
+//! thread a contiguous share of the block (a source). A block goes through four
+//! phases, with the team's barrier (`barrier::Barrier`) between them:
+//! 1. expand: each source fires every transition on its states and sends each
+//!    successor to the owner of the partition of the visited set its hash selects
+//!    (`expand::expand`);
+//! 2. insert: each thread inserts what was sent to its partitions, source by source in
+//!    order, so the first copy of a state stored is the sequential search's first
+//!    (`expand::insert`), and checks the properties on the new states;
+//! 3. number: each source numbers its new states in the order it generated them
+//!    (`expand::number`), the leader's straight into its records, the others' into
+//!    their outboxes' buffers;
+//! 4. the leader alone appends those buffers in source order (a copy of the block's
+//!    new states), which is the sequential numbering, takes in what was found, and
+//!    prepares the next block.
+//!
+//! So the states stored, their numbers, their parents and every violation reported are
+//! the same at every thread count, and BFS order keeps every counterexample a shortest
+//! one. Blocks of fewer than `PARALLEL_FROM` states (small levels) are run by the
+//! leader alone, in steps of `ALONE_STEP` states; with one thread, every block is.
+//! `NFOLD_SEARCH_PROFILE=1` prints where the time goes (`prof`). (The level-synchronous
+//! scheme of distributed BFS, e.g. Stern and Dill, "Parallelizing the Murphi verifier",
+//! CAV 1997, with ranks making the outcome independent of timing.)
 
 use super::ReachOptions;
 use super::barrier::Barrier;
@@ -19,7 +33,7 @@ use crate::model::instance::State;
 use crate::verdict::Limit;
 use std::collections::{HashMap, VecDeque};
 use std::sync::RwLock;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
@@ -47,23 +61,6 @@ const BLOCK: usize = 4096;
 const PARALLEL_FROM: usize = 64;
 /// States expanded at a time by one thread alone.
 const ALONE_STEP: usize = 256;
-/// The fewest states of a chunk of a block shared by several threads (`chunks`).
-const MIN_CHUNK: usize = 32;
-
-/// The cuts of a block of `n` states into chunks for `threads` threads, by guided
-/// self-scheduling (Polychronopoulos and Kuck, "Guided self-scheduling", IEEE TC 1987):
-/// each chunk is a `2 * threads`-th of what remains, down to `MIN_CHUNK`. The threads
-/// take chunks as they come free, so a thread slowed down (by costlier states, by
-/// another process) takes fewer, and the last chunks, small, even out the ends.
-fn chunks(n: usize, threads: usize, cuts: &mut Vec<usize>) {
-    cuts.clear();
-    cuts.push(0);
-    let mut at = 0;
-    while at < n {
-        at += ((n - at) / (2 * threads)).max(MIN_CHUNK).min(n - at);
-        cuts.push(at);
-    }
-}
 
 /// A search: what the threads share, and the records the merge keeps.
 pub(super) struct Search<'a> {
@@ -118,23 +115,7 @@ pub(super) struct Explored {
 struct Team {
     barrier: Barrier,
     quit: AtomicBool,
-    /// The next chunk to take in the phase under way.
-    next: AtomicUsize,
     prof: Prof,
-}
-
-impl Team {
-    /// Chunks of `blk` for `f` until none is left.
-    fn each_chunk(&self, blk: &RwLock<Block>, mut f: impl FnMut(usize)) {
-        let n = blk.read().unwrap().sources();
-        loop {
-            let c = self.next.fetch_add(1, Ordering::Relaxed);
-            if c >= n {
-                return;
-            }
-            f(c);
-        }
-    }
 }
 
 impl Records {
@@ -365,7 +346,7 @@ impl<'a> Search<'a> {
             parts: (0..PARTS)
                 .map(|_| RwLock::new(Part::new(ctx.kind, inst.words, ctx.props.len())))
                 .collect(),
-            outs: (0..max_chunks(threads))
+            outs: (0..threads)
                 .map(|_| RwLock::new(Outbox::new(threads, trans)))
                 .collect(),
             block: RwLock::new(Block::default()),
@@ -462,8 +443,7 @@ impl<'a> Search<'a> {
         let team = Team {
             barrier: Barrier::new(self.threads),
             quit: AtomicBool::new(false),
-            next: AtomicUsize::new(0),
-            prof: Prof::new(self.threads, self.outs.len()),
+            prof: Prof::new(self.threads),
         };
         let mut cursor = 0usize;
         let mut depth = 0usize;
@@ -505,7 +485,7 @@ impl<'a> Search<'a> {
                         scope.spawn(move || worker(t, ctx, parts, outs, block, team));
                     }
                 }
-                let team_size = if parallel { threads } else { 1 };
+                let sources = if parallel { threads } else { 1 };
                 let shared = Shared {
                     ctx,
                     parts,
@@ -513,7 +493,7 @@ impl<'a> Search<'a> {
                     block,
                     team: &team,
                 };
-                shared.run_block(rec, cursor, end, depth, team_size, &mut work);
+                shared.run_block(rec, cursor, end, depth, sources, &mut work);
                 cursor = end;
                 if opts.max_states.is_some_and(|m| rec.count >= m) && cursor < rec.count {
                     limit = Some(Limit::MaxStates);
@@ -559,21 +539,6 @@ impl<'a> Search<'a> {
     }
 }
 
-/// The most chunks a block is cut into for `threads` threads (1 alone).
-fn max_chunks(threads: usize) -> usize {
-    if threads == 1 {
-        return 1;
-    }
-    let mut cuts = Vec::new();
-    (PARALLEL_FROM..=BLOCK)
-        .map(|n| {
-            chunks(n, threads, &mut cuts);
-            cuts.len() - 1
-        })
-        .max()
-        .unwrap_or(1)
-}
-
 /// What the leading thread shares with the team during a search.
 struct Shared<'s, 'a> {
     ctx: &'s Ctx<'a>,
@@ -584,7 +549,7 @@ struct Shared<'s, 'a> {
 }
 
 impl Shared<'_, '_> {
-    /// Expand states `from..to` (all at `depth`) on `threads` threads (the others wait
+    /// Expand states `from..to` (all at `depth`) on `sources` threads (the others wait
     /// at the team's barrier), insert their successors and number the new ones.
     fn run_block(
         &self,
@@ -592,17 +557,17 @@ impl Shared<'_, '_> {
         from: usize,
         to: usize,
         depth: usize,
-        threads: usize,
+        sources: usize,
         work: &mut Work,
     ) {
         // One thread alone goes by smaller steps, so that the successors it sends are
         // still in cache when it inserts them. Steps never change the outcome: the
         // numbering is the same for any cut of the queue.
-        let step = if threads > 1 { to - from } else { ALONE_STEP };
+        let step = if sources > 1 { to - from } else { ALONE_STEP };
         let mut at = from;
         while at < to {
             let end = to.min(at + step);
-            self.run_step(rec, at, end, depth, threads, work);
+            self.run_step(rec, at, end, depth, sources, work);
             at = end;
         }
     }
@@ -613,10 +578,10 @@ impl Shared<'_, '_> {
         from: usize,
         to: usize,
         depth: usize,
-        threads: usize,
+        sources: usize,
         work: &mut Work,
     ) {
-        let (prof, team) = (&self.team.prof, self.team);
+        let prof = &self.team.prof;
         prof.time(0, Phase::Serial, || {
             let mut blk = self.block.write().unwrap();
             let w = self.ctx.inst.words;
@@ -625,71 +590,44 @@ impl Shared<'_, '_> {
             blk.depth = depth;
             blk.words.clear();
             blk.words.extend(rec.fifo.drain(..n * w));
-            if threads > 1 {
-                chunks(n, threads, &mut blk.cuts);
-            } else {
-                blk.cuts.clear();
-                blk.cuts.extend([0, n]);
-            }
-            blk.owners = threads;
+            blk.cuts.clear();
+            blk.cuts.extend((0..=sources).map(|t| n * t / sources));
             blk.unsafe_known.clear();
             blk.unsafe_known
                 .extend(rec.unsafe_found.iter().map(|f| f.is_some()));
             blk.range_known = rec.range_found.is_some();
         });
-        team.next.store(0, Ordering::Relaxed);
         let (ctx, parts, outs, block) = (self.ctx, self.parts, self.outs, self.block);
-        if threads > 1 {
-            prof.wait(0, &team.barrier);
+        if sources > 1 {
+            prof.wait(0, &self.team.barrier);
         }
-        team.each_chunk(block, |c| {
-            prof.time_chunk(0, Phase::Expand, c, || {
-                source(c, ctx, parts, outs, block, work)
-            })
+        prof.time(0, Phase::Expand, || {
+            source(0, ctx, parts, outs, block, work)
         });
-        if threads > 1 {
-            prof.wait(0, &team.barrier);
+        if sources > 1 {
+            prof.wait(0, &self.team.barrier);
         }
-        // Chunk 0 is the leader's to number (straight into the records), the others go
-        // to whoever comes free.
-        team.next.store(1, Ordering::Relaxed);
         prof.time(0, Phase::Insert, || {
-            owner(0, threads, ctx, parts, outs, block)
+            owner(0, sources, ctx, parts, outs, block)
         });
-        if threads > 1 {
-            prof.wait(0, &team.barrier);
+        if sources > 1 {
+            prof.wait(0, &self.team.barrier);
         }
         rec.block_first = rec.count;
-        {
+        prof.time(0, Phase::Number, || {
             let guards: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
             let refs: Vec<&Part> = guards.iter().map(|g| &**g).collect();
-            prof.time_chunk(0, Phase::Number, 0, || {
-                let out = outs[0].read().unwrap();
-                expand::number(&out, &refs, self.ctx.inst.words, rec);
-            });
-            team.each_chunk(block, |c| {
-                prof.time_chunk(0, Phase::Number, c, || number_fresh(c, ctx, &refs, outs))
-            });
-        }
-        if threads > 1 {
-            prof.wait(0, &team.barrier);
+            let out = outs[0].read().unwrap();
+            expand::number(&out, &refs, self.ctx.inst.words, rec);
+        });
+        if sources > 1 {
+            prof.wait(0, &self.team.barrier);
         }
         prof.time(0, Phase::Serial, || {
             rec.take_in(ctx, parts, outs, &block.read().unwrap())
         });
-        let chunks = block.read().unwrap().sources();
-        prof.end_block(threads, chunks, to - from);
+        prof.end_block(sources, to - from);
     }
-}
-
-/// Number the new states of chunk `c` into its outbox's `Fresh`.
-fn number_fresh(c: usize, ctx: &Ctx, parts: &[&Part], outs: &[RwLock<Outbox>]) {
-    let mut out = outs[c].write().unwrap();
-    let out = &mut *out;
-    let mut fresh = std::mem::take(&mut out.fresh);
-    fresh.clear();
-    expand::number(out, parts, ctx.inst.words, &mut fresh);
-    out.fresh = fresh;
 }
 
 /// Bytes held by the visited set, the parent records, the queue and the buffers.
@@ -761,30 +699,31 @@ fn worker(
     team: &Team,
 ) {
     let mut work = Work::new(ctx.inst);
+    let threads = outs.len();
     let prof = &team.prof;
     loop {
         prof.wait(t, &team.barrier);
         if team.quit.load(Ordering::Acquire) {
             return;
         }
-        let threads = block.read().unwrap().owners;
-        team.each_chunk(block, |c| {
-            prof.time_chunk(t, Phase::Expand, c, || {
-                source(c, ctx, parts, outs, block, &mut work)
-            })
+        prof.time(t, Phase::Expand, || {
+            source(t, ctx, parts, outs, block, &mut work)
         });
         prof.wait(t, &team.barrier);
         prof.time(t, Phase::Insert, || {
             owner(t, threads, ctx, parts, outs, block)
         });
         prof.wait(t, &team.barrier);
-        {
+        prof.time(t, Phase::Number, || {
             let guards: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
             let refs: Vec<&Part> = guards.iter().map(|g| &**g).collect();
-            team.each_chunk(block, |c| {
-                prof.time_chunk(t, Phase::Number, c, || number_fresh(c, ctx, &refs, outs))
-            });
-        }
+            let mut out = outs[t].write().unwrap();
+            let out = &mut *out;
+            out.fresh.clear();
+            let mut fresh = std::mem::take(&mut out.fresh);
+            expand::number(out, &refs, ctx.inst.words, &mut fresh);
+            out.fresh = fresh;
+        });
         prof.wait(t, &team.barrier);
     }
 }
