@@ -160,8 +160,8 @@ impl Prof {
         }
         let crit = ld(&self.critical).max(1);
         text.push_str("  slowest thread beyond the mean, per phase:");
-        for p in 0..Phase::Serial as usize {
-            text.push_str(&format!(" {} {:.3} s", NAMES[p], s(ld(&self.imbalance[p]))));
+        for (name, x) in NAMES.iter().zip(&self.imbalance[..Phase::Serial as usize]) {
+            text.push_str(&format!(" {name} {:.3} s", s(ld(x))));
         }
         text.push('\n');
         text.push_str(&format!(
