@@ -69,6 +69,8 @@ mod live_parallel;
 mod live_sat;
 #[path = "model.rs"]
 mod model;
+#[path = "parallel_search.rs"]
+mod parallel_search;
 #[path = "partial_symmetry.rs"]
 mod partial_symmetry;
 #[path = "portfolio.rs"]

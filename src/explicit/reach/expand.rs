@@ -172,9 +172,13 @@ pub(super) struct Outbox {
     /// Successors generated this block.
     pub total: usize,
     /// Per successor (by `seq`): 0, or `(partition + 1) << 32 | i` once the partition
-    /// stored it as its i-th new state this block. Written by the owners, read and
-    /// cleared by the merge.
+    /// stored it as its i-th new state this block (written by the owners); then, once
+    /// numbered (`number`), its number among the source's new states of the block.
+    /// Cleared when the source expands its next block.
     pub new_at: Vec<AtomicU64>,
+    /// The source's new states of the block, numbered by a helping thread, for the
+    /// leader to append to its records.
+    pub fresh: Fresh,
     /// Per compiled transition instance: fired (or met a range error) this block.
     pub fired: Vec<bool>,
     pub transitions: u64,
@@ -194,6 +198,7 @@ impl Outbox {
             to: (0..owners).map(|_| Msgs::default()).collect(),
             total: 0,
             new_at: Vec::new(),
+            fresh: Fresh::default(),
             fired: vec![false; trans],
             transitions: 0,
             range: None,
@@ -210,9 +215,13 @@ impl Outbox {
             .map(|m| m.meta.capacity() * size_of::<Meta>() + m.words.capacity() * 8)
             .sum::<usize>()
             + self.new_at.capacity() * 8
+            + self.fresh.memory_bytes()
     }
 
     fn clear(&mut self) {
+        for x in &mut self.new_at[..self.total] {
+            *x.get_mut() = 0;
+        }
         for m in &mut self.to {
             m.meta.clear();
             m.words.clear();
@@ -411,7 +420,7 @@ pub(super) fn insert(
     let fetch = outs.len() > 1;
     let lossy = !ctx.kind.exact();
     let sig_at = |m: &Msgs, i: usize| if lossy { m.words[i * stride + w] } else { 0 };
-    for o in outs {
+    for (s, o) in outs.iter().enumerate() {
         let m = &o.to[t];
         let n = m.meta.len();
         for i in 0..n {
@@ -444,7 +453,17 @@ pub(super) fn insert(
             }
             o.new_at[q.seq as usize].store(((p as u64 + 1) << 32) | ni as u64, Ordering::Relaxed);
             ctx.inst.unpack(real, &mut st);
-            eval_props(ctx, &st, &mut InPart { part, blk, i: ni });
+            let at = (s, q.seq as usize);
+            eval_props(
+                ctx,
+                &st,
+                &mut InPart {
+                    part,
+                    blk,
+                    i: ni,
+                    at,
+                },
+            );
         }
     }
 }
@@ -480,6 +499,8 @@ struct InPart<'b> {
     part: &'b mut Part,
     blk: &'b Block,
     i: usize,
+    /// Its source and its number among the source's successors.
+    at: (usize, usize),
 }
 
 impl Finder for InPart<'_> {
@@ -495,7 +516,7 @@ impl Finder for InPart<'_> {
         self.part.unsafe_first[k] = Some(self.i);
         self.part.finds.push(PartFind::Unsafe {
             k,
-            i: self.i,
+            at: self.at,
             tuple,
         });
     }
@@ -503,7 +524,78 @@ impl Finder for InPart<'_> {
     fn range_hit(&mut self, prop: usize) {
         if !self.part.range_first {
             self.part.range_first = true;
-            self.part.finds.push(PartFind::Range { i: self.i, prop });
+            self.part.finds.push(PartFind::Range { at: self.at, prop });
         }
+    }
+}
+
+/// Where the new states of a block go when numbered: the leader's records, or a
+/// helping thread's `Fresh`.
+pub(super) trait Sink {
+    /// Record a new state (`words` its real packed form) and return its number among
+    /// the new states this sink took in this block.
+    fn push(&mut self, parent: u32, k: u32, c: u32, words: &[u64]) -> usize;
+}
+
+/// Choice indices from this value on are kept aside (`Fresh::big`, the records'
+/// `big_choice`): the `via` of a state keeps 8 bits of its choice.
+pub(super) const BIG_CHOICE: u32 = 255;
+
+/// New states numbered by a helping thread: the records the leader appends.
+#[derive(Default)]
+pub(super) struct Fresh {
+    pub parent: Vec<u32>,
+    /// `k << 8 | min(c, BIG_CHOICE)`, as the records keep it.
+    pub via: Vec<u32>,
+    /// The choices from `BIG_CHOICE` on, by number in this block.
+    pub big: Vec<(u32, u32)>,
+    pub words: Vec<u64>,
+}
+
+impl Fresh {
+    fn memory_bytes(&self) -> usize {
+        self.parent.capacity() * 4
+            + self.via.capacity() * 4
+            + self.big.capacity() * 8
+            + self.words.capacity() * 8
+    }
+
+    pub fn clear(&mut self) {
+        self.parent.clear();
+        self.via.clear();
+        self.big.clear();
+        self.words.clear();
+    }
+}
+
+impl Sink for Fresh {
+    #[inline]
+    fn push(&mut self, parent: u32, k: u32, c: u32, words: &[u64]) -> usize {
+        let j = self.parent.len();
+        self.parent.push(parent);
+        if c >= BIG_CHOICE {
+            self.big.push((j as u32, c));
+        }
+        self.via.push((k << 8) | c.min(BIG_CHOICE));
+        self.words.extend_from_slice(words);
+        j
+    }
+}
+
+/// Number the new states among the successors of source `out` in the order it
+/// generated them (so the sources in order number them in the sequential order), into
+/// `sink`; leave in `new_at` each one's number in the sink.
+pub(super) fn number(out: &Outbox, parts: &[&Part], words: usize, sink: &mut impl Sink) {
+    let w = words;
+    for at in &out.new_at[..out.total] {
+        let v = at.load(Ordering::Relaxed);
+        if v == 0 {
+            continue;
+        }
+        let (p, i) = ((v >> 32) as usize - 1, (v & 0xFFFF_FFFF) as usize);
+        let part = parts[p];
+        let ns = part.new[i];
+        let j = sink.push(ns.parent, ns.k, ns.c, &part.new_words[i * w..(i + 1) * w]);
+        at.store(j as u64, Ordering::Relaxed);
     }
 }

@@ -5,10 +5,12 @@
 //! reference interpreter before they are returned. BFS order makes every reported
 //! counterexample a shortest one.
 
+mod barrier;
 mod conjuncts;
 pub mod dist;
 mod expand;
 mod parts;
+mod prof;
 mod report;
 mod search;
 

@@ -124,14 +124,18 @@ pub(super) struct NewState {
     pub c: u32,
 }
 
-/// A violation met on a new state of the current block, by its position in the
-/// partition's list of new states.
+/// A violation met on a new state of the current block, by the successor it was:
+/// `at` is its source (thread) and its number among that source's successors.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum PartFind {
     /// Property k (index into the search's list) with the tuple of processes `tuple`.
-    Unsafe { k: usize, i: usize, tuple: usize },
+    Unsafe {
+        k: usize,
+        at: (usize, usize),
+        tuple: usize,
+    },
     /// A range error evaluating property `prop` (index into `model.unsafes`).
-    Range { i: usize, prop: usize },
+    Range { at: (usize, usize), prop: usize },
 }
 
 /// One partition: its store, and what it stored during the current block.

@@ -1,23 +1,39 @@
 //! The breadth-first search of one size, block-synchronous on a team of threads: the
-//! queue is cut into blocks of consecutive states of one BFS level; every thread
-//! expands a share of the block and sends the successors to the partitions of the
-//! visited set their hashes select (`expand::expand`); each partition's owner inserts
-//! them in rank order (`expand::insert`); the merge numbers the new states in the
-//! sequential search's order, records their parents and queues them. So the states
-//! stored, their numbers, their parents and every violation reported are the same at
-//! every thread count, and BFS order keeps every counterexample a shortest one. (The
-//! level-synchronous scheme of distributed BFS, e.g. Stern and Dill, "Parallelizing the
-//! Murphi verifier", CAV 1997, with ranks making the outcome independent of timing.)
+//! queue is cut into blocks of consecutive states of one BFS level (up to `BLOCK`), each
+//! thread a contiguous share of the block (a source). A block goes through four
+//! phases, with the team's barrier (`barrier::Barrier`) between them:
+//! 1. expand: each source fires every transition on its states and sends each
+//!    successor to the owner of the partition of the visited set its hash selects
+//!    (`expand::expand`);
+//! 2. insert: each thread inserts what was sent to its partitions, source by source in
+//!    order, so the first copy of a state stored is the sequential search's first
+//!    (`expand::insert`), and checks the properties on the new states;
+//! 3. number: each source numbers its new states in the order it generated them
+//!    (`expand::number`), the leader's straight into its records, the others' into
+//!    their outboxes' buffers;
+//! 4. the leader alone appends those buffers in source order (a copy of the block's
+//!    new states), which is the sequential numbering, takes in what was found, and
+//!    prepares the next block.
+//!
+//! So the states stored, their numbers, their parents and every violation reported are
+//! the same at every thread count, and BFS order keeps every counterexample a shortest
+//! one. Blocks of fewer than `PARALLEL_FROM` states (small levels) are run by the
+//! leader alone, in steps of `ALONE_STEP` states; with one thread, every block is.
+//! `NFOLD_SEARCH_PROFILE=1` prints where the time goes (`prof`). (The level-synchronous
+//! scheme of distributed BFS, e.g. Stern and Dill, "Parallelizing the Murphi verifier",
+//! CAV 1997, with ranks making the outcome independent of timing.)
 
 use super::ReachOptions;
-use super::expand::{self, Block, Ctx, Finder, Outbox, Work};
+use super::barrier::Barrier;
+use super::expand::{self, BIG_CHOICE, Block, Ctx, Finder, Outbox, Sink, Work};
 use super::parts::{PARTS, Part, PartFind, Store, omission, part_of};
+use super::prof::{Phase, Prof};
 use crate::model::init::for_each_initial;
 use crate::model::instance::State;
 use crate::verdict::Limit;
 use std::collections::{HashMap, VecDeque};
+use std::sync::RwLock;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Barrier, RwLock};
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
@@ -39,8 +55,6 @@ pub(super) struct Found {
 }
 
 pub(super) const NO_PARENT: u32 = u32::MAX;
-/// Choice indices from this value on are kept in `Records::big_choice`.
-const BIG_CHOICE: u32 = 255;
 /// States per block (at most; a block never crosses a level).
 const BLOCK: usize = 4096;
 /// Blocks of fewer states are expanded by one thread alone.
@@ -81,8 +95,8 @@ pub(super) struct Records {
     /// Per compiled transition instance: whether it fired (or met a range error) in an
     /// expanded state.
     pub fired: Vec<bool>,
-    /// Per partition, the numbers of its new states of the current block.
-    numbers: Vec<Vec<usize>>,
+    /// The number of the first state stored in the current block.
+    block_first: usize,
 }
 
 /// How the loop over the queue ended.
@@ -101,6 +115,7 @@ pub(super) struct Explored {
 struct Team {
     barrier: Barrier,
     quit: AtomicBool,
+    prof: Prof,
 }
 
 impl Records {
@@ -119,7 +134,7 @@ impl Records {
             rank_error: None,
             transitions: 0,
             fired: vec![false; trans],
-            numbers: vec![Vec::new(); PARTS],
+            block_first: 0,
         }
     }
 
@@ -185,16 +200,28 @@ impl Records {
         depth > last || (decided(&rec.range_found) && (!ints || decided(&rec.int_found)))
     }
 
-    /// Number the new states of a block in rank order (sources in order, each in the
-    /// order it generated them), queue them, and take in what was found.
-    fn merge(&mut self, ctx: &Ctx, parts: &[RwLock<Part>], outs: &[RwLock<Outbox>], blk: &Block) {
-        let w = ctx.inst.words;
+    /// Take in what the sources of a block found and numbered: append the new states
+    /// numbered by the helping threads (source 0's are in already, `Sink`), in source
+    /// order, which is the sequential order; then the violations, first in BFS order.
+    fn take_in(&mut self, ctx: &Ctx, parts: &[RwLock<Part>], outs: &[RwLock<Outbox>], blk: &Block) {
         let parts: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
         let mut outs: Vec<_> = outs[..blk.sources()]
             .iter()
             .map(|o| o.write().unwrap())
             .collect();
-        self.numbers.iter_mut().for_each(|v| v.clear());
+        // The number of each source's first new state.
+        let mut base = vec![self.block_first; outs.len()];
+        for (s, o) in outs.iter_mut().enumerate().skip(1) {
+            base[s] = self.count;
+            let f = &o.fresh;
+            self.parent.extend_from_slice(&f.parent);
+            self.via.extend_from_slice(&f.via);
+            self.fifo.extend(&f.words);
+            for &(j, c) in &f.big {
+                self.big_choice.insert((self.count + j as usize) as u32, c);
+            }
+            self.count += f.parent.len();
+        }
         // Range errors and deadlocks met expanding the block's states (depth d), in BFS
         // order: the first one wins unless one is known shallower.
         for o in outs.iter_mut() {
@@ -214,34 +241,24 @@ impl Records {
             if self.rank_error.is_none() {
                 self.rank_error = o.rank.take();
             }
-            for seq in 0..o.total {
-                let v = std::mem::take(o.new_at[seq].get_mut());
-                if v == 0 {
-                    continue;
-                }
-                let (p, i) = ((v >> 32) as usize - 1, (v & 0xFFFF_FFFF) as usize);
-                let ns = parts[p].new[i];
-                let idx = self.number(ns.parent, ns.k, ns.c);
-                for &x in &parts[p].new_words[i * w..(i + 1) * w] {
-                    self.fifo.push_back(x);
-                }
-                self.numbers[p].push(idx);
-            }
         }
         // Violations met on the new states (depth d + 1): the first in BFS order.
+        let node = |(s, seq): (usize, usize)| {
+            base[s] + outs[s].new_at[seq].load(Ordering::Relaxed) as usize
+        };
         let mut first_unsafe: Vec<Option<(usize, usize)>> = vec![None; ctx.props.len()];
         let mut first_range: Option<(usize, usize)> = None;
-        for (p, part) in parts.iter().enumerate() {
+        for part in &parts {
             for f in &part.finds {
                 match *f {
-                    PartFind::Unsafe { k, i, tuple } => {
-                        let idx = self.numbers[p][i];
+                    PartFind::Unsafe { k, at, tuple } => {
+                        let idx = node(at);
                         if first_unsafe[k].is_none_or(|(j, _)| idx < j) {
                             first_unsafe[k] = Some((idx, tuple));
                         }
                     }
-                    PartFind::Range { i, prop } => {
-                        let idx = self.numbers[p][i];
+                    PartFind::Range { at, prop } => {
+                        let idx = node(at);
                         if first_range.is_none_or(|(j, _)| idx < j) {
                             first_range = Some((idx, prop));
                         }
@@ -269,6 +286,18 @@ impl Records {
                 kind: Kind::RangeProp { prop },
             });
         }
+    }
+}
+
+/// The leader numbers its own source's new states straight into the records.
+impl Sink for Records {
+    #[inline]
+    fn push(&mut self, parent: u32, k: u32, c: u32, words: &[u64]) -> usize {
+        let idx = self.number(parent, k, c);
+        for &x in words {
+            self.fifo.push_back(x);
+        }
+        idx - self.block_first
     }
 }
 
@@ -414,6 +443,7 @@ impl<'a> Search<'a> {
         let team = Team {
             barrier: Barrier::new(self.threads),
             quit: AtomicBool::new(false),
+            prof: Prof::new(self.threads),
         };
         let mut cursor = 0usize;
         let mut depth = 0usize;
@@ -498,6 +528,7 @@ impl<'a> Search<'a> {
                 team.barrier.wait();
             }
         });
+        team.prof.report(self.ctx.inst.n);
         Explored {
             complete: limit.is_none() && self.rec.rank_error.is_none() && cursor >= self.rec.count,
             limit,
@@ -550,7 +581,8 @@ impl Shared<'_, '_> {
         sources: usize,
         work: &mut Work,
     ) {
-        {
+        let prof = &self.team.prof;
+        prof.time(0, Phase::Serial, || {
             let mut blk = self.block.write().unwrap();
             let w = self.ctx.inst.words;
             let n = to - from;
@@ -564,20 +596,37 @@ impl Shared<'_, '_> {
             blk.unsafe_known
                 .extend(rec.unsafe_found.iter().map(|f| f.is_some()));
             blk.range_known = rec.range_found.is_some();
-        }
+        });
         let (ctx, parts, outs, block) = (self.ctx, self.parts, self.outs, self.block);
         if sources > 1 {
-            self.team.barrier.wait();
+            prof.wait(0, &self.team.barrier);
         }
-        source(0, ctx, parts, outs, block, work);
+        prof.time(0, Phase::Expand, || {
+            source(0, ctx, parts, outs, block, work)
+        });
         if sources > 1 {
-            self.team.barrier.wait();
+            prof.wait(0, &self.team.barrier);
         }
-        owner(0, sources, ctx, parts, outs, block);
+        prof.time(0, Phase::Insert, || {
+            owner(0, sources, ctx, parts, outs, block)
+        });
         if sources > 1 {
-            self.team.barrier.wait();
+            prof.wait(0, &self.team.barrier);
         }
-        rec.merge(ctx, parts, outs, &block.read().unwrap());
+        rec.block_first = rec.count;
+        prof.time(0, Phase::Number, || {
+            let guards: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
+            let refs: Vec<&Part> = guards.iter().map(|g| &**g).collect();
+            let out = outs[0].read().unwrap();
+            expand::number(&out, &refs, self.ctx.inst.words, rec);
+        });
+        if sources > 1 {
+            prof.wait(0, &self.team.barrier);
+        }
+        prof.time(0, Phase::Serial, || {
+            rec.take_in(ctx, parts, outs, &block.read().unwrap())
+        });
+        prof.end_block(sources, to - from);
     }
 }
 
@@ -651,14 +700,30 @@ fn worker(
 ) {
     let mut work = Work::new(ctx.inst);
     let threads = outs.len();
+    let prof = &team.prof;
     loop {
-        team.barrier.wait();
+        prof.wait(t, &team.barrier);
         if team.quit.load(Ordering::Acquire) {
             return;
         }
-        source(t, ctx, parts, outs, block, &mut work);
-        team.barrier.wait();
-        owner(t, threads, ctx, parts, outs, block);
-        team.barrier.wait();
+        prof.time(t, Phase::Expand, || {
+            source(t, ctx, parts, outs, block, &mut work)
+        });
+        prof.wait(t, &team.barrier);
+        prof.time(t, Phase::Insert, || {
+            owner(t, threads, ctx, parts, outs, block)
+        });
+        prof.wait(t, &team.barrier);
+        prof.time(t, Phase::Number, || {
+            let guards: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
+            let refs: Vec<&Part> = guards.iter().map(|g| &**g).collect();
+            let mut out = outs[t].write().unwrap();
+            let out = &mut *out;
+            out.fresh.clear();
+            let mut fresh = std::mem::take(&mut out.fresh);
+            expand::number(out, &refs, ctx.inst.words, &mut fresh);
+            out.fresh = fresh;
+        });
+        prof.wait(t, &team.barrier);
     }
 }
