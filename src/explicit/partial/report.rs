@@ -4,11 +4,11 @@
 //! a real initial state and replayed on the reference interpreter.
 
 use super::{Explored, Found, Kind, Search};
-use crate::explicit::reach::{FoundKind, ReachOptions, trace_from_steps};
+use crate::explicit::reach::{FoundKind, ReachOptions, SearchEnd, trace_from_steps};
 use crate::model::compiled::Scratch;
 use crate::model::instance::State;
 use crate::trace::Trace;
-use crate::verdict::{Coverage, Proof, PropId, PropResult, Verdict};
+use crate::verdict::{Coverage, PropId, PropResult};
 
 /// Which transitions fired (no conjunct pass: it reads the plain search's store).
 pub(super) fn coverage(s: &Search, e: &Explored) -> Coverage {
@@ -75,18 +75,14 @@ pub(super) fn results(
     let mut results = Vec::new();
     let mut errors = Vec::new();
     for (prop, name, found, decided) in rows {
-        let verdict = match found {
-            Some(f) => match trace(s, &f) {
-                Ok(t) => Verdict::violated(t),
-                Err(why) => {
-                    errors.push(format!("size {n}, {name}: {why}"));
-                    Verdict::Unknown
-                }
-            },
-            None if decided && e.initial_states == 0 => Verdict::Vacuous,
-            None if decided => Verdict::Holds(Proof::Exhaustive),
-            None => Verdict::Unknown,
+        // The partial-symmetry store keeps its nodes exactly.
+        let end = SearchEnd {
+            decided,
+            initial_states: e.initial_states,
+            exact: true,
         };
+        let t = found.map(|f| trace(s, &f));
+        let verdict = end.verdict(t, || format!("size {n}, {name}"), &mut errors);
         results.push(PropResult {
             size: n,
             prop,

@@ -14,7 +14,7 @@ mod prof;
 mod report;
 mod search;
 
-pub(in crate::explicit) use report::trace_from_steps;
+pub(in crate::explicit) use report::{SearchEnd, trace_from_steps};
 pub(in crate::explicit) use search::Kind as FoundKind;
 
 pub use parts::StoreKind;

@@ -68,6 +68,41 @@ pub(super) fn coverage(
     coverage
 }
 
+/// How a search ended for one property, beside what it found.
+pub(in crate::explicit) struct SearchEnd {
+    /// The search covered every state the property could be violated in.
+    pub decided: bool,
+    pub initial_states: usize,
+    /// The store kept states exactly (not hash compaction or bitstate).
+    pub exact: bool,
+}
+
+impl SearchEnd {
+    /// The property's verdict: violated by its trace when one was found (a trace that
+    /// could not be rebuilt or replayed makes it unknown, the reason pushed to `errors`
+    /// after `label()`); otherwise vacuous without an initial state (nothing was
+    /// checked), holds after a decided search of an exact store, incomplete after one
+    /// of a lossy store (states may have been missed), unknown when not decided.
+    pub fn verdict(
+        &self,
+        trace: Option<Result<Trace, String>>,
+        label: impl FnOnce() -> String,
+        errors: &mut Vec<String>,
+    ) -> Verdict {
+        match trace {
+            Some(Ok(t)) => Verdict::violated(t),
+            Some(Err(why)) => {
+                errors.push(format!("{}: {why}", label()));
+                Verdict::Unknown
+            }
+            None if self.decided && self.initial_states == 0 => Verdict::Vacuous,
+            None if self.decided && self.exact => Verdict::Holds(Proof::Exhaustive),
+            None if self.decided => Verdict::Incomplete,
+            None => Verdict::Unknown,
+        }
+    }
+}
+
 /// One verdict per property (and a row for a range error or a store leaving the int
 /// window when one is decided), traces replayed; and the traces that failed to replay.
 /// A property no search of a lossy store (hash compaction, bitstate) found violated is
@@ -86,21 +121,17 @@ pub(super) fn results(
     let mut results = Vec::new();
     let mut internal_errors = Vec::new();
     let mut push = |prop: PropId, name: String, found: Option<&Found>, decided: bool| {
-        let verdict = match found {
-            Some(f) => match concrete_trace(inst, compiled, s, f, concrete) {
-                Ok(t) => Verdict::violated(t),
-                Err(e) => {
-                    internal_errors.push(format!("size {}, {name}: {e}", inst.n));
-                    Verdict::Unknown
-                }
-            },
-            // No initial state: nothing was checked.
-            None if decided && e.initial_states == 0 => Verdict::Vacuous,
-            None if decided && s.ctx.kind.exact() => Verdict::Holds(Proof::Exhaustive),
-            // Hash compaction or bitstate: states may have been missed.
-            None if decided => Verdict::Incomplete,
-            None => Verdict::Unknown,
+        let end = SearchEnd {
+            decided,
+            initial_states: e.initial_states,
+            exact: s.ctx.kind.exact(),
         };
+        let trace = found.map(|f| concrete_trace(inst, compiled, s, f, concrete));
+        let verdict = end.verdict(
+            trace,
+            || format!("size {}, {name}", inst.n),
+            &mut internal_errors,
+        );
         results.push(PropResult {
             size: inst.n,
             prop,

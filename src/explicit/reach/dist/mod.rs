@@ -20,14 +20,14 @@ mod net;
 mod worker;
 
 use super::expand::Ctx;
-use super::report::{init_trace, trace_from_steps};
+use super::report::{SearchEnd, init_trace, trace_from_steps};
 use super::{ReachOptions, ReachResult, ReachStats};
 use crate::model::canon::Symmetry;
 use crate::model::compiled::Compiled;
 use crate::model::dead::Dead;
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
-use crate::verdict::{Coverage, Limit, Proof, PropId, PropResult, Verdict};
+use crate::verdict::{Coverage, Limit, PropId, PropResult};
 use msg::{Find, FindKind, NONE, limit_of};
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex};
@@ -313,35 +313,28 @@ fn run_worker(
     let mut results = Vec::new();
     let mut internal_errors = Vec::new();
     for (i, (prop, name, found, decided)) in rows.into_iter().enumerate() {
-        let verdict = match found {
-            Some(f) => {
-                let t = match &f.kind {
-                    FindKind::RangeInit { state } => init_trace(model, &inst, state),
-                    kind => match roots.iter().find(|r| r.0 == i as u32) {
-                        Some((_, words, steps)) => {
-                            let mut init: State = vec![0; inst.slots.len()];
-                            inst.unpack(words, &mut init);
-                            let fired: Vec<(usize, usize)> = steps
-                                .iter()
-                                .map(|&(k, c)| (k as usize, c as usize))
-                                .collect();
-                            trace_from_steps(model, &inst, &compiled, init, &fired, &kind.kind())
-                        }
-                        None => Err("the parent records did not lead to a root".into()),
-                    },
-                };
-                match t {
-                    Ok(t) => Verdict::violated(t),
-                    Err(e) => {
-                        internal_errors.push(format!("size {n}, {name}: {e}"));
-                        Verdict::Unknown
-                    }
+        let trace = found.map(|f| match &f.kind {
+            FindKind::RangeInit { state } => init_trace(model, &inst, state),
+            kind => match roots.iter().find(|r| r.0 == i as u32) {
+                Some((_, words, steps)) => {
+                    let mut init: State = vec![0; inst.slots.len()];
+                    inst.unpack(words, &mut init);
+                    let fired: Vec<(usize, usize)> = steps
+                        .iter()
+                        .map(|&(k, c)| (k as usize, c as usize))
+                        .collect();
+                    trace_from_steps(model, &inst, &compiled, init, &fired, &kind.kind())
                 }
-            }
-            None if decided && part.init_count == 0 => Verdict::Vacuous,
-            None if decided => Verdict::Holds(Proof::Exhaustive),
-            None => Verdict::Unknown,
+                None => Err("the parent records did not lead to a root".into()),
+            },
+        });
+        // The distributed search refuses the lossy stores (`unsupported`).
+        let end = SearchEnd {
+            decided,
+            initial_states: part.init_count,
+            exact: true,
         };
+        let verdict = end.verdict(trace, || format!("size {n}, {name}"), &mut internal_errors);
         results.push(PropResult {
             size: n,
             prop,
