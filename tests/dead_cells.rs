@@ -8,7 +8,9 @@
 use crate::common;
 
 use common::{Rng, json_run};
+use nfold::explicit::ndfs::{self, LiveOptions, LiveSearch, LiveVerdict};
 use nfold::explicit::reach::{ReachOptions, check_size};
+use nfold::ltl::LtlProperty;
 use nfold::model::dead::{Dead, analyse};
 use nfold::model::eval::{Fire, fire, transition_instances, violation};
 use nfold::model::init::for_each_initial;
@@ -356,4 +358,137 @@ transition t1 (i) requires { Pc[i] = L1 && D0[i] = A } { D0[i] := B; Pc[i] := L0
     assert_eq!(v["results"][0]["verdict"], "violated");
     assert_eq!(v["results"][0]["depth"], 2);
     assert_eq!(v["dead_cells"].as_array().map(|a| a.len()), Some(0));
+}
+
+/// `generate`'s models with an `ltl` property over the control cells: the `ltl`
+/// searches walking states up to their dead cells (`LiveOptions::dead_cells`: the
+/// nested search, the fair SCC search and the parallel one, with and without symmetry
+/// and weak fairness) give the verdicts of the same searches on the states as they are,
+/// store no more product states, and every lasso they print is a run of the instance
+/// (its cycle closes on the real states, which may take one more turn than in the
+/// normalized system; `Lasso::replay` checks it, fairness included).
+#[test]
+fn dead_cells_keep_every_liveness_verdict() {
+    let count: u64 = if cfg!(debug_assertions) { 20 } else { 120 };
+    let props = [
+        "ltl p (i) { G (Pc[i] = L1 => F Pc[i] = L2) }",
+        "ltl p (i) { G F Pc[i] = L0 }",
+        "ltl p (i) { F G Pc[i] <> L2 }",
+    ];
+    let (mut with_dead, mut smaller, mut violated) = (0, 0, 0);
+    for seed in 0..count {
+        let text = format!("{}{}\n", generate(seed), props[(seed % 3) as usize]);
+        let m = nfold::lang::load_str("dead.cub", &text)
+            .unwrap_or_else(|e| panic!("seed {seed}: {}\n{text}", e.render()));
+        if nfold::model::dead::analyse_live(&m).is_empty() {
+            continue;
+        }
+        with_dead += 1;
+        let p = LtlProperty::new(&m, 0).unwrap();
+        for n in 1..=3 {
+            for fair in [false, true] {
+                for symmetry in [false, true] {
+                    for (search, threads) in [
+                        (LiveSearch::Ndfs, 0),
+                        (LiveSearch::Scc, 0),
+                        (LiveSearch::Auto, 2),
+                    ] {
+                        if fair && search == LiveSearch::Ndfs {
+                            continue;
+                        }
+                        let run = |dead_cells: bool| {
+                            let opts = LiveOptions {
+                                symmetry,
+                                fair,
+                                search,
+                                threads,
+                                dead_cells,
+                                ..Default::default()
+                            };
+                            let r = ndfs::check(&m, n, &p, Some(1), &opts);
+                            let what = format!(
+                                "seed {seed} n={n} fair={fair} sym={symmetry} {search:?}/{threads} \
+                                 dead={dead_cells}:\n{text}"
+                            );
+                            assert!(
+                                r.internal_errors.is_empty(),
+                                "{what}{:?}",
+                                r.internal_errors
+                            );
+                            if let Some(l) = &r.lasso {
+                                l.replay(&m).unwrap_or_else(|e| panic!("{what}{e}"));
+                            }
+                            (r.verdict, r.stats.states, what)
+                        };
+                        let (plain, plain_states, _) = run(false);
+                        let (dead, dead_states, what) = run(true);
+                        assert_eq!(plain, dead, "{what}");
+                        assert!(dead_states <= plain_states, "{what}");
+                        smaller += (dead_states < plain_states) as usize;
+                        violated += (dead == LiveVerdict::Violated) as usize;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{count} models, {with_dead} with dead cells, {smaller} smaller, {violated} violated"
+    );
+    // The generator is aimed at the analysis, and the properties are often violated.
+    assert!(with_dead * 3 >= count as usize, "{with_dead} of {count}");
+    assert!(smaller >= with_dead, "{smaller} of {with_dead}");
+    assert!(violated >= with_dead, "{violated} of {with_dead}");
+}
+
+/// A cycle that closes in the normalized system but not on the real states: the
+/// process starts with `X = 5` (dead while idle), and each turn through `Busy` leaves
+/// `X = 1` behind. At size 1 the only run is go, back, go, back, ...; `F Flag = True`
+/// is violated (no transition sets `Flag`; every product state is accepting). The
+/// nested search walks r = (Idle, X settled to 0), b = (Busy, 1), then back to r, which
+/// is on its stack and accepting: the cycle closes at the initial node, loop go, back.
+/// On the real states that turn ends at (Idle, 1), not (Idle, 5), so the printed lasso
+/// (`--no-shorten`) takes the first turn as its stem and loops on the second: 4 steps,
+/// the cycle from state 2. With shortening every search prints a shortest lasso: the
+/// initial state is never revisited, so at least one step leads off it and a cycle
+/// takes at least two: 3 steps.
+#[test]
+fn a_lasso_through_dead_cells_closes_on_the_real_states() {
+    let dir = common::scratch_dir("dead");
+    let f = dir.join("turn.cub");
+    std::fs::write(
+        &f,
+        "type loc = Idle | Busy
+array C[proc] : loc
+array X[proc] : 0 .. 5
+var Flag : bool
+init (z) { C[z] = Idle && X[z] = 5 && Flag = False }
+transition go (i) requires { C[i] = Idle } { C[i] := Busy; X[i] := 1; }
+transition back (i) requires { C[i] = Busy && X[i] = 1 } { C[i] := Idle; }
+ltl p () { F Flag = True }
+",
+    )
+    .unwrap();
+    let path = f.to_str().unwrap();
+    let m = common::load(path);
+    assert_eq!(nfold::model::dead::analyse_live(&m).len(), 1);
+    for shorten in [false, true] {
+        for extra in [&[][..], &["--fair"][..], &["--no-dead-cells"][..]] {
+            let mut args = vec!["live", path, "--engine", "explicit", "--size", "1"];
+            if !shorten {
+                args.push("--no-shorten");
+            }
+            args.extend_from_slice(extra);
+            let (code, v) = json_run(&args);
+            assert_eq!(code, 1, "{args:?}: {v}");
+            let t = &v["results"][0]["trace"];
+            let l = common::lasso_from_json(&m, 1, t);
+            l.replay(&m).unwrap();
+            assert_eq!(l.init[1], 5, "{args:?}: {t}");
+            if shorten {
+                assert_eq!(l.steps.len(), 3, "{args:?}: {t}");
+            } else if extra.is_empty() {
+                assert_eq!((l.loop_start, l.steps.len()), (2, 4), "{args:?}: {t}");
+            }
+        }
+    }
 }

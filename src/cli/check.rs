@@ -413,6 +413,12 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
         symmetry_requested: !a.no_symmetry,
         dead_cells: if !engine.presentation(&problem).dead_cells {
             Vec::new()
+        } else if problem.props.is_empty() {
+            // `ltl` properties only: arrays their atoms read stay live.
+            crate::model::dead::analyse_live(&model)
+                .iter()
+                .map(|d| d.describe(&model))
+                .collect()
         } else {
             crate::model::dead::analyse(&model)
                 .iter()

@@ -52,6 +52,7 @@ impl ExplicitEngine {
             shorten: self.shorten,
             search: LiveSearch::Auto,
             threads: self.live_threads,
+            dead_cells: self.dead_cells,
         }
     }
 }

@@ -18,8 +18,14 @@
 //! are enabled, with the same effect on every cell that is live afterwards, and every
 //! safety property and deadlock agrees on them. An explicit search may store states
 //! up to this equivalence (`Dead::normalize` before hashing) and stay exhaustive; it
-//! walks real states, so its traces are real runs. Liveness properties are not
-//! covered: their atoms are not examined.
+//! walks real states, so its traces are real runs.
+//!
+//! For `ltl` properties (`analyse_live`) an array read by an atom of any `ltl` property
+//! is never dead, so the atoms, like the guards and hence the enabled processes, agree
+//! on states that differ only in dead cells: the bisimulation keeps the product with
+//! the Büchi automaton and weak fairness (which speaks of enabled and executing
+//! processes only). The fair-cycle searches walk the normalized system and turn a
+//! lasso found there into a real one (`explicit::ndfs::unfold::realize`).
 
 use super::instance::Instance;
 use super::ir::*;
@@ -56,6 +62,38 @@ impl DeadArray {
 /// Every array of `m` with dead cells, each with the largest dead set found for its
 /// first suitable control array.
 pub fn analyse(m: &Model) -> Vec<DeadArray> {
+    analyse_except(m, &[])
+}
+
+/// `analyse` for the `ltl` searches: arrays read by an atom of an `ltl` property of `m`
+/// are left out.
+pub fn analyse_live(m: &Model) -> Vec<DeadArray> {
+    let mut atoms = Vec::new();
+    for l in &m.ltls {
+        ltl_atoms(&l.body, &mut atoms);
+    }
+    analyse_except(m, &atoms)
+}
+
+fn ltl_atoms<'m>(f: &'m Ltl, out: &mut Vec<&'m Expr>) {
+    match f {
+        Ltl::Atom(e) => out.push(e),
+        Ltl::Not(a) | Ltl::Next(a) | Ltl::Globally(a) | Ltl::Finally(a) => ltl_atoms(a, out),
+        Ltl::And(a, b)
+        | Ltl::Or(a, b)
+        | Ltl::Imp(a, b)
+        | Ltl::Iff(a, b)
+        | Ltl::Until(a, b)
+        | Ltl::Release(a, b)
+        | Ltl::WeakUntil(a, b) => {
+            ltl_atoms(a, out);
+            ltl_atoms(b, out);
+        }
+    }
+}
+
+/// `analyse`, leaving out every array that one of `extra` reads.
+fn analyse_except(m: &Model, extra: &[&Expr]) -> Vec<DeadArray> {
     let proc_arrays = |f: &dyn Fn(&Var) -> bool| -> Vec<VarId> {
         (0..m.vars.len())
             .filter(|&v| {
@@ -67,7 +105,7 @@ pub fn analyse(m: &Model) -> Vec<DeadArray> {
     let controls = proc_arrays(&|x| matches!(x.ty, Ty::Bool | Ty::Enum(_)));
     let mut out = Vec::new();
     for x in proc_arrays(&|_| true) {
-        if m.unsafes.iter().any(|u| reads(&u.body, x)) {
+        if m.unsafes.iter().any(|u| reads(&u.body, x)) || extra.iter().any(|e| reads(e, x)) {
             continue;
         }
         for &c in controls.iter().filter(|&&c| c != x) {
@@ -321,6 +359,16 @@ impl Dead {
             }
         }
         (!cells.is_empty()).then_some(Dead { cells })
+    }
+
+    /// Call `f(slot, filler)` for every dead cell of `st` not holding its filler value
+    /// (what `normalize` would change).
+    pub fn each_fix(&self, st: &[i64], mut f: impl FnMut(usize, i64)) {
+        for (xs, cs, dead, filler) in &self.cells {
+            if st[*xs] != *filler && dead.get(st[*cs] as usize).copied().unwrap_or(false) {
+                f(*xs, *filler);
+            }
+        }
     }
 
     /// Set every dead cell of `st` to its filler value.

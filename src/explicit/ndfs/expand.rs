@@ -11,6 +11,7 @@ use crate::ltl::LtlProperty;
 use crate::ltl::buchi::Buchi;
 use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{C, Compiled, Outcome, Scratch, compile};
+use crate::model::dead::{self, Dead};
 use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
 use crate::trace::RangeSite;
@@ -51,6 +52,9 @@ pub(super) struct Expander<'a> {
     pub(super) compiled: &'a Compiled,
     pub(super) buchi: &'a Buchi,
     pub(super) sym: Option<Symmetry>,
+    /// Dead cells set to one value after every step and in the initial states
+    /// (`model::dead`): the search walks the normalized system.
+    pub(super) dead: Option<Dead>,
     atoms: Vec<C>,
     pub(super) prop: usize,
     pub(super) process: Option<i64>,
@@ -65,6 +69,17 @@ pub(super) struct Expander<'a> {
     next_words: Vec<u64>,
     next_key: Vec<u64>,
     perm: Vec<i64>,
+    /// A normalized successor, when its dead cells had to change.
+    norm: State,
+}
+
+/// The dead cells the `ltl` searches may normalize at instance `inst` (none unless `on`).
+pub(super) fn dead_for(inst: &Instance, on: bool) -> Option<Dead> {
+    if on {
+        Dead::for_instance(inst, &dead::analyse_live(inst.model))
+    } else {
+        None
+    }
 }
 
 impl<'a> Expander<'a> {
@@ -75,6 +90,7 @@ impl<'a> Expander<'a> {
         p: &'a LtlProperty,
         process: Option<i64>,
         sym: Option<Symmetry>,
+        dead: Option<Dead>,
     ) -> Self {
         let l = &inst.model.ltls[p.prop];
         let atoms = p
@@ -93,6 +109,7 @@ impl<'a> Expander<'a> {
             compiled,
             buchi: &p.buchi,
             sym,
+            dead,
             atoms,
             prop: p.prop,
             process,
@@ -106,6 +123,14 @@ impl<'a> Expander<'a> {
             next_words: Vec::new(),
             next_key: Vec::new(),
             perm: Vec::new(),
+            norm: Vec::new(),
+        }
+    }
+
+    /// Set the dead cells of `st` to their filler values (nothing without dead cells).
+    pub(super) fn settle(&self, st: &mut [i64]) {
+        if let Some(d) = &self.dead {
+            d.normalize(st);
         }
     }
 
@@ -223,6 +248,8 @@ impl<'a> Expander<'a> {
         next_words.resize(self.w, 0);
         let mut next_key = std::mem::take(&mut self.next_key);
         let mut perm = std::mem::take(&mut self.perm);
+        let mut norm = std::mem::take(&mut self.norm);
+        let dead = self.dead.take();
         let with_perm = want_perm && self.sym.is_some();
         let mut fault: Option<Fault> = None;
         let compiled = self.compiled;
@@ -237,6 +264,20 @@ impl<'a> Expander<'a> {
                 for &(slot, v) in writes {
                     self.inst.patch(&mut next_words, slot, v);
                 }
+                // The successor with its dead cells at their fillers, as the search walks it.
+                let mut settled = false;
+                if let Some(d) = &dead {
+                    d.each_fix(next, |slot, v| {
+                        if !settled {
+                            norm.clear();
+                            norm.extend_from_slice(next);
+                            settled = true;
+                        }
+                        norm[slot] = v;
+                        self.inst.patch(&mut next_words, slot, v);
+                    });
+                }
+                let next: &[i64] = if settled { &norm } else { next };
                 let via = (k as u64) << 32 | choice as u64;
                 let Ok(mask) = self.atom_mask(next) else {
                     fault = Some(Fault::Atom {
@@ -281,6 +322,8 @@ impl<'a> Expander<'a> {
         self.next_words = next_words;
         self.next_key = next_key;
         self.perm = perm;
+        self.norm = norm;
+        self.dead = dead;
         match fault {
             Some(f) => Err(f),
             None => Ok((enabled, any)),
@@ -401,15 +444,25 @@ impl KeyLayout {
 /// Receives an initial state, packed and as cells.
 pub(super) type InitialFn<'f> = dyn FnMut(&[u64], &[i64]) -> Result<(), Found> + 'f;
 
-/// Call `f` on every initial state of an instance (packed, and as cells) as the
-/// enumeration meets it, until `f` returns what it found; then that, or the state where
-/// `init` meets a range error, or `Found::Nothing`. The initial states are not
-/// collected first: an instance with many of them costs no memory for them, and a
-/// search may stop at its first lasso.
-pub(super) fn each_initial(inst: &Instance, f: &mut InitialFn) -> Found {
+/// Call `f` on every initial state of an instance (packed, and as cells; with its dead
+/// cells normalized by `dead`) as the enumeration meets it, until `f` returns what it
+/// found; then that, or the state where `init` meets a range error, or
+/// `Found::Nothing`. The initial states are not collected first: an instance with many
+/// of them costs no memory for them, and a search may stop at its first lasso.
+pub(super) fn each_initial(inst: &Instance, dead: Option<&Dead>, f: &mut InitialFn) -> Found {
     let mut words = vec![0u64; inst.words.max(1)];
     let mut found = None;
+    let mut settled: State = Vec::new();
     let res = for_each_initial(inst, &mut |st| {
+        let st = match dead {
+            Some(d) => {
+                settled.clear();
+                settled.extend_from_slice(st);
+                d.normalize(&mut settled);
+                &settled[..]
+            }
+            None => st,
+        };
         inst.pack(st, &mut words);
         match f(&words, st) {
             Ok(()) => true,

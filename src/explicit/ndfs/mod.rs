@@ -99,6 +99,8 @@ pub struct LiveOptions {
     /// Threads: with 2 or more (and `search` left `Auto`), the parallel search
     /// (`par`) answers; 0 or 1, the sequential ones.
     pub threads: usize,
+    /// Walk states up to their dead cells (`model::dead::analyse_live`).
+    pub dead_cells: bool,
 }
 
 /// Which search gave an answer. Every one is exact.

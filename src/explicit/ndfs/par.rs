@@ -20,7 +20,7 @@
 //! file): a real stem along the BFS parents, matched successor by successor to the
 //! stored nodes, then the cycle walked through the component (`walk`).
 
-use super::expand::{Expander, KeyLayout, ROOT, each_initial};
+use super::expand::{Expander, KeyLayout, ROOT, dead_for, each_initial};
 use super::par_explore::{Seeds, Stopped, explore};
 use super::par_graph::{Graph, cycle_classes};
 use super::par_scc::Tarjan;
@@ -50,9 +50,10 @@ pub(super) fn search(
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
     let use_sym = use_sym && model.is_symmetric() && n > 1;
+    let dead = dead_for(&inst, opts.dead_cells);
     let make_x = || {
         let sym = super::symmetry_of(&inst, use_sym, process);
-        Expander::new(&inst, &compiled, p, process, sym)
+        Expander::new(&inst, &compiled, p, process, sym, dead.clone())
     };
     let mut x = make_x();
     let layout = KeyLayout::new(&inst, p.buchi.states.len());
@@ -66,7 +67,7 @@ pub(super) fn search(
     // millions of them, all rejected by the automaton's initial labels (issue 28's
     // generated model, seed 20261135 at size 4: 3^17).
     let mut seeding = Run::new(opts, n, phase, start);
-    let seeded = each_initial(&inst, &mut |words, st| {
+    let seeded = each_initial(&inst, dead.as_ref(), &mut |words, st| {
         if seeding.due() {
             seeding
                 .check(seeds.len(), 0, 0, seeds.bytes())
@@ -244,10 +245,11 @@ impl Lassos<'_, '_> {
         let w = self.x.w;
         let (first, q0) = (&nodes[0].0, nodes[0].1);
         let mut init: Option<Vec<u64>> = None;
+        let dead = self.x.dead.clone();
         let x = &mut *self.x;
         let run = self.run;
         let mut ticks = 0u64;
-        let listed = each_initial(self.inst, &mut |words, st| {
+        let listed = each_initial(self.inst, dead.as_ref(), &mut |words, st| {
             ticks += 1;
             if ticks.is_multiple_of(4096)
                 && let Some(l) = run.interrupted()

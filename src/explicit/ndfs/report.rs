@@ -183,6 +183,25 @@ fn checked_lasso(
     Ok(short.unwrap_or(lasso))
 }
 
+/// A lasso of the system the search walked (dead cells settled, `opts.dead_cells`) as
+/// a lasso of the instance.
+fn realized(model: &Model, n: usize, opts: &LiveOptions, l: Lasso) -> Result<Lasso, String> {
+    let inst = Instance::new(model, n);
+    match super::expand::dead_for(&inst, opts.dead_cells) {
+        Some(d) => super::unfold::realize(&inst, &d, l),
+        None => Ok(l),
+    }
+}
+
+/// An initial state of the instance for a settled initial state of the search.
+fn realized_init(model: &Model, n: usize, opts: &LiveOptions, st: State) -> Result<State, String> {
+    let inst = Instance::new(model, n);
+    match super::expand::dead_for(&inst, opts.dead_cells) {
+        Some(d) if !st.is_empty() => super::unfold::realize_init(&inst, &d, &st),
+        _ => Ok(st),
+    }
+}
+
 /// The result of one search that ended with `found`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn finish(
@@ -218,11 +237,17 @@ pub(super) fn finish(
     match found {
         Found::Nothing => result.verdict = LiveVerdict::Holds,
         Found::Init(st) => range(init_error(model, p, n, process, st, false), &mut result),
-        Found::InitAtoms(st) => range(init_error(model, p, n, process, st, true), &mut result),
+        Found::InitAtoms(st) => {
+            let t = realized_init(model, n, opts, st)
+                .and_then(|st| init_error(model, p, n, process, st, true));
+            range(t, &mut result)
+        }
         Found::Range(r) => range(r, &mut result),
         Found::Limit(l) => result.limit = Some(l),
         Found::Lasso(Err(e)) => result.internal_errors.push(e),
-        Found::Lasso(Ok(l)) => match checked_lasso(model, p, opts, result.stats.states, l) {
+        Found::Lasso(Ok(l)) => match realized(model, n, opts, l)
+            .and_then(|l| checked_lasso(model, p, opts, result.stats.states, l))
+        {
             Ok(l) => {
                 result.verdict = LiveVerdict::Violated;
                 result.lasso = Some(l);

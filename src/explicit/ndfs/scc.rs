@@ -67,7 +67,7 @@
 //! A violation is turned into a real lasso of the unreduced instance by `unfold_scc`,
 //! which walks R by breadth-first search (`walk`).
 
-use super::expand::{Expander, Fault, KeyLayout, ROOT, each_initial};
+use super::expand::{Expander, Fault, KeyLayout, ROOT, dead_for, each_initial};
 use super::report::{Found, Run, finish};
 use super::unfold::range_trace;
 use super::{Algorithm, LiveOptions, LiveResult, LiveStats};
@@ -562,11 +562,14 @@ pub(super) fn search(
     let compiled = Compiled::new(&inst);
     let use_sym = use_sym && model.is_symmetric() && n > 1;
     let sym = super::symmetry_of(&inst, use_sym, process);
-    let x = Expander::new(&inst, &compiled, p, process, sym);
+    let dead = dead_for(&inst, opts.dead_cells);
+    let x = Expander::new(&inst, &compiled, p, process, sym, dead.clone());
     let layout = KeyLayout::new(&inst, p.buchi.states.len());
     let phase = if use_sym { "reduced SCC" } else { "SCC" };
     let mut s = Scc::new(x, layout, opts.fair, Run::new(opts, n, phase, start));
-    let found = each_initial(&inst, &mut |words, st| s.search_initial(words, st));
+    let found = each_initial(&inst, dead.as_ref(), &mut |words, st| {
+        s.search_initial(words, st)
+    });
     s.stats.bytes = s.stats.bytes.max(s.bytes());
     s.stats.states = s.table.len();
     let algorithm = if use_sym {

@@ -10,7 +10,7 @@
 //! cycle exactly when one exists. The nested search also stops when it meets a node on
 //! the first search's stack (SPIN's early detection).
 
-use super::expand::{Expander, Fault, KeyLayout, ROOT, each_initial};
+use super::expand::{Expander, Fault, KeyLayout, ROOT, dead_for, each_initial};
 use super::report::{Found, Run, finish};
 use super::unfold::{build_lasso, range_trace};
 use super::{Algorithm, LiveOptions, LiveResult, LiveStats};
@@ -388,12 +388,14 @@ pub(super) fn search(
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
     let use_sym = use_sym && model.is_symmetric() && n > 1;
+    let dead = dead_for(&inst, opts.dead_cells);
     let x = Expander::new(
         &inst,
         &compiled,
         p,
         process,
         super::symmetry_of(&inst, use_sym, process),
+        dead.clone(),
     );
     let layout = KeyLayout::new(&inst, p.buchi.states.len());
     let (w, kw) = (x.w, if use_sym { x.w } else { 0 });
@@ -412,7 +414,9 @@ pub(super) fn search(
         buf_key: Vec::new(),
         run: Run::new(opts, n, if use_sym { "reduced" } else { "complete" }, start),
     };
-    let found = each_initial(&inst, &mut |words, st| s.search_initial(words, st));
+    let found = each_initial(&inst, dead.as_ref(), &mut |words, st| {
+        s.search_initial(words, st)
+    });
     s.stats.bytes = s.stats.bytes.max(s.bytes());
     s.stats.states = s.table.len();
     let algorithm = if use_sym {

@@ -6,11 +6,23 @@
 //!
 //! A record starts with the real state (`w` words), then `kw` words of key, the
 //! automaton state and `via`, whatever follows.
+//!
+//! With dead cells (`model::dead`) the searches walk the normalized system: every state
+//! has its dead cells at their fillers. Paths along records are rebuilt in that system
+//! (`Expander::settle` after each step), and `realize` turns the result into a run of
+//! the instance: a real initial state of the same class, the same steps fired on it,
+//! and the cycle repeated until it closes exactly. One more turn always suffices: the
+//! real run's states stay equal to the normalized ones up to dead cells, a turn writes
+//! the same cells with values read from live cells only, and a cell it does not write
+//! keeps its value, so the second turn ends where the first ended.
 
 use super::expand::{Expander, STUTTER};
-use crate::explicit::steps::{step_for, step_to};
+use crate::explicit::steps::step_for;
 use crate::lasso::Lasso;
+use crate::model::dead::Dead;
 use crate::model::eval::{self, Fire, Step};
+use crate::model::init::for_each_initial;
+use crate::model::instance::Instance;
 use crate::model::instance::State;
 use crate::trace::{RangeSite, Trace, Violation};
 
@@ -37,7 +49,8 @@ pub(super) fn real_path(
             continue;
         }
         let (k, c) = ((via >> 32) as usize, (via & 0xFFFF_FFFF) as usize);
-        let (step, next) = step_for(x.inst, x.compiled, states.last().unwrap(), k, c)?;
+        let (step, mut next) = step_for(x.inst, x.compiled, states.last().unwrap(), k, c)?;
+        x.settle(&mut next);
         let mut expect = vec![0; x.inst.slots.len()];
         x.inst.unpack(&r[..w], &mut expect);
         if next != expect {
@@ -71,7 +84,11 @@ pub(super) fn range_trace(
         extra = r;
         recs.push(&extra);
     }
-    let (states, steps) = real_path(x, kw, &recs)?;
+    let (mut states, steps) = real_path(x, kw, &recs)?;
+    if let Some(d) = &x.dead {
+        let init = realize_init(x.inst, d, &states[0])?;
+        states = fire_all(x.inst, init, &steps)?;
+    }
     let last = states.last().unwrap();
     let message = match &site {
         RangeSite::Transition { trans, params } => match eval::fire(x.inst, last, *trans, params) {
@@ -193,7 +210,7 @@ pub(super) fn build_lasso(
                     .iter()
                     .map(|&p| power[(p - 1) as usize])
                     .collect();
-                let st = step_to(x.inst, &cur, step.trans, &params, &img)
+                let st = settled_step_to(x, &cur, step.trans, &params, &img)
                     .ok_or("a permuted step of the cycle does not fire")?;
                 steps.push(st);
                 cur = img.clone();
@@ -215,5 +232,94 @@ pub(super) fn build_lasso(
         steps,
         loop_start,
         fair,
+    })
+}
+
+/// The reference interpreter's step of transition `trans` with `params` from `st` to
+/// `target` in the system the search walks (successors with their dead cells settled).
+fn settled_step_to(
+    x: &Expander,
+    st: &[i64],
+    trans: usize,
+    params: &[i64],
+    target: &[i64],
+) -> Option<Step> {
+    match eval::fire(x.inst, st, trans, params) {
+        Fire::Enabled(v) => v.into_iter().find_map(|(choices, mut s2)| {
+            x.settle(&mut s2);
+            (s2 == target).then(|| Step {
+                trans,
+                params: params.to_vec(),
+                choices,
+            })
+        }),
+        _ => None,
+    }
+}
+
+/// An initial state of the instance whose dead cells settle to `st` (`st` itself when
+/// it is initial).
+pub(super) fn realize_init(inst: &Instance, dead: &Dead, st: &[i64]) -> Result<State, String> {
+    if eval::satisfies_init(inst, st) == Ok(true) {
+        return Ok(st.to_vec());
+    }
+    let mut found = None;
+    let mut c = Vec::new();
+    let res = for_each_initial(inst, &mut |r| {
+        c.clear();
+        c.extend_from_slice(r);
+        dead.normalize(&mut c);
+        if c == st {
+            found = Some(r.to_vec());
+            return false;
+        }
+        true
+    });
+    match (found, res) {
+        (Some(r), _) => Ok(r),
+        _ => Err("no initial state settles to the search's initial state".into()),
+    }
+}
+
+/// The states of `steps` fired from `init` by the reference interpreter, each step
+/// taking the successor its choices name.
+fn fire_all(inst: &Instance, init: State, steps: &[Step]) -> Result<Vec<State>, String> {
+    let mut states = vec![init];
+    for s in steps {
+        let next = match eval::fire(inst, states.last().unwrap(), s.trans, &s.params) {
+            Fire::Enabled(v) => v.into_iter().find(|(c, _)| *c == s.choices).map(|(_, n)| n),
+            _ => None,
+        };
+        states.push(next.ok_or("a step of the normalized lasso does not fire on the real run")?);
+    }
+    Ok(states)
+}
+
+/// A lasso of the normalized system as a lasso of the instance (see the module
+/// comment): a real initial state, the same steps, the cycle turned until it closes.
+pub(super) fn realize(inst: &Instance, dead: &Dead, l: Lasso) -> Result<Lasso, String> {
+    let init = realize_init(inst, dead, &l.init)?;
+    let mut states = fire_all(inst, init.clone(), &l.steps)?;
+    let mut steps = l.steps.clone();
+    let mut loop_start = l.loop_start;
+    if !l.is_deadlock() {
+        let turn: Vec<Step> = l.steps[l.loop_start..].to_vec();
+        let mut turns = 0;
+        while states[loop_start] != *states.last().unwrap() {
+            turns += 1;
+            if turns > 3 {
+                return Err("the real run of a normalized cycle does not close".into());
+            }
+            loop_start = steps.len();
+            let more = fire_all(inst, states.last().unwrap().clone(), &turn)?;
+            states.extend(more.into_iter().skip(1));
+            steps.extend(turn.iter().cloned());
+        }
+    }
+    Ok(Lasso {
+        init,
+        steps,
+        loop_start,
+        ..l
     })
 }

@@ -96,7 +96,8 @@ impl<M: FnMut(&[u64], u64) -> bool> Walk<'_, '_, M> {
             let mut st = stem_states.last().unwrap().clone();
             for (node, &via) in walk[1..].iter().zip(&vias) {
                 let (k, c) = ((via >> 32) as usize, (via & 0xFFFF_FFFF) as usize);
-                let (step, next) = step_for(self.x.inst, self.x.compiled, &st, k, c)?;
+                let (step, mut next) = step_for(self.x.inst, self.x.compiled, &st, k, c)?;
+                self.x.settle(&mut next);
                 if next != self.unpack(&node.0) {
                     return Err("a step of the cycle leads elsewhere".to_string().into());
                 }
