@@ -360,6 +360,85 @@ transition t1 (i) requires { Pc[i] = L1 && D0[i] = A } { D0[i] := B; Pc[i] := L0
     assert_eq!(v["dead_cells"].as_array().map(|a| a.len()), Some(0));
 }
 
+/// One `ltl` property at size n with and without dead cells, under every search: the
+/// same verdict, no more product states where it holds, and every lasso a replayed
+/// run. Returns the
+/// runs with fewer states and the violated ones.
+fn same_liveness(m: &Model, n: usize, prop: usize, what: &str) -> (usize, usize) {
+    let p = LtlProperty::new(m, prop).unwrap();
+    let process = (m.ltls[prop].params > 0).then_some(1);
+    let (mut smaller, mut violated) = (0, 0);
+    for fair in [false, true] {
+        for symmetry in [false, true] {
+            for (search, threads) in [
+                (LiveSearch::Ndfs, 0),
+                (LiveSearch::Scc, 0),
+                (LiveSearch::Auto, 2),
+            ] {
+                if fair && search == LiveSearch::Ndfs {
+                    continue;
+                }
+                let run = |dead_cells: bool| {
+                    let opts = LiveOptions {
+                        symmetry,
+                        fair,
+                        search,
+                        threads,
+                        dead_cells,
+                        ..Default::default()
+                    };
+                    let r = ndfs::check(m, n, &p, process, &opts);
+                    let what = format!(
+                        "{what} n={n} fair={fair} sym={symmetry} {search:?}/{threads} \
+                         dead={dead_cells}"
+                    );
+                    assert!(
+                        r.internal_errors.is_empty(),
+                        "{what}: {:?}",
+                        r.internal_errors
+                    );
+                    if let Some(l) = &r.lasso {
+                        l.replay(m).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    }
+                    (r.verdict, r.stats.states, what)
+                };
+                let (plain, plain_states, _) = run(false);
+                let (dead, dead_states, what) = run(true);
+                assert_eq!(plain, dead, "{what}");
+                // A search that holds stored the whole product; one that found a lasso
+                // stopped where its order took it.
+                if dead == LiveVerdict::Holds {
+                    assert!(dead_states <= plain_states, "{what}");
+                }
+                smaller += (dead_states < plain_states) as usize;
+                violated += (dead == LiveVerdict::Violated) as usize;
+            }
+        }
+    }
+    (smaller, violated)
+}
+
+/// The shipped families with `ltl` properties and dead cells (the ticket lock's
+/// tickets, the MCS lock's process-valued pointers, whose one value a permutation
+/// moves) at sizes 1..3: `same_liveness`.
+#[test]
+fn families_keep_their_liveness_verdicts_with_dead_cells() {
+    let mut seen = Vec::new();
+    for (name, m) in common::families() {
+        if m.ltls.is_empty() || nfold::model::dead::analyse_live(&m).is_empty() {
+            continue;
+        }
+        seen.push(name.clone());
+        for prop in 0..m.ltls.len() {
+            for n in 1..=3 {
+                same_liveness(&m, n, prop, &name);
+            }
+        }
+    }
+    assert!(seen.contains(&"mcs_lock".to_string()), "{seen:?}");
+    assert!(seen.contains(&"ticket_lock".to_string()), "{seen:?}");
+}
+
 /// `generate`'s models with an `ltl` property over the control cells: the `ltl`
 /// searches walking states up to their dead cells (`LiveOptions::dead_cells`: the
 /// nested search, the fair SCC search and the parallel one, with and without symmetry
@@ -384,51 +463,10 @@ fn dead_cells_keep_every_liveness_verdict() {
             continue;
         }
         with_dead += 1;
-        let p = LtlProperty::new(&m, 0).unwrap();
         for n in 1..=3 {
-            for fair in [false, true] {
-                for symmetry in [false, true] {
-                    for (search, threads) in [
-                        (LiveSearch::Ndfs, 0),
-                        (LiveSearch::Scc, 0),
-                        (LiveSearch::Auto, 2),
-                    ] {
-                        if fair && search == LiveSearch::Ndfs {
-                            continue;
-                        }
-                        let run = |dead_cells: bool| {
-                            let opts = LiveOptions {
-                                symmetry,
-                                fair,
-                                search,
-                                threads,
-                                dead_cells,
-                                ..Default::default()
-                            };
-                            let r = ndfs::check(&m, n, &p, Some(1), &opts);
-                            let what = format!(
-                                "seed {seed} n={n} fair={fair} sym={symmetry} {search:?}/{threads} \
-                                 dead={dead_cells}:\n{text}"
-                            );
-                            assert!(
-                                r.internal_errors.is_empty(),
-                                "{what}{:?}",
-                                r.internal_errors
-                            );
-                            if let Some(l) = &r.lasso {
-                                l.replay(&m).unwrap_or_else(|e| panic!("{what}{e}"));
-                            }
-                            (r.verdict, r.stats.states, what)
-                        };
-                        let (plain, plain_states, _) = run(false);
-                        let (dead, dead_states, what) = run(true);
-                        assert_eq!(plain, dead, "{what}");
-                        assert!(dead_states <= plain_states, "{what}");
-                        smaller += (dead_states < plain_states) as usize;
-                        violated += (dead == LiveVerdict::Violated) as usize;
-                    }
-                }
-            }
+            let (s, v) = same_liveness(&m, n, 0, &format!("seed {seed}:\n{text}\n"));
+            smaller += s;
+            violated += v;
         }
     }
     eprintln!(

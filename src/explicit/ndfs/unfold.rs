@@ -205,6 +205,8 @@ pub(super) fn build_lasso(
         for _round in 0..10_000 {
             for (k, step) in frag_steps.iter().enumerate() {
                 sym.apply(&power, &frag_states[k + 1], &mut img);
+                // A process-valued filler is permuted too: settle it back.
+                x.settle(&mut img);
                 let params: Vec<i64> = step
                     .params
                     .iter()
