@@ -63,21 +63,25 @@ struct Small {
     bug_depth: Option<usize>,
 }
 
-/// What a small sizes' run answered: the model (its address and a hash of its text),
-/// the properties, the sizes 1..seed and the settings.
+/// What a run on a few sizes answered: the model (its address and a hash of its text),
+/// the properties, the sizes lo..seed and the settings.
 #[derive(Clone, PartialEq)]
 struct SmallKey {
     model: usize,
     text: u64,
     props: Vec<usize>,
+    lo: usize,
     seed: usize,
     solver: SolverKind,
     symmetry: bool,
 }
 
-/// The small sizes' runs of this process that converged or found a violation. The run
-/// of auto on the sizes the explicit search left and the every-n step both begin with
-/// IC3 at sizes 1..seed on the same properties (German: 0.2-1 s of IC3, twice); its
+/// The small sizes' runs of this process that converged or found a violation, and the
+/// runs on a few sizes that converged (a first chunk, or a try of the every-n step).
+/// The run of auto on the sizes the explicit search left and the every-n step both
+/// begin with IC3 at sizes 1..seed on the same properties (German: 0.2-1 s of IC3,
+/// twice), and each try of the every-n step proves the last one's sizes again as its
+/// first chunk (Cubicle's szymanski_boleslaw_bool_na: IC3 at 1..4, 7 s, twice). Their
 /// lemmas only seed the larger runs, filtered by Houdini on their own system (`seed`,
 /// `ladder`), so a stale entry could cost time, never an answer.
 static SMALL_RUNS: std::sync::Mutex<Vec<(SmallKey, Small)>> = std::sync::Mutex::new(Vec::new());
@@ -117,10 +121,8 @@ impl Ic3Engine {
                 bug_depth: None,
             });
         }
-        let key = self.small_key(p, seed);
-        let runs = || SMALL_RUNS.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, s)) = runs().iter().find(|(k, _)| *k == key) {
-            return Ok(s.clone());
+        if let Some(s) = self.recall(p, 1, seed) {
+            return Ok(s);
         }
         let mut small = Transys::new(p.model, 1, seed, Encoding::Binary);
         let out = prove(&mut small, &self.options(p, ctl))?;
@@ -130,19 +132,33 @@ impl Ic3Engine {
             bug_depth: out.cexs.iter().map(|c| c.depth).max(),
         };
         if out.limit.is_none() {
-            let mut r = runs();
-            if r.len() >= SMALL_KEPT {
-                r.remove(0);
-            }
-            r.push((key, answer.clone()));
+            self.remember(p, 1, &answer);
         }
         Ok(answer)
+    }
+
+    /// The run of `p`'s properties at sizes lo..hi this process remembers.
+    fn recall(&self, p: &Problem, lo: usize, hi: usize) -> Option<Small> {
+        let key = self.small_key(p, lo, hi);
+        let runs = SMALL_RUNS.lock().unwrap_or_else(|e| e.into_inner());
+        runs.iter().find(|(k, _)| *k == key).map(|(_, s)| s.clone())
+    }
+
+    /// Remember the run of `p`'s properties at sizes lo..`s.seed`.
+    fn remember(&self, p: &Problem, lo: usize, s: &Small) {
+        let key = self.small_key(p, lo, s.seed);
+        let mut runs = SMALL_RUNS.lock().unwrap_or_else(|e| e.into_inner());
+        runs.retain(|(k, _)| *k != key);
+        if runs.len() >= SMALL_KEPT {
+            runs.remove(0);
+        }
+        runs.push((key, s.clone()));
     }
 
     /// Whether this process already has the small sizes' run of `p` (`run` on it would
     /// begin with that run's invariant, not with IC3 at sizes 1..seed).
     pub fn has_small_run(&self, p: &Problem) -> bool {
-        let key = self.small_key(p, seed_size(p.model));
+        let key = self.small_key(p, 1, seed_size(p.model));
         SMALL_RUNS
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -150,8 +166,8 @@ impl Ic3Engine {
             .any(|(k, s)| *k == key && s.invariant.is_some())
     }
 
-    /// What identifies the run of `p` at sizes 1..seed.
-    fn small_key(&self, p: &Problem, seed: usize) -> SmallKey {
+    /// What identifies the run of `p`'s properties at sizes lo..seed.
+    fn small_key(&self, p: &Problem, lo: usize, seed: usize) -> SmallKey {
         SmallKey {
             model: p.model as *const Model as usize,
             text: p
@@ -163,6 +179,7 @@ impl Ic3Engine {
                     (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
                 }),
             props: p.props.clone(),
+            lo,
             seed,
             solver: self.solver,
             symmetry: self.symmetry,
@@ -353,6 +370,15 @@ impl Ic3Engine {
             max: lo + CHUNK - 1,
             ..p.clone()
         };
+        if let Some(s) = self.recall(&sub, sub.min, sub.max) {
+            if ctl.progress {
+                crate::progress::line(format!(
+                    "ic3 at sizes {}..{} first: proved earlier in this run",
+                    sub.min, sub.max
+                ));
+            }
+            return Ok(Some(s));
+        }
         let now = Instant::now();
         let inner = Control {
             deadline: ctl
@@ -476,6 +502,14 @@ impl Ic3Engine {
         opts.seed = seed;
         let mut out = prove(&mut ts, &opts)?;
         out.cexs.extend(found);
+        if let (Some(inv), true, None) = (&out.invariant, out.cexs.is_empty(), out.limit) {
+            let s = Small {
+                seed: p.max,
+                invariant: Some(inv.clone()),
+                bug_depth: None,
+            };
+            self.remember(p, p.min, &s);
+        }
         Ok((ts, out))
     }
 
