@@ -62,17 +62,17 @@ fn stops_in_time(args: &str) {
 #[test]
 fn auto_stops_in_time() {
     stops_in_time("check families/peterson.cub --sizes 1..12");
-    stops_in_time("live families/ticket_lock.cub --sizes 1..14 --fair");
+    // The ticket lock under fairness no longer qualifies: with dead cells in the `ltl`
+    // searches it holds at 1..14 within the second.
+    stops_in_time("live families/mcs_lock.cub --sizes 1..14 --fair");
 }
 
 #[test]
 fn explicit_stops_in_time() {
     stops_in_time("check families/german.cub --size 10 --engine explicit");
-    stops_in_time("live families/ticket_lock.cub --sizes 1..14 --fair --engine explicit");
+    stops_in_time("live families/mcs_lock.cub --sizes 1..14 --fair --engine explicit");
     // The parallel SCC search: its threads poll the limit while exploring.
-    stops_in_time(
-        "live families/ticket_lock.cub --sizes 1..14 --fair --engine explicit --threads 2",
-    );
+    stops_in_time("live families/mcs_lock.cub --sizes 1..14 --fair --engine explicit --threads 2");
     stops_in_time("live families/peterson.cub --size 7 --fair --engine explicit --threads 2");
 }
 
