@@ -491,10 +491,9 @@ fn dead_cells_keep_every_liveness_verdict() {
 /// takes at least two: 3 steps.
 #[test]
 fn a_lasso_through_dead_cells_closes_on_the_real_states() {
-    let dir = common::scratch_dir("dead");
-    let f = dir.join("turn.cub");
-    std::fs::write(
-        &f,
+    let path = common::write_file(
+        &common::scratch_dir("dead"),
+        "turn.cub",
         "type loc = Idle | Busy
 array C[proc] : loc
 array X[proc] : 0 .. 5
@@ -504,9 +503,8 @@ transition go (i) requires { C[i] = Idle } { C[i] := Busy; X[i] := 1; }
 transition back (i) requires { C[i] = Busy && X[i] = 1 } { C[i] := Idle; }
 ltl p () { F Flag = True }
 ",
-    )
-    .unwrap();
-    let path = f.to_str().unwrap();
+    );
+    let path = path.as_str();
     let m = common::load(path);
     assert_eq!(nfold::model::dead::analyse_live(&m).len(), 1);
     for shorten in [false, true] {

@@ -68,28 +68,8 @@ pub fn analyse(m: &Model) -> Vec<DeadArray> {
 /// `analyse` for the `ltl` searches: arrays read by an atom of an `ltl` property of `m`
 /// are left out.
 pub fn analyse_live(m: &Model) -> Vec<DeadArray> {
-    let mut atoms = Vec::new();
-    for l in &m.ltls {
-        ltl_atoms(&l.body, &mut atoms);
-    }
+    let atoms: Vec<&Expr> = m.ltls.iter().flat_map(|l| l.body.atoms()).collect();
     analyse_except(m, &atoms)
-}
-
-fn ltl_atoms<'m>(f: &'m Ltl, out: &mut Vec<&'m Expr>) {
-    match f {
-        Ltl::Atom(e) => out.push(e),
-        Ltl::Not(a) | Ltl::Next(a) | Ltl::Globally(a) | Ltl::Finally(a) => ltl_atoms(a, out),
-        Ltl::And(a, b)
-        | Ltl::Or(a, b)
-        | Ltl::Imp(a, b)
-        | Ltl::Iff(a, b)
-        | Ltl::Until(a, b)
-        | Ltl::Release(a, b)
-        | Ltl::WeakUntil(a, b) => {
-            ltl_atoms(a, out);
-            ltl_atoms(b, out);
-        }
-    }
 }
 
 /// `analyse`, leaving out every array that one of `extra` reads.
