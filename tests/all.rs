@@ -45,8 +45,6 @@ mod extra_proc;
 mod families_new;
 #[path = "flash_ptr.rs"]
 mod flash_ptr;
-#[path = "flash_ptr.rs"]
-mod flash_ptr;
 #[path = "fuzz.rs"]
 mod fuzz;
 #[path = "generated.rs"]
