@@ -43,6 +43,8 @@ mod every;
 mod extra_proc;
 #[path = "families_new.rs"]
 mod families_new;
+#[path = "flash_ptr.rs"]
+mod flash_ptr;
 #[path = "fuzz.rs"]
 mod fuzz;
 #[path = "generated.rs"]

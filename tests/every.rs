@@ -244,7 +244,7 @@ fn certify_rejects_tampered_claims_for_every_size() {
 /// Every single-point mutation of a model's text: a conjunct of a guard dropped, a
 /// constructor replaced by another of its type, `=` and `<>` swapped, quantifiers
 /// swapped.
-fn mutants(text: &str, ctors: &[Vec<String>]) -> Vec<(String, String)> {
+pub fn mutants(text: &str, ctors: &[Vec<String>]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let words: Vec<(usize, &str)> = word_spans(text);
     for &(at, w) in &words {
@@ -390,7 +390,7 @@ fn word_spans(text: &str) -> Vec<(usize, &str)> {
 
 /// Whether the mutant is refuted: a violation by the explicit engine at sizes
 /// 1..`explicit_max` or by IC3 on the aggregate 1..`ic3_max`.
-fn refuted(m: &nfold::model::ir::Model, explicit_max: usize, ic3_max: usize) -> Option<String> {
+pub fn refuted(m: &nfold::model::ir::Model, explicit_max: usize, ic3_max: usize) -> Option<String> {
     for n in 1..=explicit_max {
         let r = explicit(
             m,

@@ -390,7 +390,8 @@ fn every_n_with_the_hand_derived_cutoff() {
         cutoff::Fragment {
             pointers: 1,
             step: 1,
-            bad: 2
+            bad: 2,
+            standin: false,
         }
     );
     let dir = common::scratch_dir("extra-every");
@@ -465,10 +466,15 @@ fn the_cutoff_names_what_it_does_not_cover() {
         "{}",
         e.what
     );
-    let e = cutoff::fragment(&model(
-        "var Home : proc\narray P[proc] : proc\ninit (p) { Home <> p && P[p] = Home }\n\
-         transition t (i j) { P[i] := j; }\nunsafe (p) { P[p] = p }\n",
-    ))
+    // An array of processes indexed by processes is covered as a stand-in array
+    // (tests/flash_ptr.rs) when its cells are compared with kept terms only (here the
+    // `unsafe` parameter), and named otherwise (a universally quantified variable).
+    let ptr = "var Home : proc\narray P[proc] : proc\ninit (p) { Home <> p && P[p] = Home }\n\
+         transition t (i j) { P[i] := j; }\nunsafe (p) { P[p] = p }\n";
+    assert!(cutoff::fragment(&model(ptr)).unwrap().standin);
+    let e = cutoff::fragment(&model(&format!(
+        "{ptr}transition u (i) requires {{ forall k. P[i] <> k }} {{ P[i] := Home; }}\n"
+    )))
     .unwrap_err();
     assert!(e.what.contains("indexed by processes"), "{}", e.what);
     // A `proc` global that is assigned counts as a pointer, even one declared apart.

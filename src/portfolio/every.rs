@@ -228,7 +228,10 @@ fn guesses(
     let frag = cutoff::fragment(model).map_err(|o| o.text(model))?;
     let t = Instant::now();
     let few = Transys::new(model, 1, BRAB_SIZES, Encoding::Binary);
-    let cands = crate::ic3::brab::candidates(&few, BRAB_ATOMS, BRAB_CAP);
+    let cands = without_standins(
+        model,
+        crate::ic3::brab::candidates(&few, BRAB_ATOMS, BRAB_CAP),
+    );
     if cands.is_empty() {
         return Ok(None);
     }
@@ -395,6 +398,7 @@ fn attempt(
     ctl: &Control,
 ) -> Result<Attempt, String> {
     let frag = &cutoff::fragment(model).map_err(|o| o.text(model))?;
+    let general = without_standins(model, general);
     let procs: Vec<usize> = general.iter().map(|l| l.procs).collect();
     let c = cutoff::cutoff(frag, &procs);
     let mut ts = Transys::new(model, 1, c, Encoding::Binary);
@@ -462,6 +466,21 @@ fn attempt(
         reason,
         cert: Box::new(cert),
     })
+}
+
+/// The clauses that never read a stand-in array (an array of processes indexed by
+/// processes, `proof::standin`): the cutoff argument for such arrays carries only
+/// invariants that do not read them, so the others are dropped before Houdini and the
+/// checker (which refuses them too).
+fn without_standins(model: &Model, lemmas: Vec<Lemma>) -> Vec<Lemma> {
+    let arrays = crate::proof::standin::arrays(model);
+    if arrays.is_empty() {
+        return lemmas;
+    }
+    lemmas
+        .into_iter()
+        .filter(|l| !crate::proof::standin::lemma_reads(&arrays, &l.atoms))
+        .collect()
 }
 
 /// The answer for a certificate the checker accepted.

@@ -42,11 +42,18 @@
 //! so every such index must be a process variable; a variable of the extra id that no
 //! transition assigns holds 0 for ever and points to no process (docs/every-n.md).
 //!
-//! The fragment: fully symmetric or ordered-symmetric; no `N`, no `number_procs`; no arithmetic and no
-//! range types; no array of processes indexed by processes (its pointers would have
-//! no bounded closure); guards and properties existential-universal over processes
-//! (no `exists` inside a `forall`, counting polarity); updates, their indices and
-//! `case` conditions free of quantifiers over processes; `init` universal.
+//! Arrays of processes indexed by processes (Flash's `UnetProc`) are covered as
+//! *stand-in arrays* (`proof::standin`): when their cells are only compared with
+//! terms the restriction keeps and lemmas never read them, every process outside S
+//! is merged into one stand-in process, so each restriction has one process more
+//! (c + 1; docs/every-n.md).
+//!
+//! The fragment: fully symmetric or ordered-symmetric; no `N`, no `number_procs`; no
+//! arithmetic and no range types; arrays of processes indexed by processes only as
+//! stand-in arrays (not in an ordered family); guards and properties
+//! existential-universal over processes (no `exists` inside a `forall`, counting
+//! polarity); updates, their indices and `case` conditions free of quantifiers over
+//! processes; `init` universal.
 
 use crate::model::extra::EXTRA_ID;
 use crate::model::ir::{Domain, Expr, Index, Model, Transition, Ty, UpdValue, VarKind};
@@ -64,6 +71,10 @@ pub struct Fragment {
     /// The most processes a property violation involves: its parameters and the
     /// witnesses of its formula.
     pub bad: usize,
+    /// The model has stand-in arrays (arrays of processes indexed by processes meeting
+    /// the conditions of `proof::standin`): every restriction gets one more process,
+    /// the stand-in for the processes outside it.
+    pub standin: bool,
 }
 
 /// Why a model is outside the fragment: the construct and where it is.
@@ -74,9 +85,10 @@ pub struct Outside {
 }
 
 impl Outside {
-    /// `what at file:line`.
+    /// `what at file:line:col`.
     pub fn text(&self, m: &Model) -> String {
-        format!("{} at {}", self.what, m.source.file_line(self.span.lo))
+        let (l, c) = m.source.line_col(self.span.lo);
+        format!("{} at {}:{l}:{c}", self.what, m.source.name)
     }
 }
 
@@ -259,6 +271,12 @@ pub fn lemma_procs(m: &Model, params: usize, body: &Expr) -> Result<usize, Strin
             m.vars[v].name
         ));
     }
+    if let Some(v) = super::standin::reads_standin(&super::standin::arrays(m), body) {
+        return Err(format!(
+            "a lemma that reads the array `{}` of processes indexed by processes (the stand-in argument carries only invariants that never read it)",
+            m.vars[v].name
+        ));
+    }
     let mut st = Shape::default();
     walk(m, body, Pol::Pos, false, &mut st)?;
     if st.universal {
@@ -292,6 +310,8 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
         );
     }
     let pointers = pointers(m)?;
+    let standins = super::standin::arrays(m);
+    super::standin::check(m, &standins)?;
     for i in &m.inits {
         if let Some(w) = bad_term(&i.body) {
             return out(format!("{w} in `init`"), i.span);
@@ -326,6 +346,7 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
         pointers,
         step,
         bad,
+        standin: !standins.is_empty(),
     })
 }
 
@@ -358,6 +379,11 @@ fn pointers(m: &Model) -> Result<usize, Outside> {
             return out(format!("`{}` holds integers", v.name), v.span);
         }
         if v.ty != Ty::Proc || holds_extra_only(m, v) {
+            continue;
+        }
+        if v.dims == [Ty::Proc] {
+            // A stand-in array (`proof::standin` checks its conditions): its cells are
+            // not closed over, the stand-in process takes their targets outside S.
             continue;
         }
         if v.dims.contains(&Ty::Proc) {
@@ -532,7 +558,7 @@ fn step_procs(m: &Model, t: &Transition) -> Result<usize, Outside> {
 pub fn cutoff(f: &Fragment, lemmas: &[usize]) -> usize {
     let clause = lemmas.iter().copied().max().unwrap_or(0);
     let most = (clause + f.step).max(f.bad);
-    (f.pointers + most).max(1)
+    (f.pointers + most + usize::from(f.standin)).max(1)
 }
 
 /// Whether every size has an initial state when size 1 has one: `init` blocks with at
@@ -575,7 +601,8 @@ mod tests {
             Fragment {
                 pointers: 1,
                 step: 3,
-                bad: 2
+                bad: 2,
+                standin: false,
             }
         );
         assert_eq!(cutoff(&f, &[2, 1]), 1 + 2 + 3);
@@ -599,7 +626,8 @@ mod tests {
             Fragment {
                 pointers: 1,
                 step: 2,
-                bad: 2
+                bad: 2,
+                standin: false,
             }
         );
         // Ordered lemmas read as `unsafe` bodies: the order atoms are kept, `#k` is not.

@@ -8,3 +8,4 @@ pub mod count;
 pub mod cutoff;
 pub mod finish;
 pub mod lemma;
+pub mod standin;
