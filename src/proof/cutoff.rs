@@ -92,15 +92,17 @@ impl Outside {
     }
 }
 
+/// The polarity of a subformula: under an even or odd number of negations, or both
+/// (inside `<->` or a `case` condition). Shared with `standin`.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Pol {
+pub(super) enum Pol {
     Pos,
     Neg,
     Both,
 }
 
 impl Pol {
-    fn flip(self) -> Pol {
+    pub(super) fn flip(self) -> Pol {
         match self {
             Pol::Pos => Pol::Neg,
             Pol::Neg => Pol::Pos,

@@ -18,7 +18,7 @@
 //! family must not be ordered (the stand-in has no place in the order). Lemmas may not
 //! read stand-in arrays at all (`reads_standin`).
 
-use super::cutoff::Outside;
+use super::cutoff::{Outside, Pol};
 use crate::lang::print::expr_text;
 use crate::model::ir::{CmpOp, Domain, Expr, Index, Local, LocalId, Model, Ty, UpdValue, VarId};
 use crate::source::Span;
@@ -84,23 +84,6 @@ enum Role {
     Kept,
     /// It ranges over every process (or is an `init` parameter, an update's bound index).
     Ranging,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Pol {
-    Pos,
-    Neg,
-    Both,
-}
-
-impl Pol {
-    fn flip(self) -> Pol {
-        match self {
-            Pol::Pos => Pol::Neg,
-            Pol::Neg => Pol::Pos,
-            Pol::Both => Pol::Both,
-        }
-    }
 }
 
 /// One block of the model being checked: its locals, their roles, where it is.
