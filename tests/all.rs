@@ -57,6 +57,8 @@ mod lang;
 mod layers;
 #[path = "live.rs"]
 mod live;
+#[path = "litints.rs"]
+mod litints;
 #[path = "live_auto.rs"]
 mod live_auto;
 #[path = "live_bdd.rs"]
