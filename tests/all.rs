@@ -55,10 +55,10 @@ mod ints;
 mod lang;
 #[path = "layers.rs"]
 mod layers;
-#[path = "live.rs"]
-mod live;
 #[path = "litints.rs"]
 mod litints;
+#[path = "live.rs"]
+mod live;
 #[path = "live_auto.rs"]
 mod live_auto;
 #[path = "live_bdd.rs"]

@@ -62,11 +62,7 @@ fn a_mutant_is_refuted_with_int_values_in_its_trace_and_never_proved() {
     let d = fresh_dir("litints-mutant");
     // `<=` lets a second process enter while the first is critical (F = 2): two
     // processes try, both enter; violated at size 2 in 4 steps.
-    let m = write_file(
-        &d,
-        "mut.cub",
-        &MUTEX.replace("F[j] < 2", "F[j] <= 2"),
-    );
+    let m = write_file(&d, "mut.cub", &MUTEX.replace("F[j] < 2", "F[j] <= 2"));
     let (code, out, err) = nfold(&["check", &m, "--every-n"]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(!out.contains("holds for every n"), "{out}");
@@ -88,7 +84,10 @@ fn arithmetic_keeps_the_window_and_is_named_outside_the_fragment() {
         err.contains("not read as a finite enumeration: arithmetic on the int `F`"),
         "{err}"
     );
-    assert!(out.contains("not literal-valued: arithmetic on the int `F`"), "{out}");
+    assert!(
+        out.contains("not literal-valued: arithmetic on the int `F`"),
+        "{out}"
+    );
     // `--int-range` asks for the window: the exact reading is off.
     let m = write_file(&d, "m.cub", MUTEX);
     let (code, out, _) = nfold(&["check", &m, "--every-n", "--int-range", "-2..5"]);

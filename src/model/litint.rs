@@ -382,7 +382,12 @@ pub fn analyse(m: &Model) -> Result<Option<Plan>, NotFinite> {
         }
     }
     // A class holding a value no literal names may not compare two of its cells.
-    let free_roots: Vec<VarId> = walk.free.clone().into_iter().map(|v| walk.find(v)).collect();
+    let free_roots: Vec<VarId> = walk
+        .free
+        .clone()
+        .into_iter()
+        .map(|v| walk.find(v))
+        .collect();
     for (x, y, span) in walk.pairs.clone() {
         let r = walk.find(x);
         if free_roots.contains(&r) {
@@ -575,7 +580,8 @@ mod tests {
     use super::*;
     use crate::lang::load_str;
 
-    const HEAD: &str = "type loc = I | W | C\narray P[proc] : loc\narray F[proc] : int\nvar R : int\n";
+    const HEAD: &str =
+        "type loc = I | W | C\narray P[proc] : loc\narray F[proc] : int\nvar R : int\n";
 
     fn plan(body: &str) -> Result<Option<Plan>, NotFinite> {
         let m = load_str("t.cub", &format!("{HEAD}{body}")).unwrap();
@@ -606,7 +612,12 @@ mod tests {
         // Literals 0, 1, 2, 3; init fixes every int, so no interval.
         assert_eq!(
             p.values,
-            vec![LitVal::Lit(0), LitVal::Lit(1), LitVal::Lit(2), LitVal::Lit(3)]
+            vec![
+                LitVal::Lit(0),
+                LitVal::Lit(1),
+                LitVal::Lit(2),
+                LitVal::Lit(3)
+            ]
         );
     }
 
@@ -637,7 +648,9 @@ mod tests {
     fn refusals_name_the_construct() {
         let no = |t: &str| plan(&format!("{SAFE}{t}")).unwrap_err().what;
         assert!(no("transition t (x) { R := R + 1; }").contains("arithmetic on the int `R`"));
-        assert!(no("transition t (x) requires { F[x] + 1 < 3 } { R := 2; }").contains("arithmetic"));
+        assert!(
+            no("transition t (x) requires { F[x] + 1 < 3 } { R := 2; }").contains("arithmetic")
+        );
         assert!(no("transition t (x) requires { F[x] < N } { R := 2; }").contains("`N`"));
         // Free F compared with another cell of its class.
         let free = plan(
@@ -648,7 +661,12 @@ mod tests {
         .what;
         assert!(free.contains("compared with each other"), "{free}");
         // The same comparison is fine when init fixes F.
-        assert!(plan(&format!("{SAFE}transition t (x y) requires {{ F[x] = F[y] }} {{ R := 2; }}\n")).is_ok());
+        assert!(
+            plan(&format!(
+                "{SAFE}transition t (x y) requires {{ F[x] = F[y] }} {{ R := 2; }}\n"
+            ))
+            .is_ok()
+        );
         // `:= .` makes the class free.
         let nd = plan(&format!(
             "{SAFE}transition t (x y) requires {{ F[x] < F[y] }} {{ F[x] := .; }}\n"
