@@ -57,6 +57,8 @@ mod ints;
 mod lang;
 #[path = "layers.rs"]
 mod layers;
+#[path = "litints.rs"]
+mod litints;
 #[path = "live.rs"]
 mod live;
 #[path = "live_auto.rs"]

@@ -13,6 +13,8 @@ fn type_text(m: &Model, t: Ty) -> String {
         // The int window is a range underneath; read back, `int` gets it again from
         // the loader's settings (`LoadOptions::of`).
         t if m.is_int_ty(t) => "int".into(),
+        // Ints read as an enumeration (`model::litint`) print back as `int`.
+        Ty::Enum(e) if m.lit_ints.as_ref().is_some_and(|l| l.enum_id == e) => "int".into(),
         Ty::Enum(e) => m.enums[e].name.clone(),
         Ty::Range(r) => {
             let rg = &m.ranges[r];
@@ -42,7 +44,18 @@ pub fn expr_text(m: &Model, locals: &[Local], e: &Expr) -> String {
     let r = |x: &Expr| expr_text(m, locals, x);
     match e {
         Expr::Const(v, Ty::Bool) => if *v != 0 { "True" } else { "False" }.into(),
-        Expr::Const(v, Ty::Enum(en)) => m.enums[*en].ctors[*v as usize].clone(),
+        Expr::Const(v, Ty::Enum(en)) => match m.lit_ints.as_ref().filter(|l| l.enum_id == *en) {
+            // A literal of a literal-valued int (an interval is never written in a
+            // formula: comparisons keep their literals).
+            Some(l) => match l.values.get(*v as usize) {
+                Some(crate::model::litint::LitVal::Lit(k)) if *k < 0 => {
+                    format!("(0 - {})", -(*k as i128))
+                }
+                Some(x) => x.name(),
+                None => format!("<{v}>"),
+            },
+            None => m.enums[*en].ctors[*v as usize].clone(),
+        },
         Expr::Const(v, Ty::Proc) => format!("#{v}"),
         Expr::Const(v, _) if *v >= 0 => v.to_string(),
         Expr::Const(v, _) => format!("(0 - {})", -(*v as i128)),
@@ -128,6 +141,10 @@ pub fn model_text(m: &Model) -> String {
         out.push_str(&format!("number_procs {k}\n"));
     }
     for (k, e) in m.enums.iter().enumerate() {
+        if m.lit_ints.as_ref().is_some_and(|l| l.enum_id == k) {
+            // The ints, declared `int` (read back, they become this enumeration again).
+            continue;
+        }
         if m.data_type(k).is_some() {
             // An abstract type: its values d1..dD are chosen again when loaded.
             out.push_str(&format!("type {}\n", e.name));
@@ -136,7 +153,10 @@ pub fn model_text(m: &Model) -> String {
         }
     }
     for (k, r) in m.ranges.iter().enumerate() {
-        if !r.name.contains("..") && !m.is_int_ty(Ty::Range(k)) {
+        if !r.name.contains("..")
+            && !m.is_int_ty(Ty::Range(k))
+            && m.lit_ints.as_ref().is_none_or(|l| l.range != k)
+        {
             out.push_str(&format!(
                 "type {} = {} .. {}\n",
                 r.name,

@@ -488,6 +488,9 @@ pub struct Model {
     /// Cubicle's `int`, checked over a window (a range type named `int`), when the
     /// model declares an `int` variable, constant or array.
     pub int_window: Option<IntWindow>,
+    /// Set when the model's ints are literal-valued and read exactly as a finite
+    /// enumeration (`model::litint`); `int_window` is then `None`.
+    pub lit_ints: Option<super::litint::LitInts>,
     /// The `invariant`s this model assumes (`model::assume`: the model as written
     /// restricted to the states satisfying them); empty for the model as written.
     pub assumed: Vec<String>,

@@ -13,6 +13,7 @@ pub mod extra;
 pub mod init;
 pub mod instance;
 pub mod ir;
+pub mod litint;
 pub mod rank;
 pub mod rng;
 pub mod walk;

@@ -712,7 +712,13 @@ mod tests {
         "type loc = I | W | C\narray P[proc] : loc\narray T[proc] : int\nvar M : int\n";
 
     fn ranked(body: &str) -> Result<Option<Ranking>, NotRanked> {
-        let m = load_str("t.cub", &format!("{HEAD}{body}")).unwrap();
+        // A window given, so that a literal-valued model keeps its ints (the loader
+        // reads those as an enumeration otherwise, `model::litint`).
+        let opts = crate::lang::LoadOptions {
+            int_range: Some((-2, 5)),
+            ..Default::default()
+        };
+        let m = crate::lang::load_str_with("t.cub", &format!("{HEAD}{body}"), &opts).unwrap();
         analyse(&m)
     }
 

@@ -363,9 +363,19 @@ fn pointers(m: &Model) -> Result<usize, Outside> {
             .find(|t| matches!(t, Ty::Range(_)))
         {
             if m.int_window.as_ref().is_some_and(|w| w.range == r) {
+                // Literal-valued ints were read as an enumeration when loaded
+                // (`model::litint`); these are not: say why.
+                let why = match crate::model::litint::analyse(m) {
+                    Err(e) => format!(
+                        "; not literal-valued: {} at {}",
+                        e.what,
+                        m.source.file_line(e.span.lo)
+                    ),
+                    _ => String::new(),
+                };
                 return out(
                     format!(
-                        "`{}` holds Cubicle ints (arithmetic, a bounded window)",
+                        "`{}` holds Cubicle ints (arithmetic, a bounded window{why})",
                         v.name
                     ),
                     v.span,

@@ -148,3 +148,29 @@ pub(super) fn settle_ints(
     model.int_window = Some(w);
     Ok(d)
 }
+
+/// Read the model's ints as a finite enumeration when they are literal-valued
+/// (`model::litint`) and the window was not given: the warning `w` about the window
+/// is replaced by one saying so. Otherwise the window stays, and its warning says why
+/// the ints are not literal-valued.
+pub(super) fn literal_valued(model: &mut Model, w: Diagnostic, given: bool) -> Diagnostic {
+    use crate::model::litint;
+    if given {
+        return w;
+    }
+    match litint::analyse(model) {
+        Ok(Some(plan)) => {
+            *model = litint::rewrite(model, &plan);
+            let l = model.lit_ints.as_ref().expect("rewritten");
+            Diagnostic::warning(w.span, format!("int: {}", l.summary(model))).with_note(
+                "note: exact (docs/language.md, literal-valued ints); --int-range LO..HI checks over a window instead",
+            )
+        }
+        Ok(None) => w,
+        Err(e) => w.with_note(format!(
+            "note: not read as a finite enumeration: {} at {}",
+            e.what,
+            model.source.file_line(e.span.lo)
+        )),
+    }
+}

@@ -191,6 +191,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         data_types: Vec::new(),
         extra_proc: None,
         int_window: None,
+        lit_ints: None,
         assumed: Vec::new(),
         warnings,
         source,
@@ -213,6 +214,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
     }
     if let Some((r, span)) = int_type {
         let w = ints::settle_ints(&mut model, r, span, opts.int_range)?;
+        let w = ints::literal_valued(&mut model, w, opts.int_range.is_some());
         model.warnings.push(w);
     }
     crate::model::extra::settle(&mut model);

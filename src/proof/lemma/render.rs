@@ -57,7 +57,14 @@ impl Lemma {
                     },
                     p => ("=", p),
                 };
-                format!("{cell} {op} {}", show(value, var.ty))
+                match (model.lit_ints.as_ref(), value, var.ty) {
+                    // A literal-valued int: an interval value as comparisons with its
+                    // bounds, so that the text reads back as the same value.
+                    (Some(l), PVal::Const(c), Ty::Enum(e)) if l.enum_id == e => {
+                        l.atom_text(&cell, op, c)
+                    }
+                    _ => format!("{cell} {op} {}", show(value, var.ty)),
+                }
             })
             .collect();
         let body = if atoms.is_empty() {
