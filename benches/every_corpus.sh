@@ -9,7 +9,10 @@
 # 20). The two tools run one after the other on each file, so the ratios are paired.
 # Prints one line per file (wall and CPU seconds of each tool), the counts, the totals
 # on the files both prove, the Cubicle-SAFE files nfold does not prove (with nfold's
-# reason), and soundness ALARMs (a file nfold proves for every n that Cubicle finds
+# reason). A file counts as proved by nfold in Cubicle's reading: every `unsafe`
+# property holds for every n (as written, or assuming the file's `invariant`s, which
+# Cubicle assumes); an `invariant` that nfold finds violated as a claim is said beside
+# it, and soundness ALARMs (a file nfold proves for every n that Cubicle finds
 # UNSAFE).
 #   bash benches/every_corpus.sh ../shared/corpus/cubicle-3f76135.tar.gz [CUBICLE]
 # FILTER=regex: only the files whose path matches.
@@ -31,6 +34,49 @@ NFOLD=$(realpath "$NFOLD")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tar xzf "$corpus" -C "$tmp"
+# Reads nfold's JSON: "proved" when every `unsafe` property holds for every n, without
+# assumptions or assuming the `invariant`s (Cubicle's reading: it assumes them), with
+# "(invariants as claims: ...)" when an `invariant` itself is not proved or violated.
+reader=$tmp/reader.py
+cat > "$reader" <<'PY'
+import json, sys
+path, rc = sys.argv[1], int(sys.argv[2])
+try:
+    d = json.load(open(path))
+except Exception:
+    lines = open(path, errors="replace").read().strip().splitlines()
+    print("error (exit %d): %s" % (rc, (lines[-1] if lines else "")[:90]))
+    sys.exit()
+def props(doc):
+    return {p["property"]: p for p in ((doc or {}).get("properties") or [])}
+plain = props(d.get("every_n"))
+assumed = props(((d.get("assuming") or {}).get("every_n")))
+unsafes = [p for p in plain.values() if p["kind"] != "invariant"]
+def holds(name):
+    return plain[name]["verdict"] == "holds" or assumed.get(name, {}).get("verdict") == "holds"
+viol = [r for r in d.get("results", []) if r.get("verdict") == "violated"]
+if unsafes and all(holds(p["property"]) for p in unsafes):
+    notes = []
+    if any(plain[p["property"]]["verdict"] != "holds" for p in unsafes):
+        notes.append("assuming the invariants")
+    bad = [p["property"] for p in plain.values() if p["kind"] == "invariant" and p["verdict"] != "holds"]
+    if bad:
+        notes.append("invariants as claims: " + ", ".join(bad) + " not")
+    print("proved" + (" (" + "; ".join(notes) + ")" if notes else ""))
+elif any(p["verdict"] == "violated" for p in unsafes):
+    sizes = sorted({s for p in unsafes for s in p.get("violated_sizes", [])})
+    print("violated at size %s" % (sizes[0] if sizes else "?"))
+elif not plain:
+    print("error (exit %d): no answer for every n" % rc)
+else:
+    reasons = [(assumed.get(p["property"]) or p).get("reason") or "" for p in unsafes if not holds(p["property"])]
+    r = reasons[0] if reasons else ""
+    if "outside the fragment" in r:
+        r = r.split("outside the fragment of the cutoff argument: ", 1)[1]
+        print("refused: " + r.split(" at ")[0])
+    else:
+        print("not reached: " + r.replace("not proved: ", ""))
+PY
 root=$tmp/cubicle
 mk=$root/Makefile.in
 opts_for() { # the options `make test` gives a file
@@ -87,28 +133,23 @@ while IFS= read -r f; do
   nw="-"; nc="-"
   if timeout 10 "$NFOLD" info "$f" > "$tmp/info.txt" 2>&1; then
     n_load=$((n_load + 1))
-    run "$limit" "$tmp/n.txt" "$NFOLD" check "$f" --every-n
+    run "$limit" "$tmp/n.json" "$NFOLD" check "$f" --every-n --json
     nw=$wall; nc=$cpu
-    line=$(grep -m1 '^every n:' "$tmp/n.txt" | sed 's/^every n: //')
     if [ $rc -eq 124 ]; then res="timeout (${limit}s)"
-    elif [ $rc -eq 1 ]; then res="violated at size $(grep -m1 -i -E '^ +[0-9]+ .* violated' "$tmp/n.txt" | awk '{print $1}')"
-    elif echo "$line" | grep -q '^holds for every n'; then res="proved"; n_proved=$((n_proved + 1))
-    elif echo "$line" | grep -q 'outside the fragment'; then
-      res="refused: $(echo "$line" | sed 's/.*outside the fragment of the cutoff argument: //; s/ at [^ ]*:[0-9]*.*//')"
-    elif [ -n "$line" ]; then res="not reached: $(echo "$line" | sed 's/^not proved: //')"
-    else res="error (exit $rc): $(tail -1 "$tmp/n.txt")"; fi
+    else res=$(python3 "$reader" "$tmp/n.json" "$rc"); fi
+    case "$res" in proved*) n_proved=$((n_proved + 1)) ;; esac
     [ $rc -eq 1 ] && n_viol=$((n_viol + 1))
   else
     res="not loaded: $(grep -m1 -i 'error' "$tmp/info.txt" | sed 's/^.*error: //' | cut -c1-100)"
   fi
   case "$cub" in
     SAFE*)
-      if [ "$res" = proved ]; then
+      if [[ "$res" == proved* ]]; then
         n_both=$((n_both + 1))
         both_nw=$(add "$both_nw" "$nw"); both_nc=$(add "$both_nc" "$nc")
         both_cw=$(add "$both_cw" "$cw"); both_cc=$(add "$both_cc" "$cc")
       else notproved_safe+="  $rel: $res"$'\n'; fi ;;
-    UNSAFE*) [ "$res" = proved ] && alarms+="  ALARM $rel: nfold proved for every n, Cubicle UNSAFE"$'\n' ;;
+    UNSAFE*) case "$res" in proved*) alarms+="  ALARM $rel: nfold proved for every n, Cubicle UNSAFE"$'\n' ;; esac ;;
   esac
   printf "%-40s | %-44s | %6s %6s | %-22s | %6s %6s\n" "$rel" "${res:0:44}" "$nw" "$nc" "$cub" "$cw" "$cc"
   if [ -n "${VERBOSE:-}" ]; then printf "    %s\n" "$res"; fi

@@ -43,6 +43,8 @@ mod every;
 mod extra_proc;
 #[path = "families_new.rs"]
 mod families_new;
+#[path = "fixed_size.rs"]
+mod fixed_size;
 #[path = "flash_ptr.rs"]
 mod flash_ptr;
 #[path = "fuzz.rs"]

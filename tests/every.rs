@@ -482,6 +482,7 @@ fn no_refuted_mutant_holds_for_every_n() {
                         order_proved += 1;
                     }
                 }
+                (EveryN::OnlySize { .. }, _) => unreachable!("prove_every answers for every n"),
                 (EveryN::NotReached { reason, .. }, _) => {
                     if reason.contains("outside the fragment") {
                         outside += 1;

@@ -141,6 +141,7 @@ fn no_refuted_mutant_of_the_directory_is_proved() {
         match (&every, &refutation) {
             (EveryN::Proved { .. }, Some(r)) => bad.push(format!("{what}: {r}\n{t}")),
             (EveryN::Proved { .. }, None) => proved += 1,
+            (EveryN::OnlySize { .. }, _) => unreachable!("prove_every answers for every n"),
             (EveryN::NotReached { reason, .. }, r) => {
                 outside += usize::from(reason.contains("outside the fragment"));
                 refuted_n += usize::from(r.is_some());

@@ -68,6 +68,14 @@ pub(super) fn answers(
                 seconds: 0.0,
                 violated,
             })
+        } else if let Some(size) = model.number_procs.map(|(k, _)| k).filter(|&k| {
+            other.is_empty()
+                && !limited
+                && rows().any(|(n, _)| n == k)
+                && rows().all(|(n, x)| n != k || x.verdict.kind() == Kind::Holds)
+        }) {
+            // `number_procs` makes the model one instance: its size is every size.
+            Some(EveryN::OnlySize { size, seconds: 0.0 })
         } else if let Some(o) = &outside {
             Some(not(o.clone()))
         } else if !other.is_empty() {
@@ -131,7 +139,7 @@ pub(super) fn invariant_unproved(run: &Run, props: &[usize]) -> bool {
     let every = run.every.as_ref().is_some_and(|e| {
         e.props
             .iter()
-            .any(|p| invs.contains(&p.prop) && !matches!(p.answer, EveryN::Proved { .. }))
+            .any(|p| invs.contains(&p.prop) && !p.answer.holds())
     });
     !invs.is_empty() && (at_sizes || every || run.limit.is_some())
 }
@@ -155,11 +163,10 @@ pub(super) fn assumed_pass(
                 .iter()
                 .any(|x| x.prop == PropId::Unsafe(u) && x.verdict.kind() != Kind::Holds)
         }) || run.limit.is_some()
-            || run.every.as_ref().is_some_and(|e| {
-                e.props
-                    .iter()
-                    .any(|q| q.prop == u && !matches!(q.answer, EveryN::Proved { .. }))
-            })
+            || run
+                .every
+                .as_ref()
+                .is_some_and(|e| e.props.iter().any(|q| q.prop == u && !q.answer.holds()))
     };
     let unsafes: Vec<usize> = p
         .props

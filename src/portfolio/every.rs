@@ -58,6 +58,9 @@ pub enum EveryN {
         init_everywhere: bool,
         seconds: f64,
     },
+    /// The model fixes the size (`number_procs`) and the property holds at that size
+    /// (proved or searched exhaustively): every size the model admits is answered.
+    OnlySize { size: usize, seconds: f64 },
     /// No claim for every size, and why; `violated`: the sizes where the property was
     /// found violated (the answer for every n is then no, not merely unknown).
     NotReached {
@@ -70,8 +73,15 @@ pub enum EveryN {
 impl EveryN {
     pub fn seconds(&self) -> f64 {
         match self {
-            EveryN::Proved { seconds, .. } | EveryN::NotReached { seconds, .. } => *seconds,
+            EveryN::Proved { seconds, .. }
+            | EveryN::OnlySize { seconds, .. }
+            | EveryN::NotReached { seconds, .. } => *seconds,
         }
+    }
+
+    /// Whether the answer is yes: at every size, or at the only size the model admits.
+    pub fn holds(&self) -> bool {
+        matches!(self, EveryN::Proved { .. } | EveryN::OnlySize { .. })
     }
 }
 
@@ -96,11 +106,7 @@ pub struct EveryAnswers {
 impl EveryAnswers {
     /// Every property holds for every n.
     pub fn all_proved(&self) -> bool {
-        !self.props.is_empty()
-            && self
-                .props
-                .iter()
-                .all(|p| matches!(p.answer, EveryN::Proved { .. }))
+        !self.props.is_empty() && self.props.iter().all(|p| p.answer.holds())
     }
 
     /// The distinct certificates of the properties proved, in order.

@@ -70,6 +70,10 @@ fn answer_text(e: &EveryN, assuming: &[String]) -> String {
                 "; vacuous at any size without an initial state"
             }
         ),
+        EveryN::OnlySize { size, .. } => format!(
+            "holds at size {size}, the only size the model admits (`number_procs {size}`){}",
+            assuming_text(assuming)
+        ),
         EveryN::NotReached { violated, .. } if !violated.is_empty() => format!(
             "VIOLATED at {}{}, so it does not hold for every n",
             sizes_phrase(violated),
@@ -100,6 +104,7 @@ fn one_answer(a: &EveryAnswers) -> Option<&EveryN> {
                 ..
             },
         ) => r == s && v.is_empty() && w.is_empty(),
+        (EveryN::OnlySize { .. }, EveryN::OnlySize { .. }) => true,
         _ => false,
     });
     same.then_some(first)
@@ -117,7 +122,7 @@ pub(super) fn every_lines(m: &Model, sizes: &[usize], a: &EveryAnswers) -> Strin
                 "\n{head}: {text}; the verdicts above are for {} only\n",
                 sizes_phrase(sizes)
             ),
-            EveryN::Proved { .. } => format!("\n{head}: {text}\n"),
+            EveryN::Proved { .. } | EveryN::OnlySize { .. } => format!("\n{head}: {text}\n"),
         };
     }
     let mut out = format!("\n{head}, per property:\n");
@@ -137,17 +142,24 @@ pub(super) fn summary_part(m: &Model, a: &EveryAnswers) -> Option<String> {
     let proved: Vec<String> = a
         .props
         .iter()
-        .filter(|p| matches!(p.answer, EveryN::Proved { .. }))
+        .filter(|p| p.answer.holds())
         .map(|p| format!("`{}`", m.unsafes[p.prop].label()))
         .collect();
     let assuming = assuming_text(&a.assuming);
-    if a.all_proved() && a.assuming.is_empty() {
+    // With `number_procs` the one size is every size the model admits: said so.
+    let every = match m.number_procs.map(|(k, _)| k) {
+        Some(k) => format!("at size {k}, the only size the model admits"),
+        None => "for every n".into(),
+    };
+    if let (true, Some((k, _))) = (a.all_proved() && a.assuming.is_empty(), m.number_procs) {
+        Some(format!("size {k} is the only size the model admits"))
+    } else if a.all_proved() && a.assuming.is_empty() {
         Some("holds for every n".into())
     } else if proved.is_empty() {
         None
     } else {
         Some(format!(
-            "{} hold{} for every n{assuming}",
+            "{} hold{} {every}{assuming}",
             proved.join(", "),
             if proved.len() == 1 { "s" } else { "" }
         ))
@@ -216,6 +228,12 @@ fn prop_doc(m: &Model, p: &PropEvery, assuming: &[String]) -> EveryPropDoc {
             doc.how = Some(certificate.engine.clone());
             doc.initial_states_at_every_size = Some(*init_everywhere);
         }
+        EveryN::OnlySize { size, .. } => {
+            doc.verdict = "holds".into();
+            doc.how = Some(format!(
+                "the only size the model admits (number_procs {size})"
+            ));
+        }
         EveryN::NotReached {
             reason, violated, ..
         } => {
@@ -270,6 +288,12 @@ pub(super) fn every_doc(m: &Model, a: &EveryAnswers) -> EveryDoc {
             doc.initial_states_at_every_size = Some(*init_everywhere);
             doc.certificate = Some(certificate.to_text());
         }
+        Some(EveryN::OnlySize { size, .. }) => {
+            doc.checked_sizes = Some(vec![*size]);
+            doc.how = Some(format!(
+                "the only size the model admits (number_procs {size})"
+            ));
+        }
         Some(EveryN::NotReached { reason, .. }) => doc.reason = Some(reason.clone()),
         None => {
             let certs = a.certificates();
@@ -279,12 +303,12 @@ pub(super) fn every_doc(m: &Model, a: &EveryAnswers) -> EveryDoc {
             doc.reason = (!a.all_proved()).then(|| {
                 a.props
                     .iter()
-                    .filter(|p| !matches!(p.answer, EveryN::Proved { .. }))
+                    .filter(|p| !p.answer.holds())
                     .map(|p| match &p.answer {
                         EveryN::NotReached { reason, .. } => {
                             format!("`{}`: {reason}", m.unsafes[p.prop].name)
                         }
-                        EveryN::Proved { .. } => String::new(),
+                        EveryN::Proved { .. } | EveryN::OnlySize { .. } => String::new(),
                     })
                     .collect::<Vec<_>>()
                     .join("; ")
