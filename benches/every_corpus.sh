@@ -41,8 +41,12 @@ reader=$tmp/reader.py
 cat > "$reader" <<'PY'
 import json, sys
 path, rc = sys.argv[1], int(sys.argv[2])
+text = open(path, errors="replace").read()
+# stderr (progress, notes) shares the file: the document is the block from the line
+# that opens it to the last closing brace.
+start = 0 if text.startswith("{") else text.find("\n{") + 1
 try:
-    d = json.load(open(path))
+    d = json.loads(text[start:text.rindex("}") + 1])
 except Exception:
     lines = open(path, errors="replace").read().strip().splitlines()
     print("error (exit %d): %s" % (rc, (lines[-1] if lines else "")[:90]))
