@@ -95,6 +95,8 @@ mod sat;
 mod schema;
 #[path = "timeouts.rs"]
 mod timeouts;
+#[path = "window_ints.rs"]
+mod window_ints;
 
 /// Every `.rs` file directly in `tests/` (but this one) is a module of this binary.
 #[test]

@@ -392,6 +392,7 @@ fn every_n_with_the_hand_derived_cutoff() {
             step: 1,
             bad: 2,
             standin: false,
+            ints: false,
         }
     );
     let dir = common::scratch_dir("extra-every");

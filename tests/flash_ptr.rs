@@ -58,6 +58,7 @@ fn the_directory_holds_for_every_n_with_the_hand_derived_cutoff() {
             step: 2,
             bad: 2,
             standin: true,
+            ints: false,
         }
     );
     let dir = common::fresh_dir("flash-ptr");

@@ -425,15 +425,22 @@ fn liveness_stops_where_the_window_is_left() {
 }
 
 #[test]
-fn every_n_refuses_ints() {
+fn every_n_over_the_window() {
+    // COUNTER stays in 0..2, inside its window: proved for every n, with `int_bound`
+    // claimed. No process is involved anywhere (no parameters), so the cutoff is 1.
     let d = scratch_dir("ints-every");
     let f = write_file(&d, "counter.cub", COUNTER);
+    let (code, v) = json_run(&["check", &f, "--every-n"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["every_n"]["verdict"], "holds", "{v}");
+    assert_eq!(v["every_n"]["cutoff"], 1, "{v}");
+    let cert = v["every_n"]["certificate"].as_str().unwrap();
+    assert!(cert.contains("proves int_bound at 1"), "{cert}");
+    // LEAVE leaves every window: no claim.
+    let f = write_file(&d, "leave.cub", LEAVE);
     let (code, out, _) = nfold(&["check", &f, "--every-n"]);
     assert_eq!(code, 4, "{out}");
-    assert!(
-        out.contains("every n: not proved: outside the fragment of the cutoff argument: `X` holds Cubicle ints"),
-        "{out}"
-    );
+    assert!(!out.contains("holds for every n"), "{out}");
 }
 
 #[test]

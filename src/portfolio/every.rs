@@ -435,6 +435,9 @@ fn attempt(
         .map(|&p| (model.unsafes[p].name.clone(), sizes.clone()))
         .collect();
     proves.push(("range_error".into(), sizes.clone()));
+    if frag.ints {
+        proves.push(("int_bound".into(), sizes.clone()));
+    }
     let cert = Certificate {
         model: model.source.name.clone(),
         hash: text_hash(&model.source.text),
@@ -445,8 +448,8 @@ fn attempt(
         proves,
         lemmas,
         every: Some(c),
-        // The fragment has no ints (`cutoff::fragment`).
-        ints: None,
+        // Ints are in the fragment only checked over their window (`int_bound`).
+        ints: model.int_window.as_ref().map(|w| (w.lo, w.hi)),
         liveness: None,
         counting: None,
         assume: model.assumed.clone(),

@@ -26,7 +26,15 @@
 //!
 //! Each restriction has at most c processes, so checking init ⇒ Inv, Inv ∧ T ⇒ Inv′
 //! and Inv ⇒ ¬bad at every size 1..c proves them at every n. Range errors cannot
-//! occur in the fragment (no arithmetic, no range types), so none is missed.
+//! occur in the fragment (no arithmetic on range types), so none is missed.
+//!
+//! Cubicle ints with arithmetic are in the fragment when checked over their window
+//! (`window_ints`: every initial value fixed to a literal, no `:= .` on them): a
+//! store leaving the window (`int_bound`) is one more bad step, involving the step's
+//! processes and the process of the cell written; updates are quantifier-free, so the
+//! restriction stores the same value. The certificate must claim `int_bound` at
+//! 1..c; then no run at any size leaves the window, and the runs over the window are
+//! the runs over the integers (guards compute exactly, only stores are bounded).
 //!
 //! Ordered-symmetric families (process ids also compared by `<` between themselves,
 //! `Model::is_ordered`) keep the argument when S is renumbered in increasing order:
@@ -49,7 +57,7 @@
 //! (c + 1; docs/every-n.md).
 //!
 //! The fragment: fully symmetric or ordered-symmetric; no `N`, no `number_procs`; no
-//! arithmetic and no range types; arrays of processes indexed by processes only as
+//! range types, and arithmetic only on ints checked over their window; arrays of processes indexed by processes only as
 //! stand-in arrays (not in an ordered family); guards and properties
 //! existential-universal over processes (no `exists` inside a `forall`, counting
 //! polarity); updates, their indices and `case` conditions free of quantifiers over
@@ -75,6 +83,10 @@ pub struct Fragment {
     /// the conditions of `proof::standin`): every restriction gets one more process,
     /// the stand-in for the processes outside it.
     pub standin: bool,
+    /// The model has Cubicle ints with arithmetic, checked over their window
+    /// (`window_ints`): a certificate must then claim `int_bound` at every size
+    /// 1..c, so that no run leaves the window at any size.
+    pub ints: bool,
 }
 
 /// Why a model is outside the fragment: the construct and where it is.
@@ -226,13 +238,15 @@ fn proc_quantifier(e: &Expr) -> bool {
     })
 }
 
-/// The first construct of `e` outside the fragment's terms: `N` or arithmetic.
-fn bad_term(e: &Expr) -> Option<&'static str> {
+/// The first construct of `e` outside the fragment's terms: `N`, or arithmetic unless
+/// `ints` (Cubicle ints in the fragment, `window_ints`: the only arithmetic left is on
+/// them, process ids having none in a symmetric or ordered family).
+fn bad_term_with(e: &Expr, ints: bool) -> Option<&'static str> {
     let mut what = None;
     scan(e, &mut |x| {
         what = match x {
             Expr::Size => Some("`N` (the size) in a formula"),
-            Expr::Arith(..) => Some("arithmetic (range errors and size-dependent values)"),
+            Expr::Arith(..) if !ints => Some("arithmetic (range errors and size-dependent values)"),
             _ => None,
         };
         what.is_some()
@@ -252,7 +266,9 @@ fn property_procs(m: &Model, params: usize, body: &Expr) -> Result<usize, String
 /// violated, when its negation is universal (`body` has no universal quantifier
 /// over processes, by polarity).
 pub fn lemma_procs(m: &Model, params: usize, body: &Expr) -> Result<usize, String> {
-    if let Some(w) = bad_term(body) {
+    // Negative literals are arithmetic (`0 - 1`): allowed where ints are.
+    let ints = m.int_window.is_some() && window_ints(m).is_ok();
+    if let Some(w) = bad_term_with(body, ints) {
         return Err(format!("{w} in a lemma"));
     }
     // Renaming processes in order must not change a lemma's meaning: no process is
@@ -311,11 +327,16 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
             b.span,
         );
     }
+    let ints = match &m.int_window {
+        Some(_) => window_ints(m).ok(),
+        None => None,
+    };
     let pointers = pointers(m)?;
     let standins = super::standin::arrays(m);
     super::standin::check(m, &standins)?;
+    let arith = ints.is_some();
     for i in &m.inits {
-        if let Some(w) = bad_term(&i.body) {
+        if let Some(w) = bad_term_with(&i.body, arith) {
             return out(format!("{w} in `init`"), i.span);
         }
         let mut st = Shape::default();
@@ -332,11 +353,13 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
     }
     let mut step = 0;
     for t in &m.transitions {
-        step = step.max(step_procs(m, t)?);
+        step = step.max(step_procs(m, t, arith)?);
     }
-    let mut bad = 0;
+    // A store leaving the int window (`int_bound`) involves the step's processes and
+    // the process whose cell it writes, if the cell is an array's.
+    let mut bad = ints.map_or(0, |arrays| step + usize::from(arrays));
     for u in &m.unsafes {
-        if let Some(w) = bad_term(&u.body) {
+        if let Some(w) = bad_term_with(&u.body, arith) {
             return out(format!("{w} in `unsafe {}`", u.name), u.span);
         }
         match property_procs(m, u.params, &u.body) {
@@ -349,7 +372,55 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
         step,
         bad,
         standin: !standins.is_empty(),
+        ints: arith,
     })
+}
+
+/// Whether the model's Cubicle ints (with arithmetic; literal-valued ones were read as
+/// an enumeration, `model::litint`) can be checked over their window for every n, and
+/// whether an array holds them (`Ok(true)`). The window is exact for runs that never
+/// leave it, and the certificate must prove that no run does (`int_bound` at every
+/// size 1..c, where c covers the step and the cell stored): then the runs over the
+/// integers are the runs over the window. What the window would cut short at the
+/// start must not exist: every int cell's initial value fixed by `init` to a
+/// literal, no `:= .` on an int cell (it would choose within the window only), no
+/// array indexed by ints, no int constant left free.
+pub fn window_ints(m: &Model) -> Result<bool, Outside> {
+    let out = |what: String, span: Span| Err(Outside { what, span });
+    let Some(w) = &m.int_window else {
+        return Ok(false);
+    };
+    if let Some(&v) = w.free.first() {
+        let v = &m.vars[v];
+        return out(
+            format!(
+                "`init` does not fix the int `{}` to a literal (its initial values would be cut to the window)",
+                v.name
+            ),
+            v.span,
+        );
+    }
+    let mut arrays = false;
+    for v in &m.vars {
+        if v.dims.iter().any(|&t| m.is_int_ty(t)) {
+            return out(format!("the array `{}` is indexed by ints", v.name), v.span);
+        }
+        arrays |= m.is_int_ty(v.ty) && !v.dims.is_empty();
+    }
+    for t in &m.transitions {
+        for u in &t.updates {
+            if m.is_int_ty(m.vars[u.var].ty) && matches!(u.value, UpdValue::Nondet) {
+                return out(
+                    format!(
+                        "`{} := .` in `{}` (any integer; the window would cut it short)",
+                        m.vars[u.var].name, t.name
+                    ),
+                    u.span,
+                );
+            }
+        }
+    }
+    Ok(arrays)
 }
 
 /// The number of process-valued cells (none indexed by processes), when no variable
@@ -363,6 +434,11 @@ fn pointers(m: &Model) -> Result<usize, Outside> {
             .find(|t| matches!(t, Ty::Range(_)))
         {
             if m.int_window.as_ref().is_some_and(|w| w.range == r) {
+                let window = window_ints(m);
+                if window.is_ok() {
+                    // Checked over the window, leaving it proved impossible.
+                    continue;
+                }
                 // Literal-valued ints were read as an enumeration when loaded
                 // (`model::litint`); these are not: say why.
                 let why = match crate::model::litint::analyse(m) {
@@ -372,6 +448,10 @@ fn pointers(m: &Model) -> Result<usize, Outside> {
                         m.source.file_line(e.span.lo)
                     ),
                     _ => String::new(),
+                };
+                let why = match window {
+                    Err(o) => format!("{why}; {}", o.text(m)),
+                    Ok(_) => why,
                 };
                 return out(
                     format!(
@@ -505,9 +585,10 @@ fn extra_indices(m: &Model) -> Result<(), Outside> {
 /// The processes a step of transition `t` involves: its parameters, the witnesses of
 /// its guard, a process chosen by `X := .` on a `proc` cell and the candidate (and
 /// witnesses) of each `any`; when its terms lie in the fragment.
-fn step_procs(m: &Model, t: &Transition) -> Result<usize, Outside> {
+fn step_procs(m: &Model, t: &Transition, arith: bool) -> Result<usize, Outside> {
     let out = |what: String, span: Span| Err(Outside { what, span });
     let name = &t.name;
+    let bad_term = |e: &Expr| bad_term_with(e, arith);
     if let Some(w) = bad_term(&t.guard) {
         return out(format!("{w} in the guard of `{name}`"), t.span);
     }
@@ -615,6 +696,7 @@ mod tests {
                 step: 3,
                 bad: 2,
                 standin: false,
+                ints: false,
             }
         );
         assert_eq!(cutoff(&f, &[2, 1]), 1 + 2 + 3);
@@ -640,6 +722,7 @@ mod tests {
                 step: 2,
                 bad: 2,
                 standin: false,
+                ints: false,
             }
         );
         // Ordered lemmas read as `unsafe` bodies: the order atoms are kept, `#k` is not.

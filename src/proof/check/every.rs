@@ -109,6 +109,17 @@ pub fn check_every(
         }
     }
     let c = cutoff::cutoff(&frag, &procs);
+    // Ints checked over their window: the runs over the integers are those over the
+    // window only if none leaves it, at any size.
+    if frag.ints && !cert.proves.iter().any(|(p, _)| p == "int_bound") {
+        return Ok(refuse(format!(
+            "the model's ints are checked over the window {}, and the certificate does not claim `int_bound` (that no run leaves it)",
+            model
+                .int_window
+                .as_ref()
+                .map_or(String::new(), |w| w.text())
+        )));
+    }
     for (p, s) in &cert.proves {
         if let Some(n) = (1..=c).find(|n| !s.contains(n)) {
             return Ok(refuse(format!(
