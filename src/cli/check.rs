@@ -453,64 +453,109 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
         print!("{}", render::header(&run));
     }
     let json = a.run.json;
-    let mut reports = Vec::new();
-    let outcome = engine::run(engine.as_ref(), &problem, &ctl, &mut |r| {
-        for e in &r.internal_errors {
-            eprintln!("nfold: internal error: {e}");
+    // Every n first: when it proves every property, the sizes follow from it and are
+    // not searched (a bounded attempt; otherwise the sizes, then every n as usual).
+    let first = if try_every && problem.ltls.is_empty() {
+        let mut fctl = ctl.clone();
+        let budget = Instant::now() + std::time::Duration::from_secs_f64(EVERY_BUDGET);
+        fctl.deadline = Some(fctl.deadline.map_or(budget, |d| d.min(budget)));
+        match super::every::proved_first(
+            &model,
+            &problem.props,
+            &sizes,
+            solver,
+            !a.no_symmetry,
+            &fctl,
+        ) {
+            Ok(f) => f,
+            Err(e) => return usage(&e),
         }
-        if !json {
-            print!("{}", render::rows(&model, &r, reports.last()));
-        }
-        reports.push(r);
-    });
-    let outcome = match outcome {
-        Ok(o) => o,
-        Err(e) => return usage(&e),
-    };
-    run.reports = reports;
-    run.limit = outcome.limit.or(run.reports.iter().find_map(|r| r.limit));
-    run.aggregate = outcome.aggregate;
-    run.per_width = outcome.per_width;
-    run.notes = outcome.notes;
-    run.certificates = if outcome.certificates.is_empty() {
-        outcome.certificate.into_iter().collect()
     } else {
-        outcome.certificates
+        super::every::First::None
     };
-    let widened = super::widen::widen(
-        &mut run,
-        engine.as_ref(),
-        &problem,
-        &ctl,
-        a.int_max,
-        &mut |text| {
-            if !json {
-                print!("{text}");
-            }
-        },
-    );
-    match widened {
-        Ok(w) => {
-            run.notes.extend(w.notes);
-            if let Some(m) = w.model {
-                run.model = wide.get_or_init(|| m);
+    let mut known = Vec::new();
+    if let super::every::First::Proved(every, reports) = first {
+        if !json {
+            let mut prev = None;
+            for r in &reports {
+                print!("{}", render::rows(&model, r, prev));
+                prev = Some(r);
             }
         }
-        Err(e) => return usage(&e),
-    }
-    // Ranked ints: the counterexamples hold the unranked values of their runs, which
-    // may leave the window the model was read with; they are shown in a window wide
-    // enough for their length.
-    let ranked = run.reports.iter().any(|r| r.stats.ints_ranked.is_some());
-    if ranked && let Some(r) = crate::model::rank::applies(run.model) {
-        let depth = run
-            .reports
-            .iter()
-            .flat_map(|r| r.results.iter().filter_map(|p| p.depth()))
-            .max()
-            .unwrap_or(0);
-        let m = crate::model::rank::Ranking::with_hi(run.model, r.concrete_hi(depth));
-        run.model = wide.get_or_init(|| m);
+        run.notes.push(format!(
+            "{} answered by the invariant for every n (below): checked at sizes 1..c and carried to every size by the cutoff argument; no size was searched on its own",
+            crate::cert::sizes_phrase(&sizes)
+        ));
+        run.reports = reports;
+        run.every = Some(every);
+    } else {
+        if let super::every::First::Partial(k) = first {
+            known = k;
+        }
+        let mut reports = Vec::new();
+        let outcome = engine::run(engine.as_ref(), &problem, &ctl, &mut |r| {
+            for e in &r.internal_errors {
+                eprintln!("nfold: internal error: {e}");
+            }
+            if !json {
+                print!("{}", render::rows(&model, &r, reports.last()));
+            }
+            reports.push(r);
+        });
+        let outcome = match outcome {
+            Ok(o) => o,
+            Err(e) => return usage(&e),
+        };
+        run.reports = reports;
+        run.limit = outcome.limit.or(run.reports.iter().find_map(|r| r.limit));
+        run.aggregate = outcome.aggregate;
+        run.per_width = outcome.per_width;
+        run.notes = outcome.notes;
+        run.certificates = if outcome.certificates.is_empty() {
+            outcome.certificate.into_iter().collect()
+        } else {
+            outcome.certificates
+        };
+        let widened = super::widen::widen(
+            &mut run,
+            engine.as_ref(),
+            &problem,
+            &ctl,
+            a.int_max,
+            &mut |text| {
+                if !json {
+                    print!("{text}");
+                }
+            },
+        );
+        match widened {
+            Ok(w) => {
+                run.notes.extend(w.notes);
+                if let Some(m) = w.model {
+                    run.model = wide.get_or_init(|| m);
+                }
+            }
+            Err(e) => return usage(&e),
+        }
+        // Ranked ints: the counterexamples hold the unranked values of their runs, which
+        // may leave the window the model was read with; they are shown in a window wide
+        // enough for their length.
+        let ranked = run.reports.iter().any(|r| r.stats.ints_ranked.is_some());
+        if ranked && let Some(r) = crate::model::rank::applies(run.model) {
+            let depth = run
+                .reports
+                .iter()
+                .flat_map(|r| r.results.iter().filter_map(|p| p.depth()))
+                .max()
+                .unwrap_or(0);
+            let m = crate::model::rank::Ranking::with_hi(run.model, r.concrete_hi(depth));
+            run.model = wide.get_or_init(|| m);
+        }
+        // The attempt before the sizes was about the model as read: a window widened since
+        // asks again.
+        if !std::ptr::eq(run.model, &model) {
+            known.clear();
+        }
     }
     let model = run.model;
     let problem = Problem { model, ..problem };
@@ -536,7 +581,7 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
         }
         e
     };
-    if try_every {
+    if try_every && run.every.is_none() {
         let e = super::every::answers(
             model,
             &run.reports,
@@ -544,6 +589,7 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
             &problem.props,
             solver,
             !a.no_symmetry,
+            &known,
             &ectl,
         );
         run.every = match e {

@@ -15,7 +15,8 @@ use std::time::Instant;
 /// The answers for every size of the properties `props` of `model`, after the sizes
 /// `reports` (stopped at a limit when `limited`): a property violated at some size is
 /// violated for every n; one not proved at every size checked is not tried; the
-/// others are proved together, else one by one (`portfolio::every::prove_each`).
+/// others are proved together, else one by one (`portfolio::every::prove_each`), or
+/// take the answer of the attempt before the sizes (`known`).
 pub(super) fn answers(
     model: &Model,
     reports: &[SizeReport],
@@ -23,6 +24,7 @@ pub(super) fn answers(
     props: &[usize],
     solver: SolverKind,
     symmetry: bool,
+    known: &[PropEvery],
     ctl: &Control,
 ) -> Result<EveryAnswers, String> {
     let start = Instant::now();
@@ -92,7 +94,13 @@ pub(super) fn answers(
                 })
         });
     }
-    // The properties left (`None`) are tried.
+    // The properties left (`None`) are tried, unless the attempt before the sizes
+    // answered them (`known`).
+    for (a, &u) in answers.iter_mut().zip(props) {
+        if a.is_none() {
+            *a = known.iter().find(|k| k.prop == u).map(|k| k.answer.clone());
+        }
+    }
     let tried: Vec<usize> = props
         .iter()
         .zip(&answers)
@@ -217,6 +225,7 @@ pub(super) fn assumed_pass(
             &unsafes,
             solver,
             symmetry,
+            &[],
             ectl,
         )?),
         None => None,
@@ -261,4 +270,87 @@ pub(super) fn assumed_model(model: &Model, invs: &[usize]) -> Result<Model, Stri
     }
     back.assumed = m.assumed;
     Ok(back)
+}
+
+/// What the attempt at every n before the sizes gave (`proved_first`).
+pub(super) enum First {
+    /// Every property proved: the answers, and the rows of the sizes they imply.
+    Proved(EveryAnswers, Vec<SizeReport>),
+    /// The attempt ended within its budget without proving all: its answers, reused
+    /// after the sizes for the properties the sizes leave to be tried.
+    Partial(Vec<PropEvery>),
+    /// Not tried, or stopped by its budget.
+    None,
+}
+
+/// "Every n" before the sizes (`check --every-n`, or `check` trying it by default):
+/// when one attempt within `ctl` proves every property of `props` for every n, the
+/// rows of `sizes` follow from that invariant and no size is searched on its own:
+/// each row is `holds` by the invariant checked at sizes 1..c and carried to every
+/// size by the cutoff argument, or `vacuous` at a size without an initial state.
+pub(super) fn proved_first(
+    model: &Model,
+    props: &[usize],
+    sizes: &[usize],
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &Control,
+) -> Result<First, String> {
+    use crate::verdict::{Proof, PropResult, Verdict};
+    if props.is_empty()
+        || model.number_procs.is_some()
+        || crate::proof::cutoff::fragment(model).is_err()
+    {
+        return Ok(First::None);
+    }
+    let start = Instant::now();
+    let answers = crate::portfolio::every::prove_each(model, props, solver, symmetry, ctl)?;
+    let mut certs = Vec::new();
+    for p in &answers {
+        match &p.answer {
+            EveryN::Proved { certificate, .. } => certs.push(certificate.clone()),
+            _ if ctl.sat_stop().now() => return Ok(First::None),
+            _ => return Ok(First::Partial(answers)),
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let reports = sizes
+        .iter()
+        .map(|&n| {
+            let init = engine::has_initial_state(model, n);
+            SizeReport {
+                size: n,
+                engine: "every-n",
+                symmetry,
+                results: props
+                    .iter()
+                    .zip(&certs)
+                    .map(|(&u, c)| PropResult {
+                        size: n,
+                        prop: PropId::Unsafe(u),
+                        name: model.unsafes[u].name.clone(),
+                        verdict: if init {
+                            Verdict::Holds(Proof::Invariant {
+                                engine: "every-n",
+                                certificate: c.clone(),
+                            })
+                        } else {
+                            Verdict::Vacuous
+                        },
+                    })
+                    .collect(),
+                seconds,
+                shared_time: true,
+                ..SizeReport::default()
+            }
+        })
+        .collect();
+    Ok(First::Proved(
+        EveryAnswers {
+            props: answers,
+            assuming: model.assumed.clone(),
+            seconds,
+        },
+        reports,
+    ))
 }
