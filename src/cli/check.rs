@@ -587,10 +587,8 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
             &run.reports,
             run.limit.is_some(),
             &problem.props,
-            solver,
-            !a.no_symmetry,
+            (solver, !a.no_symmetry, &ectl),
             &known,
-            &ectl,
         );
         run.every = match e {
             Ok(e) => Some(budget_out(e)),

@@ -22,10 +22,8 @@ pub(super) fn answers(
     reports: &[SizeReport],
     limited: bool,
     props: &[usize],
-    solver: SolverKind,
-    symmetry: bool,
+    (solver, symmetry, ctl): (SolverKind, bool, &Control),
     known: &[PropEvery],
-    ctl: &Control,
 ) -> Result<EveryAnswers, String> {
     let start = Instant::now();
     let not = |reason: String| EveryN::NotReached {
@@ -223,10 +221,8 @@ pub(super) fn assumed_pass(
             &reports,
             limit.is_some(),
             &unsafes,
-            solver,
-            symmetry,
+            (solver, symmetry, ectl),
             &[],
-            ectl,
         )?),
         None => None,
     };
