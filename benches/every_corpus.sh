@@ -42,11 +42,8 @@ cat > "$reader" <<'PY'
 import json, sys
 path, rc = sys.argv[1], int(sys.argv[2])
 text = open(path, errors="replace").read()
-# stderr (progress, notes) shares the file: the document is the block from the line
-# that opens it to the last closing brace.
-start = 0 if text.startswith("{") else text.find("\n{") + 1
 try:
-    d = json.loads(text[start:text.rindex("}") + 1])
+    d = json.loads(text)
 except Exception:
     lines = open(path, errors="replace").read().strip().splitlines()
     print("error (exit %d): %s" % (rc, (lines[-1] if lines else "")[:90]))
@@ -137,7 +134,8 @@ while IFS= read -r f; do
   nw="-"; nc="-"
   if timeout 10 "$NFOLD" info "$f" > "$tmp/info.txt" 2>&1; then
     n_load=$((n_load + 1))
-    run "$limit" "$tmp/n.json" "$NFOLD" check "$f" --every-n --json
+    # stderr (progress lines) apart, so that it cannot cut into the JSON document.
+    run "$limit" "$tmp/n.json" sh -c 'exec "$0" check "$1" --every-n --json 2> "$2"' "$NFOLD" "$f" "$tmp/n.err"
     nw=$wall; nc=$cpu
     if [ $rc -eq 124 ]; then res="timeout (${limit}s)"
     else res=$(python3 "$reader" "$tmp/n.json" "$rc"); fi

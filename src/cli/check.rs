@@ -457,7 +457,7 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
     // not searched (a bounded attempt; otherwise the sizes, then every n as usual).
     let first = if try_every && problem.ltls.is_empty() {
         let mut fctl = ctl.clone();
-        let budget = Instant::now() + std::time::Duration::from_secs_f64(EVERY_BUDGET);
+        let budget = Instant::now() + std::time::Duration::from_secs_f64(FIRST_BUDGET);
         fctl.deadline = Some(fctl.deadline.map_or(budget, |d| d.min(budget)));
         match super::every::proved_first(
             &model,
@@ -751,6 +751,11 @@ fn properties(
 
 /// Seconds for the attempt at every n that `check` makes without `--every-n`.
 const EVERY_BUDGET: f64 = 10.0;
+
+/// Seconds for the attempt at every n before the sizes: short, so that a model with a
+/// bug (which the sizes find) or a proof that takes longer (sought again after the
+/// sizes) loses little.
+const FIRST_BUDGET: f64 = 3.0;
 
 /// The note that explicit search would answer the whole range at once, for a SAT engine
 /// the user chose (by `--engine` or by one of its flags): a short probe, at most
