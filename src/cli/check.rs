@@ -482,9 +482,19 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
                 prev = Some(r);
             }
         }
+        let cutoff = every
+            .props
+            .iter()
+            .filter_map(|p| match &p.answer {
+                EveryN::Proved { cutoff, .. } => Some(*cutoff),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(1);
         run.notes.push(format!(
-            "{} answered by the invariant for every n (below): checked at sizes 1..c and carried to every size by the cutoff argument; no size was searched on its own",
-            crate::cert::sizes_phrase(&sizes)
+            "{} answered by the invariant for every n (below): checked at {} and carried to every size by the cutoff argument; no size was searched on its own",
+            crate::cert::sizes_phrase(&sizes),
+            crate::cert::sizes_phrase(&(1..=cutoff).collect::<Vec<_>>())
         ));
         run.reports = reports;
         run.every = Some(every);
