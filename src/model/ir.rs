@@ -187,6 +187,18 @@ impl Expr {
         Expr::Const(1, Ty::Bool)
     }
 
+    /// An integer literal as written: `k`, or `-k` (read as `0 - k`).
+    pub fn int_literal(&self) -> Option<i64> {
+        match self {
+            Expr::Const(v, Ty::Int) => Some(*v),
+            Expr::Arith(ArithOp::Sub, a, b) => match (&**a, &**b) {
+                (Expr::Const(0, Ty::Int), Expr::Const(v, Ty::Int)) => v.checked_neg(),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The quantifier over `dom` after a rewrite of its exceptions. `forall j <> a`
     /// names processes by local names only: an exception that the rewrite turned into a
     /// term (a process the domain cannot name) moves into the body, tested first, as the
@@ -650,6 +662,21 @@ impl Model {
     /// The abstract type whose values the enumeration `e` holds, if any.
     pub fn data_type(&self, e: usize) -> Option<&super::data::DataType> {
         self.data_types.iter().find(|d| d.enum_id == e)
+    }
+
+    /// The first `int` cell `e` reads, if any.
+    pub fn first_int_read(&self, e: &Expr) -> Option<VarId> {
+        let mut found = None;
+        e.walk(&mut |x| {
+            if let Expr::Read(v, _) = x
+                && found.is_none()
+                && self.is_int_var(*v)
+            {
+                found = Some(*v);
+            }
+            found.is_none()
+        });
+        found
     }
 
     /// Whether variable `v` holds an `int` (its type is the int window).

@@ -35,6 +35,7 @@
 //! (`lang::print`) with `int` declarations and literals, so reading it again gives
 //! the same enumeration.
 
+use super::classes::VarClasses;
 use super::ir::*;
 use crate::source::Span;
 
@@ -128,18 +129,6 @@ pub struct NotFinite {
     pub span: Span,
 }
 
-/// An integer literal as written: `k` or `-k` (read as `0 - k`).
-pub fn literal(e: &Expr) -> Option<i64> {
-    match e {
-        Expr::Const(v, Ty::Int) => Some(*v),
-        Expr::Arith(ArithOp::Sub, a, b) => match (&**a, &**b) {
-            (Expr::Const(0, Ty::Int), Expr::Const(v, Ty::Int)) => v.checked_neg(),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// Whether `e` is an int term other than a literal: an int cell, or an `if`/`case`
 /// whose type is `int` or one of whose branches is such a term.
 fn int_term(m: &Model, e: &Expr) -> bool {
@@ -152,7 +141,7 @@ fn int_term(m: &Model, e: &Expr) -> bool {
 
 struct Walk<'m> {
     m: &'m Model,
-    parent: Vec<VarId>,
+    classes: VarClasses,
     lits: Vec<i64>,
     /// Comparisons of two non-literal int terms: a cell of each side, and where.
     pairs: Vec<(VarId, VarId, Span)>,
@@ -163,20 +152,6 @@ struct Walk<'m> {
 }
 
 impl Walk<'_> {
-    fn find(&mut self, v: VarId) -> VarId {
-        let mut r = v;
-        while self.parent[r] != r {
-            r = self.parent[r];
-        }
-        self.parent[v] = r;
-        r
-    }
-
-    fn union(&mut self, a: VarId, b: VarId) {
-        let (a, b) = (self.find(a), self.find(b));
-        self.parent[a.max(b)] = a.min(b);
-    }
-
     fn no(&self, what: String) -> NotFinite {
         NotFinite {
             what: format!("{what} ({})", self.place),
@@ -188,26 +163,11 @@ impl Walk<'_> {
         &self.m.vars[v].name
     }
 
-    /// The first int cell `e` reads, if any.
-    fn int_read(&self, e: &Expr) -> Option<VarId> {
-        let mut found = None;
-        e.walk(&mut |x| {
-            if let Expr::Read(v, _) = x
-                && found.is_none()
-                && self.m.is_int_var(*v)
-            {
-                found = Some(*v);
-            }
-            found.is_none()
-        });
-        found
-    }
-
     /// An int term (a literal, a cell, an `if`/`case` of those): its literals are
     /// collected and the cell it may hold returned (one per term: a term's cells are
     /// united, as its value is a copy of one of them).
     fn term(&mut self, e: &Expr) -> Result<Option<VarId>, NotFinite> {
-        if let Some(k) = literal(e) {
+        if let Some(k) = e.int_literal() {
             self.lits.push(k);
             return Ok(None);
         }
@@ -222,11 +182,11 @@ impl Walk<'_> {
                 self.formula(c)?;
                 let (x, y) = (self.term(a)?, self.term(b)?);
                 if let (Some(x), Some(y)) = (x, y) {
-                    self.union(x, y);
+                    self.classes.union(x, y);
                 }
                 Ok(x.or(y))
             }
-            _ => Err(self.no(match self.int_read(e) {
+            _ => Err(self.no(match self.m.first_int_read(e) {
                 Some(v) => match e {
                     Expr::Arith(..) => format!("arithmetic on the int `{}`", self.name(v)),
                     _ => format!(
@@ -251,7 +211,7 @@ impl Walk<'_> {
             Expr::Cmp(_, a, b) if int_term(self.m, a) || int_term(self.m, b) => {
                 let (x, y) = (self.term(a)?, self.term(b)?);
                 if let (Some(x), Some(y)) = (x, y) {
-                    self.union(x, y);
+                    self.classes.union(x, y);
                     self.pairs.push((x, y, self.span));
                 }
                 Ok(())
@@ -267,7 +227,7 @@ impl Walk<'_> {
             }
             Expr::Const(..) | Expr::Size | Expr::Local(_) => Ok(()),
             Expr::Arith(_, a, b) => {
-                if let Some(v) = self.int_read(e) {
+                if let Some(v) = self.m.first_int_read(e) {
                     return Err(self.no(format!("arithmetic on the int `{}`", self.name(v))));
                 }
                 self.formula(a)?;
@@ -320,7 +280,7 @@ pub fn analyse(m: &Model) -> Result<Option<Plan>, NotFinite> {
     };
     let mut walk = Walk {
         m,
-        parent: (0..m.vars.len()).collect(),
+        classes: VarClasses::new(m.vars.len()),
         lits: Vec::new(),
         pairs: Vec::new(),
         free: w.free.clone(),
@@ -371,7 +331,7 @@ pub fn analyse(m: &Model) -> Result<Option<Plan>, NotFinite> {
             match &u.value {
                 UpdValue::Term(e) if m.is_int_var(u.var) => {
                     if let Some(w) = walk.term(e)? {
-                        walk.union(u.var, w);
+                        walk.classes.union(u.var, w);
                     }
                 }
                 UpdValue::Term(e) => walk.formula(e)?,
@@ -386,16 +346,16 @@ pub fn analyse(m: &Model) -> Result<Option<Plan>, NotFinite> {
         .free
         .clone()
         .into_iter()
-        .map(|v| walk.find(v))
+        .map(|v| walk.classes.find(v))
         .collect();
     for (x, y, span) in walk.pairs.clone() {
-        let r = walk.find(x);
+        let r = walk.classes.find(x);
         if free_roots.contains(&r) {
             let witness = walk
                 .free
                 .clone()
                 .into_iter()
-                .find(|&v| walk.find(v) == r)
+                .find(|&v| walk.classes.find(v) == r)
                 .unwrap_or(x);
             return Err(NotFinite {
                 what: format!(
@@ -446,7 +406,7 @@ impl Rw<'_> {
 
     /// An int term: literals become values of the enumeration.
     fn term(&self, e: &Expr) -> Expr {
-        if let Some(k) = literal(e) {
+        if let Some(k) = e.int_literal() {
             return Expr::Const(self.ord(k), self.ty);
         }
         match e {

@@ -5,6 +5,7 @@
 
 pub mod assume;
 pub mod canon;
+pub mod classes;
 pub mod compiled;
 pub mod data;
 pub mod dead;

@@ -27,6 +27,7 @@
 //! is not the largest, above c, stops the search with an error naming the transition
 //! and the cells (never a silent wrong answer).
 
+use super::classes::VarClasses;
 use super::eval;
 use super::instance::Instance;
 use super::ir::*;
@@ -79,7 +80,7 @@ enum T {
 
 struct Walk<'m> {
     m: &'m Model,
-    parent: Vec<VarId>,
+    classes: VarClasses,
     /// Literals met with each variable (compared, stored, initialised).
     lits: Vec<(VarId, i64)>,
     /// Stores into int variables: (target, source term).
@@ -90,35 +91,9 @@ struct Walk<'m> {
     place: String,
 }
 
-/// An integer literal as written: `k` or `-k`.
-fn literal(e: &Expr) -> Option<i64> {
-    match e {
-        Expr::Const(v, Ty::Int) => Some(*v),
-        Expr::Arith(ArithOp::Sub, a, b) => match (&**a, &**b) {
-            (Expr::Const(0, Ty::Int), Expr::Const(v, Ty::Int)) => v.checked_neg(),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 impl Walk<'_> {
     fn is_int(&self, v: VarId) -> bool {
         self.m.is_int_var(v)
-    }
-
-    fn find(&mut self, v: VarId) -> VarId {
-        let mut r = v;
-        while self.parent[r] != r {
-            r = self.parent[r];
-        }
-        self.parent[v] = r;
-        r
-    }
-
-    fn union(&mut self, a: VarId, b: VarId) {
-        let (a, b) = (self.find(a), self.find(b));
-        self.parent[a.max(b)] = a.min(b);
     }
 
     fn no(&self, what: String) -> NotRanked {
@@ -132,24 +107,9 @@ impl Walk<'_> {
         &self.m.vars[v].name
     }
 
-    /// The first int variable an expression reads, if any.
-    fn int_read(&self, e: &Expr) -> Option<VarId> {
-        let mut found = None;
-        e.walk(&mut |x| {
-            if let Expr::Read(v, _) = x
-                && found.is_none()
-                && self.is_int(*v)
-            {
-                found = Some(*v);
-            }
-            true
-        });
-        found
-    }
-
     /// A term in a comparison or a store.
     fn term(&mut self, e: &Expr) -> Result<T, NotRanked> {
-        if let Some(k) = literal(e) {
+        if let Some(k) = e.int_literal() {
             return Ok(T::Lit(k));
         }
         match e {
@@ -159,7 +119,7 @@ impl Walk<'_> {
                 }
                 Ok(T::Cell(*v))
             }
-            _ => match self.int_read(e) {
+            _ => match self.m.first_int_read(e) {
                 Some(v) => Err(self.no(match e {
                     Expr::Arith(op, ..) => format!(
                         "arithmetic (`{}`) on the int `{}` outside an increment stored in an int",
@@ -193,7 +153,7 @@ impl Walk<'_> {
             Expr::Cmp(_, a, b) => {
                 let (ta, tb) = (self.term(a)?, self.term(b)?);
                 match (ta, tb) {
-                    (T::Cell(v), T::Cell(w)) => self.union(v, w),
+                    (T::Cell(v), T::Cell(w)) => self.classes.union(v, w),
                     (T::Cell(v), T::Lit(k)) | (T::Lit(k), T::Cell(v)) => self.lits.push((v, k)),
                     (T::Cell(v), T::Other) | (T::Other, T::Cell(v)) => {
                         return Err(self.no(format!(
@@ -257,7 +217,7 @@ impl Walk<'_> {
             return self.stored(v, t, b, false, bound);
         }
         if let Expr::Arith(ArithOp::Add, a, b) = e {
-            let (x, k) = match (literal(a), literal(b)) {
+            let (x, k) = match (a.int_literal(), b.int_literal()) {
                 (None, Some(k)) => (&**a, k),
                 (Some(k), None) => (&**b, k),
                 _ => (e, 0),
@@ -297,7 +257,7 @@ impl Walk<'_> {
                         self.name(w)
                     )));
                 }
-                self.union(v, w);
+                self.classes.union(v, w);
                 self.stores.push((v, T::Cell(w)));
                 self.incs.push(Inc {
                     trans: t,
@@ -310,7 +270,7 @@ impl Walk<'_> {
         }
         match self.term(e)? {
             T::Cell(w) => {
-                self.union(v, w);
+                self.classes.union(v, w);
                 self.stores.push((v, T::Cell(w)));
             }
             T::Lit(k) => {
@@ -345,7 +305,7 @@ fn init_values(m: &Model) -> Vec<(VarId, i64)> {
             if let Expr::Cmp(CmpOp::Eq, a, b) = c {
                 match (&**a, &**b) {
                     (Expr::Read(v, _), x) | (x, Expr::Read(v, _)) if m.is_int_var(*v) => {
-                        if let Some(k) = literal(x) {
+                        if let Some(k) = x.int_literal() {
                             out.push((*v, k));
                         }
                     }
@@ -374,7 +334,7 @@ pub fn analyse(m: &Model) -> Result<Option<Ranking>, NotRanked> {
     };
     let mut walk = Walk {
         m,
-        parent: (0..m.vars.len()).collect(),
+        classes: VarClasses::new(m.vars.len()),
         lits: Vec::new(),
         stores: Vec::new(),
         incs: Vec::new(),
@@ -453,7 +413,7 @@ pub fn analyse(m: &Model) -> Result<Option<Ranking>, NotRanked> {
     let ints: Vec<VarId> = (0..m.vars.len()).filter(|&v| m.is_int_var(v)).collect();
     let mut roots: Vec<VarId> = Vec::new();
     for &v in &ints {
-        let r = walk.find(v);
+        let r = walk.classes.find(v);
         if !roots.contains(&r) {
             roots.push(r);
         }
@@ -463,7 +423,7 @@ pub fn analyse(m: &Model) -> Result<Option<Ranking>, NotRanked> {
         let vars: Vec<VarId> = ints
             .iter()
             .copied()
-            .filter(|&v| walk.find(v) == r)
+            .filter(|&v| walk.classes.find(v) == r)
             .collect();
         let lit_of = |xs: &[(VarId, i64)]| -> Vec<i64> {
             xs.iter()

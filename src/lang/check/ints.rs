@@ -4,21 +4,9 @@
 use crate::model::ir::*;
 use crate::source::{Diagnostic, Span};
 
-/// An integer literal as written: `k`, or `-k` (read as `0 - k`).
-fn int_literal(e: &Expr) -> Option<i64> {
-    match e {
-        Expr::Const(v, Ty::Int) => Some(*v),
-        Expr::Arith(ArithOp::Sub, a, b) => match (&**a, &**b) {
-            (Expr::Const(0, Ty::Int), Expr::Const(v, Ty::Int)) => v.checked_neg(),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// Every integer literal of an expression.
 fn literals(e: &Expr, out: &mut Vec<i64>) {
-    e.walk(&mut |x| match int_literal(x) {
+    e.walk(&mut |x| match x.int_literal() {
         Some(v) => {
             out.push(v);
             false
@@ -81,7 +69,7 @@ fn init_fixes(init: &Init, var: VarId) -> bool {
         };
         let cell = match (&**a, &**b) {
             (Expr::Read(v, ix), x) | (x, Expr::Read(v, ix))
-                if *v == var && int_literal(x).is_some() =>
+                if *v == var && x.int_literal().is_some() =>
             {
                 ix
             }
