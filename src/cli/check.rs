@@ -475,29 +475,7 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
     };
     let mut known = Vec::new();
     if let super::every::First::Proved(every, reports) = first {
-        if !json {
-            let mut prev = None;
-            for r in &reports {
-                print!("{}", render::rows(&model, r, prev));
-                prev = Some(r);
-            }
-        }
-        let cutoff = every
-            .props
-            .iter()
-            .filter_map(|p| match &p.answer {
-                EveryN::Proved { cutoff, .. } => Some(*cutoff),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(1);
-        run.notes.push(format!(
-            "{} answered by the invariant for every n (below): checked at {} and carried to every size by the cutoff argument; no size was searched on its own",
-            crate::cert::sizes_phrase(&sizes),
-            crate::cert::sizes_phrase(&(1..=cutoff).collect::<Vec<_>>())
-        ));
-        run.reports = reports;
-        run.every = Some(every);
+        super::every::take_first(&mut run, every, reports, json);
     } else {
         if let super::every::First::Partial(k) = first {
             known = k;

@@ -268,6 +268,35 @@ pub(super) fn assumed_model(model: &Model, invs: &[usize]) -> Result<Model, Stri
     Ok(back)
 }
 
+/// The run takes the rows and answers of an attempt before the sizes that proved every
+/// property (`First::Proved`): the rows are printed (unless `json`) and a note says
+/// where they come from.
+pub(super) fn take_first(run: &mut Run, every: EveryAnswers, reports: Vec<SizeReport>, json: bool) {
+    if !json {
+        let mut prev = None;
+        for r in &reports {
+            print!("{}", render::rows(run.model, r, prev));
+            prev = Some(r);
+        }
+    }
+    let cutoff = every
+        .props
+        .iter()
+        .filter_map(|p| match &p.answer {
+            EveryN::Proved { cutoff, .. } => Some(*cutoff),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(1);
+    run.notes.push(format!(
+        "{} answered by the invariant for every n (below): checked at {} and carried to every size by the cutoff argument; no size was searched on its own",
+        sizes_phrase(&run.sizes),
+        sizes_phrase(&(1..=cutoff).collect::<Vec<_>>())
+    ));
+    run.reports = reports;
+    run.every = Some(every);
+}
+
 /// What the attempt at every n before the sizes gave (`proved_first`).
 pub(super) enum First {
     /// Every property proved: the answers, and the rows of the sizes they imply.

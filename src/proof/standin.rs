@@ -96,7 +96,29 @@ struct Block<'a> {
     what: String,
 }
 
-impl Block<'_> {
+impl<'a> Block<'a> {
+    /// A block whose first `params` locals are its parameters (kept by the
+    /// restriction), the others ranging over processes.
+    fn new(
+        m: &'a Model,
+        arrays: &'a [VarId],
+        locals: &'a [Local],
+        params: usize,
+        span: Span,
+        what: String,
+    ) -> Block<'a> {
+        let mut roles = vec![Role::Ranging; locals.len()];
+        roles[..params].fill(Role::Kept);
+        Block {
+            m,
+            arrays,
+            locals,
+            roles,
+            span,
+            what,
+        }
+    }
+
     /// The stand-in array `v` breaks a condition (`why`) in this block.
     fn fail(&self, v: VarId, why: String) -> Outside {
         Outside {
@@ -283,40 +305,16 @@ pub fn check(m: &Model, arrays: &[VarId]) -> Result<(), Outside> {
         });
     }
     for i in &m.inits {
-        let mut b = Block {
-            m,
-            arrays,
-            locals: &i.locals,
-            roles: vec![Role::Ranging; i.locals.len()],
-            span: i.span,
-            what: "`init`".into(),
-        };
-        b.formula(&i.body, Pol::Pos)?;
+        // `init`'s locals all range: it is universal, with no parameter kept.
+        Block::new(m, arrays, &i.locals, 0, i.span, "`init`".into()).formula(&i.body, Pol::Pos)?;
     }
     for u in &m.unsafes {
-        let mut roles = vec![Role::Ranging; u.locals.len()];
-        roles[..u.params].fill(Role::Kept);
-        let mut b = Block {
-            m,
-            arrays,
-            locals: &u.locals,
-            roles,
-            span: u.span,
-            what: format!("`{}`", u.name),
-        };
-        b.formula(&u.body, Pol::Pos)?;
+        let what = format!("`{}`", u.name);
+        Block::new(m, arrays, &u.locals, u.params, u.span, what).formula(&u.body, Pol::Pos)?;
     }
     for t in &m.transitions {
-        let mut roles = vec![Role::Ranging; t.locals.len()];
-        roles[..t.params].fill(Role::Kept);
-        let mut b = Block {
-            m,
-            arrays,
-            locals: &t.locals,
-            roles,
-            span: t.span,
-            what: format!("the guard of `{}`", t.name),
-        };
+        let what = format!("the guard of `{}`", t.name);
+        let mut b = Block::new(m, arrays, &t.locals, t.params, t.span, what);
         b.formula(&t.guard, Pol::Pos)?;
         for u in &t.updates {
             b.span = u.span;
