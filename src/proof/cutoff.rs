@@ -327,11 +327,10 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
             b.span,
         );
     }
-    let ints = match &m.int_window {
-        Some(_) => window_ints(m).ok(),
-        None => None,
-    };
-    let pointers = pointers(m)?;
+    // Decided once: `pointers` needs the reason when the ints are not in.
+    let window = m.int_window.as_ref().map(|_| window_ints(m));
+    let ints = window.as_ref().and_then(|w| w.as_ref().ok().copied());
+    let pointers = pointers(m, window.as_ref())?;
     let standins = super::standin::arrays(m);
     super::standin::check(m, &standins)?;
     let arith = ints.is_some();
@@ -424,8 +423,9 @@ pub fn window_ints(m: &Model) -> Result<bool, Outside> {
 }
 
 /// The number of process-valued cells (none indexed by processes), when no variable
-/// holds or is indexed by a range type or integers.
-fn pointers(m: &Model) -> Result<usize, Outside> {
+/// holds or is indexed by a range type or integers; `window`: whether the model's ints
+/// are checked over their window (`window_ints`), when it has ints.
+fn pointers(m: &Model, window: Option<&Result<bool, Outside>>) -> Result<usize, Outside> {
     let out = |what: String, span: Span| Err(Outside { what, span });
     let mut pointers = 0;
     for v in &m.vars {
@@ -434,8 +434,7 @@ fn pointers(m: &Model) -> Result<usize, Outside> {
             .find(|t| matches!(t, Ty::Range(_)))
         {
             if m.int_window.as_ref().is_some_and(|w| w.range == r) {
-                let window = window_ints(m);
-                if window.is_ok() {
+                if matches!(window, Some(Ok(_))) {
                     // Checked over the window, leaving it proved impossible.
                     continue;
                 }
@@ -450,8 +449,8 @@ fn pointers(m: &Model) -> Result<usize, Outside> {
                     _ => String::new(),
                 };
                 let why = match window {
-                    Err(o) => format!("{why}; {}", o.text(m)),
-                    Ok(_) => why,
+                    Some(Err(o)) => format!("{why}; {}", o.text(m)),
+                    _ => why,
                 };
                 return out(
                     format!(
