@@ -610,6 +610,10 @@ pub struct CertifyDoc {
     /// satisfying those `invariant`s, rebuilt from the model to be checked.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assuming: Vec<String>,
+    /// `abstraction ints`: the certificate is of the model's over-approximation over the
+    /// classes of its ints, rebuilt from the model to be checked.
+    #[serde(default)]
+    pub abstraction: bool,
     pub results: Vec<SizeCheckDoc>,
     pub accepted: bool,
     pub seconds: f64,

@@ -7,6 +7,8 @@
 mod aig_reader;
 mod common;
 
+#[path = "absint.rs"]
+mod absint;
 #[path = "aggregate.rs"]
 mod aggregate;
 #[path = "aiger.rs"]

@@ -39,6 +39,8 @@
 //!
 //! `assume inv1, inv2` says that the certificate is about the model restricted to the
 //! states satisfying those `invariant`s, as Cubicle reads them (`model::assume`).
+//! `abstraction ints` says that it is about the model's over-approximation over the
+//! classes of its ints (`model::absint`, after `assume`), built again from the model.
 //!
 //! A lemma may also be a binary decision diagram (the BDD engine's invariants, whose
 //! sets have no short formula): `lemma sizes 3..3: bdd R` says that no reachable state
@@ -82,6 +84,9 @@ pub struct Certificate {
     /// `assume NAME, NAME`: the invariant is of the model restricted to the states
     /// satisfying those `invariant`s (`model::assume`), built again by `certify`.
     pub assume: Vec<String>,
+    /// `abstraction ints`: the invariant is of the model's over-approximation over the
+    /// classes of its ints (`model::absint`), built again by `certify`.
+    pub abstraction: bool,
     /// The nodes of the binary decision diagrams the `bdd` lemmas name, in order
     /// (node k is `nodes[k - 1]`).
     pub nodes: Vec<BddNode>,
@@ -463,6 +468,9 @@ impl Certificate {
         if !self.assume.is_empty() {
             out.push_str(&format!("assume {}\n", self.assume.join(", ")));
         }
+        if self.abstraction {
+            out.push_str("abstraction ints\n");
+        }
         if let Some((name, fair)) = &self.liveness {
             out.push_str(&format!(
                 "liveness {name}{}{}\n",
@@ -528,6 +536,7 @@ impl Certificate {
             liveness: None,
             counting: None,
             assume: Vec::new(),
+            abstraction: false,
             nodes: Vec::new(),
         };
         let mut off = 0;
@@ -619,6 +628,12 @@ impl Certificate {
                             return Err("expected `assume INVARIANT, ...`".into());
                         }
                     }
+                    "abstraction" => {
+                        if rest != "ints" {
+                            return Err("expected `abstraction ints`".into());
+                        }
+                        c.abstraction = true;
+                    }
                     "every" => {
                         let k = rest
                             .strip_prefix("n cutoff ")
@@ -633,7 +648,7 @@ impl Certificate {
                     }
                     _ => {
                         return Err(format!(
-                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, every, assume, liveness, proves, node or lemma)"
+                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, every, assume, abstraction, liveness, proves, node or lemma)"
                         ));
                     }
                 }

@@ -58,6 +58,7 @@ fn round_trip() {
         liveness: None,
         counting: None,
         assume: Vec::new(),
+        abstraction: false,
         nodes: Vec::new(),
     };
     let t = c.to_text();
@@ -92,6 +93,7 @@ fn round_trip() {
     assert_eq!(Certificate::parse(&every.to_text()).unwrap(), every);
     let assumed = Certificate {
         assume: vec!["invariant1".into(), "sym".into()],
+        abstraction: false,
         ..every.clone()
     };
     assert!(assumed.to_text().contains("\nassume invariant1, sym\n"));

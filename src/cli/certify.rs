@@ -107,6 +107,20 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
                 Err(e) => return usage(&e),
             }
         };
+        // One about the over-approximation over the classes of the ints (`abstraction
+        // ints` line) is checked against it, built again here.
+        let base = if cert.abstraction {
+            match crate::model::absint::abstracted(&base) {
+                Ok(m) => m,
+                Err(e) => {
+                    return usage(&format!(
+                        "the certificate is about the model over the classes of its ints, which this model has not: {e}"
+                    ));
+                }
+            }
+        } else {
+            base
+        };
         let checked = match crate::live::certified_model(&base, cert) {
             Ok(Some(product)) => product,
             Ok(None) => base,
@@ -241,6 +255,7 @@ fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
         cutoff: None,
         refused: None,
         assuming: cert.assume.clone(),
+        abstraction: cert.abstraction,
         results: Vec::new(),
         accepted: false,
         seconds: 0.0,
@@ -261,6 +276,9 @@ fn text_of(d: &CertifyDoc, model: &str) -> String {
             d.assuming.join(", ")
         ));
     }
+    if d.abstraction {
+        about.push_str(" (over the classes of its ints: an over-approximation)");
+    }
     if d.every_n == Some(true) {
         out.push_str(&format!(
             "certificate {} for {model}{about}: {} lemmas, claimed at every size, found by {}\n",
@@ -269,7 +287,12 @@ fn text_of(d: &CertifyDoc, model: &str) -> String {
         match &d.refused {
             Some(r) => out.push_str(&format!("REJECTED: {r}\n")),
             None => out.push_str(&format!(
-                "the model is in the fragment of the cutoff argument; the cutoff computed from the model and the lemmas is {}\n",
+                "the model{} is in the fragment of the cutoff argument; the cutoff computed from the model and the lemmas is {}\n",
+                if d.abstraction {
+                    " over the classes of its ints"
+                } else {
+                    ""
+                },
                 d.cutoff.unwrap_or(0)
             )),
         }

@@ -31,23 +31,32 @@ pub(super) fn answers(
         seconds: 0.0,
         violated: Vec::new(),
     };
+    // Ints that step are argued over their classes (`model::absint`), for all runs:
+    // the window's `int_bound` and the sizes' answers within it do not bear on it.
+    let abstracted = crate::proof::cutoff::fragment(model).is_err()
+        && crate::portfolio::every::abstraction(model).is_some();
     // A violation that is no property's (a range error) stops every claim.
     let other: Vec<usize> = reports
         .iter()
         .filter(|r| {
-            r.results
-                .iter()
-                .any(|x| render::real_violation(x) && !matches!(x.prop, PropId::Unsafe(_)))
+            r.results.iter().any(|x| {
+                render::real_violation(x)
+                    && !matches!(x.prop, PropId::Unsafe(_))
+                    && !(abstracted && x.prop == PropId::IntBound)
+            })
         })
         .map(|r| r.size)
         .collect();
     // Outside the fragment the sizes cannot make the claim: say why, whatever they gave.
-    let outside = crate::proof::cutoff::fragment(model).err().map(|o| {
-        format!(
-            "outside the fragment of the cutoff argument: {}",
-            o.text(model)
-        )
-    });
+    let outside = crate::proof::cutoff::fragment(model)
+        .err()
+        .filter(|_| !abstracted)
+        .map(|o| {
+            format!(
+                "outside the fragment of the cutoff argument: {}",
+                o.text(model)
+            )
+        });
     let mut answers: Vec<Option<EveryN>> = Vec::new();
     for &u in props {
         let rows = || {
@@ -82,6 +91,8 @@ pub(super) fn answers(
             Some(not(format!("a range error at {}", sizes_phrase(&other))))
         } else if limited {
             Some(not("the run stopped at a limit".into()))
+        } else if abstracted {
+            None
         } else {
             rows()
                 .find(|(_, x)| x.verdict.kind() != Kind::Holds)
@@ -322,9 +333,7 @@ pub(super) fn proved_first(
     ctl: &Control,
 ) -> Result<First, String> {
     use crate::verdict::{Proof, PropResult, Verdict};
-    if props.is_empty()
-        || model.number_procs.is_some()
-        || crate::proof::cutoff::fragment(model).is_err()
+    if props.is_empty() || model.number_procs.is_some() || !crate::portfolio::every::in_reach(model)
     {
         return Ok(First::None);
     }

@@ -135,6 +135,16 @@ impl CmpOp {
             CmpOp::Ge => a >= b,
         }
     }
+    /// The operator with its sides swapped: `a op b` iff `b op.flip() a`.
+    pub fn flip(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+            o => o,
+        }
+    }
     pub fn text(self) -> &'static str {
         match self {
             CmpOp::Eq => "=",
@@ -503,6 +513,9 @@ pub struct Model {
     /// Set when the model's ints are literal-valued and read exactly as a finite
     /// enumeration (`model::litint`); `int_window` is then `None`.
     pub lit_ints: Option<super::litint::LitInts>,
+    /// Set on the over-approximation of a model whose ints step (`model::absint`):
+    /// it proves, never refutes, the model's properties.
+    pub abs_ints: Option<super::absint::AbsInts>,
     /// The `invariant`s this model assumes (`model::assume`: the model as written
     /// restricted to the states satisfying them); empty for the model as written.
     pub assumed: Vec<String>,

@@ -147,6 +147,8 @@ struct Walk<'m> {
     pairs: Vec<(VarId, VarId, Span)>,
     /// Cells that may hold a value no literal names.
     free: Vec<VarId>,
+    /// Steps `X + k` allowed in stored values (`model::absint`), and whether one was met.
+    steps: Option<bool>,
     span: Span,
     place: String,
 }
@@ -203,6 +205,31 @@ impl Walk<'_> {
                 },
             })),
         }
+    }
+
+    /// A stored int value: a term, or (when steps are allowed) `X + k`, `k + X`,
+    /// `X - k` of an int cell X, and `if`/`case` of those. A step makes its cell's
+    /// class hold values no literal names.
+    fn value(&mut self, e: &Expr) -> Result<Option<VarId>, NotFinite> {
+        if self.steps.is_some() {
+            if let Some((v, ix, _)) = step(self.m, e) {
+                for x in ix {
+                    self.formula(x)?;
+                }
+                self.steps = Some(true);
+                self.free.push(v);
+                return Ok(Some(v));
+            }
+            if let Expr::Ite(c, a, b, _) = e {
+                self.formula(c)?;
+                let (x, y) = (self.value(a)?, self.value(b)?);
+                if let (Some(x), Some(y)) = (x, y) {
+                    self.classes.union(x, y);
+                }
+                return Ok(x.or(y));
+            }
+        }
+        self.term(e)
     }
 
     /// A formula, or a term of another type than `int`.
@@ -265,16 +292,43 @@ impl Walk<'_> {
     }
 }
 
+/// `X + k`, `k + X` or `X - k` (k a literal) of an int cell X: the cell, its indices
+/// and the step (negative for `-`).
+pub fn step<'e>(m: &Model, e: &'e Expr) -> Option<(VarId, &'e [Expr], i64)> {
+    let Expr::Arith(op, a, b) = e else {
+        return None;
+    };
+    let cell = |x: &'e Expr| match x {
+        Expr::Read(v, ix) if m.is_int_var(*v) => Some((*v, ix)),
+        _ => None,
+    };
+    match (op, cell(a), b.int_literal(), a.int_literal(), cell(b)) {
+        (ArithOp::Add, Some((v, ix)), Some(k), _, _) => Some((v, ix.as_slice(), k)),
+        (ArithOp::Sub, Some((v, ix)), Some(k), _, _) => Some((v, ix.as_slice(), -k)),
+        (ArithOp::Add, _, _, Some(k), Some((v, ix))) => Some((v, ix.as_slice(), k)),
+        _ => None,
+    }
+}
+
 /// The plan of the rewrite: the enumeration's values, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub values: Vec<LitVal>,
     pub vars: Vec<VarId>,
+    /// A stored value steps from a cell (`X + k`): the model over the values is then
+    /// an over-approximation (`model::absint`), not the model.
+    pub steps: bool,
 }
 
 /// Decide from the text whether the model's ints are literal-valued (module
 /// comment); `Ok(None)` for a model without ints.
 pub fn analyse(m: &Model) -> Result<Option<Plan>, NotFinite> {
+    analyse_with(m, false)
+}
+
+/// `analyse`, also allowing steps `X + k` in stored values when `steps` is set
+/// (`model::absint`).
+pub fn analyse_with(m: &Model, steps: bool) -> Result<Option<Plan>, NotFinite> {
     let Some(w) = &m.int_window else {
         return Ok(None);
     };
@@ -284,6 +338,7 @@ pub fn analyse(m: &Model) -> Result<Option<Plan>, NotFinite> {
         lits: Vec::new(),
         pairs: Vec::new(),
         free: w.free.clone(),
+        steps: steps.then_some(false),
         span: w.span,
         place: "declarations".into(),
     };
@@ -330,7 +385,7 @@ pub fn analyse(m: &Model) -> Result<Option<Plan>, NotFinite> {
             }
             match &u.value {
                 UpdValue::Term(e) if m.is_int_var(u.var) => {
-                    if let Some(w) = walk.term(e)? {
+                    if let Some(w) = walk.value(e)? {
                         walk.classes.union(u.var, w);
                     }
                 }
@@ -386,16 +441,60 @@ pub fn analyse(m: &Model) -> Result<Option<Plan>, NotFinite> {
         values.push(LitVal::Between(prev, None));
     }
     let vars = (0..m.vars.len()).filter(|&v| m.is_int_var(v)).collect();
-    Ok(Some(Plan { values, vars }))
+    Ok(Some(Plan {
+        values,
+        vars,
+        steps: walk.steps == Some(true),
+    }))
 }
 
 struct Rw<'m> {
     m: &'m Model,
     ty: Ty,
     values: &'m [LitVal],
+    /// Comparisons with a literal become the disjunction of the values that satisfy
+    /// them, so the enumeration needs no order (`model::absint`).
+    expand: bool,
+}
+
+impl LitVal {
+    /// Whether every integer of this value satisfies `x op k`, for a literal k of the
+    /// model (never inside an interval, so all of one interval relate alike).
+    pub fn satisfies(self, op: CmpOp, k: i64) -> bool {
+        let x = match self {
+            LitVal::Lit(l) => l,
+            LitVal::Between(Some(a), _) => a + 1,
+            LitVal::Between(None, Some(b)) => b - 1,
+            LitVal::Between(None, None) => 0,
+        };
+        op.apply(x, k)
+    }
 }
 
 impl Rw<'_> {
+    /// `a op c` with one side a literal, as the disjunction of `cell = v` over the
+    /// values v that satisfy it.
+    fn expanded(&self, op: CmpOp, a: &Expr, c: &Expr) -> Option<Expr> {
+        let (cell, op, k) = match (a.int_literal(), c.int_literal()) {
+            (None, Some(k)) => (a, op, k),
+            (Some(k), None) => (c, op.flip(), k),
+            _ => return None,
+        };
+        let cell = self.term(cell);
+        Some(Expr::Or(
+            (0..self.values.len())
+                .filter(|&v| self.values[v].satisfies(op, k))
+                .map(|v| {
+                    Expr::Cmp(
+                        CmpOp::Eq,
+                        Box::new(cell.clone()),
+                        Box::new(Expr::Const(v as i64, self.ty)),
+                    )
+                })
+                .collect(),
+        ))
+    }
+
     fn ord(&self, k: i64) -> i64 {
         // Every literal of an int term is a value (`analyse` collected it).
         self.values
@@ -423,9 +522,11 @@ impl Rw<'_> {
     fn expr(&self, e: &Expr) -> Expr {
         let b = |x: &Expr| Box::new(self.expr(x));
         match e {
-            Expr::Cmp(op, a, c) if int_term(self.m, a) || int_term(self.m, c) => {
-                Expr::Cmp(*op, Box::new(self.term(a)), Box::new(self.term(c)))
-            }
+            Expr::Cmp(op, a, c) if int_term(self.m, a) || int_term(self.m, c) => self
+                .expand
+                .then(|| self.expanded(*op, a, c))
+                .flatten()
+                .unwrap_or_else(|| Expr::Cmp(*op, Box::new(self.term(a)), Box::new(self.term(c)))),
             Expr::Const(..) | Expr::Size | Expr::Local(_) => e.clone(),
             Expr::Read(v, ix) => Expr::Read(*v, ix.iter().map(|x| self.expr(x)).collect()),
             Expr::Arith(op, x, y) => Expr::Arith(*op, b(x), b(y)),
@@ -479,17 +580,46 @@ pub fn rewrite(m: &Model, plan: &Plan) -> Model {
     let Some(w) = &m.int_window else {
         return m.clone();
     };
+    let range = w.range;
+    let (mut out, enum_id) = over_values(
+        m,
+        plan,
+        "int",
+        plan.values.iter().map(|v| v.name()).collect(),
+        false,
+    );
+    out.lit_ints = Some(LitInts {
+        enum_id,
+        range,
+        values: plan.values.clone(),
+        vars: plan.vars.clone(),
+    });
+    out
+}
+
+/// The model with its int variables of type `name`, a new enumeration with
+/// constructors `ctors` (one per value of `plan`), every int literal its value, and no
+/// int window; comparisons with literals `expand`ed to disjunctions when asked. Steps
+/// (`X + k`) are left as they are. Returns the enumeration's index.
+pub(super) fn over_values(
+    m: &Model,
+    plan: &Plan,
+    name: &str,
+    ctors: Vec<String>,
+    expand: bool,
+) -> (Model, usize) {
     let mut out = m.clone();
     let enum_id = out.enums.len();
     out.enums.push(EnumType {
-        name: "int".into(),
-        ctors: plan.values.iter().map(|v| v.name()).collect(),
+        name: name.into(),
+        ctors,
     });
     let ty = Ty::Enum(enum_id);
     let rw = Rw {
         m,
         ty,
         values: &plan.values,
+        expand,
     };
     for &v in &plan.vars {
         out.vars[v].ty = ty;
@@ -525,14 +655,8 @@ pub fn rewrite(m: &Model, plan: &Plan) -> Model {
             };
         }
     }
-    out.lit_ints = Some(LitInts {
-        enum_id,
-        range: w.range,
-        values: plan.values.clone(),
-        vars: plan.vars.clone(),
-    });
     out.int_window = None;
-    out
+    (out, enum_id)
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! permutation action with canonical representatives, the dead cells an explicit
 //! search may normalize (`dead`), and the seeded generator of random runs (`rng`).
 
+pub mod absint;
 pub mod assume;
 pub mod canon;
 pub mod classes;

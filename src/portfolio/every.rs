@@ -149,6 +149,24 @@ fn refused(model: &Model, symmetry: bool) -> Option<String> {
     (!symmetry).then(|| "needs symmetric lemma orbits (--no-symmetry was given)".into())
 }
 
+/// The over-approximation of `model` over the classes of its ints (`model::absint`),
+/// when the ints' steps are all that keeps `model` out of the fragment of the cutoff
+/// argument: a proof on it is a proof for the model (never a refutation).
+pub fn abstraction(model: &Model) -> Option<Model> {
+    if model.int_window.is_none() || cutoff::fragment(model).is_ok() {
+        return None;
+    }
+    crate::model::absint::abstracted(model)
+        .ok()
+        .filter(|a| cutoff::fragment(a).is_ok())
+}
+
+/// Whether the every-n argument applies to `model`: it lies in the fragment of the
+/// cutoff argument, or its ints' over-approximation does (`abstraction`).
+pub fn in_reach(model: &Model) -> bool {
+    cutoff::fragment(model).is_ok() || abstraction(model).is_some()
+}
+
 /// Prove each property of `props` at every size: all of them together first (one
 /// invariant for all), then, when that fails, each on its own, so that a property
 /// that holds for every n is told apart from one that does not. The answers come in
@@ -163,6 +181,11 @@ pub fn prove_each(
     let start = Instant::now();
     if props.is_empty() {
         return Ok(Vec::new());
+    }
+    // Ints that step: the argument is made on their over-approximation (which keeps
+    // the properties in order).
+    if symmetry && let Some(abs) = abstraction(model) {
+        return prove_each(&abs, props, solver, symmetry, ctl);
     }
     let guessed = if ic3_known(model, props, solver) {
         None
@@ -326,13 +349,25 @@ fn prove_with(
         if let Some(c) = out.cexs.first() {
             let what = match c.key {
                 crate::verdict::PropId::Unsafe(u) => format!("`{}`", model.unsafes[u].name),
+                crate::verdict::PropId::IntBound => {
+                    return Ok(not(format!(
+                        "a run leaves the int window at size {} (found by IC3 on the aggregate 1..{n0}): the argument holds for runs within it only",
+                        c.width
+                    )));
+                }
                 _ => "a property".into(),
             };
             // Not replayed here: "not proved", not "violated".
-            return Ok(not(format!(
-                "{what} violated at size {} (found by IC3 on the aggregate 1..{n0})",
-                c.width
-            )));
+            return Ok(not(match &model.abs_ints {
+                Some(_) => format!(
+                    "{what} violated over the classes of the ints at size {} (found by IC3 on the aggregate 1..{n0}; the classes over-approximate the ints, so this may be no run of the model)",
+                    c.width
+                ),
+                None => format!(
+                    "{what} violated at size {} (found by IC3 on the aggregate 1..{n0})",
+                    c.width
+                ),
+            }));
         }
         let Some(inv) = out.invariant else {
             return Ok(not(format!(
@@ -404,6 +439,10 @@ fn attempt(
     ctl: &Control,
 ) -> Result<Attempt, String> {
     let frag = &cutoff::fragment(model).map_err(|o| o.text(model))?;
+    let engine = match &model.abs_ints {
+        Some(a) => format!("{engine}, over an abstraction: {}", a.summary()),
+        None => engine,
+    };
     let general = without_standins(model, general);
     let procs: Vec<usize> = general.iter().map(|l| l.procs).collect();
     let c = cutoff::cutoff(frag, &procs);
@@ -453,6 +492,7 @@ fn attempt(
         liveness: None,
         counting: None,
         assume: model.assumed.clone(),
+        abstraction: model.abs_ints.is_some(),
         nodes: Vec::new(),
     };
     let check = check_every(model, &cert, solver, &ctl.sat_stop())?;

@@ -162,6 +162,7 @@ fn certificate(
         liveness: None,
         counting: None,
         assume: p.model.assumed.clone(),
+        abstraction: p.model.abs_ints.is_some(),
         nodes: Vec::new(),
     }
 }

@@ -192,6 +192,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         extra_proc: None,
         int_window: None,
         lit_ints: None,
+        abs_ints: None,
         assumed: Vec::new(),
         warnings,
         source,
