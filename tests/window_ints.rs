@@ -97,19 +97,24 @@ fn ints_that_grow_with_n_or_without_end_are_never_claimed() {
 #[test]
 fn initial_values_the_window_would_cut_are_refused_by_name() {
     // `init` leaves T free: over the window it would start in -2..3 only (T only
-    // counts down to 0 here, and the property holds at every size: the refusal is
-    // the answer for every n).
+    // counts down to 0 here, and the property holds at every size). Not in this
+    // fragment, named; the claim is made over the classes of the ints instead
+    // (`model::absint`: S and T compared with 0 and 1 only).
     let f = file(
         "free",
         &format!(
             "var T : int\n{SEM}transition tick (x) requires {{ 0 < T && P[x] = Idle }} {{ T := T - 1; }}\n"
         ),
     );
-    let (_, out, _) = nfold(&["check", &f, "--every-n"]);
+    let m = nfold::lang::load_file(&f).unwrap();
+    let why = nfold::proof::cutoff::fragment(&m).unwrap_err().text(&m);
     assert!(
-        out.contains("`init` does not fix the int `T` to a literal"),
-        "{out}"
+        why.contains("`init` does not fix the int `T` to a literal"),
+        "{why}"
     );
+    let (_, out, _) = nfold(&["check", &f, "--every-n"]);
+    assert!(out.contains("holds for every n"), "{out}");
+    assert!(out.contains("over an abstraction"), "{out}");
     // `T := .` would choose within the window only (T, read by no guard, leaves the
     // property holding at every size).
     let f = file(
@@ -119,6 +124,10 @@ fn initial_values_the_window_would_cut_are_refused_by_name() {
             SEM.replace("S = 1 &&", "S = 1 && T = 0 &&")
         ),
     );
+    let m = nfold::lang::load_file(&f).unwrap();
+    let why = nfold::proof::cutoff::fragment(&m).unwrap_err().text(&m);
+    assert!(why.contains("`T := .` in `reset`"), "{why}");
+    // Over the classes, `T := .` is any class: proved there.
     let (_, out, _) = nfold(&["check", &f, "--every-n"]);
-    assert!(out.contains("`T := .` in `reset`"), "{out}");
+    assert!(out.contains("over an abstraction"), "{out}");
 }

@@ -110,7 +110,7 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
         // One about the over-approximation over the classes of the ints (`abstraction
         // ints` line) is checked against it, built again here.
         let base = if cert.abstraction {
-            match crate::model::absint::abstracted(&base) {
+            match crate::portfolio::every::abstracted(&base) {
                 Ok(m) => m,
                 Err(e) => {
                     return usage(&format!(

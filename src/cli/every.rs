@@ -254,29 +254,13 @@ pub(super) fn assumed_pass(
     }))
 }
 
-/// `assume`, printed and read back (as the liveness product is): the restricted
-/// model's source text is its own, so that the independent checker, which reads the
-/// certificate's lemmas beside the model's text (`proof::check::with_lemmas`), and
-/// `nfold certify` check the restricted model, not the one as written. Its spans point
-/// into that text.
+/// The model restricted by the `invariant`s `invs` (`model::assume`), printed and read
+/// back (`lang::read_back`).
 pub(super) fn assumed_model(model: &Model, invs: &[usize]) -> Result<Model, String> {
-    let m = assume::assume(model, invs)?;
-    let text = crate::lang::print::model_text(&m);
-    let opts = crate::lang::LoadOptions {
-        data_value_names: true,
-        ..crate::lang::LoadOptions::of(model)
-    };
-    let mut back = crate::lang::load_str_with(&model.source.name, &text, &opts).map_err(|e| {
-        format!(
-            "the model assuming its invariants does not read back: {}",
-            e.render()
-        )
-    })?;
-    if back.transitions.len() != m.transitions.len() || back.inits.len() != m.inits.len() {
-        return Err("the model assuming its invariants lost items when read back".into());
-    }
-    back.assumed = m.assumed;
-    Ok(back)
+    crate::lang::read_back(
+        &assume::assume(model, invs)?,
+        "the model assuming its invariants",
+    )
 }
 
 /// The run takes the rows and answers of an attempt before the sizes that proved every

@@ -81,6 +81,28 @@ pub fn with_int_window(model: &Model, window: (i64, i64)) -> Result<Model, Box<L
     load_str_with(&model.source.name, &model.source.text, &opts)
 }
 
+/// A model built from another (`model::assume`, `model::absint`) printed and read
+/// back: its source text is then its own, so that the independent checker, which reads
+/// a certificate's lemmas beside the model's text (`proof::check::with_lemmas`), and
+/// `nfold certify` check that model, not the one as written. Its spans point into the
+/// new text; the marks of how it was built (`assumed`, `abs_ints`) are kept. `what`
+/// names it in errors.
+pub fn read_back(m: &Model, what: &str) -> Result<Model, String> {
+    let text = print::model_text(m);
+    let opts = LoadOptions {
+        data_value_names: true,
+        ..LoadOptions::of(m)
+    };
+    let mut back = load_str_with(&m.source.name, &text, &opts)
+        .map_err(|e| format!("{what} does not read back: {}", e.render()))?;
+    if back.transitions.len() != m.transitions.len() || back.inits.len() != m.inits.len() {
+        return Err(format!("{what} lost items when read back"));
+    }
+    back.assumed = m.assumed.clone();
+    back.abs_ints = m.abs_ints.clone();
+    Ok(back)
+}
+
 /// Parse and check a model given as text, with loader settings.
 pub fn load_str_with(name: &str, text: &str, opts: &LoadOptions) -> Result<Model, Box<LoadError>> {
     let source = Source::new(name, text);

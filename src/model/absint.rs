@@ -23,7 +23,7 @@
 //! model's own comparisons with literals; counter abstraction's "0, 1, many" is the
 //! case of one literal.
 //!
-//! The abstract model is printed and read back (`abstracted`): its text is its own,
+//! The abstract model is printed and read back (`lang::read_back`): its text is its own,
 //! so the independent checker and `nfold certify` (which rebuilds it from the model
 //! when a certificate says `abstraction ints`) check the same model.
 
@@ -277,9 +277,10 @@ fn split(m: &Model, t: &Transition, ty: Ty, values: &[LitVal]) -> Result<Vec<Tra
     Ok(out)
 }
 
-/// The model over the classes of its ints (module comment), printed and read back,
-/// when its ints step and are otherwise only compared with literals and copied; why
-/// not otherwise.
+/// The model over the classes of its ints (module comment), when its ints step and
+/// are otherwise only compared with literals and copied; why not otherwise. It is to
+/// be printed and read back (`lang::read_back`) before use: until then it keeps the
+/// model's int window, for the printer to leave the window's type out.
 pub fn abstracted(m: &Model) -> Result<Model, String> {
     let plan = litint::analyse_with(m, true)
         .map_err(|e| format!("{} at {}", e.what, m.source.file_line(e.span.lo)))?
@@ -310,30 +311,15 @@ pub fn abstracted(m: &Model) -> Result<Model, String> {
         transitions.extend(split(m, t, ty, &plan.values)?);
     }
     out.transitions = transitions;
-    // The window's range type (now unused) is not printed while the window is set.
+    // Read back (`lang::read_back`), the window's range type (now unused) is not
+    // printed while the window is set; the reader gives the model without it.
     out.int_window = m.int_window.clone();
-    let text = crate::lang::print::model_text(&out);
-    out.int_window = None;
-    let opts = crate::lang::LoadOptions {
-        data_value_names: true,
-        ..crate::lang::LoadOptions::of(&out)
-    };
-    let mut back = crate::lang::load_str_with(&m.source.name, &text, &opts).map_err(|e| {
-        format!(
-            "the model over the classes does not read back: {}",
-            e.render()
-        )
-    })?;
-    if back.transitions.len() != out.transitions.len() {
-        return Err("the model over the classes lost transitions when read back".into());
-    }
-    back.assumed = m.assumed.clone();
-    back.abs_ints = Some(AbsInts {
+    out.abs_ints = Some(AbsInts {
         vars: plan.vars.iter().map(|&v| m.vars[v].name.clone()).collect(),
         values: plan.values,
     });
-    back.warnings.clear();
-    Ok(back)
+    out.warnings.clear();
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -354,7 +340,11 @@ mod tests {
     #[test]
     fn a_count_compared_with_zero_is_read_over_three_classes() {
         let m = load_str("t.cub", COUNT).unwrap();
-        let a = abstracted(&m).unwrap();
+        let a = crate::lang::read_back(&abstracted(&m).unwrap(), "t").unwrap();
+        assert!(a.int_window.is_none());
+        // `less` steps C down: from (0,+inf) it lands in 0 or stays, two copies;
+        // `more` steps it up: from (-inf,0) it lands in 0 or stays, two copies.
+        assert_eq!(a.transitions.len(), 6);
         let abs = a.abs_ints.as_ref().unwrap();
         assert_eq!(
             abs.values,

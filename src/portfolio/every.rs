@@ -160,9 +160,18 @@ pub fn abstraction(model: &Model) -> Option<Model> {
     if model.int_window.is_none() || cutoff::fragment(model).is_ok() {
         return None;
     }
-    crate::model::absint::abstracted(model)
+    abstracted(model)
         .ok()
         .filter(|a| cutoff::fragment(a).is_ok())
+}
+
+/// The model over the classes of its ints (`model::absint`), read back
+/// (`lang::read_back`): what a certificate saying `abstraction ints` is about.
+pub fn abstracted(model: &Model) -> Result<Model, String> {
+    crate::lang::read_back(
+        &crate::model::absint::abstracted(model)?,
+        "the model over the classes of its ints",
+    )
 }
 
 /// Whether the every-n argument applies to `model`: it lies in the fragment of the
