@@ -340,8 +340,9 @@ pub fn check_with(
             })
             .collect());
     }
-    let mut out = Vec::new();
-    for &n in sizes {
+    // One size's check; the sizes are independent, so they are checked on the
+    // machine's cores, the largest first (the slowest), each answer in its place.
+    let one = |n: usize| -> Result<SizeCheck, String> {
         let claims: Vec<String> = cert
             .proves
             .iter()
@@ -369,26 +370,22 @@ pub fn check_with(
         // Past the limit a size's instance is not even built (that alone takes
         // seconds on large sizes).
         if stop.now() {
-            out.push(SizeCheck {
+            return Ok(SizeCheck {
                 size: n,
                 certified: Vec::new(),
                 failures: Vec::new(),
                 unchecked: vec![format!("size {n}: {NOT_CHECKED}")],
                 by: Checker::Sat,
             });
-            continue;
         }
         let base = model.unsafes.len();
         let at_n: Vec<usize> = lemmas.iter().map(|&(p, _)| p - base).collect();
         let counting = |i: usize| counts.contains_key(&(base + i));
         if method != Method::Sat && bdd_check::applies(cert, &at_n, &counting) {
             match bdd_check::check_size(&m, base, cert, n, &claims, &at_n, stop) {
-                Some(c) => {
-                    out.push(c);
-                    continue;
-                }
+                Some(c) => return Ok(c),
                 None if method == Method::Bdd => {
-                    out.push(SizeCheck {
+                    return Ok(SizeCheck {
                         size: n,
                         certified: Vec::new(),
                         failures: Vec::new(),
@@ -397,14 +394,13 @@ pub fn check_with(
                         )],
                         by: Checker::Bdd,
                     });
-                    continue;
                 }
                 None => {}
             }
         }
         let (failures, unchecked) =
             check_size(&m, model, cert, n, &claims, &lemmas, &counts, solver, stop)?;
-        out.push(SizeCheck {
+        Ok(SizeCheck {
             size: n,
             certified: if failures.is_empty() && unchecked.is_empty() {
                 claims
@@ -414,9 +410,38 @@ pub fn check_with(
             failures,
             unchecked,
             by: Checker::Sat,
-        });
+        })
+    };
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |k| k.get())
+        .min(sizes.len());
+    if workers <= 1 {
+        return sizes.iter().map(|&n| one(n)).collect();
     }
-    Ok(out)
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done: Vec<std::sync::Mutex<Option<Result<SizeCheck, String>>>> =
+        sizes.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|sc| {
+        for _ in 0..workers {
+            sc.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&i) = order.get(k) else { break };
+                    let r = one(sizes[i]);
+                    *done[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                }
+            });
+        }
+    });
+    done.into_iter()
+        .map(|d| {
+            d.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or_else(|| Err("a size's check did not finish".into()))
+        })
+        .collect()
 }
 
 #[allow(clippy::too_many_arguments)]
