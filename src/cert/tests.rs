@@ -93,7 +93,6 @@ fn round_trip() {
     assert_eq!(Certificate::parse(&every.to_text()).unwrap(), every);
     let assumed = Certificate {
         assume: vec!["invariant1".into(), "sym".into()],
-        abstraction: false,
         ..every.clone()
     };
     assert!(assumed.to_text().contains("\nassume invariant1, sym\n"));

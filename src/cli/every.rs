@@ -33,8 +33,7 @@ pub(super) fn answers(
     };
     // Ints that step are argued over their classes (`model::absint`), for all runs:
     // the window's `int_bound` and the sizes' answers within it do not bear on it.
-    let abstracted = crate::proof::cutoff::fragment(model).is_err()
-        && crate::portfolio::every::abstraction(model).is_some();
+    let abstracted = crate::portfolio::every::abstraction(model).is_some();
     // A violation that is no property's (a range error) stops every claim.
     let other: Vec<usize> = reports
         .iter()

@@ -152,11 +152,12 @@ pub fn model_text(m: &Model) -> String {
             out.push_str(&format!("type {} = {}\n", e.name, e.ctors.join(" | ")));
         }
     }
-    for (k, r) in m.ranges.iter().enumerate() {
-        if !r.name.contains("..")
-            && !m.is_int_ty(Ty::Range(k))
-            && m.lit_ints.as_ref().is_none_or(|l| l.range != k)
-        {
+    for r in &m.ranges {
+        // `int` is the loader's range for the int window (the text cannot declare
+        // it): read back, the window comes from the loader's settings, and a model
+        // whose ints became an enumeration (`model::litint`, `model::absint`) has
+        // it unused.
+        if !r.name.contains("..") && r.name != "int" {
             out.push_str(&format!(
                 "type {} = {} .. {}\n",
                 r.name,

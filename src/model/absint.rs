@@ -279,8 +279,7 @@ fn split(m: &Model, t: &Transition, ty: Ty, values: &[LitVal]) -> Result<Vec<Tra
 
 /// The model over the classes of its ints (module comment), when its ints step and
 /// are otherwise only compared with literals and copied; why not otherwise. It is to
-/// be printed and read back (`lang::read_back`) before use: until then it keeps the
-/// model's int window, for the printer to leave the window's type out.
+/// be printed and read back (`lang::read_back`) before use.
 pub fn abstracted(m: &Model) -> Result<Model, String> {
     let plan = litint::analyse_with(m, true)
         .map_err(|e| format!("{} at {}", e.what, m.source.file_line(e.span.lo)))?
@@ -311,9 +310,6 @@ pub fn abstracted(m: &Model) -> Result<Model, String> {
         transitions.extend(split(m, t, ty, &plan.values)?);
     }
     out.transitions = transitions;
-    // Read back (`lang::read_back`), the window's range type (now unused) is not
-    // printed while the window is set; the reader gives the model without it.
-    out.int_window = m.int_window.clone();
     out.abs_ints = Some(AbsInts {
         vars: plan.vars.iter().map(|&v| m.vars[v].name.clone()).collect(),
         values: plan.values,

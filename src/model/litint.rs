@@ -67,8 +67,6 @@ impl LitVal {
 pub struct LitInts {
     /// The enumeration (`Model::enums`) the int variables now have as type.
     pub enum_id: usize,
-    /// The range type `int` had (now unused; not printed back).
-    pub range: usize,
     /// The enumeration's values in order (ordinal = index), ordered like the integers.
     pub values: Vec<LitVal>,
     /// The int variables.
@@ -577,10 +575,9 @@ impl Rw<'_> {
 
 /// The model with its ints read as the enumeration of `plan` (module comment).
 pub fn rewrite(m: &Model, plan: &Plan) -> Model {
-    let Some(w) = &m.int_window else {
+    if m.int_window.is_none() {
         return m.clone();
-    };
-    let range = w.range;
+    }
     let (mut out, enum_id) = over_values(
         m,
         plan,
@@ -590,7 +587,6 @@ pub fn rewrite(m: &Model, plan: &Plan) -> Model {
     );
     out.lit_ints = Some(LitInts {
         enum_id,
-        range,
         values: plan.values.clone(),
         vars: plan.vars.clone(),
     });
@@ -782,7 +778,6 @@ mod tests {
     fn interval_atoms_print_as_comparisons() {
         let l = LitInts {
             enum_id: 0,
-            range: 0,
             values: vec![
                 LitVal::Between(None, Some(0)),
                 LitVal::Lit(0),
