@@ -20,6 +20,7 @@ pub mod model;
 pub mod portfolio;
 pub mod progress;
 pub mod proof;
+pub mod rank;
 pub mod report;
 pub mod sat;
 pub mod schema;

@@ -37,6 +37,18 @@
 //! `liveness NAME [fair] counting K` names the k-liveness product instead (a counter
 //! of completed rounds; the claim is that it never reaches K; `live::Variant`).
 //!
+//! `liveness NAME [fair] ranks` names no product: the certificate is a ranking proof
+//! of the response property NAME (`G (A => F B)` of process `i`) on the model itself.
+//! Its lemmas are an inductive invariant of the model (range errors excluded); the
+//! `ranking i j` line names the property's process and another process, and the
+//! `phase` lines (nearest the goal first) cover the states where A held and B has not
+//! held since: `phase K helpful: F` (under `fair`: process i is enabled there and every
+//! step either leaves for a lower phase or B, or is not i's), `phase K ranked: F`, with
+//! `weight K W: G` lines (a process j other than i weighs W where G is the first of
+//! phase K's weight formulas to hold, 0 where none holds: every step staying in the
+//! phase lowers the weight of some process and raises none). `proof::check::rank`
+//! checks it; no weakly fair run stays in the phases forever.
+//!
 //! `assume inv1, inv2` says that the certificate is about the model restricted to the
 //! states satisfying those `invariant`s, as Cubicle reads them (`model::assume`).
 //! `abstraction ints` says that it is about the model's over-approximation over the
@@ -90,6 +102,31 @@ pub struct Certificate {
     /// The nodes of the binary decision diagrams the `bdd` lemmas name, in order
     /// (node k is `nodes[k - 1]`).
     pub nodes: Vec<BddNode>,
+    /// `ranking i j` and its `phase`/`weight` lines: a ranking proof of the `liveness`
+    /// property on the model itself (see the module comment).
+    pub ranking: Option<Ranking>,
+}
+
+/// A ranking proof of a response property (see the module comment).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ranking {
+    /// The name of the property's process in the formulas.
+    pub var: String,
+    /// The name of another process in the weight formulas.
+    pub other: String,
+    /// Nearest the goal first.
+    pub phases: Vec<RankPhase>,
+}
+
+/// One phase of a ranking proof.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RankPhase {
+    /// The property's process is enabled throughout and must leave (weak fairness);
+    /// otherwise the weights must fall.
+    pub helpful: bool,
+    pub formula: String,
+    /// Weight formulas over `var` and `other`, the first that holds counts.
+    pub weights: Vec<(u64, String)>,
 }
 
 /// A reference to a diagram: a constant, or a node (1-based), perhaps negated.
@@ -478,7 +515,18 @@ impl Certificate {
                 self.counting
                     .map(|k| format!(" counting {k}"))
                     .unwrap_or_default()
+                    + if self.ranking.is_some() { " ranks" } else { "" }
             ));
+        }
+        if let Some(r) = &self.ranking {
+            out.push_str(&format!("ranking {} {}\n", r.var, r.other));
+            for (k, ph) in r.phases.iter().enumerate() {
+                let kind = if ph.helpful { "helpful" } else { "ranked" };
+                out.push_str(&format!("phase {} {kind}: {}\n", k + 1, ph.formula));
+                for (w, f) in &ph.weights {
+                    out.push_str(&format!("weight {} {w}: {f}\n", k + 1));
+                }
+            }
         }
         // A claim at no size says nothing (and `proves P at` would not read back).
         for (p, s) in self.proves.iter().filter(|(_, s)| !s.is_empty()) {
@@ -538,7 +586,9 @@ impl Certificate {
             assume: Vec::new(),
             abstraction: false,
             nodes: Vec::new(),
+            ranking: None,
         };
+        let mut ranks = false;
         let mut off = 0;
         let mut seen_sizes = false;
         for line in text.split_inclusive('\n') {
@@ -609,14 +659,91 @@ impl Certificate {
                                 None => (rest, None),
                             };
                         c.counting = counting;
+                        let rest = match rest.strip_suffix(" ranks") {
+                            Some(r) => {
+                                ranks = true;
+                                r.trim()
+                            }
+                            None => rest,
+                        };
                         let (name, fair) = match rest.strip_suffix(" fair") {
                             Some(n) => (n.trim(), true),
                             None => (rest, false),
                         };
                         if name.is_empty() || name.contains(' ') {
-                            return Err("expected `liveness PROPERTY [fair] [counting K]`".into());
+                            return Err(
+                                "expected `liveness PROPERTY [fair] [counting K | ranks]`".into(),
+                            );
                         }
                         c.liveness = Some((name.to_string(), fair));
+                    }
+                    "ranking" => {
+                        let names: Vec<&str> = rest.split_whitespace().collect();
+                        let ok = |n: &str| {
+                            n.starts_with(|c: char| c.is_ascii_lowercase())
+                                && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                        };
+                        if names.len() != 2 || !names.iter().all(|n| ok(n)) || names[0] == names[1]
+                        {
+                            return Err("expected `ranking VAR OTHER` (two process names)".into());
+                        }
+                        c.ranking = Some(Ranking {
+                            var: names[0].to_string(),
+                            other: names[1].to_string(),
+                            phases: Vec::new(),
+                        });
+                    }
+                    "phase" => {
+                        let r = c
+                            .ranking
+                            .as_mut()
+                            .ok_or("a `phase` line before the `ranking` line")?;
+                        let (head, f) = rest
+                            .split_once(':')
+                            .ok_or("expected `phase K helpful|ranked: FORMULA`")?;
+                        let (k, kind) = head
+                            .trim()
+                            .split_once(' ')
+                            .ok_or("expected `phase K helpful|ranked: FORMULA`")?;
+                        if k.trim().parse::<usize>().ok() != Some(r.phases.len() + 1) {
+                            return Err(format!(
+                                "expected phase {} here (phases are numbered in order)",
+                                r.phases.len() + 1
+                            ));
+                        }
+                        let helpful = match kind.trim() {
+                            "helpful" => true,
+                            "ranked" => false,
+                            other => return Err(format!("`{other}` is not helpful or ranked")),
+                        };
+                        r.phases.push(RankPhase {
+                            helpful,
+                            formula: f.trim().to_string(),
+                            weights: Vec::new(),
+                        });
+                    }
+                    "weight" => {
+                        let r = c
+                            .ranking
+                            .as_mut()
+                            .ok_or("a `weight` line before the `ranking` line")?;
+                        let (head, f) = rest
+                            .split_once(':')
+                            .ok_or("expected `weight K W: FORMULA`")?;
+                        let (k, w) = head
+                            .trim()
+                            .split_once(' ')
+                            .ok_or("expected `weight K W: FORMULA`")?;
+                        let k: usize = k.trim().parse().map_err(|_| format!("`{k}` is not a phase"))?;
+                        let w: u64 = w.trim().parse().map_err(|_| format!("`{w}` is not a weight"))?;
+                        let ph = k
+                            .checked_sub(1)
+                            .and_then(|k| r.phases.get_mut(k))
+                            .ok_or(format!("weight of phase {k}, which is not declared before it"))?;
+                        if ph.helpful {
+                            return Err(format!("phase {k} is helpful: it has no weights"));
+                        }
+                        ph.weights.push((w, f.trim().to_string()));
                     }
                     "assume" => {
                         c.assume = rest
@@ -648,13 +775,20 @@ impl Certificate {
                     }
                     _ => {
                         return Err(format!(
-                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, every, assume, abstraction, liveness, proves, node or lemma)"
+                            "unknown line `{word}` (expected model, sizes, engine, ints, induction, every, assume, abstraction, liveness, ranking, phase, weight, proves, node or lemma)"
                         ));
                     }
                 }
                 Ok(())
             })();
             r.map_err(|e| (span, e))?;
+        }
+        if ranks != c.ranking.is_some() {
+            return Err((
+                Span::new(0, 0),
+                "a ranking proof needs both `liveness NAME [fair] ranks` and `ranking VAR OTHER`"
+                    .into(),
+            ));
         }
         if !seen_sizes {
             return Err((

@@ -57,6 +57,7 @@ fn round_trip() {
         every: None,
         liveness: None,
         counting: None,
+        ranking: None,
         assume: Vec::new(),
         abstraction: false,
         nodes: Vec::new(),

@@ -41,6 +41,9 @@ pub(crate) enum EngineArg {
     /// `ltl` properties only: a BDD fixpoint on the aggregate (fair lassos replayed,
     /// proofs by checked certificates).
     Bdd,
+    /// `ltl` response properties only: ranking proofs per size (phases and weights
+    /// over an invariant; proofs by checked certificates, never violations).
+    Rank,
 }
 
 /// How `ltl` properties are reduced to safety for the proof engines.
@@ -294,6 +297,7 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             solver,
             nodes: crate::bdd::NODES,
         }),
+        EngineArg::Rank => Box::new(crate::rank::engine::RankEngine { solver }),
         EngineArg::Kind => Box::new(KindEngine {
             solver,
             symmetry,
@@ -755,7 +759,7 @@ fn probe_note(a: &CheckArgs, chosen: EngineArg, p: &Problem, ctl: &Control) -> O
         EngineArg::Sat => "sat",
         EngineArg::Ic3 => "ic3",
         EngineArg::Kind => "kind",
-        EngineArg::Auto | EngineArg::Explicit | EngineArg::Bdd => return None,
+        EngineArg::Auto | EngineArg::Explicit | EngineArg::Bdd | EngineArg::Rank => return None,
     };
     if a.run.json || a.run.quiet || a.certificate.is_some() {
         return None;

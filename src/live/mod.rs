@@ -15,6 +15,7 @@ pub mod decode;
 mod expr;
 pub mod product;
 pub mod report;
+pub mod response;
 
 pub use decode::{Decoded, decode_lasso, decode_trace, lasso_in_rounds, picture};
 pub use product::{LOOP_PROP, Origin, Product, Variant};

@@ -108,6 +108,10 @@ pub fn certified_model(model: &Model, cert: &Certificate) -> Result<Option<Model
     let Some((name, fair)) = &cert.liveness else {
         return Ok(None);
     };
+    // A ranking proof is about the model itself.
+    if cert.ranking.is_some() {
+        return Ok(None);
+    }
     let prop = model
         .ltls
         .iter()

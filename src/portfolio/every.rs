@@ -521,6 +521,7 @@ fn attempt(
         ints: model.int_window.as_ref().map(|w| (w.lo, w.hi)),
         liveness: None,
         counting: None,
+        ranking: None,
         assume: model.assumed.clone(),
         abstraction: model.abs_ints.is_some(),
         nodes: Vec::new(),

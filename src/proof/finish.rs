@@ -161,6 +161,7 @@ fn certificate(
         every: None,
         liveness: None,
         counting: None,
+        ranking: None,
         assume: p.model.assumed.clone(),
         abstraction: p.model.abs_ints.is_some(),
         nodes: Vec::new(),

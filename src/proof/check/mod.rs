@@ -21,6 +21,7 @@
 mod bdd_check;
 mod diagram;
 mod every;
+mod rank;
 
 pub use every::{EveryCheck, check_every};
 
@@ -120,6 +121,16 @@ pub type WithLemmas = (Model, Vec<usize>, HashMap<usize, CountSpec>);
 /// The model with the lemmas appended as `unsafe` blocks, the index of each lemma's
 /// property, and the counting lemmas' parts (appended after every lemma's block).
 pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<WithLemmas, String> {
+    with_lemmas_and(model, cert, &[])
+}
+
+/// `with_lemmas` with more `unsafe` blocks (their full text) appended last: the
+/// model's last `extra.len()` properties.
+pub fn with_lemmas_and(
+    model: &Model,
+    cert: &Certificate,
+    extra: &[String],
+) -> Result<WithLemmas, String> {
     let mut prefix = "nfold_lemma_".to_string();
     while model.unsafes.iter().any(|u| u.name.starts_with(&prefix)) {
         prefix.insert(0, 'x');
@@ -200,6 +211,10 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<WithLemmas, Stri
         counts.insert(base + i, spec);
     }
     text.push_str(&aux);
+    for e in extra {
+        text.push_str(e);
+        text.push('\n');
+    }
     // The same int window and data values as the model (the lemmas' literals must not
     // move a default window).
     let opts = lang::LoadOptions {
@@ -210,7 +225,9 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<WithLemmas, Stri
         let (line, _) = e.source.line_col(e.diagnostic.span.lo);
         let base = model.source.text.lines().count() + 1;
         let which = line.saturating_sub(base);
-        let which = if which > cert.lemmas.len() {
+        let which = if which > cert.lemmas.len() && !extra.is_empty() {
+            "of the ranking (a phase, a weight, or the property's formulas)".to_string()
+        } else if which > cert.lemmas.len() {
             "with a count".to_string()
         } else {
             which.to_string()
@@ -317,6 +334,9 @@ pub fn check_with(
     stop: &Stop,
     method: Method,
 ) -> Result<Vec<SizeCheck>, String> {
+    if cert.ranking.is_some() {
+        return rank::check(model, cert, sizes, solver, stop);
+    }
     let (m, lemma_props, counts) = with_lemmas(model, cert)?;
     let window = model.int_window.as_ref().map(|w| (w.lo, w.hi));
     if cert.ints != window {

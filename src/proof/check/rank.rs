@@ -1,0 +1,347 @@
+//! The check of a ranking proof of a response property `G (A => F B)` of process i
+//! under weak fairness (`cert::Ranking`): the proof rule of Z. Manna and A. Pnueli
+//! for response under justice (*Temporal Verification of Reactive Systems: Progress*,
+//! the rule with helpful transitions and a well-founded ranking), with the ranking
+//! a lexicographic pair (the phase, then a sum of per-process weights) and process i
+//! as the only helpful process. At each size, for each process i the property must be
+//! checked for (process 1 of a fully symmetric family):
+//! - the lemmas are an inductive invariant Inv of the model, and no state of Inv meets
+//!   a range error (the plain check of `proof::check`);
+//! - Inv ∧ A ∧ ¬B lies in some phase;
+//! - from a state of Inv ∧ ¬B in phase k (the first phase, nearest the goal, whose
+//!   formula holds), every step (a deadlocked state's stutter included) reaches B, or
+//!   a phase before k, or stays in phase k where: a helpful phase's step is not one of
+//!   process i, a ranked phase's step lowers the weight of some process other than i
+//!   and raises none;
+//! - in a helpful phase, process i is enabled (only with `fair`).
+//!
+//! Then no weakly fair run stays in ¬B from a state of A on: its phases never rise, so
+//! they settle; in a ranked phase the sum of weights would fall forever, and in a
+//! helpful one process i would stay enabled and never execute. The formulas are read
+//! back as `unsafe` blocks of the model (`with_lemmas_and`), so the text is what is
+//! checked, on the one-hot unrolling of each size's own instance.
+
+use super::{Checker, NOT_CHECKED, SizeCheck, check_size, with_lemmas_and};
+use crate::bmc::frame::Encoding;
+use crate::bmc::unroll::Unroller;
+use crate::cert::{Certificate, Ranking};
+use crate::live::response;
+use crate::model::ir::Model;
+use crate::sat::circuit::TRUE;
+use crate::sat::{Lit, SolveResult, SolverKind, Stop};
+
+/// The names of the blocks the ranking adds, under a prefix no property of the model
+/// starts with.
+fn prefix(model: &Model) -> String {
+    let mut p = "nfold_rank_".to_string();
+    while model.unsafes.iter().any(|u| u.name.starts_with(&p)) {
+        p.insert(0, 'x');
+    }
+    p
+}
+
+/// The `unsafe` blocks of a ranking: A, B, each phase, each phase's weights (in that
+/// order), and the index of each phase's first weight block among them.
+fn blocks(
+    model: &Model,
+    r: &Ranking,
+    resp: &response::Response,
+) -> (Vec<String>, Vec<usize>) {
+    let pre = prefix(model);
+    let mut out = vec![
+        format!("unsafe {pre}a ({}) {{ {} }}", resp.var, resp.a),
+        format!("unsafe {pre}b ({}) {{ {} }}", resp.var, resp.b),
+    ];
+    for (k, ph) in r.phases.iter().enumerate() {
+        out.push(format!("unsafe {pre}p{k} ({}) {{ {} }}", r.var, ph.formula));
+    }
+    let mut first = Vec::new();
+    for (k, ph) in r.phases.iter().enumerate() {
+        first.push(out.len());
+        for (c, (_, f)) in ph.weights.iter().enumerate() {
+            out.push(format!(
+                "unsafe {pre}w{k}_{c} ({} {}) {{ {f} }}",
+                r.var, r.other
+            ));
+        }
+    }
+    (out, first)
+}
+
+/// Check a ranking certificate at each of `sizes`.
+pub fn check(
+    model: &Model,
+    cert: &Certificate,
+    sizes: &[usize],
+    solver: SolverKind,
+    stop: &Stop,
+) -> Result<Vec<SizeCheck>, String> {
+    let r = cert.ranking.as_ref().expect("a ranking certificate");
+    let Some((name, fair)) = &cert.liveness else {
+        return Err("a ranking proof needs a `liveness` line".into());
+    };
+    let resp = response::of(model, name)?;
+    if let Some(l) = cert.lemmas.iter().find(|l| l.bdd.is_some() || l.no_int_bound) {
+        return Err(format!(
+            "a ranking proof's invariant is made of formula lemmas (`{}`)",
+            l.text()
+        ));
+    }
+    if r.phases.iter().any(|p| p.helpful) && !fair {
+        return Err("a helpful phase needs weak fairness (`liveness NAME fair ranks`)".into());
+    }
+    let (extra, first_weight) = blocks(model, r, &resp);
+    let (m, lemma_props, counts) = with_lemmas_and(model, cert, &extra)?;
+    if !counts.is_empty() {
+        return Err("a ranking proof's invariant has no counting lemmas".into());
+    }
+    let base_extra = m.unsafes.len() - extra.len();
+    let mut out = Vec::new();
+    for &n in sizes {
+        if stop.now() {
+            out.push(SizeCheck {
+                size: n,
+                certified: Vec::new(),
+                failures: Vec::new(),
+                unchecked: vec![format!("size {n}: {NOT_CHECKED}")],
+                by: Checker::Sat,
+            });
+            continue;
+        }
+        let lemmas: Vec<(usize, Option<bool>)> = cert
+            .lemmas
+            .iter()
+            .zip(&lemma_props)
+            .filter(|(l, _)| l.at(n))
+            .map(|(l, &p)| (p, l.no_range.then_some(false)))
+            .collect();
+        let claims = vec!["range_error".to_string()];
+        let (mut failures, mut unchecked) = check_size(
+            &m,
+            model,
+            cert,
+            n,
+            &claims,
+            &lemmas,
+            &counts,
+            solver,
+            stop,
+        )?;
+        if failures.is_empty() && unchecked.is_empty() {
+            for p in crate::ltl::processes_to_check(model, resp.prop, n)
+                .into_iter()
+                .flatten()
+            {
+                let q = RankQueries {
+                    m: &m,
+                    model,
+                    r,
+                    lemmas: &lemmas,
+                    base_extra,
+                    first_weight: &first_weight,
+                    n,
+                    p,
+                    fair: *fair,
+                };
+                q.run(solver, stop, &mut failures, &mut unchecked)?;
+                if !failures.is_empty() || !unchecked.is_empty() {
+                    break;
+                }
+            }
+        }
+        let ok = failures.is_empty() && unchecked.is_empty();
+        out.push(SizeCheck {
+            size: n,
+            certified: if ok { vec![name.clone()] } else { Vec::new() },
+            failures,
+            unchecked,
+            by: Checker::Sat,
+        });
+    }
+    Ok(out)
+}
+
+/// The queries of one size and one process i.
+struct RankQueries<'a> {
+    m: &'a Model,
+    model: &'a Model,
+    r: &'a Ranking,
+    lemmas: &'a [(usize, Option<bool>)],
+    base_extra: usize,
+    first_weight: &'a [usize],
+    n: usize,
+    p: i64,
+    fair: bool,
+}
+
+impl RankQueries<'_> {
+    fn run(
+        &self,
+        solver: SolverKind,
+        stop: &Stop,
+        failures: &mut Vec<String>,
+        unchecked: &mut Vec<String>,
+    ) -> Result<(), String> {
+        let (n, p) = (self.n, self.p);
+        let mut u = Unroller::new(self.m, n, Encoding::OneHot);
+        u.add_step();
+        let all_props: Vec<usize> = (0..self.model.unsafes.len()).collect();
+        // Inv at frame 0.
+        let mut viol = Vec::new();
+        for &(prop, special) in self.lemmas {
+            if special.is_some() {
+                let r = u.ts.range(&all_props, false);
+                viol.push(u.lit(0, r));
+            } else {
+                let (b, e) = u.bad(prop, 0);
+                viol.push(u.c.and2(b, -e));
+            }
+        }
+        let any = u.c.or(&viol);
+        u.c.assert(-any);
+        let holds = |u: &mut Unroller, prop: usize, f: usize, t: &[i64]| {
+            let (b, e) = u.bad_tuple(prop, f, t);
+            u.c.and2(b, -e)
+        };
+        let a0 = holds(&mut u, self.base_extra, 0, &[p]);
+        let b0 = holds(&mut u, self.base_extra + 1, 0, &[p]);
+        let b1 = holds(&mut u, self.base_extra + 1, 1, &[p]);
+        let k_phases = self.r.phases.len();
+        let mut ph = [Vec::new(), Vec::new()];
+        for (f, at) in ph.iter_mut().enumerate() {
+            for k in 0..k_phases {
+                at.push(holds(&mut u, self.base_extra + 2 + k, f, &[p]));
+            }
+        }
+        // The step: an instance fires, or (deadlock) the idle selector stutters.
+        let mut en_all = Vec::new();
+        let mut en_p = Vec::new();
+        let mut by_p = Vec::new();
+        for x in 0..u.instances.len() {
+            let ev = &u.ts.evals[x];
+            let (pr, en) = (ev.present, ev.enabled);
+            let pr = u.lit(0, pr);
+            let en = u.lit(0, en);
+            let e = u.c.and2(pr, en);
+            en_all.push(e);
+            if u.instances[x].1.first() == Some(&p) {
+                en_p.push(e);
+                by_p.push(u.steps[0].sel[x]);
+            }
+        }
+        let some_enabled = u.c.or(&en_all);
+        let idle = u.idle(0);
+        u.c.clause(&[-idle, -some_enabled]);
+        let by_p = u.c.or(&by_p);
+        let en_p = u.c.or(&en_p);
+        let mut s = solver.create_plain()?;
+        let mut ask = |u: &mut Unroller,
+                       s: &mut Box<dyn crate::sat::Backend>,
+                       assumptions: &[Lit],
+                       what: String|
+         -> Result<bool, String> {
+            match s.solve(&u.c.cnf, assumptions, stop) {
+                SolveResult::Unsat => Ok(true),
+                SolveResult::Sat => {
+                    failures.push(format!("size {n}, process {p}: {what}"));
+                    Ok(false)
+                }
+                SolveResult::Unknown => {
+                    unchecked.push(format!("size {n}, process {p}: {what}: {NOT_CHECKED}"));
+                    Ok(false)
+                }
+            }
+        };
+        // Coverage.
+        let none = u.c.or(&ph[0]);
+        if !ask(
+            &mut u,
+            &mut s,
+            &[a0, -b0, -none],
+            "a state of the invariant where the request holds and the response does not lies in no phase".into(),
+        )? {
+            return Ok(());
+        }
+        for k in 0..k_phases {
+            let earlier0: Vec<Lit> = ph[0][..k].to_vec();
+            let e0 = u.c.or(&earlier0);
+            let in_k = u.c.and2(ph[0][k], -e0);
+            let earlier1: Vec<Lit> = ph[1][..k].to_vec();
+            let lower1 = u.c.or(&earlier1);
+            let stays_ok = if self.r.phases[k].helpful {
+                -by_p
+            } else {
+                self.falls(&mut u, k, p)
+            };
+            let good = u.c.and2(ph[1][k], stays_ok);
+            let what = if self.r.phases[k].helpful {
+                "a step of the process from it stays in it, or a step leaves it for no phase before it"
+            } else {
+                "a step from it stays in it without lowering a weight (or raises one), or leaves it for no phase before it"
+            };
+            if !ask(
+                &mut u,
+                &mut s,
+                &[in_k, -b0, -b1, -lower1, -good],
+                format!("phase {}: {what}", k + 1),
+            )? {
+                return Ok(());
+            }
+            if self.r.phases[k].helpful
+                && (!self.fair
+                    || !ask(
+                        &mut u,
+                        &mut s,
+                        &[in_k, -b0, -en_p],
+                        format!("phase {}: the process is not enabled in a state of it", k + 1),
+                    )?)
+            {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// "The step lowers the weight of some process other than i and raises none", for
+    /// ranked phase k.
+    fn falls(&self, u: &mut Unroller, k: usize, p: i64) -> Lit {
+        let weights = &self.r.phases[k].weights;
+        let first = self.base_extra + self.first_weight[k];
+        let mut lower = Vec::new();
+        let mut raise = Vec::new();
+        for j in (1..=self.n as i64).filter(|&j| j != p) {
+            // One-hot classes of j at both frames: class c (first match), or none (0).
+            let mut class = [Vec::new(), Vec::new()];
+            for (f, cl) in class.iter_mut().enumerate() {
+                let mut before = Vec::new();
+                for c in 0..weights.len() {
+                    let (b, e) = u.bad_tuple(first + c, f, &[p, j]);
+                    let h = u.c.and2(b, -e);
+                    let prior = u.c.or(&before);
+                    cl.push(u.c.and2(h, -prior));
+                    before.push(h);
+                }
+                let any = u.c.or(&before);
+                cl.push(-any);
+            }
+            let w = |c: usize| if c < weights.len() { weights[c].0 } else { 0 };
+            let classes = weights.len() + 1;
+            for c0 in 0..classes {
+                for c1 in 0..classes {
+                    let both = u.c.and2(class[0][c0], class[1][c1]);
+                    if w(c1) < w(c0) {
+                        lower.push(both);
+                    } else if w(c1) > w(c0) {
+                        raise.push(both);
+                    }
+                }
+            }
+        }
+        let l = u.c.or(&lower);
+        let r = u.c.or(&raise);
+        if lower.is_empty() {
+            return -TRUE;
+        }
+        u.c.and2(l, -r)
+    }
+}

@@ -1,0 +1,193 @@
+//! `nfold live --engine rank`: ranking proofs (`rank::prove_size`) of the `ltl`
+//! response properties, size by size, each certificate checked before `holds
+//! (proved)`. It proves, never refutes: a size it cannot rank is `unknown`, with why.
+
+use crate::cert::Certificate;
+use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
+use crate::sat::SolverKind;
+use crate::verdict::{PropId, PropResult, SizeReport, Stats, Verdict};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The ranking engine.
+pub struct RankEngine {
+    pub solver: SolverKind,
+}
+
+/// What the ranking search gave for one property: the certificates of the sizes it
+/// proved and, per size it did not, why.
+pub struct Ranked {
+    pub proved: Vec<(usize, Arc<Certificate>, f64)>,
+    pub failed: Vec<(usize, String)>,
+}
+
+impl RankEngine {
+    /// Rank property k at the problem's sizes, from the smallest; with `stop_early`,
+    /// the sizes after the first one not ranked are not tried (left to other engines).
+    pub fn rank(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        k: usize,
+        stop_early: bool,
+    ) -> Result<Ranked, String> {
+        let name = p.model.ltls[k].name.clone();
+        let mut out = Ranked {
+            proved: Vec::new(),
+            failed: Vec::new(),
+        };
+        // Only a response property has a ranking proof: the others are not tried.
+        if let Err(e) = crate::live::response::of(p.model, &name) {
+            out.failed.push((p.min, e));
+            return Ok(out);
+        }
+        let t = Instant::now();
+        let inv = super::invariant(p.model, p.min, p.max, self.solver, ctl)?;
+        if ctl.progress {
+            crate::progress::line(format!(
+                "rank: the invariant at sizes {}..{}: {} ({:.2}s)",
+                p.min,
+                p.max,
+                match &inv {
+                    Some((l, _)) => format!("{} lemmas", l.len()),
+                    None => "none (a limit)".into(),
+                },
+                t.elapsed().as_secs_f64()
+            ));
+        }
+        let Some((lemmas, held)) = inv else {
+            out.failed.push((p.min, "no invariant of the model (a limit stopped IC3)".into()));
+            return Ok(out);
+        };
+        for n in p.sizes() {
+            if !held.contains(&n) {
+                out.failed.push((n, "a safety property of the model is violated at this size".into()));
+                if stop_early {
+                    break;
+                }
+                continue;
+            }
+            let t = Instant::now();
+            let stop = ctl.sat_stop();
+            let r = if stop.now() {
+                Err("not tried (limit)".to_string())
+            } else {
+                super::prove_size(p.model, &name, n, p.fair, &lemmas, self.solver, &stop)?
+            };
+            match r {
+                Ok(c) => {
+                    if ctl.progress {
+                        crate::progress::line(format!(
+                            "rank: `{name}` size {n}: proved ({} phases, {:.2}s)",
+                            c.ranking.as_ref().map_or(0, |r| r.phases.len()),
+                            t.elapsed().as_secs_f64()
+                        ));
+                    }
+                    out.proved.push((n, Arc::new(c), t.elapsed().as_secs_f64()));
+                }
+                Err(e) => {
+                    if ctl.progress {
+                        crate::progress::line(format!("rank: `{name}` size {n}: {e}"));
+                    }
+                    out.failed.push((n, e));
+                    if stop_early {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The report of size n of property k.
+    pub fn report(p: &Problem, k: usize, r: &Ranked, n: usize) -> Option<SizeReport> {
+        let (_, c, secs) = r.proved.iter().find(|x| x.0 == n)?;
+        let ranking = c.ranking.as_ref()?;
+        Some(SizeReport {
+            size: n,
+            engine: "rank",
+            symmetry: p.model.is_symmetric(),
+            results: vec![PropResult {
+                size: n,
+                prop: PropId::Ltl(k),
+                name: p.model.ltls[k].name.clone(),
+                verdict: Verdict::proved_if_checked("rank", Some(&(c.clone(), vec![n])), n),
+            }],
+            seconds: *secs,
+            stats: Stats {
+                lemmas: Some(c.lemmas.len() + ranking.phases.len()),
+                ..Stats::default()
+            },
+            ..SizeReport::default()
+        })
+    }
+}
+
+impl Engine for RankEngine {
+    fn name(&self) -> &'static str {
+        "rank"
+    }
+
+    fn presentation(&self, _p: &Problem) -> Presentation {
+        Presentation {
+            symmetry: "the property checked for process 1 (fully symmetric families)",
+            data_symmetry: None,
+            count: "lemmas+phases",
+            size_by_size: true,
+            dead_cells: false,
+        }
+    }
+
+    fn describe(&self, _p: &Problem) -> String {
+        format!(
+            "ranking proofs of response properties per size (phases of the property's process, weights of the others, over an IC3 invariant); certificates checked independently ({})",
+            self.solver.name()
+        )
+    }
+
+    fn liveness(&self) -> bool {
+        true
+    }
+
+    fn check(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        crate::engine::safety_then_ltl(
+            p,
+            report,
+            &mut |_| {
+                Err("the rank engine answers `ltl` properties only (`nfold live --engine rank`)"
+                    .into())
+            },
+            &mut |k| {
+                let r = self.rank(p, ctl, k, false)?;
+                let name = &p.model.ltls[k].name;
+                let mut reports: Vec<SizeReport> = p
+                    .sizes()
+                    .into_iter()
+                    .filter_map(|n| Self::report(p, k, &r, n))
+                    .collect();
+                crate::live::fill_unknown(&mut reports, p.model, k);
+                let notes = r
+                    .failed
+                    .iter()
+                    .map(|(n, e)| format!("rank: `{name}` size {n} not proved: {e}"))
+                    .collect();
+                let certs: Vec<Arc<Certificate>> =
+                    r.proved.iter().map(|x| x.1.clone()).collect();
+                Ok((
+                    reports,
+                    Outcome {
+                        certificate: certs.first().cloned(),
+                        certificates: certs,
+                        notes,
+                        ..Outcome::default()
+                    },
+                ))
+            },
+        )
+    }
+}
