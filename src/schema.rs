@@ -595,8 +595,9 @@ pub struct CertifyDoc {
     pub simple_path: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub induction: Option<usize>,
-    /// `liveness NAME [fair] [counting K]`: the certificate is of the liveness product of `ltl`
-    /// property NAME, rebuilt from the model to be checked.
+    /// `liveness NAME [fair] [counting K | ranks]`: the certificate is of the liveness
+    /// product of `ltl` property NAME, rebuilt from the model to be checked (`ranks`: a
+    /// ranking proof of NAME on the model itself).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub liveness: Option<String>,
     /// A claim at every size: the cutoff computed, or why the claim is refused.

@@ -69,6 +69,8 @@ mod live;
 mod live_auto;
 #[path = "live_bdd.rs"]
 mod live_bdd;
+#[path = "live_rank.rs"]
+mod live_rank;
 #[path = "live_fair.rs"]
 mod live_fair;
 #[path = "live_parallel.rs"]

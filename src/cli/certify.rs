@@ -249,6 +249,7 @@ fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
                 cert.counting
                     .map(|k| format!(" counting {k}"))
                     .unwrap_or_default()
+                    + if cert.ranking.is_some() { " ranks" } else { "" }
             )
         }),
         every_n: None,
@@ -267,7 +268,10 @@ fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
 fn text_of(d: &CertifyDoc, model: &str) -> String {
     let mut out = String::new();
     let mut about = match &d.liveness {
-        Some(l) => format!(" (the liveness product of `{l}`)"),
+        Some(l) => match l.strip_suffix(" ranks") {
+            Some(l) => format!(" (a ranking proof of `{l}` on the model)"),
+            None => format!(" (the liveness product of `{l}`)"),
+        },
         None => String::new(),
     };
     if !d.assuming.is_empty() {

@@ -1,6 +1,9 @@
 //! `auto` for `ltl` properties (the default of `nfold live`), in the phases of the
 //! safety `auto` (`portfolio::auto`) and under its explicit-search policy
 //! (`portfolio::growth`):
+//! 0. when every property is a response property `G (A => F B)`, ranking proofs
+//!    (`rank`) at every size, tried at the smallest sizes first: the run ends here
+//!    when they prove every (property, size), each certificate checked;
 //! 1. the explicit search (nested depth-first search, or the fair SCC search under
 //!    `--fair`: `explicit::ndfs`), size by size from the smallest, while a size is
 //!    answered within its time budget and the next one is not predicted to exceed it,
@@ -35,10 +38,15 @@ use crate::explicit::engine::{ExplicitEngine, liveness_size, prepare};
 use crate::ic3::engine::Ic3Engine;
 use crate::ic3::live::runs;
 use crate::ltl::LtlProperty;
+use crate::rank::engine::RankEngine;
 use crate::verdict::{Kind, Limit, PropId, PropResult, SizeReport, Verdict};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The budget of the ranking proofs (phase 0), after their probe at the smallest sizes
+/// succeeded.
+const RANK_SECONDS: f64 = 30.0;
 
 /// The memory the BDD phase may take above what the process holds when it starts.
 const BDD_MEMORY: usize = 2 << 30;
@@ -119,6 +127,11 @@ impl AutoEngine {
     ) -> Result<Outcome, String> {
         let props = prepare(p.model, &p.ltls)?;
         let mut notes = Vec::new();
+        // 0. Ranking proofs, when every property is a response property they rank at
+        // every size.
+        if let Some(out) = self.ranked(p, ctl, report)? {
+            return Ok(out);
+        }
         let mut growth = Growth::default();
         // 1. Explicit, while it is cheap.
         let mut first_open = p.min;
@@ -189,6 +202,71 @@ impl AutoEngine {
                 report,
             )
         })
+    }
+
+    /// Phase 0: ranking proofs (`rank`) of every property at every size, within
+    /// `RANK_SECONDS`: the reports and the outcome when they prove all, `None` (nothing
+    /// reported) otherwise.
+    fn ranked(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Option<Outcome>, String> {
+        if p.ltls.is_empty()
+            || p.model.extra_proc.is_some()
+            || p.ltls
+                .iter()
+                .any(|&k| crate::live::response::of(p.model, &p.model.ltls[k].name).is_err())
+        {
+            return Ok(None);
+        }
+        let eng = RankEngine {
+            solver: self.solver,
+        };
+        let rctl = within(ctl, RANK_SECONDS);
+        let mut all: Vec<SizeReport> = Vec::new();
+        let mut certificates = Vec::new();
+        for &k in &p.ltls {
+            let one = Problem {
+                props: Vec::new(),
+                ltls: vec![k],
+                ..p.clone()
+            };
+            let r = eng.rank(&one, &rctl, k, true)?;
+            if !r.failed.is_empty() {
+                if ctl.progress {
+                    let (n, why) = &r.failed[0];
+                    crate::progress::line(format!(
+                        "rank: `{}` not ranked at size {n} ({why}): the other phases answer",
+                        p.model.ltls[k].name
+                    ));
+                }
+                return Ok(None);
+            }
+            let reports: Vec<SizeReport> = p
+                .sizes()
+                .into_iter()
+                .filter_map(|n| RankEngine::report(&one, k, &r, n))
+                .collect();
+            if reports.len() != p.sizes().len() {
+                return Ok(None);
+            }
+            all = crate::live::merge(all, reports);
+            certificates.extend(r.proved.into_iter().map(|x| x.1));
+        }
+        for r in all {
+            report(r);
+        }
+        Ok(Some(Outcome {
+            certificate: certificates.first().cloned(),
+            certificates,
+            notes: vec![format!(
+                "{} answered by ranking proofs (rank), each certificate checked",
+                sizes_phrase(&p.sizes())
+            )],
+            ..Outcome::default()
+        }))
     }
 
     /// The explicit search of `sizes` without a time budget, for the sizes the SAT

@@ -36,10 +36,32 @@ impl RankEngine {
             proved: Vec::new(),
             failed: Vec::new(),
         };
+        if p.model.int_window.is_some() || p.model.extra_proc.is_some() {
+            out.failed.push((
+                p.min,
+                "the rank engine does not read models with `int` or the extra process id".into(),
+            ));
+            return Ok(out);
+        }
         // Only a response property has a ranking proof: the others are not tried.
         if let Err(e) = crate::live::response::of(p.model, &name) {
             out.failed.push((p.min, e));
             return Ok(out);
+        }
+        // A probe first: the smallest sizes with more than one process (a ranking
+        // that fails there would fail above), on their own small invariant.
+        let lo = p.min.max(2).min(p.max);
+        let hi = (lo + 1).min(p.max);
+        if stop_early && hi < p.max {
+            let small = Problem {
+                min: lo,
+                max: hi,
+                ..p.clone()
+            };
+            let probe = self.rank(&small, ctl, k, true)?;
+            if !probe.failed.is_empty() {
+                return Ok(probe);
+            }
         }
         let t = Instant::now();
         let inv = super::invariant(p.model, p.min, p.max, self.solver, ctl)?;
@@ -59,41 +81,77 @@ impl RankEngine {
             out.failed.push((p.min, "no invariant of the model (a limit stopped IC3)".into()));
             return Ok(out);
         };
-        for n in p.sizes() {
-            if !held.contains(&n) {
-                out.failed.push((n, "a safety property of the model is violated at this size".into()));
-                if stop_early {
-                    break;
-                }
-                continue;
-            }
+        // The sizes are independent: on the machine's cores, the largest first (the
+        // slowest); a failure stops the workers from taking more sizes under
+        // `stop_early`.
+        let mut sizes: Vec<usize> = p.sizes();
+        sizes.sort_unstable();
+        let queue = std::sync::Mutex::new(sizes);
+        let failed_any = std::sync::atomic::AtomicBool::new(false);
+        let results = std::sync::Mutex::new(Vec::new());
+        let workers = std::thread::available_parallelism()
+            .map_or(1, |k| k.get())
+            .min(p.sizes().len())
+            .max(1);
+        let one = |n: usize| -> Result<(usize, Result<Certificate, String>, f64), String> {
             let t = Instant::now();
+            if !held.contains(&n) {
+                return Ok((
+                    n,
+                    Err("a safety property of the model is violated at this size".into()),
+                    0.0,
+                ));
+            }
             let stop = ctl.sat_stop();
             let r = if stop.now() {
                 Err("not tried (limit)".to_string())
             } else {
                 super::prove_size(p.model, &name, n, p.fair, &lemmas, self.solver, &stop)?
             };
+            if ctl.progress {
+                crate::progress::line(match &r {
+                    Ok(c) => format!(
+                        "rank: `{name}` size {n}: proved ({} phases, {:.2}s)",
+                        c.ranking.as_ref().map_or(0, |r| r.phases.len()),
+                        t.elapsed().as_secs_f64()
+                    ),
+                    Err(e) => format!("rank: `{name}` size {n}: {e}"),
+                });
+            }
+            Ok((n, r, t.elapsed().as_secs_f64()))
+        };
+        std::thread::scope(|scope| -> Result<(), String> {
+            let handles: Vec<_> = (0..workers)
+                .map(|_| {
+                    scope.spawn(|| -> Result<(), String> {
+                        loop {
+                            if stop_early && failed_any.load(std::sync::atomic::Ordering::Relaxed)
+                            {
+                                return Ok(());
+                            }
+                            let Some(n) = queue.lock().unwrap().pop() else {
+                                return Ok(());
+                            };
+                            let r = one(n)?;
+                            if r.1.is_err() {
+                                failed_any.store(true, std::sync::atomic::Ordering::Relaxed);
+                            }
+                            results.lock().unwrap().push(r);
+                        }
+                    })
+                })
+                .collect();
+            for h in handles {
+                h.join().map_err(|_| "a ranking worker panicked".to_string())??;
+            }
+            Ok(())
+        })?;
+        let mut results = results.into_inner().unwrap();
+        results.sort_by_key(|r| r.0);
+        for (n, r, secs) in results {
             match r {
-                Ok(c) => {
-                    if ctl.progress {
-                        crate::progress::line(format!(
-                            "rank: `{name}` size {n}: proved ({} phases, {:.2}s)",
-                            c.ranking.as_ref().map_or(0, |r| r.phases.len()),
-                            t.elapsed().as_secs_f64()
-                        ));
-                    }
-                    out.proved.push((n, Arc::new(c), t.elapsed().as_secs_f64()));
-                }
-                Err(e) => {
-                    if ctl.progress {
-                        crate::progress::line(format!("rank: `{name}` size {n}: {e}"));
-                    }
-                    out.failed.push((n, e));
-                    if stop_early {
-                        break;
-                    }
-                }
+                Ok(c) => out.proved.push((n, Arc::new(c), secs)),
+                Err(e) => out.failed.push((n, e)),
             }
         }
         Ok(out)

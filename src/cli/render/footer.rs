@@ -145,7 +145,34 @@ pub fn footer(run: &Run) -> String {
     if run.aggregate || (ltl_violated && run.sizes.len() > 1) {
         out.push_str(&picture(run));
     }
-    for c in &run.certificates {
+    // Ranking proofs come one per size: one line per property for all of them.
+    let mut ranked: Vec<(String, Vec<usize>)> = Vec::new();
+    for c in run.certificates.iter().filter(|c| c.ranking.is_some()) {
+        let name = c.liveness.as_ref().map_or(String::new(), |l| l.0.clone());
+        let sizes: Vec<usize> = run
+            .reports
+            .iter()
+            .filter(|r| {
+                r.results.iter().any(|p| {
+                    matches!(&p.verdict, Verdict::Holds(Proof::Invariant { certificate, .. })
+                        if std::sync::Arc::ptr_eq(certificate, c))
+                })
+            })
+            .map(|r| r.size)
+            .collect();
+        match ranked.iter_mut().find(|r| r.0 == name) {
+            Some(r) => r.1.extend(sizes),
+            None => ranked.push((name, sizes)),
+        }
+    }
+    for (name, mut sizes) in ranked.into_iter().filter(|r| !r.1.is_empty()) {
+        sizes.sort_unstable();
+        out.push_str(&format!(
+            "\n`{name}`: proved at {} by ranking proofs (rank: per size, phases of the property's process ordered towards the response, the other processes' weights falling within a phase, over an inductive invariant of the model), checked at every size on its own instance\n",
+            sizes_phrase(&sizes)
+        ));
+    }
+    for c in run.certificates.iter().filter(|c| c.ranking.is_none()) {
         // The sizes where this certificate proves a row.
         let proved: Vec<usize> = run
             .reports

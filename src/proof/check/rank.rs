@@ -87,6 +87,9 @@ pub fn check(
             l.text()
         ));
     }
+    if model.int_window.is_some() {
+        return Err("a ranking proof is about a model without `int`".into());
+    }
     if r.phases.iter().any(|p| p.helpful) && !fair {
         return Err("a helpful phase needs weak fairness (`liveness NAME fair ranks`)".into());
     }
@@ -203,6 +206,11 @@ impl RankQueries<'_> {
             let (b, e) = u.bad_tuple(prop, f, t);
             u.c.and2(b, -e)
         };
+        // The property's formulas meet no range error in a state of Inv (the nested
+        // search would report one).
+        let (_, ea) = u.bad_tuple(self.base_extra, 0, &[p]);
+        let (_, eb) = u.bad_tuple(self.base_extra + 1, 0, &[p]);
+        let err = u.c.or2(ea, eb);
         let a0 = holds(&mut u, self.base_extra, 0, &[p]);
         let b0 = holds(&mut u, self.base_extra + 1, 0, &[p]);
         let b1 = holds(&mut u, self.base_extra + 1, 1, &[p]);
@@ -252,6 +260,14 @@ impl RankQueries<'_> {
                 }
             }
         };
+        if !ask(
+            &mut u,
+            &mut s,
+            &[err],
+            "evaluating the property's formulas meets a range error in a state of the invariant".into(),
+        )? {
+            return Ok(());
+        }
         // Coverage.
         let none = u.c.or(&ph[0]);
         if !ask(
@@ -324,17 +340,23 @@ impl RankQueries<'_> {
                 let any = u.c.or(&before);
                 cl.push(-any);
             }
+            // Order encoding: "the weight is at least w" for each weight w > 0 named,
+            // at both frames; a fall is some w held before and not after.
             let w = |c: usize| if c < weights.len() { weights[c].0 } else { 0 };
-            let classes = weights.len() + 1;
-            for c0 in 0..classes {
-                for c1 in 0..classes {
-                    let both = u.c.and2(class[0][c0], class[1][c1]);
-                    if w(c1) < w(c0) {
-                        lower.push(both);
-                    } else if w(c1) > w(c0) {
-                        raise.push(both);
-                    }
+            let mut levels: Vec<u64> = weights.iter().map(|x| x.0).filter(|&x| x > 0).collect();
+            levels.sort_unstable();
+            levels.dedup();
+            for &lv in &levels {
+                let mut ge = [0; 2];
+                for (f, g) in ge.iter_mut().enumerate() {
+                    let at: Vec<Lit> = (0..weights.len())
+                        .filter(|&c| w(c) >= lv)
+                        .map(|c| class[f][c])
+                        .collect();
+                    *g = u.c.or(&at);
                 }
+                lower.push(u.c.and2(ge[0], -ge[1]));
+                raise.push(u.c.and2(-ge[0], ge[1]));
             }
         }
         let l = u.c.or(&lower);
