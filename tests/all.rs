@@ -69,12 +69,12 @@ mod live;
 mod live_auto;
 #[path = "live_bdd.rs"]
 mod live_bdd;
-#[path = "live_rank.rs"]
-mod live_rank;
 #[path = "live_fair.rs"]
 mod live_fair;
 #[path = "live_parallel.rs"]
 mod live_parallel;
+#[path = "live_rank.rs"]
+mod live_rank;
 #[path = "live_sat.rs"]
 mod live_sat;
 #[path = "model.rs"]

@@ -672,7 +672,7 @@ impl Certificate {
                         };
                         if name.is_empty() || name.contains(' ') {
                             return Err(
-                                "expected `liveness PROPERTY [fair] [counting K | ranks]`".into(),
+                                "expected `liveness PROPERTY [fair] [counting K | ranks]`".into()
                             );
                         }
                         c.liveness = Some((name.to_string(), fair));
@@ -734,12 +734,20 @@ impl Certificate {
                             .trim()
                             .split_once(' ')
                             .ok_or("expected `weight K W: FORMULA`")?;
-                        let k: usize = k.trim().parse().map_err(|_| format!("`{k}` is not a phase"))?;
-                        let w: u64 = w.trim().parse().map_err(|_| format!("`{w}` is not a weight"))?;
-                        let ph = k
-                            .checked_sub(1)
-                            .and_then(|k| r.phases.get_mut(k))
-                            .ok_or(format!("weight of phase {k}, which is not declared before it"))?;
+                        let k: usize = k
+                            .trim()
+                            .parse()
+                            .map_err(|_| format!("`{k}` is not a phase"))?;
+                        let w: u64 = w
+                            .trim()
+                            .parse()
+                            .map_err(|_| format!("`{w}` is not a weight"))?;
+                        let ph =
+                            k.checked_sub(1)
+                                .and_then(|k| r.phases.get_mut(k))
+                                .ok_or(format!(
+                                    "weight of phase {k}, which is not declared before it"
+                                ))?;
                         if ph.helpful {
                             return Err(format!("phase {k} is helpful: it has no weights"));
                         }

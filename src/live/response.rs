@@ -34,7 +34,8 @@ pub fn of(model: &Model, name: &str) -> Result<Response, String> {
             "`{name}` is not a property of one process (a ranking proof needs `ltl {name} (i)`)"
         ));
     }
-    let not_form = || format!("`{name}` is not of the form `G (A => F B)` with A, B state formulas");
+    let not_form =
+        || format!("`{name}` is not of the form `G (A => F B)` with A, B state formulas");
     let Ltl::Globally(body) = &l.body else {
         return Err(not_form());
     };

@@ -237,17 +237,32 @@ impl Engine for AutoEngine {
             self.bmc_depth, self.lasso_seconds, self.live_ic3_seconds,
         );
         let search = crate::explicit::engine::live_text(p, 1);
-        let live = if self.live_explicit_seconds > 0.0 {
-            format!(
-                "{search} per size while a size takes under {:.1}s, then for the sizes left {sat}, then explicit again)",
-                self.live_explicit_seconds
-            )
+        // Phase 0 (`portfolio::live::ranked`) when every property is a response one.
+        let ranks = !p.ltls.is_empty()
+            && p.model.extra_proc.is_none()
+            && p.model.int_window.is_none()
+            && p.ltls
+                .iter()
+                .all(|&k| crate::live::response::of(p.model, &p.model.ltls[k].name).is_ok());
+        let first = if ranks {
+            "ranking proofs of the response properties at every size (over an IC3 invariant; if they do not prove all: "
         } else {
-            format!("for every size {sat}), then for the sizes left {search}")
-        } + &format!(
-            " ({}{sym}); lassos replayed, invariants checked independently",
-            self.solver.name()
-        );
+            ""
+        };
+        let live = first.to_string()
+            + &if self.live_explicit_seconds > 0.0 {
+                format!(
+                    "{search} per size while a size takes under {:.1}s, then for the sizes left {sat}, then explicit again)",
+                    self.live_explicit_seconds
+                )
+            } else {
+                format!("for every size {sat}), then for the sizes left {search}")
+            }
+            + if ranks { ")" } else { "" }
+            + &format!(
+                " ({}{sym}); lassos replayed, invariants checked independently",
+                self.solver.name()
+            );
         if p.props.is_empty() && !p.ltls.is_empty() {
             return format!("auto: {live}");
         }

@@ -215,6 +215,7 @@ impl AutoEngine {
     ) -> Result<Option<Outcome>, String> {
         if p.ltls.is_empty()
             || p.model.extra_proc.is_some()
+            || p.model.int_window.is_some()
             || p.ltls
                 .iter()
                 .any(|&k| crate::live::response::of(p.model, &p.model.ltls[k].name).is_err())
@@ -233,7 +234,16 @@ impl AutoEngine {
                 ltls: vec![k],
                 ..p.clone()
             };
-            let r = eng.rank(&one, &rctl, k, true)?;
+            // An error of the ranking search leaves the sizes to the other phases.
+            let r = match eng.rank(&one, &rctl, k, true) {
+                Ok(r) => r,
+                Err(e) => {
+                    if ctl.progress {
+                        crate::progress::line(format!("rank: {e}"));
+                    }
+                    return Ok(None);
+                }
+            };
             if !r.failed.is_empty() {
                 if ctl.progress {
                     let (n, why) = &r.failed[0];

@@ -78,7 +78,10 @@ impl RankEngine {
             ));
         }
         let Some((lemmas, held)) = inv else {
-            out.failed.push((p.min, "no invariant of the model (a limit stopped IC3)".into()));
+            out.failed.push((
+                p.min,
+                "no invariant of the model (a limit stopped IC3)".into(),
+            ));
             return Ok(out);
         };
         // The sizes are independent: on the machine's cores, the largest first (the
@@ -125,8 +128,7 @@ impl RankEngine {
                 .map(|_| {
                     scope.spawn(|| -> Result<(), String> {
                         loop {
-                            if stop_early && failed_any.load(std::sync::atomic::Ordering::Relaxed)
-                            {
+                            if stop_early && failed_any.load(std::sync::atomic::Ordering::Relaxed) {
                                 return Ok(());
                             }
                             let Some(n) = queue.lock().unwrap().pop() else {
@@ -142,7 +144,8 @@ impl RankEngine {
                 })
                 .collect();
             for h in handles {
-                h.join().map_err(|_| "a ranking worker panicked".to_string())??;
+                h.join()
+                    .map_err(|_| "a ranking worker panicked".to_string())??;
             }
             Ok(())
         })?;
@@ -217,8 +220,10 @@ impl Engine for RankEngine {
             p,
             report,
             &mut |_| {
-                Err("the rank engine answers `ltl` properties only (`nfold live --engine rank`)"
-                    .into())
+                Err(
+                    "the rank engine answers `ltl` properties only (`nfold live --engine rank`)"
+                        .into(),
+                )
             },
             &mut |k| {
                 let r = self.rank(p, ctl, k, false)?;
@@ -234,8 +239,7 @@ impl Engine for RankEngine {
                     .iter()
                     .map(|(n, e)| format!("rank: `{name}` size {n} not proved: {e}"))
                     .collect();
-                let certs: Vec<Arc<Certificate>> =
-                    r.proved.iter().map(|x| x.1.clone()).collect();
+                let certs: Vec<Arc<Certificate>> = r.proved.iter().map(|x| x.1.clone()).collect();
                 Ok((
                     reports,
                     Outcome {

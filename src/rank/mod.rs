@@ -35,6 +35,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 /// At most this many local states of the property's process.
 const MAX_PHASES: usize = 400;
 
+/// An invariant's lemmas (over an aggregate) and the sizes it holds at.
+pub type Invariant = (Vec<CertLemma>, Vec<usize>);
+
 /// The invariant the rankings of sizes `min..=max` stand on: one IC3 run on their
 /// aggregate (`ic3::engine`, seeded by the smallest sizes; the model's `unsafe`
 /// properties and range errors), as certificate lemmas, and the sizes it holds at
@@ -45,7 +48,7 @@ pub fn invariant(
     max: usize,
     solver: SolverKind,
     ctl: &Control,
-) -> Result<Option<(Vec<CertLemma>, Vec<usize>)>, String> {
+) -> Result<Option<Invariant>, String> {
     let p = Problem::new(model, min, max, (0..model.unsafes.len()).collect());
     let quiet = Control {
         progress: false,
@@ -310,7 +313,12 @@ impl<'a> Search<'a> {
         let a0 = holds(&mut u, extra, 0);
         let b = [holds(&mut u, extra + 1, 0), holds(&mut u, extra + 1, 1)];
         let atom_lits: Vec<[Lit; 2]> = (0..atoms.len())
-            .map(|k| [holds(&mut u, extra + 2 + k, 0), holds(&mut u, extra + 2 + k, 1)])
+            .map(|k| {
+                [
+                    holds(&mut u, extra + 2 + k, 0),
+                    holds(&mut u, extra + 2 + k, 1),
+                ]
+            })
             .collect();
         let mut en_all = Vec::new();
         let mut en_p = Vec::new();
@@ -482,8 +490,7 @@ impl<'a> Search<'a> {
         // The order: a phase after every phase it steps to (nearest the goal first).
         let Some(order) = topo(seen.len(), &edges) else {
             return Ok(Err(
-                "the local states of the process form a cycle of steps without the response"
-                    .into(),
+                "the local states of the process form a cycle of steps without the response".into(),
             ));
         };
         // 3. Each phase: helpful, ranked, or split by an atom.
@@ -562,11 +569,7 @@ impl<'a> Search<'a> {
                     .collect(),
             })
             .collect();
-        Ok(Ok(Ranking {
-            var,
-            other,
-            phases,
-        }))
+        Ok(Ok(Ranking { var, other, phases }))
     }
 
     /// The phase as helpful or ranked, or `None`.
@@ -663,6 +666,9 @@ impl<'a> Search<'a> {
 
     /// A local state as a formula over process `name`.
     fn val_text(&self, val: &Val, name: &str) -> String {
+        if self.locals.is_empty() {
+            return "True".into();
+        }
         let locals = [Local {
             name: name.to_string(),
             ty: Ty::Proc,

@@ -42,11 +42,7 @@ fn prefix(model: &Model) -> String {
 
 /// The `unsafe` blocks of a ranking: A, B, each phase, each phase's weights (in that
 /// order), and the index of each phase's first weight block among them.
-fn blocks(
-    model: &Model,
-    r: &Ranking,
-    resp: &response::Response,
-) -> (Vec<String>, Vec<usize>) {
+fn blocks(model: &Model, r: &Ranking, resp: &response::Response) -> (Vec<String>, Vec<usize>) {
     let pre = prefix(model);
     let mut out = vec![
         format!("unsafe {pre}a ({}) {{ {} }}", resp.var, resp.a),
@@ -81,7 +77,11 @@ pub fn check(
         return Err("a ranking proof needs a `liveness` line".into());
     };
     let resp = response::of(model, name)?;
-    if let Some(l) = cert.lemmas.iter().find(|l| l.bdd.is_some() || l.no_int_bound) {
+    if let Some(l) = cert
+        .lemmas
+        .iter()
+        .find(|l| l.bdd.is_some() || l.no_int_bound)
+    {
         return Err(format!(
             "a ranking proof's invariant is made of formula lemmas (`{}`)",
             l.text()
@@ -119,17 +119,8 @@ pub fn check(
             .map(|(l, &p)| (p, l.no_range.then_some(false)))
             .collect();
         let claims = vec!["range_error".to_string()];
-        let (mut failures, mut unchecked) = check_size(
-            &m,
-            model,
-            cert,
-            n,
-            &claims,
-            &lemmas,
-            &counts,
-            solver,
-            stop,
-        )?;
+        let (mut failures, mut unchecked) =
+            check_size(&m, model, cert, n, &claims, &lemmas, &counts, solver, stop)?;
         if failures.is_empty() && unchecked.is_empty() {
             for p in crate::ltl::processes_to_check(model, resp.prop, n)
                 .into_iter()
@@ -264,7 +255,8 @@ impl RankQueries<'_> {
             &mut u,
             &mut s,
             &[err],
-            "evaluating the property's formulas meets a range error in a state of the invariant".into(),
+            "evaluating the property's formulas meets a range error in a state of the invariant"
+                .into(),
         )? {
             return Ok(());
         }
@@ -309,7 +301,10 @@ impl RankQueries<'_> {
                         &mut u,
                         &mut s,
                         &[in_k, -b0, -en_p],
-                        format!("phase {}: the process is not enabled in a state of it", k + 1),
+                        format!(
+                            "phase {}: the process is not enabled in a state of it",
+                            k + 1
+                        ),
                     )?)
             {
                 return Ok(());
