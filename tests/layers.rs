@@ -22,7 +22,7 @@ const FLOORS: &[&[&str]] = &[
     &["bmc"],
     &["proof"],
     &["explicit"],
-    &["ic3", "bdd"],
+    &["ic3", "bdd", "rank"],
     &["kind"],
     &["portfolio"],
     &["report"],
