@@ -142,3 +142,49 @@ fn round_trip() {
     );
     assert!(Certificate::parse("sizes 1..2\nliveness a counting 0\n").is_err());
 }
+
+/// A ranking certificate prints and reads back; its lines are checked as they are
+/// read (numbering, order, kinds).
+#[test]
+fn ranking_lines_round_trip_and_errors() {
+    let head = "model m.cub 00000000000000ff\nsizes 3..3\nengine rank\ninduction 1\n";
+    let text = format!(
+        "{head}liveness live fair ranks\nranking i j\nphase 1 helpful: Pc[i] = Wait\n\
+         phase 2 ranked: Pc[i] = SetV\nweight 2 3: Pc[j] = Idle\nweight 2 1: Pc[j] = Wait\n\
+         proves live at 3\nlemma forall distinct i. not (Pc[i] = Crit)\n"
+    );
+    let c = Certificate::parse(&text).unwrap();
+    let r = c.ranking.as_ref().unwrap();
+    assert_eq!((r.var.as_str(), r.other.as_str()), ("i", "j"));
+    assert_eq!(r.phases.len(), 2);
+    assert!(r.phases[0].helpful && !r.phases[1].helpful);
+    assert_eq!(
+        r.phases[1].weights,
+        vec![
+            (3, "Pc[j] = Idle".to_string()),
+            (1, "Pc[j] = Wait".to_string())
+        ]
+    );
+    assert_eq!(c.liveness, Some(("live".into(), true)));
+    assert_eq!(Certificate::parse(&c.to_text()).unwrap(), c);
+    let bad = |body: &str| Certificate::parse(&format!("{head}{body}")).unwrap_err().1;
+    assert!(bad("liveness live ranks\n").contains("needs both"));
+    assert!(bad("ranking i j\n").contains("needs both"));
+    assert!(bad("phase 1 helpful: True\n").contains("before the `ranking` line"));
+    assert!(
+        bad("liveness l ranks\nranking i j\nphase 2 helpful: True\n").contains("expected phase 1")
+    );
+    assert!(
+        bad("liveness l ranks\nranking i j\nphase 1 helpful: True\nweight 1 2: True\n")
+            .contains("helpful: it has no weights")
+    );
+    assert!(
+        bad("liveness l ranks\nranking i j\nphase 1 ranked: True\nweight 2 2: True\n")
+            .contains("not declared before it")
+    );
+    assert!(bad("liveness l ranks\nranking i i\n").contains("two process names"));
+    assert!(
+        bad("liveness l ranks\nranking i j\nphase 1 sometimes: True\n")
+            .contains("not helpful or ranked")
+    );
+}

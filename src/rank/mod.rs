@@ -722,3 +722,47 @@ fn topo(n: usize, edges: &BTreeMap<usize, Vec<usize>>) -> Option<Vec<usize>> {
     }
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topological_order_successors_first_and_cycles_refused() {
+        let edges: BTreeMap<usize, Vec<usize>> = [(0, vec![1, 2]), (1, vec![2]), (3, vec![3])]
+            .into_iter()
+            .collect();
+        // A self-loop is no cycle between phases.
+        let order = topo(4, &edges).unwrap();
+        let pos = |k: usize| order.iter().position(|&x| x == k).unwrap();
+        assert!(pos(2) < pos(1) && pos(1) < pos(0));
+        let cyclic: BTreeMap<usize, Vec<usize>> = [(0, vec![1]), (1, vec![2]), (2, vec![0])]
+            .into_iter()
+            .collect();
+        assert!(topo(3, &cyclic).is_none());
+    }
+
+    /// The atoms of i's guards: Peterson's `may_pass` gives its disjunction and both
+    /// disjuncts; atoms over another parameter of the transition are left out.
+    #[test]
+    fn guard_atoms_over_the_first_process_alone() {
+        let m = crate::lang::load_file("families/peterson.cub").unwrap();
+        let atoms = guard_atoms(&m, "i");
+        assert!(
+            atoms.iter().any(|a| a == "(Victim[Lev[i]] <> i)"),
+            "{atoms:?}"
+        );
+        // A quantifier binds its own process: an atom over i still.
+        assert!(
+            atoms.iter().any(|a| a.starts_with("(forall j <> i.")),
+            "{atoms:?}"
+        );
+        let two = crate::lang::load_str(
+            "t.cub",
+            "type l = A | B\narray P[proc] : l\ninit (z) { P[z] = A }\n\
+             transition t (i j) requires { P[i] = A && P[j] = B } { P[i] := B; }\n",
+        )
+        .unwrap();
+        assert_eq!(guard_atoms(&two, "i"), vec!["(P[i] = A)".to_string()]);
+    }
+}
