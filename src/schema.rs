@@ -211,7 +211,8 @@ impl Stats {
 /// How a `holds` was proved.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ProofDoc {
-    /// `exhaustive search` or `inductive invariant, checked`.
+    /// `exhaustive search`, `inductive invariant, checked` or (the `rank` engine's
+    /// proofs of response properties) `ranking over an inductive invariant, checked`.
     pub how: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,

@@ -51,6 +51,9 @@ pub(super) fn cell(r: &Row) -> Cell {
     };
     let how = match (&r.proof, r.verdict.as_str()) {
         (Some(p), _) => match (p.lemmas, &p.engine) {
+            (Some(l), Some(e)) if p.how.starts_with("ranking") => {
+                format!("proved: ranking over an invariant of {l} lemmas ({e}), checked")
+            }
             (Some(l), Some(e)) => format!("proved: invariant of {l} lemmas ({e}), checked"),
             _ => p.how.clone(),
         },

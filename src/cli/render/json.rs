@@ -103,7 +103,11 @@ pub(super) fn row(m: &Model, r: &SizeReport, p: &PropResult) -> Row {
             engine,
             certificate,
         }) => Some(ProofDoc {
-            how: "inductive invariant, checked".into(),
+            how: if certificate.ranking.is_some() {
+                "ranking over an inductive invariant, checked".into()
+            } else {
+                "inductive invariant, checked".into()
+            },
             engine: Some(engine.to_string()),
             lemmas: Some(certificate.lemmas.len()),
             induction: Some(certificate.induction),
