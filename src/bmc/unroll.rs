@@ -309,6 +309,32 @@ impl<'m> Unroller<'m> {
         self.c.and2(self.init_ok, at_k)
     }
 
+    /// Step k, for an argument about weakly fair runs (`proof::check::rank`, `rank`):
+    /// it idles only where no instance is enabled at frame k (a deadlocked state
+    /// repeats, as runs are infinite); and the literals "process p is enabled at frame
+    /// k" (an instance whose first parameter is p is present and enabled) and "step k
+    /// is one of p's instances".
+    pub fn fair_step(&mut self, k: usize, p: i64) -> (Lit, Lit) {
+        let mut all = Vec::new();
+        let mut en_p = Vec::new();
+        let mut by_p = Vec::new();
+        for x in 0..self.instances.len() {
+            let (pr, en) = (self.ts.evals[x].present, self.ts.evals[x].enabled);
+            let pr = self.lit(k, pr);
+            let en = self.lit(k, en);
+            let e = self.c.and2(pr, en);
+            all.push(e);
+            if self.instances[x].1.first() == Some(&p) {
+                en_p.push(e);
+                by_p.push(self.steps[k].sel[x]);
+            }
+        }
+        let some = self.c.or(&all);
+        let idle = self.idle(k);
+        self.c.clause(&[-idle, -some]);
+        (self.c.or(&en_p), self.c.or(&by_p))
+    }
+
     /// The instance fired at step k under a model (`None`: idle).
     pub fn fired(&self, k: usize, model: &dyn Fn(Lit) -> bool) -> Option<usize> {
         let sel = &self.steps[k].sel;

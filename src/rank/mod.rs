@@ -320,26 +320,7 @@ impl<'a> Search<'a> {
                 ]
             })
             .collect();
-        let mut en_all = Vec::new();
-        let mut en_p = Vec::new();
-        let mut by_p = Vec::new();
-        for x in 0..u.instances.len() {
-            let ev = &u.ts.evals[x];
-            let (pr, en) = (ev.present, ev.enabled);
-            let pr = u.lit(0, pr);
-            let en = u.lit(0, en);
-            let e = u.c.and2(pr, en);
-            en_all.push(e);
-            if u.instances[x].1.first() == Some(&p) {
-                en_p.push(e);
-                by_p.push(u.steps[0].sel[x]);
-            }
-        }
-        let some = u.c.or(&en_all);
-        let idle = u.idle(0);
-        u.c.clause(&[-idle, -some]);
-        let en_p = u.c.or(&en_p);
-        let by_p = u.c.or(&by_p);
+        let (en_p, by_p) = u.fair_step(0, p);
         let s = solver.create_plain()?;
         Ok(Search {
             model,

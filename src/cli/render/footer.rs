@@ -145,12 +145,9 @@ pub fn footer(run: &Run) -> String {
     if run.aggregate || (ltl_violated && run.sizes.len() > 1) {
         out.push_str(&picture(run));
     }
-    // Ranking proofs come one per size: one line per property for all of them.
-    let mut ranked: Vec<(String, Vec<usize>)> = Vec::new();
-    for c in run.certificates.iter().filter(|c| c.ranking.is_some()) {
-        let name = c.liveness.as_ref().map_or(String::new(), |l| l.0.clone());
-        let sizes: Vec<usize> = run
-            .reports
+    // The sizes where a certificate proves a row.
+    let proved_by = |c: &std::sync::Arc<crate::cert::Certificate>| -> Vec<usize> {
+        run.reports
             .iter()
             .filter(|r| {
                 r.results.iter().any(|p| {
@@ -159,7 +156,13 @@ pub fn footer(run: &Run) -> String {
                 })
             })
             .map(|r| r.size)
-            .collect();
+            .collect()
+    };
+    // Ranking proofs come one per size: one line per property for all of them.
+    let mut ranked: Vec<(String, Vec<usize>)> = Vec::new();
+    for c in run.certificates.iter().filter(|c| c.ranking.is_some()) {
+        let name = c.liveness.as_ref().map_or(String::new(), |l| l.0.clone());
+        let sizes = proved_by(c);
         match ranked.iter_mut().find(|r| r.0 == name) {
             Some(r) => r.1.extend(sizes),
             None => ranked.push((name, sizes)),
@@ -173,18 +176,7 @@ pub fn footer(run: &Run) -> String {
         ));
     }
     for c in run.certificates.iter().filter(|c| c.ranking.is_none()) {
-        // The sizes where this certificate proves a row.
-        let proved: Vec<usize> = run
-            .reports
-            .iter()
-            .filter(|r| {
-                r.results.iter().any(|p| {
-                    matches!(&p.verdict, Verdict::Holds(Proof::Invariant { certificate, .. })
-                        if std::sync::Arc::ptr_eq(certificate, c))
-                })
-            })
-            .map(|r| r.size)
-            .collect();
+        let proved = proved_by(c);
         if !proved.is_empty() {
             out.push_str(&format!(
                 "\n{}proved at {} by an inductive invariant of {}{} ({}{}), checked at every size on its own instance\n",

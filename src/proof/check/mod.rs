@@ -124,6 +124,16 @@ pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<WithLemmas, Stri
     with_lemmas_and(model, cert, &[])
 }
 
+/// `base`, with `x`s before it until no property of the model starts with it: the
+/// names of the blocks a check adds.
+fn unused_prefix(model: &Model, base: &str) -> String {
+    let mut p = base.to_string();
+    while model.unsafes.iter().any(|u| u.name.starts_with(&p)) {
+        p.insert(0, 'x');
+    }
+    p
+}
+
 /// `with_lemmas` with more `unsafe` blocks (their full text) appended last: the
 /// model's last `extra.len()` properties.
 pub fn with_lemmas_and(
@@ -131,10 +141,7 @@ pub fn with_lemmas_and(
     cert: &Certificate,
     extra: &[String],
 ) -> Result<WithLemmas, String> {
-    let mut prefix = "nfold_lemma_".to_string();
-    while model.unsafes.iter().any(|u| u.name.starts_with(&prefix)) {
-        prefix.insert(0, 'x');
-    }
+    let prefix = unused_prefix(model, "nfold_lemma_");
     let mut text = model.source.text.clone();
     text.push('\n');
     let mut aux = String::new();

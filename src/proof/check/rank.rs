@@ -30,20 +30,10 @@ use crate::model::ir::Model;
 use crate::sat::circuit::TRUE;
 use crate::sat::{Lit, SolveResult, SolverKind, Stop};
 
-/// The names of the blocks the ranking adds, under a prefix no property of the model
-/// starts with.
-fn prefix(model: &Model) -> String {
-    let mut p = "nfold_rank_".to_string();
-    while model.unsafes.iter().any(|u| u.name.starts_with(&p)) {
-        p.insert(0, 'x');
-    }
-    p
-}
-
 /// The `unsafe` blocks of a ranking: A, B, each phase, each phase's weights (in that
 /// order), and the index of each phase's first weight block among them.
 fn blocks(model: &Model, r: &Ranking, resp: &response::Response) -> (Vec<String>, Vec<usize>) {
-    let pre = prefix(model);
+    let pre = super::unused_prefix(model, "nfold_rank_");
     let mut out = vec![
         format!("unsafe {pre}a ({}) {{ {} }}", resp.var, resp.a),
         format!("unsafe {pre}b ({}) {{ {} }}", resp.var, resp.b),
@@ -213,26 +203,7 @@ impl RankQueries<'_> {
             }
         }
         // The step: an instance fires, or (deadlock) the idle selector stutters.
-        let mut en_all = Vec::new();
-        let mut en_p = Vec::new();
-        let mut by_p = Vec::new();
-        for x in 0..u.instances.len() {
-            let ev = &u.ts.evals[x];
-            let (pr, en) = (ev.present, ev.enabled);
-            let pr = u.lit(0, pr);
-            let en = u.lit(0, en);
-            let e = u.c.and2(pr, en);
-            en_all.push(e);
-            if u.instances[x].1.first() == Some(&p) {
-                en_p.push(e);
-                by_p.push(u.steps[0].sel[x]);
-            }
-        }
-        let some_enabled = u.c.or(&en_all);
-        let idle = u.idle(0);
-        u.c.clause(&[-idle, -some_enabled]);
-        let by_p = u.c.or(&by_p);
-        let en_p = u.c.or(&en_p);
+        let (en_p, by_p) = u.fair_step(0, p);
         let mut s = solver.create_plain()?;
         let mut ask = |u: &mut Unroller,
                        s: &mut Box<dyn crate::sat::Backend>,
