@@ -141,17 +141,7 @@ impl Engine for BddEngine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
-        crate::engine::safety_then_ltl(
-            p,
-            report,
-            &mut |_| {
-                Err(
-                    "the bdd engine answers `ltl` properties only (`nfold live --engine bdd`)"
-                        .into(),
-                )
-            },
-            &mut |k| self.check_ltl(p, ctl, k),
-        )
+        crate::engine::ltl_only(p, report, "bdd", &mut |k| self.check_ltl(p, ctl, k))
     }
 }
 

@@ -230,6 +230,26 @@ pub type LtlAnswer = (Vec<SizeReport>, Outcome);
 /// An engine's safety check, handing each size's report to the callback.
 pub type SafetyCheck<'a> = &'a mut dyn FnMut(&mut dyn FnMut(SizeReport)) -> Result<Outcome, String>;
 
+/// `safety_then_ltl` for an engine that answers `ltl` properties only (`name`: its
+/// name in `--engine`): `unsafe` properties are a usage error.
+pub fn ltl_only(
+    p: &Problem,
+    report: &mut dyn FnMut(SizeReport),
+    name: &str,
+    ltl: &mut dyn FnMut(usize) -> Result<LtlAnswer, String>,
+) -> Result<Outcome, String> {
+    safety_then_ltl(
+        p,
+        report,
+        &mut |_| {
+            Err(format!(
+                "the {name} engine answers `ltl` properties only (`nfold live --engine {name}`)"
+            ))
+        },
+        ltl,
+    )
+}
+
 /// The usual shape of an engine that answers `ltl` properties through liveness
 /// products: its safety check of the `unsafe` properties (`safety`), then each `ltl`
 /// property in turn (`ltl`) until a limit stops the run; the rows of a size merged

@@ -216,40 +216,30 @@ impl Engine for RankEngine {
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
-        crate::engine::safety_then_ltl(
-            p,
-            report,
-            &mut |_| {
-                Err(
-                    "the rank engine answers `ltl` properties only (`nfold live --engine rank`)"
-                        .into(),
-                )
-            },
-            &mut |k| {
-                let r = self.rank(p, ctl, k, false)?;
-                let name = &p.model.ltls[k].name;
-                let mut reports: Vec<SizeReport> = p
-                    .sizes()
-                    .into_iter()
-                    .filter_map(|n| Self::report(p, k, &r, n))
-                    .collect();
-                crate::live::fill_unknown(&mut reports, p.model, k);
-                let notes = r
-                    .failed
-                    .iter()
-                    .map(|(n, e)| format!("rank: `{name}` size {n} not proved: {e}"))
-                    .collect();
-                let certs: Vec<Arc<Certificate>> = r.proved.iter().map(|x| x.1.clone()).collect();
-                Ok((
-                    reports,
-                    Outcome {
-                        certificate: certs.first().cloned(),
-                        certificates: certs,
-                        notes,
-                        ..Outcome::default()
-                    },
-                ))
-            },
-        )
+        crate::engine::ltl_only(p, report, "rank", &mut |k| {
+            let r = self.rank(p, ctl, k, false)?;
+            let name = &p.model.ltls[k].name;
+            let mut reports: Vec<SizeReport> = p
+                .sizes()
+                .into_iter()
+                .filter_map(|n| Self::report(p, k, &r, n))
+                .collect();
+            crate::live::fill_unknown(&mut reports, p.model, k);
+            let notes = r
+                .failed
+                .iter()
+                .map(|(n, e)| format!("rank: `{name}` size {n} not proved: {e}"))
+                .collect();
+            let certs: Vec<Arc<Certificate>> = r.proved.iter().map(|x| x.1.clone()).collect();
+            Ok((
+                reports,
+                Outcome {
+                    certificate: certs.first().cloned(),
+                    certificates: certs,
+                    notes,
+                    ..Outcome::default()
+                },
+            ))
+        })
     }
 }
