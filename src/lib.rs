@@ -5,6 +5,7 @@ pub mod bdd;
 pub mod bmc;
 pub mod cert;
 pub mod cli;
+pub mod cores;
 pub mod counter;
 pub mod dot;
 pub mod engine;

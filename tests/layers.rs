@@ -12,7 +12,7 @@ use std::path::Path;
 
 /// The floors, bottom first. A module may import modules of its own floor or below.
 const FLOORS: &[&[&str]] = &[
-    &["source", "sat", "limits", "progress", "schema"],
+    &["source", "sat", "limits", "progress", "schema", "cores"],
     &["model"],
     &["cert", "lang", "ltl"],
     &["trace", "simulate", "dot"],

@@ -85,22 +85,11 @@ impl RankEngine {
             return Ok(out);
         };
         // The sizes are independent: on the machine's cores, the largest first (the
-        // slowest); a failure stops the workers from taking more sizes under
-        // `stop_early`.
-        let mut sizes: Vec<usize> = p.sizes();
-        sizes.sort_unstable();
-        let queue = std::sync::Mutex::new(sizes);
-        let failed_any = std::sync::atomic::AtomicBool::new(false);
-        let results = std::sync::Mutex::new(Vec::new());
-        let workers = std::thread::available_parallelism()
-            .map_or(1, |k| k.get())
-            .min(p.sizes().len())
-            .max(1);
-        let one = |n: usize| -> Result<(usize, Result<Certificate, String>, f64), String> {
+        // slowest); under `stop_early` a failure leaves the sizes not started.
+        let one = |n: usize| -> Result<(Result<Certificate, String>, f64), String> {
             let t = Instant::now();
             if !held.contains(&n) {
                 return Ok((
-                    n,
                     Err("a safety property of the model is violated at this size".into()),
                     0.0,
                 ));
@@ -121,37 +110,15 @@ impl RankEngine {
                     Err(e) => format!("rank: `{name}` size {n}: {e}"),
                 });
             }
-            Ok((n, r, t.elapsed().as_secs_f64()))
+            Ok((r, t.elapsed().as_secs_f64()))
         };
-        std::thread::scope(|scope| -> Result<(), String> {
-            let handles: Vec<_> = (0..workers)
-                .map(|_| {
-                    scope.spawn(|| -> Result<(), String> {
-                        loop {
-                            if stop_early && failed_any.load(std::sync::atomic::Ordering::Relaxed) {
-                                return Ok(());
-                            }
-                            let Some(n) = queue.lock().unwrap().pop() else {
-                                return Ok(());
-                            };
-                            let r = one(n)?;
-                            if r.1.is_err() {
-                                failed_any.store(true, std::sync::atomic::Ordering::Relaxed);
-                            }
-                            results.lock().unwrap().push(r);
-                        }
-                    })
-                })
-                .collect();
-            for h in handles {
-                h.join()
-                    .map_err(|_| "a ranking worker panicked".to_string())??;
-            }
-            Ok(())
-        })?;
-        let mut results = results.into_inner().unwrap();
-        results.sort_by_key(|r| r.0);
-        for (n, r, secs) in results {
+        let sizes = p.sizes();
+        let results = crate::cores::largest_first(&sizes, &one, &|r| {
+            stop_early && !matches!(r, Ok((Ok(_), _)))
+        });
+        for (n, r) in sizes.into_iter().zip(results) {
+            let Some(r) = r else { continue };
+            let (r, secs) = r?;
             match r {
                 Ok(c) => out.proved.push((n, Arc::new(c), secs)),
                 Err(e) => out.failed.push((n, e)),

@@ -439,35 +439,9 @@ pub fn check_with(
             by: Checker::Sat,
         })
     };
-    let mut order: Vec<usize> = (0..sizes.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |k| k.get())
-        .min(sizes.len());
-    if workers <= 1 {
-        return sizes.iter().map(|&n| one(n)).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let done: Vec<std::sync::Mutex<Option<Result<SizeCheck, String>>>> =
-        sizes.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|sc| {
-        for _ in 0..workers {
-            sc.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(&i) = order.get(k) else { break };
-                    let r = one(sizes[i]);
-                    *done[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-                }
-            });
-        }
-    });
-    done.into_iter()
-        .map(|d| {
-            d.into_inner()
-                .unwrap_or_else(|e| e.into_inner())
-                .unwrap_or_else(|| Err("a size's check did not finish".into()))
-        })
+    crate::cores::largest_first(sizes, &one, &|_| false)
+        .into_iter()
+        .map(|d| d.unwrap_or_else(|| Err("a size's check did not finish".into())))
         .collect()
 }
 
