@@ -274,6 +274,35 @@ impl<'m> Unroller<'m> {
         (self.lit(k, b), self.lit(k, e))
     }
 
+    /// "Property `u` holds at frame k for one tuple of processes": its formula is true
+    /// and its evaluation meets no range error (a formula that meets one does not hold).
+    pub fn holds(&mut self, u: usize, k: usize, tuple: &[i64]) -> Lit {
+        let (b, e) = self.bad_tuple(u, k, tuple);
+        self.c.and2(b, -e)
+    }
+
+    /// "Some lemma is violated at frame k": each lemma a property (its formula holds
+    /// for some tuple, without range error), or (`true`) "no range error" (of the
+    /// transition instances and the properties `range_props`).
+    pub fn some_violated(
+        &mut self,
+        k: usize,
+        lemmas: &[(usize, bool)],
+        range_props: &[usize],
+    ) -> Lit {
+        let mut viol = Vec::new();
+        for &(prop, range) in lemmas {
+            if range {
+                let r = self.ts.range(range_props, false);
+                viol.push(self.lit(k, r));
+            } else {
+                let (b, e) = self.bad(prop, k);
+                viol.push(self.c.and2(b, -e));
+            }
+        }
+        self.c.or(&viol)
+    }
+
     /// A literal for "frame k is reached from an initial state and violates `u`".
     pub fn unsafe_query(&mut self, u: usize, k: usize) -> Lit {
         let (b, e) = self.bad(u, k);

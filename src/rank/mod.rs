@@ -293,30 +293,19 @@ impl<'a> Search<'a> {
         let extra = m.unsafes.len() - atoms.len() - 2;
         // Inv at frame 0.
         let all: Vec<usize> = (0..base).collect();
-        let mut viol = Vec::new();
-        for (k, l) in cert.lemmas.iter().enumerate() {
-            if l.no_range {
-                let r = u.ts.range(&all, false);
-                viol.push(u.lit(0, r));
-            } else {
-                let (b, e) = u.bad(base + k, 0);
-                viol.push(u.c.and2(b, -e));
-            }
-        }
-        let any = u.c.or(&viol);
+        let lemmas: Vec<(usize, bool)> = (0..cert.lemmas.len())
+            .map(|k| (base + k, cert.lemmas[k].no_range))
+            .collect();
+        let any = u.some_violated(0, &lemmas, &all);
         u.c.assert(-any);
         let p = 1;
-        let holds = |u: &mut Unroller, prop: usize, f: usize| {
-            let (b, e) = u.bad_tuple(prop, f, &[p]);
-            u.c.and2(b, -e)
-        };
-        let a0 = holds(&mut u, extra, 0);
-        let b = [holds(&mut u, extra + 1, 0), holds(&mut u, extra + 1, 1)];
+        let a0 = u.holds(extra, 0, &[p]);
+        let b = [u.holds(extra + 1, 0, &[p]), u.holds(extra + 1, 1, &[p])];
         let atom_lits: Vec<[Lit; 2]> = (0..atoms.len())
             .map(|k| {
                 [
-                    holds(&mut u, extra + 2 + k, 0),
-                    holds(&mut u, extra + 2 + k, 1),
+                    u.holds(extra + 2 + k, 0, &[p]),
+                    u.holds(extra + 2 + k, 1, &[p]),
                 ]
             })
             .collect();

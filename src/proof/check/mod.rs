@@ -289,12 +289,7 @@ fn count_violation(
 ) -> Lit {
     let mut all = Vec::new();
     for (pred, op, rhs) in &spec.atoms {
-        let xs: Vec<Lit> = (1..=n as i64)
-            .map(|i| {
-                let (b, e) = u.bad_tuple(*pred, j, &[i]);
-                u.c.and2(b, -e)
-            })
-            .collect();
+        let xs: Vec<Lit> = (1..=n as i64).map(|i| u.holds(*pred, j, &[i])).collect();
         let table = count::at_least(&mut u.c, &xs);
         let ge = table[n].clone();
         counters.push((xs, table));
@@ -303,8 +298,7 @@ fn count_violation(
             Rhs::Values(props) => {
                 let mut cases = Vec::new();
                 for (v, &p) in props.iter().enumerate().take(n + 1) {
-                    let (b, e) = u.bad_tuple(p, j, &[]);
-                    let holds = u.c.and2(b, -e);
+                    let holds = u.holds(p, j, &[]);
                     let is_v = count::exactly(&mut u.c, &ge, v);
                     cases.push(u.c.and2(is_v, holds));
                 }

@@ -27,7 +27,6 @@ use crate::bmc::unroll::Unroller;
 use crate::cert::{Certificate, Ranking};
 use crate::live::response;
 use crate::model::ir::Model;
-use crate::sat::circuit::TRUE;
 use crate::sat::{Lit, SolveResult, SolverKind, Stop};
 
 /// The `unsafe` blocks of a ranking: A, B, each phase, each phase's weights (in that
@@ -125,7 +124,6 @@ pub fn check(
                     first_weight: &first_weight,
                     n,
                     p,
-                    fair: *fair,
                 };
                 q.run(solver, stop, &mut failures, &mut unchecked)?;
                 if !failures.is_empty() || !unchecked.is_empty() {
@@ -155,7 +153,6 @@ struct RankQueries<'a> {
     first_weight: &'a [usize],
     n: usize,
     p: i64,
-    fair: bool,
 }
 
 impl RankQueries<'_> {
@@ -169,37 +166,25 @@ impl RankQueries<'_> {
         let (n, p) = (self.n, self.p);
         let mut u = Unroller::new(self.m, n, Encoding::OneHot);
         u.add_step();
-        let all_props: Vec<usize> = (0..self.model.unsafes.len()).collect();
         // Inv at frame 0.
-        let mut viol = Vec::new();
-        for &(prop, special) in self.lemmas {
-            if special.is_some() {
-                let r = u.ts.range(&all_props, false);
-                viol.push(u.lit(0, r));
-            } else {
-                let (b, e) = u.bad(prop, 0);
-                viol.push(u.c.and2(b, -e));
-            }
-        }
-        let any = u.c.or(&viol);
+        let all_props: Vec<usize> = (0..self.model.unsafes.len()).collect();
+        let lemmas: Vec<(usize, bool)> =
+            self.lemmas.iter().map(|&(p, s)| (p, s.is_some())).collect();
+        let any = u.some_violated(0, &lemmas, &all_props);
         u.c.assert(-any);
-        let holds = |u: &mut Unroller, prop: usize, f: usize, t: &[i64]| {
-            let (b, e) = u.bad_tuple(prop, f, t);
-            u.c.and2(b, -e)
-        };
         // The property's formulas meet no range error in a state of Inv (the nested
         // search would report one).
         let (_, ea) = u.bad_tuple(self.base_extra, 0, &[p]);
         let (_, eb) = u.bad_tuple(self.base_extra + 1, 0, &[p]);
         let err = u.c.or2(ea, eb);
-        let a0 = holds(&mut u, self.base_extra, 0, &[p]);
-        let b0 = holds(&mut u, self.base_extra + 1, 0, &[p]);
-        let b1 = holds(&mut u, self.base_extra + 1, 1, &[p]);
+        let a0 = u.holds(self.base_extra, 0, &[p]);
+        let b0 = u.holds(self.base_extra + 1, 0, &[p]);
+        let b1 = u.holds(self.base_extra + 1, 1, &[p]);
         let k_phases = self.r.phases.len();
         let mut ph = [Vec::new(), Vec::new()];
         for (f, at) in ph.iter_mut().enumerate() {
             for k in 0..k_phases {
-                at.push(holds(&mut u, self.base_extra + 2 + k, f, &[p]));
+                at.push(u.holds(self.base_extra + 2 + k, f, &[p]));
             }
         }
         // The step: an instance fires, or (deadlock) the idle selector stutters.
@@ -266,17 +251,17 @@ impl RankQueries<'_> {
             )? {
                 return Ok(());
             }
+            // (`check` refuses helpful phases without fairness.)
             if self.r.phases[k].helpful
-                && (!self.fair
-                    || !ask(
-                        &mut u,
-                        &mut s,
-                        &[in_k, -b0, -en_p],
-                        format!(
-                            "phase {}: the process is not enabled in a state of it",
-                            k + 1
-                        ),
-                    )?)
+                && !ask(
+                    &mut u,
+                    &mut s,
+                    &[in_k, -b0, -en_p],
+                    format!(
+                        "phase {}: the process is not enabled in a state of it",
+                        k + 1
+                    ),
+                )?
             {
                 return Ok(());
             }
@@ -292,23 +277,21 @@ impl RankQueries<'_> {
         let mut lower = Vec::new();
         let mut raise = Vec::new();
         for j in (1..=self.n as i64).filter(|&j| j != p) {
-            // One-hot classes of j at both frames: class c (first match), or none (0).
+            // The classes of j at both frames: class c where its formula is the first
+            // to hold (none holds: weight 0).
             let mut class = [Vec::new(), Vec::new()];
             for (f, cl) in class.iter_mut().enumerate() {
                 let mut before = Vec::new();
                 for c in 0..weights.len() {
-                    let (b, e) = u.bad_tuple(first + c, f, &[p, j]);
-                    let h = u.c.and2(b, -e);
+                    let h = u.holds(first + c, f, &[p, j]);
                     let prior = u.c.or(&before);
                     cl.push(u.c.and2(h, -prior));
                     before.push(h);
                 }
-                let any = u.c.or(&before);
-                cl.push(-any);
             }
             // Order encoding: "the weight is at least w" for each weight w > 0 named,
             // at both frames; a fall is some w held before and not after.
-            let w = |c: usize| if c < weights.len() { weights[c].0 } else { 0 };
+            let w = |c: usize| weights[c].0;
             let mut levels: Vec<u64> = weights.iter().map(|x| x.0).filter(|&x| x > 0).collect();
             levels.sort_unstable();
             levels.dedup();
@@ -325,11 +308,9 @@ impl RankQueries<'_> {
                 raise.push(u.c.and2(-ge[0], ge[1]));
             }
         }
+        // No weight named: no step falls (the empty `or` is false).
         let l = u.c.or(&lower);
         let r = u.c.or(&raise);
-        if lower.is_empty() {
-            return -TRUE;
-        }
         u.c.and2(l, -r)
     }
 }
