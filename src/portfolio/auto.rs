@@ -238,12 +238,7 @@ impl Engine for AutoEngine {
         );
         let search = crate::explicit::engine::live_text(p, 1);
         // Phase 0 (`portfolio::live::ranked`) when every property is a response one.
-        let ranks = !p.ltls.is_empty()
-            && p.model.extra_proc.is_none()
-            && p.model.int_window.is_none()
-            && p.ltls
-                .iter()
-                .all(|&k| crate::live::response::of(p.model, &p.model.ltls[k].name).is_ok());
+        let ranks = crate::rank::engine::applies(p.model, &p.ltls);
         let first = if ranks {
             "ranking proofs of the response properties at every size (over an IC3 invariant; if they do not prove all: "
         } else {

@@ -129,8 +129,13 @@ impl AutoEngine {
         let mut notes = Vec::new();
         // 0. Ranking proofs, when every property is a response property they rank at
         // every size.
-        if let Some(out) = self.ranked(p, ctl, report)? {
-            return Ok(out);
+        if crate::rank::engine::applies(p.model, &p.ltls) {
+            let eng = RankEngine {
+                solver: self.solver,
+            };
+            if let Some(out) = eng.prove_all(p, &within(ctl, RANK_SECONDS), report)? {
+                return Ok(out);
+            }
         }
         let mut growth = Growth::default();
         // 1. Explicit, while it is cheap.
@@ -202,81 +207,6 @@ impl AutoEngine {
                 report,
             )
         })
-    }
-
-    /// Phase 0: ranking proofs (`rank`) of every property at every size, within
-    /// `RANK_SECONDS`: the reports and the outcome when they prove all, `None` (nothing
-    /// reported) otherwise.
-    fn ranked(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Option<Outcome>, String> {
-        if p.ltls.is_empty()
-            || p.model.extra_proc.is_some()
-            || p.model.int_window.is_some()
-            || p.ltls
-                .iter()
-                .any(|&k| crate::live::response::of(p.model, &p.model.ltls[k].name).is_err())
-        {
-            return Ok(None);
-        }
-        let eng = RankEngine {
-            solver: self.solver,
-        };
-        let rctl = within(ctl, RANK_SECONDS);
-        let mut all: Vec<SizeReport> = Vec::new();
-        let mut certificates = Vec::new();
-        for &k in &p.ltls {
-            let one = Problem {
-                props: Vec::new(),
-                ltls: vec![k],
-                ..p.clone()
-            };
-            // An error of the ranking search leaves the sizes to the other phases.
-            let r = match eng.rank(&one, &rctl, k, true) {
-                Ok(r) => r,
-                Err(e) => {
-                    if ctl.progress {
-                        crate::progress::line(format!("rank: {e}"));
-                    }
-                    return Ok(None);
-                }
-            };
-            if !r.failed.is_empty() {
-                if ctl.progress {
-                    let (n, why) = &r.failed[0];
-                    crate::progress::line(format!(
-                        "rank: `{}` not ranked at size {n} ({why}): the other phases answer",
-                        p.model.ltls[k].name
-                    ));
-                }
-                return Ok(None);
-            }
-            let reports: Vec<SizeReport> = p
-                .sizes()
-                .into_iter()
-                .filter_map(|n| RankEngine::report(&one, k, &r, n))
-                .collect();
-            if reports.len() != p.sizes().len() {
-                return Ok(None);
-            }
-            all = crate::live::merge(all, reports);
-            certificates.extend(r.proved.into_iter().map(|x| x.1));
-        }
-        for r in all {
-            report(r);
-        }
-        Ok(Some(Outcome {
-            certificate: certificates.first().cloned(),
-            certificates,
-            notes: vec![format!(
-                "{} answered by ranking proofs (rank), each certificate checked",
-                sizes_phrase(&p.sizes())
-            )],
-            ..Outcome::default()
-        }))
     }
 
     /// The explicit search of `sizes` without a time budget, for the sizes the SAT

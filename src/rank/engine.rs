@@ -4,6 +4,7 @@
 
 use crate::cert::Certificate;
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
+use crate::model::ir::Model;
 use crate::sat::SolverKind;
 use crate::verdict::{PropId, PropResult, SizeReport, Stats, Verdict};
 use std::sync::Arc;
@@ -21,7 +22,80 @@ pub struct Ranked {
     pub failed: Vec<(usize, String)>,
 }
 
+/// Whether ranking proofs apply to the `ltl` properties `ltls` of the model: there is
+/// one, each is a response property, and the model has no `int` and no extra process
+/// id.
+pub fn applies(model: &Model, ltls: &[usize]) -> bool {
+    !ltls.is_empty()
+        && model.extra_proc.is_none()
+        && model.int_window.is_none()
+        && ltls
+            .iter()
+            .all(|&k| crate::live::response::of(model, &model.ltls[k].name).is_ok())
+}
+
 impl RankEngine {
+    /// Every `ltl` property of `p` proved at every size (auto's phase 0): the reports,
+    /// handed to `report`, and the outcome; `None`, with nothing reported, when some
+    /// (property, size) is not (an error of the search included: the other engines
+    /// answer).
+    pub fn prove_all(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Option<Outcome>, String> {
+        let mut all: Vec<SizeReport> = Vec::new();
+        let mut certificates = Vec::new();
+        for &k in &p.ltls {
+            let one = Problem {
+                props: Vec::new(),
+                ltls: vec![k],
+                ..p.clone()
+            };
+            let r = match self.rank(&one, ctl, k, true) {
+                Ok(r) => r,
+                Err(e) => {
+                    if ctl.progress {
+                        crate::progress::line(format!("rank: {e}"));
+                    }
+                    return Ok(None);
+                }
+            };
+            if let Some((n, why)) = r.failed.first() {
+                if ctl.progress {
+                    crate::progress::line(format!(
+                        "rank: `{}` not ranked at size {n} ({why}): the other phases answer",
+                        p.model.ltls[k].name
+                    ));
+                }
+                return Ok(None);
+            }
+            let reports: Vec<SizeReport> = p
+                .sizes()
+                .into_iter()
+                .filter_map(|n| Self::report(&one, k, &r, n))
+                .collect();
+            if reports.len() != p.sizes().len() {
+                return Ok(None);
+            }
+            all = crate::live::merge(all, reports);
+            certificates.extend(r.proved.into_iter().map(|x| x.1));
+        }
+        for r in all {
+            report(r);
+        }
+        Ok(Some(Outcome {
+            certificate: certificates.first().cloned(),
+            certificates,
+            notes: vec![format!(
+                "{} answered by ranking proofs (rank), each certificate checked",
+                crate::cert::sizes_phrase(&p.sizes())
+            )],
+            ..Outcome::default()
+        }))
+    }
+
     /// Rank property k at the problem's sizes, from the smallest; with `stop_early`,
     /// the sizes after the first one not ranked are not tried (left to other engines).
     pub fn rank(

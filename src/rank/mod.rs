@@ -159,9 +159,23 @@ fn guard_atoms(model: &Model, var: &str) -> Vec<String> {
         let mut found = Vec::new();
         atoms_of(&t.guard, &mut found);
         for e in found {
-            let mut free = HashSet::new();
-            free_locals(e, &mut Vec::new(), &mut free);
-            if free.iter().all(|&l| l == 0) && free.contains(&0) {
+            // The locals read and not bound within the atom (bound ones have their own
+            // ids, after the parameters).
+            let (mut read, mut bound) = (HashSet::new(), HashSet::new());
+            e.walk(&mut |x| {
+                match x {
+                    Expr::Local(l) => {
+                        read.insert(*l);
+                    }
+                    Expr::Quant { var, .. } => {
+                        bound.insert(*var);
+                    }
+                    _ => {}
+                }
+                true
+            });
+            let free: Vec<&usize> = read.difference(&bound).collect();
+            if free == [&0] {
                 let text = expr_text(model, &locals, e);
                 if !out.contains(&text) {
                     out.push(text);
@@ -182,37 +196,6 @@ fn atoms_of<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
         Expr::Not(x) => atoms_of(x, out),
         Expr::Cmp(..) | Expr::Quant { .. } => out.push(e),
         _ => {}
-    }
-}
-
-fn free_locals(e: &Expr, bound: &mut Vec<usize>, out: &mut HashSet<usize>) {
-    match e {
-        Expr::Local(l) => {
-            if !bound.contains(l) {
-                out.insert(*l);
-            }
-        }
-        Expr::Const(..) | Expr::Size => {}
-        Expr::Read(_, ix) => ix.iter().for_each(|x| free_locals(x, bound, out)),
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            free_locals(a, bound, out);
-            free_locals(b, bound, out);
-        }
-        Expr::Not(a) => free_locals(a, bound, out),
-        Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| free_locals(x, bound, out)),
-        Expr::Ite(a, b, c, _) => {
-            free_locals(a, bound, out);
-            free_locals(b, bound, out);
-            free_locals(c, bound, out);
-        }
-        Expr::Quant { var, dom, body, .. } => {
-            if let crate::model::ir::Domain::Procs { except } = dom {
-                except.iter().for_each(|x| free_locals(x, bound, out));
-            }
-            bound.push(*var);
-            free_locals(body, bound, out);
-            bound.pop();
-        }
     }
 }
 
@@ -559,15 +542,16 @@ impl<'a> Search<'a> {
         }
         // Ranked: the steps staying in the phase move other processes' local states
         // along an acyclic graph, and none leaves every other process as it was.
-        let others: Vec<i64> = if self.model.is_symmetric() {
-            vec![if self.p == 1 { 2 } else { 1 }]
-        } else {
-            (1..=self.n as i64).filter(|&j| j != self.p).collect()
-        };
-        if others.is_empty() || others[0] > self.n as i64 {
-            return Ok(None);
-        }
         let all_others: Vec<i64> = (1..=self.n as i64).filter(|&j| j != self.p).collect();
+        let Some(&first) = all_others.first() else {
+            return Ok(None);
+        };
+        // In a fully symmetric family one other process stands for all.
+        let others = if self.model.is_symmetric() {
+            vec![first]
+        } else {
+            all_others.clone()
+        };
         let mut unchanged = Vec::new();
         for &j in &all_others {
             for v in self.locals.clone() {
