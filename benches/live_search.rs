@@ -4,7 +4,7 @@
 //! product states stored, the seconds and the bytes the search held at its largest.
 //! `benches/live_fair_compare.sh` runs it.
 
-use nfold::explicit::ndfs::{self, LiveOptions, LiveSearch};
+use nfold::explicit::ndfs::{self, NdfsOptions, NdfsSearch};
 use nfold::ltl::LtlProperty;
 use std::time::{Duration, Instant};
 
@@ -25,15 +25,15 @@ fn main() {
         .map(|s| s.parse::<u64>().expect("seconds"));
     let model = nfold::lang::load_file(file).expect("a model");
     let start = Instant::now();
-    let opts = LiveOptions {
+    let opts = NdfsOptions {
         symmetry: !has("nosym"),
         fair: has("fair"),
         search: if has("scc") {
-            LiveSearch::Scc
+            NdfsSearch::Scc
         } else if has("ndfs") {
-            LiveSearch::Ndfs
+            NdfsSearch::Ndfs
         } else {
-            LiveSearch::Auto
+            NdfsSearch::Auto
         },
         deadline: timeout.map(|t| start + Duration::from_secs(t)),
         shorten: true,

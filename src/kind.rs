@@ -12,9 +12,6 @@
 //! A proof is the certificate Inv with `induction k simple-path`, checked by
 //! `proof::check` like any other.
 
-use crate::bmc::frame::Encoding;
-use crate::bmc::transys::Transys;
-use crate::bmc::unroll::Unroller;
 use crate::cert::CertLemma;
 use crate::engine::{Control, Engine, LtlAnswer, Outcome, Presentation, Problem};
 use crate::ic3::engine::Ic3Engine;
@@ -23,6 +20,9 @@ use crate::live::{self, LOOP_PROP, Product};
 use crate::proof::finish::{self, Findings};
 use crate::proof::lemma::Lemma;
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
+use crate::transys::Transys;
+use crate::transys::frame::Encoding;
+use crate::transys::unroll::Unroller;
 use crate::verdict::{Limit, PropId, SizeReport};
 use std::collections::HashMap;
 use std::time::Instant;

@@ -29,4 +29,5 @@ pub mod simulate;
 pub mod source;
 pub mod trace;
 pub mod trail;
+pub mod transys;
 pub mod verdict;

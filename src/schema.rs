@@ -191,7 +191,7 @@ pub struct Stats {
     #[serde(skip)]
     pub bytes: Option<usize>,
     /// Explicit searches: the `int` variables replaced by their rank among the values
-    /// of the state (`model::rank`), which makes the instance finite and the answers
+    /// of the state (`model::ints::ranked`), which makes the instance finite and the answers
     /// exact.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ints_ranked: Option<Vec<String>>,

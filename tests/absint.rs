@@ -1,5 +1,5 @@
 //! Ints that step, compared only with literals and started free, proved for every n
-//! over their classes (`model::absint`): an over-approximation, so it may prove and
+//! over their classes (`model::ints::abstracted`): an over-approximation, so it may prove and
 //! never refutes. Hand-made models; verdicts derived in the comments.
 
 use crate::common;

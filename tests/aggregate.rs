@@ -6,8 +6,8 @@
 use crate::common;
 use common::{families, json_run, nfold};
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size};
-use nfold::bmc::query::SymBreak;
 use nfold::model::ir::Model;
+use nfold::transys::query::SymBreak;
 use nfold::verdict::{Kind as Verdict, PropId};
 use std::collections::HashMap;
 

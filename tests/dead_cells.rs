@@ -8,7 +8,7 @@
 use crate::common;
 
 use common::{Rng, json_run};
-use nfold::explicit::ndfs::{self, LiveOptions, LiveSearch, LiveVerdict};
+use nfold::explicit::ndfs::{self, NdfsOptions, NdfsSearch, NdfsVerdict};
 use nfold::explicit::reach::{ReachOptions, check_size};
 use nfold::ltl::LtlProperty;
 use nfold::model::dead::{Dead, analyse};
@@ -371,15 +371,15 @@ fn same_liveness(m: &Model, n: usize, prop: usize, what: &str) -> (usize, usize)
     for fair in [false, true] {
         for symmetry in [false, true] {
             for (search, threads) in [
-                (LiveSearch::Ndfs, 0),
-                (LiveSearch::Scc, 0),
-                (LiveSearch::Auto, 2),
+                (NdfsSearch::Ndfs, 0),
+                (NdfsSearch::Scc, 0),
+                (NdfsSearch::Auto, 2),
             ] {
-                if fair && search == LiveSearch::Ndfs {
+                if fair && search == NdfsSearch::Ndfs {
                     continue;
                 }
                 let run = |dead_cells: bool| {
-                    let opts = LiveOptions {
+                    let opts = NdfsOptions {
                         symmetry,
                         fair,
                         search,
@@ -407,11 +407,11 @@ fn same_liveness(m: &Model, n: usize, prop: usize, what: &str) -> (usize, usize)
                 assert_eq!(plain, dead, "{what}");
                 // A search that holds stored the whole product; one that found a lasso
                 // stopped where its order took it.
-                if dead == LiveVerdict::Holds {
+                if dead == NdfsVerdict::Holds {
                     assert!(dead_states <= plain_states, "{what}");
                 }
                 smaller += (dead_states < plain_states) as usize;
-                violated += (dead == LiveVerdict::Violated) as usize;
+                violated += (dead == NdfsVerdict::Violated) as usize;
             }
         }
     }
@@ -440,7 +440,7 @@ fn families_keep_their_liveness_verdicts_with_dead_cells() {
 }
 
 /// `generate`'s models with an `ltl` property over the control cells: the `ltl`
-/// searches walking states up to their dead cells (`LiveOptions::dead_cells`: the
+/// searches walking states up to their dead cells (`NdfsOptions::dead_cells`: the
 /// nested search, the fair SCC search and the parallel one, with and without symmetry
 /// and weak fairness) give the verdicts of the same searches on the states as they are,
 /// store no more product states, and every lasso they print is a run of the instance

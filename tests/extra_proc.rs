@@ -9,7 +9,6 @@
 use crate::common;
 use common::{explicit, model, nfold};
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
-use nfold::bmc::query::SymBreak;
 use nfold::cert::Certificate;
 use nfold::engine::{self, Control, Engine, Problem};
 use nfold::explicit::reach::ReachResult;
@@ -22,6 +21,7 @@ use nfold::model::ir::Model;
 use nfold::proof::check as proof_check;
 use nfold::proof::cutoff;
 use nfold::sat::{SolverKind, Stop};
+use nfold::transys::query::SymBreak;
 use nfold::verdict::{Kind as Verdict, PropId};
 
 /// A directory-style lock: `Owner` is `Home` while the lock is free. Reachable states,

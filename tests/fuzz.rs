@@ -11,7 +11,7 @@
 use crate::common;
 use common::Rng;
 use nfold::bmc::driver::{BmcOptions, check_size as bmc};
-use nfold::explicit::ndfs::{self, LiveOptions};
+use nfold::explicit::ndfs::{self, NdfsOptions};
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::ltl::{self, LtlProperty};
 use std::time::{Duration, Instant};
@@ -193,7 +193,7 @@ fn exercise(text: &str) -> bool {
                             n,
                             &p,
                             ltl::processes_to_check(&m, prop, n)[0],
-                            &LiveOptions {
+                            &NdfsOptions {
                                 symmetry: true,
                                 fair,
                                 max_states: Some(2000),

@@ -35,9 +35,7 @@ use common::fair_scc::{self, Oracle};
 use common::generator::{GModel, Gen};
 use itertools::Itertools;
 use nfold::bmc::driver::{BmcOptions, check_aggregate, check_size as bmc};
-use nfold::bmc::query::SymBreak;
-use nfold::bmc::transys::Por;
-use nfold::explicit::ndfs::{self, LiveOptions, LiveSearch, LiveVerdict};
+use nfold::explicit::ndfs::{self, NdfsOptions, NdfsSearch, NdfsVerdict};
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::explicit::shorten;
 use nfold::ltl::LtlProperty;
@@ -46,6 +44,8 @@ use nfold::model::compiled::{Compiled, Outcome, Scratch};
 use nfold::model::eval::{self, Fire};
 use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
+use nfold::transys::Por;
+use nfold::transys::query::SymBreak;
 use nfold::verdict::{Kind as Verdict, PropId};
 use std::collections::HashMap;
 
@@ -559,15 +559,15 @@ fn check_liveness(m: &Model, sizes: &[usize], first_only: bool) -> Result<(), St
                         continue;
                     }
                     for (symmetry, search) in [
-                        (false, LiveSearch::Auto),
-                        (true, LiveSearch::Auto),
-                        (false, LiveSearch::Scc),
-                        (true, LiveSearch::Scc),
+                        (false, NdfsSearch::Auto),
+                        (true, NdfsSearch::Auto),
+                        (false, NdfsSearch::Scc),
+                        (true, NdfsSearch::Scc),
                     ] {
                         if symmetry && (process != 1 || !m.is_symmetric()) {
                             continue;
                         }
-                        let opts = LiveOptions {
+                        let opts = NdfsOptions {
                             symmetry,
                             fair,
                             search,
@@ -605,15 +605,15 @@ fn check_liveness(m: &Model, sizes: &[usize], first_only: bool) -> Result<(), St
                         if fair && r.symmetry {
                             use std::sync::atomic::Ordering::Relaxed;
                             LIVE_REDUCED_FAIR[0].fetch_add(1, Relaxed);
-                            if r.verdict == LiveVerdict::Violated {
+                            if r.verdict == NdfsVerdict::Violated {
                                 LIVE_REDUCED_FAIR[1].fetch_add(1, Relaxed);
                             }
                         }
                         let ok = match (oracle, r.verdict) {
-                            (Oracle::Cycle, LiveVerdict::Violated) => true,
-                            (Oracle::NoCycle, LiveVerdict::Holds) => true,
+                            (Oracle::Cycle, NdfsVerdict::Violated) => true,
+                            (Oracle::NoCycle, NdfsVerdict::Holds) => true,
                             // A cycle may be met before a range error.
-                            (Oracle::RangeError, LiveVerdict::Violated) => true,
+                            (Oracle::RangeError, NdfsVerdict::Violated) => true,
                             (Oracle::RangeError, _) => r.range.is_some(),
                             _ => false,
                         };

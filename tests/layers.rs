@@ -14,6 +14,7 @@ use std::path::Path;
 const FLOORS: &[&[&str]] = &[
     &["source", "sat", "limits", "progress", "schema", "cores"],
     &["model"],
+    &["transys"],
     &["cert", "lang", "ltl"],
     &["trace", "simulate", "dot"],
     &["verdict", "lasso"],

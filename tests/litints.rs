@@ -1,8 +1,8 @@
-//! Literal-valued ints (`model::litint`, docs/language.md 4.7, docs/every-n.md):
+//! Literal-valued ints (`model::ints::literal`, docs/language.md 4.7, docs/every-n.md):
 //! a hand-made mutex whose `int` flags only take literals is proved for every n with
 //! the cutoff derived by hand, its certificate is accepted by `nfold certify`, a mutant
 //! is refuted and never proved, and a model with arithmetic keeps the window, named (proved for every n over the
-//! classes of its ints, `model::absint`).
+//! classes of its ints, `model::ints::abstracted`).
 
 use crate::common;
 
@@ -84,7 +84,7 @@ fn arithmetic_keeps_the_window_and_is_named_outside_the_fragment() {
         err.contains("not read as a finite enumeration: arithmetic on the int `F`"),
         "{err}"
     );
-    // For every n it is argued over the classes of the ints (`model::absint`): F
+    // For every n it is argued over the classes of the ints (`model::ints::abstracted`): F
     // only steps from 0 (try needs Idle, where F is 0), so the mutex is proved.
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("over an abstraction"), "{out}");

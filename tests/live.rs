@@ -10,7 +10,7 @@ use crate::common;
 
 use common::fair_scc::{self, Oracle};
 use common::{family, json_run, lasso_from_json, nfold, scratch_dir, write_file};
-use nfold::explicit::ndfs::{self, LiveOptions, LiveSearch, LiveVerdict};
+use nfold::explicit::ndfs::{self, NdfsOptions, NdfsSearch, NdfsVerdict};
 use nfold::ltl::LtlProperty;
 use nfold::model::ir::Model;
 use serde_json::Value;
@@ -156,15 +156,15 @@ fn the_searches_agree_with_the_scc_oracle_on_the_families() {
                             continue;
                         }
                         for (symmetry, search) in [
-                            (false, LiveSearch::Auto),
-                            (true, LiveSearch::Auto),
-                            (false, LiveSearch::Scc),
-                            (true, LiveSearch::Scc),
+                            (false, NdfsSearch::Auto),
+                            (true, NdfsSearch::Auto),
+                            (false, NdfsSearch::Scc),
+                            (true, NdfsSearch::Scc),
                         ] {
                             if symmetry && (process.unwrap_or(1) != 1 || !m.is_symmetric()) {
                                 continue;
                             }
-                            let opts = LiveOptions {
+                            let opts = NdfsOptions {
                                 symmetry,
                                 fair,
                                 search,
@@ -183,10 +183,10 @@ fn the_searches_agree_with_the_scc_oracle_on_the_families() {
                                 r.internal_errors
                             );
                             match (oracle, r.verdict) {
-                                (Oracle::Cycle, LiveVerdict::Violated)
-                                | (Oracle::NoCycle, LiveVerdict::Holds) => {}
+                                (Oracle::Cycle, NdfsVerdict::Violated)
+                                | (Oracle::NoCycle, NdfsVerdict::Holds) => {}
                                 (Oracle::RangeError, _) if r.range.is_some() => {}
-                                (Oracle::RangeError, LiveVerdict::Violated) => {}
+                                (Oracle::RangeError, NdfsVerdict::Violated) => {}
                                 _ => panic!("{what}: oracle {oracle:?}, ndfs {:?}", r.verdict),
                             }
                             compared += 1;

@@ -1,4 +1,4 @@
-//! `auto` for `ltl` properties (`portfolio::live`), through the command line: the
+//! `auto` for `ltl` properties (`portfolio::ltl_route`), through the command line: the
 //! explicit search while a size is cheap, then the bounded lasso search and IC3 on the
 //! aggregate of the sizes left, explicit again for what IC3 leaves. The verdicts are
 //! pinned from the families' hand arguments and compared with the explicit engine's

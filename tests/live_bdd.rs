@@ -17,7 +17,7 @@ use common::generator::Gen;
 use nfold::bdd::{BddEngine, NODES};
 use nfold::cert::{BddRef, Certificate};
 use nfold::engine::{Control, Problem, run};
-use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict};
+use nfold::explicit::ndfs::{self, NdfsOptions, NdfsVerdict};
 use nfold::ltl::{LtlProperty, processes_to_check};
 use nfold::model::ir::Model;
 use nfold::proof::check::{self, Checker, Method};
@@ -35,7 +35,7 @@ enum Ndfs {
 
 fn ndfs_says(m: &Model, n: usize, k: usize, fair: bool) -> Ndfs {
     let p = LtlProperty::new(m, k).unwrap();
-    let opts = LiveOptions {
+    let opts = NdfsOptions {
         fair,
         shorten: false,
         ..Default::default()
@@ -46,10 +46,10 @@ fn ndfs_says(m: &Model, n: usize, k: usize, fair: bool) -> Ndfs {
         if r.range.is_some() {
             return Ndfs::Range;
         }
-        if r.verdict == LiveVerdict::Violated {
+        if r.verdict == NdfsVerdict::Violated {
             return Ndfs::Violated;
         }
-        assert_eq!(r.verdict, LiveVerdict::Holds);
+        assert_eq!(r.verdict, NdfsVerdict::Holds);
     }
     Ndfs::Holds
 }

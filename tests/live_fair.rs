@@ -11,7 +11,7 @@ use crate::common;
 
 use common::fair_scc;
 use common::{json_run, lasso_from_json, load, nfold};
-use nfold::explicit::ndfs::{self, LiveOptions};
+use nfold::explicit::ndfs::{self, NdfsOptions};
 use nfold::ltl::LtlProperty;
 use nfold::model::ir::Model;
 use serde_json::Value;
@@ -80,7 +80,7 @@ fn the_reduced_fair_search_agrees_with_the_unreduced_one() {
                         n,
                         &p,
                         process,
-                        &LiveOptions {
+                        &NdfsOptions {
                             fair: true,
                             max_states: Some(1_500_000),
                             ..Default::default()
@@ -94,7 +94,7 @@ fn the_reduced_fair_search_agrees_with_the_unreduced_one() {
                         n,
                         &p,
                         process,
-                        &LiveOptions {
+                        &NdfsOptions {
                             fair: true,
                             symmetry: true,
                             shorten: true,

@@ -12,7 +12,7 @@ use crate::common;
 
 use common::generator::Gen;
 use common::{Rng, json_run};
-use nfold::explicit::ndfs::{self, Algorithm, LiveOptions, LiveResult, LiveVerdict};
+use nfold::explicit::ndfs::{self, Algorithm, NdfsOptions, NdfsResult, NdfsVerdict};
 use nfold::ltl::LtlProperty;
 use nfold::model::ir::Model;
 
@@ -43,7 +43,7 @@ fn ltl_models() -> Vec<(String, Model)> {
 
 /// The checks every result passes: no internal error, the lasso (if any) replays with
 /// the search's fairness.
-fn sound(m: &Model, r: &LiveResult, fair: bool, what: &str) -> Result<(), String> {
+fn sound(m: &Model, r: &NdfsResult, fair: bool, what: &str) -> Result<(), String> {
     if !r.internal_errors.is_empty() {
         return Err(format!("{what}: {:?}", r.internal_errors));
     }
@@ -54,7 +54,7 @@ fn sound(m: &Model, r: &LiveResult, fair: bool, what: &str) -> Result<(), String
         l.replay(m)
             .map_err(|e| format!("{what}: the lasso does not replay: {e}"))?;
     }
-    if r.verdict == LiveVerdict::Violated && r.lasso.is_none() {
+    if r.verdict == NdfsVerdict::Violated && r.lasso.is_none() {
         return Err(format!("{what}: violated without a lasso"));
     }
     Ok(())
@@ -97,7 +97,7 @@ fn compare(
             for process in processes {
                 for fair in [false, true] {
                     for symmetry in [false, true] {
-                        let opts = |threads| LiveOptions {
+                        let opts = |threads| NdfsOptions {
                             fair,
                             symmetry,
                             max_states: Some(cap),
@@ -117,7 +117,7 @@ fn compare(
                         sound(m, &par, fair, &format!("{what} (parallel)"))?;
                         if par.limit.is_some() {
                             // Only the parallel search stores the whole product first.
-                            if seq.verdict == LiveVerdict::Violated {
+                            if seq.verdict == NdfsVerdict::Violated {
                                 continue;
                             }
                             return Err(format!("{what}: the parallel search hit {:?}", par.limit));
@@ -139,7 +139,7 @@ fn compare(
                             return Err(format!("{what}: answered by {:?}", par.algorithm));
                         }
                         if parallel
-                            && seq.verdict == LiveVerdict::Holds
+                            && seq.verdict == NdfsVerdict::Holds
                             && seq.stats.states != par.stats.states
                         {
                             return Err(format!(
@@ -168,7 +168,7 @@ fn the_parallel_search_agrees_with_the_sequential_one_on_the_models() {
             3,
             &p,
             nfold::ltl::processes_to_check(&m, 0, 3)[0],
-            &LiveOptions {
+            &NdfsOptions {
                 fair: true,
                 symmetry: true,
                 threads: 2,
@@ -176,7 +176,7 @@ fn the_parallel_search_agrees_with_the_sequential_one_on_the_models() {
                 ..Default::default()
             },
         );
-        violated += (r.verdict == LiveVerdict::Violated) as usize;
+        violated += (r.verdict == NdfsVerdict::Violated) as usize;
     }
     // Both answers are exercised: fair violations (e.g. mutex_bug) and proofs.
     assert!(compared > 200, "only {compared} comparisons");
@@ -305,7 +305,7 @@ fn both_searches_stop_at_the_deadline_while_listing_many_initial_states() {
                 4,
                 &p,
                 Some(1),
-                &LiveOptions {
+                &NdfsOptions {
                     fair,
                     symmetry,
                     threads,
@@ -315,7 +315,7 @@ fn both_searches_stop_at_the_deadline_while_listing_many_initial_states() {
                 },
             );
             assert_eq!(r.limit, Some(Limit::Timeout), "{what}");
-            assert_eq!(r.verdict, LiveVerdict::Unknown, "{what}");
+            assert_eq!(r.verdict, NdfsVerdict::Unknown, "{what}");
             assert!(
                 t.elapsed() < Duration::from_secs(10),
                 "{what}: {:?}",
@@ -327,7 +327,7 @@ fn both_searches_stop_at_the_deadline_while_listing_many_initial_states() {
                 4,
                 &p,
                 Some(1),
-                &LiveOptions {
+                &NdfsOptions {
                     fair,
                     symmetry,
                     threads,
@@ -364,7 +364,7 @@ fn an_interrupt_stops_the_parallel_search() {
         7,
         &p,
         nfold::ltl::processes_to_check(&m, 0, 7)[0],
-        &LiveOptions {
+        &NdfsOptions {
             fair: true,
             symmetry: true,
             threads: 2,
@@ -374,7 +374,7 @@ fn an_interrupt_stops_the_parallel_search() {
     );
     setter.join().unwrap();
     assert_eq!(r.limit, Some(Limit::Interrupted));
-    assert_eq!(r.verdict, LiveVerdict::Unknown);
+    assert_eq!(r.verdict, NdfsVerdict::Unknown);
     assert!(
         matches!(r.algorithm, Algorithm::SymmetryParScc),
         "{:?}",

@@ -17,7 +17,7 @@ use common::Rng;
 use common::generator::Gen;
 use nfold::cert::Certificate;
 use nfold::engine::{Control, Problem, run};
-use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict};
+use nfold::explicit::ndfs::{self, NdfsOptions, NdfsVerdict};
 use nfold::ltl::{LtlProperty, processes_to_check};
 use nfold::model::ir::Model;
 use nfold::proof::check;
@@ -30,7 +30,7 @@ use std::sync::Arc;
 /// size n.
 fn ndfs_fails(m: &Model, n: usize, k: usize, fair: bool) -> bool {
     let p = LtlProperty::new(m, k).unwrap();
-    let opts = LiveOptions {
+    let opts = NdfsOptions {
         fair,
         shorten: false,
         ..Default::default()
@@ -38,7 +38,7 @@ fn ndfs_fails(m: &Model, n: usize, k: usize, fair: bool) -> bool {
     processes_to_check(m, k, n).into_iter().any(|process| {
         let r = ndfs::check(m, n, &p, process, &opts);
         assert!(r.internal_errors.is_empty() && r.limit.is_none());
-        r.range.is_some() || r.verdict == LiveVerdict::Violated
+        r.range.is_some() || r.verdict == NdfsVerdict::Violated
     })
 }
 

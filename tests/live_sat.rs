@@ -19,7 +19,7 @@ use nfold::bmc::driver::BmcOptions;
 use nfold::bmc::engine::BmcEngine;
 use nfold::cert::Certificate;
 use nfold::engine::{Control, Engine, Problem, Reduction, run};
-use nfold::explicit::ndfs::{self, LiveOptions, LiveVerdict};
+use nfold::explicit::ndfs::{self, NdfsOptions, NdfsVerdict};
 use nfold::ic3::engine::Ic3Engine;
 use nfold::kind::KindEngine;
 use nfold::ltl::{LtlProperty, processes_to_check};
@@ -42,7 +42,7 @@ enum Ndfs {
 
 fn ndfs_says(m: &Model, n: usize, k: usize, fair: bool) -> Ndfs {
     let p = LtlProperty::new(m, k).unwrap();
-    let opts = LiveOptions {
+    let opts = NdfsOptions {
         fair,
         shorten: true,
         ..Default::default()
@@ -53,10 +53,10 @@ fn ndfs_says(m: &Model, n: usize, k: usize, fair: bool) -> Ndfs {
         if r.range.is_some() {
             return Ndfs::Range;
         }
-        if r.verdict == LiveVerdict::Violated {
+        if r.verdict == NdfsVerdict::Violated {
             return Ndfs::Violated(r.lasso.unwrap().steps.len());
         }
-        assert_eq!(r.verdict, LiveVerdict::Holds);
+        assert_eq!(r.verdict, NdfsVerdict::Holds);
     }
     Ndfs::Holds
 }
@@ -224,7 +224,7 @@ fn recheck(m: &Model, cert: &Certificate) {
     assert_eq!(parsed, claimed);
     // Tampered: a lemma that every initial state violates (the loop is not saved
     // yet; no round is counted yet) is rejected at every size with an initial state.
-    let lemma = match cert.counting {
+    let lemma = match cert.klive {
         Some(_) => {
             let rounds = prod
                 .vars
@@ -348,7 +348,7 @@ fn families_against_the_nested_search() {
                 }
                 for c in &certs {
                     assert_eq!(c.liveness.as_ref().map(|l| l.1), Some(fair));
-                    assert_eq!(c.counting.is_some(), reduction == Reduction::Klive);
+                    assert_eq!(c.klive.is_some(), reduction == Reduction::Klive);
                     recheck(&m, c);
                 }
             }

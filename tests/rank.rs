@@ -1,4 +1,4 @@
-//! Ints replaced by their rank (`model::rank`): the ranked explicit search of a
+//! Ints replaced by their rank (`model::ints::ranked`): the ranked explicit search of a
 //! ticket family against counts derived by hand, a violated ranked model whose trace is
 //! replayed with its concrete (unranked) values, a model that does not qualify (the
 //! note names the construct and the window stays), and an increment that is not from
@@ -100,7 +100,7 @@ fn the_command_line_answers_ranked_models_plainly() {
             assert_eq!(r.verdict, "holds", "{engine} {r:?}");
         }
         let (_, out, _) = nfold(&["check", &f, "--sizes", "1..2", "--engine", engine]);
-        assert!(out.contains("ranking   ints ranked: T, M"), "{out}");
+        assert!(out.contains("ints      ints ranked: T, M"), "{out}");
         assert!(!out.contains("within"), "{out}");
     }
     // Asked to keep the window, the answers are those within it.

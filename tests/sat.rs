@@ -7,12 +7,12 @@
 use crate::common;
 use common::families;
 use nfold::bmc::driver::{BmcOptions, check_size as bmc};
-use nfold::bmc::frame::Encoding;
-use nfold::bmc::query::SymBreak;
-use nfold::bmc::transys::Por;
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::model::ir::Model;
 use nfold::sat::{Cnf, SolveResult, SolverKind, Stop};
+use nfold::transys::Por;
+use nfold::transys::frame::Encoding;
+use nfold::transys::query::SymBreak;
 use nfold::verdict::{Kind as Verdict, PropId};
 use std::collections::HashMap;
 

@@ -99,7 +99,7 @@ fn initial_values_the_window_would_cut_are_refused_by_name() {
     // `init` leaves T free: over the window it would start in -2..3 only (T only
     // counts down to 0 here, and the property holds at every size). Not in this
     // fragment, named; the claim is made over the classes of the ints instead
-    // (`model::absint`: S and T compared with 0 and 1 only).
+    // (`model::ints::abstracted`: S and T compared with 0 and 1 only).
     let f = file(
         "free",
         &format!(

@@ -1,7 +1,7 @@
 //! The certificate of the widths proved, for an independent check by `proof::check`
 //! (SAT on each width's own instance, one if-then-else gate per diagram node) and by
 //! `nfold certify`: an inductive invariant of the k-liveness product with bound K
-//! (`live::Variant::Counting(K)`, whose property is "the round counter reaches K").
+//! (`live::Variant::Klive(K)`, whose property is "the round counter reaches K").
 //!
 //! Width w was proved with K_w (no run from its initial states completes K_w rounds:
 //! Init_w ∩ L_{K_w} = ∅, `rounds`). Its lemma says that no reachable state of that
@@ -16,8 +16,8 @@
 //! their lowest value, under a decision on the counter's bits.
 
 use super::sys::{F, R, Stop, Sys};
-use crate::bmc::transys::StateVar;
 use crate::cert::{BddNode, BddRef};
+use crate::transys::StateVar;
 use oxidd::{BooleanFunction, Function, Manager, VarNo};
 use std::collections::HashMap;
 

@@ -2,10 +2,10 @@
 //! diagrams on the aggregate of the sizes (T. Wahl's thesis, ch. 11, where the
 //! aggregate was checked with BDDs), every width answered by one fixpoint.
 //!
-//! The system is the k-liveness product (`live::Variant::Counting`: the model, the
+//! The system is the k-liveness product (`live::Variant::Klive`: the model, the
 //! Büchi automaton of the negated property, and flags that record, since the last
 //! count, an accepting state left and each process served) over the transition-system
-//! layer of the SAT engines (`bmc::transys`), turned into BDDs bit for bit (`sys`).
+//! layer of the SAT engines (`transys`), turned into BDDs bit for bit (`sys`).
 //! The round counter itself is left out: the engine computes the sets L_k of states
 //! from which some run completes k rounds and their limit L_∞, the states with a
 //! fair accepting run — Emerson and Lei's fixpoint for one Büchi condition (E. A.
@@ -39,8 +39,6 @@ mod rounds;
 mod sys;
 mod witness;
 
-use crate::bmc::frame::Encoding;
-use crate::bmc::transys::Transys;
 use crate::cert::{BddRef, CertLemma, Certificate};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::lasso::Lasso;
@@ -49,6 +47,8 @@ use crate::proof::check::Checker;
 use crate::proof::finish;
 use crate::sat::SolverKind;
 use crate::trace::Trace;
+use crate::transys::Transys;
+use crate::transys::frame::Encoding;
 use crate::verdict::{Limit, PropId, PropResult, SizeReport, Stats, Verdict};
 use oxidd::{BooleanFunction, Function};
 use std::sync::Arc;
@@ -161,7 +161,7 @@ impl BddEngine {
                 model.ltls[k].name
             ));
         } else {
-            let prod = Product::build(model, k, p.fair, Variant::Counting(1))?;
+            let prod = Product::build(model, k, p.fair, Variant::Klive(1))?;
             let budget = Budget { ctl };
             if let Err(stop) = self.search(p, ctl, k, &prod, &budget, &mut f)? {
                 f.limit = Some(match stop {
@@ -424,7 +424,7 @@ impl BddEngine {
         f: &mut Found,
     ) -> Result<R<()>, String> {
         let top = f.proved.iter().map(|x| x.1).max().unwrap();
-        let prod = Product::build(p.model, k, p.fair, Variant::Counting(top))?;
+        let prod = Product::build(p.model, k, p.fair, Variant::Klive(top))?;
         let t0 = Instant::now();
         let mut ex = export::Exporter::new(sys);
         let rounds_name = prod.model.vars[prod.model.vars.len() - 1].name.clone();
@@ -524,7 +524,7 @@ impl BddEngine {
         }
         let marked = Arc::new(Certificate {
             liveness: Some((p.model.ltls[k].name.clone(), p.fair)),
-            counting: Some(top),
+            klive: Some(top),
             ..(*cert).clone()
         });
         f.certificate = Some((marked, accepted));

@@ -1,4 +1,4 @@
-//! The fixpoint on the k-liveness product (`live::Variant::Counting`): its flags record,
+//! The fixpoint on the k-liveness product (`live::Variant::Klive`): its flags record,
 //! since the last count, whether an accepting automaton state was left and (under
 //! weak fairness) which processes were served; the count step ends a *round*. A run
 //! violates the property exactly when it completes infinitely many rounds, so the

@@ -1,4 +1,4 @@
-//! The transition system of `bmc::transys` as BDDs: its state bits as BDD variables,
+//! The transition system of `transys` as BDDs: its state bits as BDD variables,
 //! each transition instance as a guard and the next value of each bit it writes (every
 //! other bit keeps its value), and the pre-image of a set of states through an
 //! instance by composition: S[x_W := f(x, c)] ∧ guard(x, c), the step's choices c
@@ -23,10 +23,10 @@
 //! decided); the step inputs at the bottom.
 
 use super::Budget;
-use crate::bmc::transys::{FIRE, STATE, STEP, StateVar, Transys};
 use crate::model::ir::Ty;
 use crate::sat::Lit;
 use crate::sat::circuit::{FALSE, TRUE};
+use crate::transys::{FIRE, STATE, STEP, StateVar, Transys};
 use oxidd::bcdd::{BCDDFunction, BCDDManagerRef};
 use oxidd::{BooleanFunction, BooleanFunctionQuant, BooleanOperator, FunctionSubst, ManagerRef};
 use oxidd::{Function, Manager, Subst, VarNo};

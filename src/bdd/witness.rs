@@ -17,13 +17,13 @@
 use super::Budget;
 use super::rounds::{pre_count, reach_all_back, reach_back};
 use super::sys::{F, R, Stop, Sys};
-use crate::bmc::transys::StateVar;
 use crate::lasso::Lasso;
 use crate::live::{self, Product, Variant};
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
 use crate::trace::{Trace, Violation};
+use crate::transys::StateVar;
 use oxidd::BooleanFunction;
 
 /// A run of the product: states (bit values) and the instance of each step.
@@ -135,7 +135,7 @@ fn product_trace(
     is_count: &dyn Fn(usize) -> bool,
 ) -> Result<(Product, Trace), String> {
     let k = run.steps.iter().filter(|&&t| is_count(t)).count().max(1);
-    let prod = Product::build(model, prop, fair, Variant::Counting(k))?;
+    let prod = Product::build(model, prop, fair, Variant::Klive(k))?;
     let pinst = Instance::new(&prod.model, w);
     let agg = &sys.ts.inst;
     let rounds_var = prod.model.vars.len() - 1;

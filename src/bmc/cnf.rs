@@ -3,13 +3,13 @@
 //! query literal of the earlier depths), plus the query and its symmetry-breaking
 //! activation as unit clauses. It is satisfiable iff the engine's query at depth k is.
 
-use super::frame::{Cell, Encoding};
-use super::query::{Queries, SymBreak, Target};
-use super::transys::Por;
-use super::unroll::Unroller;
 use crate::model::ir::Model;
 use crate::sat::{Cnf, Lit};
 use crate::trace::step_label;
+use crate::transys::Por;
+use crate::transys::frame::{Cell, Encoding};
+use crate::transys::query::{Queries, SymBreak, Target};
+use crate::transys::unroll::Unroller;
 
 /// The CNF, its unit clauses (the query) and comment lines describing the variables.
 /// `prop`: one `unsafe` property, or (None) any property, a range error or (with ints)

@@ -14,16 +14,16 @@
 //!   frames as in ABC's `bmc`;
 //! - the aggregate is asked width by width under the width's literal.
 
-use super::frame::Encoding;
-use super::query::{Queries, SymBreak, Target};
-use super::transys::Por;
-use super::unroll::{Size, Unroller};
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
 use crate::sat::circuit::{FALSE, TRUE};
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
 use crate::trace::{RangeSite, Trace, Violation};
+use crate::transys::Por;
+use crate::transys::frame::Encoding;
+use crate::transys::query::{Queries, SymBreak, Target};
+use crate::transys::unroll::{Size, Unroller};
 use crate::verdict::{Limit, PropId, PropResult, SizeReport, Stats, Verdict};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -130,13 +130,13 @@ pub fn check_aggregate(
 /// Whether `check_aggregate` checks the range width by width.
 pub fn splits_by_width(model: &Model, min: usize, max: usize, opts: &BmcOptions) -> bool {
     split_wanted(
-        &super::transys::Transys::new(model, min, max, opts.encoding),
+        &crate::transys::Transys::new(model, min, max, opts.encoding),
         opts,
     )
 }
 
 /// A range whose encoding has a case per width, unless one formula was asked for.
-fn split_wanted(ts: &super::transys::Transys, opts: &BmcOptions) -> bool {
+fn split_wanted(ts: &crate::transys::Transys, opts: &BmcOptions) -> bool {
     !opts.whole_aggregate && !ts.single() && ts.agg.has_width_cases()
 }
 

@@ -5,9 +5,9 @@
 //! (product depth minus the save step) and replayed with fairness checked.
 
 use super::driver::{self, BmcOptions};
-use super::frame::Encoding;
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::live::{self, LOOP_PROP, Product};
+use crate::transys::frame::Encoding;
 use crate::verdict::SizeReport;
 
 /// BMC with its settings (limits and interrupt come from the `Control`).

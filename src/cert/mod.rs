@@ -52,7 +52,7 @@
 //! `assume inv1, inv2` says that the certificate is about the model restricted to the
 //! states satisfying those `invariant`s, as Cubicle reads them (`model::assume`).
 //! `abstraction ints` says that it is about the model's over-approximation over the
-//! classes of its ints (`model::absint`, after `assume`), built again from the model.
+//! classes of its ints (`model::ints::abstracted`, after `assume`), built again from the model.
 //!
 //! A lemma may also be a binary decision diagram (the BDD engine's invariants, whose
 //! sets have no short formula): `lemma sizes 3..3: bdd R` says that no reachable state
@@ -92,12 +92,12 @@ pub struct Certificate {
     pub liveness: Option<(String, bool)>,
     /// `counting K` on the `liveness` line: the product is the k-liveness one with
     /// bound K (otherwise liveness-to-safety).
-    pub counting: Option<usize>,
+    pub klive: Option<usize>,
     /// `assume NAME, NAME`: the invariant is of the model restricted to the states
     /// satisfying those `invariant`s (`model::assume`), built again by `certify`.
     pub assume: Vec<String>,
     /// `abstraction ints`: the invariant is of the model's over-approximation over the
-    /// classes of its ints (`model::absint`), built again by `certify`.
+    /// classes of its ints (`model::ints::abstracted`), built again by `certify`.
     pub abstraction: bool,
     /// The nodes of the binary decision diagrams the `bdd` lemmas name, in order
     /// (node k is `nodes[k - 1]`).
@@ -512,7 +512,7 @@ impl Certificate {
             out.push_str(&format!(
                 "liveness {name}{}{}\n",
                 if *fair { " fair" } else { "" },
-                self.counting
+                self.klive
                     .map(|k| format!(" counting {k}"))
                     .unwrap_or_default()
                     + if self.ranking.is_some() { " ranks" } else { "" }
@@ -582,7 +582,7 @@ impl Certificate {
             ints: None,
             every: None,
             liveness: None,
-            counting: None,
+            klive: None,
             assume: Vec::new(),
             abstraction: false,
             nodes: Vec::new(),
@@ -658,7 +658,7 @@ impl Certificate {
                                 ),
                                 None => (rest, None),
                             };
-                        c.counting = counting;
+                        c.klive = counting;
                         let rest = match rest.strip_suffix(" ranks") {
                             Some(r) => {
                                 ranks = true;

@@ -56,7 +56,7 @@ fn round_trip() {
         ints: Some((-2, 5)),
         every: None,
         liveness: None,
-        counting: None,
+        klive: None,
         ranking: None,
         assume: Vec::new(),
         abstraction: false,
@@ -109,7 +109,7 @@ fn round_trip() {
         assert_eq!(t.contains("\nliveness starvation_free fair\n"), fair);
         assert_eq!(Certificate::parse(&t).unwrap(), live);
         let counting = Certificate {
-            counting: Some(15),
+            klive: Some(15),
             ..live
         };
         let t = counting.to_text();

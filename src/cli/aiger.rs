@@ -9,8 +9,8 @@
 
 use super::{load, parse_data_values, parse_size, parse_sizes, sizes_for, usage};
 use crate::bmc::aiger;
-use crate::bmc::frame::Encoding;
-use crate::bmc::transys::Transys;
+use crate::transys::Transys;
+use crate::transys::frame::Encoding;
 use crate::verdict::EXIT_OK;
 use clap::Args;
 use std::io::IsTerminal;

@@ -246,7 +246,7 @@ fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
             format!(
                 "{p}{}{}",
                 if *fair { " fair" } else { "" },
-                cert.counting
+                cert.klive
                     .map(|k| format!(" counting {k}"))
                     .unwrap_or_default()
                     + if cert.ranking.is_some() { " ranks" } else { "" }

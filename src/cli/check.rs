@@ -9,7 +9,6 @@ use super::{EncodingArg, LoadArgs, PorArg, RunArgs, SolverArg, SymBreakArg, ctrl
 use super::{lookup_property, parse_size, parse_sizes, sizes_for};
 use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
-use crate::bmc::query::SymBreak;
 use crate::engine::{self, Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
 use crate::explicit::reach::StoreKind;
@@ -19,6 +18,7 @@ use crate::model::ir::Model;
 use crate::portfolio::auto::AutoEngine;
 use crate::portfolio::every::EveryN;
 use crate::sat::SolverKind;
+use crate::transys::query::SymBreak;
 use crate::verdict::PropId;
 use crate::verdict::{self, EXIT_USAGE};
 use clap::{Args, ValueEnum};
@@ -127,7 +127,7 @@ pub(crate) struct CheckArgs {
     int_max: i64,
     /// explicit, auto: keep the int window even when the model's ints can be ranked
     /// (values only compared, copied and incremented from the largest: see
-    /// docs/language.md section 4.5), which makes each size finite and exact.
+    /// docs/language.md section 4.6), which makes each size finite and exact.
     #[arg(long)]
     no_rank_ints: bool,
     /// Check only this property (`unsafe`, `invariant` or `ltl`; repeatable).
@@ -443,7 +443,7 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
         every_requested: a.every_n,
         fair: (!problem.ltls.is_empty()).then_some(a.fair),
         ltls: problem.ltls.clone(),
-        ranking: ranking_text(
+        ints_ranked: ranked_ints_text(
             &model,
             engine.name(),
             a.no_rank_ints,
@@ -533,14 +533,14 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
         // may leave the window the model was read with; they are shown in a window wide
         // enough for their length.
         let ranked = run.reports.iter().any(|r| r.stats.ints_ranked.is_some());
-        if ranked && let Some(r) = crate::model::rank::applies(run.model) {
+        if ranked && let Some(r) = crate::model::ints::ranked::applies(run.model) {
             let depth = run
                 .reports
                 .iter()
                 .flat_map(|r| r.results.iter().filter_map(|p| p.depth()))
                 .max()
                 .unwrap_or(0);
-            let m = crate::model::rank::Ranking::with_hi(run.model, r.concrete_hi(depth));
+            let m = crate::model::ints::ranked::Ranking::with_hi(run.model, r.concrete_hi(depth));
             run.model = wide.get_or_init(|| m);
         }
         // The attempt before the sizes was about the model as read: a window widened since
@@ -672,10 +672,10 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
     exit_code(&run)
 }
 
-/// The header's `ranking` line: whether the model's ints are replaced by their rank
-/// (`model::rank`), by which engines, and the construct that prevents it.
-fn ranking_text(model: &Model, engine: &str, off: bool, ltl: bool) -> String {
-    match crate::model::rank::analyse(model) {
+/// The header's `ints` line about ranks: whether the model's ints are replaced by their rank
+/// (`model::ints::ranked`), by which engines, and the construct that prevents it.
+fn ranked_ints_text(model: &Model, engine: &str, off: bool, ltl: bool) -> String {
+    match crate::model::ints::ranked::analyse(model) {
         Ok(None) => String::new(),
         Err(e) => format!(
             "ints not ranked: {} at {}",

@@ -31,7 +31,7 @@ pub(super) fn answers(
         seconds: 0.0,
         violated: Vec::new(),
     };
-    // Ints that step are argued over their classes (`model::absint`), for all runs:
+    // Ints that step are argued over their classes (`model::ints::abstracted`), for all runs:
     // the window's `int_bound` and the sizes' answers within it do not bear on it.
     let abstracted = crate::portfolio::every::abstraction(model).is_some();
     // A violation that is no property's (a range error) stops every claim.

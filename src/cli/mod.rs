@@ -18,12 +18,12 @@ mod simulate;
 mod traces;
 mod widen;
 
-use crate::bmc::frame::Encoding;
-use crate::bmc::query::SymBreak;
-use crate::bmc::transys::Por;
 use crate::lang;
 use crate::model::ir::Model;
 use crate::sat::SolverKind;
+use crate::transys::Por;
+use crate::transys::frame::Encoding;
+use crate::transys::query::SymBreak;
 use crate::verdict::PropId;
 pub use crate::verdict::{EXIT_LIMIT, EXIT_NOT_PROVED, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
@@ -347,7 +347,7 @@ pub(crate) fn parse_int_range(s: &str) -> Result<(i64, i64), String> {
     let (a, b) = s.trim().split_once("..").ok_or_else(bad)?;
     let lo: i64 = a.trim().parse().map_err(|_| bad())?;
     let hi: i64 = b.trim().parse().map_err(|_| bad())?;
-    let max = crate::model::ir::MAX_INT_VALUES;
+    let max = crate::model::ints::MAX_INT_VALUES;
     if hi < lo {
         return Err(format!("the int window {lo}..{hi} is empty"));
     }

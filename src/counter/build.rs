@@ -21,7 +21,7 @@ pub struct CounterView {
     /// The integer globals that count processes: each appears in a place invariant
     /// with the counts of some classes (`Cnt` in `#{x : Pc[x] = Reading} = Cnt`). Empty
     /// when no global counts processes; the view then has nothing to offer that a
-    /// clause over a few processes cannot say (`ic3::counting`).
+    /// clause over a few processes cannot say (`ic3::counter_view`).
     pub counters: Vec<String>,
     /// The number of local-state classes (before elimination).
     pub classes: usize,

@@ -16,7 +16,7 @@
 //!   every transition keeps, `linear`) eliminate counters; each is a readable lemma
 //!   `#{x : P(x)} = E` of the certificate. A global that such an equality ties to
 //!   the counts *counts processes* (`CounterView::counters`); IC3 uses the view only
-//!   for families that have one (`ic3::counting`).
+//!   for families that have one (`ic3::counter_view`).
 //!
 //! The counter model is built as IR, printed and read back through the front end (as
 //! `live::Product` does); it is an exact abstraction of the width-n instance, but nothing

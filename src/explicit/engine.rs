@@ -2,7 +2,7 @@
 //! breadth-first search for safety (`reach`), nested depth-first search and the fair
 //! SCC search for `ltl` properties (`ndfs`), stopping at the first limit.
 
-use super::ndfs::{self, LiveOptions, LiveResult, LiveSearch, LiveVerdict};
+use super::ndfs::{self, NdfsOptions, NdfsResult, NdfsSearch, NdfsVerdict};
 use super::reach::{self, ReachOptions, StoreKind};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::ltl::{self, LtlProperty};
@@ -28,7 +28,7 @@ pub struct ExplicitEngine {
     /// default (0, one per core) is the safety search's: the parallel `ltl` search runs
     /// only when asked for (`--threads T`), see docs/engines.md.
     pub live_threads: usize,
-    /// Rank the ints of a model that qualifies (`model::rank`).
+    /// Rank the ints of a model that qualifies (`model::ints::ranked`).
     pub rank_ints: bool,
     /// Partial symmetry (`explicit::partial`) on families that are not fully
     /// symmetric.
@@ -40,8 +40,8 @@ pub struct ExplicitEngine {
 
 impl ExplicitEngine {
     /// The `ltl` search settings for a problem under a control.
-    pub fn live_options(&self, p: &Problem, ctl: &Control) -> LiveOptions {
-        LiveOptions {
+    pub fn live_options(&self, p: &Problem, ctl: &Control) -> NdfsOptions {
+        NdfsOptions {
             symmetry: self.symmetry,
             fair: p.fair,
             max_states: self.max_states,
@@ -50,7 +50,7 @@ impl ExplicitEngine {
             stop: ctl.stop.clone(),
             progress: ctl.progress,
             shorten: self.shorten,
-            search: LiveSearch::Auto,
+            search: NdfsSearch::Auto,
             threads: self.live_threads,
             dead_cells: self.dead_cells,
         }
@@ -81,7 +81,7 @@ pub fn liveness_size(
     model: &Model,
     n: usize,
     props: &[LtlProperty],
-    opts: &LiveOptions,
+    opts: &NdfsOptions,
     range_known: bool,
     notes: &mut Vec<String>,
 ) -> SizeReport {
@@ -135,15 +135,15 @@ pub fn liveness_size(
                 break;
             }
             match r.verdict {
-                LiveVerdict::Violated => {
+                NdfsVerdict::Violated => {
                     verdict = match r.lasso {
                         Some(l) => Verdict::violated_by_lasso(l),
                         None => Verdict::Unknown,
                     };
                     break;
                 }
-                LiveVerdict::Holds => {}
-                LiveVerdict::Unknown => verdict = Verdict::Unknown,
+                NdfsVerdict::Holds => {}
+                NdfsVerdict::Unknown => verdict = Verdict::Unknown,
             }
             if r.limit.is_some() {
                 verdict = Verdict::Unknown;
@@ -167,7 +167,7 @@ pub fn liveness_size(
 }
 
 /// Adds one nested search's figures to a size's report.
-fn add_stats(report: &mut SizeReport, r: &LiveResult, searches: &mut Vec<String>) {
+fn add_stats(report: &mut SizeReport, r: &NdfsResult, searches: &mut Vec<String>) {
     let s = &mut report.stats;
     *s.states.get_or_insert(0) += r.stats.states;
     *s.transitions.get_or_insert(0) += r.stats.transitions;

@@ -5,10 +5,10 @@
 //! free state variables under the state constraints (every cell within its type), the
 //! same frame the proof checker uses for arbitrary states.
 
-use crate::bmc::frame::Encoding;
-use crate::bmc::unroll::Unroller;
 use crate::model::ir::Model;
 use crate::sat::{SolveResult, SolverKind, Stop};
+use crate::transys::frame::Encoding;
+use crate::transys::unroll::Unroller;
 
 /// For each property of `props` that has a tuple of pairwise distinct processes at size
 /// `n`: `Some(true)` when some state of the instance (any values of the cells' types)

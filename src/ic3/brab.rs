@@ -14,9 +14,9 @@
 //! state, so the candidates are the strongest clauses of their size the states allow.
 
 use super::reach::Reached;
-use crate::bmc::transys::{StateVar, Transys};
 use crate::model::ir::Ty;
 use crate::proof::lemma::{Cube, Lemma};
+use crate::transys::{StateVar, Transys};
 use std::collections::HashSet;
 
 /// Candidates over at most this many processes.
@@ -215,7 +215,7 @@ fn cubes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bmc::frame::Encoding;
+    use crate::transys::frame::Encoding;
 
     #[test]
     fn a_mutex_gives_its_exclusion_and_no_clause_a_state_shows() {

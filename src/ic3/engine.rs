@@ -7,15 +7,15 @@
 
 use super::{Cex, Ic3Options, Ic3Outcome, Ic3Stats, houdini, prove};
 use crate::bmc::driver::{self, BmcOptions};
-use crate::bmc::frame::Encoding;
-use crate::bmc::query::SymBreak;
-use crate::bmc::transys::Transys;
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem, Reduction};
 use crate::live::{self, LOOP_PROP, Product};
 use crate::model::ir::{Model, Ty};
 use crate::proof::finish::{self, Findings};
 use crate::proof::lemma::{Anchor, Lemma};
 use crate::sat::SolverKind;
+use crate::transys::Transys;
+use crate::transys::frame::Encoding;
+use crate::transys::query::SymBreak;
 use crate::verdict::{PropId, SizeReport};
 use std::time::{Duration, Instant};
 
@@ -515,7 +515,7 @@ impl Ic3Engine {
 
     /// Run IC3 on the problem, every (property, size) of `skip` already answered. For a
     /// family in the counter view's fragment with a global that counts processes, first
-    /// on the counter view for at most `COUNTING_BUDGET` (`counting`, kept only when
+    /// on the counter view for at most `COUNTER_BUDGET` (`counting`, kept only when
     /// its certificate checks), then on the per-process aggregate.
     pub fn findings(
         &self,
@@ -525,14 +525,14 @@ impl Ic3Engine {
     ) -> Result<Findings, String> {
         if p.model.number_procs.is_none() && crate::counter::fragment(p.model).is_ok() {
             let now = Instant::now();
-            let share = ctl.deadline.map_or(COUNTING_BUDGET, |d| {
-                COUNTING_BUDGET.min(d.saturating_duration_since(now) / 2)
+            let share = ctl.deadline.map_or(COUNTER_BUDGET, |d| {
+                COUNTER_BUDGET.min(d.saturating_duration_since(now) / 2)
             });
             let limited = Control {
                 deadline: Some(now + share),
                 ..ctl.clone()
             };
-            if let Some(f) = super::counting::findings(self, p, &limited, ctl, skip)? {
+            if let Some(f) = super::counter_view::findings(self, p, &limited, ctl, skip)? {
                 return Ok(f);
             }
         }
@@ -632,7 +632,7 @@ impl Ic3Engine {
             live::fill_unknown(&mut reports, p.model, k);
             return Ok((reports, out));
         }
-        let c = self.counting(p, ctl, k, super::live::MAX_ROUNDS, None)?;
+        let c = self.klive(p, ctl, k, super::klive::MAX_ROUNDS, None)?;
         let mut reports = c.reports;
         let mut out = Outcome {
             limit: c.limit,
@@ -646,7 +646,7 @@ impl Ic3Engine {
             return Ok((reports, out));
         }
         if out.limit.is_none() {
-            for (a, b) in super::live::runs(&c.open) {
+            for (a, b) in super::klive::runs(&c.open) {
                 let part = Problem {
                     min: a,
                     max: b,
@@ -716,4 +716,4 @@ impl Ic3Engine {
 /// most this much. Running the per-process search first for a short time instead is
 /// not possible today: its lemma matching does not look at the deadline (barrier_bug
 /// 1..16 runs past `--timeout`).
-const COUNTING_BUDGET: Duration = Duration::from_secs(10);
+const COUNTER_BUDGET: Duration = Duration::from_secs(10);

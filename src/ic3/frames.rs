@@ -6,10 +6,10 @@ use super::{
     Cex, EAGER_ORBIT, Entry, INF, Obligation, Pdr, RelInd, Stopped, add_guarded, blocking_clause,
     new_solver, rep_violated,
 };
-use crate::bmc::transys::{FIRE, STATE, STEP};
 use crate::proof::lemma::{self, Cube, Lemma};
 use crate::sat::circuit::FALSE;
 use crate::sat::{Lit, SolveResult};
+use crate::transys::{FIRE, STATE, STEP};
 use crate::verdict::{Limit, PropId};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

@@ -4,8 +4,8 @@
 //! Generalization in IC3*, FMCAD 2013), otherwise joining the cube with it.
 
 use super::{Found, Pdr, RelInd, Stopped};
-use crate::bmc::transys::StateVar;
 use crate::proof::lemma::{self, Cube, Rel};
+use crate::transys::StateVar;
 
 /// Counterexamples to generalization tried per atom, and their nesting depth.
 const MAX_CTGS: usize = 3;
@@ -29,7 +29,7 @@ impl Pdr<'_, '_> {
         }
         // Presence atoms first: a lemma that holds at every width is worth more.
         let mut order = cube.clone();
-        order.sort_by_key(|(v, _)| !matches!(v, crate::bmc::transys::StateVar::Absent(_)));
+        order.sort_by_key(|(v, _)| !matches!(v, crate::transys::StateVar::Absent(_)));
         for a in order {
             if cube.len() <= 1 {
                 break;

@@ -5,9 +5,9 @@
 //! its conjunction is inductive, so it may sit in every IC3 frame. Used to carry the
 //! lemmas IC3 learnt at small sizes over to a larger range.
 
-use crate::bmc::transys::{FIRE, STATE, STEP, Transys};
 use crate::proof::lemma::Lemma;
 use crate::sat::{Lit, SolveResult, SolverKind, Stop};
+use crate::transys::{FIRE, STATE, STEP, Transys};
 
 /// Candidates whose orbits are larger than this are dropped at once. Orbits are
 /// clauses of this solver only; Peterson's ladder keeps its 4-process lemmas up to
@@ -101,7 +101,7 @@ pub fn houdini(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bmc::frame::Encoding;
+    use crate::transys::frame::Encoding;
 
     #[test]
     fn a_lemma_with_no_atoms_is_false_and_dropped() {

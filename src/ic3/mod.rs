@@ -1,7 +1,7 @@
 //! IC3 / property-directed reachability (A. R. Bradley, *SAT-Based Model Checking
 //! without Unrolling*, VMCAI 2011; N. Eén, A. Mishchenko and R. Brayton, *Efficient
 //! Implementation of Property Directed Reachability*, FMCAD 2011) over a transition
-//! system (`bmc::transys`), one size or the aggregate of a range of sizes, at the level
+//! system (`transys`), one size or the aggregate of a range of sizes, at the level
 //! of values: cubes are conjunctions of "cell = value" and presence atoms
 //! (`proof::lemma`).
 //!
@@ -34,19 +34,19 @@
 //! shortest trace with BMC and replays it; invariants are checked by `proof::check`.
 
 pub mod brab;
-mod counting;
+mod counter_view;
 pub mod engine;
 mod frames;
 mod generalize;
 pub mod houdini;
-pub mod live;
+pub mod klive;
 mod query;
 mod reach;
 
-use crate::bmc::transys::{FIRE, STATE, STEP, StateVar, Transys};
 use crate::proof::lemma::{self, Cube, Lemma};
 use crate::sat::circuit::FALSE;
 use crate::sat::{Backend, Lit, SolverKind, Stop};
+use crate::transys::{FIRE, STATE, STEP, StateVar, Transys};
 use crate::verdict::{Limit, PropId};
 use std::collections::HashMap;
 use std::time::Instant;

@@ -3,9 +3,9 @@
 //! a state found to the atoms that force it.
 
 use super::{Found, Pdr, RelInd, Stopped, TEMP_ORBIT, blocking_clause};
-use crate::bmc::transys::StateVar;
 use crate::proof::lemma::{self, Cube, Lemma};
 use crate::sat::{Lit, SolveResult};
+use crate::transys::StateVar;
 
 impl Pdr<'_, '_> {
     /// Solve with solver i; for frames, lazily add every orbit instance a model

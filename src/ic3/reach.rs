@@ -17,11 +17,11 @@
 //! used with the order-preserving orbits of an ordered family: those are guesses, so
 //! the frames need not contain every reached state.
 
-use crate::bmc::transys::{StateVar, Transys};
 use crate::model::eval::successors;
 use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
 use crate::proof::lemma::{self, Cube};
+use crate::transys::{StateVar, Transys};
 use std::collections::HashMap;
 
 /// At most this many states, over every width (German at sizes 1..2: 1,500).

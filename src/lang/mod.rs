@@ -81,7 +81,7 @@ pub fn with_int_window(model: &Model, window: (i64, i64)) -> Result<Model, Box<L
     load_str_with(&model.source.name, &model.source.text, &opts)
 }
 
-/// A model built from another (`model::assume`, `model::absint`) printed and read
+/// A model built from another (`model::assume`, `model::ints::abstracted`) printed and read
 /// back: its source text is then its own, so that the independent checker, which reads
 /// a certificate's lemmas beside the model's text (`proof::check::with_lemmas`), and
 /// `nfold certify` check that model, not the one as written. Its spans point into the

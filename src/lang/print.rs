@@ -13,7 +13,7 @@ fn type_text(m: &Model, t: Ty) -> String {
         // The int window is a range underneath; read back, `int` gets it again from
         // the loader's settings (`LoadOptions::of`).
         t if m.is_int_ty(t) => "int".into(),
-        // Ints read as an enumeration (`model::litint`) print back as `int`.
+        // Ints read as an enumeration (`model::ints::literal`) print back as `int`.
         Ty::Enum(e) if m.lit_ints.as_ref().is_some_and(|l| l.enum_id == e) => "int".into(),
         Ty::Enum(e) => m.enums[e].name.clone(),
         Ty::Range(r) => {
@@ -48,7 +48,7 @@ pub fn expr_text(m: &Model, locals: &[Local], e: &Expr) -> String {
             // A literal of a literal-valued int (an interval is never written in a
             // formula: comparisons keep their literals).
             Some(l) => match l.values.get(*v as usize) {
-                Some(crate::model::litint::LitVal::Lit(k)) if *k < 0 => {
+                Some(crate::model::ints::literal::LitVal::Lit(k)) if *k < 0 => {
                     format!("(0 - {})", -(*k as i128))
                 }
                 Some(x) => x.name(),
@@ -155,7 +155,7 @@ pub fn model_text(m: &Model) -> String {
     for r in &m.ranges {
         // `int` is the loader's range for the int window (the text cannot declare
         // it): read back, the window comes from the loader's settings, and a model
-        // whose ints became an enumeration (`model::litint`, `model::absint`) has
+        // whose ints became an enumeration (`model::ints::literal`, `model::ints::abstracted`) has
         // it unused.
         if !r.name.contains("..") && r.name != "int" {
             out.push_str(&format!(

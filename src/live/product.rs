@@ -71,7 +71,7 @@ pub enum Variant {
     /// k-liveness (Claessen, Sörensson 2012): a counter of completed rounds (an
     /// accepting automaton state left and, under fairness, every process served since
     /// the last count), the property "the counter reaches k".
-    Counting(usize),
+    Klive(usize),
     /// The plain product, for a justice property (AIGER 1.9, `bmc::aiger`): no loop
     /// bookkeeping and no fairness flags (the exporter reads fairness off the
     /// transition system); the property is "the automaton state is accepting", which
@@ -648,7 +648,7 @@ impl Product {
             shadows,
             count: match variant {
                 Variant::LoopClosing | Variant::Justice => None,
-                Variant::Counting(k) => {
+                Variant::Klive(k) => {
                     m.ranges.push(RangeType {
                         name: format!("{prefix}_rounds"),
                         lo: SizeExpr::Lit(0),
@@ -684,7 +684,7 @@ impl Product {
                 transitions.push(b.save(&m));
                 origin.push(Origin::Save);
             }
-            Variant::Counting(_) => {
+            Variant::Klive(_) => {
                 transitions.push(b.count());
                 origin.push(Origin::Count);
             }

@@ -119,8 +119,8 @@ pub fn certified_model(model: &Model, cert: &Certificate) -> Result<Option<Model
         .ok_or_else(|| {
             format!("the certificate is about `{name}`, an ltl property the model lacks")
         })?;
-    let variant = match cert.counting {
-        Some(k) => Variant::Counting(k),
+    let variant = match cert.klive {
+        Some(k) => Variant::Klive(k),
         None => Variant::LoopClosing,
     };
     Ok(Some(Product::build(model, prop, *fair, variant)?.model))
@@ -136,8 +136,8 @@ pub fn mark_certificate(
 ) -> Arc<Certificate> {
     let marked = Arc::new(Certificate {
         liveness: Some((model.ltls[prod.prop].name.clone(), prod.fair)),
-        counting: match prod.variant {
-            Variant::Counting(k) => Some(k),
+        klive: match prod.variant {
+            Variant::Klive(k) => Some(k),
             Variant::LoopClosing | Variant::Justice => None,
         },
         ..(**cert).clone()

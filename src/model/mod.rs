@@ -3,10 +3,8 @@
 //! permutation action with canonical representatives, the dead cells an explicit
 //! search may normalize (`dead`), and the seeded generator of random runs (`rng`).
 
-pub mod absint;
 pub mod assume;
 pub mod canon;
-pub mod classes;
 pub mod compiled;
 pub mod data;
 pub mod dead;
@@ -14,8 +12,7 @@ pub mod eval;
 pub mod extra;
 pub mod init;
 pub mod instance;
+pub mod ints;
 pub mod ir;
-pub mod litint;
-pub mod rank;
 pub mod rng;
 pub mod walk;

@@ -12,19 +12,19 @@
 //!    pass's "none up to its depth" stands).
 //!
 //! `ltl` properties go through the same phases with the liveness engines
-//! (`portfolio::live`), and both decide when a size still goes to the explicit search
+//! (`portfolio::ltl_route`), and both decide when a size still goes to the explicit search
 //! by one policy (`portfolio::growth`).
 
 use super::beside::Beside;
 use super::growth::{Budget, Cost, Growth, Refusal, memory_budget};
 use crate::bmc::driver::{self, BmcOptions};
-use crate::bmc::frame::Encoding;
-use crate::bmc::query::SymBreak;
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::explicit::reach::{self, ReachOptions};
 use crate::ic3::engine::Ic3Engine;
 use crate::proof::finish::{self, Findings};
 use crate::sat::SolverKind;
+use crate::transys::frame::Encoding;
+use crate::transys::query::SymBreak;
 use crate::verdict::{Kind, Limit, PropId, SizeReport};
 use std::time::{Duration, Instant};
 
@@ -60,7 +60,7 @@ pub struct AutoEngine {
     /// `ltl` properties: the time IC3 may take before the explicit search takes the
     /// open sizes back.
     pub live_ic3_seconds: f64,
-    /// Rank the ints of a model that qualifies (`model::rank`): its sizes then all go to
+    /// Rank the ints of a model that qualifies (`model::ints::ranked`): its sizes then all go to
     /// the explicit search, which is finite and exact on the ranked model while the SAT
     /// engines would check the int window only.
     pub rank_ints: bool,
@@ -237,7 +237,7 @@ impl Engine for AutoEngine {
             self.bmc_depth, self.lasso_seconds, self.live_ic3_seconds,
         );
         let search = crate::explicit::engine::live_text(p, 1);
-        // Phase 0 (`portfolio::live::ranked`) when every property is a response one.
+        // Phase 0 (`portfolio::ltl_route::ranked`) when every property is a response one.
         let ranks = crate::rank::engine::applies(p.model, &p.ltls);
         let first = if ranks {
             "ranking proofs of the response properties at every size (over an IC3 invariant; if they do not prove all: "
@@ -266,7 +266,7 @@ impl Engine for AutoEngine {
         } else {
             format!("; then for `ltl` properties, {live}")
         };
-        if self.rank_ints && crate::model::rank::applies(p.model).is_some() {
+        if self.rank_ints && crate::model::ints::ranked::applies(p.model).is_some() {
             return format!(
                 "auto: ints ranked, every size by exhaustive explicit search (sizes it cannot finish: BMC up to depth {} and IC3 over the int window) ({}{sym})",
                 self.bmc_depth,
@@ -333,7 +333,7 @@ impl AutoEngine {
         let mut first_open = p.min;
         let mut ranked = false;
         if self.rank_ints
-            && let Some(r) = crate::model::rank::applies(p.model)
+            && let Some(r) = crate::model::ints::ranked::applies(p.model)
         {
             ranked = true;
             let Phase { done, users, .. } =

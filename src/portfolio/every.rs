@@ -23,8 +23,6 @@
 //! one when one invariant for all is not found, so that a property violated at some
 //! size, or not proved, leaves the others' answers standing.
 
-use crate::bmc::frame::Encoding;
-use crate::bmc::transys::Transys;
 use crate::cert::{CertLemma, Certificate, text_hash};
 use crate::engine::{Control, Problem};
 use crate::ic3::engine::Ic3Engine;
@@ -34,6 +32,8 @@ use crate::proof::check::check_every;
 use crate::proof::cutoff;
 use crate::proof::lemma::Lemma;
 use crate::sat::SolverKind;
+use crate::transys::Transys;
+use crate::transys::frame::Encoding;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -153,7 +153,7 @@ fn refused(model: &Model, symmetry: bool) -> Option<String> {
     (!symmetry).then(|| "needs symmetric lemma orbits (--no-symmetry was given)".into())
 }
 
-/// The over-approximation of `model` over the classes of its ints (`model::absint`),
+/// The over-approximation of `model` over the classes of its ints (`model::ints::abstracted`),
 /// when the ints' steps are all that keeps `model` out of the fragment of the cutoff
 /// argument: a proof on it is a proof for the model (never a refutation).
 pub fn abstraction(model: &Model) -> Option<Model> {
@@ -165,11 +165,11 @@ pub fn abstraction(model: &Model) -> Option<Model> {
         .filter(|a| cutoff::fragment(a).is_ok())
 }
 
-/// The model over the classes of its ints (`model::absint`), read back
+/// The model over the classes of its ints (`model::ints::abstracted`), read back
 /// (`lang::read_back`): what a certificate saying `abstraction ints` is about.
 pub fn abstracted(model: &Model) -> Result<Model, String> {
     crate::lang::read_back(
-        &crate::model::absint::abstracted(model)?,
+        &crate::model::ints::abstracted::abstracted(model)?,
         "the model over the classes of its ints",
     )
 }
@@ -520,7 +520,7 @@ fn attempt(
         // Ints are in the fragment only checked over their window (`int_bound`).
         ints: model.int_window.as_ref().map(|w| (w.lo, w.hi)),
         liveness: None,
-        counting: None,
+        klive: None,
         ranking: None,
         assume: model.assumed.clone(),
         abstraction: model.abs_ints.is_some(),

@@ -1,7 +1,7 @@
 //! When `auto` still gives a size to the explicit search: the cost of the next size
 //! predicted from the growth of the sizes searched before it (time, states, bytes),
 //! against the phase's budgets. Shared by the safety search (`auto`) and the `ltl`
-//! search (`portfolio::live`), so that both follow one policy.
+//! search (`portfolio::ltl_route`), so that both follow one policy.
 //!
 //! The prediction continues the growth factor per size between the last two sizes
 //! searched (explicit state spaces of parameterized families grow about geometrically

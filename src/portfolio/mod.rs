@@ -9,5 +9,5 @@ pub mod auto;
 mod beside;
 pub mod every;
 pub mod growth;
-mod live;
+mod ltl_route;
 pub mod probe;

@@ -376,7 +376,7 @@ pub fn fragment(m: &Model) -> Result<Fragment, Outside> {
 }
 
 /// Whether the model's Cubicle ints (with arithmetic; literal-valued ones were read as
-/// an enumeration, `model::litint`) can be checked over their window for every n, and
+/// an enumeration, `model::ints::literal`) can be checked over their window for every n, and
 /// whether an array holds them (`Ok(true)`). The window is exact for runs that never
 /// leave it, and the certificate must prove that no run does (`int_bound` at every
 /// size 1..c, where c covers the step and the cell stored): then the runs over the
@@ -439,8 +439,8 @@ fn pointers(m: &Model, window: Option<&Result<bool, Outside>>) -> Result<usize, 
                     continue;
                 }
                 // Literal-valued ints were read as an enumeration when loaded
-                // (`model::litint`); these are not: say why.
-                let why = match crate::model::litint::analyse(m) {
+                // (`model::ints::literal`); these are not: say why.
+                let why = match crate::model::ints::literal::analyse(m) {
                     Err(e) => format!(
                         "; not literal-valued: {} at {}",
                         e.what,

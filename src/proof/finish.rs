@@ -4,14 +4,14 @@
 //! certificate, checked by `proof::check` at every size it is claimed for.
 
 use crate::bmc::driver::{self, BmcOptions};
-use crate::bmc::frame::Encoding;
-use crate::bmc::query::SymBreak;
 use crate::cert::{CertLemma, Certificate, text_hash};
 use crate::engine::{Control, Problem};
 use crate::model::ir::Model;
 use crate::proof::check::{self, SizeCheck};
 use crate::sat::SolverKind;
 use crate::trace::Trace;
+use crate::transys::frame::Encoding;
+use crate::transys::query::SymBreak;
 use crate::verdict::{PropId, Stats, Verdict};
 use std::sync::Arc;
 
@@ -160,7 +160,7 @@ fn certificate(
         ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
         every: None,
         liveness: None,
-        counting: None,
+        klive: None,
         ranking: None,
         assume: p.model.assumed.clone(),
         abstraction: p.model.abs_ints.is_some(),

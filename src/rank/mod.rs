@@ -20,9 +20,6 @@
 
 pub mod engine;
 
-use crate::bmc::frame::Encoding;
-use crate::bmc::transys::StateVar;
-use crate::bmc::unroll::Unroller;
 use crate::cert::{CertLemma, Certificate, RankPhase, Ranking, text_hash};
 use crate::engine::{Control, Problem};
 use crate::ic3::engine::Ic3Engine;
@@ -30,6 +27,9 @@ use crate::lang::print::expr_text;
 use crate::live::response::{self, Response};
 use crate::model::ir::{Expr, Local, Model, Ty};
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
+use crate::transys::StateVar;
+use crate::transys::frame::Encoding;
+use crate::transys::unroll::Unroller;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// At most this many local states of the property's process.
@@ -105,7 +105,7 @@ pub fn prove_size(
         ints: model.int_window.as_ref().map(|w| (w.lo, w.hi)),
         every: None,
         liveness: Some((name.to_string(), fair)),
-        counting: None,
+        klive: None,
         assume: Vec::new(),
         abstraction: false,
         nodes: Vec::new(),

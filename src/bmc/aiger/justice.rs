@@ -35,11 +35,11 @@
 //! the justice property.
 
 use super::{Aig, build_with};
-use crate::bmc::frame::Encoding;
-use crate::bmc::transys::Transys;
 use crate::live::{LOOP_PROP, Product, Variant};
 use crate::model::ir::Model;
 use crate::sat::Lit;
+use crate::transys::Transys;
+use crate::transys::frame::Encoding;
 
 /// The justice export of `model`'s `ltl` property `prop` at sizes `min..=max` (one
 /// size: `min == max`); `reset_values` as in `aiger::build`. The bad outputs are

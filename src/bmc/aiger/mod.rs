@@ -69,10 +69,10 @@
 
 pub mod justice;
 
-use super::transys::{FIRE, STATE, STEP, Transys};
 use crate::sat::circuit::{FALSE, TRUE};
 use crate::sat::{Lit, SolveResult, SolverKind, Stop};
 use crate::trace::step_label;
+use crate::transys::{FIRE, STATE, STEP, Transys};
 use std::collections::HashMap;
 use std::io::{self, Write};
 
@@ -620,7 +620,7 @@ impl Aig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bmc::frame::Encoding;
+    use crate::transys::frame::Encoding;
 
     #[test]
     fn deltas_and_folding() {

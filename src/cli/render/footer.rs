@@ -190,7 +190,7 @@ pub fn footer(run: &Run) -> String {
                 } else {
                     format!("{} lemmas", c.lemmas.len())
                 },
-                match (&c.liveness, c.counting) {
+                match (&c.liveness, c.klive) {
                     (Some(_), Some(k)) => format!(" of its k-liveness product (k = {k})"),
                     (Some(_), None) => " of its liveness-to-safety product".to_string(),
                     _ => String::new(),

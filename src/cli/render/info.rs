@@ -25,8 +25,8 @@ pub(super) fn type_text(m: &Model, t: Ty) -> String {
 /// Sizes of the SAT encoding at size n (binary cells): frame 0, one step of the
 /// transition relation, and each bad-state check.
 pub(super) fn sat_sizes(m: &Model, n: usize) -> String {
-    use crate::bmc::frame::Encoding;
-    use crate::bmc::unroll::Unroller;
+    use crate::transys::frame::Encoding;
+    use crate::transys::unroll::Unroller;
     let mut u = Unroller::new(m, n, Encoding::Binary);
     u.add_step();
     let s1 = u.size();

@@ -59,9 +59,9 @@ pub(crate) struct Run<'a> {
     pub fair: Option<bool>,
     /// The `ltl` properties of the run.
     pub ltls: Vec<usize>,
-    /// Whether the ints are ranked, and why not (`model::rank`), for the header; empty
+    /// Whether the ints are ranked, and why not (`model::ints::ranked`), for the header; empty
     /// for a model without ints.
-    pub ranking: String,
+    pub ints_ranked: String,
 }
 
 /// How a row names its property: `invariant NAME` for an invariant (`Unsafe::label`);
@@ -95,13 +95,13 @@ pub fn ints_line(m: &Model) -> String {
     }
 }
 
-/// `ranking   ...`: whether the ints are replaced by their rank (empty when the model
-/// has none).
-pub fn ranking_line(run: &Run) -> String {
-    if run.ranking.is_empty() {
+/// `ints      ...`: whether the ints are replaced by their rank (empty when the model
+/// has none that could be).
+pub fn ranked_ints_line(run: &Run) -> String {
+    if run.ints_ranked.is_empty() {
         String::new()
     } else {
-        format!("ranking   {}\n", run.ranking)
+        format!("ints      {}\n", run.ints_ranked)
     }
 }
 

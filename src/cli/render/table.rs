@@ -1,7 +1,7 @@
 //! The lines before the table (model, symmetry, ints, dead cells, fairness, engine) and
 //! the table's rows: one per size and property.
 
-use super::{Run, ints_line, label, ranking_line};
+use super::{Run, ints_line, label, ranked_ints_line};
 use crate::model::ir::Model;
 use crate::verdict::{Proof, SizeReport, Verdict};
 
@@ -130,7 +130,7 @@ pub fn header(run: &Run) -> String {
         run.model.source.name,
         symmetry_line(run),
         ints_line(run.model),
-        ranking_line(run),
+        ranked_ints_line(run),
         dead_line(run),
         fairness_line(run),
         run.engine_text,

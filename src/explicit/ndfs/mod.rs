@@ -23,7 +23,7 @@
 //! without executing on it (the process of a step is its transition's first
 //! parameter).
 //!
-//! **Which search answers** (`check`, `LiveSearch::Auto`): under fairness the SCC
+//! **Which search answers** (`check`, `NdfsSearch::Auto`): under fairness the SCC
 //! search, reduced by symmetry where it identifies states (`symmetry_reduces`);
 //! without fairness the nested search, reduced likewise. (The light-weight fair nested
 //! search of D. Bošnački, *A Light-weight Algorithm for Model Checking with Symmetry Reduction and Weak Fairness*, SPIN 2003, Fig. 4, which may miss a fair cycle under
@@ -62,9 +62,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// Which search to run (`LiveOptions::search`).
+/// Which search to run (`NdfsOptions::search`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum LiveSearch {
+pub enum NdfsSearch {
     /// The fair SCC search under fairness, the nested search without (see the module
     /// comment).
     #[default]
@@ -78,7 +78,7 @@ pub enum LiveSearch {
 
 /// How to search.
 #[derive(Clone, Debug, Default)]
-pub struct LiveOptions {
+pub struct NdfsOptions {
     /// Reduce by symmetry (only honoured when the family is fully symmetric).
     pub symmetry: bool,
     /// Only weakly fair cycles count.
@@ -95,7 +95,7 @@ pub struct LiveOptions {
     /// Look for a shorter lasso once one is found (see `shorten`).
     pub shorten: bool,
     /// Which search answers.
-    pub search: LiveSearch,
+    pub search: NdfsSearch,
     /// Threads: with 2 or more (and `search` left `Auto`), the parallel search
     /// (`par`) answers; 0 or 1, the sequential ones.
     pub threads: usize,
@@ -141,7 +141,7 @@ const SHORTEN_BUDGET: (usize, usize) = (10_000, 1_000_000);
 
 /// The answer for one property, size and process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LiveVerdict {
+pub enum NdfsVerdict {
     /// Every reachable (fair) cycle was ruled out.
     Holds,
     /// A lasso was found and replayed.
@@ -150,20 +150,20 @@ pub enum LiveVerdict {
     Unknown,
 }
 
-impl LiveVerdict {
+impl NdfsVerdict {
     /// The JSON spelling: `holds`, `violated` or `unknown`.
     pub fn json_name(self) -> &'static str {
         match self {
-            LiveVerdict::Holds => "holds",
-            LiveVerdict::Violated => "violated",
-            LiveVerdict::Unknown => "unknown",
+            NdfsVerdict::Holds => "holds",
+            NdfsVerdict::Violated => "violated",
+            NdfsVerdict::Unknown => "unknown",
         }
     }
 }
 
 /// Measurements of one search.
 #[derive(Clone, Debug, Default)]
-pub struct LiveStats {
+pub struct NdfsStats {
     /// Product states (canonical system state, automaton state) stored.
     pub states: usize,
     /// Nodes entered by the first search (the only one of the SCC search).
@@ -181,7 +181,7 @@ pub struct LiveStats {
 
 /// The outcome for one property at one size and process.
 #[derive(Clone, Debug)]
-pub struct LiveResult {
+pub struct NdfsResult {
     pub size: usize,
     /// The `ltl` property (index into `model.ltls`).
     pub prop: usize,
@@ -191,11 +191,11 @@ pub struct LiveResult {
     /// The search that answered.
     pub algorithm: Algorithm,
     pub fair: bool,
-    pub verdict: LiveVerdict,
+    pub verdict: NdfsVerdict,
     pub lasso: Option<Lasso>,
     /// A range error met while searching (the search stops there).
     pub range: Option<Trace>,
-    pub stats: LiveStats,
+    pub stats: NdfsStats,
     pub limit: Option<Limit>,
     /// Lassos or traces that failed to replay (an engine bug; the verdict is unknown).
     pub internal_errors: Vec<String>,
@@ -236,8 +236,8 @@ pub fn check(
     n: usize,
     p: &LtlProperty,
     process: Option<i64>,
-    opts: &LiveOptions,
-) -> LiveResult {
+    opts: &NdfsOptions,
+) -> NdfsResult {
     let use_sym = opts.symmetry && symmetry_reduces(model, n, process);
     if opts.fair && n > MAX_FAIR_PROCESSES {
         let mut r = report::finish(
@@ -248,23 +248,23 @@ pub fn check(
             opts,
             Algorithm::Scc,
             false,
-            LiveStats::default(),
+            NdfsStats::default(),
             report::Found::Nothing,
             Instant::now(),
         );
-        r.verdict = LiveVerdict::Unknown;
+        r.verdict = NdfsVerdict::Unknown;
         r.internal_errors.push(format!(
             "weak fairness is tracked for at most {MAX_FAIR_PROCESSES} processes"
         ));
         return r;
     }
     if opts.threads >= 2
-        && opts.search == LiveSearch::Auto
+        && opts.search == NdfsSearch::Auto
         && let Some(r) = par::search(model, n, p, process, opts, use_sym, opts.threads)
     {
         return r;
     }
-    if opts.fair || opts.search == LiveSearch::Scc {
+    if opts.fair || opts.search == NdfsSearch::Scc {
         scc::search(model, n, p, process, opts, use_sym)
     } else {
         search::search(model, n, p, process, opts, use_sym)

@@ -27,7 +27,7 @@ use super::par_scc::Tarjan;
 use super::report::{Found, Run, finish};
 use super::unfold::{deadlock_lasso, real_path};
 use super::walk::{Unfold, Walk};
-use super::{Algorithm, LiveOptions, LiveResult, LiveStats};
+use super::{Algorithm, NdfsOptions, NdfsResult, NdfsStats};
 use crate::ltl::LtlProperty;
 use crate::model::compiled::Compiled;
 use crate::model::instance::Instance;
@@ -42,10 +42,10 @@ pub(super) fn search(
     n: usize,
     p: &LtlProperty,
     process: Option<i64>,
-    opts: &LiveOptions,
+    opts: &NdfsOptions,
     use_sym: bool,
     threads: usize,
-) -> Option<LiveResult> {
+) -> Option<NdfsResult> {
     let start = Instant::now();
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
@@ -91,7 +91,7 @@ pub(super) fn search(
     } else {
         Algorithm::ParScc
     };
-    let done = |stats: LiveStats, found: Found| {
+    let done = |stats: NdfsStats, found: Found| {
         finish(
             model, p, n, process, opts, algorithm, use_sym, stats, found, start,
         )
@@ -99,10 +99,10 @@ pub(super) fn search(
     match seeded {
         Found::Nothing => {}
         Found::Limit(l) => {
-            let stats = LiveStats {
+            let stats = NdfsStats {
                 states: seeds.len(),
                 bytes: seeds.bytes(),
-                ..LiveStats::default()
+                ..NdfsStats::default()
             };
             return Some(done(stats, Found::Limit(l)));
         }
@@ -115,20 +115,20 @@ pub(super) fn search(
         Ok(g) => g,
         Err(Stopped::Fault) => return None,
         Err(Stopped::Limit(l, states, bytes)) => {
-            let stats = LiveStats {
+            let stats = NdfsStats {
                 states,
                 bytes,
-                ..LiveStats::default()
+                ..NdfsStats::default()
             };
             return Some(done(stats, Found::Limit(l)));
         }
     };
-    let mut stats = LiveStats {
+    let mut stats = NdfsStats {
         states: g.nodes,
         nodes: g.nodes as u64,
         transitions: g.edges,
         max_depth: g.levels,
-        ..LiveStats::default()
+        ..NdfsStats::default()
     };
     super::prof::line(|| {
         format!(

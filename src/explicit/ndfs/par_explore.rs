@@ -17,7 +17,7 @@
 //! g_e only under symmetry; each recorded node keeps the processes disabled at its
 //! state.
 
-use super::LiveOptions;
+use super::NdfsOptions;
 use super::expand::{Expander, KeyLayout};
 use super::par_graph::{Graph, MAX_NODES, NONE, PARTS, Part, flag, flag_id, part_of};
 use crate::explicit::store::{FlagTable, hash_words};
@@ -370,7 +370,7 @@ impl Shared<'_> {
 
 /// The limits and progress lines of the exploration.
 struct Watch<'o> {
-    opts: &'o LiveOptions,
+    opts: &'o NdfsOptions,
     n: usize,
     start: Instant,
     last: Mutex<Instant>,
@@ -490,7 +490,7 @@ pub(super) fn explore<'a>(
     threads: usize,
     fair: bool,
     n: usize,
-    opts: &LiveOptions,
+    opts: &NdfsOptions,
     start: Instant,
     make_x: &(dyn Fn() -> Expander<'a> + Sync),
 ) -> Result<Graph, Stopped> {

@@ -1,9 +1,9 @@
 //! What the searches share around their loops: limits and progress lines (`Run`), and
-//! the assembly of one search's outcome into a `LiveResult` (`finish`): the trace to a
+//! the assembly of one search's outcome into a `NdfsResult` (`finish`): the trace to a
 //! range error met in `init` or in an atom of an initial state, the lasso replayed on
 //! the interpreter and shortened when asked.
 
-use super::{Algorithm, LiveOptions, LiveResult, LiveStats, LiveVerdict, SHORTEN_BUDGET};
+use super::{Algorithm, NdfsOptions, NdfsResult, NdfsStats, NdfsVerdict, SHORTEN_BUDGET};
 use crate::lasso::Lasso;
 use crate::ltl::LtlProperty;
 use crate::model::eval;
@@ -31,7 +31,7 @@ pub(super) enum Found {
 
 /// Limits and progress lines of a running search.
 pub(super) struct Run<'a> {
-    opts: &'a LiveOptions,
+    opts: &'a NdfsOptions,
     n: usize,
     /// The search's name in progress lines.
     phase: &'static str,
@@ -43,7 +43,7 @@ pub(super) struct Run<'a> {
 
 impl<'a> Run<'a> {
     pub(super) fn new(
-        opts: &'a LiveOptions,
+        opts: &'a NdfsOptions,
         n: usize,
         phase: &'static str,
         start: Instant,
@@ -162,7 +162,7 @@ fn init_error(
 fn checked_lasso(
     model: &Model,
     p: &LtlProperty,
-    opts: &LiveOptions,
+    opts: &NdfsOptions,
     states_stored: usize,
     lasso: Lasso,
 ) -> Result<Lasso, String> {
@@ -185,7 +185,7 @@ fn checked_lasso(
 
 /// A lasso of the system the search walked (dead cells settled, `opts.dead_cells`) as
 /// a lasso of the instance.
-fn realized(model: &Model, n: usize, opts: &LiveOptions, l: Lasso) -> Result<Lasso, String> {
+fn realized(model: &Model, n: usize, opts: &NdfsOptions, l: Lasso) -> Result<Lasso, String> {
     let inst = Instance::new(model, n);
     match super::expand::dead_for(&inst, opts.dead_cells) {
         Some(d) => super::unfold::realize(&inst, &d, l),
@@ -194,7 +194,7 @@ fn realized(model: &Model, n: usize, opts: &LiveOptions, l: Lasso) -> Result<Las
 }
 
 /// An initial state of the instance for a settled initial state of the search.
-fn realized_init(model: &Model, n: usize, opts: &LiveOptions, st: State) -> Result<State, String> {
+fn realized_init(model: &Model, n: usize, opts: &NdfsOptions, st: State) -> Result<State, String> {
     let inst = Instance::new(model, n);
     match super::expand::dead_for(&inst, opts.dead_cells) {
         Some(d) if !st.is_empty() => super::unfold::realize_init(&inst, &d, &st),
@@ -209,33 +209,33 @@ pub(super) fn finish(
     p: &LtlProperty,
     n: usize,
     process: Option<i64>,
-    opts: &LiveOptions,
+    opts: &NdfsOptions,
     algorithm: Algorithm,
     symmetry: bool,
-    stats: LiveStats,
+    stats: NdfsStats,
     found: Found,
     start: Instant,
-) -> LiveResult {
-    let mut result = LiveResult {
+) -> NdfsResult {
+    let mut result = NdfsResult {
         size: n,
         prop: p.prop,
         process,
         symmetry,
         algorithm,
         fair: opts.fair,
-        verdict: LiveVerdict::Unknown,
+        verdict: NdfsVerdict::Unknown,
         lasso: None,
         range: None,
         stats,
         limit: None,
         internal_errors: Vec::new(),
     };
-    let range = |r: Result<Trace, String>, result: &mut LiveResult| match r {
+    let range = |r: Result<Trace, String>, result: &mut NdfsResult| match r {
         Ok(t) => result.range = Some(t),
         Err(e) => result.internal_errors.push(e),
     };
     match found {
-        Found::Nothing => result.verdict = LiveVerdict::Holds,
+        Found::Nothing => result.verdict = NdfsVerdict::Holds,
         Found::Init(st) => range(init_error(model, p, n, process, st, false), &mut result),
         Found::InitAtoms(st) => {
             let t = realized_init(model, n, opts, st)
@@ -249,7 +249,7 @@ pub(super) fn finish(
             .and_then(|l| checked_lasso(model, p, opts, result.stats.states, l))
         {
             Ok(l) => {
-                result.verdict = LiveVerdict::Violated;
+                result.verdict = NdfsVerdict::Violated;
                 result.lasso = Some(l);
             }
             Err(e) => result.internal_errors.push(e),

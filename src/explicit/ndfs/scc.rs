@@ -70,7 +70,7 @@
 use super::expand::{Expander, Fault, KeyLayout, ROOT, dead_for, each_initial};
 use super::report::{Found, Run, finish};
 use super::unfold::range_trace;
-use super::{Algorithm, LiveOptions, LiveResult, LiveStats};
+use super::{Algorithm, NdfsOptions, NdfsResult, NdfsStats};
 use crate::explicit::store::{FlagTable, hash_words};
 use crate::ltl::LtlProperty;
 use crate::model::compiled::Compiled;
@@ -142,7 +142,7 @@ pub(super) struct Scc<'a> {
     /// Union-find parents over processes (0-based), n per root (under symmetry).
     parts: Vec<u8>,
     count: u64,
-    stats: LiveStats,
+    stats: NdfsStats,
     buf_words: Vec<u64>,
     buf_key: Vec<u64>,
     inv: Vec<u8>,
@@ -205,7 +205,7 @@ impl<'a> Scc<'a> {
             roots: Vec::new(),
             parts: Vec::new(),
             count: 0,
-            stats: LiveStats::default(),
+            stats: NdfsStats::default(),
             buf_words: Vec::new(),
             buf_key: Vec::new(),
             inv: vec![0; n],
@@ -554,9 +554,9 @@ pub(super) fn search(
     n: usize,
     p: &LtlProperty,
     process: Option<i64>,
-    opts: &LiveOptions,
+    opts: &NdfsOptions,
     use_sym: bool,
-) -> LiveResult {
+) -> NdfsResult {
     let start = Instant::now();
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);

@@ -1,6 +1,6 @@
 //! The nested depth-first search (Courcoubetis, Vardi, Wolper, Yannakakis 1992) without
 //! fairness: the stacks of records, the table of visited product states with their
-//! visit bits, the loop, and one run turned into a `LiveResult` (the module comment of
+//! visit bits, the loop, and one run turned into a `NdfsResult` (the module comment of
 //! `ndfs` says when this search answers).
 //!
 //! Under symmetry the table keys are canonical representatives while the stacks hold
@@ -13,7 +13,7 @@
 use super::expand::{Expander, Fault, KeyLayout, ROOT, dead_for, each_initial};
 use super::report::{Found, Run, finish};
 use super::unfold::{build_lasso, range_trace};
-use super::{Algorithm, LiveOptions, LiveResult, LiveStats};
+use super::{Algorithm, NdfsOptions, NdfsResult, NdfsStats};
 use crate::explicit::store::{FlagTable, hash_words};
 use crate::ltl::LtlProperty;
 use crate::model::compiled::Compiled;
@@ -80,7 +80,7 @@ pub(super) struct Ndfs<'a> {
     stack: Vec<Frame>,
     /// The nested search's seed key.
     seed: Option<Vec<u64>>,
-    stats: LiveStats,
+    stats: NdfsStats,
     key: Vec<u64>,
     buf_words: Vec<u64>,
     buf_key: Vec<u64>,
@@ -381,9 +381,9 @@ pub(super) fn search(
     n: usize,
     p: &LtlProperty,
     process: Option<i64>,
-    opts: &LiveOptions,
+    opts: &NdfsOptions,
     use_sym: bool,
-) -> LiveResult {
+) -> NdfsResult {
     let start = Instant::now();
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
@@ -408,7 +408,7 @@ pub(super) fn search(
         arena: Vec::new(),
         stack: Vec::new(),
         seed: None,
-        stats: LiveStats::default(),
+        stats: NdfsStats::default(),
         key: vec![0; layout.len()],
         buf_words: Vec::new(),
         buf_key: Vec::new(),

@@ -14,7 +14,7 @@ use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{Compiled, Outcome, Scratch};
 use crate::model::dead::Dead;
 use crate::model::instance::{Instance, State};
-use crate::model::rank::RankInst;
+use crate::model::ints::ranked::RankInst;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What every thread reads and no thread changes during a search.
@@ -28,7 +28,7 @@ pub(super) struct Ctx<'a> {
     pub props: Vec<usize>,
     /// Deadlocks are looked for.
     pub deadlock: bool,
-    /// Ints ranked (`model::rank`): every successor is renumbered before it is stored
+    /// Ints ranked (`model::ints::ranked`): every successor is renumbered before it is stored
     /// and expanded.
     pub rank: Option<RankInst>,
 }
@@ -65,7 +65,7 @@ impl Ctx<'_> {
                 k.tmp.extend_from_slice(st);
                 d.normalize(&mut k.tmp);
                 // Ranked again without the dead values: states whose live values are
-                // in the same order then share their key (`model::rank`).
+                // in the same order then share their key (`model::ints::ranked`).
                 if let Some(r) = &self.rank {
                     r.normalize(&mut k.tmp, &mut k.rank_buf);
                 }
@@ -187,7 +187,7 @@ pub(super) struct Outbox {
     pub range: Option<Found>,
     pub int: Option<Found>,
     pub deadlock: Option<Found>,
-    /// An increment that ranking cannot follow exactly (`model::rank`).
+    /// An increment that ranking cannot follow exactly (`model::ints::ranked`).
     pub rank: Option<String>,
 }
 

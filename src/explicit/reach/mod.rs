@@ -63,7 +63,7 @@ pub struct ReachOptions {
     /// How states are stored: exactly, or (bug hunting) by hash compaction or bitstate,
     /// which may miss states: "no violation" is then `incomplete`.
     pub store: StoreKind,
-    /// Rank the ints when the model qualifies (`model::rank`): the search is then
+    /// Rank the ints when the model qualifies (`model::ints::ranked`): the search is then
     /// finite and exact, and its counterexamples are replayed on the unranked instance.
     pub rank_ints: bool,
     /// On a family that is not fully symmetric, search states annotated with the
@@ -112,7 +112,7 @@ pub struct ReachResult {
     pub complete: bool,
     /// Traces that failed to replay (an engine bug; the verdict is then unknown).
     pub internal_errors: Vec<String>,
-    /// The int variables ranked (`model::rank`); empty when none was.
+    /// The int variables ranked (`model::ints::ranked`); empty when none was.
     pub ranked: Vec<String>,
     /// An increment the ranking could not follow exactly: the search stopped there and
     /// its answers are `unknown`.
@@ -140,7 +140,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     // Ranked ints: the search runs on the model whose int window holds every ranked
     // state; counterexamples are rebuilt on the unranked one (`report::results`).
     let ranking = if opts.rank_ints {
-        crate::model::rank::applies(model)
+        crate::model::ints::ranked::applies(model)
     } else {
         None
     };
@@ -171,7 +171,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         deadlock: opts.deadlock,
         rank: ranking
             .as_ref()
-            .map(|r| crate::model::rank::RankInst::new(r, &inst)),
+            .map(|r| crate::model::ints::ranked::RankInst::new(r, &inst)),
     };
     let mut s = Search::new(ctx, opts.thread_count());
     let e = s.explore(opts, start);

@@ -9,8 +9,8 @@ use crate::explicit::steps::step_for;
 use crate::model::compiled::Compiled;
 use crate::model::eval::{self, Fire};
 use crate::model::instance::{Instance, State};
+use crate::model::ints::ranked::Ranking;
 use crate::model::ir::Model;
-use crate::model::rank::Ranking;
 use crate::trace::{RangeSite, Trace, Violation};
 use crate::verdict::{Coverage, Proof, PropId, PropResult, Verdict};
 use std::time::Instant;
@@ -192,7 +192,7 @@ pub(super) fn results(
 /// The trace to a found state: on a ranked search, the run re-fired on the unranked
 /// instance (its window wide enough for the concrete values of that many steps), where
 /// every transition is enabled as on the ranked one since ranks preserve every guard,
-/// then replayed there (`model::rank`).
+/// then replayed there (`model::ints::ranked`).
 fn concrete_trace(
     inst: &Instance,
     compiled: &Compiled,

@@ -89,7 +89,7 @@ pub(super) struct Records {
     /// The shallowest store leaving the int window.
     pub int_found: Option<Found>,
     pub deadlock_found: Option<Found>,
-    /// An increment ranking cannot follow exactly: the search stops (`model::rank`).
+    /// An increment ranking cannot follow exactly: the search stops (`model::ints::ranked`).
     pub rank_error: Option<String>,
     pub transitions: u64,
     /// Per compiled transition instance: whether it fired (or met a range error) in an

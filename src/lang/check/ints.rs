@@ -1,6 +1,7 @@
 //! The window of `int`: the range type `int` stands for gets its bounds once the whole
 //! model is known, from `--int-range` or from the model's integer literals.
 
+use crate::model::ints::{IntWindow, MAX_INT_VALUES};
 use crate::model::ir::*;
 use crate::source::{Diagnostic, Span};
 
@@ -138,17 +139,17 @@ pub(super) fn settle_ints(
 }
 
 /// Read the model's ints as a finite enumeration when they are literal-valued
-/// (`model::litint`) and the window was not given: the warning `w` about the window
+/// (`model::ints::literal`) and the window was not given: the warning `w` about the window
 /// is replaced by one saying so. Otherwise the window stays, and its warning says why
 /// the ints are not literal-valued.
 pub(super) fn literal_valued(model: &mut Model, w: Diagnostic, given: bool) -> Diagnostic {
-    use crate::model::litint;
+    use crate::model::ints::literal;
     if given {
         return w;
     }
-    match litint::analyse(model) {
+    match literal::analyse(model) {
         Ok(Some(plan)) => {
-            *model = litint::rewrite(model, &plan);
+            *model = literal::rewrite(model, &plan);
             let l = model.lit_ints.as_ref().expect("rewritten");
             Diagnostic::warning(w.span, format!("int: {}", l.summary(model))).with_note(
                 "note: exact (docs/language.md, literal-valued ints); --int-range LO..HI checks over a window instead",

@@ -17,12 +17,12 @@
 //! SAT) when the node table fills.
 
 use super::{NOT_CHECKED, SizeCheck};
-use crate::bmc::frame::{Cell, Encoding};
-use crate::bmc::transys::{FIRE, STATE, STEP, Transys};
 use crate::cert::{BddRef, Certificate};
 use crate::model::ir::{Model, Ty};
 use crate::sat::circuit::{FALSE, TRUE};
 use crate::sat::{Lit, Stop};
+use crate::transys::frame::{Cell, Encoding};
+use crate::transys::{FIRE, STATE, STEP, Transys};
 use oxidd::bcdd::{BCDDFunction, BCDDManagerRef};
 use oxidd::{BooleanFunction, FunctionSubst, Manager, ManagerRef, Subst, VarNo};
 use std::collections::HashMap;

@@ -2,9 +2,9 @@
 //! per diagram node over the literals "bit b of (cell - lo) is 1" of a frame, each
 //! read from the cell's own (one-hot) encoding.
 
-use crate::bmc::unroll::Unroller;
 use crate::sat::Lit;
 use crate::sat::circuit::TRUE;
+use crate::transys::unroll::Unroller;
 use std::collections::HashMap;
 
 /// The `bdd` lemmas at one frame as circuits: one if-then-else per node, over the

@@ -26,13 +26,13 @@ mod rank;
 pub use every::{EveryCheck, check_every};
 
 use super::count;
-use crate::bmc::frame::Encoding;
-use crate::bmc::unroll::Unroller;
 use crate::cert::Certificate;
 use crate::lang;
 use crate::model::ir::{CmpOp, Model};
 use crate::sat::circuit::{Circuit, TRUE};
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
+use crate::transys::frame::Encoding;
+use crate::transys::unroll::Unroller;
 use diagram::Diagram;
 use std::collections::HashMap;
 

@@ -22,12 +22,12 @@
 //! checked, on the one-hot unrolling of each size's own instance.
 
 use super::{Checker, NOT_CHECKED, SizeCheck, check_size, with_lemmas_and};
-use crate::bmc::frame::Encoding;
-use crate::bmc::unroll::Unroller;
 use crate::cert::{Certificate, Ranking};
 use crate::live::response;
 use crate::model::ir::Model;
 use crate::sat::{Lit, SolveResult, SolverKind, Stop};
+use crate::transys::frame::Encoding;
+use crate::transys::unroll::Unroller;
 
 /// The `unsafe` blocks of a ranking: A, B, each phase, each phase's weights (in that
 /// order), and the index of each phase's first weight block among them.

@@ -3,8 +3,8 @@
 //! which its orbit is sound.
 
 use super::Cube;
-use crate::bmc::transys::{StateVar, Transys};
 use crate::model::ir::Ty;
+use crate::transys::{StateVar, Transys};
 
 /// The width interval a cube's presence atoms allow, within the system's sizes.
 pub fn interval(ts: &Transys, cube: &Cube) -> (usize, usize) {

@@ -3,9 +3,9 @@
 //! assigned, and polling the caller's limit as it goes.
 
 use super::{Atom, Cube, Lemma, PVal, cell_exists, satisfies};
-use crate::bmc::transys::{StateVar, Transys};
 use crate::model::ir::Ty;
 use crate::sat::Stop;
+use crate::transys::{StateVar, Transys};
 
 /// `Lemma::matching` gave up: the caller's limit (`sat::Stop`) was reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn matching_stops_at_the_limit() {
-        use crate::bmc::frame::Encoding;
+        use crate::transys::frame::Encoding;
         let text = "type loc = Idle | Crit\narray Pc[proc] : loc\n\
                     init (z) { Pc[z] = Idle }\n\
                     unsafe (z1 z2) { Pc[z1] = Crit && Pc[z2] = Crit }\n\

@@ -52,8 +52,8 @@ pub use matching::Interrupted;
 pub use range::{Rel, atom_implies, atom_lit, cube_within, decode, encode, ordered, satisfies};
 pub use subsume::simplify;
 
-use crate::bmc::transys::{StateVar, Transys};
 use crate::model::ir::{Ty, VarId};
+use crate::transys::{StateVar, Transys};
 
 /// A conjunction of atoms "state variable = value" (or a range atom, `encode`), sorted
 /// by variable.
@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn ordered_lemmas_keep_the_order_of_their_processes() {
-        use crate::bmc::frame::Encoding;
+        use crate::transys::frame::Encoding;
         let m = crate::lang::load_str(
             "t.cub",
             "type loc = I | T | C\narray A[proc] : loc\ninit (z) { A[z] = I }\n\

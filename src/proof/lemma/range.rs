@@ -2,9 +2,9 @@
 //! an atom of a `Cube` (`encode`, `decode`), and what they imply.
 
 use super::Cube;
-use crate::bmc::transys::{StateVar, Transys};
 use crate::model::ir::Ty;
 use crate::sat::Lit;
+use crate::transys::{StateVar, Transys};
 
 /// The relation of an atom to its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn range_atoms_render_and_have_literals() {
-        use crate::bmc::frame::Encoding;
+        use crate::transys::frame::Encoding;
         let text = "type loc = Idle | Crit\narray Pc[proc] : loc\narray Lev[proc] : 0 .. 3\n\
                     init (z) { Pc[z] = Idle && Lev[z] = 0 }\n\
                     unsafe (z1 z2) { Pc[z1] = Crit && Pc[z2] = Crit }\n\
@@ -188,7 +188,7 @@ mod tests {
         let mut s = crate::sat::SolverKind::default_kind()
             .create_plain()
             .unwrap();
-        for c in ts.c.group(crate::bmc::transys::STATE) {
+        for c in ts.c.group(crate::transys::STATE) {
             s.add_clause(c);
         }
         let stop = crate::sat::Stop::default();

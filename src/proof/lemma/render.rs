@@ -2,9 +2,9 @@
 //! (...)`), the form certificates are written in and `proof::check` reads.
 
 use super::{Lemma, PVal, Rel, decode};
-use crate::bmc::transys::Transys;
 use crate::cert::CertLemma;
 use crate::model::ir::Ty;
+use crate::transys::Transys;
 
 impl Lemma {
     /// The lemma as a formula over the model's own variables, the form certificates

@@ -98,7 +98,7 @@ pub fn unsupported(model: &Model, opts: &ReachOptions) -> Option<String> {
     if !opts.store.exact() {
         return Some("--distributed stores states exactly: drop --store".into());
     }
-    if opts.rank_ints && crate::model::rank::applies(model).is_some() {
+    if opts.rank_ints && crate::model::ints::ranked::applies(model).is_some() {
         return Some(
             "--distributed does not rank ints (this model qualifies): add --no-rank-ints".into(),
         );

@@ -1,5 +1,5 @@
 //! Ints that step up and down (`C := C + 1`), compared only with literals, read over
-//! the classes of `model::litint`: a finite over-approximation of the model, used to
+//! the classes of `model::ints::literal`: a finite over-approximation of the model, used to
 //! prove (never to refute) its properties for every n (docs/every-n.md, "Ints that
 //! step, over their classes").
 //!
@@ -27,8 +27,8 @@
 //! so the independent checker and `nfold certify` (which rebuilds it from the model
 //! when a certificate says `abstraction ints`) check the same model.
 
-use super::ir::*;
-use super::litint::{self, LitVal};
+use super::literal::{self, LitVal};
+use crate::model::ir::*;
 
 /// The largest number of copies one transition is split into.
 const MAX_COPIES: usize = 64;
@@ -127,7 +127,7 @@ impl Step {
 
 /// The steps of a stored value of the abstract model, left to right.
 fn steps_of(m: &Model, e: &Expr, values: &[LitVal], out: &mut Vec<Step>) {
-    if let Some((v, ix, k)) = litint::step(m, e) {
+    if let Some((v, ix, k)) = literal::step(m, e) {
         out.push(Step {
             cell: Expr::Read(v, ix.to_vec()),
             lands: (0..values.len()).map(|d| landing(values, d, k)).collect(),
@@ -148,7 +148,7 @@ fn resolve(
     choice: &[usize],
     next: &mut usize,
 ) -> Expr {
-    if litint::step(m, e).is_some() {
+    if literal::step(m, e).is_some() {
         let (s, j) = (&steps[*next], choice[*next]);
         *next += 1;
         let pick = |d: usize| {
@@ -281,7 +281,7 @@ fn split(m: &Model, t: &Transition, ty: Ty, values: &[LitVal]) -> Result<Vec<Tra
 /// are otherwise only compared with literals and copied; why not otherwise. It is to
 /// be printed and read back (`lang::read_back`) before use.
 pub fn abstracted(m: &Model) -> Result<Model, String> {
-    let plan = litint::analyse_with(m, true)
+    let plan = literal::analyse_with(m, true)
         .map_err(|e| format!("{} at {}", e.what, m.source.file_line(e.span.lo)))?
         .ok_or("the model has no ints")?;
     if !plan.steps {
@@ -300,7 +300,7 @@ pub fn abstracted(m: &Model) -> Result<Model, String> {
             "the class name `{c}` is a constructor of the model"
         ));
     }
-    let (mut out, enum_id) = litint::over_values(m, &plan, &name, ctors, true);
+    let (mut out, enum_id) = literal::over_values(m, &plan, &name, ctors, true);
     // The steps were left as `X + k`: resolve them (the rewritten model reads the
     // cells with their new type).
     let ty = Ty::Enum(enum_id);

@@ -16,7 +16,7 @@
 //!    aggregate of the sizes still open, within a short budget and a memory budget:
 //!    when the relations are small it answers every width at once (the sorting
 //!    networks); then IC3 on the sizes still open (k-liveness, K. Claessen and
-//!    N. Sörensson, FMCAD 2012, then liveness-to-safety: `ic3::live`), each proof's
+//!    N. Sörensson, FMCAD 2012, then liveness-to-safety: `ic3::klive`), each proof's
 //!    certificate checked independently before `holds (proved)`;
 //! 4. the explicit search again, without a time budget, for the (property, size) IC3
 //!    left open when its budget ran out: the user's limits still apply, and a size
@@ -36,7 +36,7 @@ use crate::cert::sizes_phrase;
 use crate::engine::{Control, Engine, Outcome, Problem};
 use crate::explicit::engine::{ExplicitEngine, liveness_size, prepare};
 use crate::ic3::engine::Ic3Engine;
-use crate::ic3::live::runs;
+use crate::ic3::klive::runs;
 use crate::ltl::LtlProperty;
 use crate::rank::engine::RankEngine;
 use crate::verdict::{Kind, Limit, PropId, PropResult, SizeReport, Verdict};

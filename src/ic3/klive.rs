@@ -1,6 +1,6 @@
 //! IC3 on `ltl` properties by k-liveness (K. Claessen, N. Sörensson, "A liveness
 //! checking algorithm that counts", FMCAD 2012) on the counting product
-//! (`live::Variant::Counting`): a run completes a *round* when it has left an
+//! (`live::Variant::Klive`): a run completes a *round* when it has left an
 //! accepting automaton state and, under weak fairness, served every process since the
 //! last round; a fair accepting lasso completes infinitely many, so "no run completes k
 //! rounds" (a safety property) proves the `ltl` property. IC3 is asked for k = 1, 2, 4,
@@ -18,8 +18,6 @@
 
 use super::engine::Ic3Engine;
 use super::{Cex, houdini, prove};
-use crate::bmc::frame::Encoding;
-use crate::bmc::transys::Transys;
 use crate::cert::{CertLemma, Certificate};
 use crate::engine::{Control, Problem};
 use crate::lasso::Lasso;
@@ -27,6 +25,8 @@ use crate::live::{self, LOOP_PROP, Product, Variant};
 use crate::proof::finish;
 use crate::proof::lemma::{self, Atom, Lemma, PVal, Rel};
 use crate::trace::Trace;
+use crate::transys::Transys;
+use crate::transys::frame::Encoding;
 use crate::verdict::{Limit, PropId, PropResult, SizeReport, Stats, Verdict};
 use std::sync::Arc;
 use std::time::Instant;
@@ -44,8 +44,8 @@ struct Proved {
 /// A certificate, with the widths its check accepted it at.
 type Checked = (Arc<Certificate>, Vec<usize>);
 
-/// What the counting phase answered, and the widths it left open.
-pub struct Counted {
+/// What the k-liveness phase answered, and the widths it left open.
+pub struct KliveAnswer {
     pub reports: Vec<SizeReport>,
     pub certificate: Option<Arc<Certificate>>,
     pub open: Vec<usize>,
@@ -88,7 +88,7 @@ impl Count<'_> {
     /// IC3 on the counting product with bound k at the open widths; false when a limit
     /// stopped it (or it gave no invariant).
     fn round(&mut self, k: usize) -> Result<bool, String> {
-        let prod = Product::build(self.p.model, self.prop, self.p.fair, Variant::Counting(k))?;
+        let prod = Product::build(self.p.model, self.prop, self.p.fair, Variant::Klive(k))?;
         let (lo, hi) = (self.open[0], *self.open.last().unwrap());
         let mut ts = Transys::new(&prod.model, lo, hi, Encoding::Binary);
         let sym = self.engine.symmetry && prod.model.is_symmetric() && hi > 1;
@@ -338,14 +338,14 @@ impl Ic3Engine {
     /// `max_rounds` while no limit (`ctl`, or the phase's own `until`) stops it: the
     /// widths proved (one checked certificate) or refuted by a lasso, range errors met,
     /// and the widths left open (`limit`: the user's limit, if one stopped it).
-    pub fn counting(
+    pub fn klive(
         &self,
         p: &Problem,
         ctl: &Control,
         prop: usize,
         max_rounds: usize,
         until: Option<Instant>,
-    ) -> Result<Counted, String> {
+    ) -> Result<KliveAnswer, String> {
         let start = Instant::now();
         let deadline = match (ctl.deadline, until) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -387,7 +387,7 @@ impl Ic3Engine {
             .copied()
             .filter(|w| !lassos.iter().any(|l| l.size == *w))
             .collect();
-        Ok(Counted {
+        Ok(KliveAnswer {
             reports,
             // Only a certificate accepted at every width it claims leaves the engine
             // (a limit may stop its check part way).
@@ -420,7 +420,7 @@ impl Ic3Engine {
         if ctl.sat_stop().now() {
             return Ok(None);
         }
-        let prod = Product::build(p.model, prop, p.fair, Variant::Counting(top))?;
+        let prod = Product::build(p.model, prop, p.fair, Variant::Klive(top))?;
         let mut widths: Vec<usize> = proved.iter().flat_map(|g| g.widths.clone()).collect();
         widths.sort_unstable();
         let (lo, hi) = (widths[0], *widths.last().unwrap());
@@ -501,7 +501,7 @@ impl Ic3Engine {
             .collect();
         let marked = Arc::new(Certificate {
             liveness: Some((p.model.ltls[prop].name.clone(), p.fair)),
-            counting: Some(top),
+            klive: Some(top),
             ..(*cert).clone()
         });
         Ok(Some((marked, accepted)))

@@ -28,9 +28,9 @@
 //! and the cells (never a silent wrong answer).
 
 use super::classes::VarClasses;
-use super::eval;
-use super::instance::Instance;
-use super::ir::*;
+use crate::model::eval;
+use crate::model::instance::Instance;
+use crate::model::ir::*;
 use crate::source::Span;
 
 /// Why a model's ints are not ranked: the construct, and where.
@@ -673,7 +673,7 @@ mod tests {
 
     fn ranked(body: &str) -> Result<Option<Ranking>, NotRanked> {
         // A window given, so that a literal-valued model keeps its ints (the loader
-        // reads those as an enumeration otherwise, `model::litint`).
+        // reads those as an enumeration otherwise, `model::ints::literal`).
         let opts = crate::lang::LoadOptions {
             int_range: Some((-2, 5)),
             ..Default::default()

@@ -135,7 +135,7 @@ impl Transys<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bmc::frame::Encoding;
+    use crate::transys::frame::Encoding;
 
     /// The semaphore mutex at size 2, pairs derived by hand: `req(i)` touches only
     /// `A[i]`, so it commutes with every instance of the other process; `enter` and

@@ -21,24 +21,35 @@
 //! it into their solvers.
 //!
 //! `step` builds the step (the instances evaluated, selectors, choices, the next
-//! state), `por` the partial-order reduction of the unrolling.
+//! state), `por` the partial-order reduction of the unrolling. The room also holds
+//! what every SAT engine and the certificate checker share about it: the cells of a
+//! `frame` and their encodings, `symbolic` evaluation into `term`s, the `aggregate` of
+//! a range, the unrolling into CNF (`unroll`), lexicographic-leader symmetry breaking
+//! on the final frame (`symbreak`) and the per-depth queries (`query`).
 
+pub mod aggregate;
+pub mod frame;
 mod por;
+pub mod query;
 mod step;
+pub mod symbolic;
+pub mod symbreak;
+pub mod term;
+pub mod unroll;
 
 use por::Footprint;
 pub use por::Por;
 pub use step::InstanceEval;
 
-use super::aggregate::Agg;
-use super::frame::{Cell, Encoding, Frame};
-use super::symbolic::Symbolic;
 use crate::model::eval::transition_instances;
 use crate::model::instance::Instance;
 use crate::model::ir::*;
 use crate::sat::Lit;
 use crate::sat::circuit::{Circuit, FALSE, TRUE};
+use aggregate::Agg;
+use frame::{Cell, Encoding, Frame};
 use std::collections::HashMap;
+use symbolic::Symbolic;
 
 /// Constraint group: cell domains and properness of the presence bits (state only).
 pub const STATE: usize = 0;

@@ -7,7 +7,7 @@
 
 use super::aggregate::Agg;
 use super::frame::{Cell, Encoding, Frame};
-use super::transys::{FIRE, Por, STATE, STEP, Transys};
+use super::{FIRE, Por, STATE, STEP, Transys};
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
 use crate::sat::Lit;

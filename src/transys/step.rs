@@ -4,12 +4,12 @@
 //! value of every cell (the written value of the selected writer, else the old one).
 
 use super::{FIRE, STEP, Transys};
-use crate::bmc::frame::Cell;
-use crate::bmc::symbolic::Symbolic;
-use crate::bmc::term::Term;
 use crate::model::ir::*;
 use crate::sat::Lit;
 use crate::sat::circuit::{Circuit, FALSE, TRUE};
+use crate::transys::frame::Cell;
+use crate::transys::symbolic::Symbolic;
+use crate::transys::term::Term;
 use std::collections::HashMap;
 use std::convert::Infallible;
 

@@ -36,7 +36,7 @@
 //! the same enumeration.
 
 use super::classes::VarClasses;
-use super::ir::*;
+use crate::model::ir::*;
 use crate::source::Span;
 
 /// One value of the enumeration that stands for the ints.
@@ -145,7 +145,7 @@ struct Walk<'m> {
     pairs: Vec<(VarId, VarId, Span)>,
     /// Cells that may hold a value no literal names.
     free: Vec<VarId>,
-    /// Steps `X + k` allowed in stored values (`model::absint`), and whether one was met.
+    /// Steps `X + k` allowed in stored values (`model::ints::abstracted`), and whether one was met.
     steps: Option<bool>,
     span: Span,
     place: String,
@@ -314,7 +314,7 @@ pub struct Plan {
     pub values: Vec<LitVal>,
     pub vars: Vec<VarId>,
     /// A stored value steps from a cell (`X + k`): the model over the values is then
-    /// an over-approximation (`model::absint`), not the model.
+    /// an over-approximation (`model::ints::abstracted`), not the model.
     pub steps: bool,
 }
 
@@ -325,7 +325,7 @@ pub fn analyse(m: &Model) -> Result<Option<Plan>, NotFinite> {
 }
 
 /// `analyse`, also allowing steps `X + k` in stored values when `steps` is set
-/// (`model::absint`).
+/// (`model::ints::abstracted`).
 pub fn analyse_with(m: &Model, steps: bool) -> Result<Option<Plan>, NotFinite> {
     let Some(w) = &m.int_window else {
         return Ok(None);
@@ -451,7 +451,7 @@ struct Rw<'m> {
     ty: Ty,
     values: &'m [LitVal],
     /// Comparisons with a literal become the disjunction of the values that satisfy
-    /// them, so the enumeration needs no order (`model::absint`).
+    /// them, so the enumeration needs no order (`model::ints::abstracted`).
     expand: bool,
 }
 

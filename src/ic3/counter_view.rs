@@ -12,12 +12,12 @@
 
 use super::engine::Ic3Engine;
 use super::prove;
-use crate::bmc::frame::Encoding;
-use crate::bmc::transys::Transys;
 use crate::cert::CertLemma;
 use crate::counter;
 use crate::engine::{Control, Problem};
 use crate::proof::finish::{self, Findings};
+use crate::transys::Transys;
+use crate::transys::frame::Encoding;
 use crate::verdict::PropId;
 
 /// What the counter view gave at every width of the problem, as findings over the

@@ -1,7 +1,7 @@
 //! Classes of variables joined by the values that flow between them (union-find),
 //! for the analyses of `int` cells (`rank`, `litint`).
 
-use super::ir::VarId;
+use crate::model::ir::VarId;
 
 /// A partition of the variables `0..n`; each class is named by its least member.
 #[derive(Clone, Debug)]

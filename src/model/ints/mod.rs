@@ -1,0 +1,21 @@
+//! Cubicle's `int`, made finite, in one room. A model's ints are read in one of these
+//! ways, decided when it is loaded (`Model::int_mode`):
+//! - `literal`: ints that only ever hold literals (and are compared with literals and
+//!   copied) become a finite enumeration of their values, read exactly at every size;
+//! - `window`: otherwise every int ranges over a window `lo..hi`, leaving it is the
+//!   pseudo-property `int_bound`;
+//! - `abstracted`: ints that also step (`X + k`) read over the classes of their
+//!   literals, an over-approximation that proves and never refutes (built from a model
+//!   for the proof for every n);
+//! - `ranked`: ints only compared, copied and incremented from the largest (tickets,
+//!   Lamport's bakery) replaced by their rank by the explicit search.
+//!
+//! `classes` is the union-find over variables that the analyses share.
+
+pub mod abstracted;
+pub mod classes;
+pub mod literal;
+pub mod ranked;
+pub mod window;
+
+pub use window::{INT_MARGIN, IntWindow, MAX_INT_VALUES};
