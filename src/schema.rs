@@ -460,6 +460,13 @@ pub struct CheckDoc {
     /// The arrays whose dead cells the explicit search stores as one value.
     #[serde(default)]
     pub dead_cells: Vec<String>,
+    /// What the reduction left out of the model before the engines ran (the header's
+    /// `reduced` line): cells read by nothing asked, constants, equivalent cells,
+    /// transitions that cannot fire or have no effect; empty when nothing was
+    /// reduced (or with --no-reduce). Counts of states and clauses are of the reduced
+    /// model; traces and certificates are the model's own.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reduced: String,
     #[serde(default)]
     pub notes: Vec<String>,
     #[serde(default)]

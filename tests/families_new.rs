@@ -231,9 +231,10 @@ fn the_buggy_sort_fails_from_a_last_zero_after_a_one() {
     assert_eq!(failing, odd);
 }
 
-/// Safety verdicts (and shortest depths) with the explicit engine, without symmetry
-/// and without dead-cell reduction, and the exact number of reachable states, all
-/// from tests/oracle/live_oracle.py (SPIN stores one more: init's first state).
+/// Safety verdicts (and shortest depths) with the explicit engine, without symmetry,
+/// without dead-cell reduction and without the reduction to what is asked (the model
+/// as written), and the exact number of reachable states, all from
+/// tests/oracle/live_oracle.py (SPIN stores one more: init's first state).
 #[test]
 fn safety_verdicts_and_exact_state_counts() {
     // (file, [(size, states)], properties violated: (name, from size, depth))
@@ -329,6 +330,7 @@ fn safety_verdicts_and_exact_state_counts() {
                 "explicit",
                 "--no-symmetry",
                 "--no-dead-cells",
+                "--no-reduce",
             ]);
             let rs = rows(&v);
             assert!(!rs.is_empty(), "{file} n={n}: no rows");

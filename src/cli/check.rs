@@ -172,6 +172,11 @@ pub(crate) struct CheckArgs {
     /// liveness-to-safety, or k-liveness then liveness-to-safety; see docs/engines.md).
     #[arg(long, value_name = "R", default_value = "both")]
     reduction: ReductionArg,
+    /// Hand the engines the model as written: no reduction to what is asked (cells
+    /// nothing asked reads, constants, equivalent cells, transitions that cannot fire;
+    /// see `nfold reduce` and docs/engines.md).
+    #[arg(long)]
+    no_reduce: bool,
     /// explicit `ltl` search: print lassos as the search found them, without looking
     /// for a shorter one.
     #[arg(long)]
@@ -324,6 +329,15 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             race: a.certificate.is_none(),
         }),
     };
+    let e: Box<dyn Engine> = if a.no_reduce {
+        e
+    } else {
+        Box::new(crate::portfolio::reduced::Reduced {
+            inner: e,
+            deadlock: a.deadlock,
+            solver,
+        })
+    };
     Ok((engine, e))
 }
 
@@ -443,6 +457,11 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
         every_requested: a.every_n,
         fair: (!problem.ltls.is_empty()).then_some(a.fair),
         ltls: problem.ltls.clone(),
+        reduced: if a.no_reduce {
+            String::new()
+        } else {
+            crate::portfolio::reduced::summary(&problem, a.deadlock)
+        },
         ints_ranked: ranked_ints_text(
             &model,
             engine.name(),

@@ -31,9 +31,12 @@ pub(super) fn answers(
         seconds: 0.0,
         violated: Vec::new(),
     };
+    // The argument is made on the model reduced to the properties (`reduction`).
+    let reduced = crate::portfolio::every::reduction(model, props);
+    let work = reduced.as_ref().map_or(model, |r| &r.model);
     // Ints that step are argued over their classes (`model::ints::abstracted`), for all runs:
     // the window's `int_bound` and the sizes' answers within it do not bear on it.
-    let abstracted = crate::portfolio::every::abstraction(model).is_some();
+    let abstracted = crate::portfolio::every::abstraction(work).is_some();
     // A violation that is no property's (a range error) stops every claim.
     let other: Vec<usize> = reports
         .iter()
@@ -47,13 +50,13 @@ pub(super) fn answers(
         .map(|r| r.size)
         .collect();
     // Outside the fragment the sizes cannot make the claim: say why, whatever they gave.
-    let outside = crate::proof::cutoff::fragment(model)
+    let outside = crate::proof::cutoff::fragment(work)
         .err()
         .filter(|_| !abstracted)
         .map(|o| {
             format!(
                 "outside the fragment of the cutoff argument: {}",
-                o.text(model)
+                o.text(work)
             )
         });
     let mut answers: Vec<Option<EveryN>> = Vec::new();
@@ -115,8 +118,7 @@ pub(super) fn answers(
         .filter(|(_, a)| a.is_none())
         .map(|(&u, _)| u)
         .collect();
-    let mut proved =
-        crate::portfolio::every::prove_each(model, &tried, solver, symmetry, ctl)?.into_iter();
+    let mut proved = prove_each(model, &tried, solver, symmetry, ctl)?.into_iter();
     let props = props
         .iter()
         .zip(answers)
@@ -135,6 +137,27 @@ pub(super) fn answers(
         assuming: model.assumed.clone(),
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// `portfolio::every::prove_each` on the model reduced to the properties `props`
+/// (`portfolio::every::reduction`), its proofs carried over to the model and checked
+/// there; on the model as written when there is nothing to reduce or a proof does not
+/// carry over.
+fn prove_each(
+    model: &Model,
+    props: &[usize],
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &Control,
+) -> Result<Vec<PropEvery>, String> {
+    use crate::portfolio::every;
+    if let Some(r) = every::reduction(model, props) {
+        let answers = every::prove_each(&r.model, props, solver, symmetry, ctl)?;
+        if let Some(lifted) = every::lift(model, &r, answers, solver, ctl)? {
+            return Ok(lifted);
+        }
+    }
+    every::prove_each(model, props, solver, symmetry, ctl)
 }
 
 /// Whether an `invariant` among the properties checked is not proved: at a size
@@ -316,12 +339,14 @@ pub(super) fn proved_first(
     ctl: &Control,
 ) -> Result<First, String> {
     use crate::verdict::{Proof, PropResult, Verdict};
-    if props.is_empty() || model.number_procs.is_some() || !crate::portfolio::every::in_reach(model)
+    let reduced = crate::portfolio::every::reduction(model, props);
+    let work = reduced.as_ref().map_or(model, |r| &r.model);
+    if props.is_empty() || model.number_procs.is_some() || !crate::portfolio::every::in_reach(work)
     {
         return Ok(First::None);
     }
     let start = Instant::now();
-    let answers = crate::portfolio::every::prove_each(model, props, solver, symmetry, ctl)?;
+    let answers = prove_each(model, props, solver, symmetry, ctl)?;
     let mut certs = Vec::new();
     for p in &answers {
         match &p.answer {

@@ -14,5 +14,6 @@ pub mod init;
 pub mod instance;
 pub mod ints;
 pub mod ir;
+pub mod reduce;
 pub mod rng;
 pub mod walk;

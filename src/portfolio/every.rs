@@ -23,6 +23,7 @@
 //! one when one invariant for all is not found, so that a property violated at some
 //! size, or not proved, leaves the others' answers standing.
 
+use super::reduced::Reduction;
 use crate::cert::{CertLemma, Certificate, text_hash};
 use crate::engine::{Control, Problem};
 use crate::ic3::engine::Ic3Engine;
@@ -140,6 +141,74 @@ impl EveryAnswers {
             assuming: Vec::new(),
         }
     }
+}
+
+/// The reduction of `model` to the properties `props` (`portfolio::reduced`), when it
+/// leaves something out and depends on no size (its constants are uniform): the
+/// argument for every n is then made on the reduced model, and its proofs carried
+/// over by `lift`.
+pub fn reduction(model: &Model, props: &[usize]) -> Option<Reduction> {
+    let asked = crate::model::reduce::Asked {
+        props: props.to_vec(),
+        ..Default::default()
+    };
+    super::reduced::reduce_model(model, &asked, (1, 3))
+        .filter(|r| r.plan.constants.iter().all(|c| c.uniform().is_some()))
+}
+
+/// Answers for every n on the reduced model made the model's: each proof's
+/// certificate rewritten for the model (`reduced::rewrite_certificate`) and checked on
+/// it for every n (`proof::check::check_every`: at sizes 1..c of the model's own
+/// cutoff); `None` when some proof does not carry over (the caller then argues on the
+/// model as written).
+pub fn lift(
+    model: &Model,
+    r: &Reduction,
+    answers: Vec<PropEvery>,
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<Option<Vec<PropEvery>>, String> {
+    let mut done: Vec<(Arc<Certificate>, Arc<Certificate>, usize)> = Vec::new();
+    let mut out = Vec::new();
+    for p in answers {
+        let answer = match p.answer {
+            EveryN::Proved {
+                certificate,
+                seconds,
+                ..
+            } => {
+                let found = done
+                    .iter()
+                    .find(|d| Arc::ptr_eq(&d.0, &certificate))
+                    .cloned();
+                let (cert, cutoff) = match found {
+                    Some((_, c, k)) => (c, k),
+                    None => {
+                        let c = super::reduced::rewrite_certificate(model, &r.plan, &certificate);
+                        let ch = check_every(model, &c, solver, &ctl.sat_stop())?;
+                        if !ch.accepted() {
+                            return Ok(None);
+                        }
+                        let c = Arc::new(c);
+                        done.push((certificate.clone(), c.clone(), ch.cutoff));
+                        (c, ch.cutoff)
+                    }
+                };
+                EveryN::Proved {
+                    cutoff,
+                    certificate: cert,
+                    init_everywhere: cutoff::init_everywhere(model),
+                    seconds,
+                }
+            }
+            a => a,
+        };
+        out.push(PropEvery {
+            prop: p.prop,
+            answer,
+        });
+    }
+    Ok(Some(out))
 }
 
 /// Why no property of the model can be proved for every n, before any search.

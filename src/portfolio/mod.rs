@@ -11,3 +11,4 @@ pub mod every;
 pub mod growth;
 mod ltl_route;
 pub mod probe;
+pub mod reduced;

@@ -34,6 +34,7 @@ pub fn json(run: &Run) -> CheckDoc {
         seconds: run.seconds,
         peak_memory_bytes: peak_memory(),
         dead_cells: run.dead_cells.clone(),
+        reduced: run.reduced.clone(),
         notes: run.notes.iter().chain(&dead.notes).cloned().collect(),
         warnings: dead.warnings.into_iter().map(|d| d.json).collect(),
         coverage: dead.coverage,

@@ -62,6 +62,9 @@ pub(crate) struct Run<'a> {
     /// Whether the ints are ranked, and why not (`model::ints::ranked`), for the header; empty
     /// for a model without ints.
     pub ints_ranked: String,
+    /// What the reduction left out (`model::reduce::Plan::summary`); empty when
+    /// nothing.
+    pub reduced: String,
 }
 
 /// How a row names its property: `invariant NAME` for an invariant (`Unsafe::label`);

@@ -106,6 +106,14 @@ fn dead_line(run: &Run) -> String {
     )
 }
 
+/// What the reduction left out of the model, if anything.
+fn reduced_line(run: &Run) -> String {
+    if run.reduced.is_empty() {
+        return String::new();
+    }
+    format!("reduced   {} (--no-reduce)\n", run.reduced)
+}
+
 /// For a run with `ltl` properties: which runs count.
 fn fairness_line(run: &Run) -> String {
     match run.fair {
@@ -120,7 +128,7 @@ pub fn header(run: &Run) -> String {
     let size_col = run.presentation.count;
     let tool = crate::schema::Tool::this();
     format!(
-        "nfold     {} ({})\nmodel     {}\nsymmetry  {}\n{}{}{}{}engine    {}\n\n{}",
+        "nfold     {} ({})\nmodel     {}\nsymmetry  {}\n{}{}{}{}{}engine    {}\n\n{}",
         tool.version,
         if tool.git == "unknown" {
             "git commit unknown".to_string()
@@ -132,6 +140,7 @@ pub fn header(run: &Run) -> String {
         ints_line(run.model),
         ranked_ints_line(run),
         dead_line(run),
+        reduced_line(run),
         fairness_line(run),
         run.engine_text,
         row(&["size", "property", "verdict", "depth", size_col, "time"]),

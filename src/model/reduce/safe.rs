@@ -1,0 +1,288 @@
+//! Which expressions can meet a range error, decided from the text and the types
+//! alone: a small interval analysis (Cousot and Cousot's intervals, with the
+//! refinements of `if`, `&&`, `||`, `=>` and a transition's guard). The reduction may
+//! drop an expression only where evaluating it can never fail, since a range error
+//! is reported and a failing instance does not fire: a cell whose updates might fail
+//! stays in the cone. The analysis is conservative: "cannot fail" is a proof, "may
+//! fail" is only a failure to find one.
+
+use crate::model::ir::*;
+
+/// Closed integer intervals, wide enough for sums and products of `i64` bounds.
+type Iv = (i128, i128);
+
+/// What is known of atoms (locals and cell reads, compared structurally) on the path
+/// to an expression: the facts of the enclosing guard and conditions.
+#[derive(Clone, Default)]
+struct Facts(Vec<(Expr, Iv)>);
+
+impl Facts {
+    fn get(&self, e: &Expr) -> Option<Iv> {
+        self.0.iter().rev().find(|(x, _)| x == e).map(|x| x.1)
+    }
+
+    fn narrow(&mut self, e: &Expr, iv: Iv) {
+        self.0.push((e.clone(), iv));
+    }
+}
+
+/// The interval analysis of one model at one size.
+pub struct Ranges<'m> {
+    m: &'m Model,
+    n: i64,
+    ranges: Vec<(i64, i64)>,
+}
+
+impl<'m> Ranges<'m> {
+    pub fn new(m: &'m Model, n: usize) -> Ranges<'m> {
+        let ranges = m
+            .ranges
+            .iter()
+            .map(|r| (r.lo.eval(n as i64), r.hi.eval(n as i64)))
+            .collect();
+        Ranges {
+            m,
+            n: n as i64,
+            ranges,
+        }
+    }
+
+    /// The values of type `t` (`None`: unbounded, the type of literals and sums).
+    fn ty(&self, t: Ty) -> Option<Iv> {
+        Some(match t {
+            Ty::Bool => (0, 1),
+            Ty::Enum(e) => (0, self.m.enums[e].ctors.len() as i128 - 1),
+            Ty::Proc => (1, self.n as i128),
+            Ty::Range(r) => (self.ranges[r].0 as i128, self.ranges[r].1 as i128),
+            Ty::Int => return None,
+        })
+    }
+
+    /// The values a cell of type `t` holds (a `proc` cell may hold the extra id).
+    fn cell(&self, t: Ty) -> Option<Iv> {
+        match t {
+            Ty::Proc => Some((self.m.proc_value_lo() as i128, self.n as i128)),
+            t => self.ty(t),
+        }
+    }
+
+    /// Bounds of `e`'s value, or `None`.
+    fn bounds(&self, locals: &[Local], f: &Facts, e: &Expr) -> Option<Iv> {
+        if let Some(iv) = f.get(e) {
+            return Some(iv);
+        }
+        match e {
+            Expr::Const(v, _) => Some((*v as i128, *v as i128)),
+            Expr::Size => Some((self.n as i128, self.n as i128)),
+            Expr::Local(id) => self.ty(locals[*id].ty),
+            Expr::Read(v, _) => self.cell(self.m.vars[*v].ty),
+            Expr::Arith(op, a, b) => {
+                let (a, b) = (self.bounds(locals, f, a)?, self.bounds(locals, f, b)?);
+                Some(match op {
+                    ArithOp::Add => (a.0 + b.0, a.1 + b.1),
+                    ArithOp::Sub => (a.0 - b.1, a.1 - b.0),
+                    ArithOp::Mul => {
+                        let p = [a.0 * b.0, a.0 * b.1, a.1 * b.0, a.1 * b.1];
+                        (*p.iter().min()?, *p.iter().max()?)
+                    }
+                })
+            }
+            Expr::Ite(c, a, b, _) => {
+                let (ft, ff) = (
+                    self.assume(locals, f, c, true),
+                    self.assume(locals, f, c, false),
+                );
+                let (a, b) = (self.bounds(locals, &ft, a)?, self.bounds(locals, &ff, b)?);
+                Some((a.0.min(b.0), a.1.max(b.1)))
+            }
+            _ => Some((0, 1)),
+        }
+    }
+
+    /// `f` and what `c` being `truth` says of its atoms.
+    fn assume(&self, locals: &[Local], f: &Facts, c: &Expr, truth: bool) -> Facts {
+        let mut out = f.clone();
+        self.learn(locals, &mut out, c, truth);
+        out
+    }
+
+    fn learn(&self, locals: &[Local], f: &mut Facts, c: &Expr, truth: bool) {
+        match (c, truth) {
+            (Expr::And(xs), true) | (Expr::Or(xs), false) => {
+                for x in xs {
+                    self.learn(locals, f, x, truth);
+                }
+            }
+            (Expr::Not(a), t) => self.learn(locals, f, a, !t),
+            (Expr::Cmp(op, a, b), t) => {
+                let op = if t { *op } else { negate(*op) };
+                self.learn_cmp(locals, f, op, a, b);
+                self.learn_cmp(locals, f, op.flip(), b, a);
+            }
+            _ => {}
+        }
+    }
+
+    /// `x op k` with k's bounds known: narrow x (a local or a read).
+    fn learn_cmp(&self, locals: &[Local], f: &mut Facts, op: CmpOp, x: &Expr, k: &Expr) {
+        if !matches!(x, Expr::Local(_) | Expr::Read(..)) {
+            return;
+        }
+        let (Some(xi), Some(ki)) = (self.bounds(locals, f, x), self.bounds(locals, f, k)) else {
+            return;
+        };
+        let iv = match op {
+            CmpOp::Eq => (xi.0.max(ki.0), xi.1.min(ki.1)),
+            CmpOp::Lt => (xi.0, xi.1.min(ki.1 - 1)),
+            CmpOp::Le => (xi.0, xi.1.min(ki.1)),
+            CmpOp::Gt => (xi.0.max(ki.0 + 1), xi.1),
+            CmpOp::Ge => (xi.0.max(ki.0), xi.1),
+            CmpOp::Ne if ki.0 == ki.1 && ki.0 == xi.0 => (xi.0 + 1, xi.1),
+            CmpOp::Ne if ki.0 == ki.1 && ki.0 == xi.1 => (xi.0, xi.1 - 1),
+            CmpOp::Ne => return,
+        };
+        f.narrow(x, iv);
+    }
+
+    /// Whether evaluating `e` (in the order and with the short-circuits of the
+    /// interpreter) may meet a range error, given facts `f`.
+    fn fails(&self, locals: &[Local], f: &Facts, e: &Expr) -> bool {
+        match e {
+            Expr::Const(..) | Expr::Size | Expr::Local(_) => false,
+            Expr::Read(v, ix) => {
+                let dims = &self.m.vars[*v].dims;
+                ix.iter().zip(dims).any(|(x, &d)| {
+                    self.fails(locals, f, x) || !within(self.bounds(locals, f, x), self.ty(d))
+                })
+            }
+            Expr::Arith(_, a, b) => {
+                self.fails(locals, f, a)
+                    || self.fails(locals, f, b)
+                    || !within(
+                        self.bounds(locals, f, e),
+                        Some((i64::MIN as i128, i64::MAX as i128)),
+                    )
+            }
+            Expr::Cmp(_, a, b) | Expr::Iff(a, b) => {
+                self.fails(locals, f, a) || self.fails(locals, f, b)
+            }
+            Expr::Not(a) => self.fails(locals, f, a),
+            Expr::And(xs) | Expr::Or(xs) => {
+                let and = matches!(e, Expr::And(_));
+                let mut g = f.clone();
+                for x in xs {
+                    if self.fails(locals, &g, x) {
+                        return true;
+                    }
+                    // The next operand is evaluated only when this one did not decide.
+                    self.learn(locals, &mut g, x, and);
+                }
+                false
+            }
+            Expr::Imp(a, b) => {
+                self.fails(locals, f, a) || self.fails(locals, &self.assume(locals, f, a, true), b)
+            }
+            Expr::Ite(c, a, b, _) => {
+                self.fails(locals, f, c)
+                    || self.fails(locals, &self.assume(locals, f, c, true), a)
+                    || self.fails(locals, &self.assume(locals, f, c, false), b)
+            }
+            Expr::Quant { dom, body, .. } => {
+                let except = match dom {
+                    Domain::Procs { except } => except.iter().any(|x| self.fails(locals, f, x)),
+                    Domain::Type(_) => false,
+                };
+                except || self.fails(locals, f, body)
+            }
+        }
+    }
+
+    /// Whether `e` evaluates without failing to a value of type `t`.
+    pub fn within_type(&self, locals: &[Local], e: &Expr, t: Ty) -> bool {
+        let f = Facts::default();
+        !self.fails(locals, &f, e) && within(self.bounds(locals, &f, e), self.ty(t))
+    }
+
+    /// Whether evaluating formula `e` of an item with locals `locals` may fail.
+    pub fn may_fail(&self, locals: &[Local], e: &Expr) -> bool {
+        self.fails(locals, &Facts::default(), e)
+    }
+
+    /// Whether update `u` of transition `t` may fail once the guard holds: an index or
+    /// the value evaluated out of range, a value outside the cell's type, or (`any`) no
+    /// candidate, which disables the instance.
+    pub fn update_may_fail(&self, t: &Transition, u: &Update) -> bool {
+        let f = self.assume(&t.locals, &Facts::default(), &t.guard, true);
+        let dims = &self.m.vars[u.var].dims;
+        let index = u.index.iter().zip(dims).any(|(x, &d)| match x {
+            Index::Term(x) => {
+                self.fails(&t.locals, &f, x) || !within(self.bounds(&t.locals, &f, x), self.ty(d))
+            }
+            Index::Bind(_) => false,
+        });
+        let cell = self.cell(self.m.vars[u.var].ty);
+        index
+            || match &u.value {
+                UpdValue::Term(e) => {
+                    self.fails(&t.locals, &f, e) || !within(self.bounds(&t.locals, &f, e), cell)
+                }
+                UpdValue::Nondet => false,
+                UpdValue::Any { .. } => true,
+            }
+    }
+}
+
+fn within(x: Option<Iv>, t: Option<Iv>) -> bool {
+    match (x, t) {
+        (Some(x), Some(t)) => x.0 > x.1 || (t.0 <= x.0 && x.1 <= t.1),
+        (_, None) => true,
+        (None, Some(_)) => false,
+    }
+}
+
+fn negate(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::load_str;
+
+    fn model() -> Model {
+        load_str(
+            "t.cub",
+            "type s = A | B\nvar K : 0 .. 7\narray D[proc] : 0 .. 3\narray M[1 .. 6] : s\nvar P : 1 .. 6\n\
+             init () { K = 0 }\nunsafe () { K = 9 }\n\
+             transition wrap (i) { K := if K = 7 then 0 else K + 1; }\n\
+             transition over (i) { K := K + 1; }\n\
+             transition guarded (i) requires { D[i] < 3 } { D[i] := D[i] + 1; }\n\
+             transition cursor (i) { M[P] := B; P := if P < 6 then P + 1 else 1; }\n\
+             transition beyond (i) { M[P + 1] := A; }\n",
+        )
+        .unwrap()
+    }
+
+    fn fails(m: &Model, t: &str) -> Vec<bool> {
+        let r = Ranges::new(m, 3);
+        let t = &m.transitions[m.transition_by_name(t).unwrap()];
+        t.updates.iter().map(|u| r.update_may_fail(t, u)).collect()
+    }
+
+    #[test]
+    fn stores_proved_in_range_by_their_conditions_and_guards() {
+        let m = model();
+        assert_eq!(fails(&m, "wrap"), [false]);
+        assert_eq!(fails(&m, "over"), [true]);
+        assert_eq!(fails(&m, "guarded"), [false]);
+        assert_eq!(fails(&m, "cursor"), [false, false]);
+        assert_eq!(fails(&m, "beyond"), [true]);
+    }
+}
