@@ -623,6 +623,11 @@ pub struct CertifyDoc {
     /// classes of its ints, rebuilt from the model to be checked.
     #[serde(default)]
     pub abstraction: bool,
+    /// The certificate is about the model reduced to what was asked (its `reduced`
+    /// line: sizes, properties, fairness, deadlocks); the reduction is checked on the
+    /// model before the lemmas are checked on the reduced model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduced: Option<String>,
     pub results: Vec<SizeCheckDoc>,
     pub accepted: bool,
     pub seconds: f64,

@@ -99,6 +99,8 @@ mod sat;
 mod schema;
 #[path = "timeouts.rs"]
 mod timeouts;
+#[path = "variants.rs"]
+mod variants;
 #[path = "window_ints.rs"]
 mod window_ints;
 

@@ -50,6 +50,26 @@ const LIVE: &[Live] = &[
         fair: |n| n % 2 == 1,
         first: (1, 1),
     },
+    // The same two sorts with the rows' parity stored by `init` (read as constants):
+    // the same verdicts.
+    Live {
+        file: "families/oddeven_sort_live_stored.cub",
+        prop: "eventually_sorted",
+        top: (6, 4),
+        fair_top: 4,
+        unfair: |_| false,
+        fair: |_| false,
+        first: (1, 1),
+    },
+    Live {
+        file: "families/oddeven_sort_live_stored_bug.cub",
+        prop: "eventually_sorted",
+        top: (6, 4),
+        fair_top: 4,
+        unfair: |n| n % 2 == 1,
+        fair: |n| n % 2 == 1,
+        first: (1, 1),
+    },
     // live_oracle.py n = 1..4, SPIN n = 1..5.
     Live {
         file: "families/mcs_lock.cub",

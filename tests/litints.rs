@@ -79,7 +79,7 @@ fn arithmetic_keeps_the_window_and_is_named_outside_the_fragment() {
         "arith.cub",
         &MUTEX.replace("F[i] := 1;", "F[i] := F[i] + 1;"),
     );
-    let (code, out, err) = nfold(&["check", &m, "--every-n"]);
+    let (code, out, err) = nfold(&["check", &m, "--every-n", "--no-reduce"]);
     assert!(
         err.contains("not read as a finite enumeration: arithmetic on the int `F`"),
         "{err}"
@@ -88,9 +88,30 @@ fn arithmetic_keeps_the_window_and_is_named_outside_the_fragment() {
     // only steps from 0 (try needs Idle, where F is 0), so the mutex is proved.
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("over an abstraction"), "{out}");
+    // Reduced to what is asked, `Noise` (read by nothing asked) goes, and F, read over
+    // its window, is proved for every n without the abstraction.
+    let (code, out, err) = nfold(&["check", &m, "--every-n"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("reduced   Noise: read by nothing asked"),
+        "{out}"
+    );
+    assert!(out.contains("holds for every n"), "{out}");
     // `--int-range` asks for the window: the exact reading is off.
     let m = write_file(&d, "m.cub", MUTEX);
-    let (code, out, _) = nfold(&["check", &m, "--every-n", "--int-range", "-2..5"]);
+    let (code, out, _) = nfold(&[
+        "check",
+        &m,
+        "--every-n",
+        "--int-range",
+        "-2..5",
+        "--no-reduce",
+    ]);
     assert_eq!(code, 4, "{out}");
     assert!(out.contains("holds Cubicle ints"), "{out}");
+    // Reduced to what is asked, the free `Noise` goes: F alone, fixed by `init`, is
+    // read over the window and proved for every n.
+    let (code, out, _) = nfold(&["check", &m, "--every-n", "--int-range", "-2..5"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("holds for every n"), "{out}");
 }

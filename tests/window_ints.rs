@@ -112,9 +112,14 @@ fn initial_values_the_window_would_cut_are_refused_by_name() {
         why.contains("`init` does not fix the int `T` to a literal"),
         "{why}"
     );
-    let (_, out, _) = nfold(&["check", &f, "--every-n"]);
+    let (_, out, _) = nfold(&["check", &f, "--every-n", "--no-reduce"]);
     assert!(out.contains("holds for every n"), "{out}");
     assert!(out.contains("over an abstraction"), "{out}");
+    // T is read by nothing asked but its own guard: reduced to what is asked, the model
+    // has no int left, and the claim is made without the abstraction.
+    let (_, out, _) = nfold(&["check", &f, "--every-n"]);
+    assert!(out.contains("reduced   T: read by nothing asked"), "{out}");
+    assert!(out.contains("holds for every n"), "{out}");
     // `T := .` would choose within the window only (T, read by no guard, leaves the
     // property holding at every size).
     let f = file(
@@ -128,6 +133,12 @@ fn initial_values_the_window_would_cut_are_refused_by_name() {
     let why = nfold::proof::cutoff::fragment(&m).unwrap_err().text(&m);
     assert!(why.contains("`T := .` in `reset`"), "{why}");
     // Over the classes, `T := .` is any class: proved there.
-    let (_, out, _) = nfold(&["check", &f, "--every-n"]);
+    let (_, out, _) = nfold(&["check", &f, "--every-n", "--no-reduce"]);
     assert!(out.contains("over an abstraction"), "{out}");
+    // T is read by no property, and `T := .` cannot fail: reduced to what is asked, T
+    // goes, and the claim needs no abstraction.
+    let (_, out, _) = nfold(&["check", &f, "--every-n"]);
+    assert!(out.contains("reduced   T: read by nothing asked"), "{out}");
+    assert!(out.contains("holds for every n"), "{out}");
+    assert!(!out.contains("over an abstraction"), "{out}");
 }

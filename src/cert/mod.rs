@@ -51,6 +51,12 @@
 //!
 //! `assume inv1, inv2` says that the certificate is about the model restricted to the
 //! states satisfying those `invariant`s, as Cubicle reads them (`model::assume`).
+//! `reduced sizes A..B for P, Q[; fair][; deadlock]` says that it is about the model
+//! reduced to what was asked (`model::reduce`: the properties P, Q at sizes A..B,
+//! under weak fairness, with deadlocks): `certify` builds the reduction again, checks
+//! it on the model (`proof::reduced`: nothing that stays reads a cell sliced away,
+//! whose updates cannot fail; the constants and equivalent cells hold in every
+//! reachable state) and checks the lemmas and claims on the reduced model.
 //! `abstraction ints` says that it is about the model's over-approximation over the
 //! classes of its ints (`model::ints::abstracted`, after `assume`), built again from the model.
 //!
@@ -96,6 +102,9 @@ pub struct Certificate {
     /// `assume NAME, NAME`: the invariant is of the model restricted to the states
     /// satisfying those `invariant`s (`model::assume`), built again by `certify`.
     pub assume: Vec<String>,
+    /// `reduced ...`: the invariant is of the model reduced to what was asked
+    /// (`model::reduce`), built again and checked by `certify` (`proof::reduced`).
+    pub reduced: Option<Reduced>,
     /// `abstraction ints`: the invariant is of the model's over-approximation over the
     /// classes of its ints (`model::ints::abstracted`), built again by `certify`.
     pub abstraction: bool,
@@ -105,6 +114,59 @@ pub struct Certificate {
     /// `ranking i j` and its `phase`/`weight` lines: a ranking proof of the `liveness`
     /// property on the model itself (see the module comment).
     pub ranking: Option<Ranking>,
+}
+
+/// What a reduced model was reduced for (the `reduced` line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reduced {
+    pub sizes: (usize, usize),
+    /// The properties asked (`unsafe`, `invariant` or `ltl`), by name.
+    pub asked: Vec<String>,
+    pub fair: bool,
+    pub deadlock: bool,
+}
+
+impl Reduced {
+    /// The line's text after `reduced `.
+    pub fn text(&self) -> String {
+        format!(
+            "sizes {}..{} for {}{}{}",
+            self.sizes.0,
+            self.sizes.1,
+            self.asked.join(", "),
+            if self.fair { "; fair" } else { "" },
+            if self.deadlock { "; deadlock" } else { "" }
+        )
+    }
+
+    /// Parse the text of `text()`.
+    pub fn parse(rest: &str) -> Result<Reduced, String> {
+        let expected = "expected `reduced sizes A..B for P, Q[; fair][; deadlock]`";
+        let r = rest.strip_prefix("sizes ").ok_or(expected)?;
+        let (range, names) = r.split_once(" for ").ok_or(expected)?;
+        let mut parts = names.split(';').map(str::trim);
+        let asked: Vec<String> = parts
+            .next()
+            .unwrap_or_default()
+            .split(',')
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty())
+            .collect();
+        let mut out = Reduced {
+            sizes: parse_range(range.trim())?,
+            asked,
+            fair: false,
+            deadlock: false,
+        };
+        for p in parts {
+            match p {
+                "fair" => out.fair = true,
+                "deadlock" => out.deadlock = true,
+                _ => return Err(expected.into()),
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// A ranking proof of a response property (see the module comment).
@@ -505,6 +567,9 @@ impl Certificate {
         if !self.assume.is_empty() {
             out.push_str(&format!("assume {}\n", self.assume.join(", ")));
         }
+        if let Some(r) = &self.reduced {
+            out.push_str(&format!("reduced {}\n", r.text()));
+        }
         if self.abstraction {
             out.push_str("abstraction ints\n");
         }
@@ -585,6 +650,7 @@ impl Certificate {
             klive: None,
             assume: Vec::new(),
             abstraction: false,
+            reduced: None,
             nodes: Vec::new(),
             ranking: None,
         };
@@ -763,6 +829,7 @@ impl Certificate {
                             return Err("expected `assume INVARIANT, ...`".into());
                         }
                     }
+                    "reduced" => c.reduced = Some(Reduced::parse(rest)?),
                     "abstraction" => {
                         if rest != "ints" {
                             return Err("expected `abstraction ints`".into());

@@ -60,6 +60,7 @@ fn round_trip() {
         ranking: None,
         assume: Vec::new(),
         abstraction: false,
+        reduced: None,
         nodes: Vec::new(),
     };
     let t = c.to_text();

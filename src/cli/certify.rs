@@ -107,6 +107,41 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
                 Err(e) => return usage(&e),
             }
         };
+        // One about the model reduced to what was asked (`reduced` line) is checked
+        // against the reduced model, built again here once the reduction is shown to
+        // hold on the model (at the sizes checked, or at every size by the text).
+        let base = match &cert.reduced {
+            None => base,
+            Some(r) => {
+                let every = cert.every.is_some() && a.sizes.is_none();
+                let sizes: Vec<usize> = {
+                    let (lo, hi) = a.sizes.unwrap_or(cert.sizes);
+                    (lo..=hi).collect()
+                };
+                let rebuilt =
+                    crate::proof::reduced::rebuild(&base, r).and_then(|(plan, asked, m)| {
+                        crate::proof::reduced::verify(
+                            &base,
+                            &plan,
+                            &asked,
+                            (!every).then_some(&sizes[..]),
+                            solver,
+                            &Stop::default(),
+                        )?;
+                        Ok(m)
+                    });
+                match rebuilt {
+                    Ok(m) => m,
+                    Err(e) => {
+                        docs.push(CertifyDoc {
+                            refused: Some(format!("the reduction does not hold on the model: {e}")),
+                            ..doc_of(&a, &base, cert)
+                        });
+                        continue;
+                    }
+                }
+            }
+        };
         // One about the over-approximation over the classes of the ints (`abstraction
         // ints` line) is checked against it, built again here.
         let base = if cert.abstraction {
@@ -256,6 +291,7 @@ fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
         cutoff: None,
         refused: None,
         assuming: cert.assume.clone(),
+        reduced: cert.reduced.as_ref().map(|r| r.text()),
         abstraction: cert.abstraction,
         results: Vec::new(),
         accepted: false,
@@ -283,6 +319,11 @@ fn text_of(d: &CertifyDoc, model: &str) -> String {
     if d.abstraction {
         about.push_str(" (over the classes of its ints: an over-approximation)");
     }
+    if let Some(r) = &d.reduced {
+        about.push_str(&format!(
+            " (reduced for {r}, the reduction checked on the model)"
+        ));
+    }
     if d.every_n == Some(true) {
         out.push_str(&format!(
             "certificate {} for {model}{about}: {} lemmas, claimed at every size, found by {}\n",
@@ -309,6 +350,9 @@ fn text_of(d: &CertifyDoc, model: &str) -> String {
             if d.simple_path { " (simple paths)" } else { "" },
             d.engine
         ));
+        if let Some(r) = &d.refused {
+            out.push_str(&format!("REJECTED: {r}\n"));
+        }
     }
     for c in &d.results {
         if c.failures.is_empty() {

@@ -482,14 +482,13 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
         let mut fctl = ctl.clone();
         let budget = Instant::now() + std::time::Duration::from_secs_f64(FIRST_BUDGET);
         fctl.deadline = Some(fctl.deadline.map_or(budget, |d| d.min(budget)));
-        match super::every::proved_first(
-            &model,
-            &problem.props,
-            &sizes,
+        let o = super::every::EveryOpts {
             solver,
-            !a.no_symmetry,
-            &fctl,
-        ) {
+            symmetry: !a.no_symmetry,
+            reduce: !a.no_reduce,
+            ctl: &fctl,
+        };
+        match super::every::proved_first(&model, &problem.props, &sizes, o) {
             Ok(f) => f,
             Err(e) => return usage(&e),
         }
@@ -598,7 +597,12 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
             &run.reports,
             run.limit.is_some(),
             &problem.props,
-            (solver, !a.no_symmetry, &ectl),
+            super::every::EveryOpts {
+                solver,
+                symmetry: !a.no_symmetry,
+                reduce: !a.no_reduce,
+                ctl: &ectl,
+            },
             &known,
         );
         run.every = match e {
@@ -609,7 +613,12 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
     // Cubicle assumes its `invariant`s: when one is not proved, the `unsafe` properties
     // are answered again on the states satisfying them.
     if problem.ltls.is_empty() && super::every::invariant_unproved(&run, &problem.props) {
-        let every = try_every.then_some((solver, !a.no_symmetry, &ectl));
+        let every = try_every.then_some(super::every::EveryOpts {
+            solver,
+            symmetry: !a.no_symmetry,
+            reduce: !a.no_reduce,
+            ctl: &ectl,
+        });
         run.assumed = match super::every::assumed_pass(engine.as_ref(), &run, &problem, every, &ctl)
         {
             Ok(x) => x.map(|mut x| {

@@ -12,6 +12,16 @@ use crate::sat::SolverKind;
 use crate::verdict::{Kind, PropId, SizeReport};
 use std::time::Instant;
 
+/// How the argument for every n is made: the solver, symmetric lemma orbits, the
+/// reduction to the properties asked (`portfolio::every::reduction`), the limits.
+#[derive(Clone, Copy)]
+pub(super) struct EveryOpts<'a> {
+    pub solver: SolverKind,
+    pub symmetry: bool,
+    pub reduce: bool,
+    pub ctl: &'a Control,
+}
+
 /// The answers for every size of the properties `props` of `model`, after the sizes
 /// `reports` (stopped at a limit when `limited`): a property violated at some size is
 /// violated for every n; one not proved at every size checked is not tried; the
@@ -22,7 +32,7 @@ pub(super) fn answers(
     reports: &[SizeReport],
     limited: bool,
     props: &[usize],
-    (solver, symmetry, ctl): (SolverKind, bool, &Control),
+    o: EveryOpts,
     known: &[PropEvery],
 ) -> Result<EveryAnswers, String> {
     let start = Instant::now();
@@ -32,7 +42,10 @@ pub(super) fn answers(
         violated: Vec::new(),
     };
     // The argument is made on the model reduced to the properties (`reduction`).
-    let reduced = crate::portfolio::every::reduction(model, props);
+    let reduced = o
+        .reduce
+        .then(|| crate::portfolio::every::reduction(model, props))
+        .flatten();
     let work = reduced.as_ref().map_or(model, |r| &r.model);
     // Ints that step are argued over their classes (`model::ints::abstracted`), for all runs:
     // the window's `int_bound` and the sizes' answers within it do not bear on it.
@@ -118,7 +131,7 @@ pub(super) fn answers(
         .filter(|(_, a)| a.is_none())
         .map(|(&u, _)| u)
         .collect();
-    let mut proved = prove_each(model, &tried, solver, symmetry, ctl)?.into_iter();
+    let mut proved = prove_each(model, &tried, o)?.into_iter();
     let props = props
         .iter()
         .zip(answers)
@@ -143,15 +156,10 @@ pub(super) fn answers(
 /// (`portfolio::every::reduction`), its proofs carried over to the model and checked
 /// there; on the model as written when there is nothing to reduce or a proof does not
 /// carry over.
-fn prove_each(
-    model: &Model,
-    props: &[usize],
-    solver: SolverKind,
-    symmetry: bool,
-    ctl: &Control,
-) -> Result<Vec<PropEvery>, String> {
+fn prove_each(model: &Model, props: &[usize], o: EveryOpts) -> Result<Vec<PropEvery>, String> {
     use crate::portfolio::every;
-    if let Some(r) = every::reduction(model, props) {
+    let (solver, symmetry, ctl) = (o.solver, o.symmetry, o.ctl);
+    if let Some(r) = o.reduce.then(|| every::reduction(model, props)).flatten() {
         let answers = every::prove_each(&r.model, props, solver, symmetry, ctl)?;
         if let Some(lifted) = every::lift(model, &r, answers, solver, ctl)? {
             return Ok(lifted);
@@ -192,7 +200,7 @@ pub(super) fn assumed_pass(
     engine: &dyn Engine,
     run: &Run,
     p: &Problem,
-    every: Option<(SolverKind, bool, &Control)>,
+    every: Option<EveryOpts>,
     ctl: &Control,
 ) -> Result<Option<AssumedRun>, String> {
     let model = p.model;
@@ -249,12 +257,12 @@ pub(super) fn assumed_pass(
     let outcome = engine::run(engine, &problem, ctl, &mut |r| reports.push(r))?;
     let limit = outcome.limit.or(reports.iter().find_map(|r| r.limit));
     let every = match every {
-        Some((solver, symmetry, ectl)) => Some(answers(
+        Some(o) => Some(answers(
             &amodel,
             &reports,
             limit.is_some(),
             &unsafes,
-            (solver, symmetry, ectl),
+            o,
             &[],
         )?),
         None => None,
@@ -334,19 +342,21 @@ pub(super) fn proved_first(
     model: &Model,
     props: &[usize],
     sizes: &[usize],
-    solver: SolverKind,
-    symmetry: bool,
-    ctl: &Control,
+    o: EveryOpts,
 ) -> Result<First, String> {
     use crate::verdict::{Proof, PropResult, Verdict};
-    let reduced = crate::portfolio::every::reduction(model, props);
+    let (symmetry, ctl) = (o.symmetry, o.ctl);
+    let reduced = o
+        .reduce
+        .then(|| crate::portfolio::every::reduction(model, props))
+        .flatten();
     let work = reduced.as_ref().map_or(model, |r| &r.model);
     if props.is_empty() || model.number_procs.is_some() || !crate::portfolio::every::in_reach(work)
     {
         return Ok(First::None);
     }
     let start = Instant::now();
-    let answers = prove_each(model, props, solver, symmetry, ctl)?;
+    let answers = prove_each(model, props, o)?;
     let mut certs = Vec::new();
     for p in &answers {
         match &p.answer {

@@ -12,6 +12,7 @@ mod check;
 mod distributed;
 mod dot;
 mod every;
+mod reduce;
 mod render;
 mod replay;
 mod simulate;
@@ -78,6 +79,10 @@ enum Command {
     /// Graphviz DOT.
     #[command(after_help = dot::AFTER_HELP)]
     Dot(dot::DotArgs),
+    /// Print the model as the engines get it, reduced to what is asked (cells
+    /// nothing asked reads, constants, equivalent cells, transitions that cannot fire),
+    /// as `.cub` text the loader reads back.
+    Reduce(reduce::ReduceArgs),
     /// Print the JSON Schema of every document nfold writes with --json (also in
     /// docs/schema.json).
     Schema,
@@ -469,6 +474,7 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
         Command::Simulate(a) => simulate::simulate(a),
         Command::Replay(a) => replay::replay(a),
         Command::Dot(a) => dot::dot(a),
+        Command::Reduce(a) => reduce::reduce(a),
         Command::Schema => {
             println!(
                 "{}",

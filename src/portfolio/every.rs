@@ -153,14 +153,20 @@ pub fn reduction(model: &Model, props: &[usize]) -> Option<Reduction> {
         ..Default::default()
     };
     super::reduced::reduce_model(model, &asked, (1, 3))
-        .filter(|r| r.plan.constants.iter().all(|c| c.uniform().is_some()))
+        .ok()
+        .flatten()
+        .filter(|r| {
+            r.plan
+                .constants
+                .iter()
+                .all(|c| c.uniform().is_some() || c.identity(model))
+        })
 }
 
-/// Answers for every n on the reduced model made the model's: each proof's
-/// certificate rewritten for the model (`reduced::rewrite_certificate`) and checked on
-/// it for every n (`proof::check::check_every`: at sizes 1..c of the model's own
-/// cutoff); `None` when some proof does not carry over (the caller then argues on the
-/// model as written).
+/// Answers for every n on the reduced model made the model's: the reduction shown to
+/// hold at every size by the text (`carried`), each proof's certificate marked with
+/// its `reduced` line; `None` when it is not (the caller then argues on the model as
+/// written).
 pub fn lift(
     model: &Model,
     r: &Reduction,
@@ -184,14 +190,13 @@ pub fn lift(
                 let (cert, cutoff) = match found {
                     Some((_, c, k)) => (c, k),
                     None => {
-                        let c = super::reduced::rewrite_certificate(model, &r.plan, &certificate);
-                        let ch = check_every(model, &c, solver, &ctl.sat_stop())?;
-                        if !ch.accepted() {
+                        let Some((c, cutoff)) = carried(model, r, &certificate, solver, ctl)?
+                        else {
                             return Ok(None);
-                        }
+                        };
                         let c = Arc::new(c);
-                        done.push((certificate.clone(), c.clone(), ch.cutoff));
-                        (c, ch.cutoff)
+                        done.push((certificate.clone(), c.clone(), cutoff));
+                        (c, cutoff)
                     }
                 };
                 EveryN::Proved {
@@ -209,6 +214,26 @@ pub fn lift(
         });
     }
     Ok(Some(out))
+}
+
+/// The certificate of the reduced model (checked for every n on it) marked for the
+/// model, once the reduction is shown, by the text, to hold at every size
+/// (`proof::reduced::verify`); with its cutoff. `None` when it is not.
+fn carried(
+    model: &Model,
+    r: &Reduction,
+    cert: &Certificate,
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<Option<(Certificate, usize)>, String> {
+    let holds =
+        crate::proof::reduced::verify(model, &r.plan, &r.asked, None, solver, &ctl.sat_stop());
+    if holds.is_err() {
+        return Ok(None);
+    }
+    let c = r.mark(model, cert);
+    let cutoff = c.every.unwrap_or(c.sizes.1);
+    Ok(Some((c, cutoff)))
 }
 
 /// Why no property of the model can be proved for every n, before any search.
@@ -593,6 +618,7 @@ fn attempt(
         ranking: None,
         assume: model.assumed.clone(),
         abstraction: model.abs_ints.is_some(),
+        reduced: None,
         nodes: Vec::new(),
     };
     let check = check_every(model, &cert, solver, &ctl.sat_stop())?;

@@ -164,6 +164,7 @@ fn certificate(
         ranking: None,
         assume: p.model.assumed.clone(),
         abstraction: p.model.abs_ints.is_some(),
+        reduced: None,
         nodes: Vec::new(),
     }
 }

@@ -8,4 +8,5 @@ pub mod count;
 pub mod cutoff;
 pub mod finish;
 pub mod lemma;
+pub mod reduced;
 pub mod standin;

@@ -108,6 +108,7 @@ pub fn prove_size(
         klive: None,
         assume: Vec::new(),
         abstraction: false,
+        reduced: None,
         nodes: Vec::new(),
         ranking: None,
     };

@@ -7,6 +7,7 @@ pub mod abc;
 pub mod fair_scc;
 pub mod generator;
 pub mod reference;
+pub mod variants;
 
 use nfold::explicit::reach::{ReachOptions, ReachResult, check_size};
 use nfold::lasso::Lasso;

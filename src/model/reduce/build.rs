@@ -80,7 +80,7 @@ pub fn restrict(m: &Model, keep: &[bool]) -> (Model, Vec<Option<VarId>>) {
             .filter(|c| !reads_gone(c))
             .map(renumber)
             .collect();
-        i.body = Expr::And(cs);
+        i.body = super::and(cs);
     }
     if let Some(w) = &mut out.int_window {
         w.free = w.free.iter().filter_map(|&v| kept[v]).collect();

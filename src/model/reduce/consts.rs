@@ -191,7 +191,7 @@ impl Rewrite for Renumber<'_> {
 /// Whether every read of the constant can be replaced by its value (the `init`
 /// conjuncts over frozen variables only, which go with the constants, aside).
 fn replaceable(m: &Model, c: &Constant, sizes: &[usize], frozen: &[bool]) -> bool {
-    if c.uniform().is_some() {
+    if c.uniform().is_some() || c.identity(m) {
         return true;
     }
     if m.is_symmetric() || m.is_ordered() {
@@ -270,7 +270,7 @@ pub fn substitute(m: &mut Model, c: &Constant, sizes: &[usize]) {
             })
             .cloned()
             .collect();
-        i.body = Expr::And(kept);
+        i.body = super::and(kept);
     }
     let before = m.clone();
     let var = m.vars[v].clone();
@@ -290,6 +290,9 @@ pub fn substitute(m: &mut Model, c: &Constant, sizes: &[usize]) {
 fn value_expr(m: &Model, var: &Var, c: &Constant, ix: &[Expr], sizes: &[usize]) -> Expr {
     if let Some(u) = c.uniform() {
         return Expr::Const(u, var.ty);
+    }
+    if c.identity(m) {
+        return ix[0].clone();
     }
     let tables: Vec<Expr> = c
         .values

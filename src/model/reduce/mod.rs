@@ -68,6 +68,17 @@ pub struct Constant {
 }
 
 impl Constant {
+    /// A `proc`-indexed row whose cell j holds j (each process's own id, stored): it
+    /// reads as its index, which keeps a family's symmetry.
+    pub fn identity(&self, m: &Model) -> bool {
+        m.vars[self.var].dims == [Ty::Proc]
+            && m.vars[self.var].ty == Ty::Proc
+            && self
+                .values
+                .iter()
+                .all(|(_, v)| v.iter().enumerate().all(|(j, &x)| x == j as i64 + 1))
+    }
+
     /// Every cell holds the same value at every size.
     pub fn uniform(&self) -> Option<i64> {
         let first = *self.values.first()?.1.first()?;
@@ -235,6 +246,23 @@ pub fn plan(m: &Model, asked: &Asked, (min, max): (usize, usize)) -> Plan {
     }
 }
 
+/// The model with only the cone's slice applied: the sliced variables gone with their
+/// updates, the transitions that go as idle disabled, the constants and equivalent
+/// cells still state (where the reduction's facts about them are checked for every n,
+/// `proof::reduced`). Its numbering of transitions and properties is the model's.
+pub fn sliced_only(m: &Model, plan: &Plan) -> Model {
+    let mut cur = m.clone();
+    for &(t, why) in &plan.dropped {
+        if why == Dropped::NoEffect {
+            build::disable(&mut cur, t);
+        }
+    }
+    let keep: Vec<bool> = (0..m.vars.len())
+        .map(|v| !plan.sliced.contains(&v))
+        .collect();
+    build::restrict(&cur, &keep).0
+}
+
 /// Apply `f` to every formula and term of the model: guards, update indices, values and
 /// `any` conditions, properties, `ltl` atoms and `init` bodies.
 fn rewrite_all(m: &mut Model, f: &mut dyn FnMut(&Expr) -> Expr) {
@@ -294,6 +322,15 @@ pub(crate) fn reads(e: &Expr, out: &mut [bool]) {
         }
         true
     });
+}
+
+/// The conjunction of `cs`: `True` for none, the formula itself for one.
+fn and(mut cs: Vec<Expr>) -> Expr {
+    match cs.len() {
+        0 => Expr::tt(),
+        1 => cs.pop().unwrap_or_else(Expr::tt),
+        _ => Expr::And(cs),
+    }
 }
 
 /// The top-level conjuncts of a formula (`&&` flattened).

@@ -26,11 +26,14 @@ impl Facts {
     }
 }
 
-/// The interval analysis of one model at one size.
+/// The interval analysis of one model at one size, or at every size at once (where
+/// the number of processes, and the bounds that depend on it, are unknown).
 pub struct Ranges<'m> {
     m: &'m Model,
-    n: i64,
-    ranges: Vec<(i64, i64)>,
+    /// The size, `None` for every size.
+    n: Option<i64>,
+    /// The bounds of each range type (`None`: they depend on the unknown size).
+    ranges: Vec<Option<(i64, i64)>>,
 }
 
 impl<'m> Ranges<'m> {
@@ -38,22 +41,36 @@ impl<'m> Ranges<'m> {
         let ranges = m
             .ranges
             .iter()
-            .map(|r| (r.lo.eval(n as i64), r.hi.eval(n as i64)))
+            .map(|r| Some((r.lo.eval(n as i64), r.hi.eval(n as i64))))
             .collect();
         Ranges {
             m,
-            n: n as i64,
+            n: Some(n as i64),
             ranges,
         }
     }
 
-    /// The values of type `t` (`None`: unbounded, the type of literals and sums).
+    /// The analysis for every size: what it proves holds at every n.
+    pub fn every(m: &'m Model) -> Ranges<'m> {
+        let ranges = m
+            .ranges
+            .iter()
+            .map(|r| (!r.lo.uses_size() && !r.hi.uses_size()).then(|| (r.lo.eval(0), r.hi.eval(0))))
+            .collect();
+        Ranges { m, n: None, ranges }
+    }
+
+    /// The values of type `t` (`None`: unbounded, the type of literals and sums, or
+    /// bounds that depend on an unknown size).
     fn ty(&self, t: Ty) -> Option<Iv> {
         Some(match t {
             Ty::Bool => (0, 1),
             Ty::Enum(e) => (0, self.m.enums[e].ctors.len() as i128 - 1),
-            Ty::Proc => (1, self.n as i128),
-            Ty::Range(r) => (self.ranges[r].0 as i128, self.ranges[r].1 as i128),
+            Ty::Proc => (1, self.n? as i128),
+            Ty::Range(r) => {
+                let (lo, hi) = self.ranges[r]?;
+                (lo as i128, hi as i128)
+            }
             Ty::Int => return None,
         })
     }
@@ -61,9 +78,21 @@ impl<'m> Ranges<'m> {
     /// The values a cell of type `t` holds (a `proc` cell may hold the extra id).
     fn cell(&self, t: Ty) -> Option<Iv> {
         match t {
-            Ty::Proc => Some((self.m.proc_value_lo() as i128, self.n as i128)),
+            Ty::Proc => Some((self.m.proc_value_lo() as i128, self.n? as i128)),
             t => self.ty(t),
         }
+    }
+
+    /// Whether `x` is a value of dimension `d` whatever the size: a process bound by
+    /// a parameter, a quantifier or an update's index (of type `proc`), or a value of
+    /// type `d` by its bounds.
+    fn in_dim(&self, locals: &[Local], f: &Facts, x: &Expr, d: Ty) -> bool {
+        if let Expr::Local(id) = x
+            && locals[*id].ty == d
+        {
+            return true;
+        }
+        within(self.bounds(locals, f, x), self.ty(d))
     }
 
     /// Bounds of `e`'s value, or `None`.
@@ -73,7 +102,7 @@ impl<'m> Ranges<'m> {
         }
         match e {
             Expr::Const(v, _) => Some((*v as i128, *v as i128)),
-            Expr::Size => Some((self.n as i128, self.n as i128)),
+            Expr::Size => self.n.map(|n| (n as i128, n as i128)),
             Expr::Local(id) => self.ty(locals[*id].ty),
             Expr::Read(v, _) => self.cell(self.m.vars[*v].ty),
             Expr::Arith(op, a, b) => {
@@ -151,9 +180,9 @@ impl<'m> Ranges<'m> {
             Expr::Const(..) | Expr::Size | Expr::Local(_) => false,
             Expr::Read(v, ix) => {
                 let dims = &self.m.vars[*v].dims;
-                ix.iter().zip(dims).any(|(x, &d)| {
-                    self.fails(locals, f, x) || !within(self.bounds(locals, f, x), self.ty(d))
-                })
+                ix.iter()
+                    .zip(dims)
+                    .any(|(x, &d)| self.fails(locals, f, x) || !self.in_dim(locals, f, x, d))
             }
             Expr::Arith(_, a, b) => {
                 self.fails(locals, f, a)
@@ -200,7 +229,7 @@ impl<'m> Ranges<'m> {
     /// Whether `e` evaluates without failing to a value of type `t`.
     pub fn within_type(&self, locals: &[Local], e: &Expr, t: Ty) -> bool {
         let f = Facts::default();
-        !self.fails(locals, &f, e) && within(self.bounds(locals, &f, e), self.ty(t))
+        !self.fails(locals, &f, e) && self.in_dim(locals, &f, e, t)
     }
 
     /// Whether evaluating formula `e` of an item with locals `locals` may fail.
@@ -215,9 +244,7 @@ impl<'m> Ranges<'m> {
         let f = self.assume(&t.locals, &Facts::default(), &t.guard, true);
         let dims = &self.m.vars[u.var].dims;
         let index = u.index.iter().zip(dims).any(|(x, &d)| match x {
-            Index::Term(x) => {
-                self.fails(&t.locals, &f, x) || !within(self.bounds(&t.locals, &f, x), self.ty(d))
-            }
+            Index::Term(x) => self.fails(&t.locals, &f, x) || !self.in_dim(&t.locals, &f, x, d),
             Index::Bind(_) => false,
         });
         let cell = self.cell(self.m.vars[u.var].ty);
@@ -274,6 +301,16 @@ mod tests {
         let r = Ranges::new(m, 3);
         let t = &m.transitions[m.transition_by_name(t).unwrap()];
         t.updates.iter().map(|u| r.update_may_fail(t, u)).collect()
+    }
+
+    #[test]
+    fn at_every_size_processes_index_by_their_type() {
+        let m = model();
+        let r = Ranges::every(&m);
+        let t = &m.transitions[m.transition_by_name("guarded").unwrap()];
+        assert!(!r.update_may_fail(t, &t.updates[0]));
+        let t = &m.transitions[m.transition_by_name("wrap").unwrap()];
+        assert!(!r.update_may_fail(t, &t.updates[0]));
     }
 
     #[test]
