@@ -245,6 +245,9 @@ pub struct Row {
     /// The depth up to which every requested property was answered.
     #[serde(default)]
     pub answered_depth: Option<usize>,
+    /// No engine ran this size: a limit came first (the verdict is `unknown`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_run: bool,
     /// The counterexample: a trace, or for `ltl` a lasso.
     #[serde(default)]
     pub trace: Option<TraceDoc>,

@@ -339,6 +339,9 @@ pub struct SizeReport {
     /// Explicit engine: which transitions fired and which property conjuncts were ever
     /// true, for the warnings about dead code.
     pub coverage: Option<Coverage>,
+    /// No engine ran this size (a limit came first): its rows are `unknown`, given so
+    /// that every (property, size) asked has one.
+    pub not_run: bool,
 }
 
 pub use crate::schema::Stats;

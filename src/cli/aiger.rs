@@ -58,6 +58,11 @@ pub(crate) struct AigerArgs {
     /// circuit; ABC's `pdr` is often faster on it).
     #[arg(long)]
     init_inputs: bool,
+    /// Export the model as written, not reduced to what is exported (by default cells
+    /// nothing exported reads, constants, equivalent cells and transitions that cannot
+    /// fire are left out, as for `nfold check`; the file's comments say so).
+    #[arg(long)]
+    no_reduce: bool,
     /// The number of values of every abstract type (`type data`; default: chosen from
     /// the model).
     #[arg(long, value_name = "D", value_parser = parse_data_values)]
@@ -84,10 +89,24 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
         Err(e) => return usage(&e),
     };
     let (min, max) = (sizes[0], sizes[sizes.len() - 1]);
-    let aig = match export(&a, &model, (min, max)) {
+    let reduction = match reduced(&a, &model, (min, max)) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let exported = reduction.as_ref().map_or(&model, |r| &r.model);
+    let mut aig = match export(&a, exported, (min, max)) {
         Ok(aig) => aig,
         Err(code) => return code,
     };
+    let system = match &reduction {
+        Some(r) => format!(
+            "the model reduced to what is exported ({}; --no-reduce for the model as written)",
+            r.plan.summary(&model)
+        ),
+        None => "the model as written".to_string(),
+    };
+    aig.comments
+        .insert(0, format!("nfold: the transition system of {system}"));
     let result = match &a.output {
         Some(path) => std::fs::File::create(path).and_then(|mut f| aig.write(&mut f)),
         None => aig.write(&mut std::io::stdout().lock()),
@@ -127,7 +146,7 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
         "a bad output at time k is a violation at depth k"
     };
     eprintln!(
-        "nfold aiger: {} at {}: {} inputs, {} latches, {} and gates; {}; {meaning}",
+        "nfold aiger: {} at {} ({system}): {} inputs, {} latches, {} and gates; {}; {meaning}",
         a.file,
         if min == max {
             format!("size {min}")
@@ -140,6 +159,39 @@ pub(crate) fn aiger(a: AigerArgs) -> i32 {
         outputs.join(", ")
     );
     EXIT_OK
+}
+
+/// The reduction of `model` to what `a` exports (`None`: nothing to reduce, or
+/// `--no-reduce`).
+fn reduced(
+    a: &AigerArgs,
+    model: &crate::model::ir::Model,
+    sizes: (usize, usize),
+) -> Result<Option<crate::portfolio::reduced::Reduction>, i32> {
+    if a.no_reduce {
+        return Ok(None);
+    }
+    let mut asked = crate::model::reduce::Asked {
+        fair: a.fair,
+        ..Default::default()
+    };
+    if a.live {
+        asked.ltls = a
+            .properties
+            .iter()
+            .filter_map(|p| model.ltls.iter().position(|l| &l.name == p))
+            .collect();
+        if asked.ltls.is_empty() {
+            asked.ltls = (0..model.ltls.len()).collect();
+        }
+    } else {
+        asked.props = unsafe_props(model, &a.properties)?;
+    }
+    Ok(
+        crate::portfolio::reduced::reduce_model(model, &asked, sizes)
+            .ok()
+            .flatten(),
+    )
 }
 
 /// The graph `nfold aiger` writes for `a` at sizes min..=max.

@@ -178,6 +178,11 @@ struct CnfArgs {
     /// No symmetry breaking.
     #[arg(long)]
     no_symmetry: bool,
+    /// Write the query of the model as written, not reduced to what is asked (by
+    /// default cells nothing asked reads, constants, equivalent cells and transitions
+    /// that cannot fire are left out, as for `nfold check`; a comment says so).
+    #[arg(long)]
+    no_reduce: bool,
     /// Which symmetry breaking (fully symmetric families only).
     #[arg(long, value_enum, default_value_t = SymBreakArg::WitnessLex)]
     symmetry_breaking: SymBreakArg,
@@ -614,14 +619,36 @@ fn cnf(a: CnfArgs) -> i32 {
     } else {
         a.symmetry_breaking.mode()
     };
-    let (cnf, units, comments) = crate::bmc::cnf::query(
-        &model,
+    let asked = crate::model::reduce::Asked {
+        props: prop.map_or_else(|| (0..model.unsafes.len()).collect(), |p| vec![p]),
+        ..Default::default()
+    };
+    let reduction = if a.no_reduce {
+        None
+    } else {
+        crate::portfolio::reduced::reduce_model(&model, &asked, (a.size, a.size))
+            .ok()
+            .flatten()
+    };
+    let system = match &reduction {
+        Some(r) => format!(
+            "the model reduced to what is asked ({}; --no-reduce for the model as written)",
+            r.plan.summary(&model)
+        ),
+        None => "the model as written".to_string(),
+    };
+    let (cnf, units, mut comments) = crate::bmc::cnf::query(
+        reduction.as_ref().map_or(&model, |r| &r.model),
         a.size,
         a.depth,
         prop,
         mode,
         a.encoding.encoding(),
         a.por.por(),
+    );
+    comments.insert(
+        1.min(comments.len()),
+        format!("the transition system of {system}"),
     );
     let result = match &a.output {
         Some(path) => std::fs::File::create(path)

@@ -110,6 +110,10 @@ fn eliminate(ctx: &Ctx, moves: &[Move], init: &Expr, allowed: &[bool], preds: &[
             lin.push((g, x0));
         }
     }
+    if k == 0 {
+        // No local state at this width (a range empty here): nothing to count.
+        return none;
+    }
     if !single {
         // Only the conservation law: the first class is what the others leave.
         let rest: Vec<Expr> = (1..k).map(|c| read(UNREDUCED + c)).collect();

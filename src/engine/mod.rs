@@ -16,7 +16,7 @@ use crate::model::init::for_each_initial;
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
 use crate::sat::Stop;
-use crate::verdict::{Limit, SizeReport, Verdict};
+use crate::verdict::{Limit, PropId, PropResult, SizeReport, Verdict};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -210,7 +210,8 @@ pub fn run(
     ctl: &Control,
     report: &mut dyn FnMut(SizeReport),
 ) -> Result<Outcome, String> {
-    engine.check(p, ctl, &mut |mut r: SizeReport| {
+    let answered: std::cell::RefCell<Vec<(usize, PropId)>> = Default::default();
+    let mut finish = |mut r: SizeReport| {
         if !has_initial_state(p.model, r.size) {
             for x in &mut r.results {
                 if x.verdict.trace().is_none() {
@@ -220,8 +221,44 @@ pub fn run(
         }
         let window = p.model.int_window.as_ref().map(|w| (w.lo, w.hi));
         crate::verdict::qualify_by_int_window(&mut r, window);
+        answered
+            .borrow_mut()
+            .extend(r.results.iter().map(|x| (r.size, x.prop)));
         report(r)
-    })
+    };
+    let out = engine.check(p, ctl, &mut finish)?;
+    // Every (property, size) asked gets a row: one the engine left out is `unknown`.
+    for n in p.sizes() {
+        let asked = p
+            .props
+            .iter()
+            .map(|&u| (PropId::Unsafe(u), p.model.unsafes[u].name.clone()))
+            .chain(
+                p.ltls
+                    .iter()
+                    .map(|&k| (PropId::Ltl(k), p.model.ltls[k].name.clone())),
+            );
+        let missing: Vec<PropResult> = asked
+            .filter(|(id, _)| !answered.borrow().contains(&(n, *id)))
+            .map(|(prop, name)| PropResult {
+                size: n,
+                prop,
+                name,
+                verdict: Verdict::Unknown,
+            })
+            .collect();
+        if !missing.is_empty() {
+            let ran = answered.borrow().iter().any(|a| a.0 == n);
+            finish(SizeReport {
+                size: n,
+                engine: engine.name(),
+                results: missing,
+                not_run: !ran,
+                ..SizeReport::default()
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// The per-size answer of one `ltl` property, and how its run ended.

@@ -365,12 +365,13 @@ fn for_each_initial_ordered(
     let mut st: State = inst.slots.iter().map(|s| s.lo).collect();
     let mut known = vec![false; st.len()];
     let mut pending = Vec::new();
+    let mut doubtful = 0;
     for (k, c) in cons.iter_mut().enumerate() {
         match peval(inst, &st, &known, &mut c.env, c.body) {
             Ok(Some(0)) => return Ok(()),
             Ok(Some(_)) => {}
             Ok(None) => pending.push(k),
-            Err(error) => return Err(InitError { state: st, error }),
+            Err(_) => doubtful += 1,
         }
     }
     if !free_prefix_completes(inst, &mut cons, &mut st, &mut known, &pending) {
@@ -386,6 +387,7 @@ fn for_each_initial_ordered(
         f,
         cache: HashMap::new(),
         recording: None,
+        doubtful,
     };
     search.rec(0, &pending).map(|_| ())
 }
@@ -425,6 +427,7 @@ fn free_prefix_completes(
         },
         cache: HashMap::new(),
         recording: None,
+        doubtful: 0,
     }
     .rec(first, pending);
     // An error returns without clearing the cells it had assigned.
@@ -448,6 +451,10 @@ struct Search<'s, 'm, 'c, 'g, 'f> {
     /// Completions of the slots from a point on, per (slot, undecided formulas).
     cache: HashMap<(usize, Vec<usize>), Memo>,
     recording: Option<Recording>,
+    /// Formulas dropped on the way here because their partial evaluation failed: a
+    /// failure counts only where the interpreter's own order reaches it (an earlier
+    /// formula may be false first), so every valuation below is judged by it.
+    doubtful: usize,
 }
 
 impl Search<'_, '_, '_, '_, '_> {
@@ -466,9 +473,22 @@ impl Search<'_, '_, '_, '_, '_> {
     /// Returns Ok(false) when `f` asked to stop.
     fn rec(&mut self, slot: usize, pending: &[usize]) -> Result<bool, InitError> {
         if slot == self.st.len() {
+            if self.doubtful > 0 {
+                return match super::eval::satisfies_init(self.inst, self.st) {
+                    Err(error) => Err(InitError {
+                        state: self.st.clone(),
+                        error,
+                    }),
+                    Ok(true) => Ok(self.emit()),
+                    Ok(false) => Ok(true),
+                };
+            }
             return Ok(self.emit());
         }
-        if !self.memo || pending.iter().any(|&k| self.cons[k].first_read < slot) {
+        if !self.memo
+            || self.doubtful > 0
+            || pending.iter().any(|&k| self.cons[k].first_read < slot)
+        {
             return self.assign(slot, pending);
         }
         // The completions from here on do not depend on the slots before.
@@ -520,6 +540,7 @@ impl Search<'_, '_, '_, '_, '_> {
         'values: for v in &mut values {
             self.st[slot] = v;
             next.clear();
+            let mut dropped = 0;
             for &k in pending {
                 let c = &mut self.cons[k];
                 if !c.may_read(slot) {
@@ -530,19 +551,15 @@ impl Search<'_, '_, '_, '_, '_> {
                     Ok(Some(0)) => continue 'values,
                     Ok(Some(_)) => {}
                     Ok(None) => next.push(k),
-                    Err(error) => {
-                        for (v, s) in self.st.iter_mut().zip(&self.inst.slots).skip(slot + 1) {
-                            *v = s.lo;
-                        }
-                        return Err(InitError {
-                            state: self.st.clone(),
-                            error,
-                        });
-                    }
+                    // Judged at each valuation below, in the interpreter's order.
+                    Err(_) => dropped += 1,
                 }
             }
             let pend = next.clone();
-            if !self.rec(slot + 1, &pend)? {
+            self.doubtful += dropped;
+            let r = self.rec(slot + 1, &pend);
+            self.doubtful -= dropped;
+            if !r? {
                 self.known[slot] = false;
                 return Ok(false);
             }

@@ -112,7 +112,18 @@ pub fn verify(
     for &v in &plan.sliced {
         gone[v] = true;
     }
-    cone(m, &gone, asked, &ranges)?;
+    // Constants and merged cells are fixed by the facts (checked below): a transition
+    // that writes them and sliced cells only changes nothing that stays.
+    let mut fixed = vec![false; m.vars.len()];
+    for v in plan
+        .constants
+        .iter()
+        .map(|c| c.var)
+        .chain(plan.merged.iter().map(|g| g.var))
+    {
+        fixed[v] = true;
+    }
+    cone(m, &gone, &fixed, asked, &ranges)?;
     match sizes {
         Some(ns) => facts_at(m, plan, ns, solver, stop),
         None => facts_everywhere(m, plan)
@@ -197,10 +208,16 @@ fn flat_and(e: &Expr) -> Vec<&Expr> {
 }
 
 /// The conditions of a cone of influence for the variables `gone`.
-fn cone(m: &Model, gone: &[bool], asked: &Asked, ranges: &[Ranges]) -> Result<(), String> {
+fn cone(
+    m: &Model,
+    gone: &[bool],
+    fixed: &[bool],
+    asked: &Asked,
+    ranges: &[Ranges],
+) -> Result<(), String> {
     let fails = |l: &[Local], e: &Expr| ranges.iter().any(|r| r.may_fail(l, e));
     for t in &m.transitions {
-        let keeps = t.updates.iter().any(|u| !gone[u.var]);
+        let keeps = t.updates.iter().any(|u| !gone[u.var] && !fixed[u.var]);
         for u in t.updates.iter().filter(|u| gone[u.var]) {
             let twice = t.updates.iter().filter(|x| x.var == u.var).count() > 1;
             let may_fail = ranges.iter().any(|r| r.update_may_fail(t, u));

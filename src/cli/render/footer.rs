@@ -229,7 +229,12 @@ pub fn footer(run: &Run) -> String {
         } else {
             format!(
                 "at size {}",
-                run.reports.last().map(|r| r.size).unwrap_or(0)
+                run.reports
+                    .iter()
+                    .rev()
+                    .find(|r| !r.not_run)
+                    .map(|r| r.size)
+                    .unwrap_or(0)
             )
         };
         out.push_str(&format!(
@@ -253,10 +258,13 @@ pub fn footer(run: &Run) -> String {
             .sizes
             .iter()
             .copied()
-            .filter(|n| !run.reports.iter().any(|r| r.size == *n))
+            .filter(|n| !run.reports.iter().any(|r| r.size == *n && !r.not_run))
             .collect();
         if !skipped.is_empty() {
-            out.push_str(&format!("not run: {}\n", sizes_phrase(&skipped)));
+            out.push_str(&format!(
+                "not run: {} (their rows are `unknown`)\n",
+                sizes_phrase(&skipped)
+            ));
         }
     }
     out.push_str(&ltl_lines(run));

@@ -134,6 +134,7 @@ pub(super) fn row(m: &Model, r: &SizeReport, p: &PropResult) -> Row {
         seconds: r.seconds,
         shared_time: r.shared_time,
         answered_depth: r.answered_depth,
+        not_run: r.not_run,
         trace,
         process: p.verdict.lasso().and_then(|l| l.process),
         fair: p.verdict.lasso().map(|l| l.fair),

@@ -226,6 +226,7 @@ impl From<ReachResult> for SizeReport {
             // Every state of depth <= the level being expanded was discovered and checked.
             answered_depth: Some(r.stats.depth),
             coverage: Some(r.coverage),
+            not_run: false,
         }
     }
 }

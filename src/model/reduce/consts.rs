@@ -75,7 +75,10 @@ pub fn find(m: &Model, sizes: &[usize], dropped: &[(usize, Dropped)]) -> Vec<Con
                     .map(|(n, vals)| (*n, vals[k].clone()))
                     .collect(),
             };
-            if replaceable(m, &c, sizes, &frozen) {
+            // A literal stored must be the value it already has everywhere.
+            let lits = stored(m, dropped, v);
+            let keeps = lits.is_empty() || lits.iter().all(|&k| c.uniform() == Some(k));
+            if keeps && replaceable(m, &c, sizes, &frozen) {
                 out.push(c);
             }
         }
@@ -83,8 +86,10 @@ pub fn find(m: &Model, sizes: &[usize], dropped: &[(usize, Dropped)]) -> Vec<Con
     out
 }
 
-/// No update of a transition that can fire changes variable `v`: each stores the
-/// cell's own value (`X := X`, `A[i] := A[i]`), and it is not an `any`.
+/// No update of a transition that can fire changes variable `v` but to a literal:
+/// each stores the cell's own value (`X := X`, `A[i] := A[i]`) or a literal (a cell
+/// that constants determine, once they are in: the literal must then be the cell's
+/// only value, `stored`), and none is an `any`.
 fn is_frozen(m: &Model, dropped: &[(usize, Dropped)], v: VarId) -> bool {
     writes(m, dropped, v).all(|(_, u)| match &u.value {
         UpdValue::Term(Expr::Read(w, ix)) if *w == v => {
@@ -94,8 +99,19 @@ fn is_frozen(m: &Model, dropped: &[(usize, Dropped)], v: VarId) -> bool {
                     .zip(&u.index)
                     .all(|(a, b)| matches!(b, Index::Term(e) if e == a))
         }
+        UpdValue::Term(Expr::Const(..)) => true,
         _ => false,
     })
+}
+
+/// The literals stored into variable `v` by transitions that can fire.
+fn stored(m: &Model, dropped: &[(usize, Dropped)], v: VarId) -> Vec<i64> {
+    writes(m, dropped, v)
+        .filter_map(|(_, u)| match &u.value {
+            UpdValue::Term(Expr::Const(k, _)) => Some(*k),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The only solution at each size of the `init` conjuncts `items` (init block, conjunct)
