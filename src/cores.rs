@@ -1,10 +1,45 @@
 //! Independent jobs, one per size, spread over the machine's cores: the largest size
 //! first (the slowest, so that the last job to start is a short one), each result in
 //! its size's place. Used where sizes are checked or proved one by one (the check of a
-//! certificate's sizes, the ranking proofs).
+//! certificate's sizes, the ranking proofs). And one job waited for only until a limit
+//! (`until_stopped`).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How long a job may run on past its limit before its caller stops waiting for it.
+pub const GRACE: Duration = Duration::from_millis(400);
+
+/// `f` on a thread of its own, waited for while `stopped()` is false and for `GRACE`
+/// after; `None` when it had not answered by then, and the thread is left to end on
+/// its own. For work whose single steps cannot poll a limit: a BDD operation of a
+/// certificate's check, the build of a large aggregate (Peterson's liveness product at
+/// widths 1..20: 1.2 s). A panic of `f` is the caller's.
+pub fn until_stopped<R: Send + 'static>(
+    stopped: &dyn Fn() -> bool,
+    f: impl FnOnce() -> R + Send + 'static,
+) -> Option<R> {
+    let (tx, rx) = mpsc::channel();
+    let job = std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    let mut past: Option<Instant> = None;
+    loop {
+        match rx.recv_timeout(Duration::from_millis(20)) {
+            Ok(r) => return Some(r),
+            Err(mpsc::RecvTimeoutError::Disconnected) => match job.join() {
+                Err(panic) => std::panic::resume_unwind(panic),
+                Ok(()) => return None,
+            },
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if stopped() && past.get_or_insert_with(Instant::now).elapsed() >= GRACE {
+            return None;
+        }
+    }
+}
 
 /// `f` of every size of `sizes`, on the machine's cores, the largest first; the
 /// results in the order of `sizes`. Once `enough` holds of a result, the sizes not yet

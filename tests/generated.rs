@@ -24,7 +24,7 @@
 //! while it still fails) and saved under `tests/regressions/`, whose files
 //! `saved_regressions_pass` runs on every test run.
 //!
-//! `NFOLD_MODELS` sets how many models (default 1000 in release builds, 25 in debug);
+//! `NFOLD_MODELS` sets how many models (default 600 in release builds, 25 in debug);
 //! `NFOLD_SEED` the first seed (default 20261121); model k uses seed + k. To reproduce
 //! a failure: `NFOLD_SEED=<seed> NFOLD_MODELS=1 cargo test --release --test generated`.
 
@@ -705,7 +705,7 @@ fn generated_models_pass_every_oracle() {
     let count: u64 = std::env::var("NFOLD_MODELS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(if cfg!(debug_assertions) { 25 } else { 1000 });
+        .unwrap_or(if cfg!(debug_assertions) { 25 } else { 600 });
     let base: u64 = std::env::var("NFOLD_SEED")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -277,7 +277,7 @@ fn generated_models_against_the_nested_search() {
     let count: u64 = std::env::var("NFOLD_MODELS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(if cfg!(debug_assertions) { 4 } else { 30 });
+        .unwrap_or(if cfg!(debug_assertions) { 4 } else { 20 });
     let mut compared = 0;
     for seed in 7000..7000 + count {
         let mut g = Gen {

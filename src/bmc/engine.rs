@@ -125,7 +125,17 @@ impl BmcEngine {
     ) -> Result<Outcome, String> {
         let opts = self.options(p, ctl);
         if p.max > p.min && !self.one_by_one {
-            let r = driver::check_aggregate(p.model, p.min, p.max, &opts)?;
+            // The build of a large aggregate polls no limit: waited for until it.
+            let (m, lo, hi, o) = (p.model.clone(), p.min, p.max, opts.clone());
+            let job = move || driver::check_aggregate(&m, lo, hi, &o);
+            let Some(r) = crate::cores::until_stopped(&|| ctl.users_limit().is_some(), job) else {
+                return Ok(Outcome {
+                    limit: ctl.users_limit(),
+                    aggregate: true,
+                    ..Outcome::default()
+                });
+            };
+            let r = r?;
             let limit = r.reports.iter().find_map(|x| x.limit);
             for rep in r.reports {
                 report(rep);

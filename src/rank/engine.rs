@@ -278,6 +278,8 @@ impl Engine for RankEngine {
                     certificate: certs.first().cloned(),
                     certificates: certs,
                     notes,
+                    // A size left unproved by the limit is left by the limit.
+                    limit: ctl.users_limit(),
                     ..Outcome::default()
                 },
             ))

@@ -29,6 +29,9 @@ pub(super) enum Found {
     Limit(Limit),
 }
 
+/// The longest time between two checks of the limits.
+const DUE_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// Limits and progress lines of a running search.
 pub(super) struct Run<'a> {
     opts: &'a NdfsOptions,
@@ -39,6 +42,8 @@ pub(super) struct Run<'a> {
     last_progress: Instant,
     /// Iterations of the search loop, for checking limits now and then.
     ticks: u64,
+    /// When the limits were last due.
+    last_due: Instant,
 }
 
 impl<'a> Run<'a> {
@@ -55,13 +60,22 @@ impl<'a> Run<'a> {
             start,
             last_progress: Instant::now(),
             ticks: 0,
+            last_due: Instant::now(),
         }
     }
 
-    /// Count one step of a search loop; true every 4096 steps, when the limits are due.
+    /// Count one step of a search loop; true when the limits are due: every 4096
+    /// steps, and every 50 ms where steps are slow (the initial states of a large size
+    /// canonicalised one by one: MCS lock at n = 7 took 1 s for 4096).
     pub(super) fn due(&mut self) -> bool {
         self.ticks += 1;
-        self.ticks.is_multiple_of(4096)
+        if self.ticks.is_multiple_of(4096)
+            || (self.ticks.is_multiple_of(16) && self.last_due.elapsed() >= DUE_EVERY)
+        {
+            self.last_due = Instant::now();
+            return true;
+        }
+        false
     }
 
     /// Check the limits (and print a progress line when one is due): `states` stored,

@@ -326,8 +326,39 @@ pub fn check(
     check_with(model, cert, sizes, solver, stop, Method::Auto)
 }
 
-/// `check` with the choice of the check made by `method`.
+/// `check` with the choice of the check made by `method`. Under a limit the check runs
+/// on a thread of its own, waited for until the limit (`cores::until_stopped`): a single
+/// BDD operation of the check cannot be interrupted (odd-even sort at widths 1..40: one
+/// `ite` ran past 30 s), so past that the sizes are reported not checked.
 pub fn check_with(
+    model: &Model,
+    cert: &Certificate,
+    sizes: &[usize],
+    solver: SolverKind,
+    stop: &Stop,
+    method: Method,
+) -> Result<Vec<SizeCheck>, String> {
+    if stop.deadline.is_none() && stop.flag.is_none() {
+        return check_here(model, cert, sizes, solver, stop, method);
+    }
+    let (m, c, s, st) = (model.clone(), cert.clone(), sizes.to_vec(), stop.clone());
+    let job = move || check_here(&m, &c, &s, solver, &st, method);
+    crate::cores::until_stopped(&|| stop.now(), job).unwrap_or_else(|| {
+        Ok(sizes
+            .iter()
+            .map(|&n| SizeCheck {
+                size: n,
+                certified: Vec::new(),
+                failures: Vec::new(),
+                unchecked: vec![format!("size {n}: {NOT_CHECKED}")],
+                by: Checker::Sat,
+            })
+            .collect())
+    })
+}
+
+/// `check_with` on the caller's thread.
+fn check_here(
     model: &Model,
     cert: &Certificate,
     sizes: &[usize],
