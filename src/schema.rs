@@ -444,7 +444,8 @@ pub struct CheckDoc {
     /// The engine's name (`explicit`, `sat`, `ic3`, `kind`, `auto`) and its settings.
     pub engine: String,
     pub engine_text: String,
-    /// How the engine uses symmetry.
+    /// How the run used symmetry: the text header's `symmetry` line, word for word
+    /// (the model's symmetry, and which reductions were on and off).
     pub symmetry_use: String,
     pub symmetric: bool,
     /// The symmetry analysis in words.

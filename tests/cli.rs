@@ -419,8 +419,9 @@ fn oddeven_bug_fails_at_odd_sizes_with_the_explicit_engine() {
     }
 }
 
-#[test]
-fn ctrl_c_ends_the_run_cleanly() {
+/// A signal sent to a running `nfold check` stops it cleanly: the summary, the
+/// `stopped:` line, exit code 3.
+fn signal_ends_the_run_cleanly(signal: i32) {
     use std::process::Stdio;
     let child = Command::new(env!("CARGO_BIN_EXE_nfold"))
         .args([
@@ -438,19 +439,30 @@ fn ctrl_c_ends_the_run_cleanly() {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    // SAFETY: sending SIGINT to our own child process.
+    // SAFETY: sending a signal to our own child process.
     unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
+        libc::kill(child.id() as i32, signal);
     }
     let out = child.wait_with_output().unwrap();
     let (o, e) = (
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
     );
-    assert_eq!(out.status.code(), Some(3), "{o}\n{e}");
+    assert_eq!(out.status.code(), Some(3), "signal {signal}: {o}\n{e}");
     assert!(o.contains("stopped: interrupted at size"), "{o}");
     assert!(o.contains("every run of up to"), "{o}");
     assert!(!e.contains("panicked"), "{e}");
+}
+
+#[test]
+fn ctrl_c_ends_the_run_cleanly() {
+    signal_ends_the_run_cleanly(libc::SIGINT);
+}
+
+/// SIGTERM is what `timeout`, `docker stop`, Slurm and CI runners send.
+#[test]
+fn sigterm_ends_the_run_cleanly() {
+    signal_ends_the_run_cleanly(libc::SIGTERM);
 }
 
 #[test]
@@ -761,4 +773,69 @@ fn a_chosen_engine_far_off_auto_gets_a_note_and_keeps_its_verdicts() {
     ]);
     assert!(!err.contains("note: explicit search"), "{err}");
     assert!(out.contains("holds at sizes 1..8"), "{out}");
+}
+
+/// `nfold check` on a model whose properties are all `ltl` says where they are
+/// answered, with the exit code of bad usage (as `nfold live` on a model without one).
+#[test]
+fn check_on_ltl_only_models_points_to_live() {
+    let (code, _, err) = nfold(&["check", "families/oddeven_sort_live.cub", "--sizes", "1..2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("`eventually_sorted`") && err.contains("nfold live"),
+        "{err}"
+    );
+    let (code, out, err) = nfold(&[
+        "check",
+        "families/oddeven_sort_live.cub",
+        "--sizes",
+        "1..2",
+        "--ltl",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("holds at sizes 1..2"), "{out}");
+}
+
+/// `--every-n` not reached: the last line says so beside the sizes, exit 4.
+#[test]
+fn every_n_not_reached_ends_on_not_proved() {
+    let (code, out, _) = nfold(&[
+        "check",
+        "families/ticket_lock.cub",
+        "--every-n",
+        "--sizes",
+        "1..3",
+    ]);
+    assert_eq!(code, 4, "{out}");
+    let last = out
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    assert!(last.contains("every n: not proved"), "{last}");
+}
+
+/// `nfold cnf --solve` exits as a SAT solver: 10 satisfiable (mutex_bug violates its
+/// property within 6 steps at size 2), 20 unsatisfiable (mutex holds).
+#[test]
+fn cnf_solve_exits_as_sat_solvers_do() {
+    let dir = crate::common::fresh_dir("cnf_solve");
+    let out = dir.join("m.cnf");
+    let o = out.to_str().unwrap();
+    for (file, want) in [("families/mutex_bug.cub", 10), ("families/mutex.cub", 20)] {
+        let (code, _, err) = nfold(&[
+            "cnf", file, "--size", "2", "--depth", "6", "-o", o, "--solve", "cadical",
+        ]);
+        assert_eq!(code, want, "{file}: {err}");
+    }
+}
+
+/// Every command that runs a check ends its `--help` with the exit codes.
+#[test]
+fn check_help_lists_the_exit_codes() {
+    for cmd in ["check", "live"] {
+        let (code, out, _) = nfold(&[cmd, "--help"]);
+        assert_eq!(code, 0);
+        assert!(out.contains("Exit codes: 0"), "{cmd}: {out}");
+    }
 }

@@ -571,3 +571,36 @@ fn chromium_renders_the_map_and_a_trace() {
     assert_eq!(rows, 7, "{dom}");
     assert!(dom[cex..].contains("<td class=\"chg\" data-cell=\"A[1]\">"));
 }
+
+/// The text header, the JSON and the HTML report say the same of symmetry: the
+/// header's `symmetry` line word for word (an ordered-symmetric model, whose explicit
+/// reduction is off under auto; a fully symmetric one; one with `--no-symmetry`).
+#[test]
+fn text_json_and_html_say_the_same_of_symmetry() {
+    for (k, args) in [
+        &["check", "families/burns.cub", "--sizes", "1..2"][..],
+        &["check", "families/german.cub", "--sizes", "1..2"][..],
+        &[
+            "check",
+            "families/german.cub",
+            "--sizes",
+            "1..2",
+            "--no-symmetry",
+        ][..],
+        &["live", "families/mutex.cub", "--sizes", "1..2", "--fair"][..],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (_, out, page) = report(&format!("symmetry{k}"), args);
+        let line = out
+            .lines()
+            .find_map(|l| l.strip_prefix("symmetry  "))
+            .unwrap_or_else(|| panic!("no symmetry line:\n{out}"))
+            .to_string();
+        let (_, v) = crate::common::json_run(args);
+        assert_eq!(v["symmetry_use"].as_str(), Some(line.as_str()), "{args:?}");
+        let text = decode(&page).unwrap();
+        assert!(text.contains(&line), "{args:?}: the report lacks `{line}`");
+    }
+}

@@ -761,6 +761,15 @@ fn properties(
             Err("the model states no `ltl` property (`nfold check` checks `unsafe` ones)".into())
         }
         Mode::Live => Ok((Vec::new(), all_ltl)),
+        Mode::Check
+            if model.unsafes.is_empty() && !model.ltls.is_empty() && !a.ltl && !a.deadlock =>
+        {
+            let names: Vec<String> = model.ltls.iter().map(|l| format!("`{}`", l.name)).collect();
+            Err(format!(
+                "the model states no `unsafe` property or `invariant` (`nfold check` checks those); its `ltl` properties {} are checked by `nfold live` (or `nfold check --ltl`)",
+                names.join(", ")
+            ))
+        }
         Mode::Check => {
             let props: Vec<usize> = (0..model.unsafes.len()).collect();
             let ltls = if a.ltl { all_ltl } else { Vec::new() };

@@ -51,6 +51,7 @@ struct Cli {
 enum Command {
     /// Check the properties of a family (`unsafe` and `invariant`; `ltl` too with
     /// --ltl) for one size or a range of sizes.
+    #[command(after_help = CHECK_AFTER_HELP)]
     Check(check::CheckArgs),
     /// Check the `ltl` properties (liveness) of a family, optionally under weak
     /// fairness: `nfold check` restricted to `ltl` properties.
@@ -197,12 +198,18 @@ struct CnfArgs {
     output: Option<String>,
     /// Also solve the written formula once with a built-in solver (fresh, not
     /// incremental; the query as unit clauses) and print the answer and the solving time
-    /// on stderr.
+    /// on stderr; the exit code is then a SAT solver's: 10 satisfiable, 20 unsatisfiable.
     #[arg(long, value_enum, value_name = "SOLVER")]
     solve: Option<SolverArg>,
 }
 
 /// What `nfold live --help` adds.
+const CHECK_AFTER_HELP: &str = "Exit codes: 0 every answer proved (holds), 1 violation, deadlock or \
+range error found, 2 usage or input error, 3 a limit (--timeout, --max-states, --max-memory, \
+Ctrl-C, SIGTERM) hit before an answer, or an internal check failed, 4 no violation found but \
+some answer is not a proof (none up to K, vacuous, int window left, --every-n not reached). \
+docs/cli.md has the full table.";
+
 const LIVE_AFTER_HELP: &str = "Which search answers (explicit engine, and auto, which runs it per size): \
 under --fair the fair SCC search (Couvreur's algorithm on the annotated quotient by \
 symmetry: each edge carries the permutation to its target's representative, and a \
@@ -324,7 +331,8 @@ impl RunArgs {
     }
 }
 
-/// A flag set by Ctrl-C, so that a run stops cleanly and reports what it answered.
+/// A flag set by Ctrl-C, SIGTERM or SIGHUP (what `timeout`, `docker stop`, Slurm and CI
+/// runners send), so that a run stops cleanly and reports what it answered.
 fn ctrl_c_flag() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
@@ -684,7 +692,12 @@ fn cnf(a: CnfArgs) -> i32 {
         whole.num_vars,
         whole.num_clauses
     );
-    EXIT_OK
+    // As SAT solvers exit, so that a script reads the answer without parsing.
+    match r {
+        crate::sat::SolveResult::Sat => 10,
+        crate::sat::SolveResult::Unsat => 20,
+        crate::sat::SolveResult::Unknown => EXIT_LIMIT,
+    }
 }
 
 fn info(a: InfoArgs) -> i32 {

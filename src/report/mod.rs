@@ -141,7 +141,12 @@ fn settings(doc: &CheckDoc) -> String {
     ));
     rows.push((
         "symmetry",
-        format!("{}; used as {}", esc(&doc.symmetry), esc(&doc.symmetry_use)),
+        // The text header's own words (an older document without them: the analysis).
+        if doc.symmetry_use.is_empty() {
+            esc(&doc.symmetry)
+        } else {
+            esc(&doc.symmetry_use)
+        },
     ));
     if let Some(fair) = doc.fair {
         rows.push((

@@ -137,7 +137,8 @@ pub(super) fn every_lines(m: &Model, sizes: &[usize], a: &EveryAnswers) -> Strin
 }
 
 /// The properties proved for every n, for the summary line: `holds for every n` when
-/// all are, else their names.
+/// all are, else their names and those not proved (`every n: not proved`), so that a
+/// run that did not reach every n never ends on `holds` alone.
 pub(super) fn summary_part(m: &Model, a: &EveryAnswers) -> Option<String> {
     let proved: Vec<String> = a
         .props
@@ -156,10 +157,21 @@ pub(super) fn summary_part(m: &Model, a: &EveryAnswers) -> Option<String> {
     } else if a.all_proved() && a.assuming.is_empty() {
         Some("holds for every n".into())
     } else if proved.is_empty() {
-        None
+        Some("every n: not proved".into())
     } else {
+        let open: Vec<String> = a
+            .props
+            .iter()
+            .filter(|p| !p.answer.holds())
+            .map(|p| format!("`{}`", m.unsafes[p.prop].label()))
+            .collect();
+        let rest = if open.is_empty() {
+            String::new()
+        } else {
+            format!("; every n: not proved for {}", open.join(", "))
+        };
         Some(format!(
-            "{} hold{} {every}{assuming}",
+            "{} hold{} {every}{assuming}{rest}",
             proved.join(", "),
             if proved.len() == 1 { "s" } else { "" }
         ))

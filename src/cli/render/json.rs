@@ -24,7 +24,7 @@ pub fn json(run: &Run) -> CheckDoc {
         command: std::env::args().collect(),
         engine: run.engine.into(),
         engine_text: run.engine_text.clone(),
-        symmetry_use: run.presentation.symmetry.into(),
+        symmetry_use: super::table::symmetry_line(run),
         symmetric: run.model.is_symmetric(),
         symmetry: run.model.symmetry_summary(),
         fair: run.fair,

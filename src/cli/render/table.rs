@@ -5,7 +5,9 @@ use super::{Run, ints_line, label, ranked_ints_line};
 use crate::model::ir::Model;
 use crate::verdict::{Proof, SizeReport, Verdict};
 
-fn symmetry_line(run: &Run) -> String {
+/// The header's `symmetry` line (also the JSON's `symmetry_use` and the HTML report's,
+/// so that the three say the same).
+pub(super) fn symmetry_line(run: &Run) -> String {
     let m = run.model;
     let what = run.presentation.symmetry;
     // Some engines also permute interchangeable data values (abstract types).
