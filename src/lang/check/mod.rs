@@ -12,6 +12,7 @@ mod decls;
 mod expr;
 mod ints;
 mod items;
+mod scope;
 
 use super::LoadOptions;
 use super::ast::{self, Ident, TypeExpr};
@@ -174,6 +175,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         ));
     }
     warnings.append(&mut c.notes);
+    warnings.extend(scope::quantifier_scopes(file));
     let abstracts = std::mem::take(&mut c.abstracts);
     let data_used = c.data_used;
     let int_type = c.int_type;
