@@ -136,8 +136,6 @@ fn children(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     fn warnings(src: &str) -> Vec<String> {
         let m = crate::lang::load_str("t.cub", src).expect("loads");
         m.warnings
