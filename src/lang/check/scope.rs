@@ -66,14 +66,23 @@ fn walk(e: &Expr, out: &mut Vec<Diagnostic>) {
         } => {
             let mut parts = Vec::new();
             conjuncts(body, &mut parts);
-            if parts.len() > 1 && parts.iter().any(|c| mentions(c, &var.name)) {
+            // `forall x <> y.` with `y` unbound binds both (Cubicle's reading): a
+            // conjunct mentioning one of the excepted names is not flagged either.
+            let names: Vec<&str> = match dom {
+                QuantDom::ProcExcept(ys) => std::iter::once(var.name.as_str())
+                    .chain(ys.iter().map(|y| y.name.as_str()))
+                    .collect(),
+                _ => vec![var.name.as_str()],
+            };
+            let reads = |c: &Expr| names.iter().any(|n| mentions(c, n));
+            if parts.len() > 1 && parts.iter().any(|c| reads(c)) {
                 let word = match (forall, dom) {
                     (true, QuantDom::Other) => "forall_other",
                     (false, QuantDom::Other) => "exists_other",
                     (true, _) => "forall",
                     (false, _) => "exists",
                 };
-                for c in parts.iter().filter(|c| !mentions(c, &var.name)) {
+                for c in parts.iter().filter(|c| !reads(c)) {
                     out.push(
                         Diagnostic::warning(
                             c.span,
