@@ -400,7 +400,7 @@ fn sorting_state_counts() {
         let counts: Vec<u64> = out
             .lines()
             .filter(|l| l.contains("deadlock-free"))
-            .map(|l| l.split_whitespace().nth(5).unwrap().parse().unwrap())
+            .map(|l| l.split_whitespace().nth(4).unwrap().parse().unwrap())
             .collect();
         assert_eq!(counts, [14, 91, 674, 4825], "{file}:\n{out}");
     }
