@@ -32,6 +32,7 @@ mod data;
 #[path = "dead_cells.rs"]
 mod dead_cells;
 #[path = "distributed.rs"]
+#[cfg(feature = "distributed")]
 mod distributed;
 #[path = "docs.rs"]
 mod docs;
