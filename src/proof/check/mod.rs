@@ -343,18 +343,19 @@ pub fn check_with(
     }
     let (m, c, s, st) = (model.clone(), cert.clone(), sizes.to_vec(), stop.clone());
     let job = move || check_here(&m, &c, &s, solver, &st, method);
-    crate::cores::until_stopped(&|| stop.now(), job).unwrap_or_else(|| {
-        Ok(sizes
-            .iter()
-            .map(|&n| SizeCheck {
-                size: n,
-                certified: Vec::new(),
-                failures: Vec::new(),
-                unchecked: vec![format!("size {n}: {NOT_CHECKED}")],
-                by: Checker::Sat,
-            })
-            .collect())
-    })
+    crate::cores::until_stopped(&|| stop.now(), job)
+        .unwrap_or_else(|| Ok(sizes.iter().map(|&n| not_checked(n)).collect()))
+}
+
+/// Size n left unchecked by the limit.
+fn not_checked(n: usize) -> SizeCheck {
+    SizeCheck {
+        size: n,
+        certified: Vec::new(),
+        failures: Vec::new(),
+        unchecked: vec![format!("size {n}: {NOT_CHECKED}")],
+        by: Checker::Sat,
+    }
 }
 
 /// `check_with` on the caller's thread.
@@ -422,13 +423,7 @@ fn check_here(
         // Past the limit a size's instance is not even built (that alone takes
         // seconds on large sizes).
         if stop.now() {
-            return Ok(SizeCheck {
-                size: n,
-                certified: Vec::new(),
-                failures: Vec::new(),
-                unchecked: vec![format!("size {n}: {NOT_CHECKED}")],
-                by: Checker::Sat,
-            });
+            return Ok(not_checked(n));
         }
         let base = model.unsafes.len();
         let at_n: Vec<usize> = lemmas.iter().map(|&(p, _)| p - base).collect();
