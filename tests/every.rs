@@ -110,7 +110,7 @@ fn every_n_is_refused_with_a_reason() {
     for (fam, why) in [
         (
             "peterson",
-            "range type `0 .. N - 1` (range errors possible) at families/peterson.cub:",
+            "range type `0 .. N - 1` (range errors possible:",
         ),
         ("token_ring", "not fully symmetric"),
         ("ticket_lock", "range type"),
@@ -511,5 +511,109 @@ fn no_refuted_mutant_holds_for_every_n() {
     assert!(
         order_refuted > 0 && order_proved > 0,
         "{order_refuted} {order_proved}"
+    );
+}
+
+/// `text` with each enumeration written as a constant range type: `type st = A | B |
+/// C` becomes `type st = 0 .. 2`, and each constructor its ordinal (the order of `<`
+/// on an enumeration). The same protocol, declared the other way.
+fn as_ranges(text: &str, ctors: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let decl = line.trim_start().strip_prefix("type ").and_then(|rest| {
+            let (name, _) = rest.split_once('=')?;
+            let cs = ctors.iter().find(|cs| {
+                let body: Vec<&str> = rest
+                    .split_once('=')
+                    .unwrap()
+                    .1
+                    .split('|')
+                    .map(str::trim)
+                    .collect();
+                body == cs.iter().map(String::as_str).collect::<Vec<_>>()
+            })?;
+            Some(format!("type {}= 0 .. {}", name, cs.len() - 1))
+        });
+        out.push_str(&decl.unwrap_or_else(|| line.to_string()));
+        out.push('\n');
+    }
+    let mut res = String::new();
+    let mut last = 0;
+    for (at, w) in word_spans(&out) {
+        if let Some(k) = ctors.iter().find_map(|cs| cs.iter().position(|c| c == w)) {
+            res.push_str(&out[last..at]);
+            res.push_str(&k.to_string());
+            last = at + w.len();
+        }
+    }
+    res.push_str(&out[last..]);
+    res
+}
+
+#[test]
+fn constant_range_types_storing_literals_get_the_enumerations_answer() {
+    // docs/language.md presents ranges as the natural way to write a small counter
+    // or level: a range type whose stores are provably in range is inside the
+    // cutoff argument like the enumeration with the same values. Each family and a
+    // seeded sample of its mutants, written both ways, get the same every-n answer,
+    // and no refuted mutant is claimed.
+    let mut rng = Rng::new(20261128);
+    let (mut same, mut proved) = (0, 0);
+    for fam in ["mutex", "mesi", "german"] {
+        let path = format!("families/{fam}.cub");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let model = nfold::lang::load_file(&path).unwrap();
+        let ctors: Vec<Vec<String>> = model.enums.iter().map(|e| e.ctors.clone()).collect();
+        let mut ms = mutants(&text, &ctors);
+        let keep = 6.min(ms.len());
+        for i in 0..keep {
+            let j = i + (rng.next() as usize) % (ms.len() - i);
+            ms.swap(i, j);
+        }
+        ms.truncate(keep);
+        ms.push(("as written".into(), text.clone()));
+        for (what, t) in ms {
+            let (Ok(e), Ok(r)) = (
+                nfold::lang::load_str(&path, &t),
+                nfold::lang::load_str(&path, &as_ranges(&t, &ctors)),
+            ) else {
+                continue;
+            };
+            assert!(r.enums.len() < e.enums.len(), "{fam} {what}: no range type");
+            let props: Vec<usize> = (0..e.unsafes.len()).collect();
+            let ctl = || Control {
+                deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(20)),
+                ..Default::default()
+            };
+            let solver = SolverKind::default_kind();
+            let ev = prove_every(&e, &props, solver, true, &ctl()).unwrap();
+            let rv = prove_every(&r, &props, solver, true, &ctl()).unwrap();
+            let holds = |v: &EveryN| matches!(v, EveryN::Proved { .. });
+            assert_eq!(holds(&ev), holds(&rv), "{fam} {what}: {ev:?}\n{rv:?}");
+            if holds(&rv) {
+                proved += 1;
+                assert_eq!(refuted(&r, 4, 8), None, "{fam} {what}");
+            }
+            same += 1;
+        }
+    }
+    assert!(same >= 15 && proved >= 3, "{same} {proved}");
+    // Where a store may leave the range, the reason says where and what to write.
+    let dir = scratch_dir("every-range");
+    let p = dir.join("count.cub");
+    std::fs::write(
+        &p,
+        "type lvl = 0 .. 3\narray L[proc] : lvl\ninit (z) { L[z] = 0 }\n\
+         unsafe (z1 z2) { L[z1] = 3 && L[z2] = 3 }\n\
+         transition up (i) requires { L[i] < 3 } { L[i] := L[i] + 1; }\n\
+         transition jump (i) { L[i] := L[i] + 1; }\n",
+    )
+    .unwrap();
+    let (_, v) = json_run(&["check", p.to_str().unwrap(), "--sizes", "1..1", "--every-n"]);
+    let why = v["every_n"]["reason"].as_str().unwrap();
+    assert!(
+        why.contains("the update of `L` in `jump`")
+            && why.contains("declare its values as an enumeration"),
+        "{why}"
     );
 }

@@ -136,7 +136,10 @@ fn domain_size(m: &Model, t: Ty) -> usize {
     match t {
         Ty::Bool => 2,
         Ty::Enum(e) => m.enums[e].ctors.len(),
-        // Range types are outside the fragment; a bound keeps this total.
+        Ty::Range(r) if !m.ranges[r].lo.uses_size() && !m.ranges[r].hi.uses_size() => {
+            (m.ranges[r].hi.eval(0) - m.ranges[r].lo.eval(0) + 1).max(0) as usize
+        }
+        // Other range types are outside the fragment; a bound keeps this total.
         _ => 1,
     }
 }
@@ -460,10 +463,38 @@ fn pointers(m: &Model, window: Option<&Result<bool, Outside>>) -> Result<usize, 
                     v.span,
                 );
             }
-            let r = &m.ranges[r];
+            let range = &m.ranges[r];
+            let constant = !range.lo.uses_size() && !range.hi.uses_size();
+            let stored = v.ty == Ty::Range(r) && !v.dims.iter().any(|d| matches!(d, Ty::Range(_)));
+            let error = crate::model::reduce::safe::first_range_error(m);
+            if constant && stored && error.is_none() {
+                // No store, index or read can leave the type at any size (decided
+                // from the text): its cells hold finitely many values, like an
+                // enumeration's.
+                continue;
+            }
+            let why = match &error {
+                _ if !constant => {
+                    return out(
+                        format!(
+                            "the range type `{}` (range errors possible: its bounds depend on `N`)",
+                            range.name
+                        ),
+                        range.span,
+                    );
+                }
+                Some((what, span)) => format!(
+                    "range errors possible: {what} at {} may leave it",
+                    m.source.file_line(span.lo)
+                ),
+                None => "it indexes an array".to_string(),
+            };
             return out(
-                format!("the range type `{}` (range errors possible)", r.name),
-                r.span,
+                format!(
+                    "the range type `{}` ({why}; declare its values as an enumeration, or as `int` when only literals are stored and compared)",
+                    range.name
+                ),
+                range.span,
             );
         }
         if v.ty == Ty::Int || v.dims.contains(&Ty::Int) {
@@ -766,8 +797,18 @@ mod tests {
         ))
         .unwrap_err();
         assert!(e.contains("quantifier over processes in an update"), "{e}");
-        let e = frag("type r = 0 .. 3\nvar V : r\ninit () { V = 0 }\n").unwrap_err();
-        assert!(e.contains("range type"), "{e}");
+        // A constant range type is in when no range error is possible, out when one is.
+        assert!(frag("type r = 0 .. 3\nvar V : r\ninit () { V = 0 }\n").is_ok());
+        let e = frag(
+            "type r = 0 .. 3\nvar V : r\ninit () { V = 0 }\ntransition t (i) { V := V + 1; }\n",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("range type `r` (range errors possible: the update of `V` in `t`"),
+            "{e}"
+        );
+        let e = frag("var V : 0 .. N\ninit () { V = 0 }\n").unwrap_err();
+        assert!(e.contains("its bounds depend on `N`"), "{e}");
         let e = frag("array Q[proc] : proc\ninit (z) { Q[z] = z }\n").unwrap_err();
         assert!(e.contains("indexed by processes"), "{e}");
         let e = frag("var V : bool\ninit () { V = False }\ntransition t (i) requires { i < 2 } { V := True; }\n")

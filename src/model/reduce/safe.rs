@@ -92,7 +92,42 @@ impl<'m> Ranges<'m> {
         {
             return true;
         }
-        within(self.bounds(locals, f, x), self.ty(d))
+        self.fits(locals, f, x, d, self.ty(d), false)
+    }
+
+    /// Whether `e`'s value lies in `iv`, the values of type `t` (of a cell of type `t`
+    /// when `cell`: a `proc` cell may hold the extra id). A type whose bounds depend on
+    /// the unknown size (`proc`, or a range type with `N` in a bound) has no interval
+    /// (`iv` is `None` there as for `int`, which never fails): only a copy of a value
+    /// of that type is proved to fit.
+    fn fits(
+        &self,
+        locals: &[Local],
+        f: &Facts,
+        e: &Expr,
+        t: Ty,
+        iv: Option<Iv>,
+        cell: bool,
+    ) -> bool {
+        let unknown = match t {
+            Ty::Range(r) => self.ranges[r].is_none(),
+            Ty::Proc => self.n.is_none(),
+            _ => false,
+        };
+        if !unknown {
+            return within(self.bounds(locals, f, e), iv);
+        }
+        match e {
+            Expr::Local(id) => locals[*id].ty == t,
+            Expr::Read(v, _) => {
+                self.m.vars[*v].ty == t && (cell || t != Ty::Proc || self.m.extra_proc.is_none())
+            }
+            Expr::Ite(c, a, b, _) => {
+                self.fits(locals, &self.assume(locals, f, c, true), a, t, iv, cell)
+                    && self.fits(locals, &self.assume(locals, f, c, false), b, t, iv, cell)
+            }
+            _ => false,
+        }
     }
 
     /// Bounds of `e`'s value, or `None`.
@@ -251,12 +286,40 @@ impl<'m> Ranges<'m> {
         index
             || match &u.value {
                 UpdValue::Term(e) => {
-                    self.fails(&t.locals, &f, e) || !within(self.bounds(&t.locals, &f, e), cell)
+                    let ty = self.m.vars[u.var].ty;
+                    self.fails(&t.locals, &f, e) || !self.fits(&t.locals, &f, e, ty, cell, true)
                 }
                 UpdValue::Nondet => false,
                 UpdValue::Any { .. } => true,
             }
     }
+}
+
+/// The first place of `m` where a range error may occur at some size, as the analysis
+/// for every size sees it (`None`: none can, at any size): an `init`, a property, a
+/// guard or an update, and where.
+pub fn first_range_error(m: &Model) -> Option<(String, crate::source::Span)> {
+    let r = Ranges::every(m);
+    for i in &m.inits {
+        if r.may_fail(&i.locals, &i.body) {
+            return Some(("`init`".into(), i.span));
+        }
+    }
+    for u in &m.unsafes {
+        if r.may_fail(&u.locals, &u.body) {
+            return Some((format!("`{} {}`", u.kind.keyword(), u.name), u.span));
+        }
+    }
+    for t in &m.transitions {
+        if r.may_fail(&t.locals, &t.guard) {
+            return Some((format!("the guard of `{}`", t.name), t.span));
+        }
+        if let Some(u) = t.updates.iter().find(|u| r.update_may_fail(t, u)) {
+            let what = format!("the update of `{}` in `{}`", m.vars[u.var].name, t.name);
+            return Some((what, u.span));
+        }
+    }
+    None
 }
 
 fn within(x: Option<Iv>, t: Option<Iv>) -> bool {
@@ -311,6 +374,36 @@ mod tests {
         assert!(!r.update_may_fail(t, &t.updates[0]));
         let t = &m.transitions[m.transition_by_name("wrap").unwrap()];
         assert!(!r.update_may_fail(t, &t.updates[0]));
+    }
+
+    #[test]
+    fn at_every_size_bounds_that_depend_on_n_prove_only_copies() {
+        let m = load_str(
+            "t.cub",
+            "var T : 0 .. N\nvar U : 0 .. N\nvar P : proc\narray A[proc] : bool\n\
+             init () { T = 0 }\nunsafe () { T = 9 }\n\
+             transition inc (i) { T := T + 1; }\n\
+             transition copy (i) { T := U; }\n\
+             transition lit (i) { T := 0; }\n\
+             transition next (i) { P := i + 1; }\n\
+             transition own (i) { P := i; A[3] := True; }\n",
+        )
+        .unwrap();
+        let r = Ranges::every(&m);
+        let fails = |t: &str| {
+            let t = &m.transitions[m.transition_by_name(t).unwrap()];
+            t.updates
+                .iter()
+                .map(|u| r.update_may_fail(t, u))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(fails("inc"), [true]);
+        // `U` is of another type with the same bounds: not proved.
+        assert_eq!(fails("copy"), [true]);
+        assert_eq!(fails("lit"), [true]);
+        assert_eq!(fails("next"), [true]);
+        // `A[3]` fails at sizes 1 and 2.
+        assert_eq!(fails("own"), [false, true]);
     }
 
     #[test]
