@@ -135,6 +135,36 @@ struct Sink {
     pace: Pace,
     /// When the last line was printed (seconds from `start`).
     last: Mutex<Option<f64>>,
+    /// The last line an engine offered (printed or not), and when.
+    offered: Mutex<Option<(f64, String)>>,
+}
+
+impl Sink {
+    fn new(format: Format, pace: Pace) -> Sink {
+        Sink {
+            format,
+            start: Instant::now(),
+            pace,
+            last: Mutex::new(None),
+            offered: Mutex::new(None),
+        }
+    }
+
+    fn emit(&self, seconds: f64, text: &str) {
+        let memory = crate::limits::current_memory();
+        match self.format {
+            Format::Text => eprintln!(
+                "nfold: [{seconds:6.1}s{}] {text}",
+                memory
+                    .map(|b| format!(" {:5.0} MiB", b as f64 / (1u64 << 20) as f64))
+                    .unwrap_or_default()
+            ),
+            Format::Json => eprintln!(
+                "{}",
+                serde_json::json!({"progress": text, "seconds": seconds, "memory_bytes": memory})
+            ),
+        }
+    }
 }
 
 static SINK: OnceLock<Sink> = OnceLock::new();
@@ -146,12 +176,7 @@ pub fn configure(format: Format) {
 
 /// `configure`, with how often lines are let through.
 pub fn configure_paced(format: Format, pace: Pace) {
-    let _ = SINK.set(Sink {
-        format,
-        start: Instant::now(),
-        pace,
-        last: Mutex::new(None),
-    });
+    let _ = SINK.set(Sink::new(format, pace));
 }
 
 /// Whether a line at `seconds` passes `pace` after the last one printed (`last`).
@@ -164,37 +189,126 @@ fn due(pace: Pace, seconds: f64, last: Option<f64>) -> bool {
 /// decides how it looks.
 pub fn line(text: impl AsRef<str>) {
     let text = text.as_ref();
-    let sink = SINK.get_or_init(|| Sink {
-        format: Format::Text,
-        start: Instant::now(),
-        pace: Pace::EVERY_LINE,
-        last: Mutex::new(None),
-    });
+    let sink = SINK.get_or_init(|| Sink::new(Format::Text, Pace::EVERY_LINE));
     let seconds = sink.start.elapsed().as_secs_f64();
+    if let Ok(mut offered) = sink.offered.lock() {
+        *offered = Some((seconds, text.to_string()));
+    }
     if let Ok(mut last) = sink.last.lock() {
         if !due(sink.pace, seconds, *last) {
             return;
         }
         *last = Some(seconds);
     }
-    let memory = crate::limits::current_memory();
-    match sink.format {
-        Format::Text => eprintln!(
-            "nfold: [{seconds:6.1}s{}] {text}",
-            memory
-                .map(|b| format!(" {:5.0} MiB", b as f64 / (1u64 << 20) as f64))
-                .unwrap_or_default()
+    sink.emit(seconds, text);
+}
+
+/// Seconds without a line after which the watch says the run goes on: no engine step
+/// (one BDD operation, one SAT call, a certificate check) keeps a run silent longer.
+const SILENCE: f64 = 15.0;
+
+/// `SILENCE`, or the seconds in `NFOLD_SILENCE` (for tests of the watch).
+fn silence() -> f64 {
+    std::env::var("NFOLD_SILENCE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(SILENCE)
+}
+
+/// A thread that keeps a long run from going silent (stopped when dropped).
+pub struct Watch {
+    inner: Option<Beat>,
+}
+
+/// Start the watch (inactive when progress is off): after `SILENCE` seconds without a
+/// line, and then every `SILENCE` seconds, it prints the last thing an engine said and
+/// how long ago.
+pub fn watch(on: bool) -> Watch {
+    let Some(sink) = SINK.get().filter(|_| on) else {
+        return Watch { inner: None };
+    };
+    let shared = Arc::new((
+        Mutex::new(Shared {
+            what: String::new(),
+            since: Instant::now(),
+            done: false,
+        }),
+        Condvar::new(),
+    ));
+    let s = shared.clone();
+    let handle = std::thread::spawn(move || {
+        let (lock, cv) = &*s;
+        let Ok(mut g) = lock.lock() else { return };
+        while !g.done {
+            let Ok((ng, _)) = cv.wait_timeout(g, Duration::from_secs(1)) else {
+                return;
+            };
+            g = ng;
+            if g.done {
+                return;
+            }
+            if let Some(text) = silence_line(sink) {
+                sink.emit(sink.start.elapsed().as_secs_f64(), &text);
+            }
+        }
+    });
+    Watch {
+        inner: Some((shared, handle)),
+    }
+}
+
+/// The line to print now, if the run has been silent for `SILENCE` seconds and past
+/// the pace's quiet start (the printed time is then recorded).
+fn silence_line(sink: &Sink) -> Option<String> {
+    let now = sink.start.elapsed().as_secs_f64();
+    let offered = sink.offered.lock().ok()?.clone();
+    let mut last = sink.last.lock().ok()?;
+    let quiet_since = last
+        .unwrap_or(0.0)
+        .max(offered.as_ref().map_or(0.0, |o| o.0));
+    if now - quiet_since < silence().max(sink.pace.min_gap) || now < sink.pace.quiet_for {
+        return None;
+    }
+    *last = Some(now);
+    // The watch's own line counts as printed, not as an engine's word.
+    Some(match offered {
+        Some((t, text)) => format!(
+            "still working; the last step reported ({:.0}s ago): {text}",
+            now - t
         ),
-        Format::Json => eprintln!(
-            "{}",
-            serde_json::json!({"progress": text, "seconds": seconds, "memory_bytes": memory})
-        ),
+        None => "still working (no step reported yet)".to_string(),
+    })
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        if let Some((s, h)) = self.inner.take() {
+            if let Ok(mut g) = s.0.lock() {
+                g.done = true;
+            }
+            s.1.notify_all();
+            let _ = h.join();
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_silent_stretch_is_broken_by_the_watch() {
+        let mut sink = Sink::new(Format::Text, Pace::PIPED);
+        sink.start = Instant::now() - Duration::from_secs(40);
+        *sink.offered.lock().unwrap() = Some((30.0, "bdd: L_33".into()));
+        // 10 s since the last word: not yet.
+        assert_eq!(silence_line(&sink), None);
+        *sink.offered.lock().unwrap() = Some((20.0, "bdd: L_33".into()));
+        let l = silence_line(&sink).unwrap();
+        assert!(l.contains("(20s ago): bdd: L_33"), "{l}");
+        // Then not again before another silent stretch.
+        assert_eq!(silence_line(&sink), None);
+    }
 
     #[test]
     fn piped_lines_wait_then_thin_out() {

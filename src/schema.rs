@@ -11,7 +11,35 @@ use std::collections::BTreeMap;
 
 /// The version of the documents' shape; raised whenever a field changes meaning or
 /// disappears.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
+
+/// A cell's value in a trace: a number for the numeric types (`proc`, ranges, `int`),
+/// the value's name otherwise (`True`, an enumeration's constructor). Version 2 wrote
+/// every value as a string; both read back (`text`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CellValue {
+    Int(i64),
+    Name(String),
+}
+
+impl CellValue {
+    /// The value printed as the interpreter names it (`2`, `True`, `Idle`).
+    pub fn of(text: String) -> CellValue {
+        match text.parse::<i64>() {
+            Ok(k) => CellValue::Int(k),
+            Err(_) => CellValue::Name(text),
+        }
+    }
+
+    /// How the interpreter names it.
+    pub fn text(&self) -> String {
+        match self {
+            CellValue::Int(k) => k.to_string(),
+            CellValue::Name(s) => s.clone(),
+        }
+    }
+}
 
 /// The tool that wrote a document.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -46,7 +74,7 @@ pub struct StepDoc {
     pub choices: Vec<i64>,
     /// The cells the step changed, with their new values (absent: not compared).
     #[serde(default)]
-    pub changes: Option<BTreeMap<String, String>>,
+    pub changes: Option<BTreeMap<String, CellValue>>,
     /// In a lasso: the step belongs to the cycle.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_cycle: Option<bool>,
@@ -77,7 +105,7 @@ pub struct TraceDoc {
     #[serde(default)]
     pub kind: Option<String>,
     /// The initial state: cell name to value.
-    pub init: BTreeMap<String, String>,
+    pub init: BTreeMap<String, CellValue>,
     pub steps: Vec<StepDoc>,
     /// What is violated, in words (null for a run).
     #[serde(default)]
@@ -461,6 +489,13 @@ pub struct CheckDoc {
     pub seconds: f64,
     #[serde(default)]
     pub peak_memory_bytes: Option<usize>,
+    /// The exit code the run ends with (docs/cli.md, "Exit codes").
+    #[serde(default)]
+    pub exit_code: Option<i32>,
+    /// The text output's last line without its time and memory: the sizes by kind of
+    /// answer (and the answer for every n).
+    #[serde(default)]
+    pub summary: Option<String>,
     /// The arrays whose dead cells the explicit search stores as one value.
     #[serde(default)]
     pub dead_cells: Vec<String>,

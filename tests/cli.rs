@@ -175,7 +175,7 @@ pub(crate) fn replay_json(model: &nfold::model::ir::Model, size: usize, prop: &s
         let printed = s["changes"].as_object().unwrap();
         assert_eq!(ch.len(), printed.len());
         for (c, v) in ch {
-            assert_eq!(printed[&c].as_str().unwrap(), v);
+            assert_eq!(common::value_text(&printed[&c]), v);
         }
     }
 }
@@ -242,7 +242,7 @@ fn text_output_has_table_and_traces() {
     assert!(out.contains("      1  req(1)     A[1]=Want"));
     assert!(out.contains("=> bad state: `mutex` with z1=1, z2=2"));
     assert!(!out.contains("holds for"));
-    assert!(out.contains("violations at sizes 2, 3"));
+    assert!(out.contains("violations at sizes 2..3"));
     let (code, out, _) = nfold(&["check", "families/token_ring.cub", "--size", "3"]);
     assert_eq!(code, 0);
     assert!(
@@ -838,4 +838,184 @@ fn check_help_lists_the_exit_codes() {
         assert_eq!(code, 0);
         assert!(out.contains("Exit codes: 0"), "{cmd}: {out}");
     }
+}
+
+/// A counterexample is printed once: later sizes that fail by the same steps (or the
+/// same lasso) are one line after it. German's bug takes 8 steps with two caches at
+/// every size from 2 (the family header's trace); mutex's starvation without fairness
+/// is process 2 taking the semaphore for ever while process 1 waits, at every size
+/// from 2.
+#[test]
+fn repeated_counterexamples_are_one_line() {
+    let (code, out, _) = nfold(&["check", "families/german_bug.cub", "--sizes", "1..5"]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        out.matches("(trace replayed on the interpreter)").count(),
+        1,
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "sizes 3..5: `coherence` violated at depth 8 by the same steps as size 2 (replayed at each)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("violations at sizes 2..5; holds at size 1"),
+        "{out}"
+    );
+    let (code, out, _) = nfold(&["live", "families/mutex.cub", "--sizes", "1..4"]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(out.matches("violated by a lasso").count(), 1, "{out}");
+    assert!(
+        out.contains("sizes 3..4: `starvation_free` for i=1 violated by the same lasso as size 2 (replayed at each)"),
+        "{out}"
+    );
+}
+
+/// An `invariant` written as the property that should hold (TLA+'s sense) fails in
+/// the initial state; the help line shows the negated block.
+#[test]
+fn an_invariant_in_the_sense_of_tla_gets_the_negated_form() {
+    let dir = crate::common::fresh_dir("cli-tla-invariant");
+    let p = dir.join("inv.cub");
+    std::fs::write(
+        &p,
+        "type loc = Idle | Crit\narray Pc[proc] : loc\narray Flag[proc] : 0 .. 4\n\
+         init (i) { Pc[i] = Idle && Flag[i] = 0 }\n\
+         invariant flagok (p) { Pc[p] = Crit => Flag[p] = 4 }\n\
+         transition go (i) requires { Pc[i] = Idle } { Pc[i] := Crit; Flag[i] := 4 }\n",
+    )
+    .unwrap();
+    let (code, out, _) = nfold(&["check", p.to_str().unwrap(), "--sizes", "1..2"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("help: invariant `flagok` is violated in an initial state")
+            && out.contains("`invariant flagok (p) { Pc[p] = Crit && not (Flag[p] = 4) }`"),
+        "{out}"
+    );
+}
+
+/// A step that runs long (here a deep BMC query, with the silence shortened to 0.2 s
+/// by `NFOLD_SILENCE`) is not a silent stretch: the watch repeats the last step
+/// reported.
+#[test]
+fn a_long_step_is_never_silent() {
+    let out = Command::new(env!("CARGO_BIN_EXE_nfold"))
+        .args([
+            "check",
+            "families/german.cub",
+            "--size",
+            "10",
+            "--no-symmetry",
+            "--engine",
+            "sat",
+            "--depth",
+            "40",
+            "--timeout",
+            "3",
+            "--progress",
+        ])
+        .env("NFOLD_SILENCE", "0.2")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("still working; the last step reported (") && err.contains("): bmc depth"),
+        "{err}"
+    );
+}
+
+/// The probe note before an engine the user chose is given for `ltl` properties too
+/// (mutex's starvation is answered by the nested search in microseconds), and
+/// `--depth` with the explicit engine says what bounds that search instead.
+#[test]
+fn the_probe_speaks_for_ltl_engines_and_depth_is_explained() {
+    for engine in ["bdd", "rank", "sat", "ic3"] {
+        let (_, _, err) = nfold(&[
+            "live",
+            "families/mutex.cub",
+            "--sizes",
+            "1..3",
+            "--engine",
+            engine,
+        ]);
+        assert!(
+            err.contains("note: explicit search answers sizes 1..3 in")
+                && err.contains(&format!("running {engine} as asked")),
+            "{engine}: {err}"
+        );
+    }
+    let (code, _, err) = nfold(&[
+        "check",
+        "families/mutex.cub",
+        "--engine",
+        "explicit",
+        "--depth",
+        "5",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("the explicit search has no depth bound")
+            && err.contains("--max-states or --timeout"),
+        "{err}"
+    );
+}
+
+/// Trace values in JSON are numbers for numeric types (German's `CurPtr : proc`) and
+/// names otherwise; a trail written by schema version 2 (every value a string) still
+/// replays.
+#[test]
+fn trace_values_are_numbers_and_old_trails_replay() {
+    let dir = crate::common::fresh_dir("cli-json-values");
+    let (code, v) = json_run(&["check", "families/german_bug.cub", "--size", "2"]);
+    assert_eq!(code, 1);
+    let row = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["verdict"] == "violated")
+        .unwrap();
+    let init = &row["trace"]["init"];
+    assert!(init["CurPtr"].is_i64(), "{init}");
+    assert_eq!(init["Cache[1]"], "I");
+    let mut old = v.clone();
+    old["schema"] = Value::from(2);
+    let as_strings = |m: &mut Value| {
+        for (_, x) in m.as_object_mut().unwrap() {
+            if x.is_i64() {
+                *x = Value::from(x.to_string());
+            }
+        }
+    };
+    for r in old["results"].as_array_mut().unwrap() {
+        if r["trace"].is_object() {
+            as_strings(&mut r["trace"]["init"]);
+            for s in r["trace"]["steps"].as_array_mut().unwrap() {
+                as_strings(&mut s["changes"]);
+            }
+        }
+    }
+    let path = dir.join("old.json");
+    std::fs::write(&path, old.to_string()).unwrap();
+    let (code, out, err) = nfold(&["replay", "families/german_bug.cub", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("replayed: all 8 steps match"), "{out}");
+}
+
+/// The JSON document carries the exit code and the text's last line.
+#[test]
+fn json_carries_the_exit_code_and_the_summary() {
+    let args = ["check", "families/german_bug.cub", "--sizes", "1..3"];
+    let (code, v) = json_run(&args);
+    let (text_code, out, _) = nfold(&args);
+    assert_eq!(v["exit_code"], code);
+    assert_eq!(code, text_code);
+    let last = out.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+    let summary = v["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("violations at sizes 2..3") && last.starts_with(summary),
+        "{summary}\n{last}"
+    );
 }

@@ -423,7 +423,7 @@ fn replay_on_the_same_model_and_on_changed_models() {
         (
             "requires { A[i] = Ready }",
             "requires { A[i] = Ready && Sem = False }",
-            "step 6, enter(2): not enabled in state 5: its guard is false",
+            "step 6, enter(2): not enabled in state 5: its guard is false: `Sem = False` does not hold (Sem = True) with i = 2",
             "5 of 6 steps",
         ),
         // test renamed.
@@ -1301,4 +1301,18 @@ fn trail_mutants_never_panic() {
     // violation text) still replay.
     assert!(parsed > count / 20, "{parsed} of {count} parsed");
     assert!(matched > 0, "none replayed");
+}
+
+/// A model given where the trail goes is named as such, not as bad JSON at 1:1.
+#[test]
+fn replay_of_a_model_as_trail_says_so() {
+    let dir = fresh_dir("commands-replay-model-as-trail");
+    let copy = dir.join("other.cub");
+    std::fs::copy("families/mutex.cub", &copy).unwrap();
+    let (code, _, err) = nfold(&["replay", "families/mutex_bug.cub", copy.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("is a model file (.cub)") && err.contains("--trace-out or --json"),
+        "{err}"
+    );
 }

@@ -137,7 +137,7 @@ fn a_counter_off_by_one_is_not_proved_where_it_is_wrong() {
     std::fs::write(&model, OFF_BY_ONE).unwrap();
     let (_, ic3) = nfold(&["check", &model, "--sizes", "1..4", "--engine", "ic3"]);
     let (_, explicit) = nfold(&["check", &model, "--sizes", "1..4", "--engine", "explicit"]);
-    let expected = "violations at sizes 3, 4; holds at sizes 1..2";
+    let expected = "violations at sizes 3..4; holds at sizes 1..2";
     assert_eq!(summary(&explicit), expected, "{explicit}");
     assert_eq!(summary(&ic3), expected, "{ic3}");
 }

@@ -436,7 +436,7 @@ fn bad_input_reports_position_and_message() {
         (
             "array A[proc] : bool\ninit (z) { A[z, z] }",
             (2, 12),
-            "has 1 index(es), but 2 given",
+            "has 1 index, but 2 given",
         ),
         (
             "const C : bool\ninit () { true }\ntransition t (i) { C := True; }",
@@ -531,6 +531,37 @@ fn bad_input_reports_position_and_message() {
             "var X : bool\ninit () { 99999999999999999999 }",
             (2, 11),
             "too large",
+        ),
+        // Habits from other languages get the way out.
+        (
+            "array flag[proc] : bool\ninit () { true }",
+            (1, 7),
+            "start with a capital letter: write `Flag`",
+        ),
+        (
+            "var X : bool\nvar Y : bool\ninit () { true }\ntransition t (i) { X := Y = if X then True else False; }",
+            (4, 29),
+            "parenthesised: `(if c then a else b)`",
+        ),
+        (
+            "array A[proc] : bool\ninit () { \\A j \\in P : A[j] }",
+            (2, 11),
+            "write `forall j. f`",
+        ),
+        (
+            "var X : bool\ninit () { true }\ntransition t (i) { X := True;\ntransition u (i) { X := False; }",
+            (4, 1),
+            "the block opened by `{` at line 3, column 18 is not closed",
+        ),
+        (
+            "var X : 0 .. 4\ninit () { X = 0 }\ntransition t (i) { X := case | X = 1 : 2 | _ : 7; }",
+            (3, 48),
+            "`7` is outside the type `0 .. 4` of `X`",
+        ),
+        (
+            "array A[proc, proc] : bool\ninit (z) { A[z] }",
+            (2, 12),
+            "has 2 indices, but 1 given",
         ),
     ];
     for (src, (line, col), what) in cases {

@@ -20,7 +20,6 @@ use crate::portfolio::every::EveryN;
 use crate::sat::SolverKind;
 use crate::transys::query::SymBreak;
 use crate::verdict::PropId;
-use crate::verdict::{self, EXIT_USAGE};
 use clap::{Args, ValueEnum};
 use std::time::Instant;
 
@@ -69,8 +68,9 @@ pub(crate) struct CheckArgs {
     /// A single size.
     #[arg(long, value_name = "N", value_parser = parse_size)]
     size: Option<usize>,
-    /// The engine (default: auto; explicit with --deadlock or --max-states, sat with
-    /// --depth, --one-by-one or --encoding).
+    /// The engine (default: auto; explicit with --deadlock, --max-states, --store or
+    /// --distributed; sat with --depth, --one-by-one, --whole-aggregate, --encoding or
+    /// --por).
     #[arg(long, value_enum)]
     engine: Option<EngineArg>,
     /// sat: look for violations up to this depth (default 20); kind: the largest
@@ -253,8 +253,13 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             "--max-states belongs to the explicit searches (--engine explicit or auto)".into(),
         );
     }
-    if engine == EngineArg::Explicit && (a.depth.is_some() || a.solver.is_some()) {
-        return Err("--depth and --solver belong to the SAT engines (sat, ic3, kind, auto)".into());
+    if engine == EngineArg::Explicit && a.depth.is_some() {
+        return Err(
+            "--depth bounds the SAT engines (sat, ic3, kind, auto); the explicit search has no depth bound, it explores every reachable state: bound it with --max-states or --timeout".into(),
+        );
+    }
+    if engine == EngineArg::Explicit && a.solver.is_some() {
+        return Err("--solver chooses the SAT solver of the SAT engines (sat, ic3, kind, auto); the explicit search uses none".into());
     }
     if a.certificate.is_some() && matches!(engine, EngineArg::Explicit | EngineArg::Sat) {
         return Err(
@@ -342,6 +347,11 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
 }
 
 pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
+    if a.run.json && a.traces.trace_format == super::traces::TraceFormat::Table {
+        return usage(
+            "--trace-format table shapes the text output; under --json traces are JSON (drop one of them)",
+        );
+    }
     // A process other than 0 of a distributed search runs the same command silently.
     if a.dist.silent() {
         if let Err(e) = super::distributed::silence_stdout() {
@@ -415,6 +425,8 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
         },
         a.run.progress_pace(),
     );
+    // No engine step keeps a long run silent (docs/cli.md, "Progress").
+    let _watch = crate::progress::watch(a.run.progress_on());
     let start = Instant::now();
     let ctl = Control {
         deadline: a.run.deadline(start),
@@ -697,7 +709,7 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
     } else {
         print!("{}", render::footer(&run));
     }
-    exit_code(&run)
+    render::exit_code(&run)
 }
 
 /// The header's `ints` line about ranks: whether the model's ints are replaced by their rank
@@ -796,12 +808,19 @@ fn probe_note(a: &CheckArgs, chosen: EngineArg, p: &Problem, ctl: &Control) -> O
         EngineArg::Sat => "sat",
         EngineArg::Ic3 => "ic3",
         EngineArg::Kind => "kind",
-        EngineArg::Auto | EngineArg::Explicit | EngineArg::Bdd | EngineArg::Rank => return None,
+        EngineArg::Bdd => "bdd",
+        EngineArg::Rank => "rank",
+        EngineArg::Auto | EngineArg::Explicit => return None,
     };
     if a.run.json || a.run.quiet || a.certificate.is_some() {
         return None;
     }
-    probe::explicit_finishes(
+    let finishes = if p.ltls.is_empty() {
+        probe::explicit_finishes
+    } else {
+        probe::explicit_live_finishes
+    };
+    finishes(
         p,
         ctl,
         !a.no_symmetry,
@@ -809,22 +828,4 @@ fn probe_note(a: &CheckArgs, chosen: EngineArg, p: &Problem, ctl: &Control) -> O
         probe::PROBE_SECONDS,
     )
     .map(|f| f.note(name))
-}
-
-fn exit_code(run: &Run) -> i32 {
-    let failed = run.limit.is_some() || run.reports.iter().any(|r| !r.internal_errors.is_empty());
-    let code = verdict::exit_code(
-        run.reports
-            .iter()
-            .flat_map(|r| r.results.iter().map(|p| &p.verdict)),
-        failed,
-    );
-    debug_assert_ne!(code, EXIT_USAGE);
-    // `--every-n` asked for a proof at every size: short of it, not what was asked.
-    let short = run.every_requested && !run.every.as_ref().is_some_and(|e| e.all_proved());
-    if code == verdict::EXIT_OK && short {
-        verdict::EXIT_NOT_PROVED
-    } else {
-        code
-    }
 }

@@ -78,6 +78,25 @@ pub(crate) fn load_with_trail(
              (`nfold replay {trail_path} {model_path}`)"
         )));
     }
+    // A model (or any text) given where the trail goes: say so, not where JSON failed.
+    let json_like = std::fs::read(trail_path)
+        .map(|b| {
+            matches!(
+                b.iter().find(|c| !c.is_ascii_whitespace()),
+                Some(b'{' | b'[')
+            )
+        })
+        .unwrap_or(true);
+    if !json_like {
+        let what = if trail_path.ends_with(".cub") {
+            "is a model file (.cub)"
+        } else {
+            "is not a JSON document"
+        };
+        return Err(super::usage(&format!(
+            "the trail `{trail_path}` {what}: `nfold replay MODEL TRAIL` takes as TRAIL the JSON written by --trace-out or --json"
+        )));
+    }
     let t = match trail::read(trail_path, pick) {
         Ok(t) => t,
         Err(e) => {

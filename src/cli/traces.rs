@@ -25,8 +25,9 @@ pub(crate) struct TraceArgs {
     /// How traces are printed: `text` (a line per step) or `table` (processes × steps).
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = TraceFormat::Text)]
     pub trace_format: TraceFormat,
-    /// Save the first counterexample as a standalone JSON trail in FILE (`nfold replay
-    /// MODEL FILE` re-runs it on the model, `nfold dot --trace FILE` draws it).
+    /// Save the first counterexample (for `simulate`, the run) as a standalone JSON
+    /// trail in FILE (`nfold replay MODEL FILE` re-runs it on the model, `nfold dot
+    /// --trace FILE` draws it).
     #[arg(long, value_name = "FILE")]
     pub trace_out: Option<String>,
 }

@@ -314,7 +314,8 @@ pub fn live_text(p: &Problem, threads: usize) -> String {
             let states = LtlProperty::new(p.model, k)
                 .map(|l| l.buchi.states.len())
                 .unwrap_or(0);
-            format!("¬{}: {states} states", p.model.ltls[k].name)
+            let plural = if states == 1 { "" } else { "s" };
+            format!("¬{}: {states} state{plural}", p.model.ltls[k].name)
         })
         .collect();
     format!(

@@ -313,6 +313,18 @@ const FOREIGN: &[(&str, &str)] = &[
     ("~", "write `not` for negation"),
     ("/\\", "write `&&` for conjunction"),
     ("\\/", "write `||` for disjunction"),
+    (
+        "\\A",
+        "write `forall j. f` (or `forall_other j. f`) for TLA+'s `\\A j \\in S : f`",
+    ),
+    (
+        "\\E",
+        "write `exists j. f` (or `exists_other j. f`) for TLA+'s `\\E j \\in S : f`",
+    ),
+    (
+        "\\in",
+        "quantifiers range over `proc` by default: `forall j. f`",
+    ),
 ];
 
 /// Skip white space and comments; an unterminated `(*` is an error at its start.

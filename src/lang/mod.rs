@@ -119,7 +119,7 @@ pub fn load_str_with(name: &str, text: &str, opts: &LoadOptions) -> Result<Model
     let mut toks = lexer::lex(text).map_err(|d| fail(d, &source))?;
     let shadow = shadow_size(&mut toks);
     let candidates = candidate_blocks(&mut toks, &source);
-    let file = parser::parse_tokens(&toks).map_err(|d| fail(d, &source))?;
+    let file = parser::parse_tokens(&toks, &source).map_err(|d| fail(d, &source))?;
     let mut model = check::check(&file, source.clone(), opts).map_err(|d| fail(d, &source))?;
     let mut front: Vec<Diagnostic> = shadow.into_iter().collect();
     front.extend(candidates);

@@ -243,3 +243,22 @@ pub fn model_text(m: &Model) -> String {
     }
     out
 }
+
+/// `t` without the parentheses that enclose all of it.
+pub fn unparenthesised(t: String) -> String {
+    let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) else {
+        return t;
+    };
+    let mut depth = 0i32;
+    for c in inner.chars() {
+        depth += match c {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        if depth < 0 {
+            return t;
+        }
+    }
+    inner.to_string()
+}

@@ -112,6 +112,48 @@ pub fn explicit_finishes(
     })
 }
 
+/// Whether the explicit `ltl` search (`auto`'s first phase for `ltl`) answers every
+/// size of `p`'s `ltl` properties within `budget` seconds, run through the engine
+/// contract with the search's own settings; `None` when it does not.
+pub fn explicit_live_finishes(
+    p: &Problem,
+    ctl: &Control,
+    symmetry: bool,
+    dead_cells: bool,
+    budget: f64,
+) -> Option<Finished> {
+    use crate::engine::Engine;
+    if p.ltls.is_empty() {
+        return None;
+    }
+    let start = Instant::now();
+    let end = start + Duration::from_secs_f64(budget);
+    let ctl = Control {
+        deadline: Some(ctl.deadline.map_or(end, |d| d.min(end))),
+        progress: false,
+        ..ctl.clone()
+    };
+    let engine = crate::explicit::engine::ExplicitEngine {
+        symmetry,
+        dead_cells,
+        max_states: Some(PROBE_STATES),
+        live_threads: 1,
+        ..Default::default()
+    };
+    let mut answered = true;
+    let out = engine
+        .check(p, &ctl, &mut |r| {
+            answered &=
+                r.limit.is_none() && !r.results.iter().any(|x| x.verdict.kind() == Kind::Unknown);
+        })
+        .ok()?;
+    (answered && out.limit.is_none()).then(|| Finished {
+        min: p.min,
+        max: p.max,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -283,7 +283,7 @@ pub(super) fn picture(doc: &CheckDoc) -> String {
         .any(|s| s != "$" && s != "-");
     let mut out = format!(
         "<section id=\"picture-section\">\n<h2>The failing sizes as states of the aggregate</h2>\n\
-         <p>Each size with a violation is a row of the aggregate of {slots} slots (T. Wahl's thesis, §11.6): \
+         <p>Each size with a violation is a row of the aggregate of {slots} slots (the instance with the most processes, where a smaller size leaves slots absent): \
          <code>$</code> marks a slot absent at that size, {}.</p>\n\
          <table id=\"picture\" class=\"picture\">\n<thead><tr><th scope=\"col\">size</th>",
         if cells {

@@ -23,11 +23,18 @@ pub(super) fn counterexamples(doc: &CheckDoc) -> String {
     if traced.is_empty() {
         return String::new();
     }
-    let mut out = String::from(
+    // The legend's example is a value this model's first trace changes.
+    let example = traced
+        .iter()
+        .flat_map(|(_, _, t)| &t.steps)
+        .find_map(|s| s.changes.as_ref()?.values().next().map(|v| v.text()))
+        .unwrap_or_else(|| "v".to_string());
+    let mut out = format!(
         "<section id=\"counterexamples\">\n<h2>Counterexamples</h2>\n\
          <p class=\"legend\">Each row is a state: the initial state, then the state after each step (its process, \
-         transition and parameters). A highlighted value with a star (<mark>Crit</mark><sup class=\"mk\">*</sup>) is one the step changed. \
+         transition and parameters). A highlighted value with a star (<mark>{}</mark><sup class=\"mk\">*</sup>) is one the step changed. \
          Every trace was replayed on nfold's interpreter before it was reported.</p>\n",
+        esc(&example)
     );
     let mut seen: Vec<&str> = Vec::new();
     for (i, r, t) in traced {
@@ -264,12 +271,8 @@ fn table(t: &TraceDoc, lasso: bool, arrays: &BTreeMap<String, usize>) -> String 
 /// The rows of the step table: the initial state, each step, and how a lasso closes.
 fn rows(t: &TraceDoc, lasso: bool, cells: &[&str]) -> String {
     let mut out = String::new();
-    let mut state: Option<BTreeMap<&str, &str>> = Some(
-        t.init
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect(),
-    );
+    let mut state: Option<BTreeMap<&str, String>> =
+        Some(t.init.iter().map(|(k, v)| (k.as_str(), v.text())).collect());
     let loop_start = t.loop_start.filter(|_| lasso);
     // The initial state.
     let start0 = loop_start == Some(0);
@@ -293,7 +296,7 @@ fn rows(t: &TraceDoc, lasso: bool, cells: &[&str]) -> String {
         state = match (state, changed) {
             (Some(mut st), Some(ch)) => {
                 for (c, v) in ch {
-                    st.insert(c.as_str(), v.as_str());
+                    st.insert(c.as_str(), v.text());
                 }
                 Some(st)
             }
@@ -363,12 +366,12 @@ fn rows(t: &TraceDoc, lasso: bool, cells: &[&str]) -> String {
 /// The cells of one state, those in `changed` marked.
 fn cells_html(
     cells: &[&str],
-    state: Option<&BTreeMap<&str, &str>>,
-    changed: Option<&BTreeMap<String, String>>,
+    state: Option<&BTreeMap<&str, String>>,
+    changed: Option<&BTreeMap<String, crate::schema::CellValue>>,
 ) -> String {
     let mut out = String::new();
     for c in cells {
-        let value = state.and_then(|s| s.get(c).copied());
+        let value = state.and_then(|s| s.get(c));
         let mark = changed.is_some_and(|m| m.contains_key(*c));
         match (value, mark) {
             (Some(v), true) => {

@@ -5,13 +5,21 @@ use super::{RangeSite, Trace, Violation, cells, changes, violation_text};
 use crate::model::eval::Step;
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
-use crate::schema::{SCHEMA_VERSION, SiteDoc, StepDoc, Tool, TraceDoc, TrailDoc};
+use crate::schema::{CellValue, SCHEMA_VERSION, SiteDoc, StepDoc, Tool, TraceDoc, TrailDoc};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Cell names and values as a JSON object.
-pub fn cells_doc(pairs: Vec<(String, String)>) -> BTreeMap<String, String> {
-    pairs.into_iter().collect()
+/// Cell names and values as a JSON object (numbers as numbers).
+pub fn cells_doc(pairs: Vec<(String, String)>) -> BTreeMap<String, CellValue> {
+    pairs
+        .into_iter()
+        .map(|(c, v)| (c, CellValue::of(v)))
+        .collect()
+}
+
+/// A recorded object of cells as the interpreter's names of their values.
+pub fn cells_text(doc: &BTreeMap<String, CellValue>) -> BTreeMap<String, String> {
+    doc.iter().map(|(c, v)| (c.clone(), v.text())).collect()
 }
 
 /// One step from `before` to `after` as JSON: `{"transition", "params", "process",

@@ -13,7 +13,9 @@ use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 
-pub use json::{cells_doc, run_doc, save, site_doc, step_doc, to_doc, trail_doc, write_json};
+pub use json::{
+    cells_doc, cells_text, run_doc, save, site_doc, step_doc, to_doc, trail_doc, write_json,
+};
 pub use table::{render_run_table, render_table};
 pub use text::{
     cells, changes, changes_text, choices_text, render_run_text, render_text, state_summary,

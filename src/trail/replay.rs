@@ -4,10 +4,11 @@
 
 use super::ending::ending;
 use super::{Kind, StepDoc, Trail};
+use crate::lang::print::expr_text;
 use crate::lasso::Lasso;
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::{Instance, State};
-use crate::model::ir::Model;
+use crate::model::ir::{Expr, Model, Transition};
 use crate::trace::{self, Trace};
 use std::collections::BTreeMap;
 
@@ -217,7 +218,11 @@ fn replay_step(
                     k - 1
                 )
             } else {
-                format!("not enabled in state {}: its guard is false", k - 1)
+                format!(
+                    "not enabled in state {}: its guard is false{}",
+                    k - 1,
+                    false_conjunct(inst, st, &mut env, tr)
+                )
             });
         }
         Fire::Error(e) => {
@@ -251,7 +256,7 @@ fn replay_step(
         });
     };
     if let Some(rec) = &rs.changes
-        && let Some(why) = changes_differ(inst, st, next, rec)
+        && let Some(why) = changes_differ(inst, st, next, &crate::trace::cells_text(rec))
     {
         return Err(why);
     }
@@ -286,7 +291,7 @@ pub fn replay(model: &Model, trail: &Trail) -> Replay {
         return out;
     }
     let inst = Instance::new(model, n);
-    let init = match initial_state(&inst, &trail.trace.init) {
+    let init = match initial_state(&inst, &crate::trace::cells_text(&trail.trace.init)) {
         Ok(s) => s,
         Err(why) => {
             out.outcome = Err(fail(Place::Init, None, why));
@@ -331,5 +336,60 @@ pub fn replay(model: &Model, trail: &Trail) -> Replay {
     }
     out.outcome = ending(model, &inst, trail, &out.steps, &out.states)
         .map_err(|why| fail(Place::End, None, why));
+    out
+}
+
+/// Which conjunct of `tr`'s guard is false in `st` (with the parameters in `env`), as
+/// `: `NSh = 1` does not hold (NSh = 2)`: the first in the order written, with the
+/// cells it reads and their values. Empty when no single conjunct is to blame.
+fn false_conjunct(inst: &Instance, st: &[i64], env: &mut [i64], tr: &Transition) -> String {
+    let m = &inst.model;
+    let conjuncts: Vec<&Expr> = match &tr.guard {
+        Expr::And(xs) => xs.iter().collect(),
+        g => vec![g],
+    };
+    let Some(c) = conjuncts
+        .into_iter()
+        .find(|c| matches!(eval::eval(inst, st, env, c), Ok(0)))
+    else {
+        return String::new();
+    };
+    let mut reads: Vec<String> = Vec::new();
+    // A cell is shown when its index is fixed by the parameters alone.
+    let fixed = |e: &Expr| {
+        let mut ok = true;
+        e.walk(&mut |y| {
+            ok &= !matches!(y, Expr::Local(id) if *id >= tr.params);
+            ok
+        });
+        ok
+    };
+    c.walk(&mut |x| {
+        if let Expr::Read(v, ix) = x
+            && ix.iter().all(fixed)
+            && let Ok(val) = eval::eval(inst, st, env, x)
+        {
+            let cell = expr_text(m, &tr.locals, x);
+            let value = expr_text(m, &[], &Expr::Const(val, m.vars[*v].ty));
+            let text = format!("{cell} = {value}");
+            if !reads.contains(&text) && reads.len() < 4 {
+                reads.push(text);
+            }
+        }
+        true
+    });
+    let params: Vec<String> = (0..tr.params)
+        .map(|p| format!("{} = {}", tr.locals[p].name, env[p]))
+        .collect();
+    let mut out = format!(
+        ": `{}` does not hold",
+        crate::lang::print::unparenthesised(expr_text(m, &tr.locals, c))
+    );
+    if !reads.is_empty() {
+        out += &format!(" ({})", reads.join(", "));
+    }
+    if !params.is_empty() {
+        out += &format!(" with {}", params.join(", "));
+    }
     out
 }

@@ -114,7 +114,12 @@ impl Gen {
         Some(match ty {
             GTy::Bool => (if self.rng.chance(50) { "True" } else { "False" }).to_string(),
             GTy::Enum(e) => self.ctor(m, e),
-            GTy::Range => self.rng.below(3).to_string(),
+            // Within a constant range: a literal outside it is a load error (stores
+            // leave the range by arithmetic, `+ 1`, instead).
+            GTy::Range => match m.range_hi.parse::<usize>() {
+                Ok(hi) => self.rng.below(hi + 1).to_string(),
+                Err(_) => self.rng.below(3).to_string(),
+            },
             GTy::Proc if self.asym => "#1".to_string(),
             GTy::Proc => return None,
         })

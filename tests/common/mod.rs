@@ -157,12 +157,22 @@ pub fn ints(v: &Value) -> Vec<i64> {
         .collect()
 }
 
+/// A cell's value in a printed trace as the interpreter names it: a JSON number for
+/// numeric types, a string otherwise.
+pub fn value_text(v: &Value) -> String {
+    match v {
+        Value::Number(k) => k.to_string(),
+        Value::String(s) => s.clone(),
+        other => panic!("a cell value is a number or a name, not {other}"),
+    }
+}
+
 /// The initial state of a printed trace or lasso (`"init": {cell: value name}`).
 pub fn init_from_json(inst: &Instance, t: &Value) -> Vec<i64> {
     let init_obj = t["init"].as_object().unwrap();
     (0..inst.slots.len())
         .map(|s| {
-            let want = init_obj[&inst.cell_name(s)].as_str().unwrap();
+            let want = value_text(&init_obj[&inst.cell_name(s)]);
             let (lo, hi) = (inst.slots[s].lo, inst.slots[s].hi);
             (lo..=hi)
                 .find(|&v| inst.slot_value_name(s, v) == want)

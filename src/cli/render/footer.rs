@@ -74,70 +74,7 @@ pub fn footer(run: &Run) -> String {
             sizes_phrase(&unsat)
         ));
     }
-    // Each trace once: a later size whose trace takes the same steps to the same
-    // violation refers to the first.
-    let mut shown: Vec<(&trace::Trace, usize)> = Vec::new();
-    for r in &run.reports {
-        for p in &r.results {
-            if let Some(l) = p.verdict.lasso() {
-                out.push_str(&lasso_text(run, l));
-                continue;
-            }
-            let Some(t) = p.trace() else { continue };
-            if let Some((_, first)) = shown
-                .iter()
-                .find(|(s, _)| s.steps == t.steps && s.violation == t.violation)
-            {
-                if p.prop == PropId::IntBound {
-                    out.push_str(&format!(
-                        "\nsize {}: a run leaves the int window after {} steps by the same steps as size {first} (int_bound; replayed at size {})\n",
-                        r.size,
-                        t.depth(),
-                        r.size
-                    ));
-                    continue;
-                }
-                out.push_str(&format!(
-                    "\nsize {}: `{}` violated at depth {} by the same steps as size {first} (replayed at size {})\n",
-                    r.size,
-                    label(run.model, p),
-                    t.depth(),
-                    r.size
-                ));
-                continue;
-            }
-            let states = t.replay(run.model).unwrap_or_default();
-            if p.prop == PropId::IntBound {
-                out.push_str(&format!(
-                    "\nsize {}: a run leaves the int window {} after {} steps (int_bound; the other answers at size {} speak of the runs within it; trace replayed on the interpreter):\n",
-                    r.size,
-                    run.model
-                        .int_window
-                        .as_ref()
-                        .map(|w| w.text())
-                        .unwrap_or_default(),
-                    t.depth(),
-                    r.size
-                ));
-            } else {
-                out.push_str(&format!(
-                    "\nsize {}: `{}` violated at depth {} (trace replayed on the interpreter):\n",
-                    r.size,
-                    label(run.model, p),
-                    t.depth()
-                ));
-            }
-            if states.len() == t.steps.len() + 1 {
-                out.push_str(&crate::cli::traces::render_trace(
-                    run.model,
-                    t,
-                    &states,
-                    run.trace_format,
-                ));
-            }
-            shown.push((t, r.size));
-        }
-    }
+    out.push_str(&counterexamples(run));
     let ltl_violated = run
         .reports
         .iter()
@@ -283,15 +220,15 @@ pub fn footer(run: &Run) -> String {
 pub(super) fn lasso_text(run: &Run, l: &crate::lasso::Lasso) -> String {
     let states = l.replay(run.model).unwrap_or_default();
     let mut out = format!(
-        "\nsize {}: {} violated by a {}lasso of {} steps, cycle of {} (replayed on the interpreter{}):\n",
+        "\nsize {}: {} violated by a {}lasso of {}, cycle of {} (replayed on the interpreter{}):\n",
         l.size,
         crate::lasso::property_text(run.model, l.prop, l.process),
         if l.fair { "weakly fair " } else { "" },
-        l.steps.len(),
+        steps(l.steps.len()),
         if l.is_deadlock() {
             "a deadlock".to_string()
         } else {
-            format!("{} steps", l.steps.len() - l.loop_start)
+            steps(l.steps.len() - l.loop_start)
         },
         if l.fair { ", fairness checked" } else { "" }
     );
@@ -387,11 +324,10 @@ pub(super) fn summary(run: &Run) -> String {
         .collect();
     let mut parts = Vec::new();
     if !violated.is_empty() {
-        let list: Vec<String> = violated.iter().map(|n| n.to_string()).collect();
-        parts.push(if list.len() == 1 {
-            format!("violation at size {}", list[0])
+        parts.push(if violated.len() == 1 {
+            format!("violation at size {}", violated[0])
         } else {
-            format!("violations at sizes {}", list.join(", "))
+            format!("violations at sizes {}", sizes_text(&violated))
         });
     }
     // Sizes where every answer is a proof.
@@ -518,4 +454,170 @@ pub(super) fn picture_rows(run: &Run) -> Vec<(usize, Vec<String>)> {
     }
     rows.sort_by_key(|(w, _)| *w);
     rows
+}
+
+/// Each counterexample once, in size order: a later size whose trace (or lasso) takes
+/// the same steps to the same violation refers to the first, and those references
+/// are one line per first size and property (`sizes 4..8: ... by the same steps as
+/// size 3`). A property violated in an initial state gets a hint about the sense of
+/// `unsafe` and `invariant` blocks.
+fn counterexamples(run: &Run) -> String {
+    let mut out = String::new();
+    let mut traces: Vec<(&trace::Trace, usize)> = Vec::new();
+    let mut lassos: Vec<(&crate::lasso::Lasso, usize)> = Vec::new();
+    // (first size, the reference without its sizes, the sizes that refer to it)
+    let mut same: Vec<(usize, String, Vec<usize>)> = Vec::new();
+    let mut refer = |first: usize, what: String, size: usize| match same
+        .iter_mut()
+        .find(|(f, w, _)| *f == first && *w == what)
+    {
+        Some((.., sizes)) => sizes.push(size),
+        None => same.push((first, what, vec![size])),
+    };
+    let mut at_start = Vec::new();
+    for r in &run.reports {
+        for p in &r.results {
+            if let Some(l) = p.verdict.lasso() {
+                let twin = lassos.iter().find(|(k, _)| {
+                    (k.prop, k.process, &k.steps, k.loop_start, k.fair)
+                        == (l.prop, l.process, &l.steps, l.loop_start, l.fair)
+                });
+                match twin {
+                    Some(&(_, first)) => refer(
+                        first,
+                        format!(
+                            "{} violated by the same {}lasso as size {first}",
+                            crate::lasso::property_text(run.model, l.prop, l.process),
+                            if l.fair { "weakly fair " } else { "" },
+                        ),
+                        r.size,
+                    ),
+                    None => {
+                        out.push_str(&lasso_text(run, l));
+                        lassos.push((l, r.size));
+                    }
+                }
+                continue;
+            }
+            let Some(t) = p.trace() else { continue };
+            if let Some(&(_, first)) = traces
+                .iter()
+                .find(|(s, _)| s.steps == t.steps && s.violation == t.violation)
+            {
+                let what = if p.prop == PropId::IntBound {
+                    format!(
+                        "a run leaves the int window after {} steps by the same steps as size {first} (int_bound",
+                        t.depth()
+                    )
+                } else {
+                    format!(
+                        "`{}` violated at depth {} by the same steps as size {first}",
+                        label(run.model, p),
+                        t.depth()
+                    )
+                };
+                refer(first, what, r.size);
+                continue;
+            }
+            out.push_str(&trace_text(run, r.size, p, t));
+            if t.depth() == 0
+                && let PropId::Unsafe(k) = p.prop
+                && !at_start.contains(&k)
+            {
+                at_start.push(k);
+            }
+            traces.push((t, r.size));
+        }
+    }
+    for (_, what, sizes) in same {
+        let at = if sizes.len() == 1 {
+            format!("replayed at size {}", sizes[0])
+        } else {
+            "replayed at each".to_string()
+        };
+        let close = if what.ends_with("(int_bound") {
+            "; "
+        } else {
+            " ("
+        };
+        out.push_str(&format!("\n{}: {what}{close}{at})\n", sizes_phrase(&sizes)));
+    }
+    for k in at_start {
+        out.push_str(&initial_state_hint(run.model, k));
+    }
+    out
+}
+
+/// The trace of property row `p` at `size`, replayed, with its heading.
+fn trace_text(run: &Run, size: usize, p: &crate::verdict::PropResult, t: &trace::Trace) -> String {
+    let mut out = if p.prop == PropId::IntBound {
+        format!(
+            "\nsize {size}: a run leaves the int window {} after {} steps (int_bound; the other answers at size {size} speak of the runs within it; trace replayed on the interpreter):\n",
+            run.model
+                .int_window
+                .as_ref()
+                .map(|w| w.text())
+                .unwrap_or_default(),
+            t.depth(),
+        )
+    } else {
+        format!(
+            "\nsize {size}: `{}` violated at depth {} (trace replayed on the interpreter):\n",
+            label(run.model, p),
+            t.depth()
+        )
+    };
+    let states = t.replay(run.model).unwrap_or_default();
+    if states.len() == t.steps.len() + 1 {
+        out.push_str(&crate::cli::traces::render_trace(
+            run.model,
+            t,
+            &states,
+            run.trace_format,
+        ));
+    }
+    out
+}
+
+/// For a property that an initial state violates: `unsafe` and `invariant` blocks
+/// describe the bad states (as Cubicle's do), and a formula written as the property
+/// that should hold (TLA+'s or SPIN's habit) is violated at once.
+fn initial_state_hint(m: &crate::model::ir::Model, k: usize) -> String {
+    use crate::lang::print::expr_text;
+    use crate::model::ir::Expr;
+    let u = &m.unsafes[k];
+    let text = |e: &Expr| crate::lang::print::unparenthesised(expr_text(m, &u.locals, e));
+    let negated = match &u.body {
+        Expr::Imp(a, b) => format!("{} && not ({})", text(a), text(b)),
+        body => format!("not ({})", text(body)),
+    };
+    let params: Vec<&str> = u.locals[..u.params]
+        .iter()
+        .map(|l| l.name.as_str())
+        .collect();
+    // Unnamed blocks are numbered (`unsafe1`): the number is not written.
+    let numbered = u
+        .name
+        .strip_prefix(u.kind.keyword())
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    let name = if numbered {
+        String::new()
+    } else {
+        format!("{} ", u.name)
+    };
+    format!(
+        "\nhelp: {} is violated in an initial state: its formula describes the states claimed unreachable (the bad states), as in Cubicle; if it states what should hold, write its negation: `{} {name}({}) {{ {negated} }}`\n",
+        u.quoted(),
+        u.kind.keyword(),
+        params.join(" ")
+    )
+}
+
+/// `1 step`, `3 steps`.
+fn steps(k: usize) -> String {
+    if k == 1 {
+        "1 step".to_string()
+    } else {
+        format!("{k} steps")
+    }
 }

@@ -91,6 +91,25 @@ pub(super) fn kind_name(m: &Model, p: &PropResult) -> &'static str {
 
 /// `ints      ...`: the int window, how it was chosen and which initial values are
 /// free over it (empty for a model without ints).
+/// The run's exit code (docs/cli.md, "Exit codes").
+pub fn exit_code(run: &Run) -> i32 {
+    let failed = run.limit.is_some() || run.reports.iter().any(|r| !r.internal_errors.is_empty());
+    let code = crate::verdict::exit_code(
+        run.reports
+            .iter()
+            .flat_map(|r| r.results.iter().map(|p| &p.verdict)),
+        failed,
+    );
+    debug_assert_ne!(code, crate::verdict::EXIT_USAGE);
+    // `--every-n` asked for a proof at every size: short of it, not what was asked.
+    let short = run.every_requested && !run.every.as_ref().is_some_and(|e| e.all_proved());
+    if code == crate::verdict::EXIT_OK && short {
+        crate::verdict::EXIT_NOT_PROVED
+    } else {
+        code
+    }
+}
+
 pub fn ints_line(m: &Model) -> String {
     match &m.int_window {
         Some(w) => format!("ints      {}\n", w.summary(m)),

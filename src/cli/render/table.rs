@@ -144,9 +144,76 @@ pub fn header(run: &Run) -> String {
         dead_line(run),
         reduced_line(run),
         fairness_line(run),
-        run.engine_text,
+        engine_block(&run.engine_text),
         row(&["size", "property", "verdict", "depth", size_col, "time"]),
     )
+}
+
+/// Width of the header's text before a line is broken.
+const HEADER_WIDTH: usize = 92;
+
+/// The engine's description as an indented block: one line per phase (its parts
+/// joined by `; ` or `, then ` outside parentheses), each wrapped at the header's
+/// width. A short description stays on one line.
+fn engine_block(text: &str) -> String {
+    const INDENT: &str = "            ";
+    if text.len() + 10 <= HEADER_WIDTH {
+        return text.to_string();
+    }
+    let mut parts: Vec<String> = Vec::new();
+    let (mut depth, mut cur) = (0i32, String::new());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        depth += match c {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        let cut = if depth > 0 {
+            None
+        } else if rest.starts_with("; ") {
+            Some((";", 2))
+        } else if rest.starts_with(", then ") {
+            Some((",", 2))
+        } else {
+            None
+        };
+        match cut {
+            Some((keep, skip)) => {
+                cur.push_str(keep);
+                parts.push(std::mem::take(&mut cur));
+                rest = &rest[skip..];
+            }
+            None => {
+                cur.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    parts.push(cur);
+    let mut lines: Vec<String> = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        let first = if i == 0 { 10 } else { INDENT.len() };
+        let mut line = String::new();
+        for word in part.split(' ') {
+            let room = HEADER_WIDTH
+                - if lines.len() == i && line.is_empty() {
+                    first
+                } else {
+                    INDENT.len() + 2
+                };
+            if !line.is_empty() && line.len() + 1 + word.len() > room {
+                lines.push(std::mem::take(&mut line));
+                line.push_str("  ");
+            }
+            if !line.is_empty() && !line.ends_with("  ") {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        lines.push(line);
+    }
+    lines.join(&format!("\n{INDENT}"))
 }
 
 /// What the time column says where a run answered several sizes together: the run's

@@ -418,7 +418,7 @@ impl Watch<'_> {
             let states = s.count.load(Ordering::Relaxed);
             crate::progress::line(format!(
                 "size {}: parallel SCC search, exploring: {states} states, level {levels}, \
-                 frontier {frontier}, {:.0} states/s, {:.1} MiB, {t:.1}s",
+                 frontier {frontier}, {:.0} states/s, tables {:.1} MiB",
                 self.n,
                 states as f64 / t.max(1e-9),
                 bytes as f64 / (1 << 20) as f64,

@@ -105,7 +105,7 @@ impl<'a> Run<'a> {
             let t = self.start.elapsed().as_secs_f64();
             crate::progress::line(format!(
                 "size {}: {} search: {states} states, {nodes} nodes, depth {depth}, \
-                 {:.0} states/s, {:.1} MiB, {t:.1}s",
+                 {:.0} states/s, tables {:.1} MiB",
                 self.n,
                 self.phase,
                 states as f64 / t.max(1e-9),

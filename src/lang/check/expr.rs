@@ -81,6 +81,37 @@ impl Checker<'_> {
         )
     }
 
+    /// A literal stored in a cell of a range type must lie in the range at some size:
+    /// outside the constant bounds it could only ever be a range error, so it is
+    /// reported here, where it was written, not at run time under the warnings it
+    /// causes.
+    pub(super) fn literal_fits(&self, target: Ty, x: &Expr, var: &str, span: Span) -> R<()> {
+        let (Ty::Range(r), Some(k)) = (target, x.int_literal()) else {
+            return Ok(());
+        };
+        if self.int_type.is_some_and(|(int, _)| int == r) {
+            // `int`: its window is fixed after the whole model is read, from its literals.
+            return Ok(());
+        }
+        let range = &self.ranges[r];
+        let below = !range.lo.uses_size() && k < range.lo.eval(0);
+        let above = !range.hi.uses_size() && k > range.hi.eval(0);
+        if !below && !above {
+            return Ok(());
+        }
+        Err(Diagnostic::error(
+            span,
+            format!(
+                "`{k}` is outside the type `{}` of `{var}`: storing it would be a range error at every size",
+                range.name
+            ),
+        )
+        .with_note(format!(
+            "help: store a value of `{}`, or widen the declared range",
+            range.name
+        )))
+    }
+
     fn cmp_compat(&mut self, op: CmpOp, l: Ty, r: Ty, span: Span) -> R<()> {
         let eq = matches!(op, CmpOp::Eq | CmpOp::Ne);
         match (l, r) {
@@ -279,8 +310,8 @@ impl Checker<'_> {
                 return err(
                     span,
                     format!(
-                        "`{name}` is an array with {} index(es); write `{name}[...]`",
-                        var.dims.len()
+                        "`{name}` is an array with {}; write `{name}[...]`",
+                        super::indices(var.dims.len())
                     ),
                 );
             }
@@ -324,9 +355,9 @@ impl Checker<'_> {
             return err(
                 span,
                 format!(
-                    "`{}` has {} index(es), but {} given",
+                    "`{}` has {}, but {} given",
                     name.name,
-                    dims.len(),
+                    super::indices(dims.len()),
                     idx.len()
                 ),
             );

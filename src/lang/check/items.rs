@@ -209,9 +209,9 @@ impl Checker<'_> {
                     format!("`{}` is not an array", var.name)
                 } else {
                     format!(
-                        "`{}` has {} index(es), but {} given",
+                        "`{}` has {}, but {} given",
                         var.name,
-                        var.dims.len(),
+                        super::indices(var.dims.len()),
                         lhs.index.len()
                     )
                 },
@@ -284,6 +284,7 @@ impl Checker<'_> {
                 }
                 let (x, t) = self.expr(sc, e)?;
                 self.store_compat(var.ty, t, &var.name, e.span)?;
+                self.literal_fits(var.ty, &x, &var.name, e.span)?;
                 UpdValue::Term(x)
             }
             ast::Rhs::Case {
@@ -357,11 +358,13 @@ impl Checker<'_> {
         let (mut acc, t) = self.expr(sc, default)?;
         let mut acc_ty = t;
         self.store_compat(var.ty, t, &var.name, default.span)?;
+        self.literal_fits(var.ty, &acc, &var.name, default.span)?;
         let mut checked = Vec::new();
         for (c, t) in branches {
             let c = self.formula(sc, c)?;
             let (x, tx) = self.expr(sc, t)?;
             self.store_compat(var.ty, tx, &var.name, t.span)?;
+            self.literal_fits(var.ty, &x, &var.name, t.span)?;
             checked.push((c, x, tx));
         }
         // Typed as the `if then else` chain it is, so that printing it as one

@@ -105,6 +105,15 @@ struct Checker<'a> {
 
 type R<T> = Result<T, Diagnostic>;
 
+/// `1 index`, `2 indices`.
+fn indices(k: usize) -> String {
+    if k == 1 {
+        "1 index".to_string()
+    } else {
+        format!("{k} indices")
+    }
+}
+
 fn err<T>(span: Span, msg: impl Into<String>) -> R<T> {
     Err(Diagnostic::error(span, msg))
 }

@@ -14,7 +14,7 @@ use items::{decl, item};
 
 use super::ast::*;
 use super::lexer::{Kw, Sym, Tok, Token, nearest_keyword};
-use crate::source::{Diagnostic, Span};
+use crate::source::{Diagnostic, Source, Span};
 use nom::{
     Err, IResult, InputLength,
     branch::alt,
@@ -250,7 +250,62 @@ fn foreign_word(word: &str) -> Option<(&'static str, &'static str)> {
     }
 }
 
-fn to_diag(toks: &[Token], e: PErr) -> Diagnostic {
+/// The help line for what users of other languages, or of older nfold, write where
+/// the parser stopped at `toks[idx]` expecting `expected`.
+fn habit_hint(
+    toks: &[Token],
+    idx: usize,
+    expected: &[String],
+    src: Option<&Source>,
+) -> Option<String> {
+    let at = &toks[idx].tok;
+    let wants = |what: &str| expected.iter().any(|x| x.starts_with(what));
+    match at {
+        Tok::Lower(w) if wants("a capitalised name") => {
+            let mut up = w.clone();
+            up[..1].make_ascii_uppercase();
+            return Some(format!(
+                "help: variables, constants and constructors start with a capital letter: write `{up}`"
+            ));
+        }
+        Tok::Kw(Kw::If) if wants("a term") => {
+            return Some(
+                "help: an `if` inside a term or formula is parenthesised: `(if c then a else b)`"
+                    .to_string(),
+            );
+        }
+        _ => {}
+    }
+    // A block left open: parsing stops at the next item's keyword, or at the end.
+    let item_start = matches!(
+        at,
+        Tok::Eof
+            | Tok::Kw(
+                Kw::Transition | Kw::Init | Kw::Unsafe | Kw::Invariant | Kw::Ltl | Kw::Predicate
+            )
+    );
+    if item_start && expected.iter().any(|x| x.contains("`}`")) {
+        let mut open = Vec::new();
+        for t in &toks[..idx] {
+            match t.tok {
+                Tok::Sym(Sym::LBrace) => open.push(t.span),
+                Tok::Sym(Sym::RBrace) => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        if let (Some(span), Some(src)) = (open.last(), src) {
+            let (l, c) = src.line_col(span.lo);
+            return Some(format!(
+                "help: the block opened by `{{` at line {l}, column {c} is not closed: add `}}` before this"
+            ));
+        }
+    }
+    None
+}
+
+fn to_diag(toks: &[Token], e: PErr, src: Option<&Source>) -> Diagnostic {
     let idx = toks.len().saturating_sub(e.rem).min(toks.len() - 1);
     let at = &toks[idx];
     if let Some((msg, help)) = e.message {
@@ -269,8 +324,9 @@ fn to_diag(toks: &[Token], e: PErr) -> Diagnostic {
     }
     // A misspelt keyword: the word where parsing stopped, or the word just before it
     // (`exsts j. ...` stops at `j`).
-    let mut hint =
-        word(at).and_then(|w| nearest_keyword(&w).map(|k| format!("help: did you mean `{k}`?")));
+    let mut hint = habit_hint(toks, idx, &e.expected, src).or_else(|| {
+        word(at).and_then(|w| nearest_keyword(&w).map(|k| format!("help: did you mean `{k}`?")))
+    });
     if hint.is_none() && idx > 0 {
         let lower = match &toks[idx - 1].tok {
             Tok::Lower(w) => Some(w.clone()),
@@ -299,12 +355,12 @@ fn to_diag(toks: &[Token], e: PErr) -> Diagnostic {
     }
 }
 
-/// Parse a token stream (ending in `Tok::Eof`) into a file.
-pub fn parse_tokens(toks: &[Token]) -> Result<File, Diagnostic> {
+/// Parse a token stream (ending in `Tok::Eof`) of `src` into a file.
+pub fn parse_tokens(toks: &[Token], src: &Source) -> Result<File, Diagnostic> {
     let input = P { toks, ltl: false };
     match file(input) {
         Ok((_, f)) => Ok(f),
-        Err(Err::Error(e)) | Err(Err::Failure(e)) => Err(to_diag(toks, e)),
+        Err(Err::Error(e)) | Err(Err::Failure(e)) => Err(to_diag(toks, e, Some(src))),
         Err(Err::Incomplete(_)) => Err(Diagnostic::error(
             toks.last().unwrap().span,
             "unexpected end of file",
@@ -321,7 +377,7 @@ pub fn parse_expr_tokens(toks: &[Token], ltl: bool) -> Result<Expr, Diagnostic> 
             rest.span(),
             format!("expected end of formula, found {}", rest.tok().describe()),
         )),
-        Err(Err::Error(e)) | Err(Err::Failure(e)) => Err(to_diag(toks, e)),
+        Err(Err::Error(e)) | Err(Err::Failure(e)) => Err(to_diag(toks, e, None)),
         Err(Err::Incomplete(_)) => Err(Diagnostic::error(
             toks.last().unwrap().span,
             "unexpected end of formula",
