@@ -1316,3 +1316,25 @@ fn replay_of_a_model_as_trail_says_so() {
         "{err}"
     );
 }
+
+/// `nfold info` keeps its figures in one column and gives every property its line.
+#[test]
+fn info_aligns_figures_and_gives_property_lines() {
+    let (code, out, _) = nfold(&["info", "families/mutex.cub", "--size", "3"]);
+    assert_eq!(code, 0);
+    // mutex.cub: `unsafe mutex (z1 z2)` on line 21, `ltl starvation_free (i)` on 41.
+    assert!(
+        out.contains("  unsafe mutex (z1 z2)           line 21\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  ltl    starvation_free (i)     line 41\n"),
+        "{out}"
+    );
+    let col = |prefix: &str| {
+        let l = out.lines().find(|l| l.starts_with(prefix)).unwrap();
+        l.find(|c: char| c.is_ascii_digit()).unwrap()
+    };
+    assert_eq!(col("  bad `mutex`"), col("  per step"));
+    assert!(out.contains("(1 word of 64 bits)"), "{out}");
+}

@@ -183,6 +183,12 @@ pub fn footer(run: &Run) -> String {
                 sizes_text(&answered)
             }
         ));
+        if l == crate::verdict::Limit::Memory {
+            // The limit counts what a search stores; the summary's peak is the process's.
+            out.push_str(
+                "note: --max-memory bounds the memory the search stores (its tables and stacks); the peak memory below is the whole process's (the program, buffers and allocator slack too) and can be well above it\n",
+            );
+        }
         for r in run.reports.iter().filter(|r| r.limit.is_some()) {
             if let Some(d) = r.answered_depth {
                 out.push_str(&format!(

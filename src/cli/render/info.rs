@@ -43,11 +43,11 @@ pub(super) fn sat_sizes(m: &Model, n: usize) -> String {
         let before = u.size();
         u.unsafe_query(p, 2);
         let after = u.size();
+        // The figures in the column of the lines above (at least one space after the
+        // label, however long the name).
+        let label = format!("bad `{}`", prop.name);
         out.push_str(&format!(
-            "  bad `{}`{}{} variables, {} clauses (all {} tuples)\n",
-            prop.name,
-            // At least one space, however long the name.
-            " ".repeat(12usize.saturating_sub(prop.name.len()).max(1)),
+            "  {label:<18} {} variables, {} clauses (all {} tuples)\n",
             after.vars - before.vars,
             after.clauses - before.clauses,
             u.inst.distinct_tuples(prop.params).len()
@@ -201,20 +201,19 @@ fn transitions_and_properties(m: &Model) -> String {
             .iter()
             .map(|l| l.name.as_str())
             .collect();
-        // `unsafe` and `invariant` aligned with `ltl`.
-        out.push_str(&format!(
-            "  {:<6} {} ({})\n",
-            u.kind.keyword(),
-            u.name,
-            ps.join(" ")
-        ));
+        // `unsafe` and `invariant` aligned with `ltl`, lines as the transitions'.
+        let sig = format!("{:<6} {} ({})", u.kind.keyword(), u.name, ps.join(" "));
+        let line = m.source.line_col(u.span.lo).0;
+        out.push_str(&format!("  {sig:<30} line {line}\n"));
     }
     for l in &m.ltls {
         let ps: Vec<&str> = l.locals[..l.params]
             .iter()
             .map(|l| l.name.as_str())
             .collect();
-        out.push_str(&format!("  ltl    {} ({})\n", l.name, ps.join(" ")));
+        let sig = format!("ltl    {} ({})", l.name, ps.join(" "));
+        let line = m.source.line_col(l.span.lo).0;
+        out.push_str(&format!("  {sig:<30} line {line}\n"));
     }
     out
 }
@@ -231,10 +230,14 @@ fn size_section(m: &Model, n: usize) -> String {
         inits < 1_000_000
     });
     out.push_str(&format!(
-        "\nsize {n}\n  cells              {}\n  state bits         {} ({} word(s) of 64 bits)\n  transition inst.   {}\n  initial states     {}{}\n",
+        "\nsize {n}\n  cells              {}\n  state bits         {} ({} of 64 bits)\n  transition inst.   {}\n  initial states     {}{}\n",
         inst.slots.len(),
         inst.bits,
-        inst.words,
+        if inst.words == 1 {
+            "1 word".to_string()
+        } else {
+            format!("{} words", inst.words)
+        },
         transition_instances(&inst).len(),
         inits,
         match capped {
