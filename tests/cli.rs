@@ -750,6 +750,12 @@ fn a_chosen_engine_far_off_auto_gets_a_note_and_keeps_its_verdicts() {
     assert!(err.contains(note), "{err}");
     assert!(err.contains("running sat as asked"), "{err}");
     assert_eq!(out.matches("none up to 6").count(), 4, "{out}");
+    // Chosen by `--depth`, not by `--engine`: the note says so.
+    let (_, err) = run(&["check", &f, "--sizes", "1..4", "--depth", "6"]);
+    assert!(
+        err.contains("running sat, which a flag of its own chose"),
+        "{err}"
+    );
     assert!(!out.contains("holds"), "{out}");
     for quiet in [
         &["--engine", "sat", "--depth", "6", "--json"][..],
@@ -1017,5 +1023,48 @@ fn json_carries_the_exit_code_and_the_summary() {
     assert!(
         summary.starts_with("violations at sizes 2..3") && last.starts_with(summary),
         "{summary}\n{last}"
+    );
+}
+
+/// `check --ltl` answers each size by two routes (safety and `ltl`): the summary lists
+/// each size once by kind, every property gets its line, and a note both routes give
+/// is printed once. The tutorial's test-and-set lock: `mutex` holds, its `ltl`
+/// properties fail at size 2 (docs/tutorial.md, section 5).
+#[test]
+fn a_run_of_two_routes_summarises_each_size_once() {
+    let (code, out, err) = nfold(&[
+        "check",
+        "docs/examples/tutorial/tas.cub",
+        "--ltl",
+        "--sizes",
+        "1..2",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let last = out.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+    assert!(
+        last.starts_with("violation at size 2; holds at size 1; "),
+        "{last}"
+    );
+    assert!(out.contains("\nmutex: holds at sizes 1..2\n"), "{out}");
+    assert!(
+        out.contains("\nleaves: violated at size 2; holds at size 1\n"),
+        "{out}"
+    );
+    let note = "note: sizes 1..2 answered by exhaustive explicit search";
+    assert_eq!(
+        out.matches(note).count() + err.matches(note).count(),
+        1,
+        "{out}"
+    );
+    let (_, out, _) = nfold(&[
+        "live",
+        "docs/examples/tutorial/tas.cub",
+        "--deadlock",
+        "--sizes",
+        "1..2",
+    ]);
+    assert!(
+        out.contains("\ndeadlock-free: holds at sizes 1..2\n"),
+        "{out}"
     );
 }

@@ -532,7 +532,13 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
         run.limit = outcome.limit.or(run.reports.iter().find_map(|r| r.limit));
         run.aggregate = outcome.aggregate;
         run.per_width = outcome.per_width;
-        run.notes = outcome.notes;
+        // Two routes of one run (safety and `ltl`) may say the same thing: once.
+        run.notes = Vec::new();
+        for n in outcome.notes {
+            if !run.notes.contains(&n) {
+                run.notes.push(n);
+            }
+        }
         run.certificates = if outcome.certificates.is_empty() {
             outcome.certificate.into_iter().collect()
         } else {
@@ -827,5 +833,5 @@ fn probe_note(a: &CheckArgs, chosen: EngineArg, p: &Problem, ctl: &Control) -> O
         !a.no_dead_cells,
         probe::PROBE_SECONDS,
     )
-    .map(|f| f.note(name))
+    .map(|f| f.note(name, a.engine.is_some()))
 }

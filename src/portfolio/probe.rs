@@ -32,17 +32,23 @@ pub struct Finished {
 }
 
 impl Finished {
-    /// The note printed before the chosen engine runs.
-    pub fn note(&self, engine: &str) -> String {
+    /// The note printed before the chosen engine runs; `asked`: by `--engine` (else by
+    /// one of its flags, such as `--depth` for sat).
+    pub fn note(&self, engine: &str, asked: bool) -> String {
         let sizes = if self.min == self.max {
             format!("size {}", self.min)
         } else {
             format!("sizes {}..{}", self.min, self.max)
         };
         let time = format!("{:.3} s", self.seconds);
+        let how = if asked {
+            " as asked"
+        } else {
+            ", which a flag of its own chose (docs/cli.md)"
+        };
         format!(
             "note: explicit search answers {sizes} in {time} (measured just now); auto, the \
-             default, would use it (--engine auto or --engine explicit); running {engine} as asked"
+             default, would use it (--engine auto or --engine explicit); running {engine}{how}"
         )
     }
 }
@@ -177,7 +183,7 @@ mod tests {
             let ctl = Control::default();
             let f = explicit_finishes(p, &ctl, true, true, 5.0).expect("answered");
             assert_eq!((f.min, f.max), (1, 5));
-            assert!(f.note("ic3").contains("sizes 1..5"));
+            assert!(f.note("ic3", true).contains("sizes 1..5"));
             assert_eq!(explicit_finishes(p, &ctl, true, true, 0.0), None);
         });
     }

@@ -253,26 +253,26 @@ pub(super) fn lasso_text(run: &Run, l: &crate::lasso::Lasso) -> String {
 /// named), so that a run over several properties reads per property.
 pub(super) fn ltl_lines(run: &Run) -> String {
     let mut out = String::new();
-    let mut props: Vec<(usize, &str)> = Vec::new();
+    // With an `ltl` property in the run, every property asked gets its line (the
+    // safety ones and `deadlock-free` beside the `ltl` ones).
+    let mut props: Vec<(PropId, String)> = Vec::new();
     for r in &run.reports {
         for p in &r.results {
-            if let PropId::Ltl(k) = p.prop
-                && !props.iter().any(|(q, _)| *q == k)
-            {
-                props.push((k, &p.name));
+            if !props.iter().any(|(q, _)| *q == p.prop) {
+                props.push((p.prop, label(run.model, p)));
             }
         }
     }
-    if props.is_empty() {
+    if !props.iter().any(|(q, _)| matches!(q, PropId::Ltl(_))) {
         return out;
     }
     out.push('\n');
-    for (k, name) in props {
+    for (id, name) in props {
         let rows: Vec<(usize, &Verdict)> = run
             .reports
             .iter()
             .flat_map(|r| r.results.iter().map(move |p| (r.size, p)))
-            .filter(|(_, p)| p.prop == PropId::Ltl(k))
+            .filter(|(_, p)| p.prop == id)
             .map(|(n, p)| (n, &p.verdict))
             .collect();
         let at = |f: &dyn Fn(Kind) -> bool| -> Vec<usize> {
@@ -302,7 +302,7 @@ pub(super) fn ltl_lines(run: &Run) -> String {
         }
         out.push_str(&format!(
             "{name}{}: {}\n",
-            if run.fair == Some(true) {
+            if run.fair == Some(true) && matches!(id, PropId::Ltl(_)) {
                 " (weak fairness)"
             } else {
                 ""
@@ -315,19 +315,24 @@ pub(super) fn ltl_lines(run: &Run) -> String {
 
 /// The last line: the sizes by kind of answer, violations first.
 pub(super) fn summary(run: &Run) -> String {
-    let sizes_where = |f: &dyn Fn(Kind) -> bool| -> Vec<usize> {
-        run.reports
+    // Every answer of each size: a size may have several reports (the safety and the
+    // `ltl` routes of `check --ltl`), and is listed once per kind.
+    let mut by_size: std::collections::BTreeMap<usize, Vec<&crate::verdict::PropResult>> =
+        Default::default();
+    for r in &run.reports {
+        by_size.entry(r.size).or_default().extend(&r.results);
+    }
+    let sizes_with = |f: &dyn Fn(&[&crate::verdict::PropResult]) -> bool| -> Vec<usize> {
+        by_size
             .iter()
-            .filter(|r| r.results.iter().any(|p| f(p.verdict.kind())))
-            .map(|r| r.size)
+            .filter(|(_, ps)| f(ps))
+            .map(|(&n, _)| n)
             .collect()
     };
-    let violated: Vec<usize> = run
-        .reports
-        .iter()
-        .filter(|r| r.results.iter().any(real_violation))
-        .map(|r| r.size)
-        .collect();
+    let sizes_where = |f: &dyn Fn(Kind) -> bool| -> Vec<usize> {
+        sizes_with(&|ps| ps.iter().any(|p| f(p.verdict.kind())))
+    };
+    let violated = sizes_with(&|ps| ps.iter().any(|p| real_violation(p)));
     let mut parts = Vec::new();
     if !violated.is_empty() {
         parts.push(if violated.len() == 1 {
@@ -337,14 +342,8 @@ pub(super) fn summary(run: &Run) -> String {
         });
     }
     // Sizes where every answer is a proof.
-    let proved: Vec<usize> = run
-        .reports
-        .iter()
-        .filter(|r| {
-            !r.results.is_empty() && r.results.iter().all(|p| p.verdict.kind() == Kind::Holds)
-        })
-        .map(|r| r.size)
-        .collect();
+    let proved =
+        sizes_with(&|ps| !ps.is_empty() && ps.iter().all(|p| p.verdict.kind() == Kind::Holds));
     if !proved.is_empty() {
         parts.push(format!("holds at {}", sizes_phrase(&proved)));
     }
