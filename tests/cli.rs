@@ -1068,3 +1068,24 @@ fn a_run_of_two_routes_summarises_each_size_once() {
         "{out}"
     );
 }
+
+/// An engine that uses no symmetry says so once, without "on" or "off", and without
+/// the sentence on process 1 that belongs to the searches that reduce by symmetry.
+#[test]
+fn an_engine_without_symmetry_says_not_used() {
+    let (_, out, _) = nfold(&[
+        "live",
+        "families/mutex.cub",
+        "--sizes",
+        "1..2",
+        "--engine",
+        "bdd",
+    ]);
+    assert!(
+        out.contains(
+            "symmetry  fully symmetric; not used (the BDD engine does not use symmetry)\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("checked for i = 1"), "{out}");
+}

@@ -15,6 +15,15 @@ pub(super) fn symmetry_line(run: &Run) -> String {
         .presentation
         .data_symmetry
         .filter(|_| m.has_data_symmetry());
+    // An engine that uses no symmetry says so in its own words (`none (why)`).
+    if let Some(why) = what.strip_prefix("none") {
+        let base = if m.is_symmetric() {
+            "fully symmetric".to_string()
+        } else {
+            m.symmetry_summary()
+        };
+        return format!("{base}; not used{why}");
+    }
     match (m.is_symmetric(), run.symmetry_requested) {
         (true, true) if data.is_some() => {
             "fully symmetric; reduction on (processes and data values)".into()
