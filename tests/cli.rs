@@ -1089,3 +1089,27 @@ fn an_engine_without_symmetry_says_not_used() {
     );
     assert!(!out.contains("checked for i = 1"), "{out}");
 }
+
+/// `--trace-format table` shapes text only: with `--json` it is refused, not ignored;
+/// `--engine` help names every flag that chooses an engine.
+#[test]
+fn json_with_a_table_trace_format_is_refused() {
+    let (code, _, err) = nfold(&[
+        "check",
+        "families/mutex_bug.cub",
+        "--json",
+        "--trace-format",
+        "table",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--trace-format table shapes the text output"),
+        "{err}"
+    );
+    let (_, help, _) = nfold(&["check", "--help"]);
+    let words = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("--whole-aggregate, --encoding or --por"),
+        "{help}"
+    );
+}
