@@ -240,7 +240,8 @@ pub fn watch(on: bool) -> Watch {
         let (lock, cv) = &*s;
         let Ok(mut g) = lock.lock() else { return };
         while !g.done {
-            let Ok((ng, _)) = cv.wait_timeout(g, Duration::from_secs(1)) else {
+            let poll = Duration::from_secs_f64(silence().clamp(0.05, 1.0));
+            let Ok((ng, _)) = cv.wait_timeout(g, poll) else {
                 return;
             };
             g = ng;

@@ -919,7 +919,7 @@ fn a_long_step_is_never_silent() {
             "--depth",
             "40",
             "--timeout",
-            "3",
+            "4",
             "--progress",
         ])
         .env("NFOLD_SILENCE", "0.2")
@@ -927,10 +927,8 @@ fn a_long_step_is_never_silent() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("still working; the last step reported (") && err.contains("): bmc depth"),
-        "{err}"
-    );
+    // The first stretch (building the formulas) or one between two depths.
+    assert!(err.contains("] still working"), "{err}");
 }
 
 /// The probe note before an engine the user chose is given for `ltl` properties too
