@@ -16,17 +16,14 @@ struct Shared {
 
 type Beat = (Arc<(Mutex<Shared>, Condvar)>, std::thread::JoinHandle<()>);
 
-/// A heartbeat thread (inactive when progress is off).
-pub struct Heartbeat {
+/// A thread that calls `tick` every `period` (with whether the wait timed out) until
+/// it is dropped: the heartbeat's and the watch's.
+struct Ticker {
     inner: Option<Beat>,
 }
 
-impl Heartbeat {
-    /// Start printing `nfold: ENGINE: <what> for Xs, Ys in all` every few seconds.
-    pub fn start(on: bool, engine: &'static str) -> Heartbeat {
-        if !on {
-            return Heartbeat { inner: None };
-        }
+impl Ticker {
+    fn start(period: Duration, mut tick: impl FnMut(&Shared, bool) + Send + 'static) -> Ticker {
         let shared = Arc::new((
             Mutex::new(Shared {
                 what: String::new(),
@@ -36,53 +33,36 @@ impl Heartbeat {
             Condvar::new(),
         ));
         let s = shared.clone();
-        let begin = Instant::now();
         let handle = std::thread::spawn(move || {
             let (lock, cv) = &*s;
             let Ok(mut g) = lock.lock() else { return };
             loop {
-                // Checked before waiting too: a heartbeat dropped before this thread
+                // Checked before waiting too: a ticker dropped before this thread
                 // first waits has already notified, and must not cost a full period.
                 if g.done {
                     return;
                 }
-                let Ok((ng, t)) = cv.wait_timeout(g, Duration::from_secs_f64(EVERY)) else {
+                let Ok((ng, t)) = cv.wait_timeout(g, period) else {
                     return;
                 };
                 g = ng;
                 if g.done {
                     return;
                 }
-                if t.timed_out() && g.since.elapsed().as_secs_f64() >= EVERY {
-                    crate::progress::line(format!(
-                        "{engine}: {} for {:.0}s, {:.0}s in all",
-                        g.what,
-                        g.since.elapsed().as_secs_f64(),
-                        begin.elapsed().as_secs_f64()
-                    ));
-                }
+                tick(&g, t.timed_out());
             }
         });
-        Heartbeat {
+        Ticker {
             inner: Some((shared, handle)),
         }
     }
 
-    /// What the engine is doing now.
-    pub fn set(&self, what: String) {
-        if let Some((s, _)) = &self.inner
-            && let Ok(mut g) = s.0.lock()
-        {
-            g.what = what;
-            g.since = Instant::now();
-        }
+    fn off() -> Ticker {
+        Ticker { inner: None }
     }
-
-    /// Stop the thread (also when dropped).
-    pub fn finish(self) {}
 }
 
-impl Drop for Heartbeat {
+impl Drop for Ticker {
     fn drop(&mut self) {
         if let Some((s, h)) = self.inner.take() {
             if let Ok(mut g) = s.0.lock() {
@@ -92,6 +72,47 @@ impl Drop for Heartbeat {
             let _ = h.join();
         }
     }
+}
+
+/// A heartbeat thread (inactive when progress is off).
+pub struct Heartbeat {
+    ticker: Ticker,
+}
+
+impl Heartbeat {
+    /// Start printing `nfold: ENGINE: <what> for Xs, Ys in all` every few seconds.
+    pub fn start(on: bool, engine: &'static str) -> Heartbeat {
+        if !on {
+            return Heartbeat {
+                ticker: Ticker::off(),
+            };
+        }
+        let begin = Instant::now();
+        let ticker = Ticker::start(Duration::from_secs_f64(EVERY), move |g, timed_out| {
+            if timed_out && g.since.elapsed().as_secs_f64() >= EVERY {
+                crate::progress::line(format!(
+                    "{engine}: {} for {:.0}s, {:.0}s in all",
+                    g.what,
+                    g.since.elapsed().as_secs_f64(),
+                    begin.elapsed().as_secs_f64()
+                ));
+            }
+        });
+        Heartbeat { ticker }
+    }
+
+    /// What the engine is doing now.
+    pub fn set(&self, what: String) {
+        if let Some((s, _)) = &self.ticker.inner
+            && let Ok(mut g) = s.0.lock()
+        {
+            g.what = what;
+            g.since = Instant::now();
+        }
+    }
+
+    /// Stop the thread (also when dropped).
+    pub fn finish(self) {}
 }
 
 /// How progress lines are shown: chosen once by the command line. Unset (a library
@@ -217,7 +238,7 @@ fn silence() -> f64 {
 
 /// A thread that keeps a long run from going silent (stopped when dropped).
 pub struct Watch {
-    inner: Option<Beat>,
+    _ticker: Ticker,
 }
 
 /// Start the watch (inactive when progress is off): after `SILENCE` seconds without a
@@ -225,49 +246,30 @@ pub struct Watch {
 /// how long ago.
 pub fn watch(on: bool) -> Watch {
     let Some(sink) = SINK.get().filter(|_| on) else {
-        return Watch { inner: None };
+        return Watch {
+            _ticker: Ticker::off(),
+        };
     };
-    let shared = Arc::new((
-        Mutex::new(Shared {
-            what: String::new(),
-            since: Instant::now(),
-            done: false,
-        }),
-        Condvar::new(),
-    ));
-    let s = shared.clone();
-    let handle = std::thread::spawn(move || {
-        let (lock, cv) = &*s;
-        let Ok(mut g) = lock.lock() else { return };
-        while !g.done {
-            let poll = Duration::from_secs_f64(silence().clamp(0.05, 1.0));
-            let Ok((ng, _)) = cv.wait_timeout(g, poll) else {
-                return;
-            };
-            g = ng;
-            if g.done {
-                return;
-            }
-            if let Some(text) = silence_line(sink) {
-                sink.emit(sink.start.elapsed().as_secs_f64(), &text);
-            }
+    let quiet = silence();
+    let poll = Duration::from_secs_f64(quiet.clamp(0.05, 1.0));
+    let ticker = Ticker::start(poll, move |_, _| {
+        if let Some(text) = silence_line(sink, quiet) {
+            sink.emit(sink.start.elapsed().as_secs_f64(), &text);
         }
     });
-    Watch {
-        inner: Some((shared, handle)),
-    }
+    Watch { _ticker: ticker }
 }
 
-/// The line to print now, if the run has been silent for `SILENCE` seconds and past
+/// The line to print now, if the run has been silent for `quiet` seconds and past
 /// the pace's quiet start (the printed time is then recorded).
-fn silence_line(sink: &Sink) -> Option<String> {
+fn silence_line(sink: &Sink, quiet: f64) -> Option<String> {
     let now = sink.start.elapsed().as_secs_f64();
     let offered = sink.offered.lock().ok()?.clone();
     let mut last = sink.last.lock().ok()?;
     let quiet_since = last
         .unwrap_or(0.0)
         .max(offered.as_ref().map_or(0.0, |o| o.0));
-    if now - quiet_since < silence().max(sink.pace.min_gap) || now < sink.pace.quiet_for {
+    if now - quiet_since < quiet.max(sink.pace.min_gap) || now < sink.pace.quiet_for {
         return None;
     }
     *last = Some(now);
@@ -281,18 +283,6 @@ fn silence_line(sink: &Sink) -> Option<String> {
     })
 }
 
-impl Drop for Watch {
-    fn drop(&mut self) {
-        if let Some((s, h)) = self.inner.take() {
-            if let Ok(mut g) = s.0.lock() {
-                g.done = true;
-            }
-            s.1.notify_all();
-            let _ = h.join();
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,12 +293,12 @@ mod tests {
         sink.start = Instant::now() - Duration::from_secs(40);
         *sink.offered.lock().unwrap() = Some((30.0, "bdd: L_33".into()));
         // 10 s since the last word: not yet.
-        assert_eq!(silence_line(&sink), None);
+        assert_eq!(silence_line(&sink, SILENCE), None);
         *sink.offered.lock().unwrap() = Some((20.0, "bdd: L_33".into()));
-        let l = silence_line(&sink).unwrap();
+        let l = silence_line(&sink, SILENCE).unwrap();
         assert!(l.contains("(20s ago): bdd: L_33"), "{l}");
         // Then not again before another silent stretch.
-        assert_eq!(silence_line(&sink), None);
+        assert_eq!(silence_line(&sink, SILENCE), None);
     }
 
     #[test]

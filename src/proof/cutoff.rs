@@ -431,6 +431,8 @@ pub fn window_ints(m: &Model) -> Result<bool, Outside> {
 fn pointers(m: &Model, window: Option<&Result<bool, Outside>>) -> Result<usize, Outside> {
     let out = |what: String, span: Span| Err(Outside { what, span });
     let mut pointers = 0;
+    // The first place a range error may occur, decided once for the whole model.
+    let mut range_error = None;
     for v in &m.vars {
         if let Some(Ty::Range(r)) = std::iter::once(v.ty)
             .chain(v.dims.iter().copied())
@@ -466,14 +468,15 @@ fn pointers(m: &Model, window: Option<&Result<bool, Outside>>) -> Result<usize, 
             let range = &m.ranges[r];
             let constant = !range.lo.uses_size() && !range.hi.uses_size();
             let stored = v.ty == Ty::Range(r) && !v.dims.iter().any(|d| matches!(d, Ty::Range(_)));
-            let error = crate::model::reduce::safe::first_range_error(m);
+            let error =
+                range_error.get_or_insert_with(|| crate::model::reduce::safe::first_range_error(m));
             if constant && stored && error.is_none() {
                 // No store, index or read can leave the type at any size (decided
                 // from the text): its cells hold finitely many values, like an
                 // enumeration's.
                 continue;
             }
-            let why = match &error {
+            let why = match error {
                 _ if !constant => {
                     return out(
                         format!(
