@@ -23,6 +23,7 @@ pub mod progress;
 pub mod proof;
 pub mod rank;
 pub mod report;
+pub mod run;
 pub mod sat;
 pub mod schema;
 pub mod simulate;

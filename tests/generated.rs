@@ -44,6 +44,7 @@ use nfold::model::compiled::{Compiled, Outcome, Scratch};
 use nfold::model::eval::{self, Fire};
 use nfold::model::instance::Instance;
 use nfold::model::ir::Model;
+use nfold::portfolio::budgets::{Budgets, SHIPPED};
 use nfold::transys::Por;
 use nfold::transys::query::SymBreak;
 use nfold::verdict::{Kind as Verdict, PropId};
@@ -400,17 +401,20 @@ fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
                 symmetry: true,
                 dead_cells: true,
                 shorten: true,
-                explicit_seconds: 0.0,
-                bmc_depth: 3,
-                bmc_seconds: 1.0,
-                ic3_seconds: 1e9,
                 max_states: None,
-                live_explicit_seconds: 0.0,
-                lasso_seconds: 1.0,
-                live_ic3_seconds: 1e9,
                 rank_ints: false,
                 race: false,
-                live_bdd_seconds: 0.0,
+                budgets: Budgets {
+                    explicit: 0.0,
+                    bmc_depth: 3,
+                    bmc: 1.0,
+                    ic3: 1e9,
+                    live_explicit: 0.0,
+                    lasso: 1.0,
+                    live_ic3: 1e9,
+                    live_bdd: 0.0,
+                    ..SHIPPED
+                },
             }),
             true,
         ),

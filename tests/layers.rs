@@ -26,6 +26,7 @@ const FLOORS: &[&[&str]] = &[
     &["ic3", "bdd", "rank"],
     &["kind"],
     &["portfolio"],
+    &["run"],
     &["report"],
     &["cli"],
 ];

@@ -6,6 +6,7 @@
 use crate::common;
 use nfold::engine::{self, Control, Problem};
 use nfold::portfolio::auto::AutoEngine;
+use nfold::portfolio::budgets::{Budgets, SHIPPED};
 use nfold::sat::SolverKind;
 use nfold::verdict::{Kind, SizeReport};
 
@@ -18,17 +19,20 @@ fn auto() -> AutoEngine {
         symmetry: true,
         dead_cells: true,
         shorten: true,
-        explicit_seconds: 0.0,
-        bmc_depth: 3,
-        bmc_seconds: 0.2,
-        ic3_seconds: 0.2,
         max_states: None,
-        live_explicit_seconds: 0.0,
-        lasso_seconds: 0.2,
-        live_ic3_seconds: 0.2,
         rank_ints: false,
         race: false,
-        live_bdd_seconds: 0.0,
+        budgets: Budgets {
+            explicit: 0.0,
+            bmc_depth: 3,
+            bmc: 0.2,
+            ic3: 0.2,
+            live_explicit: 0.0,
+            lasso: 0.2,
+            live_ic3: 0.2,
+            live_bdd: 0.0,
+            ..SHIPPED
+        },
     }
 }
 
@@ -112,9 +116,12 @@ fn the_first_complete_answer_stops_ic3() {
     let m = common::load("families/mcs_lock.cub");
     let racing = |p: &Problem| {
         let e = AutoEngine {
-            ic3_seconds: 600.0,
-            live_ic3_seconds: 600.0,
             race: true,
+            budgets: Budgets {
+                ic3: 600.0,
+                live_ic3: 600.0,
+                ..auto().budgets
+            },
             ..auto()
         };
         let ctl = Control {

@@ -79,7 +79,7 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
         .unwrap_or_else(SolverKind::default_kind);
     let mut docs = Vec::new();
     for cert in &certs {
-        // A certificate from a run whose int window widened on its own (`cli::widen`)
+        // A certificate from a run whose int window widened on its own (`run::widen`)
         // is about the wider window: without --int-range, the model is read in the
         // window the certificate names.
         let widened;
@@ -101,7 +101,7 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
             model.clone()
         } else {
             match crate::model::assume::by_name(model, &cert.assume)
-                .and_then(|invs| super::every::assumed_model(model, &invs))
+                .and_then(|invs| crate::run::assumed_model(model, &invs))
             {
                 Ok(m) => m,
                 Err(e) => return usage(&e),

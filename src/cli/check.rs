@@ -4,19 +4,21 @@
 //! `ltl` ones with `--ltl` or by name with `--property`); `live` answers the `ltl`
 //! properties only.
 
-use super::render::{self, Run};
+use super::render;
+use super::traces::TraceFormat;
 use super::{EncodingArg, LoadArgs, PorArg, RunArgs, SolverArg, SymBreakArg, ctrl_c_flag, usage};
 use super::{lookup_property, parse_size, parse_sizes, sizes_for};
 use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
-use crate::engine::{self, Control, Engine, Problem};
+use crate::engine::{Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
 use crate::explicit::reach::StoreKind;
 use crate::ic3::engine::Ic3Engine;
 use crate::kind::KindEngine;
 use crate::model::ir::Model;
 use crate::portfolio::auto::AutoEngine;
-use crate::portfolio::every::EveryN;
+use crate::portfolio::budgets::Budgets;
+use crate::run::{self, Run};
 use crate::sat::SolverKind;
 use crate::transys::query::SymBreak;
 use crate::verdict::PropId;
@@ -123,7 +125,7 @@ pub(crate) struct CheckArgs {
     /// How far an int window derived from the model may widen on its own: the sizes
     /// where a run leaves it are run again in a window twice as wide, up to -M..M
     /// (not with --int-range, which fixes the window).
-    #[arg(long, value_name = "M", default_value_t = super::widen::DEFAULT_MAX, value_parser = clap::value_parser!(i64).range(1..=32768))]
+    #[arg(long, value_name = "M", default_value_t = crate::run::INT_MAX, value_parser = clap::value_parser!(i64).range(1..=32768))]
     int_max: i64,
     /// explicit, auto: keep the int window even when the model's ints can be ranked
     /// (values only compared, copied and incremented from the largest: see
@@ -314,40 +316,42 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             max_depth: a.depth.unwrap_or(20),
             strengthen: true,
         }),
-        EngineArg::Auto => Box::new(AutoEngine {
-            solver,
-            symmetry,
-            dead_cells: !a.no_dead_cells,
-            shorten: !a.no_shorten,
-            // A certificate asks for invariants: no explicit pass first.
-            explicit_seconds: if a.certificate.is_some() { 0.0 } else { 0.2 },
-            bmc_depth: a.depth.unwrap_or(10),
-            bmc_seconds: 1.0,
-            ic3_seconds: 20.0,
-            max_states: a.max_states,
-            live_explicit_seconds: if a.certificate.is_some() { 0.0 } else { 1.0 },
-            lasso_seconds: 2.0,
-            rank_ints: !a.no_rank_ints,
-            live_bdd_seconds: 10.0,
-            live_ic3_seconds: 20.0,
-            // A certificate asks for IC3's invariants: it keeps its budget.
-            race: a.certificate.is_none(),
-        }),
+        EngineArg::Auto => {
+            let shipped = AutoEngine::shipped(solver, symmetry);
+            // A certificate asks for invariants: no explicit phase first, and IC3 keeps
+            // its budget (no race).
+            let proofs = a.certificate.is_some();
+            let budgets = Budgets {
+                explicit: if proofs {
+                    0.0
+                } else {
+                    shipped.budgets.explicit
+                },
+                live_explicit: if proofs {
+                    0.0
+                } else {
+                    shipped.budgets.live_explicit
+                },
+                bmc_depth: a.depth.unwrap_or(shipped.budgets.bmc_depth),
+                ..shipped.budgets
+            };
+            Box::new(AutoEngine {
+                dead_cells: !a.no_dead_cells,
+                shorten: !a.no_shorten,
+                budgets,
+                max_states: a.max_states,
+                rank_ints: !a.no_rank_ints,
+                race: !proofs,
+                ..shipped
+            })
+        }
     };
-    let e: Box<dyn Engine> = if a.no_reduce {
-        e
-    } else {
-        Box::new(crate::portfolio::reduced::Reduced {
-            inner: e,
-            deadlock: a.deadlock,
-            solver,
-        })
-    };
+    let e = run::with_reduction(e, &settings(a, solver));
     Ok((engine, e))
 }
 
 pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
-    if a.run.json && a.traces.trace_format == super::traces::TraceFormat::Table {
+    if a.run.json && a.traces.trace_format == TraceFormat::Table {
         return usage(
             "--trace-format table shapes the text output; under --json traces are JSON (drop one of them)",
         );
@@ -360,10 +364,7 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
         a.run.report = None;
         a.traces.trace_out = None;
     }
-    let solver = a
-        .solver
-        .map(|s| s.kind())
-        .unwrap_or_else(SolverKind::default_kind);
+    let solver = a.solver.map_or_else(SolverKind::default_kind, |s| s.kind());
     let (chosen, engine) = match engine_for(&a, solver) {
         Ok(e) => e,
         Err(e) => return usage(&e),
@@ -372,42 +373,100 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
         Ok(m) => m,
         Err(code) => return code,
     };
-    // The model of the widest int window, when some size went on to a wider one.
-    let wide: std::cell::OnceCell<crate::model::ir::Model> = std::cell::OnceCell::new();
-    let (props, ltls) = match properties(&model, &a, mode) {
+    let settings = settings(&a, solver);
+    let problem = match problem(&model, &a, mode) {
         Ok(p) => p,
         Err(e) => return usage(&e),
     };
-    if !ltls.is_empty() && !engine.liveness() {
-        return usage(&format!(
-            "the {} engine does not check `ltl` properties (use --engine explicit or auto)",
-            engine.name()
-        ));
-    }
-    if let Err(e) = crate::explicit::engine::prepare(&model, &ltls) {
+    if let Err(e) = run::admit(engine.as_ref(), &problem, &settings).and_then(|()| writable(&a)) {
         return usage(&e);
     }
-    let proof_engine = engine.every_n();
-    if a.every_n && !proof_engine {
-        return usage("--every-n needs --engine auto or ic3");
-    }
-    let try_every = a.every_n
-        || (proof_engine
-            && ltls.is_empty()
-            && a.sizes.is_none()
-            && a.size.is_none()
-            && model.number_procs.is_none());
-    let sizes = match sizes_for(&model, a.sizes, a.size) {
-        Ok(s) => s,
-        Err(e) => return usage(&e),
+    let format = if a.run.json {
+        crate::progress::Format::Json
+    } else {
+        crate::progress::Format::Text
     };
-    // A report that cannot be written is said before the run, not after it.
-    if let Some(path) = &a.run.report
-        && let Err(e) = std::fs::File::create(path)
-    {
-        return usage(&format!("cannot write the report to {path}: {e}"));
+    crate::progress::configure_paced(format, a.run.progress_pace());
+    // No engine step keeps a long run silent (docs/cli.md, "Progress").
+    let _watch = crate::progress::watch(a.run.progress_on());
+    let ctl = Control {
+        deadline: a.run.deadline(Instant::now()),
+        stop: Some(ctrl_c_flag()),
+        max_memory: a.run.memory_cap(),
+        progress: a.run.progress_on(),
+        threads: a.threads.map_or(0, |t| t as usize),
+    };
+    let wide = std::cell::OnceCell::new();
+    let mut run = Run::new(&model, engine.as_ref(), &problem, &settings);
+    if let Some(note) = probe_note(&a, chosen, &problem, &ctl) {
+        eprintln!("{note}");
     }
-    let problem = Problem {
+    let json = a.run.json;
+    if !json {
+        print!("{}", render::header(&run));
+    }
+    let mut show = |e: run::Event| show(e, json);
+    let done = run::execute(
+        &mut run,
+        engine.as_ref(),
+        &problem,
+        &ctl,
+        &settings,
+        &wide,
+        &mut show,
+    );
+    if let Err(e) = done.and_then(|()| write_files(&mut run, &a)) {
+        return usage(&e);
+    }
+    if json {
+        let doc = serde_json::to_string_pretty(&render::json(&run));
+        println!("{}", doc.unwrap_or_default());
+    } else {
+        print!("{}", render::footer(&run, a.traces.trace_format));
+    }
+    run::exit_code(&run)
+}
+
+/// Prints what the pipeline shows as it goes: the table's rows (not under `--json`) and
+/// internal errors (always, on stderr).
+fn show(e: run::Event, json: bool) {
+    match e {
+        run::Event::Rows {
+            model,
+            report,
+            prev,
+        } => {
+            for e in &report.internal_errors {
+                eprintln!("nfold: internal error: {e}");
+            }
+            if !json {
+                print!("{}", render::rows(model, report, prev));
+            }
+        }
+        run::Event::Text(t) if !json => print!("{t}"),
+        run::Event::Text(_) => {}
+    }
+}
+
+/// The pipeline's settings from the flags.
+fn settings(a: &CheckArgs, solver: SolverKind) -> run::Settings {
+    run::Settings {
+        solver,
+        symmetry: !a.no_symmetry,
+        reduce: !a.no_reduce,
+        deadlock: a.deadlock,
+        rank_ints: !a.no_rank_ints,
+        every_requested: a.every_n,
+        sizes_given: a.sizes.is_some() || a.size.is_some(),
+        int_max: a.int_max,
+    }
+}
+
+/// The problem asked: the properties (`properties`) at the sizes given or implied.
+fn problem<'m>(model: &'m Model, a: &CheckArgs, mode: Mode) -> Result<Problem<'m>, String> {
+    let (props, ltls) = properties(model, a, mode)?;
+    let sizes = sizes_for(model, a.sizes, a.size)?;
+    Ok(Problem {
         ltls,
         fair: a.fair,
         reduction: match a.reduction {
@@ -415,273 +474,39 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
             ReductionArg::L2s => crate::engine::Reduction::L2s,
             ReductionArg::Klive => crate::engine::Reduction::Klive,
         },
-        ..Problem::new(&model, sizes[0], sizes[sizes.len() - 1], props)
-    };
-    crate::progress::configure_paced(
-        if a.run.json {
-            crate::progress::Format::Json
-        } else {
-            crate::progress::Format::Text
-        },
-        a.run.progress_pace(),
-    );
-    // No engine step keeps a long run silent (docs/cli.md, "Progress").
-    let _watch = crate::progress::watch(a.run.progress_on());
-    let start = Instant::now();
-    let ctl = Control {
-        deadline: a.run.deadline(start),
-        stop: Some(ctrl_c_flag()),
-        max_memory: a.run.memory_cap(),
-        progress: a.run.progress_on(),
-        threads: a.threads.map_or(0, |t| t as usize),
-    };
-    let mut run = Run {
-        model: &model,
-        engine: engine.name(),
-        engine_text: engine.describe(&problem),
-        presentation: engine.presentation(&problem),
-        symmetry_requested: !a.no_symmetry,
-        dead_cells: if !engine.presentation(&problem).dead_cells {
-            Vec::new()
-        } else if problem.props.is_empty() {
-            // `ltl` properties only: arrays their atoms read stay live.
-            crate::model::dead::analyse_live(&model)
-                .iter()
-                .map(|d| d.describe(&model))
-                .collect()
-        } else {
-            crate::model::dead::analyse(&model)
-                .iter()
-                .map(|d| d.describe(&model))
-                .collect()
-        },
-        sizes: sizes.clone(),
-        reports: Vec::new(),
-        limit: None,
-        seconds: 0.0,
-        aggregate: false,
-        per_width: false,
-        notes: Vec::new(),
-        certificates: Vec::new(),
-        trace_format: a.traces.trace_format,
-        every: None,
-        assumed: None,
-        every_requested: a.every_n,
-        fair: (!problem.ltls.is_empty()).then_some(a.fair),
-        ltls: problem.ltls.clone(),
-        reduced: if a.no_reduce {
-            String::new()
-        } else {
-            crate::portfolio::reduced::summary(&problem, a.deadlock)
-        },
-        ints_ranked: ranked_ints_text(
-            &model,
-            engine.name(),
-            a.no_rank_ints,
-            !problem.ltls.is_empty(),
-        ),
-    };
-    if let Some(note) = probe_note(&a, chosen, &problem, &ctl) {
-        eprintln!("{note}");
+        ..Problem::new(model, sizes[0], sizes[sizes.len() - 1], props)
+    })
+}
+
+/// A report that cannot be written is said before the run, not after it.
+fn writable(a: &CheckArgs) -> Result<(), String> {
+    match &a.run.report {
+        Some(path) => std::fs::File::create(path)
+            .map(|_| ())
+            .map_err(|e| format!("cannot write the report to {path}: {e}")),
+        None => Ok(()),
     }
-    if !a.run.json {
-        print!("{}", render::header(&run));
-    }
-    let json = a.run.json;
-    // Every n first: when it proves every property, the sizes follow from it and are
-    // not searched (a bounded attempt; otherwise the sizes, then every n as usual).
-    let first = if try_every && problem.ltls.is_empty() {
-        let mut fctl = ctl.clone();
-        let budget = Instant::now() + std::time::Duration::from_secs_f64(FIRST_BUDGET);
-        fctl.deadline = Some(fctl.deadline.map_or(budget, |d| d.min(budget)));
-        let o = super::every::EveryOpts {
-            solver,
-            symmetry: !a.no_symmetry,
-            reduce: !a.no_reduce,
-            ctl: &fctl,
-        };
-        match super::every::proved_first(&model, &problem.props, &sizes, o) {
-            Ok(f) => f,
-            Err(e) => return usage(&e),
-        }
-    } else {
-        super::every::First::None
-    };
-    let mut known = Vec::new();
-    if let super::every::First::Proved(every, reports) = first {
-        super::every::take_first(&mut run, every, reports, json);
-    } else {
-        if let super::every::First::Partial(k) = first {
-            known = k;
-        }
-        let mut reports = Vec::new();
-        let outcome = engine::run(engine.as_ref(), &problem, &ctl, &mut |r| {
-            for e in &r.internal_errors {
-                eprintln!("nfold: internal error: {e}");
-            }
-            if !json {
-                print!("{}", render::rows(&model, &r, reports.last()));
-            }
-            reports.push(r);
-        });
-        let outcome = match outcome {
-            Ok(o) => o,
-            Err(e) => return usage(&e),
-        };
-        run.reports = reports;
-        run.limit = outcome.limit.or(run.reports.iter().find_map(|r| r.limit));
-        run.aggregate = outcome.aggregate;
-        run.per_width = outcome.per_width;
-        // Two routes of one run (safety and `ltl`) may say the same thing: once.
-        run.notes = Vec::new();
-        for n in outcome.notes {
-            if !run.notes.contains(&n) {
-                run.notes.push(n);
-            }
-        }
-        run.certificates = if outcome.certificates.is_empty() {
-            outcome.certificate.into_iter().collect()
-        } else {
-            outcome.certificates
-        };
-        let widened = super::widen::widen(
-            &mut run,
-            engine.as_ref(),
-            &problem,
-            &ctl,
-            a.int_max,
-            &mut |text| {
-                if !json {
-                    print!("{text}");
-                }
-            },
-        );
-        match widened {
-            Ok(w) => {
-                run.notes.extend(w.notes);
-                if let Some(m) = w.model {
-                    run.model = wide.get_or_init(|| m);
-                }
-            }
-            Err(e) => return usage(&e),
-        }
-        // Ranked ints: the counterexamples hold the unranked values of their runs, which
-        // may leave the window the model was read with; they are shown in a window wide
-        // enough for their length.
-        let ranked = run.reports.iter().any(|r| r.stats.ints_ranked.is_some());
-        if ranked && let Some(r) = crate::model::ints::ranked::applies(run.model) {
-            let depth = run
-                .reports
-                .iter()
-                .flat_map(|r| r.results.iter().filter_map(|p| p.depth()))
-                .max()
-                .unwrap_or(0);
-            let m = crate::model::ints::ranked::Ranking::with_hi(run.model, r.concrete_hi(depth));
-            run.model = wide.get_or_init(|| m);
-        }
-        // The attempt before the sizes was about the model as read: a window widened since
-        // asks again.
-        if !std::ptr::eq(run.model, &model) {
-            known.clear();
-        }
-    }
-    let model = run.model;
-    let problem = Problem { model, ..problem };
-    // Tried by default, every n gets a budget; asked for, only the run's limits.
-    let mut ectl = ctl.clone();
-    if !a.every_n {
-        let budget = Instant::now() + std::time::Duration::from_secs_f64(EVERY_BUDGET);
-        ectl.deadline = Some(ectl.deadline.map_or(budget, |d| d.min(budget)));
-    }
-    let budget_out = |mut e: crate::portfolio::every::EveryAnswers| {
-        if ectl.sat_stop().now() && !ctl.sat_stop().now() {
-            for p in &mut e.props {
-                if let EveryN::NotReached {
-                    reason, violated, ..
-                } = &mut p.answer
-                    && violated.is_empty()
-                {
-                    *reason = format!(
-                        "the {EVERY_BUDGET:.0} s an attempt gets without --every-n ran out (--every-n goes on until --timeout)"
-                    );
-                }
-            }
-        }
-        e
-    };
-    if try_every && run.every.is_none() {
-        let e = super::every::answers(
-            model,
-            &run.reports,
-            run.limit.is_some(),
-            &problem.props,
-            super::every::EveryOpts {
-                solver,
-                symmetry: !a.no_symmetry,
-                reduce: !a.no_reduce,
-                ctl: &ectl,
-            },
-            &known,
-        );
-        run.every = match e {
-            Ok(e) => Some(budget_out(e)),
-            Err(e) => return usage(&e),
-        };
-    }
-    // Cubicle assumes its `invariant`s: when one is not proved, the `unsafe` properties
-    // are answered again on the states satisfying them.
-    if problem.ltls.is_empty() && super::every::invariant_unproved(&run, &problem.props) {
-        let every = try_every.then_some(super::every::EveryOpts {
-            solver,
-            symmetry: !a.no_symmetry,
-            reduce: !a.no_reduce,
-            ctl: &ectl,
-        });
-        run.assumed = match super::every::assumed_pass(engine.as_ref(), &run, &problem, every, &ctl)
-        {
-            Ok(x) => x.map(|mut x| {
-                x.every = x.every.take().map(budget_out);
-                x
-            }),
-            Err(e) => return usage(&e),
-        };
-    }
-    let mut written: Vec<std::sync::Arc<crate::cert::Certificate>> = Vec::new();
-    for e in [
-        run.every.as_ref(),
-        run.assumed.as_ref().and_then(|x| x.every.as_ref()),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        written.extend(e.certificates());
-    }
-    if !run.every.as_ref().is_some_and(|e| e.all_proved()) {
-        written.extend(run.certificates.iter().cloned());
-    }
-    if let Some(x) = &run.assumed
-        && !x.every.as_ref().is_some_and(|e| e.all_proved())
-    {
-        written.extend(x.certificates.iter().cloned());
-    }
+}
+
+/// The files the flags ask for: the certificate (`--certificate`), the first
+/// counterexample (`--trace-out`) and the HTML report (`--report`), each with a note.
+fn write_files(run: &mut Run, a: &CheckArgs) -> Result<(), String> {
     if let Some(path) = &a.certificate {
+        let written = run.certificates_to_write();
         if written.is_empty() {
             run.notes.push(format!(
                 "no certificate written to {path}: no size was proved by an invariant"
             ));
         } else {
             let text: String = written.iter().map(|c| c.to_text()).collect();
-            if let Err(e) = std::fs::write(path, text) {
-                return usage(&format!("cannot write the certificate to {path}: {e}"));
-            }
+            std::fs::write(path, text)
+                .map_err(|e| format!("cannot write the certificate to {path}: {e}"))?;
+            let (what, them) = match written.len() {
+                1 => ("certificate".to_string(), "it"),
+                k => (format!("{k} certificates"), "them"),
+            };
             run.notes.push(format!(
-                "{} written to {path} (check {} with `nfold certify`)",
-                if written.len() == 1 {
-                    "certificate".to_string()
-                } else {
-                    format!("{} certificates", written.len())
-                },
-                if written.len() == 1 { "it" } else { "them" }
+                "{what} written to {path} (check {them} with `nfold certify`)"
             ));
         }
     }
@@ -693,58 +518,17 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
                     .map(|c| (r.size, p.name.as_str(), c))
             })
         });
-        if let Err(e) = super::traces::save_first(model, found, path) {
-            return usage(&e);
-        }
+        super::traces::save_first(run.model, found, path)?;
     }
-    run.seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &a.run.report {
-        let page = crate::report::page(&render::json(&run));
-        if let Err(e) = std::fs::write(path, page) {
-            return usage(&format!("cannot write the report to {path}: {e}"));
-        }
+        let page = crate::report::page(&render::json(run));
+        std::fs::write(path, page)
+            .map_err(|e| format!("cannot write the report to {path}: {e}"))?;
         run.notes.push(format!(
             "report written to {path} (one HTML page, no network)"
         ));
     }
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&render::json(&run)).unwrap_or_default()
-        );
-    } else {
-        print!("{}", render::footer(&run));
-    }
-    render::exit_code(&run)
-}
-
-/// The header's `ints` line about ranks: whether the model's ints are replaced by their rank
-/// (`model::ints::ranked`), by which engines, and the construct that prevents it.
-fn ranked_ints_text(model: &Model, engine: &str, off: bool, ltl: bool) -> String {
-    match crate::model::ints::ranked::analyse(model) {
-        Ok(None) => String::new(),
-        Err(e) => format!(
-            "ints not ranked: {} at {}",
-            e.what,
-            model.source.file_line(e.span.lo)
-        ),
-        Ok(Some(_)) if off => "ints not ranked (--no-rank-ints)".into(),
-        Ok(Some(_)) if model.int_window.as_ref().is_some_and(|w| w.given) => {
-            "ints not ranked (--int-range fixes the window)".into()
-        }
-        Ok(Some(r)) if engine == "explicit" || engine == "auto" => format!(
-            "ints ranked: {} (only compared, copied and incremented from the largest: each size is finite and its answers exact{}; docs/language.md 4.6)",
-            r.names(model).join(", "),
-            if ltl {
-                "; `ltl` properties keep the int window"
-            } else {
-                ""
-            }
-        ),
-        Ok(Some(_)) => format!(
-            "ints not ranked: the {engine} engine checks the int window (ranking needs --engine explicit or auto)"
-        ),
-    }
+    Ok(())
 }
 
 /// The `unsafe`/`invariant` and the `ltl` properties to answer (indices into
@@ -795,14 +579,6 @@ fn properties(
         }
     }
 }
-
-/// Seconds for the attempt at every n that `check` makes without `--every-n`.
-const EVERY_BUDGET: f64 = 10.0;
-
-/// Seconds for the attempt at every n before the sizes: short, so that a model with a
-/// bug (which the sizes find) or a proof that takes longer (sought again after the
-/// sizes) loses little.
-const FIRST_BUDGET: f64 = 3.0;
 
 /// The note that explicit search would answer the whole range at once, for a SAT engine
 /// the user chose (by `--engine` or by one of its flags): a short probe, at most

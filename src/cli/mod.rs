@@ -11,13 +11,11 @@ mod certify;
 mod check;
 mod distributed;
 mod dot;
-mod every;
 mod reduce;
 mod render;
 mod replay;
 mod simulate;
 mod traces;
-mod widen;
 
 use crate::lang;
 use crate::model::ir::Model;

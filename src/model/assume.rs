@@ -21,7 +21,7 @@
 //! no single post-state value: such a model is refused, naming the update. A step that
 //! the assumption removes is not taken, so a range error it would meet is not met
 //! either. The properties of the restricted model keep their names; its source text is
-//! its own, printed and read back (`cli::every::assumed_model`), and a certificate about it says `assume NAMES`.
+//! its own, printed and read back (`run::every::assumed_model`), and a certificate about it says `assume NAMES`.
 
 use super::ir::*;
 

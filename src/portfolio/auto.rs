@@ -16,6 +16,7 @@
 //! by one policy (`portfolio::growth`).
 
 use super::beside::Beside;
+use super::budgets::Budgets;
 use super::growth::{Budget, Cost, Growth, Refusal, memory_budget};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
@@ -28,7 +29,7 @@ use crate::transys::query::SymBreak;
 use crate::verdict::{Kind, Limit, PropId, SizeReport};
 use std::time::{Duration, Instant};
 
-/// The explicit phase's budget and the bounded pass's depth and budget.
+/// The default engine: its phases' budgets and the settings it hands them.
 #[derive(Clone, Debug)]
 pub struct AutoEngine {
     pub solver: SolverKind,
@@ -37,29 +38,12 @@ pub struct AutoEngine {
     pub dead_cells: bool,
     /// `ltl` properties: look for a shorter lasso once one is found.
     pub shorten: bool,
-    /// Time one size may take in the explicit phase (0: no explicit phase).
-    pub explicit_seconds: f64,
-    /// Depth of the bounded pass.
-    pub bmc_depth: usize,
-    /// Time the bounded pass may take before IC3 takes over.
-    pub bmc_seconds: f64,
-    /// Time IC3 may take before the explicit search takes the open sizes back.
-    pub ic3_seconds: f64,
+    /// How long each phase may take (`portfolio::budgets`; 0 s: the phase is
+    /// skipped), and the depth of the bounded pass.
+    pub budgets: Budgets,
     /// The states one size may store in the explicit phases (`--max-states`): a size
     /// that needs more, or is predicted to, is left to the other phases.
     pub max_states: Option<usize>,
-    /// `ltl` properties: the time one size may take in the explicit phase (0: no
-    /// explicit phase).
-    pub live_explicit_seconds: f64,
-    /// `ltl` properties: the time the bounded lasso search may take (to depth
-    /// `bmc_depth`).
-    pub lasso_seconds: f64,
-    /// `ltl` properties: the time the BDD fixpoint may take on the sizes the bounded
-    /// lasso search left (0: no BDD phase).
-    pub live_bdd_seconds: f64,
-    /// `ltl` properties: the time IC3 may take before the explicit search takes the
-    /// open sizes back.
-    pub live_ic3_seconds: f64,
     /// Rank the ints of a model that qualifies (`model::ints::ranked`): its sizes then all go to
     /// the explicit search, which is finite and exact on the ranked model while the SAT
     /// engines would check the int window only.
@@ -68,6 +52,24 @@ pub struct AutoEngine {
     /// aggregate run is stopped once the explicit search beside it has answered every
     /// size. Off when a certificate is asked for, so that IC3 keeps its budget.
     pub race: bool,
+}
+
+impl AutoEngine {
+    /// The engine users get by default: the shipped budgets (`budgets::SHIPPED`), dead
+    /// cells normalised, lassos shortened, ints ranked where they qualify, and the
+    /// explicit search racing the aggregate run on two or more cores.
+    pub fn shipped(solver: SolverKind, symmetry: bool) -> Self {
+        AutoEngine {
+            solver,
+            symmetry,
+            dead_cells: true,
+            shorten: true,
+            budgets: super::budgets::SHIPPED,
+            max_states: None,
+            rank_ints: true,
+            race: true,
+        }
+    }
 }
 
 /// The user's limit that stopped an explicit search (`Some`), or `None` when only the
@@ -194,7 +196,7 @@ impl AutoEngine {
     /// properties are the caller's).
     pub(super) fn bmc_options(&self) -> BmcOptions {
         BmcOptions {
-            depth: self.bmc_depth,
+            depth: self.budgets.bmc_depth,
             symbreak: if self.symmetry {
                 SymBreak::WitnessLex
             } else {
@@ -234,7 +236,7 @@ impl Engine for AutoEngine {
         };
         let sat = format!(
             "a bounded lasso search up to depth {} (at most {:.1}s) and IC3 by k-liveness, then liveness-to-safety on the aggregate (at most {:.0}s",
-            self.bmc_depth, self.lasso_seconds, self.live_ic3_seconds,
+            self.budgets.bmc_depth, self.budgets.lasso, self.budgets.live_ic3,
         );
         let search = crate::explicit::engine::live_text(p, 1);
         // Phase 0 (`portfolio::ltl_route::ranked`) when every property is a response one.
@@ -245,10 +247,10 @@ impl Engine for AutoEngine {
             ""
         };
         let live = first.to_string()
-            + &if self.live_explicit_seconds > 0.0 {
+            + &if self.budgets.live_explicit > 0.0 {
                 format!(
                     "{search} per size while a size takes under {:.1}s, then for the sizes left {sat}, then explicit again)",
-                    self.live_explicit_seconds
+                    self.budgets.live_explicit
                 )
             } else {
                 format!("for every size {sat}), then for the sizes left {search}")
@@ -269,16 +271,16 @@ impl Engine for AutoEngine {
         if self.rank_ints && crate::model::ints::ranked::applies(p.model).is_some() {
             return format!(
                 "auto: ints ranked, every size by exhaustive explicit search (sizes it cannot finish: BMC up to depth {} and IC3 over the int window) ({}{sym})",
-                self.bmc_depth,
+                self.budgets.bmc_depth,
                 self.solver.name(),
             ) + &live;
         }
         format!(
             "auto: explicit search while a size takes under {:.1}s, then for the sizes left BMC up to depth {} (at most {:.1}s) and IC3 on their aggregate (at most {:.0}s, then explicit again) ({}{sym}); invariants checked independently",
-            self.explicit_seconds,
-            self.bmc_depth,
-            self.bmc_seconds,
-            self.ic3_seconds,
+            self.budgets.explicit,
+            self.budgets.bmc_depth,
+            self.budgets.bmc,
+            self.budgets.ic3,
             self.solver.name(),
         ) + &live
     }
@@ -360,7 +362,7 @@ impl AutoEngine {
         }
         // 1. Explicit, while it is quick.
         let mut small_violated = false;
-        if self.explicit_seconds > 0.0 && !ranked {
+        if self.budgets.explicit > 0.0 && !ranked {
             let mut seen = |r: SizeReport| {
                 small_violated |= r.results.iter().any(|x| x.verdict.kind() == Kind::Violated);
                 report(r)
@@ -368,7 +370,7 @@ impl AutoEngine {
             let Phase { done, users, .. } = self.explicit(
                 &p.sizes(),
                 ctl,
-                Some(self.explicit_seconds),
+                Some(self.budgets.explicit),
                 &mut growth,
                 &mut search,
                 &mut seen,
@@ -438,7 +440,7 @@ impl AutoEngine {
         let actl = beside
             .as_ref()
             .map_or_else(|| ctl.clone(), |b| b.racing(ctl));
-        let budget = start + Duration::from_secs_f64(self.bmc_seconds);
+        let budget = start + Duration::from_secs_f64(self.budgets.bmc);
         let opts = BmcOptions {
             props: Some(p.props.clone()),
             deadline: Some(ctl.deadline.map_or(budget, |d| d.min(budget))),
@@ -477,7 +479,7 @@ impl AutoEngine {
                 solver: self.solver,
                 symmetry: self.symmetry,
             };
-            let budget = Instant::now() + Duration::from_secs_f64(self.ic3_seconds);
+            let budget = Instant::now() + Duration::from_secs_f64(self.budgets.ic3);
             let inner = Control {
                 deadline: Some(ctl.deadline.map_or(budget, |d| d.min(budget))),
                 ..actl.clone()
@@ -577,7 +579,7 @@ impl AutoEngine {
                     start.elapsed().as_secs_f64()
                 )
             } else {
-                format!("IC3 did not finish within {:.0}s", self.ic3_seconds)
+                format!("IC3 did not finish within {:.0}s", self.budgets.ic3)
             };
             notes.push(format!(
                 "{why}: {} answered by explicit search{how}{}",

@@ -44,10 +44,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The budget of the ranking proofs (phase 0), after their probe at the smallest sizes
-/// succeeded.
-const RANK_SECONDS: f64 = 30.0;
-
 /// The memory the BDD phase may take above what the process holds when it starts.
 const BDD_MEMORY: usize = 2 << 30;
 
@@ -133,14 +129,14 @@ impl AutoEngine {
             let eng = RankEngine {
                 solver: self.solver,
             };
-            if let Some(out) = eng.prove_all(p, &within(ctl, RANK_SECONDS), report)? {
+            if let Some(out) = eng.prove_all(p, &within(ctl, self.budgets.rank), report)? {
                 return Ok(out);
             }
         }
         let mut growth = Growth::default();
         // 1. Explicit, while it is cheap.
         let mut first_open = p.min;
-        if self.live_explicit_seconds > 0.0 {
+        if self.budgets.live_explicit > 0.0 {
             let mut found = Vec::new();
             let phase = {
                 let mut search = |n: usize, deadline: Option<Instant>| {
@@ -149,7 +145,7 @@ impl AutoEngine {
                 self.explicit(
                     &p.sizes(),
                     ctl,
-                    Some(self.live_explicit_seconds),
+                    Some(self.budgets.live_explicit),
                     &mut growth,
                     &mut search,
                     report,
@@ -356,7 +352,7 @@ impl AutoEngine {
                     format!(
                         ", then the BDD fixpoint on {} (at most {:.0}s){}",
                         sizes_phrase(&to_bdd),
-                        self.live_bdd_seconds,
+                        self.budgets.live_bdd,
                         route.bdd.text()
                     )
                 } else {
@@ -375,7 +371,7 @@ impl AutoEngine {
             if !after.is_empty() && route.limit.is_none() {
                 notes.push(format!(
                     "`{name}`: IC3 did not finish within {:.0}s at {}",
-                    self.live_ic3_seconds,
+                    self.budgets.live_ic3,
                     sizes_phrase(&after)
                 ));
             }
@@ -407,12 +403,12 @@ impl AutoEngine {
             crate::progress::line(format!(
                 "auto: bounded lasso search on {} (depth {}, at most {:.1}s)",
                 sizes_phrase(&one.sizes()),
-                self.bmc_depth,
-                self.lasso_seconds
+                self.budgets.bmc_depth,
+                self.budgets.lasso
             ));
         }
         let mut reports = Vec::new();
-        bmc.check(one, &within(ctl, self.lasso_seconds), &mut |r| {
+        bmc.check(one, &within(ctl, self.budgets.lasso), &mut |r| {
             reports.push(r)
         })?;
         let k = one.ltls[0];
@@ -437,7 +433,7 @@ impl AutoEngine {
     /// Whether the BDD phase runs on `one`: it has a budget, and the BDD engine reads
     /// the model (no `int`, no extra process id).
     fn bdd_reads(&self, one: &Problem) -> bool {
-        self.live_bdd_seconds > 0.0
+        self.budgets.live_bdd > 0.0
             && one.model.int_window.is_none()
             && one.model.extra_proc.is_none()
     }
@@ -458,7 +454,7 @@ impl AutoEngine {
             solver: self.solver,
             nodes: crate::bdd::NODES,
         };
-        let mut inner = within(ctl, self.live_bdd_seconds);
+        let mut inner = within(ctl, self.budgets.live_bdd);
         let own = crate::limits::current_memory().map(|m| m + BDD_MEMORY);
         inner.max_memory = match (ctl.max_memory, own) {
             (Some(u), Some(o)) => Some(u.min(o)),
@@ -492,7 +488,7 @@ impl AutoEngine {
             solver: self.solver,
             symmetry: self.symmetry,
         };
-        let inner = within(ctl, self.live_ic3_seconds);
+        let inner = within(ctl, self.budgets.live_ic3);
         let mut tally = std::mem::take(&mut route.ic3);
         let what = "IC3 (k-liveness, then liveness-to-safety)";
         self.settle(

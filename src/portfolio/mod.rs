@@ -7,6 +7,7 @@
 
 pub mod auto;
 mod beside;
+pub mod budgets;
 pub mod every;
 pub mod growth;
 mod ltl_route;

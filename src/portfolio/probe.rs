@@ -17,7 +17,7 @@ use crate::verdict::{Kind, SizeReport};
 use std::time::{Duration, Instant};
 
 /// The time the probe may take in all (it delays the chosen engine by at most this).
-pub const PROBE_SECONDS: f64 = 0.25;
+pub const PROBE_SECONDS: f64 = super::budgets::SHIPPED.probe;
 
 /// The states one size of the probe may store (its memory stays small).
 const PROBE_STATES: usize = 500_000;

@@ -2,31 +2,13 @@
 //! the `unsafe` properties assuming the `invariant`s (`model::assume`), as Cubicle
 //! reads them.
 
-use super::Run;
 use crate::cert::sizes_phrase;
 use crate::model::ir::Model;
 use crate::portfolio::every::{EveryAnswers, EveryN, PropEvery};
+use crate::run::{AssumedRun, Run};
 use crate::schema::{AssumingDoc, EveryDoc, EveryPropDoc};
-use crate::verdict::{Limit, PropResult, SizeReport};
+use crate::verdict::{PropResult, SizeReport};
 use std::sync::Arc;
-
-/// The `unsafe` properties answered on the model restricted to the states satisfying
-/// every `invariant`.
-pub(crate) struct AssumedRun {
-    /// The restricted model (`model::assume`); `None` when it could not be built.
-    pub model: Option<Model>,
-    pub invariants: Vec<String>,
-    pub reports: Vec<SizeReport>,
-    pub limit: Option<Limit>,
-    pub every: Option<EveryAnswers>,
-    /// Why the pass was not made.
-    pub refused: Option<String>,
-    /// What the reader must know about the restricted model.
-    pub notes: Vec<String>,
-    /// The checked certificates of the sizes it proved (each says `assume`).
-    pub certificates: Vec<Arc<crate::cert::Certificate>>,
-    pub seconds: f64,
-}
 
 /// `, assuming inv1, inv2` (empty without assumptions).
 fn assuming_text(assuming: &[String]) -> String {

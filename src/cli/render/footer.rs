@@ -6,13 +6,14 @@ use super::info::type_text;
 use super::warnings::dead_code;
 use super::{Run, label, real_violation};
 use crate::cert::{sizes_phrase, sizes_text};
+use crate::cli::traces::TraceFormat;
 use crate::limits::peak_memory;
 use crate::model::instance::Instance;
 use crate::trace;
 use crate::verdict::{Kind, Proof, PropId, Verdict};
 
 /// Traces, limits and the summary after the table.
-pub fn footer(run: &Run) -> String {
+pub fn footer(run: &Run, format: TraceFormat) -> String {
     let mut out = String::new();
     let dead = dead_code(run);
     if !dead.warnings.is_empty() {
@@ -74,7 +75,7 @@ pub fn footer(run: &Run) -> String {
             sizes_phrase(&unsat)
         ));
     }
-    out.push_str(&counterexamples(run));
+    out.push_str(&counterexamples(run, format));
     let ltl_violated = run
         .reports
         .iter()
@@ -223,7 +224,7 @@ pub fn footer(run: &Run) -> String {
 }
 
 /// A lasso after the table: what it violates, its length, and its steps.
-pub(super) fn lasso_text(run: &Run, l: &crate::lasso::Lasso) -> String {
+fn lasso_text(run: &Run, l: &crate::lasso::Lasso, format: TraceFormat) -> String {
     let states = l.replay(run.model).unwrap_or_default();
     let mut out = format!(
         "\nsize {}: {} violated by a {}lasso of {}, cycle of {} (replayed on the interpreter{}):\n",
@@ -240,10 +241,7 @@ pub(super) fn lasso_text(run: &Run, l: &crate::lasso::Lasso) -> String {
     );
     if !states.is_empty() {
         out.push_str(&crate::cli::traces::render_lasso(
-            run.model,
-            l,
-            &states,
-            run.trace_format,
+            run.model, l, &states, format,
         ));
     }
     out
@@ -466,7 +464,7 @@ pub(super) fn picture_rows(run: &Run) -> Vec<(usize, Vec<String>)> {
 /// are one line per first size and property (`sizes 4..8: ... by the same steps as
 /// size 3`). A property violated in an initial state gets a hint about the sense of
 /// `unsafe` and `invariant` blocks.
-fn counterexamples(run: &Run) -> String {
+fn counterexamples(run: &Run, format: TraceFormat) -> String {
     let mut out = String::new();
     let mut traces: Vec<(&trace::Trace, usize)> = Vec::new();
     let mut lassos: Vec<(&crate::lasso::Lasso, usize)> = Vec::new();
@@ -498,7 +496,7 @@ fn counterexamples(run: &Run) -> String {
                         r.size,
                     ),
                     None => {
-                        out.push_str(&lasso_text(run, l));
+                        out.push_str(&lasso_text(run, l, format));
                         lassos.push((l, r.size));
                     }
                 }
@@ -524,7 +522,7 @@ fn counterexamples(run: &Run) -> String {
                 refer(first, what, r.size);
                 continue;
             }
-            out.push_str(&trace_text(run, r.size, p, t));
+            out.push_str(&trace_text(run, r.size, p, t, format));
             if t.depth() == 0
                 && let PropId::Unsafe(k) = p.prop
                 && !at_start.contains(&k)
@@ -554,7 +552,13 @@ fn counterexamples(run: &Run) -> String {
 }
 
 /// The trace of property row `p` at `size`, replayed, with its heading.
-fn trace_text(run: &Run, size: usize, p: &crate::verdict::PropResult, t: &trace::Trace) -> String {
+fn trace_text(
+    run: &Run,
+    size: usize,
+    p: &crate::verdict::PropResult,
+    t: &trace::Trace,
+    format: TraceFormat,
+) -> String {
     let mut out = if p.prop == PropId::IntBound {
         format!(
             "\nsize {size}: a run leaves the int window {} after {} steps (int_bound; the other answers at size {size} speak of the runs within it; trace replayed on the interpreter):\n",
@@ -575,10 +579,7 @@ fn trace_text(run: &Run, size: usize, p: &crate::verdict::PropResult, t: &trace:
     let states = t.replay(run.model).unwrap_or_default();
     if states.len() == t.steps.len() + 1 {
         out.push_str(&crate::cli::traces::render_trace(
-            run.model,
-            t,
-            &states,
-            run.trace_format,
+            run.model, t, &states, format,
         ));
     }
     out

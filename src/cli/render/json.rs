@@ -33,7 +33,7 @@ pub fn json(run: &Run) -> CheckDoc {
         limit: run.limit.map(|l| l.text().into()),
         seconds: run.seconds,
         peak_memory_bytes: peak_memory(),
-        exit_code: Some(super::exit_code(run)),
+        exit_code: Some(crate::run::exit_code(run)),
         summary: Some(super::footer::summary(run).trim().to_string()),
         dead_cells: run.dead_cells.clone(),
         reduced: run.reduced.clone(),

@@ -18,7 +18,7 @@ pub struct IntWindow {
     /// Given by `--int-range` (otherwise derived from the model's literals).
     pub given: bool,
     /// The window derived from the literals, when a run that left it made the
-    /// command line widen it to this one (`cli::widen`).
+    /// command line widen it to this one (`run::widen`).
     pub widened_from: Option<(i64, i64)>,
     /// The least and greatest integer literal of the model (`None`: it has none).
     pub literals: Option<(i64, i64)>,

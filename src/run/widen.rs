@@ -14,7 +14,7 @@
 //! initial `int` value: a free initial value ranges over the window, so a wider window
 //! would be a different set of initial states, and nothing is widened.
 
-use super::render::Run;
+use super::{Event, Run};
 use crate::engine::{self, Control, Engine, Problem};
 use crate::lang;
 use crate::model::ir::Model;
@@ -99,7 +99,7 @@ pub(super) fn widen(
     problem: &Problem,
     ctl: &Control,
     max: i64,
-    show: &mut dyn FnMut(&str),
+    show: &mut dyn FnMut(Event),
 ) -> Result<Widened, String> {
     let mut out = Widened {
         model: None,
@@ -179,7 +179,7 @@ pub(super) fn widen(
             window.0,
             window.1
         );
-        show(&heading);
+        show(Event::Text(&heading));
         // The new reports, with whether each row was shown.
         let mut fresh: Vec<(SizeReport, bool)> = Vec::new();
         let outcome = engine::run(engine, &p, ctl, &mut |r| {
@@ -188,7 +188,11 @@ pub(super) fn widen(
             }
             if last || leaving(std::slice::from_ref(&r)).is_empty() {
                 let shown = fresh.iter().rev().find(|x| x.1).map(|x| &x.0);
-                show(&super::render::rows(&m, &r, shown));
+                show(Event::Rows {
+                    model: &m,
+                    report: &r,
+                    prev: shown,
+                });
                 fresh.push((r, true));
             } else {
                 fresh.push((r, false));

@@ -1,8 +1,9 @@
-//! After the sizes of `nfold check`: the answer for every n, per property
-//! (`portfolio::every`), and the pass that answers the `unsafe` properties assuming the
-//! `invariant`s (`model::assume`) when some `invariant` is not proved.
+//! Every n in the run pipeline: the attempt before the sizes, the answer for every n
+//! after them, per property (`portfolio::every`), and the pass that answers the
+//! `unsafe` properties assuming the `invariant`s (`model::assume`) when some
+//! `invariant` is not proved.
 
-use super::render::{self, AssumedRun, Run};
+use super::{Event, Run, real_violation};
 use crate::cert::sizes_phrase;
 use crate::engine::{self, Control, Engine, Problem};
 use crate::model::assume;
@@ -10,7 +11,26 @@ use crate::model::ir::{Model, PropKind};
 use crate::portfolio::every::{EveryAnswers, EveryN, PropEvery};
 use crate::sat::SolverKind;
 use crate::verdict::{Kind, PropId, SizeReport};
+use std::sync::Arc;
 use std::time::Instant;
+
+/// The `unsafe` properties answered on the model restricted to the states satisfying
+/// every `invariant`.
+pub struct AssumedRun {
+    /// The restricted model (`model::assume`); `None` when it could not be built.
+    pub model: Option<Model>,
+    pub invariants: Vec<String>,
+    pub reports: Vec<SizeReport>,
+    pub limit: Option<crate::verdict::Limit>,
+    pub every: Option<EveryAnswers>,
+    /// Why the pass was not made.
+    pub refused: Option<String>,
+    /// What the reader must know about the restricted model.
+    pub notes: Vec<String>,
+    /// The checked certificates of the sizes it proved (each says `assume`).
+    pub certificates: Vec<Arc<crate::cert::Certificate>>,
+    pub seconds: f64,
+}
 
 /// How the argument for every n is made: the solver, symmetric lemma orbits, the
 /// reduction to the properties asked (`portfolio::every::reduction`), the limits.
@@ -55,7 +75,7 @@ pub(super) fn answers(
         .iter()
         .filter(|r| {
             r.results.iter().any(|x| {
-                render::real_violation(x)
+                real_violation(x)
                     && !matches!(x.prop, PropId::Unsafe(_))
                     && !(abstracted && x.prop == PropId::IntBound)
             })
@@ -83,7 +103,7 @@ pub(super) fn answers(
             })
         };
         let violated: Vec<usize> = rows()
-            .filter(|(_, x)| render::real_violation(x))
+            .filter(|(_, x)| real_violation(x))
             .map(|(n, _)| n)
             .collect();
         answers.push(if !violated.is_empty() {
@@ -286,7 +306,7 @@ pub(super) fn assumed_pass(
 
 /// The model restricted by the `invariant`s `invs` (`model::assume`), printed and read
 /// back (`lang::read_back`).
-pub(super) fn assumed_model(model: &Model, invs: &[usize]) -> Result<Model, String> {
+pub fn assumed_model(model: &Model, invs: &[usize]) -> Result<Model, String> {
     crate::lang::read_back(
         &assume::assume(model, invs)?,
         "the model assuming its invariants",
@@ -296,13 +316,20 @@ pub(super) fn assumed_model(model: &Model, invs: &[usize]) -> Result<Model, Stri
 /// The run takes the rows and answers of an attempt before the sizes that proved every
 /// property (`First::Proved`): the rows are printed (unless `json`) and a note says
 /// where they come from.
-pub(super) fn take_first(run: &mut Run, every: EveryAnswers, reports: Vec<SizeReport>, json: bool) {
-    if !json {
-        let mut prev = None;
-        for r in &reports {
-            print!("{}", render::rows(run.model, r, prev));
-            prev = Some(r);
-        }
+pub(super) fn take_first(
+    run: &mut Run,
+    every: EveryAnswers,
+    reports: Vec<SizeReport>,
+    show: &mut dyn FnMut(Event),
+) {
+    let mut prev = None;
+    for r in &reports {
+        show(Event::Rows {
+            model: run.model,
+            report: r,
+            prev,
+        });
+        prev = Some(r);
     }
     let cutoff = every
         .props

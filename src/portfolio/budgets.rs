@@ -1,0 +1,74 @@
+//! The shipped budgets of the default route, in one place: how long each phase of `auto`
+//! may take before the next takes the open (property, size) pairs, how long the
+//! attempts at every n may take when the user did not ask for them, and the probe that
+//! speaks for the explicit search. The user's `--timeout`, `--max-memory` and Ctrl-C
+//! bound every phase on top of these. The figures were chosen by measurement on the
+//! shipped families (docs/engines.md, "The default route").
+
+/// Seconds (and the bounded pass's depth) of each phase.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budgets {
+    /// Safety: one size of the explicit phase.
+    pub explicit: f64,
+    /// Safety: the bounded pass on the aggregate of the sizes left.
+    pub bmc: f64,
+    /// Safety and `ltl`: the depth of the bounded pass (`--depth` replaces it).
+    pub bmc_depth: usize,
+    /// Safety: IC3 on the aggregate, before the explicit search takes the open sizes
+    /// back.
+    pub ic3: f64,
+    /// `ltl`: the ranking proofs, once their probe at the smallest sizes succeeded.
+    pub rank: f64,
+    /// `ltl`: one size of the explicit phase.
+    pub live_explicit: f64,
+    /// `ltl`: the bounded lasso search.
+    pub lasso: f64,
+    /// `ltl`: the BDD fixpoint on the sizes the bounded lasso search left.
+    pub live_bdd: f64,
+    /// `ltl`: IC3 on the liveness product, before the explicit search takes the open
+    /// sizes back.
+    pub live_ic3: f64,
+    /// Every n before the sizes (short: a model with a bug loses little).
+    pub every_first: f64,
+    /// Every n after the sizes, when tried without `--every-n`.
+    pub every_after: f64,
+    /// The probe before an engine the user chose (it delays that engine by at most
+    /// this).
+    pub probe: f64,
+}
+
+/// The budgets nfold ships with.
+pub const SHIPPED: Budgets = Budgets {
+    explicit: 0.2,
+    bmc: 1.0,
+    bmc_depth: 10,
+    ic3: 20.0,
+    rank: 30.0,
+    live_explicit: 1.0,
+    lasso: 2.0,
+    live_bdd: 10.0,
+    live_ic3: 20.0,
+    every_first: 3.0,
+    every_after: 10.0,
+    probe: 0.25,
+};
+
+impl Budgets {
+    /// Each budget in seconds, with its phase's name, in the order the phases run
+    /// (docs and help text are made from this list).
+    pub fn rows(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("every n before the sizes", self.every_first),
+            ("explicit, per size", self.explicit),
+            ("bounded pass", self.bmc),
+            ("ic3 on the aggregate", self.ic3),
+            ("every n after the sizes", self.every_after),
+            ("ltl: ranking proofs", self.rank),
+            ("ltl: explicit, per size", self.live_explicit),
+            ("ltl: bounded lasso search", self.lasso),
+            ("ltl: bdd", self.live_bdd),
+            ("ltl: ic3", self.live_ic3),
+            ("probe before a chosen engine", self.probe),
+        ]
+    }
+}
