@@ -25,26 +25,77 @@ use crate::verdict::PropId;
 use clap::{Args, ValueEnum};
 use std::time::Instant;
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+/// The engines `--engine` names; each one's help is `EngineArg::help`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EngineArg {
-    /// Explicit search per size while quick, then a short BMC pass for shallow
-    /// violations and IC3 on the aggregate of the sizes left:
-    /// every size proved or refuted.
     Auto,
-    /// Exhaustive breadth-first search with symmetry reduction, one size at a time.
     Explicit,
-    /// SAT-based bounded model checking up to --depth (no proofs).
     Sat,
-    /// IC3 / property-directed reachability on the aggregate (proofs, checked).
     Ic3,
-    /// k-induction on the aggregate, strengthened by IC3's lemmas (proofs, checked).
     Kind,
-    /// `ltl` properties only: a BDD fixpoint on the aggregate (fair lassos replayed,
-    /// proofs by checked certificates).
     Bdd,
-    /// `ltl` response properties only: ranking proofs per size (phases and weights
-    /// over an invariant; proofs by checked certificates, never violations).
     Rank,
+}
+
+impl EngineArg {
+    const ALL: [EngineArg; 7] = [
+        EngineArg::Auto,
+        EngineArg::Explicit,
+        EngineArg::Sat,
+        EngineArg::Ic3,
+        EngineArg::Kind,
+        EngineArg::Bdd,
+        EngineArg::Rank,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            EngineArg::Auto => "auto",
+            EngineArg::Explicit => "explicit",
+            EngineArg::Sat => "sat",
+            EngineArg::Ic3 => "ic3",
+            EngineArg::Kind => "kind",
+            EngineArg::Bdd => "bdd",
+            EngineArg::Rank => "rank",
+        }
+    }
+
+    /// One line of `--help`; auto's route is made from its phases and the shipped
+    /// budgets (`portfolio::route`), as the header's engine line is.
+    fn help(self) -> String {
+        use crate::portfolio::{budgets::SHIPPED, route};
+        match self {
+            EngineArg::Auto => format!(
+                "The default: {}; `ltl` properties: {}. Every size proved or refuted",
+                route::text(&route::safety(&SHIPPED)),
+                route::text(&route::ltl(&SHIPPED, "the explicit search", true))
+            ),
+            EngineArg::Explicit => {
+                "Exhaustive breadth-first search with symmetry reduction, one size at a time".into()
+            }
+            EngineArg::Sat => {
+                "SAT-based bounded model checking up to --depth (no proofs)".into()
+            }
+            EngineArg::Ic3 => {
+                "IC3 / property-directed reachability on the aggregate (proofs, checked)".into()
+            }
+            EngineArg::Kind => {
+                "k-induction on the aggregate, strengthened by IC3's lemmas (proofs, checked)".into()
+            }
+            EngineArg::Bdd => "`ltl` properties only: a BDD fixpoint on the aggregate (fair lassos replayed, proofs by checked certificates)".into(),
+            EngineArg::Rank => "`ltl` response properties only: ranking proofs per size (phases and weights over an invariant; proofs by checked certificates, never violations)".into(),
+        }
+    }
+}
+
+impl ValueEnum for EngineArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Self::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.help()))
+    }
 }
 
 /// How `ltl` properties are reduced to safety for the proof engines.
@@ -586,14 +637,10 @@ fn properties(
 /// under `--json` or `--quiet`, nor with `--certificate` (only proofs write one).
 fn probe_note(a: &CheckArgs, chosen: EngineArg, p: &Problem, ctl: &Control) -> Option<String> {
     use crate::portfolio::probe;
-    let name = match chosen {
-        EngineArg::Sat => "sat",
-        EngineArg::Ic3 => "ic3",
-        EngineArg::Kind => "kind",
-        EngineArg::Bdd => "bdd",
-        EngineArg::Rank => "rank",
-        EngineArg::Auto | EngineArg::Explicit => return None,
-    };
+    if matches!(chosen, EngineArg::Auto | EngineArg::Explicit) {
+        return None;
+    }
+    let name = chosen.name();
     if a.run.json || a.run.quiet || a.certificate.is_some() {
         return None;
     }

@@ -18,6 +18,7 @@
 use super::beside::Beside;
 use super::budgets::Budgets;
 use super::growth::{Budget, Cost, Growth, Refusal, memory_budget};
+use super::route;
 use crate::bmc::driver::{self, BmcOptions};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::explicit::reach::{self, ReachOptions};
@@ -234,32 +235,14 @@ impl Engine for AutoEngine {
         } else {
             ""
         };
-        let sat = format!(
-            "a bounded lasso search up to depth {} (at most {:.1}s) and IC3 by k-liveness, then liveness-to-safety on the aggregate (at most {:.0}s",
-            self.budgets.bmc_depth, self.budgets.lasso, self.budgets.live_ic3,
-        );
         let search = crate::explicit::engine::live_text(p, 1);
-        // Phase 0 (`portfolio::ltl_route::ranked`) when every property is a response one.
+        // Phase 0 (`portfolio::ltl_route`) when every property is a response one.
         let ranks = crate::rank::engine::applies(p.model, &p.ltls);
-        let first = if ranks {
-            "ranking proofs of the response properties at every size (over an IC3 invariant; if they do not prove all: "
-        } else {
-            ""
-        };
-        let live = first.to_string()
-            + &if self.budgets.live_explicit > 0.0 {
-                format!(
-                    "{search} per size while a size takes under {:.1}s, then for the sizes left {sat}, then explicit again)",
-                    self.budgets.live_explicit
-                )
-            } else {
-                format!("for every size {sat}), then for the sizes left {search}")
-            }
-            + if ranks { ")" } else { "" }
-            + &format!(
-                " ({}{sym}); lassos replayed, invariants checked independently",
-                self.solver.name()
-            );
+        let live = format!(
+            "{} ({}{sym}); lassos replayed, invariants checked independently",
+            route::text(&route::ltl(&self.budgets, &search, ranks)),
+            self.solver.name()
+        );
         if p.props.is_empty() && !p.ltls.is_empty() {
             return format!("auto: {live}");
         }
@@ -276,11 +259,8 @@ impl Engine for AutoEngine {
             ) + &live;
         }
         format!(
-            "auto: explicit search while a size takes under {:.1}s, then for the sizes left BMC up to depth {} (at most {:.1}s) and IC3 on their aggregate (at most {:.0}s, then explicit again) ({}{sym}); invariants checked independently",
-            self.budgets.explicit,
-            self.budgets.bmc_depth,
-            self.budgets.bmc,
-            self.budgets.ic3,
+            "auto: {} ({}{sym}); invariants checked independently",
+            route::text(&route::safety(&self.budgets)),
             self.solver.name(),
         ) + &live
     }

@@ -13,3 +13,4 @@ pub mod growth;
 mod ltl_route;
 pub mod probe;
 pub mod reduced;
+pub mod route;

@@ -1,0 +1,188 @@
+//! auto's route as data: its phases in the order they run, each with where it runs and
+//! the budget it gets (`budgets`). The header's engine line (`AutoEngine::describe`),
+//! the help of `--engine auto` and, through its example, docs/cli.md's description of
+//! the route are all made from these lists, so that they cannot drift apart.
+
+use super::budgets::Budgets;
+
+/// Where a phase runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Size by size from the smallest, while each size is answered within the budget.
+    EachSize,
+    /// On the aggregate of the sizes the phases before left.
+    Aggregate,
+    /// On the sizes still open, without a budget of its own (the user's limits apply).
+    Open,
+}
+
+/// One phase of the route.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Phase {
+    /// What runs, in the header's words.
+    pub what: String,
+    pub scope: Scope,
+    /// Seconds (`None`: only the user's limits); a phase with 0 s is skipped.
+    pub budget: Option<f64>,
+}
+
+fn phase(what: impl Into<String>, scope: Scope, budget: Option<f64>) -> Phase {
+    Phase {
+        what: what.into(),
+        scope,
+        budget,
+    }
+}
+
+/// The safety route: explicit while quick, then the bounded pass and IC3 on the
+/// aggregate of the sizes left, then explicit for what IC3 left open.
+pub fn safety(b: &Budgets) -> Vec<Phase> {
+    vec![
+        phase("explicit search", Scope::EachSize, Some(b.explicit)),
+        phase(
+            format!("BMC up to depth {}", b.bmc_depth),
+            Scope::Aggregate,
+            Some(b.bmc),
+        ),
+        phase("IC3", Scope::Aggregate, Some(b.ic3)),
+        phase("explicit again", Scope::Open, None),
+    ]
+}
+
+/// The `ltl` route (`portfolio::ltl_route`), the explicit phase named by `search`:
+/// ranking proofs first when every property is a response property they can rank
+/// (`ranks`; the run ends there when they prove every pair).
+pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
+    let mut out = Vec::new();
+    if ranks {
+        let what = "ranking proofs of the response properties at every size, over an IC3 invariant";
+        out.push(phase(what, Scope::Aggregate, Some(b.rank)));
+    }
+    out.push(phase(
+        format!("{search} per size"),
+        Scope::EachSize,
+        Some(b.live_explicit),
+    ));
+    out.push(phase(
+        format!("a bounded lasso search up to depth {}", b.bmc_depth),
+        Scope::Aggregate,
+        Some(b.lasso),
+    ));
+    out.push(phase("a BDD fixpoint", Scope::Aggregate, Some(b.live_bdd)));
+    out.push(phase(
+        "IC3 by k-liveness, then liveness-to-safety",
+        Scope::Aggregate,
+        Some(b.live_ic3),
+    ));
+    out.push(phase("explicit again", Scope::Open, None));
+    out
+}
+
+/// `5s` or `0.2s`: whole seconds without a decimal.
+fn seconds(s: f64) -> String {
+    if s >= 10.0 {
+        format!("{s:.0}s")
+    } else {
+        format!("{s:.1}s")
+    }
+}
+
+/// The route in one sentence: `explicit search while a size takes under 0.2s, then for
+/// the sizes left BMC up to depth 10 (at most 1.0s) and IC3 on their aggregate (at most
+/// 20s, then explicit again)`. Phases with a budget of 0 s are left out.
+pub fn text(phases: &[Phase]) -> String {
+    let live: Vec<&Phase> = phases.iter().filter(|p| p.budget != Some(0.0)).collect();
+    let mut parts: Vec<String> = Vec::new();
+    let mut aggregate: Vec<String> = Vec::new();
+    let mut open = String::new();
+    // Phases before the first one per size stand on their own ("first ..."); the
+    // aggregate phases after it are said together, for "the sizes left".
+    let has_each = live.iter().any(|p| p.scope == Scope::EachSize);
+    let mut after_each = false;
+    for p in &live {
+        let at_most = p.budget.map(|b| format!("at most {}", seconds(b)));
+        match p.scope {
+            Scope::EachSize => {
+                after_each = true;
+                let b = p.budget.map_or(String::new(), |b| {
+                    format!(" while a size takes under {}", seconds(b))
+                });
+                parts.push(format!("{}{b}", p.what));
+            }
+            Scope::Aggregate if has_each && !after_each => {
+                parts.push(format!(
+                    "first {} ({})",
+                    p.what,
+                    at_most.unwrap_or_default()
+                ));
+            }
+            Scope::Aggregate => aggregate.push(match at_most {
+                Some(a) => format!("{} ({a})", p.what),
+                None => p.what.clone(),
+            }),
+            Scope::Open => open = p.what.clone(),
+        }
+    }
+    if let Some(last) = aggregate.pop() {
+        let (what, paren) = match last.rfind(" (") {
+            Some(i) => (&last[..i], &last[i + 2..last.len() - 1]),
+            None => (last.as_str(), ""),
+        };
+        let then = if open.is_empty() {
+            String::new()
+        } else {
+            format!(", then {open}")
+        };
+        let head = if aggregate.is_empty() {
+            String::new()
+        } else {
+            format!("{} and ", aggregate.join(", "))
+        };
+        let (lead, whose) = if after_each {
+            ("then for the sizes left ", "their")
+        } else {
+            ("", "the")
+        };
+        parts.push(format!(
+            "{lead}{head}{what} on {whose} aggregate ({paren}{then})"
+        ));
+    } else if !open.is_empty() {
+        parts.push(format!("then {open}"));
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::portfolio::budgets::SHIPPED;
+
+    #[test]
+    fn the_shipped_safety_route_in_one_sentence() {
+        assert_eq!(
+            text(&safety(&SHIPPED)),
+            "explicit search while a size takes under 0.2s, then for the sizes left BMC up to depth 10 (at most 1.0s) and IC3 on their aggregate (at most 20s, then explicit again)"
+        );
+    }
+
+    #[test]
+    fn a_phase_without_time_is_not_said() {
+        let b = Budgets {
+            explicit: 0.0,
+            ..SHIPPED
+        };
+        assert_eq!(
+            text(&safety(&b)),
+            "BMC up to depth 10 (at most 1.0s) and IC3 on the aggregate (at most 20s, then explicit again)"
+        );
+    }
+
+    #[test]
+    fn the_ltl_route_names_every_phase_in_order() {
+        let t = text(&ltl(&SHIPPED, "nested depth-first search", true));
+        assert_eq!(
+            t,
+            "first ranking proofs of the response properties at every size, over an IC3 invariant (at most 30s), nested depth-first search per size while a size takes under 1.0s, then for the sizes left a bounded lasso search up to depth 10 (at most 2.0s), a BDD fixpoint (at most 10s) and IC3 by k-liveness, then liveness-to-safety on their aggregate (at most 20s, then explicit again)"
+        );
+    }
+}
