@@ -206,8 +206,12 @@ fn printed_traces_replay_and_json_has_the_documented_schema() {
         );
         let mut traces = 0;
         for r in v["results"].as_array().unwrap() {
-            for key in ["size", "property", "verdict", "depth", "states", "trace"] {
+            for key in ["size", "property", "verdict", "depth", "trace"] {
                 assert!(r.get(key).is_some(), "missing {key}");
+            }
+            // A loaded machine may hand a size to IC3, whose rows count lemmas.
+            if r["engine"] == "explicit" {
+                assert!(r["states"].is_u64(), "missing states");
             }
             if r["verdict"] == "violated" {
                 let t = &r["trace"];

@@ -396,33 +396,101 @@ impl AutoEngine {
             // them (MCS lock: 1..10 in 1.2 s, 7..10 alone in 6.6 s) and reports the
             // sizes left.
             let from = if small_violated { first_open } else { p.min };
-            self.aggregate(&rest, from, ctl, notes, growth, beside, report)
+            self.aggregate(&rest, from, ctl, Carried { notes, growth }, beside, report)
         })
     }
 
     /// Phase 2 and 3 of the safety search: the bounded pass and IC3 on the aggregate
     /// `rest`, then the explicit search of the sizes IC3 left open for its own budget:
-    /// the one that ran `beside` if there is one, else one started now.
-    #[allow(clippy::too_many_arguments)]
+    /// the one that ran `beside` if there is one, else one started now. IC3 runs from
+    /// size `from` (below `rest.min` when the small sizes hold, to generalise from them).
     fn aggregate(
         &self,
         rest: &Problem,
         from: usize,
         ctl: &Control,
-        mut notes: Vec<String>,
-        mut growth: Growth,
+        mut carried: Carried,
         beside: Option<Beside<'_, (Phase, Vec<SizeReport>)>>,
         report: &mut dyn FnMut(SizeReport),
     ) -> Result<Outcome, String> {
-        let p = rest;
         let start = Instant::now();
         // The aggregate run's limits: the user's, and the search beside it when racing.
         let actl = beside
             .as_ref()
             .map_or_else(|| ctl.clone(), |b| b.racing(ctl));
+        let run = self.bounded_and_ic3(rest, from, ctl, &actl, start)?;
+        carried.notes.push(format!(
+            "{} went to one aggregate run: bounded pass to depth {}{}, then IC3",
+            crate::cert::sizes_phrase(&rest.sizes()),
+            run.depth
+                .map(|d| d.to_string())
+                .unwrap_or_else(|| "0".into()),
+            if run.bmc_found > 0 {
+                format!(" ({} violation(s) found by it)", run.bmc_found)
+            } else {
+                String::new()
+            }
+        ));
+        // Sizes IC3 left open because of its own budget go back to the explicit search.
+        let own_budget = run.limit.is_some()
+            && !run.interrupted
+            && ctl.deadline.is_none_or(|d| Instant::now() < d);
+        let mut left = Vec::new();
+        for r in run.reports {
+            let answered = r.results.iter().all(|x| {
+                matches!(
+                    x.verdict.kind(),
+                    Kind::Holds | Kind::Violated | Kind::Vacuous
+                )
+            });
+            if own_budget && !answered {
+                left.push(r);
+            } else {
+                report(r);
+            }
+        }
+        let mut limit = run.limit;
+        if !left.is_empty() {
+            let won = limit == Some(Limit::Interrupted)
+                && ctl.users_limit().is_none()
+                && beside.as_ref().is_some_and(|b| b.complete());
+            let why = if won {
+                format!(
+                    "IC3 stopped after {:.1}s, when the explicit search beside it had answered every size",
+                    start.elapsed().as_secs_f64()
+                )
+            } else {
+                format!("IC3 did not finish within {:.0}s", self.budgets.ic3)
+            };
+            let beside = beside.map(|b| b.finish(ctl, false));
+            let leftover = Leftover { left, why };
+            limit = self.explicit_again(rest, ctl, leftover, beside, &mut carried, report);
+        } else if let Some(b) = beside {
+            b.finish(ctl, true);
+        }
+        Ok(Outcome {
+            limit,
+            certificate: run.certificate,
+            aggregate: rest.max > rest.min,
+            notes: carried.notes,
+            ..Outcome::default()
+        })
+    }
+
+    /// The bounded pass on the aggregate `rest` (its budget), then IC3 from size `from`
+    /// on what it did not refute, under `actl` (the user's limits, and the race), each
+    /// (property, size) concluded (`proof::finish`).
+    fn bounded_and_ic3(
+        &self,
+        rest: &Problem,
+        from: usize,
+        ctl: &Control,
+        actl: &Control,
+        start: Instant,
+    ) -> Result<AggregateRun, String> {
         let budget = start + Duration::from_secs_f64(self.budgets.bmc);
         let opts = BmcOptions {
-            props: Some(p.props.clone()),
+            props: Some(rest.props.clone()),
             deadline: Some(ctl.deadline.map_or(budget, |d| d.min(budget))),
             stop: actl.stop.clone(),
             max_memory: ctl.max_memory,
@@ -433,9 +501,9 @@ impl AutoEngine {
         };
         let run = driver::check_aggregate(rest.model, rest.min, rest.max, &opts)?;
         let mut traces = Vec::new();
-        let mut answered = None;
+        let mut depth = None;
         for r in run.reports {
-            answered = r.answered_depth.or(answered);
+            depth = r.answered_depth.or(depth);
             for x in r.results {
                 let key = x.prop;
                 if let Some(t) = x.verdict.into_trace() {
@@ -471,115 +539,103 @@ impl AutoEngine {
             ic3.findings(&wide, &inner, &skip)?
         };
         f.traces = traces;
-        f.bounded = answered;
+        f.bounded = depth;
         let limit = f.limit;
-        let (reports, certificate) = finish::conclude(
-            rest,
-            ctl,
-            "ic3",
-            self.solver,
-            f,
-            start.elapsed().as_secs_f64(),
-        )?;
-        notes.push(format!(
-            "{} went to one aggregate run: bounded pass to depth {}{}, then IC3",
-            crate::cert::sizes_phrase(&rest.sizes()),
-            answered
-                .map(|d| d.to_string())
-                .unwrap_or_else(|| "0".into()),
-            if bmc_found > 0 {
-                format!(" ({bmc_found} violation(s) found by it)")
-            } else {
-                String::new()
-            }
-        ));
-        // Sizes IC3 left open because of its own budget go back to the explicit search.
-        let own_budget =
-            limit.is_some() && !interrupted && ctl.deadline.is_none_or(|d| Instant::now() < d);
-        let mut open = Vec::new();
-        let mut left = Vec::new();
-        let mut limit = limit;
-        for r in reports {
-            let answered = r.results.iter().all(|x| {
-                matches!(
-                    x.verdict.kind(),
-                    Kind::Holds | Kind::Violated | Kind::Vacuous
-                )
-            });
-            if own_budget && !answered {
-                open.push(r.size);
-                left.push(r);
-            } else {
-                report(r);
-            }
-        }
-        let won = !open.is_empty()
-            && limit == Some(Limit::Interrupted)
-            && ctl.users_limit().is_none()
-            && beside.as_ref().is_some_and(|b| b.complete());
-        let beside = beside.map(|b| b.finish(ctl, open.is_empty()));
-        if !open.is_empty() {
-            let (phase, how) = match beside {
-                Some((phase, found)) => {
-                    // The sizes IC3 answered are reported as IC3 answered them; the
-                    // others as the search beside it did, or as IC3 left them where
-                    // that search stopped before them.
-                    let mut found: Vec<SizeReport> = found
-                        .into_iter()
-                        .filter(|r| open.contains(&r.size))
-                        .collect();
-                    for r in left {
-                        if !found.iter().any(|f| f.size == r.size) {
-                            found.push(r);
-                        }
-                    }
-                    found.sort_by_key(|r| r.size);
-                    found.into_iter().for_each(&mut *report);
-                    let phase = Phase {
-                        done: phase
-                            .done
-                            .into_iter()
-                            .filter(|n| open.contains(n))
-                            .collect(),
-                        ..phase
-                    };
-                    (phase, " (run beside IC3 from its start)")
-                }
-                None => {
-                    let mut search =
-                        |n: usize, deadline: Option<Instant>| self.reach(p, ctl, n, deadline);
-                    let phase = self.explicit(&open, ctl, None, &mut growth, &mut search, report);
-                    (phase, "")
-                }
-            };
-            limit = phase.users;
-            let why = if won {
-                format!(
-                    "IC3 stopped after {:.1}s, when the explicit search beside it had answered every size",
-                    start.elapsed().as_secs_f64()
-                )
-            } else {
-                format!("IC3 did not finish within {:.0}s", self.budgets.ic3)
-            };
-            notes.push(format!(
-                "{why}: {} answered by explicit search{how}{}",
-                crate::cert::sizes_phrase(&phase.done),
-                if phase.done.len() < open.len() && phase.refused.is_none() {
-                    " before the limit"
-                } else {
-                    ""
-                }
-            ));
-            notes.extend(refusal_note(&phase, &open));
-        }
-        Ok(Outcome {
-            limit,
+        let seconds = start.elapsed().as_secs_f64();
+        let (reports, certificate) = finish::conclude(rest, ctl, "ic3", self.solver, f, seconds)?;
+        Ok(AggregateRun {
+            reports,
             certificate,
-            aggregate: rest.max > rest.min,
-            notes,
-            ..Outcome::default()
+            limit,
+            depth,
+            bmc_found,
+            interrupted,
         })
     }
+
+    /// Phase 3: the sizes IC3 left open, answered by the search that ran `beside` it
+    /// (its phase and reports) or by one started now. Returns the user's limit if one
+    /// stopped it.
+    fn explicit_again(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        Leftover { left, why }: Leftover,
+        beside: Option<(Phase, Vec<SizeReport>)>,
+        carried: &mut Carried,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Option<Limit> {
+        let open: Vec<usize> = left.iter().map(|r| r.size).collect();
+        let (phase, how) = match beside {
+            Some((phase, found)) => {
+                // The sizes IC3 answered are reported as IC3 answered them; the others
+                // as the search beside it did, or as IC3 left them where that search
+                // stopped before them.
+                let mut found: Vec<SizeReport> = found
+                    .into_iter()
+                    .filter(|r| open.contains(&r.size))
+                    .collect();
+                for r in left {
+                    if !found.iter().any(|f| f.size == r.size) {
+                        found.push(r);
+                    }
+                }
+                found.sort_by_key(|r| r.size);
+                found.into_iter().for_each(&mut *report);
+                let done = phase.done.into_iter().filter(|n| open.contains(n));
+                let phase = Phase {
+                    done: done.collect(),
+                    ..phase
+                };
+                (phase, " (run beside IC3 from its start)")
+            }
+            None => {
+                let mut search =
+                    |n: usize, deadline: Option<Instant>| self.reach(p, ctl, n, deadline);
+                let growth = &mut carried.growth;
+                let phase = self.explicit(&open, ctl, None, growth, &mut search, report);
+                (phase, "")
+            }
+        };
+        carried.notes.push(format!(
+            "{why}: {} answered by explicit search{how}{}",
+            crate::cert::sizes_phrase(&phase.done),
+            if phase.done.len() < open.len() && phase.refused.is_none() {
+                " before the limit"
+            } else {
+                ""
+            }
+        ));
+        carried.notes.extend(refusal_note(&phase, &open));
+        phase.users
+    }
+}
+
+/// What the phases before the aggregate hand on: the notes so far and the growth of
+/// the sizes the explicit phase answered.
+struct Carried {
+    notes: Vec<String>,
+    growth: Growth,
+}
+
+/// What IC3 left open for its own budget: the reports of those sizes, and why it
+/// stopped (for the note).
+struct Leftover {
+    left: Vec<SizeReport>,
+    why: String,
+}
+
+/// The aggregate run of the bounded pass and IC3.
+struct AggregateRun {
+    reports: Vec<SizeReport>,
+    certificate: Option<std::sync::Arc<crate::cert::Certificate>>,
+    limit: Option<Limit>,
+    /// The depth the bounded pass reached.
+    depth: Option<usize>,
+    /// The violations the bounded pass found.
+    bmc_found: usize,
+    /// Ctrl-C stopped the run before IC3.
+    interrupted: bool,
 }
 
 /// The note for the sizes a phase without a time budget did not search because their

@@ -471,27 +471,7 @@ fn prove_with(
             .collect();
         let (_, out) = ic3.run_seeded(&small, ctl, &[], &extra)?;
         if let Some(c) = out.cexs.first() {
-            let what = match c.key {
-                crate::verdict::PropId::Unsafe(u) => format!("`{}`", model.unsafes[u].name),
-                crate::verdict::PropId::IntBound => {
-                    return Ok(not(format!(
-                        "a run leaves the int window at size {} (found by IC3 on the aggregate 1..{n0}): the argument holds for runs within it only",
-                        c.width
-                    )));
-                }
-                _ => "a property".into(),
-            };
-            // Not replayed here: "not proved", not "violated".
-            return Ok(not(match &model.abs_ints {
-                Some(_) => format!(
-                    "{what} violated over the classes of the ints at size {} (found by IC3 on the aggregate 1..{n0}; the classes over-approximate the ints, so this may be no run of the model)",
-                    c.width
-                ),
-                None => format!(
-                    "{what} violated at size {} (found by IC3 on the aggregate 1..{n0})",
-                    c.width
-                ),
-            }));
+            return Ok(not(refutation(model, c, n0)));
         }
         let Some(inv) = out.invariant else {
             return Ok(not(format!(
@@ -510,21 +490,8 @@ fn prove_with(
         let engine = format!("ic3 at sizes 1..{n0}, generalised");
         let t = Instant::now();
         let tried = attempt(model, props, general, engine, true, solver, ctl)?;
-        if ctl.progress
-            && let Attempt::Proved(cert) | Attempt::Rejected { cert, .. } = &tried
-        {
-            crate::progress::line(format!(
-                "every n: {} clauses from IC3 at sizes 1..{n0}, cutoff {}, {} at sizes 1..{} ({:.2}s)",
-                cert.lemmas.len(),
-                cert.sizes.1,
-                if matches!(tried, Attempt::Proved(_)) {
-                    "checked"
-                } else {
-                    "rejected"
-                },
-                cert.sizes.1,
-                t.elapsed().as_secs_f64()
-            ));
+        if ctl.progress {
+            generalised_progress(&tried, n0, t);
         }
         match tried {
             Attempt::Proved(cert) => return Ok(proved(model, cert, start)),
@@ -535,6 +502,49 @@ fn prove_with(
     Ok(not(format!(
         "the clauses of IC3's proofs at sizes up to {MAX_N0} that generalise do not prove the properties at every size up to the cutoff ({last})"
     )))
+}
+
+/// Why IC3's counterexample `c` on the aggregate 1..`n0` leaves every n unproved. It
+/// is not replayed here: the answer is "not proved", never "violated".
+fn refutation(model: &Model, c: &crate::ic3::Cex, n0: usize) -> String {
+    let what = match c.key {
+        crate::verdict::PropId::Unsafe(u) => format!("`{}`", model.unsafes[u].name),
+        crate::verdict::PropId::IntBound => {
+            return format!(
+                "a run leaves the int window at size {} (found by IC3 on the aggregate 1..{n0}): the argument holds for runs within it only",
+                c.width
+            );
+        }
+        _ => "a property".into(),
+    };
+    match &model.abs_ints {
+        Some(_) => format!(
+            "{what} violated over the classes of the ints at size {} (found by IC3 on the aggregate 1..{n0}; the classes over-approximate the ints, so this may be no run of the model)",
+            c.width
+        ),
+        None => format!(
+            "{what} violated at size {} (found by IC3 on the aggregate 1..{n0})",
+            c.width
+        ),
+    }
+}
+
+/// The progress line of a try of IC3's clauses at sizes 1..`n0`, generalised.
+fn generalised_progress(tried: &Attempt, n0: usize, t: Instant) {
+    if let Attempt::Proved(cert) | Attempt::Rejected { cert, .. } = tried {
+        crate::progress::line(format!(
+            "every n: {} clauses from IC3 at sizes 1..{n0}, cutoff {}, {} at sizes 1..{} ({:.2}s)",
+            cert.lemmas.len(),
+            cert.sizes.1,
+            if matches!(tried, Attempt::Proved(_)) {
+                "checked"
+            } else {
+                "rejected"
+            },
+            cert.sizes.1,
+            t.elapsed().as_secs_f64()
+        ));
+    }
 }
 
 /// What one set of candidate clauses gave.

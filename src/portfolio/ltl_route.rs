@@ -636,37 +636,7 @@ impl AutoEngine {
             report(unknown_rows(rest, n, &open, *limit));
             left.push((n, why.clone(), open));
         }
-        if !searched.is_empty() {
-            notes.push(format!(
-                "{} answered by explicit search without a time budget{}",
-                sizes_phrase(&searched),
-                if beside {
-                    " (run beside the SAT route from its start)"
-                } else {
-                    ""
-                }
-            ));
-        }
-        for (n, why, open) in &left {
-            let bounds: Vec<String> = open
-                .iter()
-                .filter_map(|&(k, d)| {
-                    let d = d?;
-                    Some(format!(
-                        "no lasso of at most {d} steps for `{}`",
-                        rest.model.ltls[k].name
-                    ))
-                })
-                .collect();
-            notes.push(format!(
-                "size {n} left open: {why}{}",
-                if bounds.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (bounded search: {})", bounds.join(", "))
-                }
-            ));
-        }
+        notes.extend(close_notes(rest.model, &searched, beside, &left));
         stopped.and_then(|s| s.1).filter(|_| route.limit.is_none())
     }
 
@@ -694,6 +664,49 @@ impl AutoEngine {
         opts.deadline = deadline;
         liveness_size(p.model, n, props, &opts, range_known, notes)
     }
+}
+
+/// The notes of phase 4: the sizes it answered (`beside`: by the search run beside
+/// the SAT route), and each size left open, why, with the bounded search's depths.
+fn close_notes(
+    m: &crate::model::ir::Model,
+    searched: &[usize],
+    beside: bool,
+    left: &[(usize, String, Open)],
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !searched.is_empty() {
+        notes.push(format!(
+            "{} answered by explicit search without a time budget{}",
+            sizes_phrase(searched),
+            if beside {
+                " (run beside the SAT route from its start)"
+            } else {
+                ""
+            }
+        ));
+    }
+    for (n, why, open) in left {
+        let bounds: Vec<String> = open
+            .iter()
+            .filter_map(|&(k, d)| {
+                let d = d?;
+                Some(format!(
+                    "no lasso of at most {d} steps for `{}`",
+                    m.ltls[k].name
+                ))
+            })
+            .collect();
+        notes.push(format!(
+            "size {n} left open: {why}{}",
+            if bounds.is_empty() {
+                String::new()
+            } else {
+                format!(" (bounded search: {})", bounds.join(", "))
+            }
+        ));
+    }
+    notes
 }
 
 /// What the explicit search run beside the SAT route answered (`AutoEngine::ahead`).
