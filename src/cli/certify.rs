@@ -2,7 +2,7 @@
 //! that found it (`proof::check`), at each of its sizes or those asked for.
 
 use super::{EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, LoadArgs, SolverArg, parse_sizes, usage};
-use crate::cert::{Certificate, text_hash};
+use crate::cert::{Certificate, Reduced, text_hash};
 use crate::model::ir::Model;
 use crate::proof::check;
 use crate::sat::{SolverKind, Stop};
@@ -79,102 +79,9 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
         .unwrap_or_else(SolverKind::default_kind);
     let mut docs = Vec::new();
     for cert in &certs {
-        // A certificate from a run whose int window widened on its own (`run::widen`)
-        // is about the wider window: without --int-range, the model is read in the
-        // window the certificate names.
-        let widened;
-        let model = match (cert.ints, &model.int_window, a.load.int_range) {
-            (Some(w), Some(mw), None) if w != (mw.lo, mw.hi) => {
-                widened = match crate::lang::with_int_window(&model, w) {
-                    Ok(m) => m,
-                    Err(e) => return usage(&e.render()),
-                };
-                &widened
-            }
-            _ => &model,
-        };
-        // A certificate of a liveness product is checked against the product, built
-        // again from the model and the property its `liveness` line names.
-        // One about the model restricted by its `invariant`s (`assume` line) is checked
-        // against that model, built again here.
-        let base = if cert.assume.is_empty() {
-            model.clone()
-        } else {
-            match crate::model::assume::by_name(model, &cert.assume)
-                .and_then(|invs| crate::run::assumed_model(model, &invs))
-            {
-                Ok(m) => m,
-                Err(e) => return usage(&e),
-            }
-        };
-        // One about the model reduced to what was asked (`reduced` line) is checked
-        // against the reduced model, built again here once the reduction is shown to
-        // hold on the model (at the sizes checked, or at every size by the text).
-        let base = match &cert.reduced {
-            None => base,
-            Some(r) => {
-                let every = cert.every.is_some() && a.sizes.is_none();
-                let sizes: Vec<usize> = {
-                    let (lo, hi) = a.sizes.unwrap_or(cert.sizes);
-                    (lo..=hi).collect()
-                };
-                let rebuilt =
-                    crate::proof::reduced::rebuild(&base, r).and_then(|(plan, asked, m)| {
-                        crate::proof::reduced::verify(
-                            &base,
-                            &plan,
-                            &asked,
-                            (!every).then_some(&sizes[..]),
-                            solver,
-                            &Stop::default(),
-                        )?;
-                        Ok(m)
-                    });
-                match rebuilt {
-                    Ok(m) => m,
-                    Err(e) => {
-                        docs.push(CertifyDoc {
-                            refused: Some(format!("the reduction does not hold on the model: {e}")),
-                            ..doc_of(&a, &base, cert)
-                        });
-                        continue;
-                    }
-                }
-            }
-        };
-        // One about the over-approximation over the classes of the ints (`abstraction
-        // ints` line) is checked against it, built again here.
-        let base = if cert.abstraction {
-            match crate::portfolio::every::abstracted(&base) {
-                Ok(m) => m,
-                Err(e) => {
-                    return usage(&format!(
-                        "the certificate is about the model over the classes of its ints, which this model has not: {e}"
-                    ));
-                }
-            }
-        } else {
-            base
-        };
-        let checked = match crate::live::certified_model(&base, cert) {
-            Ok(Some(product)) => product,
-            Ok(None) => base,
-            Err(e) => return usage(&e),
-        };
-        if cert.hash != text_hash(&checked.source.text) {
-            eprintln!(
-                "nfold: warning: the certificate was written for another text of the model ({}); checking it anyway",
-                cert.model
-            );
-        }
-        let doc = if cert.every.is_some() && a.sizes.is_none() {
-            certify_every(&a, &checked, cert, solver)
-        } else {
-            certify_sizes(&a, &checked, cert, solver)
-        };
-        match doc {
+        match certify_one(&a, &model, cert, solver) {
             Ok(d) => docs.push(d),
-            Err(e) => return usage(&e),
+            Err(code) => return code,
         }
     }
     let accepted = docs.iter().all(|d| d.accepted);
@@ -201,6 +108,118 @@ pub(crate) fn certify(a: CertifyArgs) -> i32 {
         }
     }
     if accepted { EXIT_OK } else { EXIT_VIOLATION }
+}
+
+/// Checks one certificate of the file against the model it is about, built again from
+/// `model`; `Err` is the exit code of a usage error, already reported.
+fn certify_one(
+    a: &CertifyArgs,
+    model: &Model,
+    cert: &Certificate,
+    solver: SolverKind,
+) -> Result<CertifyDoc, i32> {
+    // A certificate from a run whose int window widened on its own (`run::widen`)
+    // is about the wider window: without --int-range, the model is read in the
+    // window the certificate names.
+    let widened;
+    let model = match (cert.ints, &model.int_window, a.load.int_range) {
+        (Some(w), Some(mw), None) if w != (mw.lo, mw.hi) => {
+            widened = match crate::lang::with_int_window(model, w) {
+                Ok(m) => m,
+                Err(e) => return Err(usage(&e.render())),
+            };
+            &widened
+        }
+        _ => model,
+    };
+    // A certificate of a liveness product is checked against the product, built
+    // again from the model and the property its `liveness` line names.
+    // One about the model restricted by its `invariant`s (`assume` line) is checked
+    // against that model, built again here.
+    let base = if cert.assume.is_empty() {
+        model.clone()
+    } else {
+        match crate::model::assume::by_name(model, &cert.assume)
+            .and_then(|invs| crate::run::assumed_model(model, &invs))
+        {
+            Ok(m) => m,
+            Err(e) => return Err(usage(&e)),
+        }
+    };
+    // One about the model reduced to what was asked (`reduced` line) is checked
+    // against the reduced model, built again here once the reduction is shown to
+    // hold on the model (at the sizes checked, or at every size by the text).
+    let base = match &cert.reduced {
+        None => base,
+        Some(r) => match reduced_model(a, &base, cert, r, solver) {
+            Ok(m) => m,
+            Err(refused) => return Ok(*refused),
+        },
+    };
+    // One about the over-approximation over the classes of the ints (`abstraction
+    // ints` line) is checked against it, built again here.
+    let base = if cert.abstraction {
+        match crate::portfolio::every::abstracted(&base) {
+            Ok(m) => m,
+            Err(e) => {
+                return Err(usage(&format!(
+                    "the certificate is about the model over the classes of its ints, which this model has not: {e}"
+                )));
+            }
+        }
+    } else {
+        base
+    };
+    let checked = match crate::live::certified_model(&base, cert) {
+        Ok(Some(product)) => product,
+        Ok(None) => base,
+        Err(e) => return Err(usage(&e)),
+    };
+    if cert.hash != text_hash(&checked.source.text) {
+        eprintln!(
+            "nfold: warning: the certificate was written for another text of the model ({}); checking it anyway",
+            cert.model
+        );
+    }
+    let doc = if cert.every.is_some() && a.sizes.is_none() {
+        certify_every(a, &checked, cert, solver)
+    } else {
+        certify_sizes(a, &checked, cert, solver)
+    };
+    doc.map_err(|e| usage(&e))
+}
+
+/// The model reduced to what was asked (`reduced` line `r`), once the reduction is
+/// shown to hold on `base`; `Err` is the document that refuses the certificate.
+fn reduced_model(
+    a: &CertifyArgs,
+    base: &Model,
+    cert: &Certificate,
+    r: &Reduced,
+    solver: SolverKind,
+) -> Result<Model, Box<CertifyDoc>> {
+    let every = cert.every.is_some() && a.sizes.is_none();
+    let sizes: Vec<usize> = {
+        let (lo, hi) = a.sizes.unwrap_or(cert.sizes);
+        (lo..=hi).collect()
+    };
+    let rebuilt = crate::proof::reduced::rebuild(base, r).and_then(|(plan, asked, m)| {
+        crate::proof::reduced::verify(
+            base,
+            &plan,
+            &asked,
+            (!every).then_some(&sizes[..]),
+            solver,
+            &Stop::default(),
+        )?;
+        Ok(m)
+    });
+    rebuilt.map_err(|e| {
+        Box::new(CertifyDoc {
+            refused: Some(format!("the reduction does not hold on the model: {e}")),
+            ..doc_of(a, base, cert)
+        })
+    })
 }
 
 /// The checks of each size; which check decided it is named for a certificate with

@@ -13,6 +13,7 @@ use crate::bmc::engine::BmcEngine;
 use crate::engine::{Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
 use crate::explicit::reach::StoreKind;
+use crate::explicit::reach::dist::Cluster;
 use crate::ic3::engine::Ic3Engine;
 use crate::kind::KindEngine;
 use crate::model::ir::Model;
@@ -266,10 +267,26 @@ fn parse_store(s: &str) -> Result<StoreKind, String> {
     }
 }
 
+/// The engine the flags choose, once every flag given fits it.
 fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
-    // The default is auto; flags that belong to one engine choose it.
+    let engine = chosen_engine(a);
+    flags_fit(a, engine)?;
+    let cluster = a.dist.cluster()?;
+    if cluster.is_some() && (engine != EngineArg::Explicit || a.threads.is_some()) {
+        return Err(
+            "--distributed is a mode of the explicit engine (--engine explicit), whose --workers replace --threads".into(),
+        );
+    }
+    let e = engine_of(a, engine, solver, cluster);
+    let e = run::with_reduction(e, &settings(a, solver));
+    Ok((engine, e))
+}
+
+/// The engine `--engine` names; by default auto, unless flags that belong to one
+/// engine choose it.
+fn chosen_engine(a: &CheckArgs) -> EngineArg {
     let lossy = !a.store.exact();
-    let engine = a.engine.unwrap_or(
+    a.engine.unwrap_or(
         if a.deadlock || a.max_states.is_some() || lossy || a.dist.distributed {
             EngineArg::Explicit
         } else if a.depth.is_some()
@@ -282,51 +299,62 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
         } else {
             EngineArg::Auto
         },
-    );
+    )
+}
+
+/// Refuses the first flag that belongs to another engine than `engine`.
+fn flags_fit(a: &CheckArgs, engine: EngineArg) -> Result<(), String> {
+    use EngineArg::{Auto, Explicit, Sat};
+    let lossy = !a.store.exact();
     let sat_only = a.one_by_one
         || a.whole_aggregate
         || a.encoding != EncodingArg::Binary
         || a.por != PorArg::Idle;
-    if engine != EngineArg::Sat && sat_only {
-        return Err(
-            "--encoding, --one-by-one, --whole-aggregate and --por belong to the SAT engine (--engine sat)".into(),
-        );
+    let misfits: [(bool, &str); 7] = [
+        (
+            engine != Sat && sat_only,
+            "--encoding, --one-by-one, --whole-aggregate and --por belong to the SAT engine (--engine sat)",
+        ),
+        (
+            engine != Explicit && lossy,
+            "--store hash-compact and bitstate belong to the explicit engine (--engine explicit)",
+        ),
+        (
+            engine != Explicit && a.deadlock,
+            "--deadlock belongs to the explicit engine (--engine explicit)",
+        ),
+        (
+            !matches!(engine, Explicit | Auto) && a.max_states.is_some(),
+            "--max-states belongs to the explicit searches (--engine explicit or auto)",
+        ),
+        (
+            engine == Explicit && a.depth.is_some(),
+            "--depth bounds the SAT engines (sat, ic3, kind, auto); the explicit search has no depth bound, it explores every reachable state: bound it with --max-states or --timeout",
+        ),
+        (
+            engine == Explicit && a.solver.is_some(),
+            "--solver chooses the SAT solver of the SAT engines (sat, ic3, kind, auto); the explicit search uses none",
+        ),
+        (
+            a.certificate.is_some() && matches!(engine, Explicit | Sat),
+            "--certificate needs a proof engine (--engine ic3, kind or auto); an exhaustive search has no invariant to write",
+        ),
+    ];
+    match misfits.iter().find(|(misfit, _)| *misfit) {
+        Some((_, why)) => Err(why.to_string()),
+        None => Ok(()),
     }
-    if engine != EngineArg::Explicit && lossy {
-        return Err(
-            "--store hash-compact and bitstate belong to the explicit engine (--engine explicit)"
-                .into(),
-        );
-    }
-    if engine != EngineArg::Explicit && a.deadlock {
-        return Err("--deadlock belongs to the explicit engine (--engine explicit)".into());
-    }
-    if !matches!(engine, EngineArg::Explicit | EngineArg::Auto) && a.max_states.is_some() {
-        return Err(
-            "--max-states belongs to the explicit searches (--engine explicit or auto)".into(),
-        );
-    }
-    if engine == EngineArg::Explicit && a.depth.is_some() {
-        return Err(
-            "--depth bounds the SAT engines (sat, ic3, kind, auto); the explicit search has no depth bound, it explores every reachable state: bound it with --max-states or --timeout".into(),
-        );
-    }
-    if engine == EngineArg::Explicit && a.solver.is_some() {
-        return Err("--solver chooses the SAT solver of the SAT engines (sat, ic3, kind, auto); the explicit search uses none".into());
-    }
-    if a.certificate.is_some() && matches!(engine, EngineArg::Explicit | EngineArg::Sat) {
-        return Err(
-            "--certificate needs a proof engine (--engine ic3, kind or auto); an exhaustive search has no invariant to write".into(),
-        );
-    }
-    let cluster = a.dist.cluster()?;
-    if cluster.is_some() && (engine != EngineArg::Explicit || a.threads.is_some()) {
-        return Err(
-            "--distributed is a mode of the explicit engine (--engine explicit), whose --workers replace --threads".into(),
-        );
-    }
+}
+
+/// The engine `engine`, set up from the flags (`cluster`: a distributed explicit search).
+fn engine_of(
+    a: &CheckArgs,
+    engine: EngineArg,
+    solver: SolverKind,
+    cluster: Option<Cluster>,
+) -> Box<dyn Engine> {
     let symmetry = !a.no_symmetry;
-    let e: Box<dyn Engine> = match engine {
+    match engine {
         EngineArg::Explicit => Box::new(ExplicitEngine {
             symmetry,
             dead_cells: !a.no_dead_cells,
@@ -367,38 +395,39 @@ fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn E
             max_depth: a.depth.unwrap_or(20),
             strengthen: true,
         }),
-        EngineArg::Auto => {
-            let shipped = AutoEngine::shipped(solver, symmetry);
-            // A certificate asks for invariants: no explicit phase first, and IC3 keeps
-            // its budget (no race).
-            let proofs = a.certificate.is_some();
-            let budgets = Budgets {
-                explicit: if proofs {
-                    0.0
-                } else {
-                    shipped.budgets.explicit
-                },
-                live_explicit: if proofs {
-                    0.0
-                } else {
-                    shipped.budgets.live_explicit
-                },
-                bmc_depth: a.depth.unwrap_or(shipped.budgets.bmc_depth),
-                ..shipped.budgets
-            };
-            Box::new(AutoEngine {
-                dead_cells: !a.no_dead_cells,
-                shorten: !a.no_shorten,
-                budgets,
-                max_states: a.max_states,
-                rank_ints: !a.no_rank_ints,
-                race: !proofs,
-                ..shipped
-            })
-        }
+        EngineArg::Auto => Box::new(auto_engine(a, solver, symmetry)),
+    }
+}
+
+/// The auto engine: the shipped phases and budgets, as the flags adjust them.
+fn auto_engine(a: &CheckArgs, solver: SolverKind, symmetry: bool) -> AutoEngine {
+    let shipped = AutoEngine::shipped(solver, symmetry);
+    // A certificate asks for invariants: no explicit phase first, and IC3 keeps
+    // its budget (no race).
+    let proofs = a.certificate.is_some();
+    let budgets = Budgets {
+        explicit: if proofs {
+            0.0
+        } else {
+            shipped.budgets.explicit
+        },
+        live_explicit: if proofs {
+            0.0
+        } else {
+            shipped.budgets.live_explicit
+        },
+        bmc_depth: a.depth.unwrap_or(shipped.budgets.bmc_depth),
+        ..shipped.budgets
     };
-    let e = run::with_reduction(e, &settings(a, solver));
-    Ok((engine, e))
+    AutoEngine {
+        dead_cells: !a.no_dead_cells,
+        shorten: !a.no_shorten,
+        budgets,
+        max_states: a.max_states,
+        rank_ints: !a.no_rank_ints,
+        race: !proofs,
+        ..shipped
+    }
 }
 
 pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {

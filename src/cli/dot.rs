@@ -4,10 +4,11 @@
 use super::replay::load_with_trail;
 use super::{EXIT_LIMIT, EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, load, parse_data_values};
 use super::{parse_size, sizes_for, usage};
-use crate::dot::{self, GraphError, Highlight};
+use crate::dot::{self, Graph, GraphError, Highlight};
 use crate::model::canon::Symmetry;
 use crate::model::instance::Instance;
-use crate::trail::{self, Ending, Pick};
+use crate::model::ir::Model;
+use crate::trail::{self, Ending, Pick, Replay, Trail};
 use clap::Args;
 
 pub(crate) const AFTER_HELP: &str = "\
@@ -92,39 +93,14 @@ pub(crate) fn dot(a: DotArgs) -> i32 {
     };
     let replayed = match &trail {
         None => None,
-        Some(t) => {
-            let r = trail::replay(&model, t);
-            match &r.outcome {
-                Ok(_) => Some(r),
-                Err(m) => {
-                    eprintln!(
-                        "nfold: error: the trail {} does not replay on this model: at {} (see `nfold replay`)",
-                        t.file,
-                        m.text(t.trace.steps.len())
-                    );
-                    return EXIT_USAGE;
-                }
-            }
-        }
+        Some(t) => match replay_trail(&model, t) {
+            Ok(r) => Some(r),
+            Err(code) => return code,
+        },
     };
-    let g = match dot::build(&inst, sym.as_ref(), a.max_states) {
+    let g = match graph(&inst, sym.as_ref(), a.max_states) {
         Ok(g) => g,
-        Err(GraphError::TooMany(m)) => {
-            eprintln!(
-                "nfold: the instance of size {n} has more than {m} reachable {}; not drawing it (raise --max-states{})",
-                if sym.is_some() { "orbits" } else { "states" },
-                if sym.is_none() && model.is_symmetric() && n > 1 {
-                    ", or draw the quotient with --symmetry"
-                } else {
-                    ""
-                }
-            );
-            return EXIT_LIMIT;
-        }
-        Err(GraphError::Init(e)) => {
-            eprintln!("nfold: evaluating init meets a range error: {e}; no graph");
-            return EXIT_VIOLATION;
-        }
+        Err(code) => return code,
     };
     let highlight = replayed.as_ref().map(|r| Highlight {
         name: format!(
@@ -163,4 +139,45 @@ pub(crate) fn dot(a: DotArgs) -> i32 {
         }
     }
     EXIT_OK
+}
+
+/// The trail `t` replayed on `model`; `Err` is the exit code once the error is told.
+fn replay_trail(model: &Model, t: &Trail) -> Result<Replay, i32> {
+    let r = trail::replay(model, t);
+    match &r.outcome {
+        Ok(_) => Ok(r),
+        Err(m) => {
+            eprintln!(
+                "nfold: error: the trail {} does not replay on this model: at {} (see `nfold replay`)",
+                t.file,
+                m.text(t.trace.steps.len())
+            );
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
+/// The reachable graph of `inst` (quotient by `sym` when given); `Err` is the exit code
+/// once the reason it is not drawn is told.
+fn graph(inst: &Instance, sym: Option<&Symmetry>, max_states: usize) -> Result<Graph, i32> {
+    let (model, n) = (inst.model, inst.n);
+    match dot::build(inst, sym, max_states) {
+        Ok(g) => Ok(g),
+        Err(GraphError::TooMany(m)) => {
+            eprintln!(
+                "nfold: the instance of size {n} has more than {m} reachable {}; not drawing it (raise --max-states{})",
+                if sym.is_some() { "orbits" } else { "states" },
+                if sym.is_none() && model.is_symmetric() && n > 1 {
+                    ", or draw the quotient with --symmetry"
+                } else {
+                    ""
+                }
+            );
+            Err(EXIT_LIMIT)
+        }
+        Err(GraphError::Init(e)) => {
+            eprintln!("nfold: evaluating init meets a range error: {e}; no graph");
+            Err(EXIT_VIOLATION)
+        }
+    }
 }

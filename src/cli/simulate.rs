@@ -4,6 +4,7 @@
 use super::traces::{TraceArgs, render_run, render_trace};
 use super::{EXIT_LIMIT, EXIT_OK, EXIT_VIOLATION, load, parse_data_values, parse_size};
 use super::{sizes_for, usage};
+use crate::model::ir::Model;
 use crate::schema::{SimulateDoc, Tool, TraceDoc};
 use crate::simulate::{self, End, InitialDraw, SimOptions, Simulation};
 use crate::trace;
@@ -89,23 +90,10 @@ pub(crate) fn simulate(a: SimulateArgs) -> i32 {
             Err(e) => return usage(&e),
         },
     };
-    let mut props = Vec::new();
-    for p in &a.properties {
-        match model.unsafes.iter().position(|u| &u.name == p) {
-            Some(k) => props.push(k),
-            None => {
-                let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
-                return usage(&format!(
-                    "no `unsafe` or `invariant` property named `{p}` (the model has: {})",
-                    if names.is_empty() {
-                        "none".to_string()
-                    } else {
-                        names.join(", ")
-                    }
-                ));
-            }
-        }
-    }
+    let props = match property_indices(&model, &a.properties) {
+        Ok(p) => p,
+        Err(e) => return usage(&e),
+    };
     let seed = a.seed.unwrap_or_else(simulate::time_seed);
     let opts = SimOptions {
         steps: a.steps,
@@ -128,32 +116,7 @@ pub(crate) fn simulate(a: SimulateArgs) -> i32 {
         // Leaving the int window is where the check stops, not an error of the model.
         End::Steps | End::NoInitialState | End::IntBound => false,
     };
-    let doc = || {
-        let t = trace::trail_doc(&model, n, TraceDoc::empty());
-        SimulateDoc {
-            schema: t.schema.unwrap_or_default(),
-            tool: Tool::this(),
-            model: model.source.name.clone(),
-            size: t.size,
-            data_values: t.data_values,
-            int_range: t.int_range,
-            trace: run_doc(&model, &sim),
-            seed,
-            max_steps: a.steps,
-            steps: sim.steps.len(),
-            // A broken `invariant` block ends the run as `invariant`.
-            end: match &sim.violation {
-                Some(trace::Violation::Unsafe { prop, .. }) => {
-                    model.unsafes[*prop].kind.keyword().to_string()
-                }
-                _ => end_name(&sim.end).to_string(),
-            },
-            initial_states: match &sim.initial {
-                Some(InitialDraw::Uniform(k)) => Some(*k as u64),
-                _ => None,
-            },
-        }
-    };
+    let doc = || sim_doc(&model, n, &sim, &a, seed);
     if a.json {
         println!(
             "{}",
@@ -177,6 +140,56 @@ pub(crate) fn simulate(a: SimulateArgs) -> i32 {
         }
     }
     if violated { EXIT_VIOLATION } else { EXIT_OK }
+}
+
+/// The indices of the `unsafe` properties `names`; `Err` names one the model lacks.
+fn property_indices(model: &Model, names: &[String]) -> Result<Vec<usize>, String> {
+    let mut props = Vec::new();
+    for p in names {
+        match model.unsafes.iter().position(|u| &u.name == p) {
+            Some(k) => props.push(k),
+            None => {
+                let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();
+                return Err(format!(
+                    "no `unsafe` or `invariant` property named `{p}` (the model has: {})",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ));
+            }
+        }
+    }
+    Ok(props)
+}
+
+/// The JSON document of the run `sim` at size `n`, drawn from `seed`.
+fn sim_doc(model: &Model, n: usize, sim: &Simulation, a: &SimulateArgs, seed: u64) -> SimulateDoc {
+    let t = trace::trail_doc(model, n, TraceDoc::empty());
+    SimulateDoc {
+        schema: t.schema.unwrap_or_default(),
+        tool: Tool::this(),
+        model: model.source.name.clone(),
+        size: t.size,
+        data_values: t.data_values,
+        int_range: t.int_range,
+        trace: run_doc(model, sim),
+        seed,
+        max_steps: a.steps,
+        steps: sim.steps.len(),
+        // A broken `invariant` block ends the run as `invariant`.
+        end: match &sim.violation {
+            Some(trace::Violation::Unsafe { prop, .. }) => {
+                model.unsafes[*prop].kind.keyword().to_string()
+            }
+            _ => end_name(&sim.end).to_string(),
+        },
+        initial_states: match &sim.initial {
+            Some(InitialDraw::Uniform(k)) => Some(*k as u64),
+            _ => None,
+        },
+    }
 }
 
 fn text(model: &crate::model::ir::Model, sim: &Simulation, a: &SimulateArgs) -> String {

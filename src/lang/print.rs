@@ -136,6 +136,39 @@ fn params_text(locals: &[Local], n: usize) -> String {
 
 /// The whole model as `.cub` text.
 pub fn model_text(m: &Model) -> String {
+    let mut out = declarations_text(m);
+    for i in &m.inits {
+        out.push_str(&format!(
+            "init ({}) {{ {} }}\n",
+            params_text(&i.locals, i.params),
+            expr_text(m, &i.locals, &i.body)
+        ));
+    }
+    for u in &m.unsafes {
+        out.push_str(&format!(
+            "{} {} ({}) {{ {} }}\n",
+            u.kind.keyword(),
+            u.name,
+            params_text(&u.locals, u.params),
+            expr_text(m, &u.locals, &u.body)
+        ));
+    }
+    for t in &m.transitions {
+        out.push_str(&transition_text(m, t));
+    }
+    for l in &m.ltls {
+        out.push_str(&format!(
+            "ltl {} ({}) {{ {} }}\n",
+            l.name,
+            params_text(&l.locals, l.params),
+            ltl_text(m, &l.locals, &l.body)
+        ));
+    }
+    out
+}
+
+/// The declarations: `number_procs`, the types, the variables, constants and arrays.
+fn declarations_text(m: &Model) -> String {
     let mut out = String::new();
     if let Some((k, _)) = m.number_procs {
         out.push_str(&format!("number_procs {k}\n"));
@@ -177,70 +210,49 @@ pub fn model_text(m: &Model) -> String {
             }
         }
     }
-    for i in &m.inits {
-        out.push_str(&format!(
-            "init ({}) {{ {} }}\n",
-            params_text(&i.locals, i.params),
-            expr_text(m, &i.locals, &i.body)
-        ));
+    out
+}
+
+/// One transition: its parameters, guard and updates.
+fn transition_text(m: &Model, t: &Transition) -> String {
+    let mut out = format!(
+        "transition {} ({})\nrequires {{ {} }}\n{{\n",
+        // `t#2` is the second transition named `t`, written `t` again.
+        t.name.split('#').next().unwrap_or(&t.name),
+        params_text(&t.locals, t.params),
+        expr_text(m, &t.locals, &t.guard)
+    );
+    for u in &t.updates {
+        let var = &m.vars[u.var].name;
+        let wide = u.index.iter().any(|i| matches!(i, Index::Bind(_)));
+        let lhs = if u.index.is_empty() {
+            var.clone()
+        } else {
+            let ix: Vec<String> = u
+                .index
+                .iter()
+                .map(|i| match i {
+                    Index::Term(e) => expr_text(m, &t.locals, e),
+                    Index::Bind(id) => t.locals[*id].name.clone(),
+                })
+                .collect();
+            format!("{}[{}]", var, ix.join(", "))
+        };
+        let rhs = match &u.value {
+            UpdValue::Term(e) if wide => format!("case | _ : {}", expr_text(m, &t.locals, e)),
+            UpdValue::Term(e) => expr_text(m, &t.locals, e),
+            UpdValue::Nondet => ".".into(),
+            UpdValue::Any { var, cond } => {
+                format!(
+                    "any {}. {}",
+                    t.locals[*var].name,
+                    expr_text(m, &t.locals, cond)
+                )
+            }
+        };
+        out.push_str(&format!("  {lhs} := {rhs};\n"));
     }
-    for u in &m.unsafes {
-        out.push_str(&format!(
-            "{} {} ({}) {{ {} }}\n",
-            u.kind.keyword(),
-            u.name,
-            params_text(&u.locals, u.params),
-            expr_text(m, &u.locals, &u.body)
-        ));
-    }
-    for t in &m.transitions {
-        out.push_str(&format!(
-            "transition {} ({})\nrequires {{ {} }}\n{{\n",
-            // `t#2` is the second transition named `t`, written `t` again.
-            t.name.split('#').next().unwrap_or(&t.name),
-            params_text(&t.locals, t.params),
-            expr_text(m, &t.locals, &t.guard)
-        ));
-        for u in &t.updates {
-            let var = &m.vars[u.var].name;
-            let wide = u.index.iter().any(|i| matches!(i, Index::Bind(_)));
-            let lhs = if u.index.is_empty() {
-                var.clone()
-            } else {
-                let ix: Vec<String> = u
-                    .index
-                    .iter()
-                    .map(|i| match i {
-                        Index::Term(e) => expr_text(m, &t.locals, e),
-                        Index::Bind(id) => t.locals[*id].name.clone(),
-                    })
-                    .collect();
-                format!("{}[{}]", var, ix.join(", "))
-            };
-            let rhs = match &u.value {
-                UpdValue::Term(e) if wide => format!("case | _ : {}", expr_text(m, &t.locals, e)),
-                UpdValue::Term(e) => expr_text(m, &t.locals, e),
-                UpdValue::Nondet => ".".into(),
-                UpdValue::Any { var, cond } => {
-                    format!(
-                        "any {}. {}",
-                        t.locals[*var].name,
-                        expr_text(m, &t.locals, cond)
-                    )
-                }
-            };
-            out.push_str(&format!("  {lhs} := {rhs};\n"));
-        }
-        out.push_str("}\n");
-    }
-    for l in &m.ltls {
-        out.push_str(&format!(
-            "ltl {} ({}) {{ {} }}\n",
-            l.name,
-            params_text(&l.locals, l.params),
-            ltl_text(m, &l.locals, &l.body)
-        ));
-    }
+    out.push_str("}\n");
     out
 }
 

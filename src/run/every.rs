@@ -56,11 +56,6 @@ pub(super) fn answers(
     known: &[PropEvery],
 ) -> Result<EveryAnswers, String> {
     let start = Instant::now();
-    let not = |reason: String| EveryN::NotReached {
-        reason,
-        seconds: 0.0,
-        violated: Vec::new(),
-    };
     // The argument is made on the model reduced to the properties (`reduction`).
     let reduced = o
         .reduce
@@ -92,52 +87,16 @@ pub(super) fn answers(
                 o.text(work)
             )
         });
-    let mut answers: Vec<Option<EveryN>> = Vec::new();
-    for &u in props {
-        let rows = || {
-            reports.iter().flat_map(move |r| {
-                r.results
-                    .iter()
-                    .filter(move |x| x.prop == PropId::Unsafe(u))
-                    .map(move |x| (r.size, x))
-            })
-        };
-        let violated: Vec<usize> = rows()
-            .filter(|(_, x)| real_violation(x))
-            .map(|(n, _)| n)
-            .collect();
-        answers.push(if !violated.is_empty() {
-            Some(EveryN::NotReached {
-                reason: format!("violated at {}", sizes_phrase(&violated)),
-                seconds: 0.0,
-                violated,
-            })
-        } else if let Some(size) = model.number_procs.map(|(k, _)| k).filter(|&k| {
-            other.is_empty()
-                && !limited
-                && rows().any(|(n, _)| n == k)
-                && rows().all(|(n, x)| n != k || x.verdict.kind() == Kind::Holds)
-        }) {
-            // `number_procs` makes the model one instance: its size is every size.
-            Some(EveryN::OnlySize { size, seconds: 0.0 })
-        } else if let Some(o) = &outside {
-            Some(not(o.clone()))
-        } else if !other.is_empty() {
-            Some(not(format!("a range error at {}", sizes_phrase(&other))))
-        } else if limited {
-            Some(not("the run stopped at a limit".into()))
-        } else if abstracted {
-            None
-        } else {
-            rows()
-                .find(|(_, x)| x.verdict.kind() != Kind::Holds)
-                .map(|(n, _)| {
-                    not(format!(
-                        "size {n} is not proved (every size checked must hold first)"
-                    ))
-                })
-        });
-    }
+    let sizes = SizesSay {
+        other,
+        outside,
+        abstracted,
+        limited,
+    };
+    let mut answers: Vec<Option<EveryN>> = props
+        .iter()
+        .map(|&u| from_sizes(model, reports, u, &sizes))
+        .collect();
     // The properties left (`None`) are tried, unless the attempt before the sizes
     // answered them (`known`).
     for (a, &u) in answers.iter_mut().zip(props) {
@@ -161,7 +120,7 @@ pub(super) fn answers(
                 proved
                     .next()
                     .map(|p| p.answer)
-                    .unwrap_or_else(|| not("no answer".into()))
+                    .unwrap_or_else(|| not_reached("no answer".into()))
             }),
         })
         .collect();
@@ -170,6 +129,78 @@ pub(super) fn answers(
         assuming: model.assumed.clone(),
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// A property not answered for every n, and why (no time of its own).
+fn not_reached(reason: String) -> EveryN {
+    EveryN::NotReached {
+        reason,
+        seconds: 0.0,
+        violated: Vec::new(),
+    }
+}
+
+/// What the sizes checked say against any claim for every n, whatever the property.
+struct SizesSay {
+    /// The sizes with a violation that is no property's (a range error).
+    other: Vec<usize>,
+    /// Why the model is outside the fragment of the cutoff argument.
+    outside: Option<String>,
+    /// Whether the ints are argued over their classes.
+    abstracted: bool,
+    /// Whether the sizes stopped at a limit.
+    limited: bool,
+}
+
+/// The answer for every n of `unsafe` property `u` that the sizes `reports` give
+/// without a proof (`None`: a proof is to be tried).
+fn from_sizes(model: &Model, reports: &[SizeReport], u: usize, s: &SizesSay) -> Option<EveryN> {
+    let rows = || {
+        reports.iter().flat_map(move |r| {
+            r.results
+                .iter()
+                .filter(move |x| x.prop == PropId::Unsafe(u))
+                .map(move |x| (r.size, x))
+        })
+    };
+    let violated: Vec<usize> = rows()
+        .filter(|(_, x)| real_violation(x))
+        .map(|(n, _)| n)
+        .collect();
+    if !violated.is_empty() {
+        Some(EveryN::NotReached {
+            reason: format!("violated at {}", sizes_phrase(&violated)),
+            seconds: 0.0,
+            violated,
+        })
+    } else if let Some(size) = model.number_procs.map(|(k, _)| k).filter(|&k| {
+        s.other.is_empty()
+            && !s.limited
+            && rows().any(|(n, _)| n == k)
+            && rows().all(|(n, x)| n != k || x.verdict.kind() == Kind::Holds)
+    }) {
+        // `number_procs` makes the model one instance: its size is every size.
+        Some(EveryN::OnlySize { size, seconds: 0.0 })
+    } else if let Some(o) = &s.outside {
+        Some(not_reached(o.clone()))
+    } else if !s.other.is_empty() {
+        Some(not_reached(format!(
+            "a range error at {}",
+            sizes_phrase(&s.other)
+        )))
+    } else if s.limited {
+        Some(not_reached("the run stopped at a limit".into()))
+    } else if s.abstracted {
+        None
+    } else {
+        rows()
+            .find(|(_, x)| x.verdict.kind() != Kind::Holds)
+            .map(|(n, _)| {
+                not_reached(format!(
+                    "size {n} is not proved (every size checked must hold first)"
+                ))
+            })
+    }
 }
 
 /// `portfolio::every::prove_each` on the model reduced to the properties `props`

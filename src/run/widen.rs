@@ -17,7 +17,7 @@
 use super::{Event, Run};
 use crate::engine::{self, Control, Engine, Problem};
 use crate::lang;
-use crate::model::ir::Model;
+use crate::model::ir::{Model, VarId};
 use crate::trace::Violation;
 use crate::verdict::{Kind, PropId, SizeReport};
 
@@ -114,15 +114,7 @@ pub(super) fn widen(
         return Ok(out);
     }
     if !w.free.is_empty() {
-        let names: Vec<String> = w
-            .free
-            .iter()
-            .map(|&v| format!("`{}`", model.vars[v].name))
-            .collect();
-        out.notes.push(format!(
-            "the int window was not widened: `init` leaves {} free over it, so a wider window has other initial states (set one with --int-range)",
-            names.join(", ")
-        ));
+        out.notes.push(free_note(model, &w.free));
         return Ok(out);
     }
     let mut window = (w.lo, w.hi);
@@ -136,26 +128,8 @@ pub(super) fn widen(
         let sides = crossed(&run.reports, &left, window);
         let next = wider(window, sides, max);
         if next == window {
-            // One note per growing cell and value, with the sizes it was met at.
-            let mut whats: Vec<(String, Vec<usize>)> = Vec::new();
-            for &n in &left {
-                let what = match growing(&run.reports, n) {
-                    Some((cell, v)) => format!("`{cell}` reaches {v}"),
-                    None => "a run leaves it".into(),
-                };
-                match whats.iter_mut().find(|x| x.0 == what) {
-                    Some(x) => x.1.push(n),
-                    None => whats.push((what, vec![n])),
-                }
-            }
-            for (what, sizes) in whats {
-                out.notes.push(format!(
-                    "{}: {what}, past the widest int window {}..{} (--int-max {max}): unbounded?",
-                    crate::cert::sizes_phrase(&sizes),
-                    window.0,
-                    window.1
-                ));
-            }
+            out.notes
+                .extend(unbounded_notes(&run.reports, &left, window, max));
             break;
         }
         // At the cap every row is final; below it only those that stay inside.
@@ -180,35 +154,8 @@ pub(super) fn widen(
             window.1
         );
         show(Event::Text(&heading));
-        // The new reports, with whether each row was shown.
-        let mut fresh: Vec<(SizeReport, bool)> = Vec::new();
-        let outcome = engine::run(engine, &p, ctl, &mut |r| {
-            if !left.contains(&r.size) {
-                return;
-            }
-            if last || leaving(std::slice::from_ref(&r)).is_empty() {
-                let shown = fresh.iter().rev().find(|x| x.1).map(|x| &x.0);
-                show(Event::Rows {
-                    model: &m,
-                    report: &r,
-                    prev: shown,
-                });
-                fresh.push((r, true));
-            } else {
-                fresh.push((r, false));
-            }
-        })?;
-        // A size the limit cut short keeps its answer in the narrower window.
-        let cut = outcome.limit.is_some();
-        for (r, _) in fresh {
-            let whole =
-                r.limit.is_none() && !r.results.iter().any(|p| p.verdict.kind() == Kind::Unknown);
-            if let Some(slot) = run.reports.iter_mut().find(|x| x.size == r.size)
-                && (whole || !cut)
-            {
-                *slot = r;
-            }
-        }
+        let (fresh, outcome) = run_wider(engine, &p, ctl, &left, last, show)?;
+        replace_rows(&mut run.reports, fresh, outcome.limit.is_some());
         run.certificates.extend(outcome.certificate);
         run.certificates.extend(outcome.certificates);
         notes = outcome.notes;
@@ -236,6 +183,97 @@ pub(super) fn widen(
         );
     }
     Ok(out)
+}
+
+/// Puts the `fresh` reports in place of the narrower window's (`cut`: the run in the
+/// wider window stopped at a limit).
+fn replace_rows(reports: &mut [SizeReport], fresh: Vec<SizeReport>, cut: bool) {
+    // A size the limit cut short keeps its answer in the narrower window.
+    for r in fresh {
+        let whole =
+            r.limit.is_none() && !r.results.iter().any(|p| p.verdict.kind() == Kind::Unknown);
+        if let Some(slot) = reports.iter_mut().find(|x| x.size == r.size)
+            && (whole || !cut)
+        {
+            *slot = r;
+        }
+    }
+}
+
+/// The note saying why the window was not widened: `init` leaves the `free` ints free.
+fn free_note(model: &Model, free: &[VarId]) -> String {
+    let names: Vec<String> = free
+        .iter()
+        .map(|&v| format!("`{}`", model.vars[v].name))
+        .collect();
+    format!(
+        "the int window was not widened: `init` leaves {} free over it, so a wider window has other initial states (set one with --int-range)",
+        names.join(", ")
+    )
+}
+
+/// One note per growing cell and value, with the sizes of `left` it was met at, when
+/// `window` is the widest (`--int-max max`).
+fn unbounded_notes(
+    reports: &[SizeReport],
+    left: &[usize],
+    window: (i64, i64),
+    max: i64,
+) -> Vec<String> {
+    let mut whats: Vec<(String, Vec<usize>)> = Vec::new();
+    for &n in left {
+        let what = match growing(reports, n) {
+            Some((cell, v)) => format!("`{cell}` reaches {v}"),
+            None => "a run leaves it".into(),
+        };
+        match whats.iter_mut().find(|x| x.0 == what) {
+            Some(x) => x.1.push(n),
+            None => whats.push((what, vec![n])),
+        }
+    }
+    whats
+        .into_iter()
+        .map(|(what, sizes)| {
+            format!(
+                "{}: {what}, past the widest int window {}..{} (--int-max {max}): unbounded?",
+                crate::cert::sizes_phrase(&sizes),
+                window.0,
+                window.1
+            )
+        })
+        .collect()
+}
+
+/// Runs the sizes `left` again on `p` (its wider window); shows the rows that are final
+/// (all of them when the window is the `last`, otherwise those that stay inside) and
+/// returns the new reports of `left`.
+fn run_wider(
+    engine: &dyn Engine,
+    p: &Problem,
+    ctl: &Control,
+    left: &[usize],
+    last: bool,
+    show: &mut dyn FnMut(Event),
+) -> Result<(Vec<SizeReport>, engine::Outcome), String> {
+    // The new reports, with whether each row was shown.
+    let mut fresh: Vec<(SizeReport, bool)> = Vec::new();
+    let outcome = engine::run(engine, p, ctl, &mut |r| {
+        if !left.contains(&r.size) {
+            return;
+        }
+        if last || leaving(std::slice::from_ref(&r)).is_empty() {
+            let shown = fresh.iter().rev().find(|x| x.1).map(|x| &x.0);
+            show(Event::Rows {
+                model: p.model,
+                report: &r,
+                prev: shown,
+            });
+            fresh.push((r, true));
+        } else {
+            fresh.push((r, false));
+        }
+    })?;
+    Ok((fresh.into_iter().map(|(r, _)| r).collect(), outcome))
 }
 
 #[cfg(test)]

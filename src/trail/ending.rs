@@ -61,63 +61,7 @@ pub(super) fn ending(
     };
     match trail.kind {
         Kind::Run => Ok(Ending::Run),
-        Kind::Unsafe => {
-            let name = property_name(trail).ok_or(
-                "the trail does not name the `unsafe` or `invariant` property it violates",
-            )?;
-            let prop = model
-                .unsafes
-                .iter()
-                .position(|u| u.name == name)
-                .ok_or_else(|| {
-                    format!("the model has no `unsafe` or `invariant` property `{name}`")
-                })?;
-            let u = &model.unsafes[prop];
-            let found = eval::violation(inst, last, u)
-                .map_err(|e| format!("evaluating `{name}` in the last state: {e}"))?;
-            let tuple = match (&trail.trace.processes, found) {
-                (Some(t), found) => {
-                    if t.len() != u.params {
-                        return Err(format!(
-                            "`{name}` has {} parameter{}, the trail names {} process{}",
-                            u.params,
-                            if u.params == 1 { "" } else { "s" },
-                            t.len(),
-                            if t.len() == 1 { "" } else { "es" }
-                        ));
-                    }
-                    let t = t.clone();
-                    let probe = make(Violation::Unsafe {
-                        prop,
-                        tuple: t.clone(),
-                    });
-                    if probe.replay(model).is_err() {
-                        let shown = if t.iter().all(|&p| p >= 1 && p as usize <= inst.n) {
-                            tuple_text(model, prop, &t)
-                        } else {
-                            format!("{t:?}")
-                        };
-                        return Err(match found {
-                            Some(other) => format!(
-                                "`{name}` no longer holds for {shown} in the last state (it holds for {})",
-                                tuple_text(model, prop, &other)
-                            ),
-                            None => format!(
-                                "`{name}` no longer holds in the last state (for {shown} nor any other processes)"
-                            ),
-                        });
-                    }
-                    t
-                }
-                (None, Some(t)) => t,
-                (None, None) => {
-                    return Err(format!("`{name}` no longer holds in the last state"));
-                }
-            };
-            let t = make(Violation::Unsafe { prop, tuple });
-            t.replay(model)?;
-            Ok(Ending::Trace(t))
-        }
+        Kind::Unsafe => unsafe_ending(model, inst, trail, last, &make),
         Kind::Deadlock => {
             let (succ, errs) = eval::successors(inst, last);
             if let Some((s, _)) = succ.first() {
@@ -150,36 +94,108 @@ pub(super) fn ending(
                 .map_err(|e| format!("the recorded int_bound does not happen: {e}"))?;
             Ok(Ending::Trace(t))
         }
-        Kind::Lasso => {
-            let name = property_name(trail)
-                .ok_or("the trail does not name the `ltl` property it violates")?;
-            let prop = model
-                .ltls
-                .iter()
-                .position(|l| l.name == name)
-                .ok_or_else(|| format!("the model has no `ltl` property `{name}`"))?;
-            let loop_start = trail
-                .trace
-                .loop_start
-                .ok_or("the lasso does not say where its cycle starts (no \"loop_start\")")?;
-            if loop_start > steps.len() {
+        Kind::Lasso => lasso_ending(model, inst, trail, steps, states),
+    }
+}
+
+/// The ending of an `unsafe` trail: the property it names, violated in the last state
+/// for the recorded processes (or, when it records none, for any).
+fn unsafe_ending(
+    model: &Model,
+    inst: &Instance,
+    trail: &Trail,
+    last: &[i64],
+    make: &dyn Fn(Violation) -> Trace,
+) -> Result<Ending, String> {
+    let name = property_name(trail)
+        .ok_or("the trail does not name the `unsafe` or `invariant` property it violates")?;
+    let prop = model
+        .unsafes
+        .iter()
+        .position(|u| u.name == name)
+        .ok_or_else(|| format!("the model has no `unsafe` or `invariant` property `{name}`"))?;
+    let u = &model.unsafes[prop];
+    let found = eval::violation(inst, last, u)
+        .map_err(|e| format!("evaluating `{name}` in the last state: {e}"))?;
+    let tuple = match (&trail.trace.processes, found) {
+        (Some(t), found) => {
+            if t.len() != u.params {
                 return Err(format!(
-                    "the cycle starts at state {loop_start}, after the last state"
+                    "`{name}` has {} parameter{}, the trail names {} process{}",
+                    u.params,
+                    if u.params == 1 { "" } else { "s" },
+                    t.len(),
+                    if t.len() == 1 { "" } else { "es" }
                 ));
             }
-            let l = Lasso {
-                size: inst.n,
+            let t = t.clone();
+            let probe = make(Violation::Unsafe {
                 prop,
-                process: trail.trace.process.or(trail.row_process),
-                init: states[0].clone(),
-                steps: steps.to_vec(),
-                loop_start,
-                fair: trail.trace.fair.unwrap_or(false),
-            };
-            l.replay(model)?;
-            Ok(Ending::Lasso(l))
+                tuple: t.clone(),
+            });
+            if probe.replay(model).is_err() {
+                let shown = if t.iter().all(|&p| p >= 1 && p as usize <= inst.n) {
+                    tuple_text(model, prop, &t)
+                } else {
+                    format!("{t:?}")
+                };
+                return Err(match found {
+                    Some(other) => format!(
+                        "`{name}` no longer holds for {shown} in the last state (it holds for {})",
+                        tuple_text(model, prop, &other)
+                    ),
+                    None => format!(
+                        "`{name}` no longer holds in the last state (for {shown} nor any other processes)"
+                    ),
+                });
+            }
+            t
         }
+        (None, Some(t)) => t,
+        (None, None) => {
+            return Err(format!("`{name}` no longer holds in the last state"));
+        }
+    };
+    let t = make(Violation::Unsafe { prop, tuple });
+    t.replay(model)?;
+    Ok(Ending::Trace(t))
+}
+
+/// The ending of a lasso trail: its cycle, replayed for the `ltl` property it names.
+fn lasso_ending(
+    model: &Model,
+    inst: &Instance,
+    trail: &Trail,
+    steps: &[Step],
+    states: &[State],
+) -> Result<Ending, String> {
+    let name =
+        property_name(trail).ok_or("the trail does not name the `ltl` property it violates")?;
+    let prop = model
+        .ltls
+        .iter()
+        .position(|l| l.name == name)
+        .ok_or_else(|| format!("the model has no `ltl` property `{name}`"))?;
+    let loop_start = trail
+        .trace
+        .loop_start
+        .ok_or("the lasso does not say where its cycle starts (no \"loop_start\")")?;
+    if loop_start > steps.len() {
+        return Err(format!(
+            "the cycle starts at state {loop_start}, after the last state"
+        ));
     }
+    let l = Lasso {
+        size: inst.n,
+        prop,
+        process: trail.trace.process.or(trail.row_process),
+        init: states[0].clone(),
+        steps: steps.to_vec(),
+        loop_start,
+        fair: trail.trace.fair.unwrap_or(false),
+    };
+    l.replay(model)?;
+    Ok(Ending::Lasso(l))
 }
 
 /// The store leaving the int window a trail records: at its recorded transition
@@ -244,53 +260,7 @@ fn range_site(
     last: &[i64],
     no_steps: bool,
 ) -> Result<Violation, String> {
-    let message = |site: RangeSite| -> Result<Violation, String> {
-        let msg = match &site {
-            RangeSite::Init => match eval::satisfies_init(inst, last) {
-                Err(e) => e.message,
-                Ok(_) => return Err("evaluating init raises no range error any more".into()),
-            },
-            RangeSite::Transition { trans, params } => {
-                match eval::fire(inst, last, *trans, params) {
-                    Fire::Error(e) => e.message,
-                    _ => {
-                        return Err(format!(
-                            "{} meets no range error in the last state any more",
-                            trace::step_label(
-                                model,
-                                &Step {
-                                    trans: *trans,
-                                    params: params.clone(),
-                                    choices: Vec::new()
-                                }
-                            )
-                        ));
-                    }
-                }
-            }
-            RangeSite::Property(p) => match eval::violation(inst, last, &model.unsafes[*p]) {
-                Err(e) => e.message,
-                Ok(_) => {
-                    return Err(format!(
-                        "evaluating `{}` meets no range error in the last state any more",
-                        model.unsafes[*p].name
-                    ));
-                }
-            },
-            RangeSite::Ltl { prop, process } => {
-                match trace::ltl_atoms_error(inst, last, *prop, *process) {
-                    Some(e) => e.message,
-                    None => {
-                        return Err(format!(
-                            "evaluating `{}` meets no range error in the last state any more",
-                            model.ltls[*prop].name
-                        ));
-                    }
-                }
-            }
-        };
-        Ok(Violation::Range { site, message: msg })
-    };
+    let message = |site: RangeSite| range_message(model, inst, last, site);
     if let Some(s) = &trail.trace.site {
         if s.init == Some(true) {
             return message(RangeSite::Init);
@@ -347,6 +317,58 @@ fn range_site(
         }
     }
     Err("the last state meets no range error any more".into())
+}
+
+/// The range error the last state meets at `site`, or why it meets none any more.
+fn range_message(
+    model: &Model,
+    inst: &Instance,
+    last: &[i64],
+    site: RangeSite,
+) -> Result<Violation, String> {
+    let msg = match &site {
+        RangeSite::Init => match eval::satisfies_init(inst, last) {
+            Err(e) => e.message,
+            Ok(_) => return Err("evaluating init raises no range error any more".into()),
+        },
+        RangeSite::Transition { trans, params } => match eval::fire(inst, last, *trans, params) {
+            Fire::Error(e) => e.message,
+            _ => {
+                return Err(format!(
+                    "{} meets no range error in the last state any more",
+                    trace::step_label(
+                        model,
+                        &Step {
+                            trans: *trans,
+                            params: params.clone(),
+                            choices: Vec::new()
+                        }
+                    )
+                ));
+            }
+        },
+        RangeSite::Property(p) => match eval::violation(inst, last, &model.unsafes[*p]) {
+            Err(e) => e.message,
+            Ok(_) => {
+                return Err(format!(
+                    "evaluating `{}` meets no range error in the last state any more",
+                    model.unsafes[*p].name
+                ));
+            }
+        },
+        RangeSite::Ltl { prop, process } => {
+            match trace::ltl_atoms_error(inst, last, *prop, *process) {
+                Some(e) => e.message,
+                None => {
+                    return Err(format!(
+                        "evaluating `{}` meets no range error in the last state any more",
+                        model.ltls[*prop].name
+                    ));
+                }
+            }
+        }
+    };
+    Ok(Violation::Range { site, message: msg })
 }
 
 #[cfg(test)]

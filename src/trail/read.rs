@@ -61,55 +61,7 @@ pub fn parse(file: &str, text: &str, pick: &Pick) -> Result<Trail, String> {
         ));
     };
     if obj.contains_key("results") {
-        let doc: CheckDoc = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
-        let mut found = Vec::new();
-        for r in doc.results {
-            if let Some(t) = r.trace {
-                found.push((r.size as i64, Some(r.property.clone()), r.process, t));
-            }
-        }
-        let total = found.len();
-        let listing: Vec<String> = found
-            .iter()
-            .map(|(n, p, _, _)| format!("size {n} `{}`", p.as_deref().unwrap_or("?")))
-            .collect();
-        found.retain(|(n, p, _, _)| {
-            pick.size.is_none_or(|s| s as i64 == *n)
-                && pick
-                    .property
-                    .as_ref()
-                    .is_none_or(|q| p.as_deref() == Some(q.as_str()))
-        });
-        if found.len() != 1 {
-            let why = if total == 0 {
-                "the document holds no counterexample (every result has \"trace\": null)"
-                    .to_string()
-            } else if found.is_empty() {
-                format!(
-                    "no counterexample of the document fits --size/--property (it has: {})",
-                    listing.join(", ")
-                )
-            } else {
-                format!(
-                    "the document holds {} counterexamples ({}): choose one with --size and --property",
-                    found.len(),
-                    listing.join(", ")
-                )
-            };
-            return Err(format!("{file}: error: {why}"));
-        }
-        let (n, property, process, t) = found.pop().unwrap();
-        return Ok(Trail {
-            file: file.to_string(),
-            model: Some(doc.model),
-            size: size_of(file, n)?,
-            data_values: None,
-            int_range: None,
-            kind: kind_of(file, &t)?,
-            trace: t,
-            row_property: property,
-            row_process: process,
-        });
+        return from_check_doc(file, text, pick);
     }
     if obj.contains_key("trace") {
         let f: TrailDoc = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
@@ -155,6 +107,59 @@ pub fn parse(file: &str, text: &str, pick: &Pick) -> Result<Trail, String> {
     Err(format!(
         "{file}:1:1: error: not a trail: expected {{\"model\", \"size\", \"trace\"}}, a trace {{\"init\", \"steps\", ...}}, or the output of `nfold check --json` or `nfold live --json`"
     ))
+}
+
+/// The one counterexample of a `check --json` or `live --json` document that `pick`
+/// chooses.
+fn from_check_doc(file: &str, text: &str, pick: &Pick) -> Result<Trail, String> {
+    let doc: CheckDoc = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
+    let mut found = Vec::new();
+    for r in doc.results {
+        if let Some(t) = r.trace {
+            found.push((r.size as i64, Some(r.property.clone()), r.process, t));
+        }
+    }
+    let total = found.len();
+    let listing: Vec<String> = found
+        .iter()
+        .map(|(n, p, _, _)| format!("size {n} `{}`", p.as_deref().unwrap_or("?")))
+        .collect();
+    found.retain(|(n, p, _, _)| {
+        pick.size.is_none_or(|s| s as i64 == *n)
+            && pick
+                .property
+                .as_ref()
+                .is_none_or(|q| p.as_deref() == Some(q.as_str()))
+    });
+    if found.len() != 1 {
+        let why = if total == 0 {
+            "the document holds no counterexample (every result has \"trace\": null)".to_string()
+        } else if found.is_empty() {
+            format!(
+                "no counterexample of the document fits --size/--property (it has: {})",
+                listing.join(", ")
+            )
+        } else {
+            format!(
+                "the document holds {} counterexamples ({}): choose one with --size and --property",
+                found.len(),
+                listing.join(", ")
+            )
+        };
+        return Err(format!("{file}: error: {why}"));
+    }
+    let (n, property, process, t) = found.pop().unwrap();
+    Ok(Trail {
+        file: file.to_string(),
+        model: Some(doc.model),
+        size: size_of(file, n)?,
+        data_values: None,
+        int_range: None,
+        kind: kind_of(file, &t)?,
+        trace: t,
+        row_property: property,
+        row_process: process,
+    })
 }
 
 /// Read a trail from a file (`parse` on its contents).

@@ -160,13 +160,9 @@ fn changes_differ(
     ))
 }
 
-/// Try one recorded step on `st`: the step and the next state, or why it does not fit.
-fn replay_step(
-    inst: &Instance,
-    st: &[i64],
-    rs: &StepDoc,
-    k: usize,
-) -> Result<(Step, State), String> {
+/// The transition a recorded step names, once its parameters fit it at the instance's
+/// size.
+fn recorded_transition(inst: &Instance, rs: &StepDoc) -> Result<usize, String> {
     let model = inst.model;
     let n = inst.n as i64;
     let Some(t) = model.transition_by_name(&rs.transition) else {
@@ -202,6 +198,47 @@ fn replay_step(
     if sorted.len() != rs.params.len() {
         return Err("its parameters are not pairwise distinct".into());
     }
+    Ok(t)
+}
+
+/// Why none of the successors `succ` of transition `t` is reached by the recorded
+/// step's nondeterministic choices.
+fn choices_misfit(inst: &Instance, t: usize, rs: &StepDoc, succ: &[(Vec<i64>, State)]) -> String {
+    let tr = &inst.model.transitions[t];
+    let options: Vec<String> = succ
+        .iter()
+        .map(|(c, _)| trace::choices_text(inst, t, c))
+        .collect();
+    let nondet = tr
+        .updates
+        .iter()
+        .filter(|u| !matches!(u.value, crate::model::ir::UpdValue::Term(_)))
+        .count();
+    if rs.choices.len() != nondet {
+        format!(
+            "the trail records {} nondeterministic choice{}, the transition makes {}",
+            rs.choices.len(),
+            if rs.choices.len() == 1 { "" } else { "s" },
+            nondet
+        )
+    } else {
+        format!(
+            "its nondeterministic updates cannot choose {} now (possible: {})",
+            trace::choices_text(inst, t, &rs.choices),
+            list_some(&options, 6)
+        )
+    }
+}
+
+/// Try one recorded step on `st`: the step and the next state, or why it does not fit.
+fn replay_step(
+    inst: &Instance,
+    st: &[i64],
+    rs: &StepDoc,
+    k: usize,
+) -> Result<(Step, State), String> {
+    let t = recorded_transition(inst, rs)?;
+    let tr = &inst.model.transitions[t];
     let step = Step {
         trans: t,
         params: rs.params.clone(),
@@ -231,29 +268,7 @@ fn replay_step(
         Fire::Enabled(succ) => succ,
     };
     let Some((_, next)) = succ.iter().find(|(c, _)| *c == rs.choices) else {
-        let options: Vec<String> = succ
-            .iter()
-            .map(|(c, _)| trace::choices_text(inst, t, c))
-            .collect();
-        let nondet = tr
-            .updates
-            .iter()
-            .filter(|u| !matches!(u.value, crate::model::ir::UpdValue::Term(_)))
-            .count();
-        return Err(if rs.choices.len() != nondet {
-            format!(
-                "the trail records {} nondeterministic choice{}, the transition makes {}",
-                rs.choices.len(),
-                if rs.choices.len() == 1 { "" } else { "s" },
-                nondet
-            )
-        } else {
-            format!(
-                "its nondeterministic updates cannot choose {} now (possible: {})",
-                trace::choices_text(inst, t, &rs.choices),
-                list_some(&options, 6)
-            )
-        });
+        return Err(choices_misfit(inst, t, rs, &succ));
     };
     if let Some(rec) = &rs.changes
         && let Some(why) = changes_differ(inst, st, next, &crate::trace::cells_text(rec))

@@ -388,6 +388,98 @@ pub(crate) fn build_with(
     let ints = ts.inst.model.int_window.is_some();
     let int_bound = if ints { ts.int_bound(false) } else { FALSE };
     let ts: &Transys = ts;
+    let lay = layout(ts, reset_values);
+    let mut b = Builder {
+        first_var: (lay.ni + lay.nl + 1) as u32,
+        ands: Vec::new(),
+        strash: HashMap::new(),
+    };
+    let mut m = Mapper {
+        map: vec![u32::MAX; ts.c.cnf.num_vars as usize + 1],
+    };
+    m.map[TRUE as usize] = 1;
+    let (inputs, started, invalid) = map_inputs(ts, &lay, &mut m, &mut b);
+    let state_ok = m.group(ts, &mut b, STATE);
+    let init = m.lit(ts, &mut b, ts.init);
+    // Without free bits, x at time 0 is the one initial state: init holds there.
+    let initok = b.or(&[started, init]);
+    let valid = b.and(&[invalid ^ 1, state_ok, initok]);
+    let step = m.group(ts, &mut b, STEP);
+    let fire = m.group(ts, &mut b, FIRE);
+    let next_invalid = b.and(&[valid, step, fire]) ^ 1;
+    let mut latches = Vec::with_capacity(lay.nl);
+    for (k, (name, _, nx)) in lay.bits.iter().enumerate() {
+        let l = m.lit(ts, &mut b, *nx);
+        latches.push((name.clone(), l, lay.consts[k] == Some(true)));
+    }
+    if lay.has_started {
+        latches.push(("nfold:started".to_string(), 1, false));
+    }
+    latches.push(("nfold:invalid".to_string(), next_invalid, false));
+    let model = ts.inst.model;
+    let mut bad = Vec::new();
+    for (&p, &(v, e)) in props.iter().zip(&bads) {
+        let v = m.lit(ts, &mut b, v);
+        let e = m.lit(ts, &mut b, e);
+        bad.push((model.unsafes[p].name.clone(), b.and(&[valid, v, e ^ 1])));
+    }
+    // Without `started`, `constant_bits` found that `init` cannot err.
+    let at_init = if lay.has_started {
+        let init_err = m.lit(ts, &mut b, ts.init_err);
+        b.and2(started ^ 1, init_err)
+    } else {
+        0
+    };
+    let range = m.lit(ts, &mut b, range);
+    let reached = b.and2(initok, range);
+    let either = b.or(&[at_init, reached]);
+    bad.push((
+        "range_error".to_string(),
+        b.and(&[invalid ^ 1, state_ok, either]),
+    ));
+    if ints {
+        let int_bound = m.lit(ts, &mut b, int_bound);
+        bad.push((
+            "int_bound".to_string(),
+            b.and(&[invalid ^ 1, state_ok, initok, int_bound]),
+        ));
+    }
+    let justice = map_justice(ts, &mut m, &mut b, valid, justice);
+    let mut aig = Aig {
+        inputs,
+        latches,
+        ands: b.ands,
+        outputs: Vec::new(),
+        bad,
+        justice,
+        comments: comments(ts, &lay),
+    };
+    aig.sweep();
+    aig
+}
+
+/// The graph's state bits and inputs, before any gate: which bits are constant in the
+/// initial states, and how many inputs and latches there are.
+struct Layout {
+    /// Every state bit: its name, its template literal and its next value's.
+    bits: Vec<(String, Lit, Lit)>,
+    /// Each bit's value in every initial state, when it has one (its reset value).
+    consts: Vec<Option<bool>>,
+    /// The bits read from the `init:` inputs at time 0.
+    free: Vec<usize>,
+    /// Whether there is a `nfold:started` latch.
+    has_started: bool,
+    /// Every template variable that is neither a gate nor a state variable.
+    step_inputs: Vec<Lit>,
+    /// The number of inputs.
+    ni: usize,
+    /// The number of latches.
+    nl: usize,
+}
+
+/// The layout of `ts`'s graph (`reset_values`: constant bits are latches with a reset
+/// value, not read from inputs).
+fn layout(ts: &Transys, reset_values: bool) -> Layout {
     let bits = state_bits(ts);
     debug_assert_eq!(
         bits.iter().map(|b| (b.1, b.2)).collect::<Vec<_>>(),
@@ -411,18 +503,61 @@ pub(crate) fn build_with(
     // some bit is free), invalid, gates.
     let ni = step_inputs.len() + free.len();
     let nl = bits.len() + has_started as usize + 1;
-    let mut b = Builder {
-        first_var: (ni + nl + 1) as u32,
-        ands: Vec::new(),
-        strash: HashMap::new(),
+    Layout {
+        bits,
+        consts,
+        free,
+        has_started,
+        step_inputs,
+        ni,
+        nl,
+    }
+}
+
+/// Maps the step inputs and the state bits (through the `init:` multiplexers) to their
+/// AIGER literals; returns the inputs' names and the literals of `started` and `invalid`.
+fn map_inputs(
+    ts: &Transys,
+    lay: &Layout,
+    m: &mut Mapper,
+    b: &mut Builder,
+) -> (Vec<String>, u32, u32) {
+    let mut inputs = Vec::with_capacity(lay.ni);
+    let sel_names = selector_names(ts);
+    for (k, &x) in lay.step_inputs.iter().enumerate() {
+        m.map[x as usize] = 2 * (k as u32 + 1);
+        inputs.push(
+            sel_names
+                .get(&x)
+                .cloned()
+                .unwrap_or_else(|| format!("step:{k}")),
+        );
+    }
+    let latch = |k: usize| 2 * (lay.ni + k + 1) as u32;
+    // Without free bits there is no `started`: literal 1 (constant true) stands for it.
+    let started = if lay.has_started {
+        latch(lay.bits.len())
+    } else {
+        1
     };
-    let mut m = Mapper {
-        map: vec![u32::MAX; ts.c.cnf.num_vars as usize + 1],
-    };
-    m.map[TRUE as usize] = 1;
-    let mut inputs = Vec::with_capacity(ni);
-    let sel_names: HashMap<Lit, String> = ts
-        .sel
+    let invalid = latch(lay.nl - 1);
+    let mut init_input = 2 * (lay.step_inputs.len() + 1) as u32;
+    for (k, (name, x, _)) in lay.bits.iter().enumerate() {
+        let eff = if lay.consts[k].is_some() {
+            latch(k)
+        } else {
+            inputs.push(format!("init:{name}"));
+            init_input += 2;
+            b.mux(started, latch(k), init_input - 2)
+        };
+        m.map[x.unsigned_abs() as usize] = eff ^ (*x < 0) as u32;
+    }
+    (inputs, started, invalid)
+}
+
+/// The input name of each selector: `sel:` and the step it selects.
+fn selector_names(ts: &Transys) -> HashMap<Lit, String> {
+    ts.sel
         .iter()
         .enumerate()
         .map(|(k, &s)| {
@@ -439,96 +574,42 @@ pub(crate) fn build_with(
             };
             (s.abs(), name)
         })
-        .collect();
-    for (k, &x) in step_inputs.iter().enumerate() {
-        m.map[x as usize] = 2 * (k as u32 + 1);
-        inputs.push(
-            sel_names
-                .get(&x)
-                .cloned()
-                .unwrap_or_else(|| format!("step:{k}")),
-        );
-    }
-    let latch = |k: usize| 2 * (ni + k + 1) as u32;
-    // Without free bits there is no `started`: literal 1 (constant true) stands for it.
-    let started = if has_started { latch(bits.len()) } else { 1 };
-    let invalid = latch(nl - 1);
-    let mut init_input = 2 * (step_inputs.len() + 1) as u32;
-    for (k, (name, x, _)) in bits.iter().enumerate() {
-        let eff = if consts[k].is_some() {
-            latch(k)
-        } else {
-            inputs.push(format!("init:{name}"));
-            init_input += 2;
-            b.mux(started, latch(k), init_input - 2)
-        };
-        m.map[x.unsigned_abs() as usize] = eff ^ (*x < 0) as u32;
-    }
-    let state_ok = m.group(ts, &mut b, STATE);
-    let init = m.lit(ts, &mut b, ts.init);
-    // Without free bits, x at time 0 is the one initial state: init holds there.
-    let initok = b.or(&[started, init]);
-    let valid = b.and(&[invalid ^ 1, state_ok, initok]);
-    let step = m.group(ts, &mut b, STEP);
-    let fire = m.group(ts, &mut b, FIRE);
-    let next_invalid = b.and(&[valid, step, fire]) ^ 1;
-    let mut latches = Vec::with_capacity(nl);
-    for (k, (name, _, nx)) in bits.iter().enumerate() {
-        let l = m.lit(ts, &mut b, *nx);
-        latches.push((name.clone(), l, consts[k] == Some(true)));
-    }
-    if has_started {
-        latches.push(("nfold:started".to_string(), 1, false));
-    }
-    latches.push(("nfold:invalid".to_string(), next_invalid, false));
-    let model = ts.inst.model;
-    let mut bad = Vec::new();
-    for (&p, &(v, e)) in props.iter().zip(&bads) {
-        let v = m.lit(ts, &mut b, v);
-        let e = m.lit(ts, &mut b, e);
-        bad.push((model.unsafes[p].name.clone(), b.and(&[valid, v, e ^ 1])));
-    }
-    // Without `started`, `constant_bits` found that `init` cannot err.
-    let at_init = if has_started {
-        let init_err = m.lit(ts, &mut b, ts.init_err);
-        b.and2(started ^ 1, init_err)
-    } else {
-        0
-    };
-    let range = m.lit(ts, &mut b, range);
-    let reached = b.and2(initok, range);
-    let either = b.or(&[at_init, reached]);
-    bad.push((
-        "range_error".to_string(),
-        b.and(&[invalid ^ 1, state_ok, either]),
-    ));
-    if ints {
-        let int_bound = m.lit(ts, &mut b, int_bound);
-        bad.push((
-            "int_bound".to_string(),
-            b.and(&[invalid ^ 1, state_ok, initok, int_bound]),
-        ));
-    }
-    let justice: Vec<Justice> = justice
+        .collect()
+}
+
+/// The justice property's literals in the graph, each conjoined with `valid`.
+fn map_justice(
+    ts: &Transys,
+    m: &mut Mapper,
+    b: &mut Builder,
+    valid: u32,
+    justice: Option<(String, Vec<(String, Lit)>)>,
+) -> Vec<Justice> {
+    justice
         .into_iter()
         .map(|(name, lits)| Justice {
             name,
             lits: lits
                 .into_iter()
                 .map(|(what, l)| {
-                    let l = m.lit(ts, &mut b, l);
+                    let l = m.lit(ts, b, l);
                     (what, b.and2(valid, l))
                 })
                 .collect(),
         })
-        .collect();
+        .collect()
+}
+
+/// The file's comment lines: what was exported and how to read its bad outputs.
+fn comments(ts: &Transys, lay: &Layout) -> Vec<String> {
+    let (bits, free) = (&lay.bits, &lay.free);
     let sizes = if ts.single() {
         format!("size {}", ts.agg.min)
     } else {
         format!("sizes {}..{} (the aggregate)", ts.agg.min, ts.agg.max)
     };
-    let comments = vec![
-        format!("nfold aiger: {} at {sizes}", model.source.name),
+    vec![
+        format!("nfold aiger: {} at {sizes}", ts.inst.model.source.name),
         "a bad output asserted at time k is a violation at depth k (time 0: the initial state)"
             .to_string(),
         format!(
@@ -540,21 +621,10 @@ pub(crate) fn build_with(
         "constraints are folded into the bad outputs (latch nfold:invalid)".to_string(),
         format!(
             "{} step inputs, {} transition instances",
-            step_inputs.len(),
+            lay.step_inputs.len(),
             ts.instances.len()
         ),
-    ];
-    let mut aig = Aig {
-        inputs,
-        latches,
-        ands: b.ands,
-        outputs: Vec::new(),
-        bad,
-        justice,
-        comments,
-    };
-    aig.sweep();
-    aig
+    ]
 }
 
 impl Aig {

@@ -3,7 +3,7 @@
 //! n, one line per `ltl` property and the summary.
 
 use super::info::type_text;
-use super::warnings::dead_code;
+use super::warnings::{DeadCode, dead_code};
 use super::{Run, label, real_violation};
 use crate::cert::{sizes_phrase, sizes_text};
 use crate::cli::traces::TraceFormat;
@@ -16,9 +16,47 @@ use crate::verdict::{Kind, Proof, PropId, Verdict};
 pub fn footer(run: &Run, format: TraceFormat) -> String {
     let mut out = String::new();
     let dead = dead_code(run);
-    if !dead.warnings.is_empty() {
+    out.push_str(&opening_warnings(run, &dead.warnings));
+    out.push_str(&counterexamples(run, format));
+    let ltl_violated = run
+        .reports
+        .iter()
+        .any(|r| r.results.iter().any(|p| p.verdict.lasso().is_some()));
+    if run.aggregate || (ltl_violated && run.sizes.len() > 1) {
+        out.push_str(&picture(run));
+    }
+    out.push_str(&certificate_lines(run));
+    for n in run.notes.iter().chain(&dead.notes) {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    if let Some(e) = &run.every {
+        out.push_str(&super::every::every_lines(run.model, &run.sizes, e));
+    }
+    if let Some(a) = &run.assumed {
+        out.push_str(&super::every::assumed_text(run, a));
+    }
+    if let Some(l) = run.limit {
+        out.push_str(&limit_lines(run, l));
+    }
+    out.push_str(&ltl_lines(run));
+    out.push_str(&format!(
+        "\n{}; {:.2}s{}\n",
+        summary(run),
+        run.seconds,
+        peak_memory()
+            .map(|b| format!(", peak memory {:.1} MiB", b as f64 / (1 << 20) as f64))
+            .unwrap_or_default()
+    ));
+    out
+}
+
+/// The warnings before the counterexamples: dead code, incomplete searches, shared
+/// times and vacuous sizes.
+fn opening_warnings(run: &Run, dead: &[DeadCode]) -> String {
+    let mut out = String::new();
+    if !dead.is_empty() {
         out.push('\n');
-        for d in &dead.warnings {
+        for d in dead {
             out.push_str(&d.text);
             out.push('\n');
         }
@@ -75,14 +113,12 @@ pub fn footer(run: &Run, format: TraceFormat) -> String {
             sizes_phrase(&unsat)
         ));
     }
-    out.push_str(&counterexamples(run, format));
-    let ltl_violated = run
-        .reports
-        .iter()
-        .any(|r| r.results.iter().any(|p| p.verdict.lasso().is_some()));
-    if run.aggregate || (ltl_violated && run.sizes.len() > 1) {
-        out.push_str(&picture(run));
-    }
+    out
+}
+
+/// One line per certificate that proves a row (ranking proofs: one per property).
+fn certificate_lines(run: &Run) -> String {
+    let mut out = String::new();
     // The sizes where a certificate proves a row.
     let proved_by = |c: &std::sync::Arc<crate::cert::Certificate>| -> Vec<usize> {
         run.reports
@@ -142,84 +178,70 @@ pub fn footer(run: &Run, format: TraceFormat) -> String {
             ));
         }
     }
-    for n in run.notes.iter().chain(&dead.notes) {
-        out.push_str(&format!("note: {n}\n"));
-    }
-    if let Some(e) = &run.every {
-        out.push_str(&super::every::every_lines(run.model, &run.sizes, e));
-    }
-    if let Some(a) = &run.assumed {
-        out.push_str(&super::every::assumed_text(run, a));
-    }
-    if let Some(l) = run.limit {
-        // A size is answered when none of its verdicts is unknown.
-        let answered: Vec<usize> = run
-            .reports
-            .iter()
-            .filter(|r| r.results.iter().all(|p| p.verdict.kind() != Kind::Unknown))
-            .map(|r| r.size)
-            .collect();
-        let first_limited = run.reports.iter().find(|r| r.limit.is_some());
-        let at = if let (true, Some(r)) = (run.per_width, first_limited) {
-            format!("at size {} (sizes checked width by width)", r.size)
-        } else if run.aggregate || !run.presentation.size_by_size && run.sizes.len() > 1 {
-            "in the run over all sizes".to_string()
+    out
+}
+
+/// Where the run stopped on limit `l`, which sizes it answered and which it never ran.
+fn limit_lines(run: &Run, l: crate::verdict::Limit) -> String {
+    let mut out = String::new();
+    // A size is answered when none of its verdicts is unknown.
+    let answered: Vec<usize> = run
+        .reports
+        .iter()
+        .filter(|r| r.results.iter().all(|p| p.verdict.kind() != Kind::Unknown))
+        .map(|r| r.size)
+        .collect();
+    let first_limited = run.reports.iter().find(|r| r.limit.is_some());
+    let at = if let (true, Some(r)) = (run.per_width, first_limited) {
+        format!("at size {} (sizes checked width by width)", r.size)
+    } else if run.aggregate || !run.presentation.size_by_size && run.sizes.len() > 1 {
+        "in the run over all sizes".to_string()
+    } else {
+        format!(
+            "at size {}",
+            run.reports
+                .iter()
+                .rev()
+                .find(|r| !r.not_run)
+                .map(|r| r.size)
+                .unwrap_or(0)
+        )
+    };
+    out.push_str(&format!(
+        "\nstopped: {} {at}; sizes answered: {}\n",
+        l.text(),
+        if answered.is_empty() {
+            "none".into()
         } else {
-            format!(
-                "at size {}",
-                run.reports
-                    .iter()
-                    .rev()
-                    .find(|r| !r.not_run)
-                    .map(|r| r.size)
-                    .unwrap_or(0)
-            )
-        };
-        out.push_str(&format!(
-            "\nstopped: {} {at}; sizes answered: {}\n",
-            l.text(),
-            if answered.is_empty() {
-                "none".into()
-            } else {
-                sizes_text(&answered)
-            }
-        ));
-        if l == crate::verdict::Limit::Memory {
-            // The limit counts what a search stores; the summary's peak is the process's.
-            out.push_str(
-                "note: --max-memory bounds the memory the search stores (its tables and stacks); the peak memory below is the whole process's (the program, buffers and allocator slack too) and can be well above it\n",
-            );
+            sizes_text(&answered)
         }
-        for r in run.reports.iter().filter(|r| r.limit.is_some()) {
-            if let Some(d) = r.answered_depth {
-                out.push_str(&format!(
-                    "size {}: every run of up to {d} steps was examined before the limit\n",
-                    r.size
-                ));
-            }
-        }
-        let skipped: Vec<usize> = run
-            .sizes
-            .iter()
-            .copied()
-            .filter(|n| !run.reports.iter().any(|r| r.size == *n && !r.not_run))
-            .collect();
-        if !skipped.is_empty() {
+    ));
+    if l == crate::verdict::Limit::Memory {
+        // The limit counts what a search stores; the summary's peak is the process's.
+        out.push_str(
+            "note: --max-memory bounds the memory the search stores (its tables and stacks); the peak memory below is the whole process's (the program, buffers and allocator slack too) and can be well above it\n",
+        );
+    }
+    for r in run.reports.iter().filter(|r| r.limit.is_some()) {
+        if let Some(d) = r.answered_depth {
             out.push_str(&format!(
-                "not run: {} (their rows are `unknown`)\n",
-                sizes_phrase(&skipped)
+                "size {}: every run of up to {d} steps was examined before the limit\n",
+                r.size
             ));
         }
     }
-    out.push_str(&ltl_lines(run));
-    out.push_str(&format!(
-        "\n{}; {:.2}s{}\n",
-        summary(run),
-        run.seconds,
-        peak_memory()
-            .map(|b| format!(", peak memory {:.1} MiB", b as f64 / (1 << 20) as f64))
-            .unwrap_or_default()
-    ));
+    let skipped: Vec<usize> = run
+        .sizes
+        .iter()
+        .copied()
+        .filter(|n| !run.reports.iter().any(|r| r.size == *n && !r.not_run))
+        .collect();
+    if !skipped.is_empty() {
+        out.push_str(&format!(
+            "not run: {} (their rows are `unknown`)\n",
+            sizes_phrase(&skipped)
+        ));
+    }
     out
 }
 

@@ -3,7 +3,7 @@
 
 use super::Run;
 use crate::cert::sizes_phrase;
-use crate::model::ir::Model;
+use crate::model::ir::{Model, Unsafe};
 use crate::schema::{
     ConjunctCoverage, CoverageDoc, PropertyCoverage, TransitionCoverage, WarningDoc,
 };
@@ -147,26 +147,12 @@ fn property(
             .iter()
             .any(|p| p.prop == PropId::Unsafe(u) && p.verdict.kind() == Kind::Violated)
     });
-    let mut sizes = Vec::new();
-    let mut true_at = vec![Vec::new(); prop.conjuncts.len()];
-    let (mut sat_at, mut unsat_at) = (Vec::new(), Vec::new());
-    for (n, c) in covered {
-        for (_, flags) in c.conjuncts.iter().filter(|(p, _)| *p == u) {
-            sizes.push(*n);
-            for (at, &f) in true_at.iter_mut().zip(flags) {
-                if f {
-                    at.push(*n);
-                }
-            }
-        }
-        for &(_, sat) in c.satisfiable.iter().filter(|(p, _)| *p == u) {
-            if sat {
-                sat_at.push(*n);
-            } else {
-                unsat_at.push(*n);
-            }
-        }
-    }
+    let Examined {
+        sizes,
+        true_at,
+        sat_at,
+        unsat_at,
+    } = examined(u, prop.conjuncts.len(), covered);
     if sizes.is_empty() && sat_at.is_empty() && unsat_at.is_empty() {
         return None;
     }
@@ -220,10 +206,65 @@ fn property(
     if sizes.is_empty() {
         return Some(doc);
     }
+    never_true(m, prop, at, &true_at, &sizes, out);
+    Some(doc)
+}
+
+/// Where the exhaustive searches examined `unsafe` property `u`.
+struct Examined {
+    /// The sizes where its conjuncts were examined.
+    sizes: Vec<usize>,
+    /// For each conjunct, the sizes where it was true in some reachable state.
+    true_at: Vec<Vec<usize>>,
+    /// The sizes where its formula was found satisfiable.
+    sat_at: Vec<usize>,
+    /// The sizes where its formula was found unsatisfiable.
+    unsat_at: Vec<usize>,
+}
+
+/// Gathers what the sizes in `covered` saw of property `u`, which has `conjuncts` conjuncts.
+fn examined(u: usize, conjuncts: usize, covered: &[(usize, &Coverage)]) -> Examined {
+    let mut sizes = Vec::new();
+    let mut true_at = vec![Vec::new(); conjuncts];
+    let (mut sat_at, mut unsat_at) = (Vec::new(), Vec::new());
+    for (n, c) in covered {
+        for (_, flags) in c.conjuncts.iter().filter(|(p, _)| *p == u) {
+            sizes.push(*n);
+            for (at, &f) in true_at.iter_mut().zip(flags) {
+                if f {
+                    at.push(*n);
+                }
+            }
+        }
+        for &(_, sat) in c.satisfiable.iter().filter(|(p, _)| *p == u) {
+            if sat {
+                sat_at.push(*n);
+            } else {
+                unsat_at.push(*n);
+            }
+        }
+    }
+    Examined {
+        sizes,
+        true_at,
+        sat_at,
+        unsat_at,
+    }
+}
+
+/// A warning for each conjunct of `prop` (written at line `at`) never true at `sizes`.
+fn never_true(
+    m: &Model,
+    prop: &Unsafe,
+    at: usize,
+    true_at: &[Vec<usize>],
+    sizes: &[usize],
+    out: &mut Vec<DeadCode>,
+) {
     for (conj, _) in prop
         .conjuncts
         .iter()
-        .zip(&true_at)
+        .zip(true_at)
         .filter(|(_, at)| at.is_empty())
     {
         let line = m.source.line_col(conj.span.lo).0;
@@ -237,7 +278,7 @@ fn property(
             text: format!(
                 "warning: {} (line {at}): the conjunct `{text}`{elsewhere} is never true in a reachable state ({}): the property holds vacuously",
                 prop.quoted(),
-                sizes_phrase(&sizes)
+                sizes_phrase(sizes)
             ),
             json: WarningDoc {
                 kind: "never_true".into(),
@@ -246,9 +287,8 @@ fn property(
                 property_kind: Some(prop.kind.keyword().into()),
                 conjunct: Some(text),
                 line,
-                sizes: sizes.clone(),
+                sizes: sizes.to_vec(),
             },
         });
     }
-    Some(doc)
 }
