@@ -1,14 +1,15 @@
 //! `auto` for `ltl` properties (the default of `nfold live`), in the phases of the
 //! safety `auto` (`portfolio::auto`) and under its explicit-search policy
 //! (`portfolio::growth`):
-//! 0. when every property is a response property `G (A => F B)`, ranking proofs
-//!    (`rank`) at every size, tried at the smallest sizes first: the run ends here
-//!    when they prove every (property, size), each certificate checked;
 //! 1. the explicit search (nested depth-first search, or the fair SCC search under
 //!    `--fair`: `explicit::ndfs`), size by size from the smallest, while a size is
 //!    answered within its time budget and the next one is not predicted to exceed it,
-//!    `--max-states` or the memory budget;
-//! 2. for the sizes left, per property, a bounded lasso search on their aggregate (BMC
+//!    `--max-states` or the memory budget (small instances are answered in
+//!    milliseconds this way);
+//! 2. for the sizes left, when every property is a response property `G (A => F B)`,
+//!    ranking proofs (`rank`), tried at the smallest of them first: the run ends here
+//!    when they prove every (property, size), each certificate checked; otherwise, per
+//!    property, a bounded lasso search on their aggregate (BMC
 //!    on the liveness-to-safety product, `live::Product`; A. Biere, C. Artho,
 //!    V. Schuppan, FMICS 2002): the shallow violations at every size at once, each lasso
 //!    replayed with fairness checked;
@@ -123,16 +124,6 @@ impl AutoEngine {
     ) -> Result<Outcome, String> {
         let props = prepare(p.model, &p.ltls)?;
         let mut notes = Vec::new();
-        // 0. Ranking proofs, when every property is a response property they rank at
-        // every size.
-        if crate::rank::engine::applies(p.model, &p.ltls) {
-            let eng = RankEngine {
-                solver: self.solver,
-            };
-            if let Some(out) = eng.prove_all(p, &within(ctl, self.budgets.rank), report)? {
-                return Ok(out);
-            }
-        }
         let mut growth = Growth::default();
         // 1. Explicit, while it is cheap.
         let mut first_open = p.min;
@@ -183,6 +174,30 @@ impl AutoEngine {
             min: first_open,
             ..p.clone()
         };
+        // 2. Ranking proofs of the sizes left, when every property is a response
+        // property they rank at every one of them. They run from the smallest size,
+        // as IC3 generalises from there (Peterson under fairness: 1..10 ranked in 7 s,
+        // 6..10 alone not within 30 s); the sizes answered already are not reported
+        // twice.
+        if crate::rank::engine::applies(p.model, &p.ltls) {
+            let eng = RankEngine {
+                solver: self.solver,
+            };
+            let rctl = within(ctl, self.budgets.rank);
+            let mut late = |r: SizeReport| {
+                if r.size >= first_open {
+                    report(r)
+                }
+            };
+            if let Some(mut out) = eng.prove_all(p, &rctl, &mut late)? {
+                notes.push(format!(
+                    "{} answered by ranking proofs (rank), each certificate checked",
+                    sizes_phrase(&rest.sizes())
+                ));
+                out.notes = notes;
+                return Ok(out);
+            }
+        }
         // On a second core the explicit search of the same sizes runs beside the SAT
         // route from its start; phase 4 takes its answers where they are ready.
         let g = growth.clone();

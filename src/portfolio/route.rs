@@ -53,16 +53,15 @@ pub fn safety(b: &Budgets) -> Vec<Phase> {
 /// ranking proofs first when every property is a response property they can rank
 /// (`ranks`; the run ends there when they prove every pair).
 pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
-    let mut out = Vec::new();
-    if ranks {
-        let what = "ranking proofs of the response properties at every size, over an IC3 invariant";
-        out.push(phase(what, Scope::Aggregate, Some(b.rank)));
-    }
-    out.push(phase(
+    let mut out = vec![phase(
         format!("{search} per size"),
         Scope::EachSize,
         Some(b.live_explicit),
-    ));
+    )];
+    if ranks {
+        let what = "ranking proofs of the response properties, over an IC3 invariant";
+        out.push(phase(what, Scope::Aggregate, Some(b.rank)));
+    }
     out.push(phase(
         format!("a bounded lasso search up to depth {}", b.bmc_depth),
         Scope::Aggregate,
@@ -182,7 +181,7 @@ mod tests {
         let t = text(&ltl(&SHIPPED, "nested depth-first search", true));
         assert_eq!(
             t,
-            "first ranking proofs of the response properties at every size, over an IC3 invariant (at most 30s), nested depth-first search per size while a size takes under 1.0s, then for the sizes left a bounded lasso search up to depth 10 (at most 2.0s), a BDD fixpoint (at most 10s) and IC3 by k-liveness, then liveness-to-safety on their aggregate (at most 20s, then explicit again)"
+            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s), a bounded lasso search up to depth 10 (at most 2.0s), a BDD fixpoint (at most 10s) and IC3 by k-liveness, then liveness-to-safety on their aggregate (at most 20s, then explicit again)"
         );
     }
 }

@@ -35,7 +35,7 @@ pub fn applies(model: &Model, ltls: &[usize]) -> bool {
 }
 
 impl RankEngine {
-    /// Every `ltl` property of `p` proved at every size (auto's phase 0): the reports,
+    /// Every `ltl` property of `p` proved at every size (auto's step 2 for `ltl`): the reports,
     /// handed to `report`, and the outcome; `None`, with nothing reported, when some
     /// (property, size) is not (an error of the search included: the other engines
     /// answer).
