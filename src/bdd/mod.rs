@@ -43,7 +43,7 @@ use crate::cert::{BddRef, CertLemma, Certificate};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::lasso::Lasso;
 use crate::live::{self, LOOP_PROP, Origin, Product, Variant};
-use crate::proof::check::Checker;
+use crate::proof::check::{Checker, SizeCheck};
 use crate::proof::finish;
 use crate::sat::SolverKind;
 use crate::trace::Trace;
@@ -87,6 +87,88 @@ impl Budget<'_> {
             return Err(Stop::Memory);
         }
         Ok(())
+    }
+}
+
+/// The sets the fixpoint starts from, over the valid states: the initial states, those
+/// whose `init` meets a range error, those with a range error, and the initial states
+/// of each width of the problem whose `init` meets none.
+struct Start {
+    valid: F,
+    init: F,
+    init_err: F,
+    range: F,
+    widths: Vec<(usize, F)>,
+}
+
+/// The fixpoint's `Start`; a width whose `init` meets a range error is left out, with
+/// an error in `f` (the bdd engine does not report those).
+fn start(sys: &mut Sys, p: &Problem, f: &mut Found) -> R<Start> {
+    let init_lit = sys.ts.init;
+    let err_lit = sys.ts.init_err;
+    let valid = sys.valid.clone();
+    let init = sys.eval(init_lit, None)?.and(&valid).map_err(Stop::from)?;
+    let init_err = sys.eval(err_lit, None)?.and(&valid).map_err(Stop::from)?;
+    let range_lit = sys.ts.range(&[], false);
+    let range = sys.eval(range_lit, None)?.and(&valid).map_err(Stop::from)?;
+    let mut widths: Vec<(usize, F)> = Vec::new();
+    for w in p.sizes() {
+        let width = sys.width(w)?;
+        if init_err.and(&width).map_err(Stop::from)?.satisfiable() {
+            f.errors.push((
+                w,
+                "evaluating init meets a range error at this size, which the bdd engine does not report".into(),
+            ));
+            continue;
+        }
+        widths.push((w, init.and(&width).map_err(Stop::from)?));
+    }
+    Ok(Start {
+        valid,
+        init,
+        init_err,
+        range,
+        widths,
+    })
+}
+
+/// The number of steps from `iw` to a range error: the first of the `rings` (the states
+/// that many steps from one) that meets it, 0 when none does.
+fn first_ring(iw: &F, rings: &[F]) -> R<usize> {
+    for (d, ring) in rings.iter().enumerate() {
+        if iw.and(ring).map_err(Stop::from)?.satisfiable() {
+            return Ok(d);
+        }
+    }
+    Ok(0)
+}
+
+/// The certificate check's failures as errors, and a note of which check accepted each
+/// width: BDDs over the checker's own encoding, or SAT where those outgrew their node
+/// table.
+fn note_checks(checks: &[SizeCheck], f: &mut Found) {
+    for c in checks.iter().filter(|c| !c.failures.is_empty()) {
+        f.errors.push((
+            c.size,
+            format!(
+                "the bdd certificate failed its check: {}",
+                c.failures.join("; ")
+            ),
+        ));
+    }
+    for by in [Checker::Bdd, Checker::Sat] {
+        let at: Vec<usize> = checks
+            .iter()
+            .filter(|c| c.accepted() && c.by == by)
+            .map(|c| c.size)
+            .collect();
+        if !at.is_empty() {
+            f.notes.push(format!(
+                "bdd: the certificate {} at {}",
+                by.phrase(),
+                crate::cert::sizes_phrase(&at)
+            ));
+        }
     }
 }
 
@@ -263,37 +345,15 @@ impl BddEngine {
                 }
             };
         }
-        let init_lit = sys.ts.init;
-        let err_lit = sys.ts.init_err;
-        let valid = sys.valid.clone();
-        let init = bdd!(
-            bdd!(sys.eval(init_lit, None))
-                .and(&valid)
-                .map_err(Stop::from)
-        );
-        let init_err = bdd!(
-            bdd!(sys.eval(err_lit, None))
-                .and(&valid)
-                .map_err(Stop::from)
-        );
-        let range_lit = sys.ts.range(&[], false);
-        let range = bdd!(
-            bdd!(sys.eval(range_lit, None))
-                .and(&valid)
-                .map_err(Stop::from)
-        );
-        let mut widths: Vec<(usize, F)> = Vec::new();
-        for w in p.sizes() {
-            let width = bdd!(sys.width(w));
-            if bdd!(init_err.and(&width).map_err(Stop::from)).satisfiable() {
-                f.errors.push((
-                    w,
-                    "evaluating init meets a range error at this size, which the bdd engine does not report".into(),
-                ));
-                continue;
-            }
-            widths.push((w, bdd!(init.and(&width).map_err(Stop::from))));
-        }
+        // Held to the end, as the sets were when this was one function: the node
+        // table keeps what is referenced.
+        let Start {
+            valid,
+            init: _init,
+            init_err: _init_err,
+            range,
+            mut widths,
+        } = bdd!(start(sys, p, f));
         // Range errors reachable from an initial state: BMC at the depth found.
         if range.satisfiable() {
             let (back, rings) = bdd!(rounds::reach_all_back(sys, &range, &valid, budget));
@@ -303,13 +363,7 @@ impl BddEngine {
                     keep.push((w, iw));
                     continue;
                 }
-                let mut depth = 0;
-                for (d, ring) in rings.iter().enumerate() {
-                    if bdd!(iw.and(ring).map_err(Stop::from)).satisfiable() {
-                        depth = d;
-                        break;
-                    }
-                }
+                let depth = bdd!(first_ring(&iw, &rings));
                 self.range_error(p, ctl, prod, w, depth, f);
             }
             widths = keep;
@@ -429,21 +483,67 @@ impl BddEngine {
         let mut ex = export::Exporter::new(sys);
         let rounds_name = prod.model.vars[prod.model.vars.len() - 1].name.clone();
         let bits = (usize::BITS - top.leading_zeros()) as usize;
-        let mut lemmas = Vec::new();
         let mut widths: Vec<usize> = f.proved.iter().map(|x| x.0).collect();
         widths.sort_unstable();
-        for &(w, kw) in &f.proved {
+        let lemmas = match self.lemmas(sys, &mut ex, sets, &f.proved, (&rounds_name, bits)) {
+            Ok(l) => l,
+            Err(e) => return Ok(Err(e)),
+        };
+        let nodes = std::mem::take(&mut ex.nodes);
+        let count = nodes.len();
+        let (lo, hi) = (widths[0], *widths.last().unwrap());
+        let pp = Problem::new(&prod.model, lo, hi, vec![0]);
+        let name = finish::key_name(&prod.model, PropId::Unsafe(0));
+        let (cert, checks) = finish::certify_diagrams(
+            &pp,
+            "bdd",
+            lemmas,
+            nodes,
+            vec![(name, widths.clone())],
+            &widths,
+            self.solver,
+            ctl,
+        )?;
+        let accepted: Vec<usize> = checks
+            .iter()
+            .filter(|c| c.accepted())
+            .map(|c| c.size)
+            .collect();
+        note_checks(&checks, f);
+        if ctl.progress {
+            crate::progress::line(format!(
+                "bdd: certificate of {count} nodes (k-liveness, K = {top}) checked at {} in {:.2}s",
+                crate::cert::sizes_phrase(&widths),
+                t0.elapsed().as_secs_f64()
+            ));
+        }
+        let marked = Arc::new(Certificate {
+            liveness: Some((p.model.ltls[k].name.clone(), p.fair)),
+            klive: Some(top),
+            ..(*cert).clone()
+        });
+        f.certificate = Some((marked, accepted));
+        Ok(Ok(()))
+    }
+
+    /// The certificate's lemmas for each width w proved with K_w rounds (`proved`): the
+    /// sets `sets` at w, exported by `ex`, decided on the product's round counter (the
+    /// cell `rounds`, of `bits` bits).
+    fn lemmas(
+        &self,
+        sys: &mut Sys,
+        ex: &mut export::Exporter,
+        sets: &[F],
+        proved: &[(usize, usize)],
+        (rounds_name, bits): (&str, usize),
+    ) -> R<Vec<CertLemma>> {
+        let mut lemmas = Vec::new();
+        for &(w, kw) in proved {
             let exists = self.existing(sys, w);
             let mut roots = vec![BddRef::Const(true)];
             for set in sets.iter().take(kw + 1).skip(1) {
-                let at = match export::at_width(sys, set, w, &exists) {
-                    Ok(x) => x,
-                    Err(e) => return Ok(Err(e)),
-                };
-                match ex.export(&at) {
-                    Ok(r) => roots.push(r),
-                    Err(e) => return Ok(Err(e)),
-                }
+                let at = export::at_width(sys, set, w, &exists)?;
+                roots.push(ex.export(&at)?);
             }
             // One lemma per counter value c < K_w (L_{K_w - c}), one for c >= K_w
             // (every state): the check asks consecution one lemma at a time, and
@@ -466,69 +566,11 @@ impl BddEngine {
                         _ => BddRef::Const(false),
                     })
                     .collect();
-                let root = ex.decide(&rounds_name, 0, &leaves);
+                let root = ex.decide(rounds_name, 0, &leaves);
                 lemmas.push(lemma(root));
             }
         }
-        let nodes = std::mem::take(&mut ex.nodes);
-        let count = nodes.len();
-        let (lo, hi) = (widths[0], *widths.last().unwrap());
-        let pp = Problem::new(&prod.model, lo, hi, vec![0]);
-        let name = finish::key_name(&prod.model, PropId::Unsafe(0));
-        let (cert, checks) = finish::certify_diagrams(
-            &pp,
-            "bdd",
-            lemmas,
-            nodes,
-            vec![(name, widths.clone())],
-            &widths,
-            self.solver,
-            ctl,
-        )?;
-        let accepted: Vec<usize> = checks
-            .iter()
-            .filter(|c| c.accepted())
-            .map(|c| c.size)
-            .collect();
-        for c in checks.iter().filter(|c| !c.failures.is_empty()) {
-            f.errors.push((
-                c.size,
-                format!(
-                    "the bdd certificate failed its check: {}",
-                    c.failures.join("; ")
-                ),
-            ));
-        }
-        // Which check accepted each width: BDDs over the checker's own encoding, or
-        // SAT where those outgrew their node table.
-        for by in [Checker::Bdd, Checker::Sat] {
-            let at: Vec<usize> = checks
-                .iter()
-                .filter(|c| c.accepted() && c.by == by)
-                .map(|c| c.size)
-                .collect();
-            if !at.is_empty() {
-                f.notes.push(format!(
-                    "bdd: the certificate {} at {}",
-                    by.phrase(),
-                    crate::cert::sizes_phrase(&at)
-                ));
-            }
-        }
-        if ctl.progress {
-            crate::progress::line(format!(
-                "bdd: certificate of {count} nodes (k-liveness, K = {top}) checked at {} in {:.2}s",
-                crate::cert::sizes_phrase(&widths),
-                t0.elapsed().as_secs_f64()
-            ));
-        }
-        let marked = Arc::new(Certificate {
-            liveness: Some((p.model.ltls[k].name.clone(), p.fair)),
-            klive: Some(top),
-            ..(*cert).clone()
-        });
-        f.certificate = Some((marked, accepted));
-        Ok(Ok(()))
+        Ok(lemmas)
     }
 
     /// Per cell of the aggregate, whether it exists at width w.

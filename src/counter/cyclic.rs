@@ -265,75 +265,11 @@ fn detect_group(m: &Model, n: usize, group: Vec<VarId>) -> Option<Cyclic> {
     if globals.is_empty() || globals.len() + cells.len() != group.len() {
         return None;
     }
-    let mut advanced = vec![false; m.vars.len()];
-    for t in &m.transitions {
-        if !uses_ok(&t.guard, &group, &ranges) {
-            return None;
-        }
-        for u in &t.updates {
-            for ix in &u.index {
-                if let Index::Term(e) = ix
-                    && !uses_ok(e, &group, &ranges)
-                {
-                    return None;
-                }
-            }
-            let ok = match &u.value {
-                UpdValue::Term(e) if globals.contains(&u.var) => {
-                    advanced[u.var] = true;
-                    is_advance(e, u.var, top, n)
-                }
-                UpdValue::Term(e) if cells.contains(&u.var) => {
-                    is_member(e, &group)
-                        && matches!(e, Expr::Read(_, ix)
-                            if ix.iter().all(|x| uses_ok(x, &group, &ranges)))
-                }
-                UpdValue::Term(e) => uses_ok(e, &group, &ranges),
-                UpdValue::Nondet => !group.contains(&u.var),
-                UpdValue::Any { cond, .. } => {
-                    !group.contains(&u.var) && uses_ok(cond, &group, &ranges)
-                }
-            };
-            if !ok {
-                return None;
-            }
-        }
-    }
+    let advanced = advanced(m, n, top, &group, &ranges, (&globals, &cells))?;
     if m.unsafes.iter().any(|u| !uses_ok(&u.body, &group, &ranges)) {
         return None;
     }
-    // Every member starts at one common constant, and init says nothing else of them.
-    let mut start = None;
-    let mut pinned = Vec::new();
-    for i in &m.inits {
-        let conj: Vec<&Expr> = match &i.body {
-            Expr::And(xs) => xs.iter().collect(),
-            e => vec![e],
-        };
-        for e in conj {
-            let pin = match e {
-                Expr::Cmp(CmpOp::Eq, a, b) => match (&**a, &**b) {
-                    (Expr::Read(v, _), c) | (c, Expr::Read(v, _)) if group.contains(v) => {
-                        fold(c, n).map(|c| (*v, c))
-                    }
-                    _ => None,
-                },
-                _ => None,
-            };
-            match pin {
-                Some((v, c)) => {
-                    if start.is_some_and(|s| s != c) {
-                        return None;
-                    }
-                    start = Some(c);
-                    pinned.push(v);
-                }
-                None if !uses_ok(e, &group, &ranges) => return None,
-                None => {}
-            }
-        }
-    }
-    if group.iter().any(|v| !pinned.contains(v)) {
+    if !pinned_alike(m, n, &group, &ranges) {
         return None;
     }
     // The reference: a counter a guard compares with a cell, and that advances.
@@ -355,6 +291,90 @@ fn detect_group(m: &Model, n: usize, group: Vec<VarId>) -> Option<Cyclic> {
         counters: globals.into_iter().filter(|&g| g != reference).collect(),
         cells,
     })
+}
+
+/// Per variable, whether a transition advances it; `None` unless every transition keeps
+/// the group's values apart from the rest (`uses_ok`) and stores into a counter only its
+/// advance, into a cell only a member's value.
+fn advanced(
+    m: &Model,
+    n: usize,
+    top: i64,
+    group: &[VarId],
+    ranges: &[usize],
+    (globals, cells): (&[VarId], &[VarId]),
+) -> Option<Vec<bool>> {
+    let mut advanced = vec![false; m.vars.len()];
+    for t in &m.transitions {
+        if !uses_ok(&t.guard, group, ranges) {
+            return None;
+        }
+        for u in &t.updates {
+            for ix in &u.index {
+                if let Index::Term(e) = ix
+                    && !uses_ok(e, group, ranges)
+                {
+                    return None;
+                }
+            }
+            let ok = match &u.value {
+                UpdValue::Term(e) if globals.contains(&u.var) => {
+                    advanced[u.var] = true;
+                    is_advance(e, u.var, top, n)
+                }
+                UpdValue::Term(e) if cells.contains(&u.var) => {
+                    is_member(e, group)
+                        && matches!(e, Expr::Read(_, ix)
+                            if ix.iter().all(|x| uses_ok(x, group, ranges)))
+                }
+                UpdValue::Term(e) => uses_ok(e, group, ranges),
+                UpdValue::Nondet => !group.contains(&u.var),
+                UpdValue::Any { cond, .. } => {
+                    !group.contains(&u.var) && uses_ok(cond, group, ranges)
+                }
+            };
+            if !ok {
+                return None;
+            }
+        }
+    }
+    Some(advanced)
+}
+
+/// Whether every member starts at one common constant, and init says nothing else of
+/// them.
+fn pinned_alike(m: &Model, n: usize, group: &[VarId], ranges: &[usize]) -> bool {
+    let mut start = None;
+    let mut pinned = Vec::new();
+    for i in &m.inits {
+        let conj: Vec<&Expr> = match &i.body {
+            Expr::And(xs) => xs.iter().collect(),
+            e => vec![e],
+        };
+        for e in conj {
+            let pin = match e {
+                Expr::Cmp(CmpOp::Eq, a, b) => match (&**a, &**b) {
+                    (Expr::Read(v, _), c) | (c, Expr::Read(v, _)) if group.contains(v) => {
+                        fold(c, n).map(|c| (*v, c))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            match pin {
+                Some((v, c)) => {
+                    if start.is_some_and(|s| s != c) {
+                        return false;
+                    }
+                    start = Some(c);
+                    pinned.push(v);
+                }
+                None if !uses_ok(e, group, ranges) => return false,
+                None => {}
+            }
+        }
+    }
+    group.iter().all(|v| pinned.contains(v))
 }
 
 /// The globals that `e` compares with a cell.

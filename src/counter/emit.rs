@@ -92,24 +92,7 @@ fn eliminate(ctx: &Ctx, moves: &[Move], init: &Expr, allowed: &[bool], preds: &[
         globals: Vec::new(),
     };
     let single = allowed.iter().filter(|&&a| a).count() == 1;
-    let base = ctx.gid.len();
-    // Global ids (in the counter model) with a linear change and a pinned initial value.
-    let mut lin: Vec<(VarId, i64)> = Vec::new();
-    let mut orig = vec![0; base];
-    for (&v, &g) in ctx.gid {
-        orig[g] = v;
-    }
-    for (g, &o) in orig.iter().enumerate() {
-        let var = &m.vars[o];
-        if !matches!(var.ty, Ty::Range(_)) || var.kind != VarKind::Global {
-            continue;
-        }
-        if moves.iter().all(|mv| delta(mv, g).is_some())
-            && let Some(x0) = pinned(init, g)
-        {
-            lin.push((g, x0));
-        }
-    }
+    let (lin, orig) = linear_globals(ctx, moves, init);
     if k == 0 {
         // No local state at this width (a range empty here): nothing to count.
         return none;
@@ -177,30 +160,58 @@ fn eliminate(ctx: &Ctx, moves: &[Move], init: &Expr, allowed: &[bool], preds: &[
             none.lemmas
                 .push(format!("#{{x : {}}} <> {e}", set.join(" || ")));
         }
-        // counter p = rhs - Σ_{j≠p} coef_j x_j
-        let mut e = int(rhs);
-        for (j, &a) in coef.iter().enumerate() {
-            if j == p || a == 0 {
-                continue;
-            }
-            let x = if j < k {
-                read(UNREDUCED + j)
-            } else {
-                read(lin[j - k].0)
-            };
-            let t = if a == 1 || a == -1 {
-                x
-            } else {
-                arith(ArithOp::Mul, int(a.abs()), x)
-            };
-            e = arith(if a > 0 { ArithOp::Sub } else { ArithOp::Add }, e, t);
-        }
-        none.expr[p] = Some(e);
+        none.expr[p] = Some(pivot_expr(&coef, p, rhs, k, &lin));
     }
     if let Some(cy) = ctx.cyc {
         modular(ctx, cy, moves, &rot, allowed, preds, &mut none);
     }
     none
+}
+
+/// The globals (ids in the counter model) with a linear change and a pinned initial
+/// value, and each global's id in the model: such globals may join a place invariant.
+fn linear_globals(ctx: &Ctx, moves: &[Move], init: &Expr) -> (Vec<(VarId, i64)>, Vec<VarId>) {
+    let m = ctx.m;
+    let mut lin: Vec<(VarId, i64)> = Vec::new();
+    let mut orig = vec![0; ctx.gid.len()];
+    for (&v, &g) in ctx.gid {
+        orig[g] = v;
+    }
+    for (g, &o) in orig.iter().enumerate() {
+        let var = &m.vars[o];
+        if !matches!(var.ty, Ty::Range(_)) || var.kind != VarKind::Global {
+            continue;
+        }
+        if moves.iter().all(|mv| delta(mv, g).is_some())
+            && let Some(x0) = pinned(init, g)
+        {
+            lin.push((g, x0));
+        }
+    }
+    (lin, orig)
+}
+
+/// Counter `p` solved from the invariant row `coef` (over the `k` counters, then the
+/// globals of `lin`) with constant `rhs`: rhs - Σ_{j≠p} coef_j x_j.
+fn pivot_expr(coef: &[i64], p: usize, rhs: i64, k: usize, lin: &[(VarId, i64)]) -> Expr {
+    let mut e = int(rhs);
+    for (j, &a) in coef.iter().enumerate() {
+        if j == p || a == 0 {
+            continue;
+        }
+        let x = if j < k {
+            read(UNREDUCED + j)
+        } else {
+            read(lin[j - k].0)
+        };
+        let t = if a == 1 || a == -1 {
+            x
+        } else {
+            arith(ArithOp::Mul, int(a.abs()), x)
+        };
+        e = arith(if a > 0 { ArithOp::Sub } else { ArithOp::Add }, e, t);
+    }
+    e
 }
 
 /// Rows e_c - e_rot(c): a vector orthogonal to them is constant on each orbit.
@@ -488,83 +499,20 @@ pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
         .map(|(c, d)| pred(m, &locals, c, d, cyc.as_ref()))
         .collect();
     let elim = eliminate(&ctx, &moves, &init, &allowed, &preds);
-    let mut prefix = "NfoldK".to_string();
-    while m.vars.iter().any(|v| v.name.starts_with(&prefix))
-        || m.ranges
-            .iter()
-            .any(|r| r.name.starts_with(&prefix.to_lowercase()))
-    {
-        prefix.push('X');
-    }
-    // Final ids: globals first, then the counters kept.
-    let mut fin: Vec<Expr> = Vec::new();
-    let mut kept = Vec::new();
-    for c in 0..cls.len() {
-        if elim.expr[c].is_none() {
-            fin.push(read(base + kept.len()));
-            kept.push(c);
-        } else {
-            fin.push(int(0));
-        }
-    }
-    // An elimination may read a counter eliminated by another (a modular one):
-    // as many passes as eliminations settle the chains.
-    let elims = elim.expr.iter().flatten().count();
-    for _ in 0..elims.max(1) {
-        for c in 0..cls.len() {
-            if let Some(e) = &elim.expr[c] {
-                fin[c] = remap(e, &fin, &[]);
-            }
-        }
-    }
+    let prefix = counter_prefix(m);
+    let (fin, kept) = final_counters(&elim, base);
     let remap = |e: &Expr| simplify(remap(e, &fin, &elim.globals), n);
     let mut out = m.clone();
-    out.ranges.push(RangeType {
-        name: format!("{}_count", prefix.to_lowercase()),
-        lo: SizeExpr::Lit(0),
-        hi: SizeExpr::Size,
-        span: Span::default(),
-    });
-    let count_ty = Ty::Range(out.ranges.len() - 1);
-    out.vars = globals.iter().map(|&v| m.vars[v].clone()).collect();
-    let mut counts = Vec::new();
-    for &c in &kept {
-        let name = format!("{prefix}{c}");
-        counts.push((name.clone(), format!("#{{x : {}}}", preds[c])));
-        out.vars.push(Var {
-            name,
-            kind: VarKind::Global,
-            dims: vec![],
-            ty: count_ty,
-            span: Span::default(),
-        });
-    }
+    let counts = declare_counts(&mut out, &globals, &kept, &preds, &prefix);
     let rot = ctx.rotation();
     out.transitions = moves
         .iter()
         .map(|mv| transition(mv, &fin, &remap, base, &kept, &rot, &elim.globals))
         .collect();
-    let mut init_c = vec![init.clone()];
-    let allowed_sum: Vec<Expr> = (0..cls.len())
-        .filter(|&c| allowed[c])
-        .map(|c| fin[c].clone())
-        .collect();
-    init_c.push(Expr::Cmp(
-        CmpOp::Eq,
-        Box::new(sum(allowed_sum)),
-        Box::new(Expr::Size),
-    ));
-    for c in (0..cls.len()).filter(|&c| !allowed[c]) {
-        init_c.push(Expr::Cmp(
-            CmpOp::Eq,
-            Box::new(fin[c].clone()),
-            Box::new(int(0)),
-        ));
-    }
     out.inits = vec![Init {
         params: 0,
         locals: vec![],
-        body: remap(&Expr::And(init_c)),
+        body: remap(&counter_init(&init, &allowed, &fin)),
         span: Span::default(),
     }];
     for (u, body) in out.unsafes.iter_mut().zip(&props) {
@@ -578,18 +526,7 @@ pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
     }
     out.ltls.clear();
     out.symmetry_breaks.clear();
-    let text = lang::print::model_text(&out);
-    let model = lang::load_str_with(
-        &format!("{} (counter view, width {n})", m.source.name),
-        &text,
-        &LoadOptions::of(m),
-    )
-    .map_err(|e| {
-        format!(
-            "the counter view does not read back: {}\n{text}",
-            e.render()
-        )
-    })?;
+    let model = read_back(m, n, &out)?;
     Ok(CounterView {
         width: n,
         model,
@@ -611,6 +548,119 @@ pub fn build(m: &Model, n: usize) -> Result<CounterView, String> {
                 (names, m.vars[cy.reference].name.clone(), cy.modulus())
             })
             .unwrap_or_default(),
+    })
+}
+
+/// The counter model's variables declared in `out` (a copy of the model): the globals,
+/// then a count per class kept, of a range 0..N added for them. Returns each count's
+/// name with the count it stands for (`#{x : P}`).
+fn declare_counts(
+    out: &mut Model,
+    globals: &[VarId],
+    kept: &[usize],
+    preds: &[String],
+    prefix: &str,
+) -> Vec<(String, String)> {
+    out.ranges.push(RangeType {
+        name: format!("{}_count", prefix.to_lowercase()),
+        lo: SizeExpr::Lit(0),
+        hi: SizeExpr::Size,
+        span: Span::default(),
+    });
+    let count_ty = Ty::Range(out.ranges.len() - 1);
+    out.vars = globals.iter().map(|&v| out.vars[v].clone()).collect();
+    let mut counts = Vec::new();
+    for &c in kept {
+        let name = format!("{prefix}{c}");
+        counts.push((name.clone(), format!("#{{x : {}}}", preds[c])));
+        out.vars.push(Var {
+            name,
+            kind: VarKind::Global,
+            dims: vec![],
+            ty: count_ty,
+            span: Span::default(),
+        });
+    }
+    counts
+}
+
+/// A prefix for the counters' names that no variable or range of `m` starts with.
+fn counter_prefix(m: &Model) -> String {
+    let mut prefix = "NfoldK".to_string();
+    while m.vars.iter().any(|v| v.name.starts_with(&prefix))
+        || m.ranges
+            .iter()
+            .any(|r| r.name.starts_with(&prefix.to_lowercase()))
+    {
+        prefix.push('X');
+    }
+    prefix
+}
+
+/// Each class's counter in its final form, and the classes whose counters are kept:
+/// final ids are the globals first (`base` of them), then the counters kept.
+fn final_counters(elim: &Elim, base: usize) -> (Vec<Expr>, Vec<usize>) {
+    let classes = elim.expr.len();
+    let mut fin: Vec<Expr> = Vec::new();
+    let mut kept = Vec::new();
+    for c in 0..classes {
+        if elim.expr[c].is_none() {
+            fin.push(read(base + kept.len()));
+            kept.push(c);
+        } else {
+            fin.push(int(0));
+        }
+    }
+    // An elimination may read a counter eliminated by another (a modular one):
+    // as many passes as eliminations settle the chains.
+    let elims = elim.expr.iter().flatten().count();
+    for _ in 0..elims.max(1) {
+        for c in 0..classes {
+            if let Some(e) = &elim.expr[c] {
+                fin[c] = remap(e, &fin, &[]);
+            }
+        }
+    }
+    (fin, kept)
+}
+
+/// The counter model's initial condition (before `remap`): the model's, with every
+/// process in a class `init` allows and none in the others.
+fn counter_init(init: &Expr, allowed: &[bool], fin: &[Expr]) -> Expr {
+    let mut init_c = vec![init.clone()];
+    let allowed_sum: Vec<Expr> = (0..fin.len())
+        .filter(|&c| allowed[c])
+        .map(|c| fin[c].clone())
+        .collect();
+    init_c.push(Expr::Cmp(
+        CmpOp::Eq,
+        Box::new(sum(allowed_sum)),
+        Box::new(Expr::Size),
+    ));
+    for c in (0..fin.len()).filter(|&c| !allowed[c]) {
+        init_c.push(Expr::Cmp(
+            CmpOp::Eq,
+            Box::new(fin[c].clone()),
+            Box::new(int(0)),
+        ));
+    }
+    Expr::And(init_c)
+}
+
+/// The counter model printed and read back through the front end, so that it is
+/// checked as any model is.
+fn read_back(m: &Model, n: usize, out: &Model) -> Result<Model, String> {
+    let text = lang::print::model_text(out);
+    lang::load_str_with(
+        &format!("{} (counter view, width {n})", m.source.name),
+        &text,
+        &LoadOptions::of(m),
+    )
+    .map_err(|e| {
+        format!(
+            "the counter view does not read back: {}\n{text}",
+            e.render()
+        )
     })
 }
 

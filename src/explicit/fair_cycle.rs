@@ -412,6 +412,42 @@ pub(super) fn fair_lasso(
         done: 0,
         cap: limits.budget.saturating_mul(WORK_PER_BUDGET).max(MIN_WORK),
     };
+    let sample = candidates(g, cycle_nodes)?;
+    // The component of the first (within half the work).
+    let mut half = Work {
+        limits,
+        done: 0,
+        cap: work.cap / 2,
+    };
+    let comp = component(g, sample[0], &mut half);
+    work.done = half.done;
+    let inside: Option<HashSet<u32>> = comp.as_ref().map(|c| c.iter().copied().collect());
+    let mut shortest = Shortest {
+        best: max_len,
+        cycles: Vec::new(),
+    };
+    greedy_bound(g, &sample, inside.as_ref(), &mut shortest, &mut work);
+    let out_of_work = in_rounds(g, &sample, inside.as_ref(), &mut shortest, &mut work);
+    if let (Some(comp), false) = (comp, out_of_work) {
+        rest_of_component(g, &sample, &comp, inside.as_ref(), &mut shortest, &mut work);
+    }
+    if shortest.cycles.is_empty() {
+        return None;
+    }
+    shortest_stem(
+        g,
+        inits,
+        &shortest,
+        inside.as_ref(),
+        !out_of_work,
+        &mut work,
+    )
+}
+
+/// The found cycle's accepting nodes the first rounds start from: at most `SAMPLE` of
+/// them, evenly spread along the cycle, so that a long cycle costs no more than a short
+/// one. `None` when there are none (or an atom cannot be evaluated on one).
+fn candidates(g: &mut Graph, cycle_nodes: &[Node]) -> Option<Vec<u32>> {
     let mut on_cycle: Vec<u32> = Vec::new();
     for (st, q) in cycle_nodes {
         let s = g.sys_id(st)?;
@@ -423,98 +459,128 @@ pub(super) fn fair_lasso(
     if on_cycle.is_empty() {
         return None;
     }
-    // At most `SAMPLE` of them, evenly spread along the cycle, are the first candidates.
-    let sample: Vec<u32> = if on_cycle.len() <= SAMPLE {
-        on_cycle.clone()
+    Some(if on_cycle.len() <= SAMPLE {
+        on_cycle
     } else {
         (0..SAMPLE)
             .map(|i| on_cycle[i * on_cycle.len() / SAMPLE])
             .collect()
-    };
-    // The component of the first (within half the work).
-    let mut half = Work {
-        limits,
-        done: 0,
-        cap: work.cap / 2,
-    };
-    let comp = component(g, sample[0], &mut half);
-    work.done = half.done;
-    let inside: Option<HashSet<u32>> = comp.as_ref().map(|c| c.iter().copied().collect());
-    let mut best = max_len;
-    let mut shortest: Vec<Vec<(u32, u32)>> = Vec::new();
-    let keep = |c: Vec<(u32, u32)>, best: &mut usize, shortest: &mut Vec<Vec<(u32, u32)>>| {
-        if c.len() < *best {
-            shortest.clear();
-            *best = c.len();
+    })
+}
+
+/// The shortest fair cycles found so far, all of the shortest length: ties are kept so
+/// that the stem can go to the nearest.
+struct Shortest {
+    best: usize,
+    cycles: Vec<Vec<(u32, u32)>>,
+}
+
+impl Shortest {
+    /// Keep `c` if it is no longer than the best so far (dropping the longer ones).
+    fn keep(&mut self, c: Vec<(u32, u32)>) {
+        if c.len() < self.best {
+            self.cycles.clear();
+            self.best = c.len();
         }
-        if c.len() == *best {
-            shortest.push(c);
+        if c.len() == self.best {
+            self.cycles.push(c);
         }
-    };
-    // A first bound, cheaply: a greedily built fair cycle through each candidate.
-    for &a in &sample {
-        if inside.as_ref().is_some_and(|c| !c.contains(&a)) {
+    }
+}
+
+/// A first bound, cheaply: a greedily built fair cycle through each candidate.
+fn greedy_bound(
+    g: &mut Graph,
+    sample: &[u32],
+    inside: Option<&HashSet<u32>>,
+    shortest: &mut Shortest,
+    work: &mut Work,
+) {
+    for &a in sample {
+        if inside.is_some_and(|c| !c.contains(&a)) {
             continue;
         }
-        match greedy_fair_cycle(g, a, inside.as_ref(), &mut work) {
-            Ok(Some(c)) => keep(c, &mut best, &mut shortest),
+        match greedy_fair_cycle(g, a, inside, work) {
+            Ok(Some(c)) => shortest.keep(c),
             Ok(None) => {}
             Err(()) => break,
         }
     }
-    // Shortest fair cycles through the candidates, in rounds with a doubling bound on
-    // the length, so that no candidate is searched far beyond the shortest cycle of
-    // another. Ties are all kept (the stem goes to the nearest).
+}
+
+/// Shortest fair cycles through the candidates, in rounds with a doubling bound on the
+/// length, so that no candidate is searched far beyond the shortest cycle of another.
+/// True when the work ran out.
+fn in_rounds(
+    g: &mut Graph,
+    sample: &[u32],
+    inside: Option<&HashSet<u32>>,
+    shortest: &mut Shortest,
+    work: &mut Work,
+) -> bool {
     let mut bound = 8;
-    let mut out_of_work = false;
-    'rounds: loop {
-        bound = bound.min(best);
+    loop {
+        bound = bound.min(shortest.best);
         let mut found = false;
-        for &a in &sample {
-            let within = inside.as_ref().filter(|c| c.contains(&a));
-            match fair_cycle(g, a, within, bound.min(best), &mut work) {
+        for &a in sample {
+            let within = inside.filter(|c| c.contains(&a));
+            match fair_cycle(g, a, within, bound.min(shortest.best), work) {
                 Ok(Some(c)) => {
                     found = true;
-                    keep(c, &mut best, &mut shortest);
+                    shortest.keep(c);
                 }
                 Ok(None) => {}
-                Err(()) => {
-                    out_of_work = true;
-                    break 'rounds;
-                }
+                Err(()) => return true,
             }
         }
-        if found || bound >= best {
-            break;
+        if found || bound >= shortest.best {
+            return false;
         }
         bound *= 2;
     }
-    // Then every other accepting node of the component, for a strictly shorter cycle.
+}
+
+/// Every accepting node of the component not among the candidates, for a strictly
+/// shorter cycle.
+fn rest_of_component(
+    g: &mut Graph,
+    sample: &[u32],
+    comp: &[u32],
+    inside: Option<&HashSet<u32>>,
+    shortest: &mut Shortest,
+    work: &mut Work,
+) {
     let mut seen: HashSet<u32> = sample.iter().copied().collect();
-    if let (Some(comp), false) = (comp, out_of_work) {
-        for v in comp {
-            if best <= 1 {
-                break;
-            }
-            if !g.accepting(v) || !seen.insert(v) {
-                continue;
-            }
-            match fair_cycle(g, v, inside.as_ref(), best - 1, &mut work) {
-                Ok(Some(c)) => keep(c, &mut best, &mut shortest),
-                Ok(None) => {}
-                Err(()) => break,
-            }
+    for &v in comp {
+        if shortest.best <= 1 {
+            break;
+        }
+        if !g.accepting(v) || !seen.insert(v) {
+            continue;
+        }
+        match fair_cycle(g, v, inside, shortest.best - 1, work) {
+            Ok(Some(c)) => shortest.keep(c),
+            Ok(None) => {}
+            Err(()) => break,
         }
     }
-    if shortest.is_empty() {
-        return None;
-    }
-    // A shortest stem to a node on a shortest fair cycle: breadth-first from the initial
-    // nodes, the first node met that lies on one of the cycles found, or (while the
-    // work lasts) through which a fair cycle of the shortest length passes. The cycle
-    // is entered there.
+}
+
+/// A shortest stem to a node on a shortest fair cycle: breadth-first from the initial
+/// nodes, the first node met that lies on one of the cycles found, or (while the work
+/// lasts, when `try_cycles`) through which a fair cycle of the shortest length passes.
+/// The cycle is entered there. Returns (index of the initial node in `inits`, stem,
+/// cycle).
+fn shortest_stem(
+    g: &mut Graph,
+    inits: &[Node],
+    shortest: &Shortest,
+    inside: Option<&HashSet<u32>>,
+    mut try_cycles: bool,
+    work: &mut Work,
+) -> Option<(usize, Vec<Step>, Vec<Step>)> {
     let mut targets: HashMap<u32, (usize, usize)> = HashMap::new();
-    for (c, cycle) in shortest.iter().enumerate() {
+    for (c, cycle) in shortest.cycles.iter().enumerate() {
         for (i, &(v, _)) in cycle.iter().enumerate() {
             targets.entry(v).or_insert((c, i));
         }
@@ -531,11 +597,10 @@ pub(super) fn fair_lasso(
         }
     }
     let mut stem_work = Work {
-        limits,
+        limits: work.limits,
         done: 0,
-        cap: limits.budget.max(MIN_GRAPH),
+        cap: work.limits.budget.max(MIN_GRAPH),
     };
-    let mut try_cycles = !out_of_work;
     let mut head = 0;
     let (hit, cycle) = loop {
         if head >= order.len() {
@@ -543,15 +608,15 @@ pub(super) fn fair_lasso(
         }
         let v = order[head].0;
         if let Some(&(c, i)) = targets.get(&v) {
-            let cycle = &shortest[c];
+            let cycle = &shortest.cycles[c];
             break (
                 head,
                 cycle[i..].iter().chain(&cycle[..i]).copied().collect(),
             );
         }
-        if try_cycles && inside.as_ref().is_none_or(|c| c.contains(&v)) {
-            let within = inside.as_ref().filter(|c| c.contains(&v));
-            match fair_cycle(g, v, within, best, &mut work) {
+        if try_cycles && inside.is_none_or(|c| c.contains(&v)) {
+            let within = inside.filter(|c| c.contains(&v));
+            match fair_cycle(g, v, within, shortest.best, work) {
                 Ok(Some(c)) => break (head, c),
                 Ok(None) => {}
                 Err(()) => try_cycles = false,

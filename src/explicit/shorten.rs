@@ -185,24 +185,7 @@ pub fn shorten(
         env: vec![0; l.locals.len().max(1)],
         process: lasso.process,
     };
-    let len = if lasso.is_deadlock() {
-        states.len()
-    } else {
-        states.len() - 1
-    };
-    let word: Vec<u64> = states[..len]
-        .iter()
-        .map(|s| letters.of(s))
-        .collect::<Option<_>>()?;
-    let next: Vec<usize> = (0..len)
-        .map(|i| {
-            if i + 1 < len {
-                i + 1
-            } else {
-                lasso.loop_start.min(len - 1)
-            }
-        })
-        .collect();
+    let (len, word, next) = lasso_word(&mut letters, lasso, states)?;
     let (good, viable) = product_of_lasso(&p.buchi, &word, &next);
     let nq = p.buchi.states.len();
     let bfs = Bfs {
@@ -210,28 +193,7 @@ pub fn shorten(
         buchi: &p.buchi,
         limits,
     };
-    // A family whose `init` leaves cells free has many initial states (millions at
-    // n = 8 for Peterson's lock): they count against the budget, and the limits are
-    // polled while they are listed.
-    let mut inits: Vec<Node> = Vec::new();
-    let mut listed = 0usize;
-    let mut over = false;
-    for_each_initial(&inst, &mut |st| {
-        if let Some(mask) = letters.of(st) {
-            for &q in &p.buchi.initial {
-                if p.buchi.states[q].matches(mask) {
-                    inits.push((st.to_vec(), q));
-                }
-            }
-        }
-        listed += 1;
-        over = listed.is_multiple_of(POLL) && limits.exceeded("initial states", inits.len());
-        !over
-    })
-    .ok()?;
-    if over {
-        return None;
-    }
+    let inits = initial_nodes(&inst, p, &mut letters, limits)?;
     let stem_to = |letters: &mut Letters, i: usize, qs: &[bool]| {
         let target = &states[i];
         bfs.path(letters, &inits, false, &|(s, q): &Node| {
@@ -254,11 +216,7 @@ pub fn shorten(
     };
     if lasso.fair && !lasso.is_deadlock() {
         // A shortest fair cycle through an accepting node of the found cycle's component.
-        let cycle_nodes: Vec<Node> = (lasso.loop_start..len)
-            .flat_map(|i| (0..nq).map(move |q| (i, q)))
-            .filter(|&(i, q)| good[i * nq + q])
-            .map(|(i, q)| (states[i].clone(), q))
-            .collect();
+        let cycle_nodes = accepting_on_cycle(lasso.loop_start..len, nq, &good, states);
         let mut g = Graph::new(&inst, p, lasso.process, l.locals.len().max(1));
         let cycle_len = lasso.steps.len() - lasso.loop_start;
         if let Some(short) = fair_lasso(&mut g, &inits, &cycle_nodes, cycle_len, limits)
@@ -277,11 +235,7 @@ pub fn shorten(
         } else {
             // The accepting node of the found cycle nearest to an initial state: a shortest
             // stem to it, then a shortest cycle through it.
-            let targets: Vec<Node> = (lasso.loop_start..len)
-                .flat_map(|i| (0..nq).map(move |q| (i, q)))
-                .filter(|&(i, q)| good[i * nq + q])
-                .map(|(i, q)| (states[i].clone(), q))
-                .collect();
+            let targets = accepting_on_cycle(lasso.loop_start..len, nq, &good, states);
             let (k, stem, node) =
                 bfs.path(&mut letters, &inits, false, &|n| targets.contains(n))?;
             let (_, cycle, _) =
@@ -301,6 +255,81 @@ pub fn shorten(
                 lasso.steps[lasso.loop_start..].to_vec(),
             ))
         })
+}
+
+/// The found lasso's word over its `len` distinct positions (its states, the last one
+/// left out unless it is a deadlock's), and each position's successor position:
+/// (len, word, next). `None` when an atom cannot be evaluated on a state.
+fn lasso_word(
+    letters: &mut Letters,
+    lasso: &Lasso,
+    states: &[State],
+) -> Option<(usize, Vec<u64>, Vec<usize>)> {
+    let len = if lasso.is_deadlock() {
+        states.len()
+    } else {
+        states.len() - 1
+    };
+    let word: Vec<u64> = states[..len]
+        .iter()
+        .map(|s| letters.of(s))
+        .collect::<Option<_>>()?;
+    let next: Vec<usize> = (0..len)
+        .map(|i| {
+            if i + 1 < len {
+                i + 1
+            } else {
+                lasso.loop_start.min(len - 1)
+            }
+        })
+        .collect();
+    Some((len, word, next))
+}
+
+/// The initial product nodes, or `None` past the limits. A family whose `init` leaves
+/// cells free has many initial states (millions at n = 8 for Peterson's lock): they
+/// count against the budget, and the limits are polled while they are listed.
+fn initial_nodes(
+    inst: &Instance,
+    p: &LtlProperty,
+    letters: &mut Letters,
+    limits: &Limits,
+) -> Option<Vec<Node>> {
+    let mut inits: Vec<Node> = Vec::new();
+    let mut listed = 0usize;
+    let mut over = false;
+    for_each_initial(inst, &mut |st| {
+        if let Some(mask) = letters.of(st) {
+            for &q in &p.buchi.initial {
+                if p.buchi.states[q].matches(mask) {
+                    inits.push((st.to_vec(), q));
+                }
+            }
+        }
+        listed += 1;
+        over = listed.is_multiple_of(POLL) && limits.exceeded("initial states", inits.len());
+        !over
+    })
+    .ok()?;
+    if over {
+        return None;
+    }
+    Some(inits)
+}
+
+/// The accepting product nodes (state, automaton state) at the cycle's positions
+/// `cycle` that `good` marks (the lasso's product, `nq` automaton states a position).
+fn accepting_on_cycle(
+    cycle: std::ops::Range<usize>,
+    nq: usize,
+    good: &[bool],
+    states: &[State],
+) -> Vec<Node> {
+    cycle
+        .flat_map(|i| (0..nq).map(move |q| (i, q)))
+        .filter(|&(i, q)| good[i * nq + q])
+        .map(|(i, q)| (states[i].clone(), q))
+        .collect()
 }
 
 /// The same infinite run, written shorter: the cycle entered one state earlier as long

@@ -40,75 +40,14 @@ pub fn candidates(ts: &Transys, max_atoms: usize, cap: usize) -> Vec<Lemma> {
     let ordered = !model.is_symmetric();
     let mut out: Vec<Lemma> = Vec::new();
     for k in 0..=MAX_PROCS.min(ts.agg.max) {
-        // The cells of processes 1..k and the globals, read through each choice of k
-        // processes of a reached state (increasing choices in an ordered family).
-        let positions: Vec<usize> = (0..ts.inst.slots.len())
-            .filter(|&s| {
-                let slot = &ts.inst.slots[s];
-                let var = &model.vars[slot.var];
-                slot.index
-                    .iter()
-                    .zip(&var.dims)
-                    .all(|(&i, &d)| d != Ty::Proc || (1..=k as i64).contains(&i))
-            })
-            .collect();
-        // Per width, each choice of processes with the places of the positions'
-        // cells in the state vectors (`None`: a cell missing at that width).
-        let mut reads: Vec<Vec<Read>> = vec![Vec::new(); ts.agg.max + 1];
-        for (w, at_w) in reads.iter_mut().enumerate().skip(k.max(1)) {
-            let mut tuple = Vec::with_capacity(k);
-            each_tuple(k, w, ordered, &mut tuple, &mut |t| {
-                at_w.push((t.to_vec(), places(ts, &r, &positions, t)));
-            });
-        }
-        let proc_valued: Vec<bool> = positions
-            .iter()
-            .map(|&s| model.vars[ts.inst.slots[s].var].ty == Ty::Proc)
-            .collect();
-        let mut views: HashSet<Vec<i64>> = HashSet::new();
-        for (i, vals) in r.values.iter().enumerate() {
-            for (t, at) in &reads[r.width[i]] {
-                let Some(at) = at else { continue };
-                let v: Vec<i64> = at
-                    .iter()
-                    .zip(&proc_valued)
-                    .map(|(&j, &pv)| {
-                        let x = vals[j];
-                        if pv && x >= 1 {
-                            t.iter()
-                                .position(|&p| p == x)
-                                .map_or(OTHER, |q| q as i64 + 1)
-                        } else {
-                            x
-                        }
-                    })
-                    .collect();
-                views.insert(v);
-            }
-        }
-        let views: Vec<Vec<i64>> = views.into_iter().collect();
+        // The cells of processes 1..k and the globals.
+        let positions = positions(ts, k);
+        let views = views(ts, &r, &positions, k, ordered);
         if views.is_empty() {
             continue;
         }
-        // Atoms (position, value) and the views showing each, as bits.
         let words = views.len().div_ceil(64);
-        let mut atoms: Vec<(usize, i64, Vec<u64>)> = Vec::new();
-        for (p, &s) in positions.iter().enumerate() {
-            let slot = &ts.inst.slots[s];
-            let proc_valued = model.vars[slot.var].ty == Ty::Proc;
-            for x in slot.lo..=slot.hi {
-                if proc_valued && x > k as i64 {
-                    continue;
-                }
-                let mut bits = vec![0u64; words];
-                for (j, v) in views.iter().enumerate() {
-                    if v[p] == x {
-                        bits[j / 64] |= 1 << (j % 64);
-                    }
-                }
-                atoms.push((p, x, bits));
-            }
-        }
+        let atoms = atoms(ts, &positions, &views, k);
         let start = out.len();
         let mut unseen: Vec<Vec<usize>> = Vec::new();
         for size in 1..=max_atoms {
@@ -142,6 +81,92 @@ pub fn candidates(ts: &Transys, max_atoms: usize, cap: usize) -> Vec<Lemma> {
         }
     }
     out
+}
+
+/// The positions of the cells of processes 1..k and of the globals, among the slots.
+fn positions(ts: &Transys, k: usize) -> Vec<usize> {
+    let model = ts.inst.model;
+    (0..ts.inst.slots.len())
+        .filter(|&s| {
+            let slot = &ts.inst.slots[s];
+            let var = &model.vars[slot.var];
+            slot.index
+                .iter()
+                .zip(&var.dims)
+                .all(|(&i, &d)| d != Ty::Proc || (1..=k as i64).contains(&i))
+        })
+        .collect()
+}
+
+/// The distinct views of the reached states: their positions' values read through each
+/// choice of k processes (increasing choices in an `ordered` family), a process-valued
+/// cell as the chosen process it points to (`OTHER` for none).
+fn views(ts: &Transys, r: &Reached, positions: &[usize], k: usize, ordered: bool) -> Vec<Vec<i64>> {
+    let model = ts.inst.model;
+    // Per width, each choice of processes with the places of the positions'
+    // cells in the state vectors (`None`: a cell missing at that width).
+    let mut reads: Vec<Vec<Read>> = vec![Vec::new(); ts.agg.max + 1];
+    for (w, at_w) in reads.iter_mut().enumerate().skip(k.max(1)) {
+        let mut tuple = Vec::with_capacity(k);
+        each_tuple(k, w, ordered, &mut tuple, &mut |t| {
+            at_w.push((t.to_vec(), places(ts, r, positions, t)));
+        });
+    }
+    let proc_valued: Vec<bool> = positions
+        .iter()
+        .map(|&s| model.vars[ts.inst.slots[s].var].ty == Ty::Proc)
+        .collect();
+    let mut views: HashSet<Vec<i64>> = HashSet::new();
+    for (i, vals) in r.values.iter().enumerate() {
+        for (t, at) in &reads[r.width[i]] {
+            let Some(at) = at else { continue };
+            let v: Vec<i64> = at
+                .iter()
+                .zip(&proc_valued)
+                .map(|(&j, &pv)| {
+                    let x = vals[j];
+                    if pv && x >= 1 {
+                        t.iter()
+                            .position(|&p| p == x)
+                            .map_or(OTHER, |q| q as i64 + 1)
+                    } else {
+                        x
+                    }
+                })
+                .collect();
+            views.insert(v);
+        }
+    }
+    views.into_iter().collect()
+}
+
+/// The atoms (position, value) over k processes, each with the views showing it as bits.
+fn atoms(
+    ts: &Transys,
+    positions: &[usize],
+    views: &[Vec<i64>],
+    k: usize,
+) -> Vec<(usize, i64, Vec<u64>)> {
+    let model = ts.inst.model;
+    let words = views.len().div_ceil(64);
+    let mut atoms: Vec<(usize, i64, Vec<u64>)> = Vec::new();
+    for (p, &s) in positions.iter().enumerate() {
+        let slot = &ts.inst.slots[s];
+        let proc_valued = model.vars[slot.var].ty == Ty::Proc;
+        for x in slot.lo..=slot.hi {
+            if proc_valued && x > k as i64 {
+                continue;
+            }
+            let mut bits = vec![0u64; words];
+            for (j, v) in views.iter().enumerate() {
+                if v[p] == x {
+                    bits[j / 64] |= 1 << (j % 64);
+                }
+            }
+            atoms.push((p, x, bits));
+        }
+    }
+    atoms
 }
 
 /// The places in the state vectors of the positions' cells read through the processes

@@ -39,69 +39,11 @@ pub fn findings(
     let mut cexs = Vec::new();
     let mut frames = 0;
     for n in p.min..=p.max {
-        let Ok(view) = counter::build(p.model, n) else {
+        let Some((lemmas, width_cexs, width_frames)) = width(eng, p, ctl, skip, n)? else {
             return Ok(None);
         };
-        // The view pays only where a global counts processes. Without one, every count
-        // the properties need is bounded by the few processes a clause names (mutex:
-        // at most one critical), which the per-process lemmas say at once, while the
-        // counter model makes IC3 learn the bound for each width again.
-        if view.counters.is_empty() {
-            if ctl.progress {
-                crate::progress::line(format!(
-                    "counter view, size {n}: no global counts processes; the per-process search"
-                ));
-            }
-            return Ok(None);
-        }
-        let cp = Problem::new(&view.model, n, n, p.props.clone());
-        // Cyclic counters: one-hot counts (ticket lock 1..10: 1.9 s CPU against 2.5 s
-        // binary, shared machine); the other views keep the binary counts they were
-        // measured with.
-        let enc = if view.relative.0.is_empty() {
-            Encoding::Binary
-        } else {
-            Encoding::OneHot
-        };
-        let mut ts = Transys::new(&view.model, n, n, enc);
-        let mut opts = eng.options(&cp, ctl);
-        opts.symmetry = false;
-        opts.progress = false;
-        opts.exclude = skip.iter().filter(|(_, w)| *w == n).copied().collect();
-        let out = prove(&mut ts, &opts)?;
-        if out.limit.is_some() || out.cexs.iter().any(|c| !matches!(c.key, PropId::Unsafe(_))) {
-            return Ok(None);
-        }
-        frames = frames.max(out.stats.frames);
-        cexs.extend(out.cexs.iter().map(|c| (c.key, n, c.depth)));
-        let Some(inv) = out.invariant else {
-            return Ok(None);
-        };
-        let mut lemmas: Vec<CertLemma> = view
-            .equalities
-            .iter()
-            .map(|e| lemma(e.clone(), false))
-            .collect();
-        for l in &inv {
-            let cl = l.to_cert(&ts, (n, n));
-            let cyclic = !view.relative.0.is_empty();
-            lemmas.push(if cl.no_range || cl.no_int_bound {
-                CertLemma { sizes: None, ..cl }
-            } else if cyclic {
-                spread(view.translate(&cl.body))
-            } else {
-                lemma(view.translate(&cl.body), false)
-            });
-        }
-        if ctl.progress {
-            crate::progress::line(format!(
-                "ic3 on the counter view, size {n}: {} classes, {} lemmas, {} violations ({:.2}s)",
-                view.classes,
-                lemmas.len(),
-                out.cexs.len(),
-                out.stats.seconds
-            ));
-        }
+        frames = frames.max(width_frames);
+        cexs.extend(width_cexs);
         per_width.push((n, lemmas));
     }
     let lemmas = merge(per_width, (p.min, p.max));
@@ -146,6 +88,83 @@ pub fn findings(
         checked: Some((cert, checks)),
         ..Findings::default()
     }))
+}
+
+/// What one width gave: the invariant's lemmas over the model's own cells, the
+/// violations found (property, width, depth) and the frames used.
+type Width = (Vec<CertLemma>, Vec<(PropId, usize, usize)>, usize);
+
+/// IC3 on the counter view at width `n`; `None` where `findings` gives up.
+fn width(
+    eng: &Ic3Engine,
+    p: &Problem,
+    ctl: &Control,
+    skip: &[(PropId, usize)],
+    n: usize,
+) -> Result<Option<Width>, String> {
+    let Ok(view) = counter::build(p.model, n) else {
+        return Ok(None);
+    };
+    // The view pays only where a global counts processes. Without one, every count
+    // the properties need is bounded by the few processes a clause names (mutex:
+    // at most one critical), which the per-process lemmas say at once, while the
+    // counter model makes IC3 learn the bound for each width again.
+    if view.counters.is_empty() {
+        if ctl.progress {
+            crate::progress::line(format!(
+                "counter view, size {n}: no global counts processes; the per-process search"
+            ));
+        }
+        return Ok(None);
+    }
+    let cp = Problem::new(&view.model, n, n, p.props.clone());
+    // Cyclic counters: one-hot counts (ticket lock 1..10: 1.9 s CPU against 2.5 s
+    // binary, shared machine); the other views keep the binary counts they were
+    // measured with.
+    let enc = if view.relative.0.is_empty() {
+        Encoding::Binary
+    } else {
+        Encoding::OneHot
+    };
+    let mut ts = Transys::new(&view.model, n, n, enc);
+    let mut opts = eng.options(&cp, ctl);
+    opts.symmetry = false;
+    opts.progress = false;
+    opts.exclude = skip.iter().filter(|(_, w)| *w == n).copied().collect();
+    let out = prove(&mut ts, &opts)?;
+    if out.limit.is_some() || out.cexs.iter().any(|c| !matches!(c.key, PropId::Unsafe(_))) {
+        return Ok(None);
+    }
+    let Some(inv) = &out.invariant else {
+        return Ok(None);
+    };
+    let mut lemmas: Vec<CertLemma> = view
+        .equalities
+        .iter()
+        .map(|e| lemma(e.clone(), false))
+        .collect();
+    for l in inv {
+        let cl = l.to_cert(&ts, (n, n));
+        let cyclic = !view.relative.0.is_empty();
+        lemmas.push(if cl.no_range || cl.no_int_bound {
+            CertLemma { sizes: None, ..cl }
+        } else if cyclic {
+            spread(view.translate(&cl.body))
+        } else {
+            lemma(view.translate(&cl.body), false)
+        });
+    }
+    if ctl.progress {
+        crate::progress::line(format!(
+            "ic3 on the counter view, size {n}: {} classes, {} lemmas, {} violations ({:.2}s)",
+            view.classes,
+            lemmas.len(),
+            out.cexs.len(),
+            out.stats.seconds
+        ));
+    }
+    let cexs = out.cexs.iter().map(|c| (c.key, n, c.depth)).collect();
+    Ok(Some((lemmas, cexs, out.stats.frames)))
 }
 
 /// The certificate's `engine` line.

@@ -263,21 +263,7 @@ impl Ic3Engine {
         let mut stats = Ic3Stats::default();
         let start = Instant::now();
         for w in small.seed + 1..=p.max {
-            let mut cands: Vec<Lemma> = Vec::new();
-            let mut cand_ages: Vec<usize> = Vec::new();
-            for (l, &age) in prev.iter().zip(&ages) {
-                let mut same = l.clone();
-                (same.lo, same.hi) = (w, w);
-                let moved = [Anchor::Nearer, Anchor::Upper, Anchor::Lower]
-                    .into_iter()
-                    .filter_map(|a| l.carried(p.model, w - 1, a));
-                for c in std::iter::once(same).chain(moved) {
-                    if !cands.contains(&c) {
-                        cands.push(c);
-                        cand_ages.push(age + 1);
-                    }
-                }
-            }
+            let (cands, cand_ages) = carried(p, w, &prev, &ages);
             let mut ts = Transys::new(p.model, w, w, Encoding::Binary);
             let (n, t0) = (cands.len(), Instant::now());
             let Some(kept) =
@@ -304,41 +290,10 @@ impl Ic3Engine {
             let (Some(found), true) = (out.invariant, out.cexs.is_empty()) else {
                 return Ok(None);
             };
-            // The lemmas true at w go on up, not only those the proof needed (the next
-            // size's proof may need them), unless no proof needed them for MAX_AGE
-            // rungs: carried with three guesses each, they would snowball.
             all.extend(found.iter().cloned());
-            ages = vec![0; found.len()];
-            prev = found;
-            for k in kept {
-                if prev.contains(&k) {
-                    continue;
-                }
-                let age = cands
-                    .iter()
-                    .position(|c| *c == k)
-                    .map_or(usize::MAX, |i| cand_ages[i]);
-                if age <= MAX_AGE {
-                    prev.push(k);
-                    ages.push(age);
-                }
-            }
+            (prev, ages) = going_up(found, kept, &cands, &cand_ages);
         }
-        // Equal lemmas of adjacent sizes become one over both; then the problem's sizes.
-        all.sort_by(|a, b| (&a.atoms, a.procs, a.lo).cmp(&(&b.atoms, b.procs, b.lo)));
-        let mut merged: Vec<Lemma> = Vec::new();
-        for mut l in all {
-            if let Some(m) = merged.last_mut()
-                && (&m.atoms, m.procs) == (&l.atoms, l.procs)
-                && l.lo <= m.hi + 1
-            {
-                m.hi = m.hi.max(l.hi);
-                continue;
-            }
-            (l.lo, l.hi) = (l.lo.max(p.min), l.hi.min(p.max));
-            merged.push(l);
-        }
-        merged.retain(|l| l.lo <= l.hi);
+        let merged = merge_adjacent(all, p);
         stats.lemmas = merged.len();
         stats.seconds = start.elapsed().as_secs_f64();
         Ok(Some(Ic3Outcome {
@@ -717,3 +672,73 @@ impl Ic3Engine {
 /// not possible today: its lemma matching does not look at the deadline (barrier_bug
 /// 1..16 runs past `--timeout`).
 const COUNTER_BUDGET: Duration = Duration::from_secs(10);
+
+/// The candidates at width `w` from the lemmas `prev` true at w - 1 (of rung ages
+/// `ages`): each lemma at w as it stands and restated at w by every anchor
+/// (`Lemma::carried`), without repeats, each with its age one rung older.
+fn carried(p: &Problem, w: usize, prev: &[Lemma], ages: &[usize]) -> (Vec<Lemma>, Vec<usize>) {
+    let mut cands: Vec<Lemma> = Vec::new();
+    let mut cand_ages: Vec<usize> = Vec::new();
+    for (l, &age) in prev.iter().zip(ages) {
+        let mut same = l.clone();
+        (same.lo, same.hi) = (w, w);
+        let moved = [Anchor::Nearer, Anchor::Upper, Anchor::Lower]
+            .into_iter()
+            .filter_map(|a| l.carried(p.model, w - 1, a));
+        for c in std::iter::once(same).chain(moved) {
+            if !cands.contains(&c) {
+                cands.push(c);
+                cand_ages.push(age + 1);
+            }
+        }
+    }
+    (cands, cand_ages)
+}
+
+/// The lemmas carried to the next rung, with their ages: the invariant `found` (age 0)
+/// and the others Houdini `kept`. The lemmas true at w go on up, not only those the
+/// proof needed (the next size's proof may need them), unless no proof needed them for
+/// MAX_AGE rungs: carried with three guesses each, they would snowball.
+fn going_up(
+    found: Vec<Lemma>,
+    kept: Vec<Lemma>,
+    cands: &[Lemma],
+    cand_ages: &[usize],
+) -> (Vec<Lemma>, Vec<usize>) {
+    let mut ages = vec![0; found.len()];
+    let mut prev = found;
+    for k in kept {
+        if prev.contains(&k) {
+            continue;
+        }
+        let age = cands
+            .iter()
+            .position(|c| *c == k)
+            .map_or(usize::MAX, |i| cand_ages[i]);
+        if age <= MAX_AGE {
+            prev.push(k);
+            ages.push(age);
+        }
+    }
+    (prev, ages)
+}
+
+/// The rungs' lemmas as one invariant: equal lemmas of adjacent sizes become one over
+/// both; then each is cut to the problem's sizes (and dropped if none is left).
+fn merge_adjacent(mut all: Vec<Lemma>, p: &Problem) -> Vec<Lemma> {
+    all.sort_by(|a, b| (&a.atoms, a.procs, a.lo).cmp(&(&b.atoms, b.procs, b.lo)));
+    let mut merged: Vec<Lemma> = Vec::new();
+    for mut l in all {
+        if let Some(m) = merged.last_mut()
+            && (&m.atoms, m.procs) == (&l.atoms, l.procs)
+            && l.lo <= m.hi + 1
+        {
+            m.hi = m.hi.max(l.hi);
+            continue;
+        }
+        (l.lo, l.hi) = (l.lo.max(p.min), l.hi.min(p.max));
+        merged.push(l);
+    }
+    merged.retain(|l| l.lo <= l.hi);
+    merged
+}

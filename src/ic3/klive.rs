@@ -22,6 +22,7 @@ use crate::cert::{CertLemma, Certificate};
 use crate::engine::{Control, Problem};
 use crate::lasso::Lasso;
 use crate::live::{self, LOOP_PROP, Product, Variant};
+use crate::model::ir::Model;
 use crate::proof::finish;
 use crate::proof::lemma::{self, Atom, Lemma, PVal, Rel};
 use crate::trace::Trace;
@@ -426,56 +427,13 @@ impl Ic3Engine {
         let (lo, hi) = (widths[0], *widths.last().unwrap());
         let ts = Transys::new(&prod.model, lo, hi, Encoding::Binary);
         let rounds = prod.model.vars.len() - 1;
-        let mut lemmas: Vec<CertLemma> = Vec::new();
-        for g in proved {
-            for (a, b) in runs(&g.widths) {
-                let bound = Lemma {
-                    lo: a,
-                    hi: b,
-                    procs: 0,
-                    atoms: vec![Atom {
-                        var: rounds,
-                        index: Vec::new(),
-                        value: PVal::Const(lemma::encode(Rel::Ge, g.k as i64)),
-                    }],
-                    ordered: false,
-                };
-                for l in g.lemmas.iter().chain(std::iter::once(&bound)) {
-                    let mut l = l.clone();
-                    (l.lo, l.hi) = (l.lo.max(a), l.hi.min(b));
-                    if l.lo <= l.hi {
-                        lemmas.push(l.to_cert(&ts, (lo, hi)));
-                    }
-                }
-            }
-        }
-        CertLemma::dedup(&mut lemmas);
+        let lemmas = product_lemmas(proved, &ts, rounds, (lo, hi));
         let pp = Problem {
             min: lo,
             max: hi,
             ..Problem::new(&prod.model, lo, hi, vec![0])
         };
-        let name = finish::key_name(&prod.model, PropId::Unsafe(0));
-        let without = |key: PropId| -> Vec<usize> {
-            widths
-                .iter()
-                .copied()
-                .filter(|w| !ranges.iter().any(|(k, t)| *k == key && t.size == *w))
-                .collect()
-        };
-        let mut claims = vec![
-            (name, widths.clone()),
-            (
-                finish::key_name(&prod.model, PropId::Range),
-                without(PropId::Range),
-            ),
-        ];
-        if prod.model.int_window.is_some() {
-            claims.push((
-                finish::key_name(&prod.model, PropId::IntBound),
-                without(PropId::IntBound),
-            ));
-        }
+        let claims = claims(&prod.model, &widths, ranges);
         let t0 = Instant::now();
         let (cert, checks) = finish::certify_at(
             &pp,
@@ -506,6 +464,69 @@ impl Ic3Engine {
         });
         Ok(Some((marked, accepted)))
     }
+}
+
+/// The certificate's lemmas over the product (`rounds` its round counter, `sizes` its
+/// aggregate): every proved group's lemmas, with k rounds not yet reached, at each run
+/// of its widths.
+fn product_lemmas(
+    proved: &[Proved],
+    ts: &Transys,
+    rounds: usize,
+    sizes: (usize, usize),
+) -> Vec<CertLemma> {
+    let mut lemmas: Vec<CertLemma> = Vec::new();
+    for g in proved {
+        for (a, b) in runs(&g.widths) {
+            let bound = Lemma {
+                lo: a,
+                hi: b,
+                procs: 0,
+                atoms: vec![Atom {
+                    var: rounds,
+                    index: Vec::new(),
+                    value: PVal::Const(lemma::encode(Rel::Ge, g.k as i64)),
+                }],
+                ordered: false,
+            };
+            for l in g.lemmas.iter().chain(std::iter::once(&bound)) {
+                let mut l = l.clone();
+                (l.lo, l.hi) = (l.lo.max(a), l.hi.min(b));
+                if l.lo <= l.hi {
+                    lemmas.push(l.to_cert(ts, sizes));
+                }
+            }
+        }
+    }
+    CertLemma::dedup(&mut lemmas);
+    lemmas
+}
+
+/// What the certificate claims of the product: its property at every width proved, and
+/// no range error (nor store leaving the int window) where none was found.
+fn claims(prod: &Model, widths: &[usize], ranges: &[(PropId, Trace)]) -> Vec<(String, Vec<usize>)> {
+    let name = finish::key_name(prod, PropId::Unsafe(0));
+    let without = |key: PropId| -> Vec<usize> {
+        widths
+            .iter()
+            .copied()
+            .filter(|w| !ranges.iter().any(|(k, t)| *k == key && t.size == *w))
+            .collect()
+    };
+    let mut claims = vec![
+        (name, widths.to_vec()),
+        (
+            finish::key_name(prod, PropId::Range),
+            without(PropId::Range),
+        ),
+    ];
+    if prod.int_window.is_some() {
+        claims.push((
+            finish::key_name(prod, PropId::IntBound),
+            without(PropId::IntBound),
+        ));
+    }
+    claims
 }
 
 #[cfg(test)]

@@ -585,82 +585,7 @@ impl Product {
         });
         let q_ty = Ty::Enum(m.enums.len() - 1);
         let base_vars = model.vars.len();
-        let mut shadows = Vec::new();
-        let closing = variant == Variant::LoopClosing;
-        for (v, var) in model.vars.iter().enumerate() {
-            if closing && var.kind != VarKind::Const {
-                let s = add_var(
-                    &mut m,
-                    format!("{cap}S_{}", var.name),
-                    var.kind,
-                    var.dims.clone(),
-                    var.ty,
-                );
-                shadows.push((v, s));
-            }
-        }
-        let global = VarKind::Global;
-        let q = add_var(&mut m, format!("{cap}Q"), global, vec![], q_ty);
-        let (q_saved, saved) = if closing {
-            (
-                Some(add_var(
-                    &mut m,
-                    format!("{cap}QSaved"),
-                    global,
-                    vec![],
-                    q_ty,
-                )),
-                Some(add_var(
-                    &mut m,
-                    format!("{cap}Saved"),
-                    global,
-                    vec![],
-                    Ty::Bool,
-                )),
-            )
-        } else {
-            (None, None)
-        };
-        let v = Vars {
-            q,
-            q_saved,
-            saved,
-            acc: (variant != Variant::Justice)
-                .then(|| add_var(&mut m, format!("{cap}Acc"), global, vec![], Ty::Bool)),
-            seen: (fair && variant != Variant::Justice).then(|| {
-                add_var(
-                    &mut m,
-                    format!("{cap}Seen"),
-                    VarKind::Array,
-                    vec![Ty::Proc],
-                    Ty::Bool,
-                )
-            }),
-            proc: (model.ltls[prop].params > 0).then(|| {
-                add_var(
-                    &mut m,
-                    format!("{cap}Proc"),
-                    VarKind::Const,
-                    vec![],
-                    Ty::Proc,
-                )
-            }),
-            shadows,
-            count: match variant {
-                Variant::LoopClosing | Variant::Justice => None,
-                Variant::Klive(k) => {
-                    m.ranges.push(RangeType {
-                        name: format!("{prefix}_rounds"),
-                        lo: SizeExpr::Lit(0),
-                        hi: SizeExpr::Lit(k as i64),
-                        span: span(),
-                    });
-                    let ty = Ty::Range(m.ranges.len() - 1);
-                    let var = add_var(&mut m, format!("{cap}Rounds"), global, vec![], ty);
-                    Some((var, k, ty))
-                }
-            },
-        };
+        let v = product_vars(&mut m, model, prop, fair, variant, (&prefix, &cap), q_ty);
         let b = Builder {
             orig: model,
             prop: &lp,
@@ -668,48 +593,12 @@ impl Product {
             q_ty,
             prefix: prefix.clone(),
         };
-        let targets: Vec<usize> = (0..nq)
-            .filter(|&q2| lp.buchi.states.iter().any(|s| s.succ.contains(&q2)))
-            .collect();
-        let mut transitions = Vec::new();
-        let mut origin = Vec::new();
-        for (t, tr) in model.transitions.iter().enumerate() {
-            for x in b.steps(tr, &targets) {
-                transitions.push(x);
-                origin.push(Origin::Step(t));
-            }
-        }
-        match variant {
-            Variant::LoopClosing => {
-                transitions.push(b.save(&m));
-                origin.push(Origin::Save);
-            }
-            Variant::Klive(_) => {
-                transitions.push(b.count());
-                origin.push(Origin::Count);
-            }
-            Variant::Justice => {}
-        }
-        for x in b.stutters(&targets) {
-            transitions.push(x);
-            origin.push(Origin::Stutter);
-        }
+        let (transitions, origin) = b.transitions(&m, variant, nq);
         m.transitions = transitions;
         m.inits.push(b.init());
         m.unsafes = vec![b.property(&m)];
         let (q_var, proc_var) = (b.v.q, b.v.proc);
-        let text = lang::print::model_text(&m);
-        let opts = LoadOptions {
-            data_value_names: true,
-            ..LoadOptions::of(model)
-        };
-        let checked = lang::load_str_with(&model.source.name, &text, &opts).map_err(|e| {
-            format!(
-                "the liveness product of `{}` does not read back: {}",
-                model.ltls[prop].name,
-                e.render()
-            )
-        })?;
+        let checked = read_back(model, prop, &m)?;
         if checked.transitions.len() != origin.len() {
             return Err("the liveness product lost transitions when read back".into());
         }
@@ -730,6 +619,134 @@ impl Product {
     pub fn text(&self) -> &str {
         &self.model.source.text
     }
+}
+
+/// The variables the product adds to `m` (a copy of `model`), in the order the printed
+/// product declares them: the shadows, the automaton state, the saved state, then what
+/// the variant and fairness need. `names` are the fresh prefix and its capitalised form.
+fn product_vars(
+    m: &mut Model,
+    model: &Model,
+    prop: usize,
+    fair: bool,
+    variant: Variant,
+    (prefix, cap): (&str, &str),
+    q_ty: Ty,
+) -> Vars {
+    let mut shadows = Vec::new();
+    let closing = variant == Variant::LoopClosing;
+    for (v, var) in model.vars.iter().enumerate() {
+        if closing && var.kind != VarKind::Const {
+            let s = add_var(
+                m,
+                format!("{cap}S_{}", var.name),
+                var.kind,
+                var.dims.clone(),
+                var.ty,
+            );
+            shadows.push((v, s));
+        }
+    }
+    let global = VarKind::Global;
+    let q = add_var(m, format!("{cap}Q"), global, vec![], q_ty);
+    let (q_saved, saved) = if closing {
+        (
+            Some(add_var(m, format!("{cap}QSaved"), global, vec![], q_ty)),
+            Some(add_var(m, format!("{cap}Saved"), global, vec![], Ty::Bool)),
+        )
+    } else {
+        (None, None)
+    };
+    Vars {
+        q,
+        q_saved,
+        saved,
+        acc: (variant != Variant::Justice)
+            .then(|| add_var(m, format!("{cap}Acc"), global, vec![], Ty::Bool)),
+        seen: (fair && variant != Variant::Justice).then(|| {
+            add_var(
+                m,
+                format!("{cap}Seen"),
+                VarKind::Array,
+                vec![Ty::Proc],
+                Ty::Bool,
+            )
+        }),
+        proc: (model.ltls[prop].params > 0)
+            .then(|| add_var(m, format!("{cap}Proc"), VarKind::Const, vec![], Ty::Proc)),
+        shadows,
+        count: match variant {
+            Variant::LoopClosing | Variant::Justice => None,
+            Variant::Klive(k) => {
+                m.ranges.push(RangeType {
+                    name: format!("{prefix}_rounds"),
+                    lo: SizeExpr::Lit(0),
+                    hi: SizeExpr::Lit(k as i64),
+                    span: span(),
+                });
+                let ty = Ty::Range(m.ranges.len() - 1);
+                let var = add_var(m, format!("{cap}Rounds"), global, vec![], ty);
+                Some((var, k, ty))
+            }
+        },
+    }
+}
+
+impl Builder<'_> {
+    /// The product's transitions, with what each comes from: every step per target
+    /// automaton state, the variant's own, then the stutters.
+    fn transitions(
+        &self,
+        m: &Model,
+        variant: Variant,
+        nq: usize,
+    ) -> (Vec<Transition>, Vec<Origin>) {
+        let (b, model, lp) = (self, self.orig, self.prop);
+        let targets: Vec<usize> = (0..nq)
+            .filter(|&q2| lp.buchi.states.iter().any(|s| s.succ.contains(&q2)))
+            .collect();
+        let mut transitions = Vec::new();
+        let mut origin = Vec::new();
+        for (t, tr) in model.transitions.iter().enumerate() {
+            for x in b.steps(tr, &targets) {
+                transitions.push(x);
+                origin.push(Origin::Step(t));
+            }
+        }
+        match variant {
+            Variant::LoopClosing => {
+                transitions.push(b.save(m));
+                origin.push(Origin::Save);
+            }
+            Variant::Klive(_) => {
+                transitions.push(b.count());
+                origin.push(Origin::Count);
+            }
+            Variant::Justice => {}
+        }
+        for x in b.stutters(&targets) {
+            transitions.push(x);
+            origin.push(Origin::Stutter);
+        }
+        (transitions, origin)
+    }
+}
+
+/// The product printed and read back by the front end, so that it is checked as any
+/// model is (and its text is what its certificates are checked against).
+fn read_back(model: &Model, prop: usize, m: &Model) -> Result<Model, String> {
+    let text = lang::print::model_text(m);
+    let opts = LoadOptions {
+        data_value_names: true,
+        ..LoadOptions::of(model)
+    };
+    lang::load_str_with(&model.source.name, &text, &opts).map_err(|e| {
+        format!(
+            "the liveness product of `{}` does not read back: {}",
+            model.ltls[prop].name,
+            e.render()
+        )
+    })
 }
 
 #[cfg(test)]

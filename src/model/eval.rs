@@ -325,10 +325,17 @@ fn fire_inner(inst: &Instance, st: &[i64], t: usize, params: &[i64]) -> Result<F
     for &(s, v) in &writes {
         base[s] = v;
     }
+    Ok(Fire::Enabled(choices(&base, &nondet)))
+}
+
+/// The successors from `base` (the state with the step's writes), one per combination
+/// of the options of the `nondet` cells, the last cell's option varying fastest: the
+/// values chosen and the state.
+fn choices(base: &[i64], nondet: &[(usize, Vec<i64>)]) -> Vec<(Vec<i64>, State)> {
     let mut out = Vec::new();
     let mut choice = vec![0usize; nondet.len()];
     loop {
-        let mut next = base.clone();
+        let mut next = base.to_vec();
         let mut vals = Vec::with_capacity(nondet.len());
         for (k, (slot, options)) in nondet.iter().enumerate() {
             next[*slot] = options[choice[k]];
@@ -338,7 +345,7 @@ fn fire_inner(inst: &Instance, st: &[i64], t: usize, params: &[i64]) -> Result<F
         let mut k = nondet.len();
         loop {
             if k == 0 {
-                return Ok(Fire::Enabled(out));
+                return out;
             }
             k -= 1;
             choice[k] += 1;

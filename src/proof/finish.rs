@@ -8,11 +8,12 @@ use crate::cert::{CertLemma, Certificate, text_hash};
 use crate::engine::{Control, Problem};
 use crate::model::ir::Model;
 use crate::proof::check::{self, SizeCheck};
-use crate::sat::SolverKind;
+use crate::sat::{SolverKind, Stop};
 use crate::trace::Trace;
 use crate::transys::frame::Encoding;
 use crate::transys::query::SymBreak;
-use crate::verdict::{PropId, Stats, Verdict};
+use crate::verdict::{Limit, Proof, PropId, PropResult, SizeReport, Stats, Verdict};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The keys of a problem: its `unsafe` properties, range errors, and `int_bound` when
@@ -230,37 +231,65 @@ pub fn conclude(
     ctl: &Control,
     engine: &'static str,
     solver: SolverKind,
-    f: Findings,
+    mut f: Findings,
     seconds: f64,
-) -> Result<(Vec<crate::verdict::SizeReport>, Option<Arc<Certificate>>), String> {
-    use crate::verdict::{Proof, PropResult, SizeReport};
-    use std::collections::HashMap;
+) -> Result<(Vec<SizeReport>, Option<Arc<Certificate>>), String> {
     let keys = keys(p);
-    let mut verdicts: HashMap<(PropId, usize), Verdict> = HashMap::new();
-    let mut errors: HashMap<usize, Vec<String>> = HashMap::new();
     // A limit reached while counterexamples are made shortest or the certificate is
     // checked leaves those answers unknown (not an internal error): the run's limit.
-    let stop = ctl.sat_stop();
-    let mut limit = f.limit;
-    let reached = |stop: &crate::sat::Stop| {
-        Some(if stop.interrupted() {
-            crate::verdict::Limit::Interrupted
-        } else {
-            crate::verdict::Limit::Timeout
-        })
+    let mut d = Decided {
+        verdicts: HashMap::new(),
+        errors: HashMap::new(),
+        limit: f.limit,
+        stop: ctl.sat_stop(),
     };
-    for (k, t) in f.traces {
-        verdicts.insert((k, t.size), Verdict::violated(t));
+    for (k, t) in std::mem::take(&mut f.traces) {
+        d.verdicts.insert((k, t.size), Verdict::violated(t));
     }
+    shorten_cexs(p, ctl, solver, &f.cexs, &mut d);
+    let lemmas_count = f.invariant.as_ref().map(|(l, _, _)| l.len());
+    let certificate = certify_invariant(p, ctl, engine, solver, &keys, &mut f, &mut d)?;
+    let reports = size_reports(p, engine, &f, seconds, &keys, lemmas_count, d);
+    Ok((reports, certificate))
+}
+
+/// What `conclude` has decided so far: the verdicts by (key, size), the errors met at
+/// each size, and the run's limit, with the stop that limit comes from.
+struct Decided {
+    verdicts: HashMap<(PropId, usize), Verdict>,
+    errors: HashMap<usize, Vec<String>>,
+    limit: Option<Limit>,
+    stop: Stop,
+}
+
+/// The limit `stop` was reached by.
+fn reached(stop: &Stop) -> Option<Limit> {
+    Some(if stop.interrupted() {
+        Limit::Interrupted
+    } else {
+        Limit::Timeout
+    })
+}
+
+/// Every counterexample not yet decided made shortest and replayed (unknown once the
+/// run's limit is reached).
+fn shorten_cexs(
+    p: &Problem,
+    ctl: &Control,
+    solver: SolverKind,
+    cexs: &[(PropId, usize, usize)],
+    d: &mut Decided,
+) {
     // Properties first: range errors at a size whose properties are all violated are
     // decided only up to the deepest violation, as every engine does (BMC then finds
     // none deeper, and the size gets no range-error row).
-    let mut cexs = f.cexs.clone();
+    let mut cexs = cexs.to_vec();
     cexs.sort_by_key(|c| !matches!(c.0, PropId::Unsafe(_)));
-    for &(k, n, d) in &cexs {
-        if verdicts.contains_key(&(k, n)) {
+    for &(k, n, depth) in &cexs {
+        if d.verdicts.contains_key(&(k, n)) {
             continue;
         }
+        let verdicts = &d.verdicts;
         let all_violated = || {
             p.props.iter().all(|&u| {
                 verdicts
@@ -268,104 +297,129 @@ pub fn conclude(
                     .is_some_and(|v| v.trace().is_some())
             })
         };
-        if stop.now() {
-            limit = limit.or(reached(&stop));
-            verdicts.insert((k, n), Verdict::Unknown);
+        if d.stop.now() {
+            d.limit = d.limit.or(reached(&d.stop));
+            d.verdicts.insert((k, n), Verdict::Unknown);
             continue;
         }
-        let v = match shortest(p, k, n, d, solver, ctl) {
+        let v = match shortest(p, k, n, depth, solver, ctl) {
             Ok(t) => Verdict::violated(t),
-            Err(_) if stop.now() => {
-                limit = limit.or(reached(&stop));
+            Err(_) if d.stop.now() => {
+                d.limit = d.limit.or(reached(&d.stop));
                 Verdict::Unknown
             }
             Err(_) if !matches!(k, PropId::Unsafe(_)) && !p.props.is_empty() && all_violated() => {
                 Verdict::Unknown
             }
             Err(e) => {
-                errors
+                d.errors
                     .entry(n)
                     .or_default()
                     .push(format!("{}: {e}", key_name(p.model, k)));
                 Verdict::Unknown
             }
         };
-        verdicts.insert((k, n), v);
+        d.verdicts.insert((k, n), v);
     }
-    let mut certificate = None;
-    let lemmas_count = f.invariant.as_ref().map(|(l, _, _)| l.len());
-    if let Some((lemmas, induction, simple_path)) = f.invariant {
-        let claims: Vec<(String, Vec<usize>)> = keys
-            .iter()
-            .map(|&k| {
-                let sizes = p
-                    .sizes()
-                    .into_iter()
-                    .filter(|&n| !verdicts.contains_key(&(k, n)))
-                    .collect();
-                (key_name(p.model, k), sizes)
-            })
-            .collect();
-        let t0 = std::time::Instant::now();
-        let how = f.how.unwrap_or(engine);
-        let mine = self::certificate(p, how, induction, simple_path, lemmas, claims);
-        let (cert, checks, before) = match f.checked {
-            Some((c, checks)) if *c == mine => (c, checks, true),
-            _ => {
-                let (c, checks) = check_at_every_size(p, mine, solver, ctl)?;
-                (c, checks, false)
+}
+
+/// The findings' invariant, if any, certified for every (key, size) not yet decided and
+/// checked at every size (unless `certify` already checked this very certificate);
+/// where the check accepts it, those keys hold. Returns the certificate.
+fn certify_invariant(
+    p: &Problem,
+    ctl: &Control,
+    engine: &'static str,
+    solver: SolverKind,
+    keys: &[PropId],
+    f: &mut Findings,
+    d: &mut Decided,
+) -> Result<Option<Arc<Certificate>>, String> {
+    let Some((lemmas, induction, simple_path)) = f.invariant.take() else {
+        return Ok(None);
+    };
+    let claims: Vec<(String, Vec<usize>)> = keys
+        .iter()
+        .map(|&k| {
+            let sizes = p
+                .sizes()
+                .into_iter()
+                .filter(|&n| !d.verdicts.contains_key(&(k, n)))
+                .collect();
+            (key_name(p.model, k), sizes)
+        })
+        .collect();
+    let t0 = std::time::Instant::now();
+    let how = f.how.unwrap_or(engine);
+    let mine = self::certificate(p, how, induction, simple_path, lemmas, claims);
+    let (cert, checks, before) = match f.checked.take() {
+        Some((c, checks)) if *c == mine => (c, checks, true),
+        _ => {
+            let (c, checks) = check_at_every_size(p, mine, solver, ctl)?;
+            (c, checks, false)
+        }
+    };
+    if ctl.progress {
+        crate::progress::line(if before {
+            format!(
+                "certificate of {} lemmas checked at sizes {}..{} before it was kept",
+                cert.lemmas.len(),
+                p.min,
+                p.max
+            )
+        } else {
+            format!(
+                "certificate of {} lemmas checked at sizes {}..{} in {:.2}s",
+                cert.lemmas.len(),
+                p.min,
+                p.max,
+                t0.elapsed().as_secs_f64()
+            )
+        });
+    }
+    for c in &checks {
+        for (i, &k) in keys.iter().enumerate() {
+            if d.verdicts.contains_key(&(k, c.size)) || !cert.proves[i].1.contains(&c.size) {
+                continue;
             }
-        };
-        if ctl.progress {
-            crate::progress::line(if before {
-                format!(
-                    "certificate of {} lemmas checked at sizes {}..{} before it was kept",
-                    cert.lemmas.len(),
-                    p.min,
-                    p.max
-                )
+            let v = if c.accepted() {
+                Verdict::Holds(Proof::Invariant {
+                    engine,
+                    certificate: cert.clone(),
+                })
             } else {
-                format!(
-                    "certificate of {} lemmas checked at sizes {}..{} in {:.2}s",
-                    cert.lemmas.len(),
-                    p.min,
-                    p.max,
-                    t0.elapsed().as_secs_f64()
-                )
-            });
+                Verdict::Unknown
+            };
+            d.verdicts.insert((k, c.size), v);
         }
-        for c in &checks {
-            for (i, &k) in keys.iter().enumerate() {
-                if verdicts.contains_key(&(k, c.size)) || !cert.proves[i].1.contains(&c.size) {
-                    continue;
-                }
-                let v = if c.accepted() {
-                    Verdict::Holds(Proof::Invariant {
-                        engine,
-                        certificate: cert.clone(),
-                    })
-                } else {
-                    Verdict::Unknown
-                };
-                verdicts.insert((k, c.size), v);
-            }
-            if !c.unchecked.is_empty() {
-                limit = limit.or(reached(&stop));
-            }
-            for e in &c.failures {
-                errors
-                    .entry(c.size)
-                    .or_default()
-                    .push(format!("the certificate failed its check: {e}"));
-            }
+        if !c.unchecked.is_empty() {
+            d.limit = d.limit.or(reached(&d.stop));
         }
-        certificate = Some(cert);
+        for e in &c.failures {
+            d.errors
+                .entry(c.size)
+                .or_default()
+                .push(format!("the certificate failed its check: {e}"));
+        }
     }
+    Ok(Some(cert))
+}
+
+/// One report per size from what was decided: every other key bounded or unknown.
+fn size_reports(
+    p: &Problem,
+    engine: &'static str,
+    f: &Findings,
+    seconds: f64,
+    keys: &[PropId],
+    lemmas_count: Option<usize>,
+    mut d: Decided,
+) -> Vec<SizeReport> {
     let mut reports = Vec::new();
     for n in p.sizes() {
         let mut results = Vec::new();
-        for &k in &keys {
-            let v = verdicts.remove(&(k, n)).unwrap_or(match f.bounded {
+        for &k in keys {
+            let v = d.verdicts.remove(&(k, n)).unwrap_or(match f.bounded {
                 Some(b) => Verdict::NoViolationUpTo(b),
                 None => Verdict::Unknown,
             });
@@ -388,8 +442,8 @@ pub fn conclude(
             results,
             seconds,
             shared_time: p.max > p.min,
-            limit,
-            internal_errors: errors.remove(&n).unwrap_or_default(),
+            limit: d.limit,
+            internal_errors: d.errors.remove(&n).unwrap_or_default(),
             stats: Stats {
                 proof_depth: f.proof_depth,
                 lemmas: lemmas_count,
@@ -399,5 +453,5 @@ pub fn conclude(
             ..SizeReport::default()
         });
     }
-    Ok((reports, certificate))
+    reports
 }

@@ -171,50 +171,7 @@ impl<'a> Block<'a> {
                 }
                 ix.iter().try_for_each(|x| self.formula(x, Pol::Both))
             }
-            Expr::Cmp(op, a, b) => {
-                let (cell, other) = match (self.standin(a), self.standin(b)) {
-                    (Some(_), Some(w)) => {
-                        return Err(self.fail(
-                            w,
-                            format!(
-                                "two stand-in cells are compared (`{}`: the stand-in would merge their targets)",
-                                self.text(e)
-                            ),
-                        ));
-                    }
-                    (Some(v), None) => (&**a, (v, &**b)),
-                    (None, Some(v)) => (&**b, (v, &**a)),
-                    (None, None) => {
-                        self.formula(a, Pol::Both)?;
-                        return self.formula(b, Pol::Both);
-                    }
-                };
-                let (v, other) = other;
-                if !matches!(op, CmpOp::Eq | CmpOp::Ne) {
-                    return Err(self.fail(
-                        v,
-                        format!("its cell is compared by order (`{}`)", self.text(e)),
-                    ));
-                }
-                if !self.kept(other) {
-                    let whom = match other {
-                        Expr::Local(_) => "a quantified (or `init`, or update-bound) variable",
-                        _ => "a term whose value the restriction does not keep",
-                    };
-                    return Err(self.fail(
-                        v,
-                        format!(
-                            "its cell is compared with {whom} (`{}`: only parameters, existential witnesses, process globals and `#0` are covered)",
-                            self.text(e)
-                        ),
-                    ));
-                }
-                // The cell's own index: any process term (read as an index).
-                if let Expr::Read(_, ix) = cell {
-                    ix.iter().try_for_each(|x| self.formula(x, Pol::Both))?;
-                }
-                self.formula(other, Pol::Both)
-            }
+            Expr::Cmp(op, a, b) => self.comparison(e, *op, a, b),
             Expr::Arith(_, a, b) | Expr::Iff(a, b) => {
                 self.formula(a, Pol::Both)?;
                 self.formula(b, Pol::Both)
@@ -256,6 +213,53 @@ impl<'a> Block<'a> {
                 self.formula(body, pol)
             }
         }
+    }
+
+    /// The comparison `e` (`a op b`): a stand-in cell may be compared only by `=` or
+    /// `<>`, and only with a term whose value the restriction keeps.
+    fn comparison(&mut self, e: &Expr, op: CmpOp, a: &Expr, b: &Expr) -> Result<(), Outside> {
+        let (cell, other) = match (self.standin(a), self.standin(b)) {
+            (Some(_), Some(w)) => {
+                return Err(self.fail(
+                    w,
+                    format!(
+                        "two stand-in cells are compared (`{}`: the stand-in would merge their targets)",
+                        self.text(e)
+                    ),
+                ));
+            }
+            (Some(v), None) => (a, (v, b)),
+            (None, Some(v)) => (b, (v, a)),
+            (None, None) => {
+                self.formula(a, Pol::Both)?;
+                return self.formula(b, Pol::Both);
+            }
+        };
+        let (v, other) = other;
+        if !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+            return Err(self.fail(
+                v,
+                format!("its cell is compared by order (`{}`)", self.text(e)),
+            ));
+        }
+        if !self.kept(other) {
+            let whom = match other {
+                Expr::Local(_) => "a quantified (or `init`, or update-bound) variable",
+                _ => "a term whose value the restriction does not keep",
+            };
+            return Err(self.fail(
+                v,
+                format!(
+                    "its cell is compared with {whom} (`{}`: only parameters, existential witnesses, process globals and `#0` are covered)",
+                    self.text(e)
+                ),
+            ));
+        }
+        // The cell's own index: any process term (read as an index).
+        if let Expr::Read(_, ix) = cell {
+            ix.iter().try_for_each(|x| self.formula(x, Pol::Both))?;
+        }
+        self.formula(other, Pol::Both)
     }
 
     fn set(&mut self, l: LocalId, role: Role) {

@@ -34,6 +34,18 @@ pub fn applies(model: &Model, ltls: &[usize]) -> bool {
             .all(|&k| crate::live::response::of(model, &model.ltls[k].name).is_ok())
 }
 
+/// Why the rank engine does not try property `name` of the model, if it does not: it
+/// reads no `int` nor the extra process id, and only a response property has a ranking
+/// proof.
+fn refused(model: &Model, name: &str) -> Option<String> {
+    if model.int_window.is_some() || model.extra_proc.is_some() {
+        return Some(
+            "the rank engine does not read models with `int` or the extra process id".into(),
+        );
+    }
+    crate::live::response::of(model, name).err()
+}
+
 impl RankEngine {
     /// Every `ltl` property of `p` proved at every size (auto's step 2 for `ltl`): the reports,
     /// handed to `report`, and the outcome; `None`, with nothing reported, when some
@@ -110,16 +122,8 @@ impl RankEngine {
             proved: Vec::new(),
             failed: Vec::new(),
         };
-        if p.model.int_window.is_some() || p.model.extra_proc.is_some() {
-            out.failed.push((
-                p.min,
-                "the rank engine does not read models with `int` or the extra process id".into(),
-            ));
-            return Ok(out);
-        }
-        // Only a response property has a ranking proof: the others are not tried.
-        if let Err(e) = crate::live::response::of(p.model, &name) {
-            out.failed.push((p.min, e));
+        if let Some(why) = refused(p.model, &name) {
+            out.failed.push((p.min, why));
             return Ok(out);
         }
         // A probe first: the smallest sizes with more than one process (a ranking
@@ -137,21 +141,7 @@ impl RankEngine {
                 return Ok(probe);
             }
         }
-        let t = Instant::now();
-        let inv = super::invariant(p.model, p.min, p.max, self.solver, ctl)?;
-        if ctl.progress {
-            crate::progress::line(format!(
-                "rank: the invariant at sizes {}..{}: {} ({:.2}s)",
-                p.min,
-                p.max,
-                match &inv {
-                    Some((l, _)) => format!("{} lemmas", l.len()),
-                    None => "none (a limit)".into(),
-                },
-                t.elapsed().as_secs_f64()
-            ));
-        }
-        let Some((lemmas, held)) = inv else {
+        let Some((lemmas, held)) = self.invariant(p, ctl)? else {
             out.failed.push((
                 p.min,
                 "no invariant of the model (a limit stopped IC3)".into(),
@@ -199,6 +189,26 @@ impl RankEngine {
             }
         }
         Ok(out)
+    }
+
+    /// The model's invariant at the problem's sizes (`rank::invariant`), said when
+    /// progress is shown.
+    fn invariant(&self, p: &Problem, ctl: &Control) -> Result<Option<super::Invariant>, String> {
+        let t = Instant::now();
+        let inv = super::invariant(p.model, p.min, p.max, self.solver, ctl)?;
+        if ctl.progress {
+            crate::progress::line(format!(
+                "rank: the invariant at sizes {}..{}: {} ({:.2}s)",
+                p.min,
+                p.max,
+                match &inv {
+                    Some((l, _)) => format!("{} lemmas", l.len()),
+                    None => "none (a limit)".into(),
+                },
+                t.elapsed().as_secs_f64()
+            ));
+        }
+        Ok(inv)
     }
 
     /// The report of size n of property k.

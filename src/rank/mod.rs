@@ -203,6 +203,9 @@ fn atoms_of<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 /// A local state: one value per local cell.
 type Val = Vec<i64>;
 
+/// The local states of the process, and the steps between them by index.
+type LocalSteps = (Vec<Val>, BTreeMap<usize, Vec<usize>>);
+
 /// A phase under construction: a local state of i, perhaps with an atom's polarity.
 #[derive(Clone, Debug)]
 struct Phase {
@@ -412,9 +415,50 @@ impl<'a> Search<'a> {
     }
 
     fn run(&mut self) -> Result<Result<Ranking, String>, String> {
+        let (seen, edges) = match self.local_states()? {
+            Ok(x) => x,
+            Err(e) => return Ok(Err(e)),
+        };
+        // The order: a phase after every phase it steps to (nearest the goal first).
+        let Some(order) = topo(seen.len(), &edges) else {
+            return Ok(Err(
+                "the local states of the process form a cycle of steps without the response".into(),
+            ));
+        };
+        // 3. Each phase: helpful, ranked, or split by an atom.
+        let mut phases: Vec<Phase> = Vec::new();
+        for k in order {
+            let v = seen[k].clone();
+            let whole = Phase {
+                val: v.clone(),
+                atom: None,
+                helpful: false,
+                weights: Vec::new(),
+            };
+            if let Some(ph) = self.classify(whole)? {
+                phases.push(ph);
+                continue;
+            }
+            let Some((lo, hi)) = self.split(&v)? else {
+                return Ok(Err(format!(
+                    "the local state {} of the process is neither helpful nor ranked",
+                    self.val_text(&v, &self.var.clone())
+                )));
+            };
+            phases.push(lo);
+            phases.push(hi);
+        }
+        let var = self.var.clone();
+        let other = self.other.clone();
+        let phases = self.rank_phases(&phases, &var, &other);
+        Ok(Ok(Ranking { var, other, phases }))
+    }
+
+    /// Step 2: the local states of i from A without B, and the steps between them (by
+    /// their index in the first); `Ok(Err(_))` when they are too many.
+    fn local_states(&mut self) -> Result<Result<LocalSteps, String>, String> {
         let p = self.p;
         let (a0, b0, b1) = (self.a0, self.b[0], self.b[1]);
-        // 2. The local states of i from A without B, and the steps between them.
         let mut todo = self.enumerate(&[a0, -b0], p, 0)?;
         let mut seen: Vec<Val> = Vec::new();
         let mut edges: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -441,71 +485,51 @@ impl<'a> Search<'a> {
             );
             edges.entry(a).or_default().push(b);
         }
-        // The order: a phase after every phase it steps to (nearest the goal first).
-        let Some(order) = topo(seen.len(), &edges) else {
-            return Ok(Err(
-                "the local states of the process form a cycle of steps without the response".into(),
-            ));
-        };
-        // 3. Each phase: helpful, ranked, or split by an atom.
-        let mut phases: Vec<Phase> = Vec::new();
-        for k in order {
-            let v = seen[k].clone();
-            let whole = Phase {
+        Ok(Ok((seen, edges)))
+    }
+
+    /// The phase of local state `v` split by the first atom whose halves do not step
+    /// into each other both ways and are each helpful or ranked: the lower half
+    /// (nearest the goal) first. `None` when no atom splits it.
+    fn split(&mut self, v: &Val) -> Result<Option<(Phase, Phase)>, String> {
+        let (b0, b1) = (self.b[0], self.b[1]);
+        for at in 0..self.atoms.len() {
+            let half = |pol| Phase {
                 val: v.clone(),
-                atom: None,
+                atom: Some((at, pol)),
                 helpful: false,
                 weights: Vec::new(),
             };
-            if let Some(ph) = self.classify(whole)? {
-                phases.push(ph);
+            let (t, f) = (half(true), half(false));
+            let (t0, t1, f0, f1) = (
+                self.phase_lit(&t, 0),
+                self.phase_lit(&t, 1),
+                self.phase_lit(&f, 0),
+                self.phase_lit(&f, 1),
+            );
+            let t_to_f = self.sat(&[t0, -b0, f1, -b1])?;
+            let f_to_t = self.sat(&[f0, -b0, t1, -b1])?;
+            if t_to_f && f_to_t {
                 continue;
             }
-            let mut done = false;
-            for at in 0..self.atoms.len() {
-                let half = |pol| Phase {
-                    val: v.clone(),
-                    atom: Some((at, pol)),
-                    helpful: false,
-                    weights: Vec::new(),
-                };
-                let (t, f) = (half(true), half(false));
-                let (t0, t1, f0, f1) = (
-                    self.phase_lit(&t, 0),
-                    self.phase_lit(&t, 1),
-                    self.phase_lit(&f, 0),
-                    self.phase_lit(&f, 1),
-                );
-                let t_to_f = self.sat(&[t0, -b0, f1, -b1])?;
-                let f_to_t = self.sat(&[f0, -b0, t1, -b1])?;
-                if t_to_f && f_to_t {
-                    continue;
-                }
-                // The lower half (nearest the goal) first.
-                let (lo, hi) = if t_to_f { (f, t) } else { (t, f) };
-                let (Some(lo), Some(hi)) = (self.classify(lo)?, self.classify(hi)?) else {
-                    continue;
-                };
-                phases.push(lo);
-                phases.push(hi);
-                done = true;
-                break;
-            }
-            if !done {
-                return Ok(Err(format!(
-                    "the local state {} of the process is neither helpful nor ranked",
-                    self.val_text(&v, &self.var.clone())
-                )));
-            }
+            let (lo, hi) = if t_to_f { (f, t) } else { (t, f) };
+            let (Some(lo), Some(hi)) = (self.classify(lo)?, self.classify(hi)?) else {
+                continue;
+            };
+            return Ok(Some((lo, hi)));
         }
-        let var = self.var.clone();
-        let other = self.other.clone();
-        let phases = phases
+        Ok(None)
+    }
+
+    /// The phases as the ranking states them: each local state as a formula over `var`
+    /// (with its atom's polarity), its weights over `other`.
+    fn rank_phases(&self, phases: &[Phase], var: &str, other: &str) -> Vec<RankPhase> {
+        phases
             .iter()
             .map(|ph| RankPhase {
                 helpful: ph.helpful,
                 formula: {
-                    let mut f = self.val_text(&ph.val, &var);
+                    let mut f = self.val_text(&ph.val, var);
                     if let Some((k, pol)) = ph.atom {
                         let a = &self.atoms[k];
                         f = if pol {
@@ -519,11 +543,10 @@ impl<'a> Search<'a> {
                 weights: ph
                     .weights
                     .iter()
-                    .map(|(w, v)| (*w, self.val_text(v, &other)))
+                    .map(|(w, v)| (*w, self.val_text(v, other)))
                     .collect(),
             })
-            .collect();
-        Ok(Ok(Ranking { var, other, phases }))
+            .collect()
     }
 
     /// The phase as helpful or ranked, or `None`.

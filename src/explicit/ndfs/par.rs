@@ -30,6 +30,7 @@ use super::walk::{Unfold, Walk};
 use super::{Algorithm, NdfsOptions, NdfsResult, NdfsStats};
 use crate::ltl::LtlProperty;
 use crate::model::compiled::Compiled;
+use crate::model::dead::Dead;
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
 use crate::verdict::Limit;
@@ -63,29 +64,8 @@ pub(super) fn search(
     } else {
         "parallel SCC"
     };
-    // The limits are polled while the initial states are listed: an instance may have
-    // millions of them, all rejected by the automaton's initial labels (issue 28's
-    // generated model, seed 20261135 at size 4: 3^17).
     let mut seeding = Run::new(opts, n, phase, start);
-    let seeded = each_initial(&inst, dead.as_ref(), &mut |words, st| {
-        if seeding.due() {
-            seeding
-                .check(seeds.len(), 0, 0, seeds.bytes())
-                .map_err(Found::Limit)?;
-        }
-        let Ok(mask) = x.atom_mask(st) else {
-            return Err(Found::InitAtoms(Vec::new()));
-        };
-        let mut key = Vec::new();
-        x.canonical(st, &mut key, None);
-        let state = if key.is_empty() { words } else { &key[..] };
-        for &q in &x.buchi.initial {
-            if x.label_ok(q, mask) {
-                seeds.seed(state, q as u64);
-            }
-        }
-        Ok(())
-    });
+    let seeded = seed(&inst, dead.as_ref(), &mut x, &mut seeds, &mut seeding);
     let algorithm = if use_sym {
         Algorithm::SymmetryParScc
     } else {
@@ -130,36 +110,12 @@ pub(super) fn search(
         max_depth: g.levels,
         ..NdfsStats::default()
     };
-    super::prof::line(|| {
-        format!(
-            "explore: {:.3} s wall, main thread {:.3} s CPU (index), {} nodes, {} edges \
-             ({} stored), {} levels; tables {} MiB, arenas {} MiB, index {} MiB",
-            wall.elapsed().as_secs_f64(),
-            super::prof::thread_cpu() - cpu,
-            g.nodes,
-            g.edges,
-            g.stored_edges,
-            g.levels,
-            g.parts.iter().map(|p| p.memory_bytes()).sum::<usize>() >> 20,
-            g.arenas.iter().map(|a| a.capacity() * 4).sum::<usize>() >> 20,
-            (g.ids * 8) >> 20,
-        )
-    });
+    profile_explore(&g, wall, cpu);
     let cpu = super::prof::thread_cpu();
     let run = Run::new(opts, n, phase, start);
     let mut tarjan = Tarjan::new(&g);
     let outcome = tarjan.run(&mut || run.interrupted().is_some());
-    super::prof::line(|| {
-        format!(
-            "decompose: {:.3} s CPU, of which {:.3} s testing components; {} components, \
-             {} candidates, largest {} nodes",
-            super::prof::thread_cpu() - cpu,
-            tarjan.test_cpu,
-            tarjan.components(),
-            tarjan.candidates,
-            tarjan.largest,
-        )
-    });
+    profile_decompose(&tarjan, cpu);
     stats.bytes = g.bytes + tarjan.bytes();
     if opts.max_memory.is_some_and(|m| stats.bytes > m) {
         return Some(done(stats, Found::Limit(Limit::Memory)));
@@ -180,6 +136,74 @@ pub(super) fn search(
         }
     };
     Some(done(stats, found))
+}
+
+/// The initial product nodes seeded: every initial state (its canonical form under
+/// symmetry) with each initial automaton state its labels allow. The limits are polled
+/// meanwhile: an instance may have millions of initial states, all rejected by the
+/// automaton's initial labels (issue 28's generated model, seed 20261135 at size 4:
+/// 3^17).
+fn seed(
+    inst: &Instance,
+    dead: Option<&Dead>,
+    x: &mut Expander,
+    seeds: &mut Seeds,
+    seeding: &mut Run,
+) -> Found {
+    each_initial(inst, dead, &mut |words, st| {
+        if seeding.due() {
+            seeding
+                .check(seeds.len(), 0, 0, seeds.bytes())
+                .map_err(Found::Limit)?;
+        }
+        let Ok(mask) = x.atom_mask(st) else {
+            return Err(Found::InitAtoms(Vec::new()));
+        };
+        let mut key = Vec::new();
+        x.canonical(st, &mut key, None);
+        let state = if key.is_empty() { words } else { &key[..] };
+        for &q in &x.buchi.initial {
+            if x.label_ok(q, mask) {
+                seeds.seed(state, q as u64);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The exploration's profile line (`NFOLD_LIVE_PROFILE`), from `wall` and the main
+/// thread's CPU time `cpu` when it started.
+fn profile_explore(g: &Graph, wall: Instant, cpu: f64) {
+    super::prof::line(|| {
+        format!(
+            "explore: {:.3} s wall, main thread {:.3} s CPU (index), {} nodes, {} edges \
+             ({} stored), {} levels; tables {} MiB, arenas {} MiB, index {} MiB",
+            wall.elapsed().as_secs_f64(),
+            super::prof::thread_cpu() - cpu,
+            g.nodes,
+            g.edges,
+            g.stored_edges,
+            g.levels,
+            g.parts.iter().map(|p| p.memory_bytes()).sum::<usize>() >> 20,
+            g.arenas.iter().map(|a| a.capacity() * 4).sum::<usize>() >> 20,
+            (g.ids * 8) >> 20,
+        )
+    });
+}
+
+/// The decomposition's profile line, from the CPU time `cpu` when it started.
+fn profile_decompose(tarjan: &Tarjan, cpu: f64) {
+    super::prof::line(|| {
+        format!(
+            "decompose: {:.3} s CPU, of which {:.3} s testing components; {} components, \
+             {} candidates, largest {} nodes",
+            super::prof::thread_cpu() - cpu,
+            tarjan.test_cpu,
+            tarjan.components(),
+            tarjan.candidates,
+            tarjan.largest,
+        )
+    });
 }
 
 /// What the lasso of a found component is built from.

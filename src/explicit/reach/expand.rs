@@ -218,6 +218,45 @@ impl Outbox {
             + self.fresh.memory_bytes()
     }
 
+    /// Record what firing compiled transition `k` from state `node` (at `depth`) gave;
+    /// returns the number of successors it had.
+    #[inline]
+    fn outcome(&mut self, out_k: Outcome, k: usize, depth: usize, node: usize) -> usize {
+        let found = |kind| Some(Found { depth, node, kind });
+        match out_k {
+            Outcome::Disabled => 0,
+            Outcome::Enabled(c) => {
+                self.fired[k] |= c > 0;
+                c
+            }
+            Outcome::Fault => {
+                // Not reported as dead: the range error is reported instead.
+                self.fired[k] = true;
+                if self.range.is_none() {
+                    self.range = found(Kind::RangeTrans { ctrans: k });
+                }
+                0
+            }
+            Outcome::IntBound => {
+                // Not reported as dead: leaving the window is reported instead.
+                self.fired[k] = true;
+                if self.int.is_none() {
+                    self.int = found(Kind::IntBound { ctrans: k });
+                }
+                0
+            }
+        }
+    }
+
+    /// Once the block is expanded: its transitions counted, and a slot in `new_at` for
+    /// every successor.
+    fn sealed(&mut self) {
+        self.transitions = self.total as u64;
+        if self.new_at.len() < self.total {
+            self.new_at.resize_with(self.total, || AtomicU64::new(0));
+        }
+    }
+
     fn clear(&mut self) {
         for x in &mut self.new_at[..self.total] {
             *x.get_mut() = 0;
@@ -349,35 +388,7 @@ pub(super) fn expand(
                 }
                 out.total += 1;
             });
-            let k = k as usize;
-            let found = |kind| {
-                Some(Found {
-                    depth: blk.depth,
-                    node,
-                    kind,
-                })
-            };
-            match out_k {
-                Outcome::Disabled => {}
-                Outcome::Enabled(c) => {
-                    enabled += c;
-                    out.fired[k] |= c > 0;
-                }
-                Outcome::Fault => {
-                    // Not reported as dead: the range error is reported instead.
-                    out.fired[k] = true;
-                    if out.range.is_none() {
-                        out.range = found(Kind::RangeTrans { ctrans: k });
-                    }
-                }
-                Outcome::IntBound => {
-                    // Not reported as dead: leaving the window is reported instead.
-                    out.fired[k] = true;
-                    if out.int.is_none() {
-                        out.int = found(Kind::IntBound { ctrans: k });
-                    }
-                }
-            }
+            enabled += out.outcome(out_k, k as usize, blk.depth, node);
         }
         if enabled == 0 && ctx.deadlock && out.deadlock.is_none() {
             out.deadlock = Some(Found {
@@ -387,10 +398,7 @@ pub(super) fn expand(
             });
         }
     }
-    out.transitions = out.total as u64;
-    if out.new_at.len() < out.total {
-        out.new_at.resize_with(out.total, || AtomicU64::new(0));
-    }
+    out.sealed();
 }
 
 /// How far ahead of an insert its table entry is fetched.

@@ -495,22 +495,7 @@ impl<'a> Search<'a> {
                 };
                 shared.run_block(rec, cursor, end, depth, sources, &mut work);
                 cursor = end;
-                if opts.max_states.is_some_and(|m| rec.count >= m) && cursor < rec.count {
-                    limit = Some(Limit::MaxStates);
-                }
-                if opts.deadline.is_some_and(|d| Instant::now() >= d) {
-                    limit = Some(Limit::Timeout);
-                }
-                if opts
-                    .stop
-                    .as_ref()
-                    .is_some_and(|f| f.load(Ordering::Relaxed))
-                {
-                    limit = Some(Limit::Interrupted);
-                }
-                if opts.max_memory.is_some_and(|m| bytes(parts, outs, rec) > m) {
-                    limit = Some(Limit::Memory);
-                }
+                limit = block_limit(opts, parts, outs, rec, cursor);
                 if opts.progress && last_progress.elapsed().as_secs_f64() >= 1.0 {
                     last_progress = Instant::now();
                     let t = start.elapsed().as_secs_f64();
@@ -631,6 +616,35 @@ impl Shared<'_, '_> {
 }
 
 /// Bytes held by the visited set, the parent records, the queue and the buffers.
+/// The limit of `opts` reached once the states before `cursor` are expanded, if any
+/// (the last of them checked when several are).
+fn block_limit(
+    opts: &ReachOptions,
+    parts: &[RwLock<Part>],
+    outs: &[RwLock<Outbox>],
+    rec: &Records,
+    cursor: usize,
+) -> Option<Limit> {
+    let mut limit = None;
+    if opts.max_states.is_some_and(|m| rec.count >= m) && cursor < rec.count {
+        limit = Some(Limit::MaxStates);
+    }
+    if opts.deadline.is_some_and(|d| Instant::now() >= d) {
+        limit = Some(Limit::Timeout);
+    }
+    if opts
+        .stop
+        .as_ref()
+        .is_some_and(|f| f.load(Ordering::Relaxed))
+    {
+        limit = Some(Limit::Interrupted);
+    }
+    if opts.max_memory.is_some_and(|m| bytes(parts, outs, rec) > m) {
+        limit = Some(Limit::Memory);
+    }
+    limit
+}
+
 fn bytes(parts: &[RwLock<Part>], outs: &[RwLock<Outbox>], rec: &Records) -> usize {
     let stores: usize = parts
         .iter()

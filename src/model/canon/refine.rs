@@ -154,29 +154,8 @@ impl Symmetry {
                 }
                 sig[p] = h;
             }
-            // Cells pointing at p from other processes' own cells, gathered in one pass
-            // over the cells (the multiset of (colour of q, cell) per target p).
             if !self.sortable {
-                for b in pointed.iter_mut() {
-                    b.clear();
-                }
-                for (q, (own, &cq)) in self.own.iter().zip(col.iter()).enumerate() {
-                    for (k, &s) in own.iter().enumerate() {
-                        let v = st[s];
-                        if self.moves[s].proc_valued && v >= 1 && v as usize <= n {
-                            let p = v as usize - 1;
-                            if p != q {
-                                pointed[p].push(mix(cq as u64, k as u64));
-                            }
-                        }
-                    }
-                }
-                for (sp, b) in sig.iter_mut().zip(pointed.iter_mut()) {
-                    b.sort_unstable();
-                    for &x in b.iter() {
-                        *sp = mix(*sp, x);
-                    }
-                }
+                self.mix_pointed(st, col, sig, pointed);
             }
             order.clear();
             order.extend(0..n);
@@ -197,6 +176,34 @@ impl Symmetry {
                 return;
             }
             distinct = d;
+        }
+    }
+
+    /// Each process's signature mixed with the cells pointing at it from other
+    /// processes' own cells, gathered in one pass over the cells (the multiset of
+    /// (colour of q, cell) per target p).
+    #[inline]
+    fn mix_pointed(&self, st: &[i64], col: &[u32], sig: &mut [u64], pointed: &mut [Vec<u64>]) {
+        let n = self.n;
+        for b in pointed.iter_mut() {
+            b.clear();
+        }
+        for (q, (own, &cq)) in self.own.iter().zip(col.iter()).enumerate() {
+            for (k, &s) in own.iter().enumerate() {
+                let v = st[s];
+                if self.moves[s].proc_valued && v >= 1 && v as usize <= n {
+                    let p = v as usize - 1;
+                    if p != q {
+                        pointed[p].push(mix(cq as u64, k as u64));
+                    }
+                }
+            }
+        }
+        for (sp, b) in sig.iter_mut().zip(pointed.iter_mut()) {
+            b.sort_unstable();
+            for &x in b.iter() {
+                *sp = mix(*sp, x);
+            }
         }
     }
 }

@@ -288,6 +288,56 @@ impl Walk<'_> {
             None => Ok(()),
         }
     }
+
+    /// Every formula and update of the model walked, each where it is (for the note).
+    fn model(&mut self) -> Result<(), NotFinite> {
+        for i in &self.m.inits {
+            self.span = i.span;
+            self.place = "init".into();
+            self.locals(&i.locals)?;
+            self.formula(&i.body)?;
+        }
+        for u in &self.m.unsafes {
+            self.span = u.span;
+            self.place = u.quoted();
+            self.locals(&u.locals)?;
+            self.formula(&u.body)?;
+        }
+        for l in &self.m.ltls {
+            self.span = l.span;
+            self.place = format!("ltl `{}`", l.name);
+            self.locals(&l.locals)?;
+            for a in l.body.atoms() {
+                self.formula(a)?;
+            }
+        }
+        for t in &self.m.transitions {
+            self.span = t.span;
+            self.place = format!("transition `{}`", t.name);
+            self.locals(&t.locals)?;
+            self.formula(&t.guard)?;
+            for u in &t.updates {
+                self.span = u.span;
+                for ix in &u.index {
+                    if let Index::Term(x) = ix {
+                        self.formula(x)?;
+                    }
+                }
+                match &u.value {
+                    UpdValue::Term(e) if self.m.is_int_var(u.var) => {
+                        if let Some(w) = self.value(e)? {
+                            self.classes.union(u.var, w);
+                        }
+                    }
+                    UpdValue::Term(e) => self.formula(e)?,
+                    UpdValue::Nondet if self.m.is_int_var(u.var) => self.free.push(u.var),
+                    UpdValue::Nondet => {}
+                    UpdValue::Any { cond, .. } => self.formula(cond)?,
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `X + k`, `k + X` or `X - k` (k a literal) of an int cell X: the cell, its indices
@@ -349,51 +399,7 @@ pub fn analyse_with(m: &Model, steps: bool) -> Result<Option<Plan>, NotFinite> {
             walk.free.push(k);
         }
     }
-    for i in &m.inits {
-        walk.span = i.span;
-        walk.place = "init".into();
-        walk.locals(&i.locals)?;
-        walk.formula(&i.body)?;
-    }
-    for u in &m.unsafes {
-        walk.span = u.span;
-        walk.place = u.quoted();
-        walk.locals(&u.locals)?;
-        walk.formula(&u.body)?;
-    }
-    for l in &m.ltls {
-        walk.span = l.span;
-        walk.place = format!("ltl `{}`", l.name);
-        walk.locals(&l.locals)?;
-        for a in l.body.atoms() {
-            walk.formula(a)?;
-        }
-    }
-    for t in &m.transitions {
-        walk.span = t.span;
-        walk.place = format!("transition `{}`", t.name);
-        walk.locals(&t.locals)?;
-        walk.formula(&t.guard)?;
-        for u in &t.updates {
-            walk.span = u.span;
-            for ix in &u.index {
-                if let Index::Term(x) = ix {
-                    walk.formula(x)?;
-                }
-            }
-            match &u.value {
-                UpdValue::Term(e) if m.is_int_var(u.var) => {
-                    if let Some(w) = walk.value(e)? {
-                        walk.classes.union(u.var, w);
-                    }
-                }
-                UpdValue::Term(e) => walk.formula(e)?,
-                UpdValue::Nondet if m.is_int_var(u.var) => walk.free.push(u.var),
-                UpdValue::Nondet => {}
-                UpdValue::Any { cond, .. } => walk.formula(cond)?,
-            }
-        }
-    }
+    walk.model()?;
     // A class holding a value no literal names may not compare two of its cells.
     let free_roots: Vec<VarId> = walk
         .free
@@ -438,10 +444,9 @@ pub fn analyse_with(m: &Model, steps: bool) -> Result<Option<Plan>, NotFinite> {
     if intervals {
         values.push(LitVal::Between(prev, None));
     }
-    let vars = (0..m.vars.len()).filter(|&v| m.is_int_var(v)).collect();
     Ok(Some(Plan {
         values,
-        vars,
+        vars: (0..m.vars.len()).filter(|&v| m.is_int_var(v)).collect(),
         steps: walk.steps == Some(true),
     }))
 }

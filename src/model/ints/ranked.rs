@@ -374,41 +374,60 @@ pub fn analyse(m: &Model) -> Result<Option<Ranking>, NotRanked> {
             walk.formula(a)?;
         }
     }
-    for (ti, t) in m.transitions.iter().enumerate() {
-        walk.span = t.span;
-        walk.place = format!("transition `{}`", t.name);
-        walk.formula(&t.guard)?;
-        for u in &t.updates {
-            walk.span = u.span;
-            for ix in &u.index {
-                if let Index::Term(x) = ix {
-                    walk.formula(x)?;
-                }
-            }
-            let bound = u.index.iter().any(|x| matches!(x, Index::Bind(_)));
-            match &u.value {
-                UpdValue::Term(e) if m.is_int_var(u.var) => {
-                    walk.stored(u.var, ti, e, true, bound)?
-                }
-                UpdValue::Term(e) => {
-                    if let T::Cell(v) = walk.term(e)? {
-                        return Err(walk.no(format!(
-                            "the int `{}` copied into `{}`, which is not an int",
-                            m.vars[v].name, m.vars[u.var].name
-                        )));
+    walk.transitions()?;
+    Ok(Some(Ranking {
+        classes: rank_classes(&mut walk),
+    }))
+}
+
+impl Walk<'_> {
+    /// Every transition's guard and updates walked: a store into an int is recorded
+    /// (`stored`), and an int may flow nowhere but into an int.
+    fn transitions(&mut self) -> Result<(), NotRanked> {
+        let m = self.m;
+        for (ti, t) in m.transitions.iter().enumerate() {
+            self.span = t.span;
+            self.place = format!("transition `{}`", t.name);
+            self.formula(&t.guard)?;
+            for u in &t.updates {
+                self.span = u.span;
+                for ix in &u.index {
+                    if let Index::Term(x) = ix {
+                        self.formula(x)?;
                     }
                 }
-                UpdValue::Nondet if m.is_int_var(u.var) => {
-                    return Err(walk.no(format!(
-                        "`{} := .` (any value of the int window)",
-                        m.vars[u.var].name
-                    )));
+                let bound = u.index.iter().any(|x| matches!(x, Index::Bind(_)));
+                match &u.value {
+                    UpdValue::Term(e) if m.is_int_var(u.var) => {
+                        self.stored(u.var, ti, e, true, bound)?
+                    }
+                    UpdValue::Term(e) => {
+                        if let T::Cell(v) = self.term(e)? {
+                            return Err(self.no(format!(
+                                "the int `{}` copied into `{}`, which is not an int",
+                                m.vars[v].name, m.vars[u.var].name
+                            )));
+                        }
+                    }
+                    UpdValue::Nondet if m.is_int_var(u.var) => {
+                        return Err(self.no(format!(
+                            "`{} := .` (any value of the int window)",
+                            m.vars[u.var].name
+                        )));
+                    }
+                    UpdValue::Nondet => {}
+                    UpdValue::Any { cond, .. } => self.formula(cond)?,
                 }
-                UpdValue::Nondet => {}
-                UpdValue::Any { cond, .. } => walk.formula(cond)?,
             }
         }
+        Ok(())
     }
+}
+
+/// The classes of ints that share values, each with its largest literal (a class with
+/// none is left out), its increments and the global proved to bound it.
+fn rank_classes(walk: &mut Walk) -> Vec<Class> {
+    let m = walk.m;
     let inits = init_values(m);
     let ints: Vec<VarId> = (0..m.vars.len()).filter(|&v| m.is_int_var(v)).collect();
     let mut roots: Vec<VarId> = Vec::new();
@@ -457,7 +476,7 @@ pub fn analyse(m: &Model) -> Result<Option<Ranking>, NotRanked> {
             top,
         });
     }
-    Ok(Some(Ranking { classes }))
+    classes
 }
 
 /// The global G of the class that bounds every cell of it in every reachable state:

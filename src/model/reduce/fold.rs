@@ -55,32 +55,7 @@ pub fn fold(e: &Expr, safe: &dyn Fn(&Expr) -> bool) -> Expr {
             Expr::Const(v, Ty::Bool) => boolean(v == 0),
             a => Expr::Not(Box::new(a)),
         },
-        Expr::And(xs) | Expr::Or(xs) => {
-            let and = matches!(e, Expr::And(_));
-            // The unit of the junction is dropped; its zero decides.
-            let (unit, zero) = if and { (TRUE, FALSE) } else { (FALSE, TRUE) };
-            let mut out: Vec<Expr> = Vec::new();
-            for x in xs {
-                let x = f(x);
-                if x == unit {
-                    continue;
-                }
-                if x == zero {
-                    if out.iter().all(safe) {
-                        return zero;
-                    }
-                    out.push(x);
-                    break;
-                }
-                out.push(x);
-            }
-            match out.len() {
-                0 => unit,
-                1 => out.pop().unwrap_or(unit),
-                _ if and => Expr::And(out),
-                _ => Expr::Or(out),
-            }
-        }
+        Expr::And(xs) | Expr::Or(xs) => junction(matches!(e, Expr::And(_)), xs, safe),
         Expr::Imp(a, b) => match (f(a), f(b)) {
             (a, _) if a == FALSE => TRUE,
             (a, b) if a == TRUE => b,
@@ -148,6 +123,33 @@ pub fn fold(e: &Expr, safe: &dyn Fn(&Expr) -> bool) -> Expr {
             }
         }
         Expr::Const(..) | Expr::Size | Expr::Local(_) => e.clone(),
+    }
+}
+
+/// The conjunction (`and`) or disjunction of `xs` folded: the unit of the junction is
+/// dropped; its zero decides.
+fn junction(and: bool, xs: &[Expr], safe: &dyn Fn(&Expr) -> bool) -> Expr {
+    let (unit, zero) = if and { (TRUE, FALSE) } else { (FALSE, TRUE) };
+    let mut out: Vec<Expr> = Vec::new();
+    for x in xs {
+        let x = fold(x, safe);
+        if x == unit {
+            continue;
+        }
+        if x == zero {
+            if out.iter().all(safe) {
+                return zero;
+            }
+            out.push(x);
+            break;
+        }
+        out.push(x);
+    }
+    match out.len() {
+        0 => unit,
+        1 => out.pop().unwrap_or(unit),
+        _ if and => Expr::And(out),
+        _ => Expr::Or(out),
     }
 }
 

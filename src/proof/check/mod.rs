@@ -144,18 +144,13 @@ pub fn with_lemmas_and(
     let prefix = unused_prefix(model, "nfold_lemma_");
     let mut text = model.source.text.clone();
     text.push('\n');
-    let mut aux = String::new();
     let base = model.unsafes.len();
-    let mut next = base + cert.lemmas.len();
-    let mut counts = HashMap::new();
-    let push = |aux: &mut String, vars: &str, body: &str, next: &mut usize| {
-        aux.push_str(&format!(
-            "unsafe {prefix}aux{} ({vars}) {{ {body} }}\n",
-            *next
-        ));
-        *next += 1;
-        *next - 1
+    let mut aux = Aux {
+        prefix: &prefix,
+        text: String::new(),
+        next: base + cert.lemmas.len(),
     };
+    let mut counts = HashMap::new();
     for (i, l) in cert.lemmas.iter().enumerate() {
         let cube = if l.bdd.is_some() {
             None
@@ -189,35 +184,9 @@ pub fn with_lemmas_and(
                 i + 1
             ));
         }
-        let mut spec = CountSpec {
-            atoms: Vec::new(),
-            rest: None,
-        };
-        for a in &cube.atoms {
-            let pred = push(&mut aux, &a.var, &a.pred, &mut next);
-            let rhs = match a.literal() {
-                Some(v) => Rhs::Literal(v),
-                None => Rhs::Values(
-                    (0..=cert.sizes.1)
-                        .map(|v| {
-                            push(
-                                &mut aux,
-                                "",
-                                &format!("{v} {} ({})", a.op.text(), a.rhs),
-                                &mut next,
-                            )
-                        })
-                        .collect(),
-                ),
-            };
-            spec.atoms.push((pred, a.op, rhs));
-        }
-        if !cube.rest.is_empty() {
-            spec.rest = Some(push(&mut aux, "", &cube.rest.join(" && "), &mut next));
-        }
-        counts.insert(base + i, spec);
+        counts.insert(base + i, count_spec(&cube, cert.sizes.1, &mut aux));
     }
-    text.push_str(&aux);
+    text.push_str(&aux.text);
     for e in extra {
         text.push_str(e);
         text.push('\n');
@@ -245,6 +214,52 @@ pub fn with_lemmas_and(
         )
     })?;
     Ok((m, (base..base + cert.lemmas.len()).collect(), counts))
+}
+
+/// The properties appended after the lemmas for their counts (the predicates, values
+/// and rests of counting lemmas), numbered from `next` on.
+struct Aux<'p> {
+    prefix: &'p str,
+    text: String,
+    next: usize,
+}
+
+impl Aux<'_> {
+    /// Append the property `body` over `vars`; its number.
+    fn push(&mut self, vars: &str, body: &str) -> usize {
+        self.text.push_str(&format!(
+            "unsafe {}aux{} ({vars}) {{ {body} }}\n",
+            self.prefix, self.next
+        ));
+        self.next += 1;
+        self.next - 1
+    }
+}
+
+/// How a counting lemma's cube is evaluated: each atom's predicate and right-hand side
+/// (a literal, or one property per value 0..=`max_n`), and the rest, as properties
+/// appended to `aux`.
+fn count_spec(cube: &count::CountCube, max_n: usize, aux: &mut Aux) -> CountSpec {
+    let mut spec = CountSpec {
+        atoms: Vec::new(),
+        rest: None,
+    };
+    for a in &cube.atoms {
+        let pred = aux.push(&a.var, &a.pred);
+        let rhs = match a.literal() {
+            Some(v) => Rhs::Literal(v),
+            None => Rhs::Values(
+                (0..=max_n)
+                    .map(|v| aux.push("", &format!("{v} {} ({})", a.op.text(), a.rhs)))
+                    .collect(),
+            ),
+        };
+        spec.atoms.push((pred, a.op, rhs));
+    }
+    if !cube.rest.is_empty() {
+        spec.rest = Some(aux.push("", &cube.rest.join(" && ")));
+    }
+    spec
 }
 
 /// "count OP c" from the sequential counter `ge` over n processes.
@@ -371,27 +386,8 @@ fn check_here(
         return rank::check(model, cert, sizes, solver, stop);
     }
     let (m, lemma_props, counts) = with_lemmas(model, cert)?;
-    let window = model.int_window.as_ref().map(|w| (w.lo, w.hi));
-    if cert.ints != window {
-        let text = |w: Option<(i64, i64)>| match w {
-            Some((lo, hi)) => format!("ints {lo}..{hi}"),
-            None => "no ints".to_string(),
-        };
-        let failure = format!(
-            "the certificate is about {}, the model is checked with {}",
-            text(cert.ints),
-            text(window)
-        );
-        return Ok(sizes
-            .iter()
-            .map(|&n| SizeCheck {
-                size: n,
-                certified: Vec::new(),
-                failures: vec![failure.clone()],
-                unchecked: Vec::new(),
-                by: Checker::Sat,
-            })
-            .collect());
+    if let Some(failed) = other_window(model, cert, sizes) {
+        return Ok(failed);
     }
     // One size's check; the sizes are independent, so they are checked on the
     // machine's cores, the largest first (the slowest), each answer in its place.
@@ -402,24 +398,7 @@ fn check_here(
             .filter(|(_, s)| s.contains(&n))
             .map(|(p, _)| p.clone())
             .collect();
-        let lemmas: Vec<(usize, Option<bool>)> = cert
-            .lemmas
-            .iter()
-            .zip(&lemma_props)
-            .filter(|(l, _)| l.at(n))
-            .map(|(l, &p)| {
-                (
-                    p,
-                    if l.no_int_bound {
-                        Some(true)
-                    } else if l.no_range {
-                        Some(false)
-                    } else {
-                        None
-                    },
-                )
-            })
-            .collect();
+        let lemmas = lemmas_at(cert, &lemma_props, n);
         // Past the limit a size's instance is not even built (that alone takes
         // seconds on large sizes).
         if stop.now() {
@@ -462,6 +441,47 @@ fn check_here(
     crate::cores::largest_first(sizes, &one, &|_| false)
         .into_iter()
         .map(|d| d.unwrap_or_else(|| Err("a size's check did not finish".into())))
+        .collect()
+}
+
+/// Every size failed when the certificate was made with another int window than the
+/// model is checked with; `None` when the windows agree.
+fn other_window(model: &Model, cert: &Certificate, sizes: &[usize]) -> Option<Vec<SizeCheck>> {
+    let window = model.int_window.as_ref().map(|w| (w.lo, w.hi));
+    if cert.ints == window {
+        return None;
+    }
+    let text = |w: Option<(i64, i64)>| match w {
+        Some((lo, hi)) => format!("ints {lo}..{hi}"),
+        None => "no ints".to_string(),
+    };
+    let failure = format!(
+        "the certificate is about {}, the model is checked with {}",
+        text(cert.ints),
+        text(window)
+    );
+    Some(
+        sizes
+            .iter()
+            .map(|&n| SizeCheck {
+                size: n,
+                certified: Vec::new(),
+                failures: vec![failure.clone()],
+                unchecked: Vec::new(),
+                by: Checker::Sat,
+            })
+            .collect(),
+    )
+}
+
+/// The lemmas at size n, as (property, what it is about: `Some(true)` the int window,
+/// `Some(false)` range errors, `None` the states).
+fn lemmas_at(cert: &Certificate, lemma_props: &[usize], n: usize) -> Vec<(usize, Option<bool>)> {
+    cert.lemmas
+        .iter()
+        .zip(lemma_props)
+        .filter(|(l, _)| l.at(n))
+        .map(|(l, &p)| (p, (l.no_int_bound || l.no_range).then_some(l.no_int_bound)))
         .collect()
 }
 

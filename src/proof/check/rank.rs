@@ -143,6 +143,19 @@ pub fn check(
     Ok(out)
 }
 
+/// The literals the queries of process i ask about: a range error of the property's
+/// formulas, A, B at frames 0 and 1, each phase at frames 0 and 1, and the step's
+/// "i is enabled" and "i steps".
+struct Frames {
+    err: Lit,
+    a0: Lit,
+    b0: Lit,
+    b1: Lit,
+    ph: [Vec<Lit>; 2],
+    en_p: Lit,
+    by_p: Lit,
+}
+
 /// The queries of one size and one process i.
 struct RankQueries<'a> {
     m: &'a Model,
@@ -166,29 +179,16 @@ impl RankQueries<'_> {
         let (n, p) = (self.n, self.p);
         let mut u = Unroller::new(self.m, n, Encoding::OneHot);
         u.add_step();
-        // Inv at frame 0.
-        let all_props: Vec<usize> = (0..self.model.unsafes.len()).collect();
-        let lemmas: Vec<(usize, bool)> =
-            self.lemmas.iter().map(|&(p, s)| (p, s.is_some())).collect();
-        let any = u.some_violated(0, &lemmas, &all_props);
-        u.c.assert(-any);
-        // The property's formulas meet no range error in a state of Inv (the nested
-        // search would report one).
-        let (_, ea) = u.bad_tuple(self.base_extra, 0, &[p]);
-        let (_, eb) = u.bad_tuple(self.base_extra + 1, 0, &[p]);
-        let err = u.c.or2(ea, eb);
-        let a0 = u.holds(self.base_extra, 0, &[p]);
-        let b0 = u.holds(self.base_extra + 1, 0, &[p]);
-        let b1 = u.holds(self.base_extra + 1, 1, &[p]);
+        let Frames {
+            err,
+            a0,
+            b0,
+            b1,
+            ph,
+            en_p,
+            by_p,
+        } = self.frames(&mut u);
         let k_phases = self.r.phases.len();
-        let mut ph = [Vec::new(), Vec::new()];
-        for (f, at) in ph.iter_mut().enumerate() {
-            for k in 0..k_phases {
-                at.push(u.holds(self.base_extra + 2 + k, f, &[p]));
-            }
-        }
-        // The step: an instance fires, or (deadlock) the idle selector stutters.
-        let (en_p, by_p) = u.fair_step(0, p);
         let mut s = solver.create_plain()?;
         let mut ask = |u: &mut Unroller,
                        s: &mut Box<dyn crate::sat::Backend>,
@@ -227,17 +227,7 @@ impl RankQueries<'_> {
             return Ok(());
         }
         for k in 0..k_phases {
-            let earlier0: Vec<Lit> = ph[0][..k].to_vec();
-            let e0 = u.c.or(&earlier0);
-            let in_k = u.c.and2(ph[0][k], -e0);
-            let earlier1: Vec<Lit> = ph[1][..k].to_vec();
-            let lower1 = u.c.or(&earlier1);
-            let stays_ok = if self.r.phases[k].helpful {
-                -by_p
-            } else {
-                self.falls(&mut u, k, p)
-            };
-            let good = u.c.and2(ph[1][k], stays_ok);
+            let (in_k, lower1, good) = self.phase_lits(&mut u, &ph, by_p, k);
             let what = if self.r.phases[k].helpful {
                 "a step of the process from it stays in it, or a step leaves it for no phase before it"
             } else {
@@ -267,6 +257,66 @@ impl RankQueries<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Inv asserted at frame 0, and the literals the queries of process p ask about.
+    fn frames(&self, u: &mut Unroller) -> Frames {
+        let p = self.p;
+        // Inv at frame 0.
+        let all_props: Vec<usize> = (0..self.model.unsafes.len()).collect();
+        let lemmas: Vec<(usize, bool)> =
+            self.lemmas.iter().map(|&(p, s)| (p, s.is_some())).collect();
+        let any = u.some_violated(0, &lemmas, &all_props);
+        u.c.assert(-any);
+        // The property's formulas meet no range error in a state of Inv (the nested
+        // search would report one).
+        let (_, ea) = u.bad_tuple(self.base_extra, 0, &[p]);
+        let (_, eb) = u.bad_tuple(self.base_extra + 1, 0, &[p]);
+        let err = u.c.or2(ea, eb);
+        let a0 = u.holds(self.base_extra, 0, &[p]);
+        let b0 = u.holds(self.base_extra + 1, 0, &[p]);
+        let b1 = u.holds(self.base_extra + 1, 1, &[p]);
+        let mut ph = [Vec::new(), Vec::new()];
+        for (f, at) in ph.iter_mut().enumerate() {
+            for k in 0..self.r.phases.len() {
+                at.push(u.holds(self.base_extra + 2 + k, f, &[p]));
+            }
+        }
+        // The step: an instance fires, or (deadlock) the idle selector stutters.
+        let (en_p, by_p) = u.fair_step(0, p);
+        Frames {
+            err,
+            a0,
+            b0,
+            b1,
+            ph,
+            en_p,
+            by_p,
+        }
+    }
+
+    /// For phase k: "in phase k and no phase before it" at frame 0, "in a phase before
+    /// it" at frame 1, and "in it at frame 1 and the step keeps its promise" (a helpful
+    /// phase: the process does not step; a ranked one: a weight falls).
+    fn phase_lits(
+        &self,
+        u: &mut Unroller,
+        ph: &[Vec<Lit>; 2],
+        by_p: Lit,
+        k: usize,
+    ) -> (Lit, Lit, Lit) {
+        let earlier0: Vec<Lit> = ph[0][..k].to_vec();
+        let e0 = u.c.or(&earlier0);
+        let in_k = u.c.and2(ph[0][k], -e0);
+        let earlier1: Vec<Lit> = ph[1][..k].to_vec();
+        let lower1 = u.c.or(&earlier1);
+        let stays_ok = if self.r.phases[k].helpful {
+            -by_p
+        } else {
+            self.falls(u, k, self.p)
+        };
+        let good = u.c.and2(ph[1][k], stays_ok);
+        (in_k, lower1, good)
     }
 
     /// "The step lowers the weight of some process other than i and raises none", for

@@ -1,7 +1,7 @@
 //! The distributed search itself (see the module `dist`): timely's workers over this
 //! process's threads or TCP, and the report assembled from their summaries.
 
-use super::msg::{Find, FindKind, NONE, limit_of};
+use super::msg::{Find, FindKind, NONE, Totals, limit_of};
 use super::{Cluster, net, unsupported, worker};
 use crate::explicit::reach::expand::Ctx;
 use crate::explicit::reach::report::{SearchEnd, init_trace, trace_from_steps};
@@ -155,12 +155,73 @@ fn run_worker(
     let mut chan = worker::Chan::new(worker);
     let mut part = worker::Part::new(ctx, worker.index(), worker.peers());
     part.initial_states();
+    let (reached, limit, complete) = search_levels(&mut part, &mut chan, worker, opts, ints);
+    let rows = violation_rows(model, &part, opts, complete);
+    let walks: Vec<(u32, u64)> = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.2.as_ref().map(|f| (i as u32, f.gid)))
+        .collect();
+    let hops = rows
+        .iter()
+        .filter_map(|r| r.2.as_ref().filter(|f| f.gid != NONE).map(|f| f.depth + 1))
+        .max()
+        .unwrap_or(0);
+    let leaders: Vec<usize> = (0..worker.peers()).step_by(workers).collect();
+    let (roots, totals) = part.walk_back(&walks, hops, &leaders, &mut chan, worker);
+    if !worker.index().is_multiple_of(workers) {
+        return None;
+    }
+    // The first worker of a process: the report.
+    let mut internal_errors = Vec::new();
+    let results = prop_results(
+        (model, n, &inst, &compiled),
+        rows,
+        &roots,
+        part.init_count,
+        &mut internal_errors,
+    );
+    let coverage = coverage(model, &compiled, &totals, complete);
+    let stats = ReachStats {
+        states: totals.iter().map(|t| t.stored as usize).sum(),
+        transitions: totals.iter().map(|t| t.transitions).sum(),
+        depth: reached as usize,
+        seconds: start.elapsed().as_secs_f64(),
+        bytes: totals.iter().map(|t| t.bytes as usize).sum(),
+        initial_states: part.init_count,
+    };
+    Some(ReachResult {
+        size: n,
+        symmetry: use_sym,
+        dead_cells: dead_arrays.iter().map(|a| a.describe(model)).collect(),
+        results,
+        stats,
+        limit,
+        complete,
+        internal_errors,
+        ranked: Vec::new(),
+        rank_error: None,
+        coverage,
+        omission: None,
+    })
+}
+
+/// The level-synchronous search, level by level until the frontier is empty, every
+/// property is decided, or a limit is reached: (the deepest level reached, the limit,
+/// whether the search completed).
+fn search_levels(
+    part: &mut worker::Part,
+    chan: &mut worker::Chan,
+    worker: &mut Worker,
+    opts: &ReachOptions,
+    ints: bool,
+) -> (u32, Option<Limit>, bool) {
     let (mut depth, mut reached) = (0u32, 0u32);
     let (mut limit, mut complete) = (None, false);
     loop {
-        part.expand(depth, &mut chan, worker);
+        part.expand(depth, chan, worker);
         let here = part.limit(opts);
-        let sums = part.finish_level(depth, here, &mut chan, worker);
+        let sums = part.finish_level(depth, here, chan, worker);
         let frontier: u64 = sums.iter().map(|s| s.frontier).sum();
         let stored: u64 = sums.iter().map(|s| s.stored).sum();
         for s in &sums {
@@ -184,12 +245,24 @@ fn run_worker(
         }
         depth += 1;
     }
-    // The violations reported, the same on every worker: one per property, then a
-    // range error and a store leaving the int window decided up to the deepest.
+    (reached, limit, complete)
+}
+
+/// A row of the report: the key, its name, the violation found, whether it is decided.
+type Row = (PropId, String, Option<Find>, bool);
+
+/// The violations reported, the same on every worker: one per property, then a range
+/// error and a store leaving the int window decided up to the deepest.
+fn violation_rows(
+    model: &Model,
+    part: &worker::Part,
+    opts: &ReachOptions,
+    complete: bool,
+) -> Vec<Row> {
     let g = part.global.clone();
     let decided_to = g.decided_to(opts.deadlock);
     let within = |f: &&Find| decided_to.is_none_or(|d| f.depth <= d);
-    let mut rows: Vec<(PropId, String, Option<Find>, bool)> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     for (k, &u) in part.ctx.props.iter().enumerate() {
         let name = model.unsafes[u].name.clone();
         rows.push((PropId::Unsafe(u), name, g.unsafes[k].clone(), complete));
@@ -208,27 +281,21 @@ fn run_worker(
     if let Some(r) = g.int.as_ref().filter(within) {
         rows.push((PropId::IntBound, "int_bound".into(), Some(r.clone()), true));
     }
-    let walks: Vec<(u32, u64)> = rows
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| r.2.as_ref().map(|f| (i as u32, f.gid)))
-        .collect();
-    let hops = rows
-        .iter()
-        .filter_map(|r| r.2.as_ref().filter(|f| f.gid != NONE).map(|f| f.depth + 1))
-        .max()
-        .unwrap_or(0);
-    let leaders: Vec<usize> = (0..worker.peers()).step_by(workers).collect();
-    let (roots, totals) = part.walk_back(&walks, hops, &leaders, &mut chan, worker);
-    if !worker.index().is_multiple_of(workers) {
-        return None;
-    }
-    // The first worker of a process: the report.
+    rows
+}
+
+/// Each row's verdict, its trace rebuilt from the root the walk back ended at.
+fn prop_results(
+    (model, n, inst, compiled): (&Model, usize, &Instance, &Compiled),
+    rows: Vec<Row>,
+    roots: &[worker::Walked],
+    initial_states: usize,
+    internal_errors: &mut Vec<String>,
+) -> Vec<PropResult> {
     let mut results = Vec::new();
-    let mut internal_errors = Vec::new();
     for (i, (prop, name, found, decided)) in rows.into_iter().enumerate() {
         let trace = found.map(|f| match &f.kind {
-            FindKind::RangeInit { state } => init_trace(model, &inst, state),
+            FindKind::RangeInit { state } => init_trace(model, inst, state),
             kind => match roots.iter().find(|r| r.0 == i as u32) {
                 Some((_, words, steps)) => {
                     let mut init: State = vec![0; inst.slots.len()];
@@ -237,7 +304,7 @@ fn run_worker(
                         .iter()
                         .map(|&(k, c)| (k as usize, c as usize))
                         .collect();
-                    trace_from_steps(model, &inst, &compiled, init, &fired, &kind.kind())
+                    trace_from_steps(model, inst, compiled, init, &fired, &kind.kind())
                 }
                 None => Err("the parent records did not lead to a root".into()),
             },
@@ -245,10 +312,10 @@ fn run_worker(
         // The distributed search refuses the lossy stores (`unsupported`).
         let end = SearchEnd {
             decided,
-            initial_states: part.init_count,
+            initial_states,
             exact: true,
         };
-        let verdict = end.verdict(trace, || format!("size {n}, {name}"), &mut internal_errors);
+        let verdict = end.verdict(trace, || format!("size {n}, {name}"), internal_errors);
         results.push(PropResult {
             size: n,
             prop,
@@ -256,6 +323,12 @@ fn run_worker(
             verdict,
         });
     }
+    results
+}
+
+/// The coverage: every compiled transition instance examined, fired where any worker
+/// fired it.
+fn coverage(model: &Model, compiled: &Compiled, totals: &[Totals], complete: bool) -> Coverage {
     let mut coverage = Coverage {
         exhaustive: complete,
         instances: vec![false; model.transitions.len()],
@@ -267,26 +340,5 @@ fn run_worker(
         coverage.instances[ct.trans] = true;
         coverage.fired[ct.trans] |= totals.iter().any(|t| t.fired[k]);
     }
-    let stats = ReachStats {
-        states: totals.iter().map(|t| t.stored as usize).sum(),
-        transitions: totals.iter().map(|t| t.transitions).sum(),
-        depth: reached as usize,
-        seconds: start.elapsed().as_secs_f64(),
-        bytes: totals.iter().map(|t| t.bytes as usize).sum(),
-        initial_states: part.init_count,
-    };
-    Some(ReachResult {
-        size: n,
-        symmetry: use_sym,
-        dead_cells: dead_arrays.iter().map(|a| a.describe(model)).collect(),
-        results,
-        stats,
-        limit,
-        complete,
-        internal_errors,
-        ranked: Vec::new(),
-        rank_error: None,
-        coverage,
-        omission: None,
-    })
+    coverage
 }
