@@ -174,29 +174,9 @@ impl AutoEngine {
             min: first_open,
             ..p.clone()
         };
-        // 2. Ranking proofs of the sizes left, when every property is a response
-        // property they rank at every one of them. They run from the smallest size,
-        // as IC3 generalises from there (Peterson under fairness: 1..10 ranked in 7 s,
-        // 6..10 alone not within 30 s); the sizes answered already are not reported
-        // twice.
-        if crate::rank::engine::applies(p.model, &p.ltls) {
-            let eng = RankEngine {
-                solver: self.solver,
-            };
-            let rctl = within(ctl, self.budgets.rank);
-            let mut late = |r: SizeReport| {
-                if r.size >= first_open {
-                    report(r)
-                }
-            };
-            if let Some(mut out) = eng.prove_all(p, &rctl, &mut late)? {
-                notes.push(format!(
-                    "{} answered by ranking proofs (rank), each certificate checked",
-                    sizes_phrase(&rest.sizes())
-                ));
-                out.notes = notes;
-                return Ok(out);
-            }
+        // 2. Ranking proofs of the sizes left.
+        if let Some(out) = self.ranked_rest(p, first_open, ctl, &mut notes, report)? {
+            return Ok(out);
         }
         // On a second core the explicit search of the same sizes runs beside the SAT
         // route from its start; phase 4 takes its answers where they are ready.
@@ -218,6 +198,43 @@ impl AutoEngine {
                 report,
             )
         })
+    }
+
+    /// Step 2: ranking proofs of the sizes from `first_open` on, when every property is
+    /// a response property they rank at every one of them (`None` otherwise, nothing
+    /// reported). They run from the smallest size, as IC3 generalises from there
+    /// (Peterson under fairness: 1..10 ranked in 7 s, 6..10 alone not within 30 s); the
+    /// sizes answered already are not reported twice.
+    fn ranked_rest(
+        &self,
+        p: &Problem,
+        first_open: usize,
+        ctl: &Control,
+        notes: &mut Vec<String>,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Option<Outcome>, String> {
+        if !crate::rank::engine::applies(p.model, &p.ltls) {
+            return Ok(None);
+        }
+        let eng = RankEngine {
+            solver: self.solver,
+        };
+        let rctl = within(ctl, self.budgets.rank);
+        let mut late = |r: SizeReport| {
+            if r.size >= first_open {
+                report(r)
+            }
+        };
+        let Some(mut out) = eng.prove_all(p, &rctl, &mut late)? else {
+            return Ok(None);
+        };
+        let rest: Vec<usize> = (first_open..=p.max).collect();
+        notes.push(format!(
+            "{} answered by ranking proofs (rank), each certificate checked",
+            sizes_phrase(&rest)
+        ));
+        out.notes = std::mem::take(notes);
+        Ok(Some(out))
     }
 
     /// The explicit search of `sizes` without a time budget, for the sizes the SAT
