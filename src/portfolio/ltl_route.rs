@@ -178,6 +178,19 @@ impl AutoEngine {
         if let Some(out) = self.ranked_rest(p, first_open, ctl, &mut notes, report)? {
             return Ok(out);
         }
+        // The user's limit may have stopped them: the sizes left are open, and no
+        // later phase starts (building its product would outlast the limit).
+        if let Some(l) = ctl.users_limit() {
+            let all: Open = p.ltls.iter().map(|&k| (k, None)).collect();
+            for n in first_open..=p.max {
+                report(unknown_rows(p, n, &all, Some(l)));
+            }
+            return Ok(Outcome {
+                limit: Some(l),
+                notes,
+                ..Outcome::default()
+            });
+        }
         // On a second core the explicit search of the same sizes runs beside the SAT
         // route from its start; phase 4 takes its answers where they are ready.
         let g = growth.clone();
