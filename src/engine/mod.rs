@@ -114,6 +114,16 @@ impl Control {
         }
     }
 
+    /// The control of a phase with a budget of its own: these limits, and a deadline
+    /// `seconds` from now at the latest.
+    pub fn within(&self, seconds: f64) -> Control {
+        let own = std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds);
+        Control {
+            deadline: Some(self.deadline.map_or(own, |d| d.min(own))),
+            ..self.clone()
+        }
+    }
+
     /// The SAT solvers' view of the limits.
     pub fn sat_stop(&self) -> Stop {
         Stop {

@@ -527,11 +527,8 @@ impl AutoEngine {
                 solver: self.solver,
                 symmetry: self.symmetry,
             };
-            let budget = Instant::now() + Duration::from_secs_f64(self.budgets.ic3);
-            let inner = Control {
-                deadline: Some(ctl.deadline.map_or(budget, |d| d.min(budget))),
-                ..actl.clone()
-            };
+            // The race changes only the stop flag: the deadline is the user's.
+            let inner = actl.within(self.budgets.ic3);
             let wide = Problem {
                 min: from.min(rest.min),
                 ..rest.clone()

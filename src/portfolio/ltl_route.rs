@@ -30,6 +30,7 @@
 use super::auto::{AutoEngine, Phase};
 use super::beside::Beside;
 use super::growth::Growth;
+use super::ltl_open::{Open, close_notes, stopped_at, unknown_rows};
 use crate::bdd::BddEngine;
 use crate::bmc::engine::BmcEngine;
 use crate::cert::Certificate;
@@ -40,17 +41,13 @@ use crate::ic3::engine::Ic3Engine;
 use crate::ic3::klive::runs;
 use crate::ltl::LtlProperty;
 use crate::rank::engine::RankEngine;
-use crate::verdict::{Kind, Limit, PropId, PropResult, SizeReport, Verdict};
+use crate::verdict::{Kind, Limit, PropId, SizeReport, Verdict};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The memory the BDD phase may take above what the process holds when it starts.
 const BDD_MEMORY: usize = 2 << 30;
-
-/// The `ltl` properties (indices into `model.ltls`) left open at one size, each with
-/// the depth up to which the bounded search found no lasso.
-type Open = Vec<(usize, Option<usize>)>;
 
 /// The sizes one phase of the SAT route proved and refuted.
 #[derive(Default)]
@@ -103,15 +100,6 @@ fn answers(v: &Verdict) -> bool {
     matches!(v.kind(), Kind::Holds | Kind::Violated | Kind::Vacuous)
 }
 
-/// The control of a phase with its own budget of `seconds`.
-fn within(ctl: &Control, seconds: f64) -> Control {
-    let own = Instant::now() + Duration::from_secs_f64(seconds);
-    Control {
-        deadline: Some(ctl.deadline.map_or(own, |d| d.min(own))),
-        ..ctl.clone()
-    }
-}
-
 impl AutoEngine {
     /// The `ltl` properties of the problem (`range_known`: another search at these
     /// sizes answers range errors, so that their rows are left to it).
@@ -146,15 +134,8 @@ impl AutoEngine {
             if let Some(l) = phase.users {
                 // The size the limit stopped was reported as it stood; the larger ones
                 // are open.
-                let all: Open = p.ltls.iter().map(|&k| (k, None)).collect();
-                for n in p.min + phase.done.len() + 1..=p.max {
-                    report(unknown_rows(p, n, &all, Some(l)));
-                }
-                return Ok(Outcome {
-                    limit: phase.users,
-                    notes,
-                    ..Outcome::default()
-                });
+                let from = p.min + phase.done.len() + 1;
+                return Ok(stopped_at(p, from, l, notes, report));
             }
             if let Some(&last) = phase.done.last() {
                 first_open = last + 1;
@@ -181,15 +162,7 @@ impl AutoEngine {
         // The user's limit may have stopped them: the sizes left are open, and no
         // later phase starts (building its product would outlast the limit).
         if let Some(l) = ctl.users_limit() {
-            let all: Open = p.ltls.iter().map(|&k| (k, None)).collect();
-            for n in first_open..=p.max {
-                report(unknown_rows(p, n, &all, Some(l)));
-            }
-            return Ok(Outcome {
-                limit: Some(l),
-                notes,
-                ..Outcome::default()
-            });
+            return Ok(stopped_at(p, first_open, l, notes, report));
         }
         // On a second core the explicit search of the same sizes runs beside the SAT
         // route from its start; phase 4 takes its answers where they are ready.
@@ -232,7 +205,7 @@ impl AutoEngine {
         let eng = RankEngine {
             solver: self.solver,
         };
-        let rctl = within(ctl, self.budgets.rank);
+        let rctl = ctl.within(self.budgets.rank);
         let mut late = |r: SizeReport| {
             if r.size >= first_open {
                 report(r)
@@ -453,7 +426,7 @@ impl AutoEngine {
             ));
         }
         let mut reports = Vec::new();
-        bmc.check(one, &within(ctl, self.budgets.lasso), &mut |r| {
+        bmc.check(one, &ctl.within(self.budgets.lasso), &mut |r| {
             reports.push(r)
         })?;
         let k = one.ltls[0];
@@ -499,7 +472,7 @@ impl AutoEngine {
             solver: self.solver,
             nodes: crate::bdd::NODES,
         };
-        let mut inner = within(ctl, self.budgets.live_bdd);
+        let mut inner = ctl.within(self.budgets.live_bdd);
         let own = crate::limits::current_memory().map(|m| m + BDD_MEMORY);
         inner.max_memory = match (ctl.max_memory, own) {
             (Some(u), Some(o)) => Some(u.min(o)),
@@ -533,7 +506,7 @@ impl AutoEngine {
             solver: self.solver,
             symmetry: self.symmetry,
         };
-        let inner = within(ctl, self.budgets.live_ic3);
+        let inner = ctl.within(self.budgets.live_ic3);
         let mut tally = std::mem::take(&mut route.ic3);
         let what = "IC3 (k-liveness, then liveness-to-safety)";
         self.settle(
@@ -711,49 +684,6 @@ impl AutoEngine {
     }
 }
 
-/// The notes of phase 4: the sizes it answered (`beside`: by the search run beside
-/// the SAT route), and each size left open, why, with the bounded search's depths.
-fn close_notes(
-    m: &crate::model::ir::Model,
-    searched: &[usize],
-    beside: bool,
-    left: &[(usize, String, Open)],
-) -> Vec<String> {
-    let mut notes = Vec::new();
-    if !searched.is_empty() {
-        notes.push(format!(
-            "{} answered by explicit search without a time budget{}",
-            sizes_phrase(searched),
-            if beside {
-                " (run beside the SAT route from its start)"
-            } else {
-                ""
-            }
-        ));
-    }
-    for (n, why, open) in left {
-        let bounds: Vec<String> = open
-            .iter()
-            .filter_map(|&(k, d)| {
-                let d = d?;
-                Some(format!(
-                    "no lasso of at most {d} steps for `{}`",
-                    m.ltls[k].name
-                ))
-            })
-            .collect();
-        notes.push(format!(
-            "size {n} left open: {why}{}",
-            if bounds.is_empty() {
-                String::new()
-            } else {
-                format!(" (bounded search: {})", bounds.join(", "))
-            }
-        ));
-    }
-    notes
-}
-
 /// What the explicit search run beside the SAT route answered (`AutoEngine::ahead`).
 #[derive(Default)]
 struct Ahead {
@@ -794,29 +724,5 @@ fn keep(route: &mut Route, mut r: SizeReport, k: usize, range_known: bool) {
     r.limit = None;
     if !r.results.is_empty() || !r.internal_errors.is_empty() {
         route.answered.entry(r.size).or_default().push(r);
-    }
-}
-
-/// The report of size `n` where no phase answered the `ltl` properties `open`.
-fn unknown_rows(
-    p: &Problem,
-    n: usize,
-    open: &[(usize, Option<usize>)],
-    limit: Option<Limit>,
-) -> SizeReport {
-    SizeReport {
-        size: n,
-        engine: "auto",
-        results: open
-            .iter()
-            .map(|&(k, _)| PropResult {
-                size: n,
-                prop: PropId::Ltl(k),
-                name: p.model.ltls[k].name.clone(),
-                verdict: Verdict::Unknown,
-            })
-            .collect(),
-        limit,
-        ..SizeReport::default()
     }
 }

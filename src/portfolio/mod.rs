@@ -10,6 +10,7 @@ mod beside;
 pub mod budgets;
 pub mod every;
 pub mod growth;
+mod ltl_open;
 mod ltl_route;
 pub mod probe;
 pub mod reduced;

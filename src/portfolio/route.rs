@@ -91,15 +91,15 @@ fn seconds(s: f64) -> String {
 /// 20s, then explicit again)`. Phases with a budget of 0 s are left out.
 pub fn text(phases: &[Phase]) -> String {
     let live: Vec<&Phase> = phases.iter().filter(|p| p.budget != Some(0.0)).collect();
+    let at_most = |p: &Phase| p.budget.map(|b| format!("at most {}", seconds(b)));
     let mut parts: Vec<String> = Vec::new();
-    let mut aggregate: Vec<String> = Vec::new();
-    let mut open = String::new();
+    let mut aggregate: Vec<&Phase> = Vec::new();
+    let mut open = None;
     // Phases before the first one per size stand on their own ("first ..."); the
     // aggregate phases after it are said together, for "the sizes left".
     let has_each = live.iter().any(|p| p.scope == Scope::EachSize);
     let mut after_each = false;
-    for p in &live {
-        let at_most = p.budget.map(|b| format!("at most {}", seconds(b)));
+    for p in live {
         match p.scope {
             Scope::EachSize => {
                 after_each = true;
@@ -109,44 +109,40 @@ pub fn text(phases: &[Phase]) -> String {
                 parts.push(format!("{}{b}", p.what));
             }
             Scope::Aggregate if has_each && !after_each => {
-                parts.push(format!(
-                    "first {} ({})",
-                    p.what,
-                    at_most.unwrap_or_default()
-                ));
+                let b = at_most(p).unwrap_or_default();
+                parts.push(format!("first {} ({b})", p.what));
             }
-            Scope::Aggregate => aggregate.push(match at_most {
-                Some(a) => format!("{} ({a})", p.what),
-                None => p.what.clone(),
-            }),
-            Scope::Open => open = p.what.clone(),
+            Scope::Aggregate => aggregate.push(p),
+            Scope::Open => open = Some(format!("then {}", p.what)),
         }
     }
-    if let Some(last) = aggregate.pop() {
-        let (what, paren) = match last.rfind(" (") {
-            Some(i) => (&last[..i], &last[i + 2..last.len() - 1]),
-            None => (last.as_str(), ""),
-        };
-        let then = if open.is_empty() {
-            String::new()
-        } else {
-            format!(", then {open}")
-        };
-        let head = if aggregate.is_empty() {
-            String::new()
-        } else {
-            format!("{} and ", aggregate.join(", "))
-        };
+    if let Some((last, before)) = aggregate.split_last() {
+        let head: Vec<String> = before
+            .iter()
+            .map(|p| match at_most(p) {
+                Some(a) => format!("{} ({a})", p.what),
+                None => p.what.clone(),
+            })
+            .collect();
         let (lead, whose) = if after_each {
             ("then for the sizes left ", "their")
         } else {
             ("", "the")
         };
+        let paren: Vec<String> = at_most(last).into_iter().chain(open).collect();
+        let paren = if paren.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", paren.join(", "))
+        };
+        let and = if head.is_empty() { "" } else { " and " };
         parts.push(format!(
-            "{lead}{head}{what} on {whose} aggregate ({paren}{then})"
+            "{lead}{}{and}{} on {whose} aggregate{paren}",
+            head.join(", "),
+            last.what
         ));
-    } else if !open.is_empty() {
-        parts.push(format!("then {open}"));
+    } else if let Some(o) = open {
+        parts.push(o);
     }
     parts.join(", ")
 }

@@ -19,7 +19,7 @@ use crate::sat::SolverKind;
 use crate::verdict::{Kind, Limit, PropId, PropResult, SizeReport};
 use std::cell::OnceCell;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Everything known about a run: what was asked, how the engine presents itself, and
 /// every answer.
@@ -224,7 +224,7 @@ pub fn execute<'m>(
     // Every n first: when it proves every property, the sizes follow from it and are
     // not searched (a bounded attempt; otherwise the sizes, then every n as usual).
     let first = if try_every && p.ltls.is_empty() {
-        let fctl = within(ctl, SHIPPED.every_first);
+        let fctl = ctl.within(SHIPPED.every_first);
         every::proved_first(p.model, &p.props, &run.sizes, s.every(&fctl))?
     } else {
         every::First::None
@@ -253,7 +253,7 @@ pub fn execute<'m>(
     let ectl = if s.every_requested {
         ctl.clone()
     } else {
-        within(ctl, SHIPPED.every_after)
+        ctl.within(SHIPPED.every_after)
     };
     let out_of_budget = |e: EveryAnswers| budget_out(e, &ectl, ctl);
     if try_every && run.every.is_none() {
@@ -342,14 +342,6 @@ fn show_ranked_wide_enough<'m>(run: &mut Run<'m>, wide: &'m OnceCell<Model>) {
         let m = ranked::Ranking::with_hi(run.model, r.concrete_hi(depth));
         run.model = wide.get_or_init(|| m);
     }
-}
-
-/// `ctl` with a deadline `seconds` from now at the latest.
-fn within(ctl: &Control, seconds: f64) -> Control {
-    let budget = Instant::now() + Duration::from_secs_f64(seconds);
-    let mut c = ctl.clone();
-    c.deadline = Some(c.deadline.map_or(budget, |d| d.min(budget)));
-    c
 }
 
 /// An attempt at every n that its own budget (`ectl`, not the run's `ctl`) stopped says
