@@ -12,7 +12,7 @@
 /// A set of packed states of a fixed number of words.
 pub struct VisitedSet {
     words: usize,
-    table: Vec<u64>,
+    table: Table,
     cap: usize,
     len: usize,
     has_zero: bool,
@@ -56,33 +56,66 @@ fn same(a: &[u64], b: &[u64]) -> bool {
     d == 0
 }
 
-/// A zeroed table of `len` words. Large tables ask the kernel for transparent huge
-/// pages: random probes into hundreds of megabytes otherwise miss the TLB on nearly
-/// every lookup.
-fn zeroed_table(len: usize) -> Vec<u64> {
-    let v = vec![0u64; len];
-    advise_huge(&v);
-    v
+/// A zeroed table of words. Large tables are backed by transparent huge pages:
+/// random probes into hundreds of megabytes otherwise miss the TLB on nearly every
+/// lookup, and even the prefetch of an entry then waits for a page walk. The kernel
+/// backs only 2 MiB-aligned ranges with huge pages, so a large table starts at such an
+/// address: it is cut from a slightly longer zeroed buffer whose unused head is never
+/// touched (so never resident).
+pub(crate) struct Table {
+    buf: Vec<u64>,
+    off: usize,
+    len: usize,
 }
 
-/// Ask for transparent huge pages for a large table.
-fn advise_huge(v: &[u64]) {
-    let len = v.len();
-    #[cfg(target_os = "linux")]
-    if len * 8 >= 4 << 20 {
-        // madvise wants an aligned start; advise the 2 MiB-aligned interior.
-        const HUGE: usize = 2 << 20;
-        let start = v.as_ptr() as usize;
+/// The size and alignment of a transparent huge page.
+const HUGE: usize = 2 << 20;
+
+impl Table {
+    pub(crate) fn zeroed(len: usize) -> Table {
+        if len * 8 < HUGE / 2 {
+            return Table {
+                buf: vec![0; len],
+                off: 0,
+                len,
+            };
+        }
+        // Whole huge pages from an aligned start: the tail past `len` is owned too.
+        let span = (len * 8).next_multiple_of(HUGE);
+        let buf = vec![0u64; (span + HUGE) / 8];
+        let start = buf.as_ptr() as usize;
         let lo = start.next_multiple_of(HUGE);
-        let hi = (start + len * 8) / HUGE * HUGE;
-        if hi > lo {
-            // SAFETY: [lo, hi) lies inside memory owned by `v`; MADV_HUGEPAGE only
-            // changes how the kernel backs it. Failure is harmless and ignored.
-            unsafe {
-                libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
-            }
+        #[cfg(target_os = "linux")]
+        // SAFETY: [lo, lo + span) lies inside `buf`; MADV_HUGEPAGE only changes how the
+        // kernel backs it. Failure is harmless and ignored.
+        unsafe {
+            libc::madvise(lo as *mut libc::c_void, span, libc::MADV_HUGEPAGE);
+        }
+        Table {
+            buf,
+            off: (lo - start) / 8,
+            len,
         }
     }
+}
+
+impl std::ops::Deref for Table {
+    type Target = [u64];
+    #[inline(always)]
+    fn deref(&self) -> &[u64] {
+        &self.buf[self.off..self.off + self.len]
+    }
+}
+
+impl std::ops::DerefMut for Table {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [u64] {
+        &mut self.buf[self.off..self.off + self.len]
+    }
+}
+
+fn zeroed_table(len: usize) -> Table {
+    Table::zeroed(len)
 }
 
 impl VisitedSet {
@@ -220,7 +253,7 @@ impl VisitedSet {
 pub struct FlagTable {
     kw: usize,
     vw: usize,
-    table: Vec<u64>,
+    table: Table,
     cap: usize,
     len: usize,
     /// The flags of the all-zero key, once it is present.

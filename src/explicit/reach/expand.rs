@@ -299,17 +299,11 @@ impl Block {
     }
 }
 
-/// Expand the block's states of source `t` into its outbox. With `parts` (the
-/// partitions, read-only: a thread expanding a block alone), each successor's table
-/// entry is fetched into the cache now, long before its insert reads it.
-pub(super) fn expand(
-    ctx: &Ctx,
-    blk: &Block,
-    t: usize,
-    out: &mut Outbox,
-    work: &mut Work,
-    parts: Option<&[&Part]>,
-) {
+/// Expand the block's states of source `t` into its outbox. Table entries are not
+/// fetched here: a block's successors are too many for the cache to keep them until
+/// their insert, and fetching them twice costs more than it saves (the insert fetches
+/// each entry a few successors ahead instead).
+pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &mut Work) {
     out.clear();
     let (inst, compiled) = (ctx.inst, ctx.compiled);
     let w = inst.words;
@@ -364,9 +358,6 @@ pub(super) fn expand(
                 };
                 let (key, hash, sig) = ctx.hashes(next, words, keys);
                 let p = part_of(hash);
-                if let Some(ps) = parts {
-                    ps[p].store.prefetch(hash, sig);
-                }
                 let m = &mut out.to[owner_of[p]];
                 m.meta.push(Meta {
                     hash,
@@ -424,15 +415,13 @@ pub(super) fn insert(
     let mut st: State = vec![0; ctx.inst.slots.len()];
     // The position in `parts` of each partition of this owner.
     let slot: [usize; PARTS] = std::array::from_fn(|p| p / owners);
-    // A thread alone fetched the table entries when it expanded the states.
-    let fetch = outs.len() > 1;
     let lossy = !ctx.kind.exact();
     let sig_at = |m: &Msgs, i: usize| if lossy { m.words[i * stride + w] } else { 0 };
     for (s, o) in outs.iter().enumerate() {
         let m = &o.to[t];
         let n = m.meta.len();
         for i in 0..n {
-            if fetch && i + PREFETCH < n {
+            if i + PREFETCH < n {
                 let a = &m.meta[i + PREFETCH];
                 parts[slot[part_of(a.hash)]]
                     .store

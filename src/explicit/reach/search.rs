@@ -586,9 +586,7 @@ impl Shared<'_, '_> {
         if sources > 1 {
             prof.wait(0, &self.team.barrier);
         }
-        prof.time(0, Phase::Expand, || {
-            source(0, ctx, parts, outs, block, work)
-        });
+        prof.time(0, Phase::Expand, || source(0, ctx, outs, block, work));
         if sources > 1 {
             prof.wait(0, &self.team.barrier);
         }
@@ -660,23 +658,10 @@ fn bytes(parts: &[RwLock<Part>], outs: &[RwLock<Outbox>], rec: &Records) -> usiz
 }
 
 /// The expansion phase of source `t`.
-fn source(
-    t: usize,
-    ctx: &Ctx,
-    parts: &[RwLock<Part>],
-    outs: &[RwLock<Outbox>],
-    block: &RwLock<Block>,
-    work: &mut Work,
-) {
+fn source(t: usize, ctx: &Ctx, outs: &[RwLock<Outbox>], block: &RwLock<Block>, work: &mut Work) {
     let blk = block.read().unwrap();
     let mut out = outs[t].write().unwrap();
-    if blk.sources() == 1 {
-        let guards: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
-        let refs: Vec<&Part> = guards.iter().map(|g| &**g).collect();
-        expand::expand(ctx, &blk, t, &mut out, work, Some(&refs));
-    } else {
-        expand::expand(ctx, &blk, t, &mut out, work, None);
-    }
+    expand::expand(ctx, &blk, t, &mut out, work);
 }
 
 /// The insert phase of owner `t` of `threads`: partitions t, t + threads, ...
@@ -720,9 +705,7 @@ fn worker(
         if team.quit.load(Ordering::Acquire) {
             return;
         }
-        prof.time(t, Phase::Expand, || {
-            source(t, ctx, parts, outs, block, &mut work)
-        });
+        prof.time(t, Phase::Expand, || source(t, ctx, outs, block, &mut work));
         prof.wait(t, &team.barrier);
         prof.time(t, Phase::Insert, || {
             owner(t, threads, ctx, parts, outs, block)

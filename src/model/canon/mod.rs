@@ -41,10 +41,37 @@ struct SlotMove {
     proc_valued: bool,
 }
 
+/// A `SlotMove` with at most one process index, inline: `proc` is that index (0 for
+/// none), so applying a permutation reads no second array.
+#[derive(Clone, Copy, Debug)]
+struct FlatMove {
+    base: u32,
+    stride: u32,
+    proc: u32,
+    proc_valued: bool,
+}
+
+impl FlatMove {
+    fn of(m: &SlotMove) -> Option<FlatMove> {
+        let (stride, proc) = match m.procs[..] {
+            [] => (0, 0),
+            [(stride, v)] if v >= 1 => (stride, u32::try_from(v).ok()?),
+            _ => return None,
+        };
+        Some(FlatMove {
+            base: u32::try_from(m.base).ok()?,
+            stride: u32::try_from(stride).ok()?,
+            proc,
+            proc_valued: m.proc_valued,
+        })
+    }
+}
+
 /// Buffers reused across `Symmetry::canonical_into` calls.
 #[derive(Default)]
 pub struct CanonBuf {
-    order: Vec<usize>,
+    /// Per process: its sort key (`SortKey`, or 0) and its 0-based id.
+    order: Vec<(u64, usize)>,
     pi: Vec<i64>,
     relabelled: Vec<i64>,
     candidate: Vec<i64>,
@@ -80,6 +107,59 @@ pub struct Symmetry {
     procs: bool,
     /// Abstract types whose values are permuted as well.
     data: Vec<DataGroup>,
+    /// A process's sort key packed into one word, when it fits.
+    key: Option<SortKey>,
+    /// `moves` inline, when no cell has two process indices.
+    flat: Option<Vec<FlatMove>>,
+}
+
+/// A process's sort key (its own cells in order, then whether each pointer points at
+/// it) packed into one word, most significant first, each cell as its offset from the
+/// lowest value of its type: words compare as the keys do, so sorting compares words.
+#[derive(Clone, Debug)]
+struct SortKey {
+    /// Per own cell (`own[p][k]`): the lowest value and the bits it takes.
+    cells: Vec<(i64, u32)>,
+}
+
+impl SortKey {
+    /// The layout for these own cells and pointers, if the key fits in a word.
+    fn new(inst: &Instance, own: &[Vec<usize>], pointers: usize) -> Option<SortKey> {
+        let first = own.first()?;
+        let cells: Vec<(i64, u32)> = first
+            .iter()
+            .map(|&s| {
+                let sl = &inst.slots[s];
+                let span = (sl.hi - sl.lo).max(0) as u64;
+                (sl.lo, 64 - span.leading_zeros())
+            })
+            .collect();
+        let bits: u32 = cells.iter().map(|c| c.1).sum::<u32>() + pointers as u32;
+        let same_layout = own.iter().all(|o| {
+            o.len() == cells.len()
+                && o.iter()
+                    .zip(&cells)
+                    .all(|(&s, &(lo, _))| inst.slots[s].lo == lo)
+        });
+        (bits <= 64 && same_layout).then_some(SortKey { cells })
+    }
+
+    /// Process p's key in `st` (0-based p), or `None` if a cell is out of its range.
+    #[inline]
+    fn of(&self, st: &[i64], own: &[usize], pointers: &[usize], p: usize) -> Option<u64> {
+        let mut key = 0u64;
+        for (&s, &(lo, bits)) in own.iter().zip(&self.cells) {
+            let v = st[s].wrapping_sub(lo) as u64;
+            if bits < 64 && v >> bits != 0 {
+                return None;
+            }
+            key = if bits == 64 { v } else { (key << bits) | v };
+        }
+        for &g in pointers {
+            key = (key << 1) | (st[g] == p as i64 + 1) as u64;
+        }
+        Some(key)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -158,6 +238,8 @@ impl Symmetry {
             }
             pairs.extend(pair_groups.into_iter().map(|(_, p)| p));
         }
+        let key = SortKey::new(inst, &own, pointers.len());
+        let flat = moves.iter().map(FlatMove::of).collect();
         Symmetry {
             n,
             moves,
@@ -168,6 +250,8 @@ impl Symmetry {
             fix_first: false,
             procs: true,
             data: Vec::new(),
+            key,
+            flat,
         }
     }
 
@@ -248,6 +332,23 @@ impl Symmetry {
 
     /// The image of a state under π, where `pi[p - 1]` is the new id of process p.
     pub fn apply(&self, pi: &[i64], st: &[i64], out: &mut [i64]) {
+        if let Some(flat) = &self.flat {
+            let n = self.n as i64;
+            for (a, m) in flat.iter().enumerate() {
+                let t = if m.proc == 0 {
+                    m.base as usize
+                } else {
+                    m.base as usize + (pi[m.proc as usize - 1] - 1) as usize * m.stride as usize
+                };
+                let v = st[a];
+                out[t] = if m.proc_valued && v >= 1 && v <= n {
+                    pi[(v - 1) as usize]
+                } else {
+                    v
+                };
+            }
+            return;
+        }
         for (a, m) in self.moves.iter().enumerate() {
             let mut t = m.base;
             for &(stride, v) in &m.procs {
@@ -517,31 +618,56 @@ impl Symmetry {
     fn sort_canonical(
         &self,
         st: &[i64],
-        order: &mut Vec<usize>,
+        order: &mut Vec<(u64, usize)>,
         pi: &mut Vec<i64>,
         out: &mut [i64],
     ) {
         let n = self.n;
-        order.clear();
-        order.extend(0..n);
         let first = usize::from(self.fix_first);
-        order[first..].sort_unstable_by(|&a, &b| {
-            let (ka, kb) = (&self.own[a], &self.own[b]);
-            ka.iter()
-                .map(|&s| st[s])
-                .cmp(kb.iter().map(|&s| st[s]))
-                .then_with(|| {
-                    let flags =
-                        |p: usize| self.pointers.iter().map(move |&g| st[g] == p as i64 + 1);
-                    flags(a).cmp(flags(b))
-                })
-        });
+        order.clear();
+        let mut keyed = self.key.is_some();
+        if let Some(k) = &self.key {
+            for p in 0..n {
+                match k.of(st, &self.own[p], &self.pointers, p) {
+                    Some(key) => order.push((key, p)),
+                    None => {
+                        keyed = false;
+                        break;
+                    }
+                }
+            }
+        }
+        if keyed {
+            // Ties are identical blocks (the sortable case), so any order of them gives
+            // the same image.
+            order[first..].sort_unstable();
+        } else {
+            order.clear();
+            order.extend((0..n).map(|p| (0, p)));
+            order[first..].sort_unstable_by(|&(_, a), &(_, b)| {
+                let (ka, kb) = (&self.own[a], &self.own[b]);
+                ka.iter()
+                    .map(|&s| st[s])
+                    .cmp(kb.iter().map(|&s| st[s]))
+                    .then_with(|| {
+                        let flags =
+                            |p: usize| self.pointers.iter().map(move |&g| st[g] == p as i64 + 1);
+                        flags(a).cmp(flags(b))
+                    })
+            });
+        }
         pi.clear();
         pi.resize(n, 0);
-        for (rank, &p) in order.iter().enumerate() {
+        let mut identity = true;
+        for (rank, &(_, p)) in order.iter().enumerate() {
             pi[p] = rank as i64 + 1;
+            identity &= rank == p;
         }
-        self.apply(pi, st, out);
+        if identity {
+            out.copy_from_slice(st);
+        } else {
+            self.apply(pi, st, out);
+        }
     }
 }
 

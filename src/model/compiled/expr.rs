@@ -15,6 +15,18 @@ pub enum C {
     Slot(u32),
     SlotEq(u32, i64),
     SlotNe(u32, i64),
+    /// Fused comparisons of a slot with a constant and of two slots (the commonest
+    /// guards: one node instead of three).
+    CmpSC(CmpOp, u32, i64),
+    CmpSS(CmpOp, u32, u32),
+    /// A cell of a one-dimensional array indexed by a slot: `st[base + st[slot] - lo]`,
+    /// a range error unless `st[slot] - lo < size`.
+    Dyn1 {
+        base: u32,
+        slot: u32,
+        lo: i64,
+        size: u32,
+    },
     /// A cell whose index is computed at run time.
     Dyn(Box<DynCell>),
     Arith(ArithOp, Box<C>, Box<C>),
@@ -61,6 +73,21 @@ pub struct DynCell {
 }
 
 impl DynCell {
+    /// The node reading this cell: `Dyn1` for one index read from a slot.
+    fn fused(self) -> C {
+        if let [(C::Slot(slot), lo, size, 1)] = self.idx[..]
+            && let (Ok(base), Ok(size)) = (u32::try_from(self.base), u32::try_from(size))
+        {
+            return C::Dyn1 {
+                base,
+                slot,
+                lo,
+                size,
+            };
+        }
+        C::Dyn(Box::new(self))
+    }
+
     #[inline]
     pub(super) fn slot(&self, st: &[i64]) -> Result<usize, Fault> {
         let mut s = self.base;
@@ -85,6 +112,20 @@ impl C {
             C::Slot(s) => st[*s as usize],
             C::SlotEq(s, v) => (st[*s as usize] == *v) as i64,
             C::SlotNe(s, v) => (st[*s as usize] != *v) as i64,
+            C::CmpSC(op, a, v) => op.apply(st[*a as usize], *v) as i64,
+            C::CmpSS(op, a, b) => op.apply(st[*a as usize], st[*b as usize]) as i64,
+            C::Dyn1 {
+                base,
+                slot,
+                lo,
+                size,
+            } => {
+                let off = st[*slot as usize].wrapping_sub(*lo);
+                if off < 0 || off >= *size as i64 {
+                    return Err(Fault);
+                }
+                st[*base as usize + off as usize]
+            }
             C::Dyn(d) => st[d.slot(st)?],
             C::Arith(op, a, b) => {
                 let (a, b) = (a.eval(st)?, b.eval(st)?);
@@ -162,7 +203,7 @@ pub fn compile(inst: &Instance, env: &mut [i64], e: &Expr) -> C {
             match cell(inst, *var, cs) {
                 Ok(Some(s)) => C::Slot(s),
                 Ok(None) => C::Fail,
-                Err(d) => C::Dyn(Box::new(d)),
+                Err(d) => d.fused(),
             }
         }
         Expr::Arith(op, a, b) => {
@@ -187,6 +228,9 @@ pub fn compile(inst: &Instance, env: &mut [i64], e: &Expr) -> C {
                 (C::Slot(s), C::Const(v), CmpOp::Ne) | (C::Const(v), C::Slot(s), CmpOp::Ne) => {
                     C::SlotNe(*s, *v)
                 }
+                (C::Slot(s), C::Const(v), _) => C::CmpSC(*op, *s, *v),
+                (C::Const(v), C::Slot(s), _) => C::CmpSC(op.flip(), *s, *v),
+                (C::Slot(x), C::Slot(y), _) => C::CmpSS(*op, *x, *y),
                 _ => C::Cmp(*op, Box::new(a), Box::new(b)),
             }
         }
@@ -326,6 +370,6 @@ fn junction(xs: Vec<C>, and_: bool) -> C {
 fn is_bool_valued(c: &C) -> bool {
     !matches!(
         c,
-        C::Slot(_) | C::Dyn(_) | C::Arith(..) | C::Ite(_) | C::Const(_)
+        C::Slot(_) | C::Dyn(_) | C::Dyn1 { .. } | C::Arith(..) | C::Ite(_) | C::Const(_)
     )
 }

@@ -28,16 +28,56 @@ pub struct Fault;
 #[derive(Clone, Debug)]
 pub struct CProp {
     pub tuples: Vec<(Vec<i64>, C)>,
+    /// Per tuple, its body as the leading `cell = const` tests and the rest.
+    tests: Vec<TupleTest>,
+}
+
+/// A tuple's body split for a quick check: most bodies start with a test of one cell
+/// of the tuple's first process, shared by the run of tuples that follow it, and most
+/// states fail it, so the whole run is skipped at once.
+#[derive(Clone, Debug)]
+struct TupleTest {
+    pre: Vec<(u32, i64, bool)>,
+    rest: C,
+    /// The next tuple whose first test differs from this one's.
+    skip: usize,
 }
 
 impl CProp {
-    /// Index of the first tuple whose body holds.
+    fn new(tuples: Vec<(Vec<i64>, C)>) -> CProp {
+        let mut tests: Vec<TupleTest> = tuples
+            .iter()
+            .map(|(_, c)| {
+                let (pre, rest) = trans::split_prefix(c.clone());
+                TupleTest { pre, rest, skip: 0 }
+            })
+            .collect();
+        for k in (0..tests.len()).rev() {
+            let same_next = tests
+                .get(k + 1)
+                .is_some_and(|n| !n.pre.is_empty() && n.pre.first() == tests[k].pre.first());
+            tests[k].skip = if same_next { tests[k + 1].skip } else { k + 1 };
+        }
+        CProp { tuples, tests }
+    }
+
+    /// Index of the first tuple whose body holds. The leading tests cannot fail, so
+    /// checking them first meets the range errors the reference order meets.
     #[inline]
     pub fn check(&self, st: &[i64]) -> Result<Option<usize>, Fault> {
-        for (k, (_, c)) in self.tuples.iter().enumerate() {
-            if c.eval(st)? != 0 {
+        let holds = |&(s, v, eq): &(u32, i64, bool)| (st[s as usize] == v) == eq;
+        let mut k = 0;
+        while let Some(t) = self.tests.get(k) {
+            if let Some(first) = t.pre.first()
+                && !holds(first)
+            {
+                k = t.skip;
+                continue;
+            }
+            if t.pre.iter().skip(1).all(holds) && t.rest.eval(st)? != 0 {
                 return Ok(Some(k));
             }
+            k += 1;
         }
         Ok(None)
     }
@@ -159,17 +199,18 @@ impl Compiled {
             .model
             .unsafes
             .iter()
-            .map(|u| CProp {
-                tuples: inst
-                    .distinct_tuples(u.params)
-                    .into_iter()
-                    .map(|tuple| {
-                        let mut env = vec![0; u.locals.len().max(tuple.len())];
-                        env[..tuple.len()].copy_from_slice(&tuple);
-                        let c = compile(inst, &mut env, &u.body);
-                        (tuple, c)
-                    })
-                    .collect(),
+            .map(|u| {
+                CProp::new(
+                    inst.distinct_tuples(u.params)
+                        .into_iter()
+                        .map(|tuple| {
+                            let mut env = vec![0; u.locals.len().max(tuple.len())];
+                            env[..tuple.len()].copy_from_slice(&tuple);
+                            let c = compile(inst, &mut env, &u.body);
+                            (tuple, c)
+                        })
+                        .collect(),
+                )
             })
             .collect();
         let dispatch = Dispatch::new(inst, &trans);

@@ -242,7 +242,7 @@ fn may_conflict(ops: &[Op]) -> bool {
 /// Split the leading conjuncts of the form `cell = const` / `cell <> const` (which
 /// cannot fail) off a guard; they can be tested first without changing which range
 /// errors evaluation meets.
-fn split_prefix(guard: C) -> (Vec<(u32, i64, bool)>, C) {
+pub(super) fn split_prefix(guard: C) -> (Vec<(u32, i64, bool)>, C) {
     let atom = |c: &C| match c {
         C::SlotEq(s, v) => Some((*s, *v, true)),
         C::SlotNe(s, v) => Some((*s, *v, false)),
