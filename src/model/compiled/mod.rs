@@ -253,6 +253,9 @@ impl Compiled {
             return o;
         }
         let det = sc.writes.len();
+        if sc.nondet.is_empty() {
+            return sc.only_successor(st, t.may_conflict, f);
+        }
         for (slot, options) in &sc.nondet {
             sc.writes.push((*slot, options[0]));
         }
@@ -267,6 +270,31 @@ impl Compiled {
 }
 
 impl Scratch {
+    /// `successors` for a deterministic step: its writes applied to `st`, `f` called
+    /// once, `st` restored; a range error if two writes hit one cell.
+    #[inline]
+    fn only_successor(
+        &mut self,
+        st: &mut [i64],
+        may_conflict: bool,
+        f: &mut SuccessorFn,
+    ) -> Outcome {
+        let w = &self.writes;
+        if may_conflict && (1..w.len()).any(|i| w[..i].iter().any(|x| x.0 == w[i].0)) {
+            return Outcome::Fault;
+        }
+        self.saved.clear();
+        for &(s, v) in w {
+            self.saved.push(st[s]);
+            st[s] = v;
+        }
+        f(0, st, w);
+        for (&(s, _), &old) in w.iter().zip(&self.saved) {
+            st[s] = old;
+        }
+        Outcome::Enabled(1)
+    }
+
     /// Apply the staged writes (the first `det` deterministic) to `st` and call `f` on
     /// every combination of the nondeterministic choices, the last fastest; restores
     /// `st` and returns the number of successors.
