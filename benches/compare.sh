@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Side-by-side speed and memory of nfold's explicit engine, measured in one run:
-#   1. nfold vs SPIN 6.5.2 (Debian package `spin`) on the same transition system:
-#      Peterson's filter lock (families/peterson.cub, translated to Promela by
-#      benches/peterson_pml.py), exhaustive search without symmetry; SPIN's state count
-#      must be nfold's plus one (the state of `init` before it starts the system).
+#   1. per core: nfold on 1 thread vs SPIN 6.5.2 (Debian package `spin`, pan -O2, one
+#      core) on the same transition system: Peterson's filter lock (families/peterson.cub,
+#      translated to Promela by benches/peterson_pml.py), exhaustive search without
+#      symmetry; SPIN's state count must be nfold's plus one (the state of `init` before
+#      it starts the system). Beside it nfold on 2 threads, the machine's ceiling (two
+#      1-thread copies at once) and bytes per state; medians of RUNS (default 3) runs.
 #   1b. at the largest n, SPIN's multi-core search (-DNCORE=2, the same -DMEMLIM)
 #      beside nfold on 1 and 2 threads (SPIN's seconds: its slowest core's elapsed time).
 #   2. Peterson with symmetry reduction for growing n, and the reduction factor.
@@ -13,10 +15,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAXN=${1:-6}
+RUNS=${RUNS:-3}
 cargo build --release -q
 NF=./target/release/nfold
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+
+now() { python3 -c 'import time; print(time.monotonic())'; }
 
 # nfold: prints "states seconds maxrss_kb"
 nfold_run() {
@@ -29,30 +34,49 @@ print(r["states"], r["seconds"], open(sys.argv[2]).read().split()[-1])
 PY
 }
 
-echo "== 1. nfold vs SPIN, Peterson filter lock, no symmetry (same transition system)"
-printf "%3s %11s %11s %9s %9s %12s %12s %9s %9s %7s %7s\n" n nfold-states spin-states nfold-s spin-s nfold-st/s spin-st/s nfold-MB spin-MB speed mem
+echo "== 1. Per core: nfold on 1 thread vs SPIN (pan -O2, one core), Peterson filter lock, no symmetry"
+echo "   (same transition system; median of $RUNS runs each; then nfold on 2 threads against 1,"
+echo "   beside the machine's ceiling: two 1-thread copies at once, 2 * t1 / pair)"
+printf "%3s %11s %8s %8s %8s %8s %8s %8s %8s %7s %7s %7s\n" n states nfold-1t spin per-core nfold-2t 2t/1t ceiling share B/state spin-B mem
 for n in $(seq 3 "$MAXN"); do
-  read -r ns nt nrss < <(nfold_run families/peterson.cub --size "$n" --no-symmetry)
   python3 benches/peterson_pml.py "$n" > "$WORK/p.pml"
   (cd "$WORK" && spin -a p.pml > /dev/null && gcc -O2 -DSAFETY -DNOCLAIM -DMEMLIM=20000 -o pan pan.c 2> /dev/null)
-  # SPIN sized as a user would: hash table 2^w slots (w >= 18) and search depth bound
-  # -m by the state count (the depth cannot exceed it).
-  w=$(python3 -c "print(max(18, int($ns).bit_length() + 1))")
-  /usr/bin/time -f "%M" -o "$WORK/srss" "$WORK/pan" -m$((ns + 1000)) -w"$w" > "$WORK/spin.txt" 2>&1 || true
+  t1s=(); t2s=(); sts=(); pairs=()
+  for _ in $(seq "$RUNS"); do
+    read -r ns nt nrss < <(nfold_run families/peterson.cub --size "$n" --no-symmetry --threads 1)
+    t1s+=("$nt")
+    read -r _ nt2 _ < <(nfold_run families/peterson.cub --size "$n" --no-symmetry --threads 2)
+    t2s+=("$nt2")
+    # SPIN sized as a user would: hash table 2^w slots (w >= 18) and search depth bound
+    # -m by the state count (the depth cannot exceed it).
+    w=$(python3 -c "print(max(18, int($ns).bit_length() + 1))")
+    /usr/bin/time -f "%M" -o "$WORK/srss" "$WORK/pan" -m$((ns + 1000)) -w"$w" > "$WORK/spin.txt" 2>&1 || true
+    sts+=("$(grep -oE "elapsed time [0-9.e+-]+" "$WORK/spin.txt" | grep -oE "[0-9.e+-]+$")")
+    a=$(now)
+    "$NF" check families/peterson.cub --size "$n" --no-symmetry --engine explicit --threads 1 --quiet > /dev/null &
+    q1=$!
+    "$NF" check families/peterson.cub --size "$n" --no-symmetry --engine explicit --threads 1 --quiet > /dev/null &
+    q2=$!
+    wait $q1 $q2 || true
+    b=$(now)
+    pairs+=("$(python3 -c "print($b - $a)")")
+  done
   ss=$(grep -oE "^ *[0-9]+ states, stored" "$WORK/spin.txt" | grep -oE "[0-9]+" | head -1)
-  st=$(grep -oE "elapsed time [0-9.e+-]+" "$WORK/spin.txt" | grep -oE "[0-9.e+-]+$")
   srss=$(tail -1 "$WORK/srss")
-  python3 - "$n" "$ns" "$nt" "$nrss" "$ss" "$st" "$srss" <<'PY'
-import sys
-n, ns, nt, nrss, ss, st, srss = sys.argv[1:]
-ns, ss = int(ns), int(ss)
-nt, st = max(float(nt), 1e-3), max(float(st), 1e-3)
-nr, sr = ns / nt, ss / st
+  python3 - "$n" "$ns" "$ss" "$nrss" "$srss" "${t1s[*]}" "${t2s[*]}" "${sts[*]}" "${pairs[*]}" <<'PY'
+import sys, statistics as st
+n, ns, ss, nrss, srss = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+med = lambda x: max(st.median(float(v) for v in x.split()), 1e-3)
+t1, t2, ts, pair = (med(a) for a in sys.argv[6:10])
+# the wall time of one 1-thread run includes start-up; `pair` is whole processes too
+ceiling = 2 * t1 / pair
 flag = "" if ss == ns + 1 else "  (state counts differ!)"
-print(f"{n:>3} {ns:>11} {ss:>11} {nt:>9.2f} {st:>9.2f} {nr:>12.0f} {sr:>12.0f} {int(nrss)/1024:>9.1f} {int(srss)/1024:>9.1f} {nr/sr:>6.2f}x {int(srss)/int(nrss):>6.2f}x{flag}")
+print(f"{n:>3} {ns:>11} {ns/t1/1e6:>7.2f}M {ss/ts/1e6:>7.2f}M {(ns/t1)/(ss/ts):>7.2f}x {ns/t2/1e6:>7.2f}M "
+      f"{t1/t2:>7.2f}x {ceiling:>7.2f}x {(t1/t2)/ceiling:>7.0%} {nrss*1024/ns:>7.1f} {srss*1024/ss:>7.1f} {srss/nrss:>6.2f}x{flag}")
 PY
 done
-echo "(speed = nfold states/s over SPIN states/s; mem = SPIN max RSS over nfold max RSS)"
+echo "(states/s in millions; per-core = nfold 1 thread over SPIN; share = (2t/1t) / ceiling;"
+echo " B/state = peak RSS over states; mem = SPIN's peak RSS over nfold's)"
 
 echo
 echo "== 1b. Two cores: SPIN -DNCORE=2 (same -DMEMLIM) against nfold on 1 and 2 threads, n = $MAXN"

@@ -236,22 +236,16 @@ impl BddEngine {
     ) -> Result<(Vec<SizeReport>, Outcome), String> {
         let start = Instant::now();
         let model = p.model;
-        let mut f = Found::default();
-        if model.int_window.is_some() || model.extra_proc.is_some() {
+        let f = if model.int_window.is_some() || model.extra_proc.is_some() {
+            let mut f = Found::default();
             f.notes.push(format!(
                 "`{}`: the bdd engine does not read models with `int` or the extra process id; not checked",
                 model.ltls[k].name
             ));
+            f
         } else {
-            let prod = Product::build(model, k, p.fair, Variant::Klive(1))?;
-            let budget = Budget { ctl };
-            if let Err(stop) = self.search(p, ctl, k, &prod, &budget, &mut f)? {
-                f.limit = Some(match stop {
-                    Stop::Memory => Limit::Memory,
-                    Stop::Limit => ctl.users_limit().unwrap_or(Limit::Timeout),
-                });
-            }
-        }
+            self.find_within_limits(p, ctl, k)?
+        };
         let seconds = start.elapsed().as_secs_f64();
         let mut reports: Vec<SizeReport> = p
             .sizes()
@@ -274,6 +268,79 @@ impl BddEngine {
             ..Outcome::default()
         };
         Ok((reports, out))
+    }
+
+    /// What the fixpoint finds for property k, within the user's limits.
+    fn find(&self, p: &Problem, ctl: &Control, k: usize) -> Result<Found, String> {
+        let mut f = Found::default();
+        let prod = Product::build(p.model, k, p.fair, Variant::Klive(1))?;
+        let budget = Budget { ctl };
+        if let Err(stop) = self.search(p, ctl, k, &prod, &budget, &mut f)? {
+            f.limit = Some(match stop {
+                Stop::Memory => Limit::Memory,
+                Stop::Limit => ctl.users_limit().unwrap_or(Limit::Timeout),
+            });
+        }
+        Ok(f)
+    }
+
+    /// `find` on a thread of its own, given up `GRACE` after a limit is reached. The
+    /// engine polls its limits between BDD operations, and one operation cannot be
+    /// interrupted (oxidd has no cancellation): on a large set it runs for tens of
+    /// seconds. Given up, the thread goes on to the end of its operation and then stops
+    /// at its next poll (the deadline has passed); its result is dropped.
+    fn find_within_limits(&self, p: &Problem, ctl: &Control, k: usize) -> Result<Found, String> {
+        if ctl.deadline.is_none() && ctl.stop.is_none() && ctl.max_memory.is_none() {
+            return self.find(p, ctl, k);
+        }
+        const GRACE: Duration = Duration::from_millis(400);
+        const POLL: Duration = Duration::from_millis(50);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (engine, ctl_t, model) = (self.clone(), ctl.clone(), Arc::new(p.model.clone()));
+        let (min, max, fair, reduction) = (p.min, p.max, p.fair, p.reduction);
+        let (props, ltls) = (p.props.clone(), p.ltls.clone());
+        std::thread::spawn(move || {
+            let p = Problem {
+                model: &model,
+                min,
+                max,
+                props,
+                ltls,
+                fair,
+                reduction,
+            };
+            // The receiver is gone when the search was given up.
+            let _ = tx.send(engine.find(&p, &ctl_t, k));
+        });
+        let mut limit_since: Option<(Instant, Limit)> = None;
+        loop {
+            match rx.recv_timeout(POLL) {
+                Ok(found) => return found,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err("the bdd engine's thread ended without an answer".into());
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            let memory = ctl
+                .max_memory
+                .zip(crate::limits::current_memory())
+                .is_some_and(|(max, now)| now > max)
+                .then_some(Limit::Memory);
+            let Some(limit) = ctl.users_limit().or(memory) else {
+                continue;
+            };
+            let (since, limit) = *limit_since.get_or_insert((Instant::now(), limit));
+            if since.elapsed() >= GRACE {
+                let mut f = Found {
+                    limit: Some(limit),
+                    ..Found::default()
+                };
+                f.notes.push(
+                    "bdd: stopped in the middle of one BDD operation, which cannot be interrupted (it finishes in the background)".into(),
+                );
+                return Ok(f);
+            }
+        }
     }
 
     /// The fixpoint and what follows from it; `Ok(Err(stop))` when a limit or the node
