@@ -25,7 +25,7 @@ now() { python3 -c 'import time; print(time.monotonic())'; }
 
 # nfold: prints "states seconds maxrss_kb"
 nfold_run() {
-  /usr/bin/time -f "%M" -o "$WORK/rss" "$NF" check "$@" --engine explicit --json > "$WORK/out.json" || true
+  /usr/bin/time -f "%M" -o "$WORK/rss" "$NF" check "$@" --engine explicit --json > "$WORK/out.json" 2> /dev/null || true
   python3 - "$WORK/out.json" "$WORK/rss" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -38,10 +38,11 @@ echo "== 1. Per core: nfold on 1 thread vs SPIN (pan -O2, one core), Peterson fi
 echo "   (same transition system; median of $RUNS runs each; then nfold on 2 threads against 1,"
 echo "   beside the machine's ceiling: two 1-thread copies at once, 2 * t1 / pair)"
 printf "%3s %11s %8s %8s %8s %8s %8s %8s %8s %7s %7s %7s\n" n states nfold-1t spin per-core nfold-2t 2t/1t ceiling share B/state spin-B mem
-for n in $(seq 3 "$MAXN"); do
+# From n = 5: smaller instances take milliseconds.
+for n in $(seq 5 "$MAXN"); do
   python3 benches/peterson_pml.py "$n" > "$WORK/p.pml"
   (cd "$WORK" && spin -a p.pml > /dev/null && gcc -O2 -DSAFETY -DNOCLAIM -DMEMLIM=20000 -o pan pan.c 2> /dev/null)
-  t1s=(); t2s=(); sts=(); pairs=()
+  t1s=(); t2s=(); sts=(); pairs=(); walls=()
   for _ in $(seq "$RUNS"); do
     read -r ns nt nrss < <(nfold_run families/peterson.cub --size "$n" --no-symmetry --threads 1)
     t1s+=("$nt")
@@ -52,6 +53,11 @@ for n in $(seq 3 "$MAXN"); do
     w=$(python3 -c "print(max(18, int($ns).bit_length() + 1))")
     /usr/bin/time -f "%M" -o "$WORK/srss" "$WORK/pan" -m$((ns + 1000)) -w"$w" > "$WORK/spin.txt" 2>&1 || true
     sts+=("$(grep -oE "elapsed time [0-9.e+-]+" "$WORK/spin.txt" | grep -oE "[0-9.e+-]+$")")
+    # The ceiling compares whole processes: one alone, then two at once.
+    a=$(now)
+    "$NF" check families/peterson.cub --size "$n" --no-symmetry --engine explicit --threads 1 --quiet > /dev/null || true
+    b=$(now)
+    walls+=("$(python3 -c "print($b - $a)")")
     a=$(now)
     "$NF" check families/peterson.cub --size "$n" --no-symmetry --engine explicit --threads 1 --quiet > /dev/null &
     q1=$!
@@ -63,13 +69,12 @@ for n in $(seq 3 "$MAXN"); do
   done
   ss=$(grep -oE "^ *[0-9]+ states, stored" "$WORK/spin.txt" | grep -oE "[0-9]+" | head -1)
   srss=$(tail -1 "$WORK/srss")
-  python3 - "$n" "$ns" "$ss" "$nrss" "$srss" "${t1s[*]}" "${t2s[*]}" "${sts[*]}" "${pairs[*]}" <<'PY'
+  python3 - "$n" "$ns" "$ss" "$nrss" "$srss" "${t1s[*]}" "${t2s[*]}" "${sts[*]}" "${pairs[*]}" "${walls[*]}" <<'PY'
 import sys, statistics as st
 n, ns, ss, nrss, srss = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 med = lambda x: max(st.median(float(v) for v in x.split()), 1e-3)
-t1, t2, ts, pair = (med(a) for a in sys.argv[6:10])
-# the wall time of one 1-thread run includes start-up; `pair` is whole processes too
-ceiling = 2 * t1 / pair
+t1, t2, ts, pair, wall = (med(a) for a in sys.argv[6:11])
+ceiling = 2 * wall / pair
 flag = "" if ss == ns + 1 else "  (state counts differ!)"
 print(f"{n:>3} {ns:>11} {ns/t1/1e6:>7.2f}M {ss/ts/1e6:>7.2f}M {(ns/t1)/(ss/ts):>7.2f}x {ns/t2/1e6:>7.2f}M "
       f"{t1/t2:>7.2f}x {ceiling:>7.2f}x {(t1/t2)/ceiling:>7.0%} {nrss*1024/ns:>7.1f} {srss*1024/ss:>7.1f} {srss/nrss:>6.2f}x{flag}")
