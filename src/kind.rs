@@ -489,6 +489,8 @@ impl Engine for KindEngine {
             count: "lemmas",
             size_by_size: false,
             dead_cells: false,
+            ranks_ints: false,
+            lemma_orbits: None,
         }
     }
 

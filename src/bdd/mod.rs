@@ -202,6 +202,8 @@ impl Engine for BddEngine {
             count: "nodes",
             size_by_size: false,
             dead_cells: false,
+            ranks_ints: false,
+            lemma_orbits: None,
         }
     }
 

@@ -43,6 +43,8 @@ impl Engine for BmcEngine {
             count: "clauses",
             size_by_size: false,
             dead_cells: false,
+            ranks_ints: false,
+            lemma_orbits: None,
         }
     }
 

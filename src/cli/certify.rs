@@ -375,13 +375,13 @@ fn text_of(d: &CertifyDoc, model: &str) -> String {
     }
     for c in &d.results {
         if c.failures.is_empty() {
-            let by = match c.checked_by.as_deref() {
-                Some("bdd") => " by BDDs over the checker's encoding",
-                Some(_) => " by SAT",
-                None => "",
-            };
+            let checked = c
+                .checked_by
+                .as_deref()
+                .and_then(check::Checker::of_name)
+                .map_or("checked", check::Checker::phrase);
             out.push_str(&format!(
-                "size {:>3}: checked{by}; proves {}\n",
+                "size {:>3}: {checked}; proves {}\n",
                 c.size,
                 if c.certified.is_empty() {
                     "no property (none is claimed at this size)".to_string()

@@ -169,6 +169,12 @@ pub struct Presentation {
     /// The engine stores states up to their dead cells (`model::dead`), announced in
     /// the header.
     pub dead_cells: bool,
+    /// The engine renumbers ints by their rank (`model::ints::ranked`).
+    pub ranks_ints: bool,
+    /// For a family that is not fully symmetric: the engine's lemmas stand for their
+    /// orbits under the order-preserving renamings, and what the header adds about the
+    /// reductions it does not use then (e.g. ", reduction (explicit) off").
+    pub lemma_orbits: Option<&'static str>,
 }
 
 /// An engine: safety, and liveness for those that say so (`liveness`).

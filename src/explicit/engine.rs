@@ -205,6 +205,8 @@ impl Engine for ExplicitEngine {
             count: "states",
             size_by_size: true,
             dead_cells: self.dead_cells && !partial,
+            ranks_ints: true,
+            lemma_orbits: None,
         }
     }
 

@@ -532,6 +532,8 @@ impl Engine for Ic3Engine {
             count: "lemmas",
             size_by_size: false,
             dead_cells: false,
+            ranks_ints: false,
+            lemma_orbits: Some(""),
         }
     }
 

@@ -222,6 +222,8 @@ impl Engine for AutoEngine {
             count: "states/lemmas",
             size_by_size: false,
             dead_cells: self.dead_cells,
+            ranks_ints: true,
+            lemma_orbits: Some(", reduction (explicit) off"),
         }
     }
 

@@ -247,6 +247,8 @@ impl Engine for RankEngine {
             count: "lemmas+phases",
             size_by_size: true,
             dead_cells: false,
+            ranks_ints: false,
+            lemma_orbits: None,
         }
     }
 

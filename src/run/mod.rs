@@ -148,7 +148,13 @@ impl<'a> Run<'a> {
             } else {
                 String::new()
             },
-            ints_ranked: ranked_ints_text(model, engine.name(), s, !p.ltls.is_empty()),
+            ints_ranked: ranked_ints_text(
+                model,
+                engine.name(),
+                presentation.ranks_ints,
+                s,
+                !p.ltls.is_empty(),
+            ),
         }
     }
 
@@ -366,7 +372,7 @@ fn budget_out(mut e: EveryAnswers, ectl: &Control, ctl: &Control) -> EveryAnswer
 
 /// The header's `ints` line about ranks: whether the model's ints are replaced by their
 /// rank (`model::ints::ranked`), by which engines, and the construct that prevents it.
-fn ranked_ints_text(model: &Model, engine: &str, s: &Settings, ltl: bool) -> String {
+fn ranked_ints_text(model: &Model, engine: &str, ranks: bool, s: &Settings, ltl: bool) -> String {
     match crate::model::ints::ranked::analyse(model) {
         Ok(None) => String::new(),
         Err(e) => format!(
@@ -378,7 +384,7 @@ fn ranked_ints_text(model: &Model, engine: &str, s: &Settings, ltl: bool) -> Str
         Ok(Some(_)) if model.int_window.as_ref().is_some_and(|w| w.given) => {
             "ints not ranked (--int-range fixes the window)".into()
         }
-        Ok(Some(r)) if engine == "explicit" || engine == "auto" => format!(
+        Ok(Some(r)) if ranks => format!(
             "ints ranked: {} (only compared, copied and incremented from the largest: each size is finite and its answers exact{}; docs/language.md 4.6)",
             r.names(model).join(", "),
             if ltl {

@@ -36,19 +36,11 @@ pub(super) fn symmetry_line(run: &Run) -> String {
         (true, true) => format!("fully symmetric; {what} on{}", ltl_symmetry(run, true)),
         // IC3's lemmas stand for their orbits under the order-preserving renamings
         // (the other reductions need full symmetry).
-        (false, true)
-            if m.has_lemma_orbits()
-                && matches!(run.engine, "ic3" | "auto")
-                && what.contains("lemma orbits") =>
-        {
+        (false, true) if m.has_lemma_orbits() && run.presentation.lemma_orbits.is_some() => {
             format!(
                 "{}; order-preserving lemma orbits (IC3, checked by Houdini) on{}{}",
                 m.symmetry_summary(),
-                if run.engine == "auto" {
-                    ", reduction (explicit) off"
-                } else {
-                    ""
-                },
+                run.presentation.lemma_orbits.unwrap_or_default(),
                 ltl_symmetry(run, false)
             )
         }

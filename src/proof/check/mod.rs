@@ -76,6 +76,13 @@ impl Checker {
             Checker::Bdd => "bdd",
         }
     }
+
+    /// The checker a JSON name names.
+    pub fn of_name(name: &str) -> Option<Checker> {
+        [Checker::Sat, Checker::Bdd]
+            .into_iter()
+            .find(|c| c.name() == name)
+    }
 }
 
 /// Which check a size goes to.
