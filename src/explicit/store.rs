@@ -59,42 +59,99 @@ fn same(a: &[u64], b: &[u64]) -> bool {
 /// A zeroed table of words. Large tables are backed by transparent huge pages:
 /// random probes into hundreds of megabytes otherwise miss the TLB on nearly every
 /// lookup, and even the prefetch of an entry then waits for a page walk. The kernel
-/// backs only 2 MiB-aligned ranges with huge pages, so a large table starts at such an
-/// address: it is cut from a slightly longer zeroed buffer whose unused head is never
-/// touched (so never resident).
+/// backs only 2 MiB-aligned ranges with huge pages, so on Linux a large table is a
+/// mapping of its own that starts at such an address (mapped a little longer, then
+/// trimmed to whole huge pages). Not through the allocator: `calloc` from its heap
+/// zeroes, so makes resident, every byte of a padded buffer.
 pub(crate) struct Table {
-    buf: Vec<u64>,
-    off: usize,
+    backing: Backing,
     len: usize,
 }
 
+enum Backing {
+    Heap(Vec<u64>),
+    /// An anonymous mapping of `bytes` bytes (zero until written), owned by the table.
+    #[cfg(target_os = "linux")]
+    Mapped {
+        ptr: std::ptr::NonNull<u64>,
+        bytes: usize,
+    },
+}
+
+// SAFETY: a `Mapped` table owns its mapping exclusively, as a `Vec` owns its buffer.
+unsafe impl Send for Table {}
+// SAFETY: shared access only reads through `&[u64]`.
+unsafe impl Sync for Table {}
+
 /// The size and alignment of a transparent huge page.
+#[cfg(target_os = "linux")]
 const HUGE: usize = 2 << 20;
 
 impl Table {
     pub(crate) fn zeroed(len: usize) -> Table {
-        if len * 8 < HUGE / 2 {
-            return Table {
-                buf: vec![0; len],
-                off: 0,
-                len,
-            };
-        }
-        // Whole huge pages from an aligned start: the tail past `len` is owned too.
-        let span = (len * 8).next_multiple_of(HUGE);
-        let buf = vec![0u64; (span + HUGE) / 8];
-        let start = buf.as_ptr() as usize;
-        let lo = start.next_multiple_of(HUGE);
         #[cfg(target_os = "linux")]
-        // SAFETY: [lo, lo + span) lies inside `buf`; MADV_HUGEPAGE only changes how the
-        // kernel backs it. Failure is harmless and ignored.
-        unsafe {
-            libc::madvise(lo as *mut libc::c_void, span, libc::MADV_HUGEPAGE);
+        if len * 8 >= HUGE / 2
+            && let Some(t) = Table::mapped(len)
+        {
+            return t;
         }
         Table {
-            buf,
-            off: (lo - start) / 8,
+            backing: Backing::Heap(vec![0; len]),
             len,
+        }
+    }
+
+    /// `len` zero words in whole huge pages from a 2 MiB boundary, or `None` if the
+    /// kernel refuses the mapping.
+    #[cfg(target_os = "linux")]
+    fn mapped(len: usize) -> Option<Table> {
+        let bytes = (len * 8).next_multiple_of(HUGE);
+        let total = bytes + HUGE;
+        // SAFETY: a fresh private anonymous mapping; nothing else refers to it. The
+        // head before the boundary and the tail after `bytes` are unmapped at once, so
+        // exactly [lo, lo + bytes) stays, owned by the table until `drop`.
+        unsafe {
+            let at = libc::mmap(
+                std::ptr::null_mut(),
+                total,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            if at == libc::MAP_FAILED {
+                return None;
+            }
+            let start = at as usize;
+            let lo = start.next_multiple_of(HUGE);
+            if lo > start {
+                libc::munmap(at, lo - start);
+            }
+            let end = lo + bytes;
+            if start + total > end {
+                libc::munmap(end as *mut libc::c_void, start + total - end);
+            }
+            // Failure only leaves small pages: harmless, ignored.
+            libc::madvise(lo as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
+            Some(Table {
+                backing: Backing::Mapped {
+                    ptr: std::ptr::NonNull::new(lo as *mut u64)?,
+                    bytes,
+                },
+                len,
+            })
+        }
+    }
+}
+
+impl Drop for Table {
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        if let Backing::Mapped { ptr, bytes } = self.backing {
+            // SAFETY: the mapping made in `mapped`, unmapped once.
+            unsafe {
+                libc::munmap(ptr.as_ptr() as *mut libc::c_void, bytes);
+            }
         }
     }
 }
@@ -103,14 +160,29 @@ impl std::ops::Deref for Table {
     type Target = [u64];
     #[inline(always)]
     fn deref(&self) -> &[u64] {
-        &self.buf[self.off..self.off + self.len]
+        match &self.backing {
+            Backing::Heap(v) => &v[..self.len],
+            // SAFETY: the mapping holds `bytes >= 8 * len` readable, zero-initialised
+            // bytes, owned by the table.
+            #[cfg(target_os = "linux")]
+            Backing::Mapped { ptr, .. } => unsafe {
+                std::slice::from_raw_parts(ptr.as_ptr(), self.len)
+            },
+        }
     }
 }
 
 impl std::ops::DerefMut for Table {
     #[inline(always)]
     fn deref_mut(&mut self) -> &mut [u64] {
-        &mut self.buf[self.off..self.off + self.len]
+        match &mut self.backing {
+            Backing::Heap(v) => &mut v[..self.len],
+            // SAFETY: as in `deref`; `&mut self` makes the access exclusive.
+            #[cfg(target_os = "linux")]
+            Backing::Mapped { ptr, .. } => unsafe {
+                std::slice::from_raw_parts_mut(ptr.as_ptr(), self.len)
+            },
+        }
     }
 }
 
