@@ -153,7 +153,7 @@ fn check_compiled(m: &Model, n: usize, rng: &mut Rng) -> Result<(), String> {
             let c = cp.check(&st);
             let same = match (&r, &c) {
                 (Ok(None), Ok(None)) | (Err(_), Err(_)) => true,
-                (Ok(Some(t)), Ok(Some(k))) => *t == cp.tuples[*k].0,
+                (Ok(Some(t)), Ok(Some(k))) => *t == cp.tuples[*k],
                 _ => false,
             };
             if !same {

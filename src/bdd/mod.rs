@@ -88,6 +88,14 @@ impl Budget<'_> {
         }
         Ok(())
     }
+
+    /// The limit a stop of the engine reports.
+    fn limit(&self, stop: Stop) -> Limit {
+        match stop {
+            Stop::Memory => Limit::Memory,
+            Stop::Limit => self.ctl.users_limit().unwrap_or(Limit::Timeout),
+        }
+    }
 }
 
 /// The sets the fixpoint starts from, over the valid states: the initial states, those
@@ -278,10 +286,7 @@ impl BddEngine {
         let prod = Product::build(p.model, k, p.fair, Variant::Klive(1))?;
         let budget = Budget { ctl };
         if let Err(stop) = self.search(p, ctl, k, &prod, &budget, &mut f)? {
-            f.limit = Some(match stop {
-                Stop::Memory => Limit::Memory,
-                Stop::Limit => ctl.users_limit().unwrap_or(Limit::Timeout),
-            });
+            f.limit = Some(budget.limit(stop));
         }
         Ok(f)
     }
@@ -323,14 +328,11 @@ impl BddEngine {
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
             }
-            let memory = ctl
-                .max_memory
-                .zip(crate::limits::current_memory())
-                .is_some_and(|(max, now)| now > max)
-                .then_some(Limit::Memory);
-            let Some(limit) = ctl.users_limit().or(memory) else {
+            let budget = Budget { ctl };
+            let Err(stop) = budget.poll() else {
                 continue;
             };
+            let limit = budget.limit(stop);
             let (since, limit) = *limit_since.get_or_insert((Instant::now(), limit));
             if since.elapsed() >= GRACE {
                 let mut f = Found {

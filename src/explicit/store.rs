@@ -186,10 +186,6 @@ impl std::ops::DerefMut for Table {
     }
 }
 
-fn zeroed_table(len: usize) -> Table {
-    Table::zeroed(len)
-}
-
 impl VisitedSet {
     /// An empty set for states of `words` 64-bit words.
     pub fn new(words: usize) -> VisitedSet {
@@ -203,7 +199,7 @@ impl VisitedSet {
         let words = words.max(1);
         VisitedSet {
             words,
-            table: zeroed_table(cap * words),
+            table: Table::zeroed(cap * words),
             cap,
             len: 0,
             has_zero: false,
@@ -285,7 +281,7 @@ impl VisitedSet {
         let w = self.words;
         let cap = self.cap * 2;
         let mask = cap - 1;
-        let mut table = zeroed_table(cap * w);
+        let mut table = Table::zeroed(cap * w);
         for e in self.table.chunks_exact(w) {
             if e.iter().all(|&x| x == 0) {
                 continue;
@@ -340,7 +336,7 @@ impl FlagTable {
         FlagTable {
             kw: kw.max(1),
             vw: vw.max(1),
-            table: zeroed_table(cap * (kw.max(1) + vw.max(1))),
+            table: Table::zeroed(cap * (kw.max(1) + vw.max(1))),
             cap,
             len: 0,
             zero: None,
@@ -456,7 +452,7 @@ impl FlagTable {
         let (kw, ew) = (self.kw, self.kw + self.vw);
         let cap = self.cap * 2;
         let mask = cap - 1;
-        let mut table = zeroed_table(cap * ew);
+        let mut table = Table::zeroed(cap * ew);
         for e in self.table.chunks_exact(ew) {
             if e[..kw].iter().all(|&x| x == 0) {
                 continue;

@@ -102,7 +102,7 @@ pub fn compare_on(inst: &Instance, compiled: &Compiled, st: &State) {
         let c = cp.check(st);
         match (r, c) {
             (Ok(None), Ok(None)) | (Err(_), Err(_)) => {}
-            (Ok(Some(t)), Ok(Some(k))) => assert_eq!(t, cp.tuples[k].0),
+            (Ok(Some(t)), Ok(Some(k))) => assert_eq!(t, cp.tuples[k]),
             (r, c) => panic!("property {u}: reference {r:?} vs compiled {c:?} on {st:?}"),
         }
     }

@@ -281,7 +281,7 @@ pub(in crate::explicit) fn trace_from_steps(
     let violation = match kind {
         Kind::Unsafe { prop, tuple } => Violation::Unsafe {
             prop: *prop,
-            tuple: compiled.props[*prop].tuples[*tuple].0.clone(),
+            tuple: compiled.props[*prop].tuples[*tuple].clone(),
         },
         Kind::Deadlock => Violation::Deadlock,
         Kind::RangeTrans { ctrans } => {

@@ -27,7 +27,8 @@ pub struct Fault;
 /// A compiled `unsafe` property: its body for every tuple of distinct processes.
 #[derive(Clone, Debug)]
 pub struct CProp {
-    pub tuples: Vec<(Vec<i64>, C)>,
+    /// The tuples of distinct processes, in the reference order.
+    pub tuples: Vec<Vec<i64>>,
     /// Per tuple, its body as the leading `cell = const` tests and the rest.
     tests: Vec<TupleTest>,
 }
@@ -44,14 +45,14 @@ struct TupleTest {
 }
 
 impl CProp {
-    fn new(tuples: Vec<(Vec<i64>, C)>) -> CProp {
-        let mut tests: Vec<TupleTest> = tuples
-            .iter()
-            .map(|(_, c)| {
-                let (pre, rest) = trans::split_prefix(c.clone());
-                TupleTest { pre, rest, skip: 0 }
+    fn new(bodies: Vec<(Vec<i64>, C)>) -> CProp {
+        let (tuples, mut tests): (Vec<Vec<i64>>, Vec<TupleTest>) = bodies
+            .into_iter()
+            .map(|(tuple, c)| {
+                let (pre, rest) = trans::split_prefix(c);
+                (tuple, TupleTest { pre, rest, skip: 0 })
             })
-            .collect();
+            .unzip();
         for k in (0..tests.len()).rev() {
             let same_next = tests
                 .get(k + 1)
@@ -253,9 +254,6 @@ impl Compiled {
             return o;
         }
         let det = sc.writes.len();
-        if sc.nondet.is_empty() {
-            return sc.only_successor(st, t.may_conflict, f);
-        }
         for (slot, options) in &sc.nondet {
             sc.writes.push((*slot, options[0]));
         }
@@ -270,31 +268,6 @@ impl Compiled {
 }
 
 impl Scratch {
-    /// `successors` for a deterministic step: its writes applied to `st`, `f` called
-    /// once, `st` restored; a range error if two writes hit one cell.
-    #[inline]
-    fn only_successor(
-        &mut self,
-        st: &mut [i64],
-        may_conflict: bool,
-        f: &mut SuccessorFn,
-    ) -> Outcome {
-        let w = &self.writes;
-        if may_conflict && (1..w.len()).any(|i| w[..i].iter().any(|x| x.0 == w[i].0)) {
-            return Outcome::Fault;
-        }
-        self.saved.clear();
-        for &(s, v) in w {
-            self.saved.push(st[s]);
-            st[s] = v;
-        }
-        f(0, st, w);
-        for (&(s, _), &old) in w.iter().zip(&self.saved) {
-            st[s] = old;
-        }
-        Outcome::Enabled(1)
-    }
-
     /// Apply the staged writes (the first `det` deterministic) to `st` and call `f` on
     /// every combination of the nondeterministic choices, the last fastest; restores
     /// `st` and returns the number of successors.
