@@ -179,7 +179,7 @@ fn reduced(
         asked.ltls = a
             .properties
             .iter()
-            .filter_map(|p| model.ltls.iter().position(|l| &l.name == p))
+            .filter_map(|p| model.ltl_by_name(p))
             .collect();
         if asked.ltls.is_empty() {
             asked.ltls = (0..model.ltls.len()).collect();
@@ -208,7 +208,7 @@ fn export(
     let named: Vec<usize> = a
         .properties
         .iter()
-        .filter_map(|p| model.ltls.iter().position(|l| &l.name == p))
+        .filter_map(|p| model.ltl_by_name(p))
         .collect();
     let prop = match (named.as_slice(), model.ltls.len()) {
         ([k], _) if a.properties.len() == 1 => *k,
@@ -241,7 +241,7 @@ fn export(
 fn unsafe_props(model: &crate::model::ir::Model, names: &[String]) -> Result<Vec<usize>, i32> {
     let mut props = Vec::new();
     for p in names {
-        match model.unsafes.iter().position(|u| &u.name == p) {
+        match model.unsafe_by_name(p) {
             Some(k) if !props.contains(&k) => props.push(k),
             Some(_) => {}
             None => {

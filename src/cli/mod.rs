@@ -248,10 +248,10 @@ impl LoadArgs {
 /// The property named `name`: an `unsafe`/`invariant` or an `ltl` property of the
 /// model, or an error listing the names it has.
 pub(crate) fn lookup_property(model: &Model, name: &str) -> Result<PropId, String> {
-    if let Some(k) = model.unsafes.iter().position(|u| u.name == name) {
+    if let Some(k) = model.unsafe_by_name(name) {
         return Ok(PropId::Unsafe(k));
     }
-    if let Some(k) = model.ltls.iter().position(|l| l.name == name) {
+    if let Some(k) = model.ltl_by_name(name) {
         return Ok(PropId::Ltl(k));
     }
     let names: Vec<&str> = model
@@ -613,7 +613,7 @@ fn cnf(a: CnfArgs) -> i32 {
     }
     let prop = match &a.property {
         None => None,
-        Some(p) => match model.unsafes.iter().position(|u| &u.name == p) {
+        Some(p) => match model.unsafe_by_name(p) {
             Some(k) => Some(k),
             None => {
                 return usage(&format!("no `unsafe` or `invariant` property named `{p}`"));

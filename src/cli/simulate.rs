@@ -146,7 +146,7 @@ pub(crate) fn simulate(a: SimulateArgs) -> i32 {
 fn property_indices(model: &Model, names: &[String]) -> Result<Vec<usize>, String> {
     let mut props = Vec::new();
     for p in names {
-        match model.unsafes.iter().position(|u| &u.name == p) {
+        match model.unsafe_by_name(p) {
             Some(k) => props.push(k),
             None => {
                 let names: Vec<&str> = model.unsafes.iter().map(|u| u.name.as_str()).collect();

@@ -112,13 +112,9 @@ pub fn certified_model(model: &Model, cert: &Certificate) -> Result<Option<Model
     if cert.ranking.is_some() {
         return Ok(None);
     }
-    let prop = model
-        .ltls
-        .iter()
-        .position(|l| &l.name == name)
-        .ok_or_else(|| {
-            format!("the certificate is about `{name}`, an ltl property the model lacks")
-        })?;
+    let prop = model.ltl_by_name(name).ok_or_else(|| {
+        format!("the certificate is about `{name}`, an ltl property the model lacks")
+    })?;
     let variant = match cert.klive {
         Some(k) => Variant::Klive(k),
         None => Variant::LoopClosing,

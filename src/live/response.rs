@@ -24,9 +24,7 @@ pub struct Response {
 /// The `ltl` property `name` as a response property, or why it is not one.
 pub fn of(model: &Model, name: &str) -> Result<Response, String> {
     let prop = model
-        .ltls
-        .iter()
-        .position(|l| l.name == name)
+        .ltl_by_name(name)
         .ok_or_else(|| format!("the model has no `ltl` property `{name}`"))?;
     let l = &model.ltls[prop];
     if l.params != 1 {

@@ -593,6 +593,16 @@ impl Model {
         self.transitions.iter().position(|t| t.name == name)
     }
 
+    /// The `unsafe` or `invariant` property of that name (index into `unsafes`).
+    pub fn unsafe_by_name(&self, name: &str) -> Option<usize> {
+        self.unsafes.iter().position(|u| u.name == name)
+    }
+
+    /// The `ltl` property of that name (index into `ltls`).
+    pub fn ltl_by_name(&self, name: &str) -> Option<usize> {
+        self.ltls.iter().position(|l| l.name == name)
+    }
+
     /// The abstract type whose values the enumeration `e` holds, if any.
     pub fn data_type(&self, e: usize) -> Option<&super::data::DataType> {
         self.data_types.iter().find(|d| d.enum_id == e)

@@ -35,9 +35,9 @@ pub fn asked(m: &Model, r: &Reduced) -> Result<Asked, String> {
         ..Default::default()
     };
     for n in &r.asked {
-        if let Some(u) = m.unsafes.iter().position(|u| &u.name == n) {
+        if let Some(u) = m.unsafe_by_name(n) {
             a.props.push(u);
-        } else if let Some(l) = m.ltls.iter().position(|l| &l.name == n) {
+        } else if let Some(l) = m.ltl_by_name(n) {
             a.ltls.push(l);
         } else {
             return Err(format!(

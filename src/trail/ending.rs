@@ -110,9 +110,7 @@ fn unsafe_ending(
     let name = property_name(trail)
         .ok_or("the trail does not name the `unsafe` or `invariant` property it violates")?;
     let prop = model
-        .unsafes
-        .iter()
-        .position(|u| u.name == name)
+        .unsafe_by_name(&name)
         .ok_or_else(|| format!("the model has no `unsafe` or `invariant` property `{name}`"))?;
     let u = &model.unsafes[prop];
     let found = eval::violation(inst, last, u)
@@ -172,9 +170,7 @@ fn lasso_ending(
     let name =
         property_name(trail).ok_or("the trail does not name the `ltl` property it violates")?;
     let prop = model
-        .ltls
-        .iter()
-        .position(|l| l.name == name)
+        .ltl_by_name(&name)
         .ok_or_else(|| format!("the model has no `ltl` property `{name}`"))?;
     let loop_start = trail
         .trace
