@@ -70,6 +70,8 @@ mod live;
 mod live_auto;
 #[path = "live_bdd.rs"]
 mod live_bdd;
+#[path = "live_every.rs"]
+mod live_every;
 #[path = "live_fair.rs"]
 mod live_fair;
 #[path = "live_parallel.rs"]

@@ -351,9 +351,14 @@ fn text_of(d: &CertifyDoc, model: &str) -> String {
         match &d.refused {
             Some(r) => out.push_str(&format!("REJECTED: {r}\n")),
             None => out.push_str(&format!(
-                "the model{} is in the fragment of the cutoff argument; the cutoff computed from the model and the lemmas is {}\n",
+                "the model{} is in the fragment of the cutoff argument; the cutoff computed from the model and the lemmas{} is {}\n",
                 if d.abstraction {
                     " over the classes of its ints"
+                } else {
+                    ""
+                },
+                if d.liveness.as_deref().is_some_and(|l| l.ends_with(" ranks")) {
+                    " and the ranking"
                 } else {
                     ""
                 },

@@ -208,7 +208,8 @@ pub(crate) struct CheckArgs {
     store: StoreKind,
     /// auto, ic3: also try to prove the properties for every size n, by a quantified
     /// invariant checked up to a cutoff (the default when neither --sizes nor --size
-    /// is given).
+    /// is given); `ltl` response properties only when asked, by a ranking proof over
+    /// that invariant.
     #[arg(long)]
     every_n: bool,
     /// ic3, kind, auto: write the checked certificate of the sizes proved to FILE (auto

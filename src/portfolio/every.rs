@@ -35,6 +35,7 @@ use crate::proof::lemma::Lemma;
 use crate::sat::SolverKind;
 use crate::transys::Transys;
 use crate::transys::frame::Encoding;
+use crate::verdict::PropId;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -93,8 +94,9 @@ impl EveryN {
 /// One property's answer for every size.
 #[derive(Clone, Debug)]
 pub struct PropEvery {
-    /// The property (an index into `model.unsafes`).
-    pub prop: usize,
+    /// The property: an `unsafe` or `invariant` (`PropId::Unsafe`), or an `ltl`
+    /// response property (`PropId::Ltl`, proved by a ranking, `portfolio::every_live`).
+    pub prop: PropId,
     pub answer: EveryN,
 }
 
@@ -133,8 +135,8 @@ impl EveryAnswers {
             seconds: answer.seconds(),
             props: props
                 .iter()
-                .map(|&prop| PropEvery {
-                    prop,
+                .map(|&u| PropEvery {
+                    prop: PropId::Unsafe(u),
                     answer: answer.clone(),
                 })
                 .collect(),
@@ -315,7 +317,10 @@ pub fn prove_each(
         } else {
             prove_with(model, &[p], solver, symmetry, ctl, guessed.as_deref())?
         };
-        out.push(PropEvery { prop: p, answer });
+        out.push(PropEvery {
+            prop: PropId::Unsafe(p),
+            answer,
+        });
     }
     Ok(out)
 }

@@ -9,6 +9,7 @@ pub mod auto;
 mod beside;
 pub mod budgets;
 pub mod every;
+pub mod every_live;
 pub mod growth;
 mod ltl_open;
 mod ltl_route;

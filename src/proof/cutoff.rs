@@ -132,7 +132,7 @@ struct Shape {
     universal: bool,
 }
 
-fn domain_size(m: &Model, t: Ty) -> usize {
+pub(super) fn domain_size(m: &Model, t: Ty) -> usize {
     match t {
         Ty::Bool => 2,
         Ty::Enum(e) => m.enums[e].ctors.len(),
@@ -203,6 +203,21 @@ fn walk(m: &Model, e: &Expr, pol: Pol, under_forall: bool, st: &mut Shape) -> Re
             }
         },
     }
+}
+
+/// The existential quantifiers over processes of `e` in polarity `pol` (each needs a
+/// witness), `under_forall` when `e` sits inside a universal one; fails on an
+/// existential quantifier under a universal one (the formula is then not
+/// existential-universal).
+pub(super) fn witnesses(
+    m: &Model,
+    e: &Expr,
+    pol: Pol,
+    under_forall: bool,
+) -> Result<usize, String> {
+    let mut st = Shape::default();
+    walk(m, e, pol, under_forall, &mut st)?;
+    Ok(st.witnesses)
 }
 
 /// Whether `e` contains `N`, arithmetic, or a quantifier over processes.

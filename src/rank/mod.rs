@@ -137,14 +137,28 @@ pub fn prove_size(
     }
 }
 
-/// The cells of a process: the arrays indexed by one process, not process-valued.
-fn local_vars(model: &Model) -> Vec<usize> {
-    (0..model.vars.len())
-        .filter(|&v| {
-            let x = &model.vars[v];
-            x.dims == [Ty::Proc] && x.ty != Ty::Proc
-        })
-        .collect()
+/// One component of a process's local state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Cell {
+    /// Its cell of an array indexed by one process (not process-valued).
+    Own(usize),
+    /// Whether a process-valued global points to it (1) or not (0): who holds a
+    /// token, whom the home node serves.
+    Points(usize),
+}
+
+/// The local state of a process: its cells, and the process-valued globals that may
+/// point to it.
+fn local_cells(model: &Model) -> Vec<Cell> {
+    let own = (0..model.vars.len()).filter(|&v| {
+        let x = &model.vars[v];
+        x.dims == [Ty::Proc] && x.ty != Ty::Proc
+    });
+    let points = (0..model.vars.len()).filter(|&v| {
+        let x = &model.vars[v];
+        x.dims.is_empty() && x.ty == Ty::Proc
+    });
+    own.map(Cell::Own).chain(points.map(Cell::Points)).collect()
 }
 
 /// Atoms of the guards of the transitions (their first process), over that process
@@ -222,7 +236,7 @@ struct Search<'a> {
     fair: bool,
     var: String,
     other: String,
-    locals: Vec<usize>,
+    locals: Vec<Cell>,
     atoms: Vec<String>,
     u: Unroller<'a>,
     s: Box<dyn Backend>,
@@ -234,7 +248,7 @@ struct Search<'a> {
     /// Per atom, its literal at frames 0 and 1.
     atom_lits: Vec<[Lit; 2]>,
     /// (process, frame, cell, value) -> literal.
-    eqs: HashMap<(i64, usize, usize, i64), Lit>,
+    eqs: HashMap<(i64, usize, Cell, i64), Lit>,
 }
 
 /// The model read with the lemmas, A, B and the atoms as `unsafe` blocks; kept alive
@@ -305,7 +319,7 @@ impl<'a> Search<'a> {
             fair,
             var,
             other,
-            locals: local_vars(model),
+            locals: local_cells(model),
             atoms,
             u,
             s,
@@ -319,30 +333,44 @@ impl<'a> Search<'a> {
         })
     }
 
-    fn eq(&mut self, q: i64, f: usize, v: usize, val: i64) -> Lit {
+    fn eq(&mut self, q: i64, f: usize, v: Cell, val: i64) -> Lit {
         if let Some(&l) = self.eqs.get(&(q, f, v, val)) {
             return l;
         }
-        let slot = self
-            .u
-            .inst
-            .slots
-            .iter()
-            .position(|s| s.var == v && s.index == [q])
-            .expect("a cell of the process");
-        let t = self.u.ts.eq(StateVar::Cell(slot), val, false);
-        let l = self.u.lit(f, t);
+        let slots = &self.u.inst.slots;
+        let l = match v {
+            Cell::Own(a) => {
+                let slot = slots
+                    .iter()
+                    .position(|s| s.var == a && s.index == [q])
+                    .expect("a cell of the process");
+                let t = self.u.ts.eq(StateVar::Cell(slot), val, false);
+                self.u.lit(f, t)
+            }
+            Cell::Points(g) => {
+                let slot = slots
+                    .iter()
+                    .position(|s| s.var == g && s.index.is_empty())
+                    .expect("a process-valued global");
+                let t = self.u.ts.eq(StateVar::Cell(slot), q, false);
+                let at = self.u.lit(f, t);
+                if val == 1 { at } else { -at }
+            }
+        };
         self.eqs.insert((q, f, v, val), l);
         l
     }
 
-    fn domain(&self, v: usize) -> (i64, i64) {
+    fn domain(&self, v: Cell) -> (i64, i64) {
+        let Cell::Own(a) = v else {
+            return (0, 1);
+        };
         let s = self
             .u
             .inst
             .slots
             .iter()
-            .find(|s| s.var == v && s.index == [self.p])
+            .find(|s| s.var == a && s.index == [self.p])
             .expect("a cell of the process");
         (s.lo, s.hi)
     }
@@ -655,11 +683,19 @@ impl<'a> Search<'a> {
             .iter()
             .zip(val)
             .map(|(&v, &x)| {
-                let e = Expr::Cmp(
-                    crate::model::ir::CmpOp::Eq,
-                    Box::new(Expr::Read(v, vec![Expr::Local(0)])),
-                    Box::new(Expr::Const(x, self.model.vars[v].ty)),
-                );
+                use crate::model::ir::CmpOp;
+                let e = match v {
+                    Cell::Own(a) => Expr::Cmp(
+                        CmpOp::Eq,
+                        Box::new(Expr::Read(a, vec![Expr::Local(0)])),
+                        Box::new(Expr::Const(x, self.model.vars[a].ty)),
+                    ),
+                    Cell::Points(g) => Expr::Cmp(
+                        if x == 1 { CmpOp::Eq } else { CmpOp::Ne },
+                        Box::new(Expr::Read(g, Vec::new())),
+                        Box::new(Expr::Local(0)),
+                    ),
+                };
                 expr_text(self.model, &locals, &e)
             })
             .collect::<Vec<_>>()

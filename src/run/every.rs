@@ -101,7 +101,10 @@ pub(super) fn answers(
     // answered them (`known`).
     for (a, &u) in answers.iter_mut().zip(props) {
         if a.is_none() {
-            *a = known.iter().find(|k| k.prop == u).map(|k| k.answer.clone());
+            *a = known
+                .iter()
+                .find(|k| k.prop == PropId::Unsafe(u))
+                .map(|k| k.answer.clone());
         }
     }
     let tried: Vec<usize> = props
@@ -114,8 +117,8 @@ pub(super) fn answers(
     let props = props
         .iter()
         .zip(answers)
-        .map(|(&prop, a)| PropEvery {
-            prop,
+        .map(|(&u, a)| PropEvery {
+            prop: PropId::Unsafe(u),
             answer: a.unwrap_or_else(|| {
                 proved
                     .next()
@@ -129,6 +132,46 @@ pub(super) fn answers(
         assuming: model.assumed.clone(),
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// The answers for every size of the `ltl` properties `ltls` (asked by `--every-n`):
+/// one violated at some size is violated for every n; the others are proved by a
+/// ranking checked up to its cutoff (`portfolio::every_live`), or not.
+pub(super) fn ltl_answers(
+    model: &Model,
+    reports: &[SizeReport],
+    ltls: &[usize],
+    fair: bool,
+    o: EveryOpts,
+) -> Result<Vec<PropEvery>, String> {
+    let mut out = Vec::new();
+    for &l in ltls {
+        let violated: Vec<usize> = reports
+            .iter()
+            .filter(|r| {
+                r.results
+                    .iter()
+                    .any(|x| x.prop == PropId::Ltl(l) && real_violation(x))
+            })
+            .map(|r| r.size)
+            .collect();
+        let answer = if !violated.is_empty() {
+            EveryN::NotReached {
+                reason: format!("violated at {}", sizes_phrase(&violated)),
+                seconds: 0.0,
+                violated,
+            }
+        } else if o.ctl.sat_stop().now() {
+            not_reached("a limit stopped the search".into())
+        } else {
+            crate::portfolio::every_live::prove_live(model, l, fair, o.solver, o.ctl)?
+        };
+        out.push(PropEvery {
+            prop: PropId::Ltl(l),
+            answer,
+        });
+    }
+    Ok(out)
 }
 
 /// A property not answered for every n, and why (no time of its own).
@@ -237,7 +280,7 @@ pub(super) fn invariant_unproved(run: &Run, props: &[usize]) -> bool {
     let every = run.every.as_ref().is_some_and(|e| {
         e.props
             .iter()
-            .any(|p| invs.contains(&p.prop) && !p.answer.holds())
+            .any(|p| matches!(p.prop, PropId::Unsafe(u) if invs.contains(&u)) && !p.answer.holds())
     });
     !invs.is_empty() && (at_sizes || every || run.limit.is_some())
 }
@@ -261,10 +304,11 @@ pub(super) fn assumed_pass(
                 .iter()
                 .any(|x| x.prop == PropId::Unsafe(u) && x.verdict.kind() != Kind::Holds)
         }) || run.limit.is_some()
-            || run
-                .every
-                .as_ref()
-                .is_some_and(|e| e.props.iter().any(|q| q.prop == u && !q.answer.holds()))
+            || run.every.as_ref().is_some_and(|e| {
+                e.props
+                    .iter()
+                    .any(|q| q.prop == PropId::Unsafe(u) && !q.answer.holds())
+            })
     };
     let unsafes: Vec<usize> = p
         .props

@@ -274,6 +274,13 @@ pub fn execute<'m>(
         )?;
         run.every = Some(out_of_budget(e));
     }
+    // `ltl` properties for every n: only when asked (a ranking checked up to a cutoff).
+    if s.every_requested && !p.ltls.is_empty() {
+        let l = every::ltl_answers(run.model, &run.reports, &p.ltls, p.fair, s.every(&ectl))?;
+        let e = run.every.get_or_insert_with(EveryAnswers::default);
+        e.seconds += l.iter().map(|x| x.answer.seconds()).sum::<f64>();
+        e.props.extend(l);
+    }
     // Cubicle assumes its `invariant`s: when one is not proved, the `unsafe` properties
     // are answered again on the states satisfying them.
     if p.ltls.is_empty() && every::invariant_unproved(run, &p.props) {

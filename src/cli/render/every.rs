@@ -7,7 +7,16 @@ use crate::model::ir::Model;
 use crate::portfolio::every::{EveryAnswers, EveryN, PropEvery};
 use crate::run::{AssumedRun, Run};
 use crate::schema::{AssumingDoc, EveryDoc, EveryPropDoc};
-use crate::verdict::{PropResult, SizeReport};
+use crate::verdict::{PropId, PropResult, SizeReport};
+
+/// A property's label in the lines for every n: an `unsafe` block's (its name, or its
+/// position when it has none), an `ltl` property's name.
+fn label(m: &Model, p: PropId) -> String {
+    match p {
+        PropId::Unsafe(u) => m.unsafes[u].label(),
+        other => other.name(m),
+    }
+}
 use std::sync::Arc;
 
 /// `, assuming inv1, inv2` (empty without assumptions).
@@ -28,9 +37,39 @@ fn parenthesised(assuming: &[String]) -> String {
     }
 }
 
+fn plural(k: usize) -> &'static str {
+    if k == 1 { "" } else { "s" }
+}
+
+/// How a proof for every n was made, for JSON's `how`.
+fn how(c: &crate::cert::Certificate) -> String {
+    if c.ranking.is_some() {
+        "ranking proof over a quantified invariant".into()
+    } else {
+        c.engine.clone()
+    }
+}
+
 /// One answer in words.
 fn answer_text(e: &EveryN, assuming: &[String]) -> String {
     match e {
+        EveryN::Proved {
+            cutoff,
+            certificate,
+            init_everywhere,
+            seconds,
+        } if certificate.ranking.is_some() => format!(
+            "holds for every n (ranking proof, cutoff {cutoff}: {} phase{} of the property's process over a quantified invariant of {} clause{}, checked at sizes 1..{cutoff}{}; {seconds:.2}s)",
+            certificate.ranking.as_ref().map_or(0, |r| r.phases.len()),
+            plural(certificate.ranking.as_ref().map_or(0, |r| r.phases.len())),
+            certificate.lemmas.len(),
+            plural(certificate.lemmas.len()),
+            if *init_everywhere {
+                ""
+            } else {
+                "; vacuous at any size without an initial state"
+            }
+        ),
         EveryN::Proved {
             cutoff,
             certificate,
@@ -97,7 +136,9 @@ fn one_answer(a: &EveryAnswers) -> Option<&EveryN> {
 /// properties) one line per property.
 pub(super) fn every_lines(m: &Model, sizes: &[usize], a: &EveryAnswers) -> String {
     let head = "every n";
-    if let Some(e) = one_answer(a).filter(|_| a.assuming.is_empty()) {
+    // `ltl` properties are always named: their answers are about one property each.
+    let ltl = a.props.iter().any(|p| matches!(p.prop, PropId::Ltl(_)));
+    if let Some(e) = one_answer(a).filter(|_| a.assuming.is_empty() && !ltl) {
         let text = answer_text(e, &a.assuming);
         return match e {
             EveryN::NotReached { .. } => format!(
@@ -111,7 +152,7 @@ pub(super) fn every_lines(m: &Model, sizes: &[usize], a: &EveryAnswers) -> Strin
     for p in &a.props {
         out.push_str(&format!(
             "  {}: {}\n",
-            m.unsafes[p.prop].label(),
+            label(m, p.prop),
             answer_text(&p.answer, &a.assuming)
         ));
     }
@@ -126,7 +167,7 @@ pub(super) fn summary_part(m: &Model, a: &EveryAnswers) -> Option<String> {
         .props
         .iter()
         .filter(|p| p.answer.holds())
-        .map(|p| format!("`{}`", m.unsafes[p.prop].label()))
+        .map(|p| format!("`{}`", label(m, p.prop)))
         .collect();
     let assuming = assuming_text(&a.assuming);
     // With `number_procs` the one size is every size the model admits: said so.
@@ -145,7 +186,7 @@ pub(super) fn summary_part(m: &Model, a: &EveryAnswers) -> Option<String> {
             .props
             .iter()
             .filter(|p| !p.answer.holds())
-            .map(|p| format!("`{}`", m.unsafes[p.prop].label()))
+            .map(|p| format!("`{}`", label(m, p.prop)))
             .collect();
         let rest = if open.is_empty() {
             String::new()
@@ -195,10 +236,13 @@ pub(super) fn assumed_text(run: &Run, a: &AssumedRun) -> String {
 
 /// One property's answer as JSON.
 fn prop_doc(m: &Model, p: &PropEvery, assuming: &[String]) -> EveryPropDoc {
-    let u = &m.unsafes[p.prop];
+    let (property, kind) = match p.prop {
+        PropId::Unsafe(u) => (m.unsafes[u].name.clone(), m.unsafes[u].kind.keyword()),
+        other => (other.name(m), "ltl"),
+    };
     let mut doc = EveryPropDoc {
-        property: u.name.clone(),
-        kind: u.kind.keyword().into(),
+        property,
+        kind: kind.into(),
         verdict: "not_proved".into(),
         violated_sizes: Vec::new(),
         cutoff: None,
@@ -219,7 +263,7 @@ fn prop_doc(m: &Model, p: &PropEvery, assuming: &[String]) -> EveryPropDoc {
             doc.verdict = "holds".into();
             doc.cutoff = Some(*cutoff);
             doc.lemmas = Some(certificate.lemmas.len());
-            doc.how = Some(certificate.engine.clone());
+            doc.how = Some(how(certificate));
             doc.initial_states_at_every_size = Some(*init_everywhere);
         }
         EveryN::OnlySize { size, .. } => {
@@ -278,7 +322,7 @@ pub(super) fn every_doc(m: &Model, a: &EveryAnswers) -> EveryDoc {
             doc.cutoff = Some(*cutoff);
             doc.checked_sizes = Some((1..=*cutoff).collect());
             doc.lemmas = Some(certificate.lemmas.len());
-            doc.how = Some(certificate.engine.clone());
+            doc.how = Some(how(certificate));
             doc.initial_states_at_every_size = Some(*init_everywhere);
             doc.certificate = Some(certificate.to_text());
         }
@@ -300,7 +344,7 @@ pub(super) fn every_doc(m: &Model, a: &EveryAnswers) -> EveryDoc {
                     .filter(|p| !p.answer.holds())
                     .map(|p| match &p.answer {
                         EveryN::NotReached { reason, .. } => {
-                            format!("`{}`: {reason}", m.unsafes[p.prop].name)
+                            format!("`{}`: {reason}", p.prop.name(m))
                         }
                         EveryN::Proved { .. } | EveryN::OnlySize { .. } => String::new(),
                     })

@@ -1,6 +1,7 @@
 //! The check of a certificate claimed at every size (`every n cutoff c`): the cutoff
-//! argument's conditions on the model and the lemmas (`proof::cutoff`), then the check
-//! of each size 1..c.
+//! argument's conditions on the model and the lemmas (`proof::cutoff`; for a ranking
+//! proof of a response property, also its phases and weights, `proof::live_cutoff`),
+//! then the check of each size 1..c.
 
 use super::{SizeCheck, check, with_lemmas};
 use crate::cert::Certificate;
@@ -42,7 +43,8 @@ fn lemma_line(model: &Model, cert: &Certificate, m: &Model, at: usize) -> String
 /// Check a certificate's claim for every size: the model must lie in the fragment of
 /// the cutoff argument, every lemma must be a universal clause claimed at every size,
 /// every property must be claimed at every size 1..c, and the certificate must check
-/// at each size 1..c, where c is computed here from the model and the lemmas' text.
+/// at each size 1..c, where c is computed here from the model and the lemmas' text
+/// (the sizes after the first one rejected are not checked).
 pub fn check_every(
     model: &Model,
     cert: &Certificate,
@@ -108,7 +110,18 @@ pub fn check_every(
             Err(e) => return Ok(refuse(format!("lemma `{}`: {e}", l.text()))),
         }
     }
-    let c = cutoff::cutoff(&frag, &procs);
+    let mut c = cutoff::cutoff(&frag, &procs);
+    // A ranking proof: its own obligations bound the sizes too.
+    if cert.ranking.is_some() {
+        match super::rank::every_cutoff(model, cert, &frag) {
+            Ok(l) => c = c.max(l.cutoff),
+            Err(e) => {
+                return Ok(refuse(format!(
+                    "the ranking is outside the liveness argument: {e}"
+                )));
+            }
+        }
+    }
     // Ints checked over their window: the runs over the integers are those over the
     // window only if none leaves it, at any size.
     if frag.ints && !cert.proves.iter().any(|(p, _)| p == "int_bound") {
@@ -127,10 +140,20 @@ pub fn check_every(
             )));
         }
     }
-    let sizes: Vec<usize> = (1..=c).collect();
+    // Size by size, up to the first that is not certified: the claim for every size
+    // is rejected there, and the larger sizes cost the most.
+    let mut sizes = Vec::new();
+    for n in 1..=c {
+        let at = check(model, cert, &[n], solver, stop)?;
+        let done = at.iter().any(|s| !s.accepted());
+        sizes.extend(at);
+        if done {
+            break;
+        }
+    }
     Ok(EveryCheck {
         cutoff: c,
-        sizes: check(model, cert, &sizes, solver, stop)?,
+        sizes,
         refused: None,
     })
 }

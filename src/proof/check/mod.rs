@@ -24,6 +24,7 @@ mod every;
 mod rank;
 
 pub use every::{EveryCheck, check_every};
+pub use rank::every_cutoff;
 
 use super::count;
 use crate::cert::Certificate;

@@ -25,6 +25,8 @@ use super::{Checker, NOT_CHECKED, SizeCheck, check_size, with_lemmas_and};
 use crate::cert::{Certificate, Ranking};
 use crate::live::response;
 use crate::model::ir::Model;
+use crate::proof::cutoff::Fragment;
+use crate::proof::live_cutoff::{LiveCutoff, RankFormulas, live_cutoff};
 use crate::sat::{Lit, SolveResult, SolverKind, Stop};
 use crate::transys::frame::Encoding;
 use crate::transys::unroll::Unroller;
@@ -51,6 +53,36 @@ fn blocks(model: &Model, r: &Ranking, resp: &response::Response) -> (Vec<String>
         }
     }
     (out, first)
+}
+
+/// The cutoff at which the ranking of `cert` is a proof at every size
+/// (`proof::live_cutoff`), for a model in the safety fragment `frag`; or why the
+/// argument does not cover it.
+pub fn every_cutoff(
+    model: &Model,
+    cert: &Certificate,
+    frag: &Fragment,
+) -> Result<LiveCutoff, String> {
+    let (Some(r), Some((name, _))) = (&cert.ranking, &cert.liveness) else {
+        return Err("not a ranking proof".into());
+    };
+    let resp = response::of(model, name)?;
+    let (extra, first_weight) = blocks(model, r, &resp);
+    let (m, _, _) = with_lemmas_and(model, cert, &extra)?;
+    let base = m.unsafes.len() - extra.len();
+    let body = |i: usize| &m.unsafes[base + i].body;
+    let f = RankFormulas {
+        a: body(0),
+        b: body(1),
+        phases: (r.phases.iter().enumerate())
+            .map(|(k, p)| (body(2 + k), p.helpful))
+            .collect(),
+        weights: (r.phases.iter().zip(&first_weight))
+            .flat_map(|(p, &first)| (0..p.weights.len()).map(move |c| first + c))
+            .map(body)
+            .collect(),
+    };
+    live_cutoff(&m, &f, frag)
 }
 
 /// Check a ranking certificate at each of `sizes`.
