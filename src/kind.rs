@@ -512,23 +512,10 @@ impl Engine for KindEngine {
         )
     }
 
-    fn liveness(&self) -> bool {
-        true
+    fn answers(&self) -> crate::engine::Answers {
+        crate::engine::Answers::BOTH
     }
 
-    fn check(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
-        crate::engine::safety_then_ltl(p, report, &mut |r| self.check_safety(p, ctl, r), &mut |k| {
-            self.check_ltl(p, ctl, k)
-        })
-    }
-}
-
-impl KindEngine {
     /// k-induction of the problem's `unsafe` properties (and range errors).
     fn check_safety(
         &self,

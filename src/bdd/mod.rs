@@ -223,21 +223,10 @@ impl Engine for BddEngine {
         )
     }
 
-    fn liveness(&self) -> bool {
-        true
+    fn answers(&self) -> crate::engine::Answers {
+        crate::engine::Answers::LTL
     }
 
-    fn check(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
-        crate::engine::ltl_only(p, report, "bdd", &mut |k| self.check_ltl(p, ctl, k))
-    }
-}
-
-impl BddEngine {
     fn check_ltl(
         &self,
         p: &Problem,
@@ -279,7 +268,9 @@ impl BddEngine {
         };
         Ok((reports, out))
     }
+}
 
+impl BddEngine {
     /// What the fixpoint finds for property k, within the user's limits.
     fn find(&self, p: &Problem, ctl: &Control, k: usize) -> Result<Found, String> {
         let mut f = Found::default();

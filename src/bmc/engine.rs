@@ -74,23 +74,10 @@ impl Engine for BmcEngine {
         )
     }
 
-    fn liveness(&self) -> bool {
-        true
+    fn answers(&self) -> crate::engine::Answers {
+        crate::engine::Answers::BOTH
     }
 
-    fn check(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
-        crate::engine::safety_then_ltl(p, report, &mut |r| self.check_safety(p, ctl, r), &mut |k| {
-            self.check_ltl(p, ctl, k)
-        })
-    }
-}
-
-impl BmcEngine {
     /// Bounded lasso search for `ltl` property `k`: BMC on its product one step deeper
     /// than the depth (the save step), so that every lasso of at most `depth` steps is
     /// covered.

@@ -190,18 +190,67 @@ pub trait Engine {
     fn every_n(&self) -> bool {
         false
     }
-    /// Whether the engine answers `ltl` properties (`Problem::ltls`); an engine that
-    /// does not is never given any.
-    fn liveness(&self) -> bool {
-        false
+    /// What the engine answers; it is never given what it does not.
+    fn answers(&self) -> Answers {
+        Answers::SAFETY
     }
-    /// Check the problem, handing each size's report to `report` once final.
+    /// The `unsafe` properties of `p` (its `ltls` set aside), each size's report handed
+    /// to `report` once final. An engine that answers them implements this.
+    fn check_safety(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        let _ = (p, ctl, report);
+        Err(format!(
+            "the {0} engine answers `ltl` properties only (`nfold live --engine {0}`)",
+            self.name()
+        ))
+    }
+    /// `ltl` property `k` of `p` at every size. An engine that answers `ltl`
+    /// properties implements this.
+    fn check_ltl(&self, p: &Problem, ctl: &Control, k: usize) -> Result<LtlAnswer, String> {
+        let _ = (p, ctl, k);
+        Err(format!(
+            "the {} engine does not check `ltl` properties",
+            self.name()
+        ))
+    }
+    /// Check the problem, handing each size's report to `report` once final: by
+    /// default the `unsafe` properties, then each `ltl` property (`safety_then_ltl`).
     fn check(
         &self,
         p: &Problem,
         ctl: &Control,
         report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String>;
+    ) -> Result<Outcome, String> {
+        safety_then_ltl(p, report, &mut |r| self.check_safety(p, ctl, r), &mut |k| {
+            self.check_ltl(p, ctl, k)
+        })
+    }
+}
+
+/// What an engine answers: `unsafe` (and `invariant`) properties, `ltl` properties.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answers {
+    pub safety: bool,
+    pub ltl: bool,
+}
+
+impl Answers {
+    pub const SAFETY: Answers = Answers {
+        safety: true,
+        ltl: false,
+    };
+    pub const BOTH: Answers = Answers {
+        safety: true,
+        ltl: true,
+    };
+    pub const LTL: Answers = Answers {
+        safety: false,
+        ltl: true,
+    };
 }
 
 /// Whether the instance of size n has an initial state (by the interpreter; an init
@@ -282,26 +331,6 @@ pub type LtlAnswer = (Vec<SizeReport>, Outcome);
 
 /// An engine's safety check, handing each size's report to the callback.
 pub type SafetyCheck<'a> = &'a mut dyn FnMut(&mut dyn FnMut(SizeReport)) -> Result<Outcome, String>;
-
-/// `safety_then_ltl` for an engine that answers `ltl` properties only (`name`: its
-/// name in `--engine`): `unsafe` properties are a usage error.
-pub fn ltl_only(
-    p: &Problem,
-    report: &mut dyn FnMut(SizeReport),
-    name: &str,
-    ltl: &mut dyn FnMut(usize) -> Result<LtlAnswer, String>,
-) -> Result<Outcome, String> {
-    safety_then_ltl(
-        p,
-        report,
-        &mut |_| {
-            Err(format!(
-                "the {name} engine answers `ltl` properties only (`nfold live --engine {name}`)"
-            ))
-        },
-        ltl,
-    )
-}
 
 /// The usual shape of an engine that answers `ltl` properties through liveness
 /// products: its safety check of the `unsafe` properties (`safety`), then each `ltl`

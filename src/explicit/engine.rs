@@ -210,8 +210,8 @@ impl Engine for ExplicitEngine {
         }
     }
 
-    fn liveness(&self) -> bool {
-        true
+    fn answers(&self) -> crate::engine::Answers {
+        crate::engine::Answers::BOTH
     }
 
     fn describe(&self, p: &Problem) -> String {

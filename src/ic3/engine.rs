@@ -556,23 +556,10 @@ impl Engine for Ic3Engine {
         )
     }
 
-    fn liveness(&self) -> bool {
-        true
+    fn answers(&self) -> crate::engine::Answers {
+        crate::engine::Answers::BOTH
     }
 
-    fn check(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
-        crate::engine::safety_then_ltl(p, report, &mut |r| self.check_safety(p, ctl, r), &mut |k| {
-            self.check_ltl(p, ctl, k)
-        })
-    }
-}
-
-impl Ic3Engine {
     /// `ltl` property `k`: k-liveness first (`live`: proofs, and the lassos its
     /// shortest counterexamples close), then IC3 on the liveness-to-safety product for
     /// the widths it left open (lassos or proofs). Every certificate is marked as being
@@ -623,6 +610,25 @@ impl Ic3Engine {
         Ok((reports, out))
     }
 
+    /// IC3 on the problem's `unsafe` properties (and range errors).
+    fn check_safety(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        finish::check_with(
+            p,
+            ctl,
+            "ic3",
+            self.solver,
+            || self.findings(p, ctl, &[]),
+            report,
+        )
+    }
+}
+
+impl Ic3Engine {
     /// IC3 on the liveness-to-safety product of `ltl` property `k`; the certificate is
     /// marked as being about the property.
     fn loop_closing(
@@ -643,23 +649,6 @@ impl Ic3Engine {
             .map(|r| live::translate(p.model, &prod, r))
             .collect();
         Ok((reports, out))
-    }
-
-    /// IC3 on the problem's `unsafe` properties (and range errors).
-    fn check_safety(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
-        finish::check_with(
-            p,
-            ctl,
-            "ic3",
-            self.solver,
-            || self.findings(p, ctl, &[]),
-            report,
-        )
     }
 }
 

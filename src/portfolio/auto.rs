@@ -267,8 +267,8 @@ impl Engine for AutoEngine {
         ) + &live
     }
 
-    fn liveness(&self) -> bool {
-        true
+    fn answers(&self) -> crate::engine::Answers {
+        crate::engine::Answers::BOTH
     }
 
     fn check(

@@ -111,8 +111,8 @@ impl Engine for Reduced {
     fn every_n(&self) -> bool {
         self.inner.every_n()
     }
-    fn liveness(&self) -> bool {
-        self.inner.liveness()
+    fn answers(&self) -> crate::engine::Answers {
+        self.inner.answers()
     }
     fn check(
         &self,

@@ -3,7 +3,7 @@
 //! (proved)`. It proves, never refutes: a size it cannot rank is `unknown`, with why.
 
 use crate::cert::Certificate;
-use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
+use crate::engine::{Control, Engine, LtlAnswer, Outcome, Presentation, Problem};
 use crate::model::ir::Model;
 use crate::sat::SolverKind;
 use crate::verdict::{PropId, PropResult, SizeReport, Stats, Verdict};
@@ -259,42 +259,35 @@ impl Engine for RankEngine {
         )
     }
 
-    fn liveness(&self) -> bool {
-        true
+    fn answers(&self) -> crate::engine::Answers {
+        crate::engine::Answers::LTL
     }
 
-    fn check(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
-        crate::engine::ltl_only(p, report, "rank", &mut |k| {
-            let r = self.rank(p, ctl, k, false)?;
-            let name = &p.model.ltls[k].name;
-            let mut reports: Vec<SizeReport> = p
-                .sizes()
-                .into_iter()
-                .filter_map(|n| Self::report(p, k, &r, n))
-                .collect();
-            crate::live::fill_unknown(&mut reports, p.model, k);
-            let notes = r
-                .failed
-                .iter()
-                .map(|(n, e)| format!("rank: `{name}` size {n} not proved: {e}"))
-                .collect();
-            let certs: Vec<Arc<Certificate>> = r.proved.iter().map(|x| x.1.clone()).collect();
-            Ok((
-                reports,
-                Outcome {
-                    certificate: certs.first().cloned(),
-                    certificates: certs,
-                    notes,
-                    // A size left unproved by the limit is left by the limit.
-                    limit: ctl.users_limit(),
-                    ..Outcome::default()
-                },
-            ))
-        })
+    fn check_ltl(&self, p: &Problem, ctl: &Control, k: usize) -> Result<LtlAnswer, String> {
+        let r = self.rank(p, ctl, k, false)?;
+        let name = &p.model.ltls[k].name;
+        let mut reports: Vec<SizeReport> = p
+            .sizes()
+            .into_iter()
+            .filter_map(|n| Self::report(p, k, &r, n))
+            .collect();
+        crate::live::fill_unknown(&mut reports, p.model, k);
+        let notes = r
+            .failed
+            .iter()
+            .map(|(n, e)| format!("rank: `{name}` size {n} not proved: {e}"))
+            .collect();
+        let certs: Vec<Arc<Certificate>> = r.proved.iter().map(|x| x.1.clone()).collect();
+        Ok((
+            reports,
+            Outcome {
+                certificate: certs.first().cloned(),
+                certificates: certs,
+                notes,
+                // A size left unproved by the limit is left by the limit.
+                limit: ctl.users_limit(),
+                ..Outcome::default()
+            },
+        ))
     }
 }

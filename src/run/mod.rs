@@ -201,7 +201,7 @@ fn tries_every(engine: &dyn Engine, p: &Problem, s: &Settings) -> bool {
 
 /// Checks that the engine can answer what is asked (an `Err` is a usage error).
 pub fn admit(engine: &dyn Engine, p: &Problem, s: &Settings) -> Result<(), String> {
-    if !p.ltls.is_empty() && !engine.liveness() {
+    if !p.ltls.is_empty() && !engine.answers().ltl {
         return Err(format!(
             "the {} engine does not check `ltl` properties (use --engine explicit or auto)",
             engine.name()
