@@ -388,11 +388,7 @@ impl KindEngine {
             return Ok(Vec::new());
         }
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
-        let mut opts = Ic3Engine {
-            solver: self.solver,
-            symmetry: self.symmetry,
-        }
-        .options(p, ctl);
+        let mut opts = Ic3Engine::new(self.solver, self.symmetry).options(p, ctl);
         opts.progress = false;
         opts.max_frames = Some(STRENGTHEN_FRAMES);
         let out = prove(&mut ts, &opts)?;

@@ -417,10 +417,7 @@ pub fn refuted(m: &nfold::model::ir::Model, explicit_max: usize, ic3_max: usize)
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(20)),
         ..Default::default()
     };
-    let ic3 = Ic3Engine {
-        solver: SolverKind::default_kind(),
-        symmetry: true,
-    };
+    let ic3 = Ic3Engine::new(SolverKind::default_kind(), true);
     let (_, out) = ic3.run(&p, &ctl, &[]).ok()?;
     out.cexs
         .first()

@@ -289,14 +289,8 @@ fn mutants() -> Vec<String> {
 fn proof_engines_agree_with_explicit_search() {
     let solver = SolverKind::default_kind();
     let engines: Vec<Box<dyn Engine>> = vec![
-        Box::new(Ic3Engine {
-            solver,
-            symmetry: true,
-        }),
-        Box::new(Ic3Engine {
-            solver,
-            symmetry: false,
-        }),
+        Box::new(Ic3Engine::new(solver, true)),
+        Box::new(Ic3Engine::new(solver, false)),
         Box::new(KindEngine {
             solver,
             symmetry: true,
@@ -329,10 +323,7 @@ fn proof_engines_agree_with_explicit_search() {
 fn certificates_name_the_extra_id_and_are_checked() {
     let m = model(LOCK);
     let p = Problem::new(&m, 1, 4, vec![0]);
-    let ic3 = Ic3Engine {
-        solver: SolverKind::default_kind(),
-        symmetry: true,
-    };
+    let ic3 = Ic3Engine::new(SolverKind::default_kind(), true);
     let out = engine::run(&ic3, &p, &Control::default(), &mut |_| {}).unwrap();
     let cert = out.certificate.expect("a certificate");
     let text = cert.to_text();

@@ -368,20 +368,10 @@ fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
     let p = Problem::new(m, 1, 3, (0..m.unsafes.len()).collect());
     let solver = SolverKind::default_kind();
     let engines: Vec<(&str, Box<dyn Engine>, bool)> = vec![
-        (
-            "ic3",
-            Box::new(Ic3Engine {
-                solver,
-                symmetry: true,
-            }),
-            true,
-        ),
+        ("ic3", Box::new(Ic3Engine::new(solver, true)), true),
         (
             "ic3 without symmetry",
-            Box::new(Ic3Engine {
-                solver,
-                symmetry: false,
-            }),
+            Box::new(Ic3Engine::new(solver, false)),
             true,
         ),
         (

@@ -18,9 +18,9 @@ use common::generator::Gen;
 use nfold::bmc::driver::BmcOptions;
 use nfold::bmc::engine::BmcEngine;
 use nfold::cert::Certificate;
-use nfold::engine::{Control, Engine, Problem, Reduction, run};
+use nfold::engine::{Control, Engine, Problem, run};
 use nfold::explicit::ndfs::{self, NdfsOptions, NdfsVerdict};
-use nfold::ic3::engine::Ic3Engine;
+use nfold::ic3::engine::{Ic3Engine, ToSafety};
 use nfold::kind::KindEngine;
 use nfold::ltl::{LtlProperty, processes_to_check};
 use nfold::model::ir::Model;
@@ -90,22 +90,20 @@ fn rows(
     engine: &dyn Engine,
     deadline: Option<Duration>,
 ) -> (Vec<SizeReport>, Vec<Arc<Certificate>>) {
-    rows_by(m, (lo, hi), fair, engine, deadline, Reduction::default())
+    rows_by(m, (lo, hi), fair, engine, deadline)
 }
 
-/// `rows`, with IC3's reduction of liveness to safety given.
+/// `rows`, for any engine and limit.
 fn rows_by(
     m: &Model,
     (lo, hi): (usize, usize),
     fair: bool,
     engine: &dyn Engine,
     deadline: Option<Duration>,
-    reduction: Reduction,
 ) -> (Vec<SizeReport>, Vec<Arc<Certificate>>) {
     let mut p = Problem::new(m, lo, hi, vec![]);
     p.ltls = (0..m.ltls.len()).collect();
     p.fair = fair;
-    p.reduction = reduction;
     let ctl = Control {
         deadline: deadline.map(|d| Instant::now() + d),
         ..Control::default()
@@ -162,10 +160,7 @@ fn bmc(depth: usize, one_by_one: bool) -> BmcEngine {
 }
 
 fn ic3() -> Ic3Engine {
-    Ic3Engine {
-        solver: SolverKind::default_kind(),
-        symmetry: true,
-    }
+    Ic3Engine::new(SolverKind::default_kind(), true)
 }
 
 fn kind(depth: usize) -> KindEngine {
@@ -329,8 +324,12 @@ fn families_against_the_nested_search() {
                 recheck(&m, c);
             }
             // Each reduction alone (k-liveness may leave a size open: unknown).
-            for reduction in [Reduction::L2s, Reduction::Klive] {
-                let (rs, certs) = rows_by(&m, (1, ic3_max), fair, &ic3(), None, reduction);
+            for reduction in [ToSafety::L2s, ToSafety::Klive] {
+                let one = Ic3Engine {
+                    to_safety: reduction,
+                    ..ic3()
+                };
+                let (rs, certs) = rows_by(&m, (1, ic3_max), fair, &one, None);
                 for (k, per_size) in expected.iter().enumerate() {
                     for n in 1..=ic3_max {
                         let got = verdict(&rs, n, k).unwrap();
@@ -348,7 +347,7 @@ fn families_against_the_nested_search() {
                 }
                 for c in &certs {
                     assert_eq!(c.liveness.as_ref().map(|l| l.1), Some(fair));
-                    assert_eq!(c.klive.is_some(), reduction == Reduction::Klive);
+                    assert_eq!(c.klive.is_some(), reduction == ToSafety::Klive);
                     recheck(&m, c);
                 }
             }
@@ -377,7 +376,11 @@ fn mutex_lassos_are_shortest_and_pictured() {
     assert_eq!(verdict(&rs, 1, 0), Some(Kind::NoViolationUpTo(10)));
     // k-liveness's lassos are made shortest the same way (its own are longer: the
     // rounds it counts repeat a state only after a whole cycle of the others).
-    let (rs, _) = rows_by(&m, (1, 4), true, &ic3(), None, Reduction::Klive);
+    let klive = Ic3Engine {
+        to_safety: ToSafety::Klive,
+        ..ic3()
+    };
+    let (rs, _) = rows_by(&m, (1, 4), true, &klive, None);
     for n in 2..=4 {
         let x = &rs.iter().find(|r| r.size == n).unwrap().results[0];
         let l = x.verdict.lasso().unwrap();

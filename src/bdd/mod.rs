@@ -295,7 +295,7 @@ impl BddEngine {
         const POLL: Duration = Duration::from_millis(50);
         let (tx, rx) = std::sync::mpsc::channel();
         let (engine, ctl_t, model) = (self.clone(), ctl.clone(), Arc::new(p.model.clone()));
-        let (min, max, fair, reduction) = (p.min, p.max, p.fair, p.reduction);
+        let (min, max, fair) = (p.min, p.max, p.fair);
         let (props, ltls) = (p.props.clone(), p.ltls.clone());
         std::thread::spawn(move || {
             let p = Problem {
@@ -305,7 +305,6 @@ impl BddEngine {
                 props,
                 ltls,
                 fair,
-                reduction,
             };
             // The receiver is gone when the search was given up.
             let _ = tx.send(engine.find(&p, &ctl_t, k));

@@ -14,7 +14,7 @@ use crate::engine::{Control, Engine, Problem};
 use crate::explicit::engine::ExplicitEngine;
 use crate::explicit::reach::StoreKind;
 use crate::explicit::reach::dist::Cluster;
-use crate::ic3::engine::Ic3Engine;
+use crate::ic3::engine::{Ic3Engine, ToSafety};
 use crate::kind::KindEngine;
 use crate::model::ir::Model;
 use crate::portfolio::auto::AutoEngine;
@@ -224,9 +224,10 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     fair: bool,
     /// ic3 on `ltl` properties: how they are reduced to safety (k-liveness,
-    /// liveness-to-safety, or k-liveness then liveness-to-safety; see docs/engines.md).
-    #[arg(long, value_name = "R", default_value = "both")]
-    reduction: ReductionArg,
+    /// liveness-to-safety, or both, the default: k-liveness then liveness-to-safety;
+    /// see docs/engines.md). A flag of `--engine ic3` only.
+    #[arg(long, value_name = "R")]
+    reduction: Option<ReductionArg>,
     /// Hand the engines the model as written: no reduction to what is asked (cells
     /// nothing asked reads, constants, equivalent cells, transitions that cannot fire;
     /// see `nfold reduce` and docs/engines.md).
@@ -311,7 +312,7 @@ fn flags_fit(a: &CheckArgs, engine: EngineArg) -> Result<(), String> {
         || a.whole_aggregate
         || a.encoding != EncodingArg::Binary
         || a.por != PorArg::Idle;
-    let misfits: [(bool, &str); 7] = [
+    let misfits: [(bool, &str); 8] = [
         (
             engine != Sat && sat_only,
             "--encoding, --one-by-one, --whole-aggregate and --por belong to the SAT engine (--engine sat)",
@@ -335,6 +336,10 @@ fn flags_fit(a: &CheckArgs, engine: EngineArg) -> Result<(), String> {
         (
             engine == Explicit && a.solver.is_some(),
             "--solver chooses the SAT solver of the SAT engines (sat, ic3, kind, auto); the explicit search uses none",
+        ),
+        (
+            a.reduction.is_some() && engine != EngineArg::Ic3,
+            "--reduction chooses how IC3 reduces `ltl` properties to safety (--engine ic3); auto runs k-liveness then liveness-to-safety",
         ),
         (
             a.certificate.is_some() && matches!(engine, Explicit | Sat),
@@ -384,7 +389,14 @@ fn engine_of(
             },
             one_by_one: a.one_by_one,
         }),
-        EngineArg::Ic3 => Box::new(Ic3Engine { solver, symmetry }),
+        EngineArg::Ic3 => Box::new(Ic3Engine {
+            to_safety: match a.reduction.unwrap_or(ReductionArg::Both) {
+                ReductionArg::Both => ToSafety::Both,
+                ReductionArg::L2s => ToSafety::L2s,
+                ReductionArg::Klive => ToSafety::Klive,
+            },
+            ..Ic3Engine::new(solver, symmetry)
+        }),
         EngineArg::Bdd => Box::new(crate::bdd::BddEngine {
             solver,
             nodes: crate::bdd::NODES,
@@ -550,11 +562,6 @@ fn problem<'m>(model: &'m Model, a: &CheckArgs, mode: Mode) -> Result<Problem<'m
     Ok(Problem {
         ltls,
         fair: a.fair,
-        reduction: match a.reduction {
-            ReductionArg::Both => crate::engine::Reduction::Both,
-            ReductionArg::L2s => crate::engine::Reduction::L2s,
-            ReductionArg::Klive => crate::engine::Reduction::Klive,
-        },
         ..Problem::new(model, sizes[0], sizes[sizes.len() - 1], props)
     })
 }

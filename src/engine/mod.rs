@@ -31,28 +31,13 @@ pub struct Problem<'m> {
     /// The `unsafe` properties (indices into `model.unsafes`); range errors are always
     /// checked.
     pub props: Vec<usize>,
-    /// The `ltl` properties (indices into `model.ltls`), for engines that check
-    /// liveness (`Engine::liveness`).
+    /// The `ltl` properties (indices into `model.ltls`), for engines that answer
+    /// them (`Engine::answers`).
     pub ltls: Vec<usize>,
     /// Only weakly fair runs count for the `ltl` properties: every process that stays
     /// enabled eventually executes (the process of a step is its transition's first
     /// parameter).
     pub fair: bool,
-    /// How the proof engine reduces an `ltl` property to safety.
-    pub reduction: Reduction,
-}
-
-/// How IC3 reduces an `ltl` property to a safety property (`live::Product`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Reduction {
-    /// k-liveness (Claessen, Sörensson 2012) for k = 1, 2, 4, ... up to a bound, then
-    /// liveness-to-safety for the sizes it left open.
-    #[default]
-    Both,
-    /// Liveness-to-safety only (Biere, Artho, Schuppan 2002).
-    L2s,
-    /// k-liveness only (sizes it cannot settle stay unknown).
-    Klive,
 }
 
 impl<'m> Problem<'m> {
@@ -66,7 +51,6 @@ impl<'m> Problem<'m> {
             props,
             ltls: Vec::new(),
             fair: false,
-            reduction: Reduction::default(),
         }
     }
 

@@ -7,7 +7,7 @@
 
 use super::{Cex, Ic3Options, Ic3Outcome, Ic3Stats, houdini, prove};
 use crate::bmc::driver::{self, BmcOptions};
-use crate::engine::{Control, Engine, Outcome, Presentation, Problem, Reduction};
+use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::live::{self, LOOP_PROP, Product};
 use crate::model::ir::{Model, Ty};
 use crate::proof::finish::{self, Findings};
@@ -25,6 +25,33 @@ pub struct Ic3Engine {
     pub solver: SolverKind,
     /// Symmetric lemma orbits (fully symmetric families only).
     pub symmetry: bool,
+    /// How an `ltl` property is reduced to safety.
+    pub to_safety: ToSafety,
+}
+
+/// How IC3 reduces an `ltl` property to a safety property (`live::Product`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ToSafety {
+    /// k-liveness (Claessen, Sörensson 2012) for k = 1, 2, 4, ... up to a bound, then
+    /// liveness-to-safety for the sizes it left open.
+    #[default]
+    Both,
+    /// Liveness-to-safety only (Biere, Artho, Schuppan 2002).
+    L2s,
+    /// k-liveness only (sizes it cannot settle stay unknown).
+    Klive,
+}
+
+impl Ic3Engine {
+    /// IC3 with `solver`, symmetric lemma orbits when `symmetry`, and the default
+    /// reduction of `ltl` properties to safety.
+    pub fn new(solver: SolverKind, symmetry: bool) -> Ic3Engine {
+        Ic3Engine {
+            solver,
+            symmetry,
+            to_safety: ToSafety::default(),
+        }
+    }
 }
 
 /// The smallest sizes, up to the most processes a transition or property names (at
@@ -570,7 +597,7 @@ impl Engine for Ic3Engine {
         ctl: &Control,
         k: usize,
     ) -> Result<(Vec<SizeReport>, Outcome), String> {
-        if p.reduction == Reduction::L2s {
+        if self.to_safety == ToSafety::L2s {
             let (mut reports, mut out) = self.loop_closing(p, ctl, k)?;
             out.certificates.extend(out.certificate.clone());
             live::fill_unknown(&mut reports, p.model, k);
@@ -585,7 +612,7 @@ impl Engine for Ic3Engine {
         };
         out.certificates.extend(c.certificate.clone());
         out.certificate = c.certificate;
-        if p.reduction == Reduction::Klive {
+        if self.to_safety == ToSafety::Klive {
             live::fill_unknown(&mut reports, p.model, k);
             return Ok((reports, out));
         }

@@ -525,10 +525,7 @@ impl AutoEngine {
             }
         } else {
             let skip: Vec<(PropId, usize)> = traces.iter().map(|(k, t)| (*k, t.size)).collect();
-            let ic3 = Ic3Engine {
-                solver: self.solver,
-                symmetry: self.symmetry,
-            };
+            let ic3 = Ic3Engine::new(self.solver, self.symmetry);
             // The race changes only the stop flag: the deadline is the user's.
             let inner = actl.within(self.budgets.ic3);
             let wide = Problem {

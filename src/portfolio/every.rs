@@ -346,10 +346,7 @@ pub fn prove_every(
 /// converges at once, so the candidates from the reached states would cost more than
 /// they save.
 fn ic3_known(model: &Model, props: &[usize], solver: SolverKind) -> bool {
-    let ic3 = Ic3Engine {
-        solver,
-        symmetry: true,
-    };
+    let ic3 = Ic3Engine::new(solver, true);
     ic3.has_small_run(&Problem::new(model, 1, 3, props.to_vec()))
 }
 
@@ -463,10 +460,7 @@ fn prove_with(
         }
     }
     for n0 in 3..=MAX_N0 {
-        let ic3 = Ic3Engine {
-            solver,
-            symmetry: true,
-        };
+        let ic3 = Ic3Engine::new(solver, true);
         let small = Problem::new(model, 1, n0, props.to_vec());
         // Only the first try: when its invariant does not generalise, the later ones
         // run as without candidates (IC3 would converge at once on the same seeds).

@@ -502,10 +502,7 @@ impl AutoEngine {
         route: &mut Route,
         open: &mut Open,
     ) -> Result<(), String> {
-        let ic3 = Ic3Engine {
-            solver: self.solver,
-            symmetry: self.symmetry,
-        };
+        let ic3 = Ic3Engine::new(self.solver, self.symmetry);
         let inner = ctl.within(self.budgets.live_ic3);
         let mut tally = std::mem::take(&mut route.ic3);
         let what = "IC3 (k-liveness, then liveness-to-safety)";

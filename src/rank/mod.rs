@@ -54,10 +54,7 @@ pub fn invariant(
         progress: false,
         ..ctl.clone()
     };
-    let eng = Ic3Engine {
-        solver,
-        symmetry: true,
-    };
+    let eng = Ic3Engine::new(solver, true);
     let (ts, out) = eng.run(&p, &quiet, &[])?;
     let Some(inv) = out.invariant else {
         return Ok(None);
