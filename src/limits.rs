@@ -1,5 +1,6 @@
 //! Reading the process's memory use and the machine's, for the memory guard and the
-//! reports (Linux `/proc`; `None` elsewhere).
+//! reports (Linux `/proc`; `None` elsewhere), and the CPU time a thread has had, for
+//! the budgets of phases (`engine::Control::within_cpu`).
 
 fn status_kb(field: &str) -> Option<usize> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -33,4 +34,25 @@ pub fn available_memory() -> Option<usize> {
     let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
+}
+
+/// The CPU-time clock of the calling thread (POSIX `pthread_getcpuclockid`).
+pub fn thread_cpu_clock() -> Option<libc::clockid_t> {
+    let mut id: libc::clockid_t = 0;
+    // SAFETY: `pthread_self` is the calling thread, alive during the call, and `id` is
+    // a valid place for the result.
+    let rc = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut id) };
+    (rc == 0).then_some(id)
+}
+
+/// The seconds of CPU time on `clock` (a thread's clock: `None` once the thread has
+/// ended).
+pub fn cpu_seconds(clock: libc::clockid_t) -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid place for the result; an invalid clock is an error code.
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
+    (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
 }

@@ -108,6 +108,46 @@ impl Control {
         }
     }
 
+    /// The control of a phase whose budget counts the CPU time of the calling thread,
+    /// which does the phase's work, rather than the wall clock: beside other work on a
+    /// busy machine the phase gets as much done before its budget ends as on an idle
+    /// one (the route does not fall off a cliff under load). The wall clock still caps
+    /// it, at `CPU_STRETCH` times the budget; the user's limits stand. A watchdog
+    /// thread sets the phase's own stop flag when its budget is spent, or when the
+    /// flag it replaces (Ctrl-C, a race) is set; it ends with the last copy of the
+    /// control.
+    pub fn within_cpu(&self, seconds: f64) -> Control {
+        use crate::limits::{cpu_seconds, thread_cpu_clock};
+        use std::sync::atomic::Ordering::Relaxed;
+        let wall = self.within(seconds * CPU_STRETCH);
+        let Some(clock) = thread_cpu_clock() else {
+            return self.within(seconds);
+        };
+        let Some(start) = cpu_seconds(clock) else {
+            return self.within(seconds);
+        };
+        let own = Arc::new(AtomicBool::new(false));
+        let (flag, parent) = (own.clone(), self.stop.clone());
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                if Arc::strong_count(&flag) == 1 {
+                    return;
+                }
+                let asked = parent.as_ref().is_some_and(|f| f.load(Relaxed));
+                let spent = cpu_seconds(clock).is_none_or(|c| c - start >= seconds);
+                if asked || spent {
+                    flag.store(true, Relaxed);
+                    return;
+                }
+            }
+        });
+        Control {
+            stop: Some(own),
+            ..wall
+        }
+    }
+
     /// The SAT solvers' view of the limits.
     pub fn sat_stop(&self) -> Stop {
         Stop {
@@ -116,6 +156,10 @@ impl Control {
         }
     }
 }
+
+/// How far a phase's budget in CPU time (`Control::within_cpu`) may stretch on the
+/// wall clock when its thread gets less than a core.
+pub const CPU_STRETCH: f64 = 2.5;
 
 /// How a run ended, beside its reports.
 #[derive(Clone, Debug, Default)]

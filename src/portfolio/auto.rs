@@ -527,7 +527,8 @@ impl AutoEngine {
             let skip: Vec<(PropId, usize)> = traces.iter().map(|(k, t)| (*k, t.size)).collect();
             let ic3 = Ic3Engine::new(self.solver, self.symmetry);
             // The race changes only the stop flag: the deadline is the user's.
-            let inner = actl.within(self.budgets.ic3);
+            // Its budget is CPU time: under load it is not cut short.
+            let inner = actl.within_cpu(self.budgets.ic3);
             let wide = Problem {
                 min: from.min(rest.min),
                 ..rest.clone()

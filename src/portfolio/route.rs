@@ -24,6 +24,9 @@ pub struct Phase {
     pub scope: Scope,
     /// Seconds (`None`: only the user's limits); a phase with 0 s is skipped.
     pub budget: Option<f64>,
+    /// The budget counts the CPU time of the phase's thread, not the wall clock
+    /// (`engine::Control::within_cpu`).
+    pub cpu: bool,
 }
 
 fn phase(what: impl Into<String>, scope: Scope, budget: Option<f64>) -> Phase {
@@ -31,6 +34,7 @@ fn phase(what: impl Into<String>, scope: Scope, budget: Option<f64>) -> Phase {
         what: what.into(),
         scope,
         budget,
+        cpu: false,
     }
 }
 
@@ -44,7 +48,10 @@ pub fn safety(b: &Budgets) -> Vec<Phase> {
             Scope::Aggregate,
             Some(b.bmc),
         ),
-        phase("IC3", Scope::Aggregate, Some(b.ic3)),
+        Phase {
+            cpu: true,
+            ..phase("IC3", Scope::Aggregate, Some(b.ic3))
+        },
         phase("explicit again", Scope::Open, None),
     ]
 }
@@ -91,7 +98,10 @@ fn seconds(s: f64) -> String {
 /// 20s, then explicit again)`. Phases with a budget of 0 s are left out.
 pub fn text(phases: &[Phase]) -> String {
     let live: Vec<&Phase> = phases.iter().filter(|p| p.budget != Some(0.0)).collect();
-    let at_most = |p: &Phase| p.budget.map(|b| format!("at most {}", seconds(b)));
+    let at_most = |p: &Phase| {
+        let cpu = if p.cpu { " CPU" } else { "" };
+        p.budget.map(|b| format!("at most {}{cpu}", seconds(b)))
+    };
     let mut parts: Vec<String> = Vec::new();
     let mut aggregate: Vec<&Phase> = Vec::new();
     let mut open = None;
@@ -156,7 +166,7 @@ mod tests {
     fn the_shipped_safety_route_in_one_sentence() {
         assert_eq!(
             text(&safety(&SHIPPED)),
-            "explicit search while a size takes under 0.2s, then for the sizes left BMC up to depth 10 (at most 1.0s) and IC3 on their aggregate (at most 20s, then explicit again)"
+            "explicit search while a size takes under 0.2s, then for the sizes left BMC up to depth 10 (at most 1.0s) and IC3 on their aggregate (at most 20s CPU, then explicit again)"
         );
     }
 
@@ -168,7 +178,7 @@ mod tests {
         };
         assert_eq!(
             text(&safety(&b)),
-            "BMC up to depth 10 (at most 1.0s) and IC3 on the aggregate (at most 20s, then explicit again)"
+            "BMC up to depth 10 (at most 1.0s) and IC3 on the aggregate (at most 20s CPU, then explicit again)"
         );
     }
 
