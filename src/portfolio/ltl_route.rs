@@ -503,7 +503,8 @@ impl AutoEngine {
         open: &mut Open,
     ) -> Result<(), String> {
         let ic3 = Ic3Engine::new(self.solver, self.symmetry);
-        let inner = ctl.within(self.budgets.live_ic3);
+        // Its budget is CPU time, as the safety route's IC3 (`Control::within_cpu`).
+        let inner = ctl.within_cpu(self.budgets.live_ic3);
         let mut tally = std::mem::take(&mut route.ic3);
         let what = "IC3 (k-liveness, then liveness-to-safety)";
         self.settle(

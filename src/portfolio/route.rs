@@ -75,11 +75,14 @@ pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
         Some(b.lasso),
     ));
     out.push(phase("a BDD fixpoint", Scope::Aggregate, Some(b.live_bdd)));
-    out.push(phase(
-        "IC3 by k-liveness, then liveness-to-safety",
-        Scope::Aggregate,
-        Some(b.live_ic3),
-    ));
+    out.push(Phase {
+        cpu: true,
+        ..phase(
+            "IC3 by k-liveness, then liveness-to-safety",
+            Scope::Aggregate,
+            Some(b.live_ic3),
+        )
+    });
     out.push(phase("explicit again", Scope::Open, None));
     out
 }
@@ -187,7 +190,7 @@ mod tests {
         let t = text(&ltl(&SHIPPED, "nested depth-first search", true));
         assert_eq!(
             t,
-            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s), a bounded lasso search up to depth 10 (at most 2.0s), a BDD fixpoint (at most 10s) and IC3 by k-liveness, then liveness-to-safety on their aggregate (at most 20s, then explicit again)"
+            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s), a bounded lasso search up to depth 10 (at most 2.0s), a BDD fixpoint (at most 10s) and IC3 by k-liveness, then liveness-to-safety on their aggregate (at most 20s CPU, then explicit again)"
         );
     }
 }
