@@ -40,12 +40,15 @@ pub fn prove_live(
         violated: Vec::new(),
     };
     let name = model.ltls[ltl].name.clone();
-    if let Err(o) = cutoff::fragment(model) {
-        return Ok(not(format!(
-            "outside the fragment of the cutoff argument: {}",
-            o.text(model)
-        )));
-    }
+    let frag = match cutoff::fragment(model) {
+        Ok(f) => f,
+        Err(o) => {
+            return Ok(not(format!(
+                "outside the fragment of the cutoff argument: {}",
+                o.text(model)
+            )));
+        }
+    };
     if let Err(e) = response::of(model, &name) {
         return Ok(not(format!("no ranking proof for it: {e}")));
     }
@@ -69,7 +72,7 @@ pub fn prove_live(
                 break;
             }
         };
-        let cert = claimed_everywhere(cert, &name, inv_cutoff, model)?;
+        let cert = claimed_everywhere(cert, &name, inv_cutoff, model, &frag);
         let ch = check_every(model, &cert, solver, &stop)?;
         if ch.accepted() {
             return Ok(EveryN::Proved {
@@ -133,14 +136,14 @@ fn claimed_everywhere(
     name: &str,
     inv_cutoff: usize,
     model: &Model,
-) -> Result<Certificate, String> {
-    let frag = cutoff::fragment(model).map_err(|o| o.text(model))?;
-    let live = crate::proof::check::every_cutoff(model, &cert, &frag)
+    frag: &cutoff::Fragment,
+) -> Certificate {
+    let live = crate::proof::check::rank::every_cutoff(model, &cert, frag)
         .map(|l| l.cutoff)
         .unwrap_or(1);
     let c = inv_cutoff.max(live);
     cert.sizes = (1, c);
     cert.every = Some(c);
     cert.proves = vec![(name.to_string(), (1..=c).collect())];
-    Ok(cert)
+    cert
 }

@@ -152,7 +152,7 @@ pub fn live_cutoff(m: &Model, f: &RankFormulas, frag: &Fragment) -> Result<LiveC
     }
     let mut most = 1 + a + nb + neg.iter().sum::<usize>();
     let mut stall_rank = 0;
-    for (k, (p, helpful)) in f.phases.iter().enumerate() {
+    for (k, (_, helpful)) in f.phases.iter().enumerate() {
         let before: usize = neg[..k].iter().sum();
         let pre = pos[k] + before + nb;
         let post = nb + before + neg[k] + usize::from(!helpful);
@@ -172,8 +172,7 @@ pub fn live_cutoff(m: &Model, f: &RankFormulas, frag: &Fragment) -> Result<LiveC
             stall_rank = stall_rank
                 .max(guards.max().unwrap_or(0))
                 .max(phases.max().unwrap_or(0))
-                .max(rank(f.b))
-                .max(rank(p));
+                .max(rank(f.b));
         }
     }
     let mut out = LiveCutoff {

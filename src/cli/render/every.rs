@@ -58,39 +58,27 @@ fn answer_text(e: &EveryN, assuming: &[String]) -> String {
             certificate,
             init_everywhere,
             seconds,
-        } if certificate.ranking.is_some() => format!(
-            "holds for every n (ranking proof, cutoff {cutoff}: {} phase{} of the property's process over a quantified invariant of {} clause{}, checked at sizes 1..{cutoff}{}; {seconds:.2}s)",
-            certificate.ranking.as_ref().map_or(0, |r| r.phases.len()),
-            plural(certificate.ranking.as_ref().map_or(0, |r| r.phases.len())),
-            certificate.lemmas.len(),
-            plural(certificate.lemmas.len()),
-            if *init_everywhere {
+        } => {
+            let vacuous = if *init_everywhere {
                 ""
             } else {
                 "; vacuous at any size without an initial state"
+            };
+            let k = certificate.lemmas.len();
+            let clauses = format!("a quantified invariant of {k} clause{}", plural(k));
+            match &certificate.ranking {
+                Some(r) => format!(
+                    "holds for every n (ranking proof, cutoff {cutoff}: {} phase{} of the property's process over {clauses}, checked at sizes 1..{cutoff}{vacuous}; {seconds:.2}s)",
+                    r.phases.len(),
+                    plural(r.phases.len()),
+                ),
+                None => format!(
+                    "holds for every n{} ({clauses} from {}, checked at sizes 1..{cutoff}, the cutoff{vacuous}; {seconds:.2}s)",
+                    assuming_text(assuming),
+                    certificate.engine,
+                ),
             }
-        ),
-        EveryN::Proved {
-            cutoff,
-            certificate,
-            init_everywhere,
-            seconds,
-        } => format!(
-            "holds for every n{} (a quantified invariant of {} clause{} from {}, checked at sizes 1..{cutoff}, the cutoff{}; {seconds:.2}s)",
-            assuming_text(assuming),
-            certificate.lemmas.len(),
-            if certificate.lemmas.len() == 1 {
-                ""
-            } else {
-                "s"
-            },
-            certificate.engine,
-            if *init_everywhere {
-                ""
-            } else {
-                "; vacuous at any size without an initial state"
-            }
-        ),
+        }
         EveryN::OnlySize { size, .. } => format!(
             "holds at size {size}, the only size the model admits (`number_procs {size}`){}",
             assuming_text(assuming)

@@ -40,11 +40,27 @@ fn lemma_line(model: &Model, cert: &Certificate, m: &Model, at: usize) -> String
     }
 }
 
+/// The cutoff `c` of the lemmas, raised to a ranking proof's own (its obligations bound
+/// the sizes too, `proof::live_cutoff`); or why the ranking is outside the argument.
+fn ranking_cutoff(
+    model: &Model,
+    cert: &Certificate,
+    frag: &crate::proof::cutoff::Fragment,
+    c: usize,
+) -> Result<usize, String> {
+    if cert.ranking.is_none() {
+        return Ok(c);
+    }
+    super::rank::every_cutoff(model, cert, frag)
+        .map(|l| c.max(l.cutoff))
+        .map_err(|e| format!("the ranking is outside the liveness argument: {e}"))
+}
+
 /// Check a certificate's claim for every size: the model must lie in the fragment of
 /// the cutoff argument, every lemma must be a universal clause claimed at every size,
 /// every property must be claimed at every size 1..c, and the certificate must check
 /// at each size 1..c, where c is computed here from the model and the lemmas' text
-/// (the sizes after the first one rejected are not checked).
+/// (and a ranking's, `ranking_cutoff`).
 pub fn check_every(
     model: &Model,
     cert: &Certificate,
@@ -110,18 +126,10 @@ pub fn check_every(
             Err(e) => return Ok(refuse(format!("lemma `{}`: {e}", l.text()))),
         }
     }
-    let mut c = cutoff::cutoff(&frag, &procs);
-    // A ranking proof: its own obligations bound the sizes too.
-    if cert.ranking.is_some() {
-        match super::rank::every_cutoff(model, cert, &frag) {
-            Ok(l) => c = c.max(l.cutoff),
-            Err(e) => {
-                return Ok(refuse(format!(
-                    "the ranking is outside the liveness argument: {e}"
-                )));
-            }
-        }
-    }
+    let c = match ranking_cutoff(model, cert, &frag, cutoff::cutoff(&frag, &procs)) {
+        Ok(c) => c,
+        Err(e) => return Ok(refuse(e)),
+    };
     // Ints checked over their window: the runs over the integers are those over the
     // window only if none leaves it, at any size.
     if frag.ints && !cert.proves.iter().any(|(p, _)| p == "int_bound") {
@@ -140,20 +148,10 @@ pub fn check_every(
             )));
         }
     }
-    // Size by size, up to the first that is not certified: the claim for every size
-    // is rejected there, and the larger sizes cost the most.
-    let mut sizes = Vec::new();
-    for n in 1..=c {
-        let at = check(model, cert, &[n], solver, stop)?;
-        let done = at.iter().any(|s| !s.accepted());
-        sizes.extend(at);
-        if done {
-            break;
-        }
-    }
+    let sizes: Vec<usize> = (1..=c).collect();
     Ok(EveryCheck {
         cutoff: c,
-        sizes,
+        sizes: check(model, cert, &sizes, solver, stop)?,
         refused: None,
     })
 }

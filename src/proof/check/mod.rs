@@ -21,10 +21,9 @@
 mod bdd_check;
 mod diagram;
 mod every;
-mod rank;
+pub mod rank;
 
 pub use every::{EveryCheck, check_every};
-pub use rank::every_cutoff;
 
 use super::count;
 use crate::cert::Certificate;

@@ -85,7 +85,9 @@ pub fn every_cutoff(
     live_cutoff(&m, &f, frag)
 }
 
-/// Check a ranking certificate at each of `sizes`.
+/// Check a ranking certificate at each of `sizes`, in their order, up to the first
+/// one rejected: the claim is rejected there, and the sizes after it (larger, in a
+/// claim for every size 1..c) cost the most.
 pub fn check(
     model: &Model,
     cert: &Certificate,
@@ -171,6 +173,9 @@ pub fn check(
             unchecked,
             by: Checker::Sat,
         });
+        if !ok {
+            break;
+        }
     }
     Ok(out)
 }
