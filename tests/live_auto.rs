@@ -139,9 +139,9 @@ fn auto_under_fairness_on_the_sat_route() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// A size no phase answers before `--timeout` is reported `unknown`, with the limit,
-/// never dropped; no size is answered against the hand argument (violated exactly at
-/// odd n). Even sizes from 4 on need a proof or over 3000 states of explicit search;
+/// A size no phase answers before `--timeout` is reported `unknown` (or with the depth
+/// the bounded lasso search reached without a lasso), with the limit, never dropped;
+/// no size is answered against the hand argument (violated exactly at odd n). Even sizes from 4 on need a proof or over 3000 states of explicit search;
 /// the BDD phase proves them all at once, but on 1..16 not within 1.5 s (1..13 alone
 /// takes it over 2 s).
 #[test]
@@ -169,16 +169,21 @@ fn sizes_left_open_by_the_time_limit_are_unknown() {
     );
     for r in &rs {
         let want = if r.size % 2 == 1 { "violated" } else { "holds" };
+        let open = ["unknown", "no_violation_up_to"];
         assert!(
-            r.verdict == want || r.verdict == "unknown",
+            r.verdict == want || open.contains(&r.verdict.as_str()),
             "size {}: {}",
             r.size,
             r.verdict
         );
     }
-    assert_eq!(rs[15].verdict, "unknown");
+    assert!(open_verdict(&rs[15].verdict), "{}", rs[15].verdict);
     let notes = v["notes"].to_string();
     assert!(notes.contains("size 16 left open"), "{notes}");
+}
+
+fn open_verdict(v: &str) -> bool {
+    v == "unknown" || v == "no_violation_up_to"
 }
 
 /// `--max-states` belongs to the explicit searches: explicit and auto take it, the SAT

@@ -68,7 +68,7 @@ impl EngineArg {
         match self {
             EngineArg::Auto => format!(
                 "The default: {}; `ltl` properties: {}. Every size proved or refuted",
-                route::text(&route::safety(&SHIPPED)),
+                route::text(&route::safety(&SHIPPED, false)),
                 route::text(&route::ltl(&SHIPPED, "the explicit search", true))
             ),
             EngineArg::Explicit => {

@@ -13,18 +13,22 @@
 //!
 //! `ltl` properties go through the same phases with the liveness engines
 //! (`portfolio::ltl_route`), and both decide when a size still goes to the explicit search
-//! by one policy (`portfolio::growth`).
+//! by one policy (`portfolio::growth`). Both routes are tables (`portfolio::route`) run
+//! by one loop (`portfolio::walk`) over one ledger of open (property, size) pairs
+//! (`portfolio::ledger`); this file holds the safety route's phases.
 
-use super::beside::Beside;
 use super::budgets::Budgets;
 use super::growth::{Budget, Cost, Growth, Refusal, memory_budget};
-use super::route;
+use super::ledger::{Ledger, answers};
+use super::route::{self, Phase, Step};
+use super::walk::{Left, Track, Walk};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::explicit::reach::{self, ReachOptions};
 use crate::ic3::engine::Ic3Engine;
 use crate::proof::finish::{self, Findings};
 use crate::sat::SolverKind;
+use crate::trace::Trace;
 use crate::transys::frame::Encoding;
 use crate::transys::query::SymBreak;
 use crate::verdict::{Kind, Limit, PropId, SizeReport};
@@ -91,9 +95,9 @@ fn users_limit(r: &SizeReport, ctl: &Control, budget: Option<f64>) -> Option<Lim
 /// One explicit search of one size, under the deadline it is given.
 pub(super) type Search<'s> = dyn FnMut(usize, Option<Instant>) -> SizeReport + 's;
 
-/// What an explicit phase did.
+/// What an explicit search of sizes in order did.
 #[derive(Debug, Default)]
-pub(super) struct Phase {
+pub(super) struct Searched {
     /// The sizes answered (and reported), in order.
     pub done: Vec<usize>,
     /// The user's limit, if one stopped the phase (that size was reported as it stands).
@@ -115,8 +119,8 @@ impl AutoEngine {
         growth: &mut Growth,
         search: &mut Search,
         report: &mut dyn FnMut(SizeReport),
-    ) -> Phase {
-        let mut phase = Phase::default();
+    ) -> Searched {
+        let mut phase = Searched::default();
         let limits = Budget {
             seconds: budget,
             states: self.max_states,
@@ -166,7 +170,13 @@ impl AutoEngine {
     }
 
     /// The safety search of one size, for `explicit`.
-    fn reach(&self, p: &Problem, ctl: &Control, n: usize, deadline: Option<Instant>) -> SizeReport {
+    pub(super) fn reach(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        n: usize,
+        deadline: Option<Instant>,
+    ) -> SizeReport {
         let opts = ReachOptions {
             symmetry: self.symmetry,
             dead_cells: self.dead_cells,
@@ -262,7 +272,7 @@ impl Engine for AutoEngine {
         }
         format!(
             "auto: {} ({}{sym}); invariants checked independently",
-            route::text(&route::safety(&self.budgets)),
+            route::text(&route::safety(&self.budgets, false)),
             self.solver.name(),
         ) + &live
     }
@@ -283,7 +293,14 @@ impl Engine for AutoEngine {
                 ltls: Vec::new(),
                 ..p.clone()
             };
-            self.safety(&only, ctl, report)?
+            let w = Walk {
+                track: Track::Safety,
+                p: &only,
+                live: Vec::new(),
+                range_known: false,
+            };
+            let ranked = self.rank_ints && crate::model::ints::ranked::applies(p.model).is_some();
+            self.walk(&w, &route::safety(&self.budgets, ranked), ctl, report)?
         } else {
             Outcome::default()
         };
@@ -300,197 +317,51 @@ impl Engine for AutoEngine {
     }
 }
 
+/// The bounded pass's violations (shortest, replayed) and the depth it reached, handed
+/// to the IC3 phase that concludes them with its own findings.
+pub(super) struct Bounded {
+    traces: Vec<(PropId, Trace)>,
+    depth: Option<usize>,
+    began: Instant,
+}
+
 impl AutoEngine {
-    /// The `unsafe` properties (and range errors) of the problem.
-    fn safety(
+    /// A phase on the aggregate of the open sizes, for all properties at once: the
+    /// bounded pass (its findings kept in `stash`), IC3 (from the smallest size when
+    /// the sizes answered so far hold, `from_small`), the ranking proofs.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn whole(
         &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
-        let mut notes = Vec::new();
-        let mut growth = Growth::default();
-        let mut search = |n: usize, deadline: Option<Instant>| self.reach(p, ctl, n, deadline);
-        // 0. Ranked ints: the sizes to the explicit search, with no budget of their own
-        // (the ranked instance is finite); sizes it could not answer take the usual
-        // route below.
-        let mut first_open = p.min;
-        let mut ranked = false;
-        if self.rank_ints
-            && let Some(r) = crate::model::ints::ranked::applies(p.model)
-        {
-            ranked = true;
-            let Phase { done, users, .. } =
-                self.explicit(&p.sizes(), ctl, None, &mut growth, &mut search, report);
-            notes.push(format!(
-                "ints ranked ({}): {} answered by exhaustive explicit search, where the ranked instance is finite (the SAT engines would check the int window only)",
-                r.names(p.model).join(", "),
-                if done.is_empty() {
-                    "no size".to_string()
-                } else {
-                    crate::cert::sizes_phrase(&done)
-                }
-            ));
-            if users.is_some() {
-                return Ok(Outcome {
-                    limit: users,
-                    notes,
-                    ..Outcome::default()
-                });
-            }
-            if let Some(&last) = done.last() {
-                first_open = last + 1;
-            }
-        }
-        // 1. Explicit, while it is quick.
-        let mut small_violated = false;
-        if self.budgets.explicit > 0.0 && !ranked {
-            let mut seen = |r: SizeReport| {
-                small_violated |= r.results.iter().any(|x| x.verdict.kind() == Kind::Violated);
-                report(r)
-            };
-            let Phase { done, users, .. } = self.explicit(
-                &p.sizes(),
-                ctl,
-                Some(self.budgets.explicit),
-                &mut growth,
-                &mut search,
-                &mut seen,
-            );
-            if users.is_some() {
-                return Ok(Outcome {
-                    limit: users,
-                    notes,
-                    ..Outcome::default()
-                });
-            }
-            if let Some(&last) = done.last() {
-                first_open = last + 1;
-                notes.push(format!(
-                    "{} answered by exhaustive explicit search",
-                    crate::cert::sizes_phrase(&done)
-                ));
-            }
-        }
-        if first_open > p.max {
-            return Ok(Outcome {
-                notes,
-                ..Outcome::default()
-            });
-        }
-        // 2. The rest as one aggregate: bounded pass, then IC3; on a second core the
-        // explicit search of the same sizes runs beside them from the start.
-        let rest = Problem {
-            min: first_open,
-            ..p.clone()
-        };
-        let mut g = growth.clone();
-        std::thread::scope(|scope| {
-            let beside = Beside::start(scope, ctl, &rest.sizes(), self.race, move |sizes, bctl| {
-                let mut out = Vec::new();
-                let mut search = |n: usize, d: Option<Instant>| self.reach(p, bctl, n, d);
-                let phase =
-                    self.explicit(sizes, bctl, None, &mut g, &mut search, &mut |r| out.push(r));
-                let all = phase.done.len() == sizes.len();
-                ((phase, out), all)
-            });
-            // IC3 generalises from the small sizes: where they hold, it runs from
-            // them (MCS lock: 1..10 in 1.2 s, 7..10 alone in 6.6 s) and reports the
-            // sizes left.
-            let from = if small_violated { first_open } else { p.min };
-            self.aggregate(&rest, from, ctl, Carried { notes, growth }, beside, report)
-        })
-    }
-
-    /// Phase 2 and 3 of the safety search: the bounded pass and IC3 on the aggregate
-    /// `rest`, then the explicit search of the sizes IC3 left open for its own budget:
-    /// the one that ran `beside` if there is one, else one started now. IC3 runs from
-    /// size `from` (below `rest.min` when the small sizes hold, to generalise from them).
-    fn aggregate(
-        &self,
-        rest: &Problem,
-        from: usize,
-        ctl: &Control,
-        mut carried: Carried,
-        beside: Option<Beside<'_, (Phase, Vec<SizeReport>)>>,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
-        let start = Instant::now();
-        // The aggregate run's limits: the user's, and the search beside it when racing.
-        let actl = beside
-            .as_ref()
-            .map_or_else(|| ctl.clone(), |b| b.racing(ctl));
-        let run = self.bounded_and_ic3(rest, from, ctl, &actl, start)?;
-        carried.notes.push(format!(
-            "{} went to one aggregate run: bounded pass to depth {}{}, then IC3",
-            crate::cert::sizes_phrase(&rest.sizes()),
-            run.depth
-                .map(|d| d.to_string())
-                .unwrap_or_else(|| "0".into()),
-            if run.bmc_found > 0 {
-                format!(" ({} violation(s) found by it)", run.bmc_found)
-            } else {
-                String::new()
-            }
-        ));
-        // Sizes IC3 left open because of its own budget go back to the explicit search.
-        let own_budget = run.limit.is_some()
-            && !run.interrupted
-            && ctl.deadline.is_none_or(|d| Instant::now() < d);
-        let mut left = Vec::new();
-        for r in run.reports {
-            let answered = r.results.iter().all(|x| {
-                matches!(
-                    x.verdict.kind(),
-                    Kind::Holds | Kind::Violated | Kind::Vacuous
-                )
-            });
-            if own_budget && !answered {
-                left.push(r);
-            } else {
-                report(r);
-            }
-        }
-        let mut limit = run.limit;
-        if !left.is_empty() {
-            let won = limit == Some(Limit::Interrupted)
-                && ctl.users_limit().is_none()
-                && beside.as_ref().is_some_and(|b| b.complete());
-            let why = if won {
-                format!(
-                    "IC3 stopped after {:.1}s, when the explicit search beside it had answered every size",
-                    start.elapsed().as_secs_f64()
-                )
-            } else {
-                format!("IC3 did not finish within {:.0}s", self.budgets.ic3)
-            };
-            let beside = beside.map(|b| b.finish(ctl, false));
-            let leftover = Leftover { left, why };
-            limit = self.explicit_again(rest, ctl, leftover, beside, &mut carried, report);
-        } else if let Some(b) = beside {
-            b.finish(ctl, true);
-        }
-        Ok(Outcome {
-            limit,
-            certificate: run.certificate,
-            aggregate: rest.max > rest.min,
-            notes: carried.notes,
-            ..Outcome::default()
-        })
-    }
-
-    /// The bounded pass on the aggregate `rest` (its budget), then IC3 from size `from`
-    /// on what it did not refute, under `actl` (the user's limits, and the race), each
-    /// (property, size) concluded (`proof::finish`).
-    fn bounded_and_ic3(
-        &self,
-        rest: &Problem,
-        from: usize,
-        ctl: &Control,
+        w: &Walk,
+        ph: &Phase,
         actl: &Control,
-        start: Instant,
-    ) -> Result<AggregateRun, String> {
-        let budget = start + Duration::from_secs_f64(self.budgets.bmc);
+        ctl: &Control,
+        l: &mut Ledger,
+        from_small: bool,
+        stash: &mut Option<Bounded>,
+    ) -> Result<(), String> {
+        let rest = open_range(w.p, l);
+        match ph.step {
+            Step::Bounded => *stash = Some(self.bounded(&rest, actl, ctl)?),
+            Step::Ic3 => {
+                let b = stash.take().unwrap_or_else(|| Bounded {
+                    traces: Vec::new(),
+                    depth: None,
+                    began: Instant::now(),
+                });
+                let from = if from_small { w.p.min } else { rest.min };
+                self.conclude(w, Some(from), b, actl, ctl, l)?;
+            }
+            Step::Rank => self.ranked(w, actl, l)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The bounded pass on the aggregate `rest`, within its budget.
+    fn bounded(&self, rest: &Problem, actl: &Control, ctl: &Control) -> Result<Bounded, String> {
+        let began = Instant::now();
+        let budget = began + Duration::from_secs_f64(self.budgets.bmc);
         let opts = BmcOptions {
             props: Some(rest.props.clone()),
             deadline: Some(ctl.deadline.map_or(budget, |d| d.min(budget))),
@@ -502,147 +373,152 @@ impl AutoEngine {
             ..self.bmc_options()
         };
         let run = driver::check_aggregate(rest.model, rest.min, rest.max, &opts)?;
-        let mut traces = Vec::new();
-        let mut depth = None;
+        let mut b = Bounded {
+            traces: Vec::new(),
+            depth: None,
+            began,
+        };
         for r in run.reports {
-            depth = r.answered_depth.or(depth);
+            b.depth = r.answered_depth.or(b.depth);
             for x in r.results {
                 let key = x.prop;
                 if let Some(t) = x.verdict.into_trace() {
-                    traces.push((key, t));
+                    b.traces.push((key, t));
                 }
             }
         }
-        let bmc_found = traces.len();
-        let interrupted = ctl
-            .stop
-            .as_ref()
-            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
-        let mut f = if interrupted {
-            Findings {
-                limit: Some(crate::verdict::Limit::Interrupted),
-                ..Findings::default()
-            }
-        } else {
-            let skip: Vec<(PropId, usize)> = traces.iter().map(|(k, t)| (*k, t.size)).collect();
-            let ic3 = Ic3Engine::new(self.solver, self.symmetry);
-            // The race changes only the stop flag: the deadline is the user's.
-            // Its budget is CPU time: under load it is not cut short.
-            let inner = actl.within_cpu(self.budgets.ic3);
-            let wide = Problem {
-                min: from.min(rest.min),
-                ..rest.clone()
-            };
-            ic3.findings(&wide, &inner, &skip)?
-        };
-        f.traces = traces;
-        f.bounded = depth;
-        let limit = f.limit;
-        let seconds = start.elapsed().as_secs_f64();
-        let (reports, certificate) = finish::conclude(rest, ctl, "ic3", self.solver, f, seconds)?;
-        Ok(AggregateRun {
-            reports,
-            certificate,
-            limit,
-            depth,
-            bmc_found,
-            interrupted,
-        })
+        Ok(b)
     }
 
-    /// Phase 3: the sizes IC3 left open, answered by the search that ran `beside` it
-    /// (its phase and reports) or by one started now. Returns the user's limit if one
-    /// stopped it.
-    fn explicit_again(
+    /// IC3 from size `from` (`None`: not run) on what the bounded pass `b` did not
+    /// refute, under `actl`, its budget in CPU time; every (property, size) concluded
+    /// (`proof::finish`). A size not answered because IC3's own budget ran out stays
+    /// open for the explicit search, with the bounded pass's depth noted.
+    pub(super) fn conclude(
         &self,
-        p: &Problem,
+        w: &Walk,
+        from: Option<usize>,
+        b: Bounded,
+        actl: &Control,
         ctl: &Control,
-        Leftover { left, why }: Leftover,
-        beside: Option<(Phase, Vec<SizeReport>)>,
-        carried: &mut Carried,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Option<Limit> {
-        let open: Vec<usize> = left.iter().map(|r| r.size).collect();
-        let (phase, how) = match beside {
-            Some((phase, found)) => {
-                // The sizes IC3 answered are reported as IC3 answered them; the others
-                // as the search beside it did, or as IC3 left them where that search
-                // stopped before them.
-                let mut found: Vec<SizeReport> = found
-                    .into_iter()
-                    .filter(|r| open.contains(&r.size))
-                    .collect();
-                for r in left {
-                    if !found.iter().any(|f| f.size == r.size) {
-                        found.push(r);
-                    }
-                }
-                found.sort_by_key(|r| r.size);
-                found.into_iter().for_each(&mut *report);
-                let done = phase.done.into_iter().filter(|n| open.contains(n));
-                let phase = Phase {
-                    done: done.collect(),
-                    ..phase
+        l: &mut Ledger,
+    ) -> Result<(), String> {
+        let rest = open_range(w.p, l);
+        let found = b.traces.len();
+        let interrupted = ctl.users_limit() == Some(Limit::Interrupted);
+        let mut f = match from {
+            _ if interrupted => Findings {
+                limit: Some(Limit::Interrupted),
+                ..Findings::default()
+            },
+            Some(from) => {
+                let skip: Vec<(PropId, usize)> =
+                    b.traces.iter().map(|(k, t)| (*k, t.size)).collect();
+                let ic3 = Ic3Engine::new(self.solver, self.symmetry);
+                // The race changes only the stop flag: the deadline is the user's.
+                // Its budget is CPU time: under load it is not cut short.
+                let inner = actl.within_cpu(self.budgets.ic3);
+                let wide = Problem {
+                    min: from.min(rest.min),
+                    ..rest.clone()
                 };
-                (phase, " (run beside IC3 from its start)")
+                ic3.findings(&wide, &inner, &skip)?
             }
-            None => {
-                let mut search =
-                    |n: usize, deadline: Option<Instant>| self.reach(p, ctl, n, deadline);
-                let growth = &mut carried.growth;
-                let phase = self.explicit(&open, ctl, None, growth, &mut search, report);
-                (phase, "")
-            }
+            None => Findings::default(),
         };
-        carried.notes.push(format!(
-            "{why}: {} answered by explicit search{how}{}",
-            crate::cert::sizes_phrase(&phase.done),
-            if phase.done.len() < open.len() && phase.refused.is_none() {
-                " before the limit"
+        f.traces = b.traces;
+        f.bounded = b.depth;
+        let own_budget = f.limit.is_some() && ctl.users_limit().is_none();
+        let seconds = b.began.elapsed().as_secs_f64();
+        let (reports, certificate) = finish::conclude(&rest, ctl, "ic3", self.solver, f, seconds)?;
+        l.notes.push(format!(
+            "{} went to one aggregate run: bounded pass to depth {}{}, then IC3",
+            crate::cert::sizes_phrase(&rest.sizes()),
+            b.depth.map_or_else(|| "0".into(), |d| d.to_string()),
+            if found > 0 {
+                format!(" ({found} violation(s) found by it)")
             } else {
-                ""
+                String::new()
             }
         ));
-        carried.notes.extend(refusal_note(&phase, &open));
-        phase.users
+        for r in reports {
+            if r.results.iter().all(|x| answers(&x.verdict)) {
+                l.answer(r);
+            } else if own_budget {
+                l.bound(&r);
+            } else {
+                l.settle(r);
+            }
+        }
+        l.certificates.extend(certificate);
+        Ok(())
+    }
+
+    /// The notes of the safety route's last phase: why IC3 left sizes open, which the
+    /// explicit search answered (`beside`: the one run beside IC3), and the sizes not
+    /// searched because of their predicted cost.
+    pub(super) fn again_notes(
+        &self,
+        left: &Left,
+        searched: &[usize],
+        open: &[usize],
+        beside: bool,
+        refused: Option<(usize, Refusal)>,
+    ) -> Vec<String> {
+        if open.is_empty() {
+            return Vec::new();
+        }
+        let why = match left.raced {
+            Some(s) => format!(
+                "IC3 stopped after {s:.1}s, when the explicit search beside it had answered every size"
+            ),
+            None => format!("IC3 did not finish within {:.0}s", self.budgets.ic3),
+        };
+        let how = if beside {
+            " (run beside IC3 from its start)"
+        } else {
+            ""
+        };
+        let short = searched.len() < open.len() && refused.is_none();
+        let mut notes = vec![format!(
+            "{why}: {} answered by explicit search{how}{}",
+            crate::cert::sizes_phrase(searched),
+            if short { " before the limit" } else { "" }
+        )];
+        if let Some((n, why)) = refused {
+            let left: Vec<usize> = open.iter().copied().filter(|&m| m >= n).collect();
+            notes.push(format!(
+                "{} not searched: size {n} is {} (left open)",
+                crate::cert::sizes_phrase(&left),
+                why.text()
+            ));
+        }
+        notes
+    }
+
+    /// The note of the ranked-ints phase: the model's ranked ints and the sizes it
+    /// answered.
+    pub(super) fn ranked_note(&self, p: &Problem, done: &[usize]) -> String {
+        let names = crate::model::ints::ranked::applies(p.model)
+            .map(|r| r.names(p.model).join(", "))
+            .unwrap_or_default();
+        format!(
+            "ints ranked ({names}): {} answered by exhaustive explicit search, where the ranked instance is finite (the SAT engines would check the int window only)",
+            if done.is_empty() {
+                "no size".to_string()
+            } else {
+                crate::cert::sizes_phrase(done)
+            }
+        )
     }
 }
 
-/// What the phases before the aggregate hand on: the notes so far and the growth of
-/// the sizes the explicit phase answered.
-struct Carried {
-    notes: Vec<String>,
-    growth: Growth,
-}
-
-/// What IC3 left open for its own budget: the reports of those sizes, and why it
-/// stopped (for the note).
-struct Leftover {
-    left: Vec<SizeReport>,
-    why: String,
-}
-
-/// The aggregate run of the bounded pass and IC3.
-struct AggregateRun {
-    reports: Vec<SizeReport>,
-    certificate: Option<std::sync::Arc<crate::cert::Certificate>>,
-    limit: Option<Limit>,
-    /// The depth the bounded pass reached.
-    depth: Option<usize>,
-    /// The violations the bounded pass found.
-    bmc_found: usize,
-    /// Ctrl-C stopped the run before IC3.
-    interrupted: bool,
-}
-
-/// The note for the sizes a phase without a time budget did not search because their
-/// predicted cost exceeds a budget (left open, not answered).
-fn refusal_note(phase: &Phase, sizes: &[usize]) -> Option<String> {
-    let (n, why) = phase.refused?;
-    let left: Vec<usize> = sizes.iter().copied().filter(|&m| m >= n).collect();
-    Some(format!(
-        "{} not searched: size {n} is {} (left open)",
-        crate::cert::sizes_phrase(&left),
-        why.text()
-    ))
+/// The problem over the sizes still open, from the smallest to the largest.
+pub(super) fn open_range<'m>(p: &Problem<'m>, l: &Ledger) -> Problem<'m> {
+    let open = l.open_sizes();
+    Problem {
+        min: open.first().copied().unwrap_or(p.min),
+        max: open.last().copied().unwrap_or(p.max),
+        ..p.clone()
+    }
 }

@@ -16,9 +16,36 @@ pub enum Scope {
     Open,
 }
 
+/// What a phase runs (`portfolio::walk` runs each over the open pairs of the ledger).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Safety, ints ranked (`model::ints::ranked`): every size by the exhaustive
+    /// explicit search, where the ranked instance is finite.
+    RankedInts,
+    /// The explicit search of safety, or of `ltl` properties (nested depth-first
+    /// search, or the fair SCC search).
+    Explicit,
+    /// Safety: BMC on the aggregate, its violations shortest at every size at once.
+    Bounded,
+    /// Safety: IC3 on the aggregate, from the small sizes that hold.
+    Ic3,
+    /// `ltl`: ranking proofs of every response property at every size, or nothing.
+    Rank,
+    /// `ltl`: the bounded lasso search on the aggregate.
+    Lassos,
+    /// `ltl`: the BDD fixpoint on runs of open sizes.
+    Bdd,
+    /// `ltl`: IC3 by k-liveness, then liveness-to-safety, on runs of open sizes.
+    LiveIc3,
+    /// The explicit search again, for the pairs the phases before left open for their
+    /// own budgets (beside them from their start on a second core).
+    Again,
+}
+
 /// One phase of the route.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Phase {
+    pub step: Step,
     /// What runs, in the header's words.
     pub what: String,
     pub scope: Scope,
@@ -29,8 +56,9 @@ pub struct Phase {
     pub cpu: bool,
 }
 
-fn phase(what: impl Into<String>, scope: Scope, budget: Option<f64>) -> Phase {
+fn phase(step: Step, what: impl Into<String>, scope: Scope, budget: Option<f64>) -> Phase {
     Phase {
+        step,
         what: what.into(),
         scope,
         budget,
@@ -38,21 +66,38 @@ fn phase(what: impl Into<String>, scope: Scope, budget: Option<f64>) -> Phase {
     }
 }
 
-/// The safety route: explicit while quick, then the bounded pass and IC3 on the
-/// aggregate of the sizes left, then explicit for what IC3 left open.
-pub fn safety(b: &Budgets) -> Vec<Phase> {
-    vec![
-        phase("explicit search", Scope::EachSize, Some(b.explicit)),
+/// The safety route: explicit while quick (every size, without a budget, when the
+/// model's ints are `ranked`), then the bounded pass and IC3 on the aggregate of the
+/// sizes left, then explicit for what IC3 left open.
+pub fn safety(b: &Budgets, ranked: bool) -> Vec<Phase> {
+    let first = if ranked {
         phase(
+            Step::RankedInts,
+            "exhaustive explicit search",
+            Scope::EachSize,
+            None,
+        )
+    } else {
+        phase(
+            Step::Explicit,
+            "explicit search",
+            Scope::EachSize,
+            Some(b.explicit),
+        )
+    };
+    vec![
+        first,
+        phase(
+            Step::Bounded,
             format!("BMC up to depth {}", b.bmc_depth),
             Scope::Aggregate,
             Some(b.bmc),
         ),
         Phase {
             cpu: true,
-            ..phase("IC3", Scope::Aggregate, Some(b.ic3))
+            ..phase(Step::Ic3, "IC3", Scope::Aggregate, Some(b.ic3))
         },
-        phase("explicit again", Scope::Open, None),
+        phase(Step::Again, "explicit again", Scope::Open, None),
     ]
 }
 
@@ -61,29 +106,33 @@ pub fn safety(b: &Budgets) -> Vec<Phase> {
 /// (`ranks`; the run ends there when they prove every pair).
 pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
     let mut out = vec![phase(
+        Step::Explicit,
         format!("{search} per size"),
         Scope::EachSize,
         Some(b.live_explicit),
     )];
     if ranks {
         let what = "ranking proofs of the response properties, over an IC3 invariant";
-        out.push(phase(what, Scope::Aggregate, Some(b.rank)));
+        out.push(phase(Step::Rank, what, Scope::Aggregate, Some(b.rank)));
     }
     out.push(phase(
+        Step::Lassos,
         format!("a bounded lasso search up to depth {}", b.bmc_depth),
         Scope::Aggregate,
         Some(b.lasso),
     ));
-    out.push(phase("a BDD fixpoint", Scope::Aggregate, Some(b.live_bdd)));
+    let bdd = "a BDD fixpoint";
+    out.push(phase(Step::Bdd, bdd, Scope::Aggregate, Some(b.live_bdd)));
     out.push(Phase {
         cpu: true,
         ..phase(
+            Step::LiveIc3,
             "IC3 by k-liveness, then liveness-to-safety",
             Scope::Aggregate,
             Some(b.live_ic3),
         )
     });
-    out.push(phase("explicit again", Scope::Open, None));
+    out.push(phase(Step::Again, "explicit again", Scope::Open, None));
     out
 }
 
@@ -168,7 +217,7 @@ mod tests {
     #[test]
     fn the_shipped_safety_route_in_one_sentence() {
         assert_eq!(
-            text(&safety(&SHIPPED)),
+            text(&safety(&SHIPPED, false)),
             "explicit search while a size takes under 0.2s, then for the sizes left BMC up to depth 10 (at most 1.0s) and IC3 on their aggregate (at most 20s CPU, then explicit again)"
         );
     }
@@ -180,7 +229,7 @@ mod tests {
             ..SHIPPED
         };
         assert_eq!(
-            text(&safety(&b)),
+            text(&safety(&b, false)),
             "BMC up to depth 10 (at most 1.0s) and IC3 on the aggregate (at most 20s CPU, then explicit again)"
         );
     }

@@ -1,0 +1,250 @@
+//! The one account of a run of `auto` (`portfolio::walk`): the (property, size) pairs
+//! still open, each with the depth up to which a bounded search found no violation;
+//! the rows that answered the others, handed on size by size in order as soon as a
+//! size has no open pair left; and what the run gathers on its way (notes, checked
+//! certificates, the user's limit, the growth of the explicit searches). Every phase
+//! of the route reads the open pairs from here and writes its answers here, so that no
+//! pair is ever answered twice or dropped: `close` gives every pair still open its
+//! `unknown` row.
+
+use super::growth::Growth;
+use crate::cert::Certificate;
+use crate::engine::Problem;
+use crate::verdict::{Kind, Limit, PropId, PropResult, SizeReport, Verdict};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// One open pair's property, with the depth a bounded search reached without a
+/// violation of it (`None`: none ran).
+pub(super) type Pair = (PropId, Option<usize>);
+
+/// Whether a verdict answers its (property, size).
+pub(super) fn answers(v: &Verdict) -> bool {
+    matches!(v.kind(), Kind::Holds | Kind::Violated | Kind::Vacuous)
+}
+
+/// The account of one run of the route.
+pub(super) struct Ledger<'r> {
+    /// Per size of the run, the properties still open there.
+    open: BTreeMap<usize, Vec<Pair>>,
+    /// Answered rows not handed on yet, per size.
+    held: BTreeMap<usize, Vec<SizeReport>>,
+    /// The sizes some phase ran on.
+    touched: BTreeSet<usize>,
+    /// Every size of the run, in order; `next` indexes the first not handed on.
+    sizes: Vec<usize>,
+    next: usize,
+    report: &'r mut dyn FnMut(SizeReport),
+    pub notes: Vec<String>,
+    pub certificates: Vec<Arc<Certificate>>,
+    /// The user's limit, once one stopped a phase: no phase starts after it.
+    pub limit: Option<Limit>,
+    pub growth: Growth,
+    /// Some kept row says a property is violated.
+    violated: bool,
+}
+
+impl<'r> Ledger<'r> {
+    /// Every property `props` open at every size of `p`; with none, the range errors
+    /// (`PropId::Range`) stand for the size.
+    pub fn new(p: &Problem, props: &[PropId], report: &'r mut dyn FnMut(SizeReport)) -> Self {
+        let props = if props.is_empty() {
+            &[PropId::Range][..]
+        } else {
+            props
+        };
+        let open = p
+            .sizes()
+            .into_iter()
+            .map(|n| (n, props.iter().map(|&k| (k, None)).collect()))
+            .collect();
+        Ledger {
+            open,
+            held: BTreeMap::new(),
+            touched: BTreeSet::new(),
+            sizes: p.sizes(),
+            next: 0,
+            report,
+            notes: Vec::new(),
+            certificates: Vec::new(),
+            limit: None,
+            growth: Growth::default(),
+            violated: false,
+        }
+    }
+
+    /// The sizes with an open pair, in order.
+    pub fn open_sizes(&self) -> Vec<usize> {
+        self.open.keys().copied().collect()
+    }
+
+    /// The sizes where `k` is open, in order.
+    pub fn open_sizes_of(&self, k: PropId) -> Vec<usize> {
+        let at = |v: &Vec<Pair>| v.iter().any(|x| x.0 == k);
+        self.open
+            .iter()
+            .filter(|(_, v)| at(v))
+            .map(|(&n, _)| n)
+            .collect()
+    }
+
+    /// The open pairs of size `n`.
+    pub fn open_at(&self, n: usize) -> &[Pair] {
+        self.open.get(&n).map_or(&[], |v| v.as_slice())
+    }
+
+    /// Whether every pair is answered.
+    pub fn done(&self) -> bool {
+        self.open.is_empty()
+    }
+
+    /// Whether an answered row says a property is violated.
+    pub fn any_violated(&self) -> bool {
+        self.violated
+    }
+
+    /// A phase's report of one size: its rows that answer an open pair close that pair
+    /// and are kept, with the rows no pair stands for (range errors); a bounded search's
+    /// depth is noted on the pairs it leaves open. The report is dropped when it keeps no
+    /// row and no internal error.
+    pub fn answer(&mut self, mut r: SizeReport) {
+        let n = r.size;
+        self.touched.insert(n);
+        let Some(open) = self.open.get_mut(&n) else {
+            return;
+        };
+        // A report answering every row it has closes a size that only its range
+        // errors stand for.
+        let whole = r.results.iter().all(|x| answers(&x.verdict))
+            && !r.results.iter().any(|x| x.prop == PropId::Range);
+        if whole && open.as_slice() == [(PropId::Range, None)] {
+            open.clear();
+        }
+        r.results.retain(|x| {
+            let Some(i) = open.iter().position(|o| o.0 == x.prop) else {
+                return !matches!(x.prop, PropId::Unsafe(_) | PropId::Ltl(_));
+            };
+            if answers(&x.verdict) {
+                open.remove(i);
+                return true;
+            }
+            if let Kind::NoViolationUpTo(d) = x.verdict.kind() {
+                open[i].1 = open[i].1.max(Some(d));
+            }
+            false
+        });
+        if open.is_empty() {
+            self.open.remove(&n);
+        }
+        if !r.results.is_empty() || !r.internal_errors.is_empty() {
+            self.hold(r);
+        }
+        self.flush();
+    }
+
+    /// A report of an explicit search (`AutoEngine::explicit` hands on only those that
+    /// answer, or that the user's limit stopped): answered, or kept as it stands.
+    pub fn take_search(&mut self, r: SizeReport) {
+        if r.results.iter().all(|x| answers(&x.verdict)) && r.limit.is_none() {
+            self.answer(r)
+        } else {
+            self.settle(r)
+        }
+    }
+
+    /// The depths a bounded search reached without a violation, from a report whose
+    /// answers are left to a later phase: noted on the open pairs, nothing closed.
+    pub fn bound(&mut self, r: &SizeReport) {
+        self.touched.insert(r.size);
+        let Some(open) = self.open.get_mut(&r.size) else {
+            return;
+        };
+        for x in &r.results {
+            if let (Some(o), Kind::NoViolationUpTo(d)) =
+                (open.iter_mut().find(|o| o.0 == x.prop), x.verdict.kind())
+            {
+                o.1 = o.1.max(Some(d));
+            }
+        }
+    }
+
+    /// Size `n`'s report as it stands (a search the user's limit stopped): every pair of
+    /// the size is closed by it, answered or not.
+    pub fn settle(&mut self, r: SizeReport) {
+        self.touched.insert(r.size);
+        self.open.remove(&r.size);
+        self.hold(r);
+        self.flush();
+    }
+
+    fn hold(&mut self, r: SizeReport) {
+        self.violated |= r.results.iter().any(|x| x.verdict.kind() == Kind::Violated);
+        self.held.entry(r.size).or_default().push(r);
+    }
+
+    /// Hands on, in order, the reports of the sizes with no open pair left.
+    fn flush(&mut self) {
+        while let Some(&n) = self.sizes.get(self.next) {
+            if self.open.contains_key(&n) {
+                return;
+            }
+            for r in self.held.remove(&n).unwrap_or_default() {
+                (self.report)(r);
+            }
+            self.next += 1;
+        }
+    }
+
+    /// The end of the run: every pair still open gets its `unknown` row at a size some
+    /// phase ran on, with the limit that stopped the run (sizes no phase ran on are left
+    /// to `engine::run`, which marks them not run).
+    pub fn close(mut self, p: &Problem) -> Closed {
+        let open = std::mem::take(&mut self.open);
+        for (&n, pairs) in &open {
+            if !self.touched.contains(&n) {
+                continue;
+            }
+            let asked = pairs.iter().filter(|x| x.0 != PropId::Range);
+            let results: Vec<PropResult> = asked.map(|&(k, d)| unanswered(p, n, k, d)).collect();
+            if results.is_empty() {
+                continue;
+            }
+            self.hold(SizeReport {
+                size: n,
+                engine: "auto",
+                results,
+                limit: self.limit,
+                ..SizeReport::default()
+            });
+        }
+        self.flush();
+        Closed {
+            notes: self.notes,
+            certificates: self.certificates,
+            limit: self.limit,
+        }
+    }
+}
+
+/// What a closed ledger hands back.
+pub(super) struct Closed {
+    pub notes: Vec<String>,
+    pub certificates: Vec<Arc<Certificate>>,
+    pub limit: Option<Limit>,
+}
+
+/// The row of property `k` left open at size `n`: `unknown`, or the depth a bounded
+/// search reached without a violation (`depth`).
+fn unanswered(p: &Problem, n: usize, k: PropId, depth: Option<usize>) -> PropResult {
+    let name = match k {
+        PropId::Unsafe(u) => p.model.unsafes[u].name.clone(),
+        PropId::Ltl(l) => p.model.ltls[l].name.clone(),
+        _ => String::new(),
+    };
+    PropResult {
+        size: n,
+        prop: k,
+        name,
+        verdict: depth.map_or(Verdict::Unknown, Verdict::NoViolationUpTo),
+    }
+}

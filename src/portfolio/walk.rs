@@ -1,0 +1,380 @@
+//! `auto`'s one loop: a route's table (`portfolio::route`) run phase by phase over one
+//! ledger of open (property, size) pairs (`portfolio::ledger`), for safety and for
+//! `ltl` properties alike.
+//! - The phases per size come first (the explicit search while it is quick).
+//! - The aggregate phases then take the sizes left, while on a second core the explicit
+//!   search of the same sizes runs beside them (`portfolio::beside`). A run of
+//!   consecutive phases that go property by property (the `ltl` route's bounded lasso
+//!   search, BDD fixpoint and IC3) runs them for one property after another.
+//! - The last phase, the explicit search again, takes what they left open for their own
+//!   budgets: from the search beside them where it answered, else searched now.
+//!
+//! After every phase the user's limit is read; once it is reached no phase starts, and
+//! the ledger gives every pair still open its row.
+
+use super::auto::{AutoEngine, Searched};
+use super::beside::Beside;
+use super::growth::{Growth, Refusal};
+use super::ledger::{Ledger, Pair};
+use super::route::{Phase, Scope, Step};
+use crate::cert::sizes_phrase;
+use crate::engine::{Control, Outcome, Problem};
+use crate::ltl::LtlProperty;
+use crate::verdict::{PropId, SizeReport};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Which properties a walk answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Track {
+    /// The `unsafe` properties and range errors, all at once in every phase.
+    Safety,
+    /// The `ltl` properties.
+    Ltl,
+}
+
+/// One walk's problem and what its searches need.
+pub(super) struct Walk<'a, 'm> {
+    pub track: Track,
+    pub p: &'a Problem<'m>,
+    /// `ltl`: the properties, prepared for the explicit search.
+    pub live: Vec<LtlProperty>,
+    /// `ltl`: another search of these sizes answers the range errors, so that their
+    /// rows are left to it.
+    pub range_known: bool,
+}
+
+impl Walk<'_, '_> {
+    /// The pairs the walk answers at every size.
+    fn props(&self) -> Vec<PropId> {
+        match self.track {
+            Track::Safety => self.p.props.iter().map(|&u| PropId::Unsafe(u)).collect(),
+            Track::Ltl => self.p.ltls.iter().map(|&k| PropId::Ltl(k)).collect(),
+        }
+    }
+}
+
+/// Whether a step goes property by property.
+fn per_property(s: Step) -> bool {
+    matches!(s, Step::Lassos | Step::Bdd | Step::LiveIc3)
+}
+
+/// What the search beside the aggregate phases answered (`AutoEngine::ahead`).
+#[derive(Default)]
+pub(super) struct Ahead {
+    /// The sizes it answered, in order.
+    pub done: Vec<usize>,
+    /// Its reports: the answered sizes', and the one it stopped at.
+    pub reports: Vec<SizeReport>,
+    /// Its notes, per size.
+    pub notes: BTreeMap<usize, Vec<String>>,
+    /// The size it did not start, predicted to exceed a budget.
+    pub refused: Option<(usize, Refusal)>,
+}
+
+impl Ahead {
+    /// The report of size `n` if the search answered it, with the rows of the open
+    /// pairs `open` and those no pair stands for (range errors).
+    fn take(&mut self, n: usize, open: &[Pair]) -> Option<SizeReport> {
+        if !self.done.contains(&n) {
+            return None;
+        }
+        let i = self.reports.iter().position(|r| r.size == n)?;
+        let mut r = self.reports.swap_remove(i);
+        r.results.retain(|x| match x.prop {
+            PropId::Ltl(_) | PropId::Unsafe(_) => open.iter().any(|o| o.0 == x.prop),
+            _ => true,
+        });
+        Some(r)
+    }
+
+    /// The report of the size the search stopped at, as it stands.
+    fn stopped(&mut self, n: usize) -> Option<SizeReport> {
+        let i = self.reports.iter().position(|r| r.size == n)?;
+        Some(self.reports.swap_remove(i))
+    }
+}
+
+/// Why the aggregate phases left pairs open, for the last phase's notes: the seconds
+/// after which the search beside them stopped them by answering every size first, if
+/// it did.
+pub(super) struct Left {
+    pub raced: Option<f64>,
+}
+
+impl AutoEngine {
+    /// Runs `table` for `w` under the user's limits `ctl`, handing each size's report
+    /// on in order.
+    pub(super) fn walk(
+        &self,
+        w: &Walk,
+        table: &[Phase],
+        ctl: &Control,
+        report: &mut dyn FnMut(SizeReport),
+    ) -> Result<Outcome, String> {
+        let mut l = Ledger::new(w.p, &w.props(), report);
+        let split = table.iter().position(|ph| ph.scope != Scope::EachSize);
+        let (each, rest) = table.split_at(split.unwrap_or(table.len()));
+        for ph in each.iter().filter(|ph| ph.budget != Some(0.0)) {
+            if l.limit.is_some() || l.done() {
+                break;
+            }
+            self.each_size(w, ph, ctl, &mut l);
+        }
+        let mut aggregate = false;
+        if l.limit.is_none() && !l.done() {
+            let sizes = l.open_sizes();
+            aggregate = sizes.len() > 1;
+            self.aggregate(w, rest, ctl, &mut l, &sizes)?;
+        }
+        let closed = l.close(w.p);
+        let mut out = Outcome {
+            limit: closed.limit,
+            aggregate,
+            notes: closed.notes,
+            ..Outcome::default()
+        };
+        match w.track {
+            Track::Safety => out.certificate = closed.certificates.into_iter().next(),
+            Track::Ltl => out.certificates = closed.certificates,
+        }
+        Ok(out)
+    }
+
+    /// A phase per size (`explicit` under the phase's budget), on the sizes still open
+    /// from the smallest.
+    fn each_size(&self, w: &Walk, ph: &Phase, ctl: &Control, l: &mut Ledger) {
+        let sizes = l.open_sizes();
+        let mut notes = Vec::new();
+        let mut growth = std::mem::take(&mut l.growth);
+        let run = {
+            let mut search =
+                |n: usize, d: Option<Instant>| self.search_one(w, ctl, n, d, None, &mut notes);
+            let mut take = |r: SizeReport| l.take_search(r);
+            self.explicit(&sizes, ctl, ph.budget, &mut growth, &mut search, &mut take)
+        };
+        l.growth = growth;
+        l.notes.append(&mut notes);
+        l.limit = run.users;
+        if ph.step == Step::RankedInts {
+            l.notes.push(self.ranked_note(w.p, &run.done));
+        } else if !run.done.is_empty() {
+            l.notes.push(format!(
+                "{} answered by exhaustive explicit search",
+                sizes_phrase(&run.done)
+            ));
+        }
+    }
+
+    /// The aggregate phases on `sizes`, the explicit search beside them, and the last
+    /// phase for what they left open.
+    fn aggregate(
+        &self,
+        w: &Walk,
+        phases: &[Phase],
+        ctl: &Control,
+        l: &mut Ledger,
+        sizes: &[usize],
+    ) -> Result<(), String> {
+        let growth = l.growth.clone();
+        let from_small = !l.any_violated();
+        std::thread::scope(|scope| {
+            let beside = Beside::start(scope, ctl, sizes, self.race, |sizes, bctl| {
+                let ahead = self.ahead(w, bctl, sizes, growth);
+                let all = ahead.done.len() == sizes.len();
+                (ahead, all)
+            });
+            let actl = beside
+                .as_ref()
+                .map_or_else(|| ctl.clone(), |b| b.racing(ctl));
+            let began = Instant::now();
+            self.aggregate_phases(w, phases, &actl, ctl, l, from_small)?;
+            let raced = (actl.users_limit().is_some()
+                && ctl.users_limit().is_none()
+                && beside.as_ref().is_some_and(|b| b.complete()))
+            .then(|| began.elapsed().as_secs_f64());
+            if let (Some(s), Track::Ltl) = (raced, w.track) {
+                l.notes.push(format!(
+                    "the SAT route stopped after {s:.1}s, when the explicit search beside it had answered every size"
+                ));
+            }
+            l.limit = ctl.users_limit();
+            let ahead = beside.map(|b| b.finish(ctl, l.done()));
+            let left = Left { raced };
+            if phases.iter().any(|ph| ph.step == Step::Again) {
+                self.again(w, ctl, l, ahead, left);
+            }
+            Ok(())
+        })
+    }
+
+    /// The aggregate phases in order under `actl` (the user's limits, and the race),
+    /// each run of phases that go property by property run for one property after
+    /// another.
+    fn aggregate_phases(
+        &self,
+        w: &Walk,
+        phases: &[Phase],
+        actl: &Control,
+        ctl: &Control,
+        l: &mut Ledger,
+        from_small: bool,
+    ) -> Result<(), String> {
+        let live: Vec<&Phase> = phases
+            .iter()
+            .filter(|ph| ph.scope == Scope::Aggregate && ph.budget != Some(0.0))
+            .collect();
+        let mut i = 0;
+        let mut stash = None;
+        while i < live.len() {
+            if actl.users_limit().is_some() || l.done() {
+                break;
+            }
+            if !per_property(live[i].step) {
+                self.whole(w, live[i], actl, ctl, l, from_small, &mut stash)?;
+                i += 1;
+                continue;
+            }
+            let block: Vec<&Phase> = live[i..]
+                .iter()
+                .take_while(|ph| per_property(ph.step))
+                .copied()
+                .collect();
+            i += block.len();
+            self.by_property(w, &block, actl, l)?;
+        }
+        // A bounded pass no IC3 phase concluded is concluded alone.
+        if let Some(s) = stash {
+            self.conclude(w, None, s, actl, ctl, l)?;
+        }
+        Ok(())
+    }
+
+    /// The explicit search of `sizes` without a time budget, beside the aggregate
+    /// phases: each size's report with its notes, in order.
+    fn ahead(&self, w: &Walk, ctl: &Control, sizes: &[usize], mut growth: Growth) -> Ahead {
+        let mut out = Ahead::default();
+        let mut notes = Vec::new();
+        let mut found = Vec::new();
+        let run = {
+            let mut search = |n: usize, d: Option<Instant>| {
+                let r = self.search_one(w, ctl, n, d, None, &mut notes);
+                out.notes.insert(n, std::mem::take(&mut notes));
+                r
+            };
+            self.explicit(sizes, ctl, None, &mut growth, &mut search, &mut |r| {
+                found.push(r)
+            })
+        };
+        out.reports = found;
+        out.done = run.done;
+        out.refused = run.refused;
+        out
+    }
+
+    /// The last phase: every size still open, in order, from the search beside the
+    /// aggregate phases where it answered, else searched now without a time budget;
+    /// stops at the user's limit or at a size predicted to exceed a budget.
+    fn again(&self, w: &Walk, ctl: &Control, l: &mut Ledger, mut ahead: Option<Ahead>, left: Left) {
+        let mut searched = Vec::new();
+        let mut stop: Option<(usize, String)> = l.limit.map(|x| (0, x.text().to_string()));
+        let mut refused = None;
+        let open = l.open_sizes();
+        for &n in &open {
+            if stop.is_some() {
+                break;
+            }
+            let pairs = l.open_at(n).to_vec();
+            if let Some(a) = ahead.as_mut() {
+                if let Some(r) = a.take(n, &pairs) {
+                    l.notes.extend(a.notes.remove(&n).unwrap_or_default());
+                    l.answer(r);
+                    searched.push(n);
+                    continue;
+                }
+                // The search beside stopped here, at the user's limit or before a size
+                // predicted to exceed a budget: searching it again would too.
+                if let Some(r) = a.stopped(n) {
+                    l.settle(r);
+                }
+                l.limit = ctl.users_limit();
+                let why = match (l.limit, a.refused) {
+                    (Some(x), _) => x.text().to_string(),
+                    (None, Some((m, why))) if m == n => {
+                        refused = a.refused;
+                        format!("explicit search not started: {}", why.text())
+                    }
+                    (None, _) => "explicit search stopped".to_string(),
+                };
+                stop = Some((n, why));
+                break;
+            }
+            let mut notes = Vec::new();
+            let mut growth = std::mem::take(&mut l.growth);
+            let run: Searched = {
+                let mut search = |n: usize, d: Option<Instant>| {
+                    self.search_one(w, ctl, n, d, Some(&pairs), &mut notes)
+                };
+                let mut take = |r: SizeReport| l.take_search(r);
+                self.explicit(&[n], ctl, None, &mut growth, &mut search, &mut take)
+            };
+            l.growth = growth;
+            l.notes.append(&mut notes);
+            if run.done.contains(&n) {
+                searched.push(n);
+                continue;
+            }
+            if let Some(x) = run.users {
+                l.limit = Some(x);
+                stop = Some((n + 1, x.text().to_string()));
+            } else if let Some((_, why)) = run.refused {
+                refused = run.refused;
+                stop = Some((n, format!("explicit search not started: {}", why.text())));
+            }
+        }
+        let beside = ahead.is_some();
+        let notes = match w.track {
+            Track::Safety => self.again_notes(&left, &searched, &open, beside, refused),
+            Track::Ltl => {
+                let why = stop.map_or(String::new(), |s| s.1);
+                let rest: Vec<(usize, String, Vec<Pair>)> = l
+                    .open_sizes()
+                    .into_iter()
+                    .map(|n| (n, why.clone(), l.open_at(n).to_vec()))
+                    .collect();
+                super::ltl_route::close_notes(w.p.model, &searched, beside, &rest)
+            }
+        };
+        l.notes.extend(notes);
+    }
+
+    /// One size's search by the explicit engine of the walk's track: the open pairs
+    /// `open` (every property when `None`), under `deadline`; its notes added to
+    /// `notes`.
+    pub(super) fn search_one(
+        &self,
+        w: &Walk,
+        ctl: &Control,
+        n: usize,
+        deadline: Option<Instant>,
+        open: Option<&[Pair]>,
+        notes: &mut Vec<String>,
+    ) -> SizeReport {
+        let asked = |k: PropId| open.is_none_or(|o| o.iter().any(|x| x.0 == k));
+        match w.track {
+            Track::Safety => {
+                let props = w.p.props.iter().copied();
+                let p = Problem {
+                    props: props.filter(|&u| asked(PropId::Unsafe(u))).collect(),
+                    ..w.p.clone()
+                };
+                self.reach(&p, ctl, n, deadline)
+            }
+            Track::Ltl => {
+                let live = w.live.iter().filter(|q| asked(PropId::Ltl(q.prop)));
+                let which: Vec<LtlProperty> = live.cloned().collect();
+                self.ndfs(w.p, ctl, n, deadline, &which, w.range_known, notes)
+            }
+        }
+    }
+}
