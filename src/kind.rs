@@ -13,7 +13,8 @@
 //! `proof::check` like any other.
 
 use crate::cert::CertLemma;
-use crate::engine::{Control, Engine, LtlAnswer, Outcome, Presentation, Problem};
+use crate::engine::{Checked, Report};
+use crate::engine::{Control, Engine, LtlAnswer, Presentation, Problem};
 use crate::ic3::engine::Ic3Engine;
 use crate::ic3::prove;
 use crate::live::{self, LOOP_PROP, Product};
@@ -479,15 +480,7 @@ impl Engine for KindEngine {
     }
 
     fn presentation(&self, _p: &Problem) -> Presentation {
-        Presentation {
-            symmetry: "symmetric lemma orbits",
-            data_symmetry: None,
-            count: "lemmas",
-            size_by_size: false,
-            dead_cells: false,
-            ranks_ints: false,
-            lemma_orbits: None,
-        }
+        Presentation::new("symmetric lemma orbits", "lemmas")
     }
 
     fn describe(&self, p: &Problem) -> String {
@@ -513,12 +506,7 @@ impl Engine for KindEngine {
     }
 
     /// k-induction of the problem's `unsafe` properties (and range errors).
-    fn check_safety(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
+    fn check_safety(&self, p: &Problem, ctl: &Control, report: Report) -> Checked {
         finish::check_with(
             p,
             ctl,

@@ -163,10 +163,7 @@ fn check_state(inst: &Instance, st: &[i64], props: &[usize]) -> Option<Violation
 pub fn simulate(model: &Model, n: usize, opts: &SimOptions) -> Simulation {
     let inst = Instance::new(model, n);
     let mut rng = SplitMix64::new(opts.seed);
-    let props: Vec<usize> = opts
-        .props
-        .clone()
-        .unwrap_or_else(|| (0..model.unsafes.len()).collect());
+    let props = crate::model::ir::all_or(opts.props.as_deref(), model);
     let mut sim = Simulation {
         size: n,
         seed: opts.seed,

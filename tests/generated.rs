@@ -253,7 +253,7 @@ fn oracles(m: &Model, seed: u64) -> Result<(), String> {
             "explicit with and without symmetry differ:\n{plain:?}\n{reduced:?}"
         ));
     }
-    // Partial symmetry (`explicit::partial`) on the families that are not fully
+    // Partial symmetry (`explicit::reach::partial`) on the families that are not fully
     // symmetric: the same verdicts and shortest depths, every trace replayed.
     if !m.is_symmetric() {
         let partial = partial_answers(m, &sizes)?;

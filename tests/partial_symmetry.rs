@@ -1,5 +1,5 @@
 //! The explicit search with partial symmetry (`--partial-symmetry`,
-//! `explicit::partial`: adaptive symmetry reduction) against the search without
+//! `explicit::reach::partial`: adaptive symmetry reduction) against the search without
 //! reduction, on the families that are not fully symmetric (order comparisons on ids,
 //! arithmetic on ids, `#1`) and on mutants of them that break mutual exclusion: the
 //! same verdicts, the same shortest depths, every trace replayed (an internal error

@@ -40,6 +40,7 @@ mod sys;
 mod witness;
 
 use crate::cert::{BddRef, CertLemma, Certificate};
+use crate::engine::LtlChecked;
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::lasso::Lasso;
 use crate::live::{self, LOOP_PROP, Origin, Product, Variant};
@@ -204,15 +205,7 @@ impl Engine for BddEngine {
     }
 
     fn presentation(&self, _p: &Problem) -> Presentation {
-        Presentation {
-            symmetry: "none (the BDD engine does not use symmetry)",
-            data_symmetry: None,
-            count: "nodes",
-            size_by_size: false,
-            dead_cells: false,
-            ranks_ints: false,
-            lemma_orbits: None,
-        }
+        Presentation::new("none (the BDD engine does not use symmetry)", "nodes")
     }
 
     fn describe(&self, p: &Problem) -> String {
@@ -227,12 +220,7 @@ impl Engine for BddEngine {
         crate::engine::Answers::LTL
     }
 
-    fn check_ltl(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        k: usize,
-    ) -> Result<(Vec<SizeReport>, Outcome), String> {
+    fn check_ltl(&self, p: &Problem, ctl: &Control, k: usize) -> LtlChecked {
         let start = Instant::now();
         let model = p.model;
         let f = if model.int_window.is_some() || model.extra_proc.is_some() {

@@ -19,7 +19,7 @@ use super::rounds::{pre_count, reach_all_back, reach_back};
 use super::sys::{F, R, Stop, Sys};
 use crate::lasso::Lasso;
 use crate::live::{self, Product, Variant};
-use crate::model::eval::{self, Fire, Step};
+use crate::model::eval::{self, Miss, Step};
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
 use crate::trace::{Trace, Violation};
@@ -163,14 +163,11 @@ fn product_trace(
     let mut steps = Vec::new();
     for (j, &t) in run.steps.iter().enumerate() {
         let (trans, params) = sys.ts.instances[t].clone();
-        let choices = match eval::fire(&pinst, &states[j], trans, &params) {
-            Fire::Enabled(succ) => succ
-                .into_iter()
-                .find(|(_, next)| *next == states[j + 1])
-                .map(|(c, _)| c)
-                .ok_or("a step of the BDD run is no step of the product")?,
-            _ => return Err("a step of the BDD run is not enabled in the product".into()),
-        };
+        let choices = eval::step_choices(&pinst, &states[j], trans, &params, &states[j + 1])
+            .map_err(|m| match m {
+                Miss::NotASuccessor => "a step of the BDD run is no step of the product",
+                Miss::Disabled => "a step of the BDD run is not enabled in the product",
+            })?;
         steps.push(Step {
             trans,
             params,

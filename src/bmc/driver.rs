@@ -14,7 +14,7 @@
 //!   frames as in ABC's `bmc`;
 //! - the aggregate is asked width by width under the width's literal.
 
-use crate::model::eval::{self, Fire, Step};
+use crate::model::eval::{self, Fire, Miss, Step};
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
 use crate::sat::circuit::{FALSE, TRUE};
@@ -171,10 +171,7 @@ fn check_widths(
 /// The report of width `n` of a run stopped by `limit` before its formula was built:
 /// every property unknown, nothing answered.
 fn not_run(model: &Model, n: usize, opts: &BmcOptions, limit: Limit) -> SizeReport {
-    let props: Vec<usize> = opts
-        .props
-        .clone()
-        .unwrap_or_else(|| (0..model.unsafes.len()).collect());
+    let props = crate::model::ir::all_or(opts.props.as_deref(), model);
     SizeReport {
         size: n,
         symmetry: opts.symbreak != SymBreak::Off && model.is_symmetric() && n > 1,
@@ -240,10 +237,7 @@ impl<'a> Bmc<'a> {
         } else {
             SymBreak::Off
         });
-        let props: Vec<usize> = opts
-            .props
-            .clone()
-            .unwrap_or_else(|| (0..model.unsafes.len()).collect());
+        let props = crate::model::ir::all_or(opts.props.as_deref(), model);
         let stop = Stop {
             deadline: opts.deadline,
             flag: opts.stop.clone(),
@@ -578,14 +572,12 @@ fn decode(
             return Err("a fired transition has a parameter outside the width".into());
         }
         // The choices are those of the interpreter's successor that is the next state.
-        let choices = match eval::fire(&inst, &states[j], *t, params) {
-            Fire::Enabled(succ) => succ
-                .into_iter()
-                .find(|(_, next)| *next == states[j + 1])
-                .map(|(c, _)| c)
-                .ok_or("a decoded step is not a successor on the interpreter")?,
-            _ => return Err("a decoded step is not enabled on the interpreter".into()),
-        };
+        let choices = eval::step_choices(&inst, &states[j], *t, params, &states[j + 1]).map_err(
+            |m| match m {
+                Miss::NotASuccessor => "a decoded step is not a successor on the interpreter",
+                Miss::Disabled => "a decoded step is not enabled on the interpreter",
+            },
+        )?;
         steps.push(Step {
             trans: *t,
             params: params.clone(),

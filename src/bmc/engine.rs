@@ -5,10 +5,10 @@
 //! (product depth minus the save step) and replayed with fairness checked.
 
 use super::driver::{self, BmcOptions};
+use crate::engine::{Checked, LtlChecked, Report};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::live::{self, LOOP_PROP, Product};
 use crate::transys::frame::Encoding;
-use crate::verdict::SizeReport;
 
 /// BMC with its settings (limits and interrupt come from the `Control`).
 #[derive(Clone, Debug)]
@@ -37,15 +37,7 @@ impl Engine for BmcEngine {
     }
 
     fn presentation(&self, _p: &Problem) -> Presentation {
-        Presentation {
-            symmetry: "lex-leader symmetry breaking",
-            data_symmetry: None,
-            count: "clauses",
-            size_by_size: false,
-            dead_cells: false,
-            ranks_ints: false,
-            lemma_orbits: None,
-        }
+        Presentation::new("lex-leader symmetry breaking", "clauses")
     }
 
     fn describe(&self, p: &Problem) -> String {
@@ -81,12 +73,7 @@ impl Engine for BmcEngine {
     /// Bounded lasso search for `ltl` property `k`: BMC on its product one step deeper
     /// than the depth (the save step), so that every lasso of at most `depth` steps is
     /// covered.
-    fn check_ltl(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        k: usize,
-    ) -> Result<(Vec<SizeReport>, Outcome), String> {
+    fn check_ltl(&self, p: &Problem, ctl: &Control, k: usize) -> LtlChecked {
         let prod = Product::new(p.model, k, p.fair)?;
         let pp = Problem::new(&prod.model, p.min, p.max, vec![LOOP_PROP]);
         let deeper = BmcEngine {
@@ -106,12 +93,7 @@ impl Engine for BmcEngine {
     }
 
     /// BMC of the problem's `unsafe` properties (and range errors).
-    fn check_safety(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
+    fn check_safety(&self, p: &Problem, ctl: &Control, report: Report) -> Checked {
         let opts = self.options(p, ctl);
         if p.max > p.min && !self.one_by_one {
             // The build of a large aggregate polls no limit: waited for until it.

@@ -72,7 +72,7 @@
 use crate::source::Span;
 
 /// A certificate, see the module comment.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Certificate {
     /// The model file's name and a hash of its text.
     pub model: String,

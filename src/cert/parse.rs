@@ -39,18 +39,7 @@ impl Certificate {
             sizes: (1, 1),
             engine: String::new(),
             induction: 1,
-            simple_path: false,
-            proves: Vec::new(),
-            lemmas: Vec::new(),
-            ints: None,
-            every: None,
-            liveness: None,
-            klive: None,
-            assume: Vec::new(),
-            abstraction: false,
-            reduced: None,
-            nodes: Vec::new(),
-            ranking: None,
+            ..Certificate::default()
         };
         let mut ranks = false;
         let mut off = 0;

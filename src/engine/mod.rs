@@ -205,6 +205,22 @@ pub struct Presentation {
     pub lemma_orbits: Option<&'static str>,
 }
 
+impl Presentation {
+    /// An engine that uses symmetry as `symmetry` says and counts `count`, answering
+    /// the sizes together, with no dead cells, ranked ints or lemma orbits.
+    pub const fn new(symmetry: &'static str, count: &'static str) -> Presentation {
+        Presentation {
+            symmetry,
+            data_symmetry: None,
+            count,
+            size_by_size: false,
+            dead_cells: false,
+            ranks_ints: false,
+            lemma_orbits: None,
+        }
+    }
+}
+
 /// An engine: safety, and liveness for those that say so (`liveness`).
 pub trait Engine {
     /// One line describing the engine and its settings for this problem.
@@ -224,12 +240,7 @@ pub trait Engine {
     }
     /// The `unsafe` properties of `p` (its `ltls` set aside), each size's report handed
     /// to `report` once final. An engine that answers them implements this.
-    fn check_safety(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
+    fn check_safety(&self, p: &Problem, ctl: &Control, report: Report) -> Checked {
         let _ = (p, ctl, report);
         Err(format!(
             "the {0} engine answers `ltl` properties only (`nfold live --engine {0}`)",
@@ -247,12 +258,7 @@ pub trait Engine {
     }
     /// Check the problem, handing each size's report to `report` once final: by
     /// default the `unsafe` properties, then each `ltl` property (`safety_then_ltl`).
-    fn check(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
+    fn check(&self, p: &Problem, ctl: &Control, report: Report) -> Checked {
         safety_then_ltl(p, report, &mut |r| self.check_safety(p, ctl, r), &mut |k| {
             self.check_ltl(p, ctl, k)
         })
@@ -297,12 +303,7 @@ pub fn has_initial_state(model: &Model, n: usize) -> bool {
 /// `vacuous` (an engine would otherwise report a proof or a bound about nothing), and
 /// every proof or bound of a size where a run leaves the int window `within ints`
 /// (`verdict::qualify_by_int_window`).
-pub fn run(
-    engine: &dyn Engine,
-    p: &Problem,
-    ctl: &Control,
-    report: &mut dyn FnMut(SizeReport),
-) -> Result<Outcome, String> {
+pub fn run(engine: &dyn Engine, p: &Problem, ctl: &Control, report: Report) -> Checked {
     let answered: std::cell::RefCell<Vec<(usize, PropId)>> = Default::default();
     let mut finish = |mut r: SizeReport| {
         if !has_initial_state(p.model, r.size) {
@@ -357,8 +358,17 @@ pub fn run(
 /// The per-size answer of one `ltl` property, and how its run ended.
 pub type LtlAnswer = (Vec<SizeReport>, Outcome);
 
+/// Where an engine hands each size's report, once final.
+pub type Report<'a> = &'a mut dyn FnMut(SizeReport);
+
+/// What a check gives: how the run ended, or why the engine could not run.
+pub type Checked = Result<Outcome, String>;
+
+/// What the check of one `ltl` property gives.
+pub type LtlChecked = Result<LtlAnswer, String>;
+
 /// An engine's safety check, handing each size's report to the callback.
-pub type SafetyCheck<'a> = &'a mut dyn FnMut(&mut dyn FnMut(SizeReport)) -> Result<Outcome, String>;
+pub type SafetyCheck<'a> = &'a mut dyn FnMut(&mut dyn FnMut(SizeReport)) -> Checked;
 
 /// The usual shape of an engine that answers `ltl` properties through liveness
 /// products: its safety check of the `unsafe` properties (`safety`), then each `ltl`
@@ -367,10 +377,10 @@ pub type SafetyCheck<'a> = &'a mut dyn FnMut(&mut dyn FnMut(SizeReport)) -> Resu
 /// certificate kept).
 pub fn safety_then_ltl(
     p: &Problem,
-    report: &mut dyn FnMut(SizeReport),
+    report: Report,
     safety: SafetyCheck,
     ltl: &mut dyn FnMut(usize) -> Result<LtlAnswer, String>,
-) -> Result<Outcome, String> {
+) -> Checked {
     if p.ltls.is_empty() {
         return safety(report);
     }

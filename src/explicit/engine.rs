@@ -4,6 +4,7 @@
 
 use super::ndfs::{self, NdfsOptions, NdfsResult, NdfsSearch, NdfsVerdict};
 use super::reach::{self, ReachOptions, StoreKind};
+use crate::engine::{Checked, Report};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::ltl::{self, LtlProperty};
 use crate::model::ir::Model;
@@ -30,7 +31,7 @@ pub struct ExplicitEngine {
     pub live_threads: usize,
     /// Rank the ints of a model that qualifies (`model::ints::ranked`).
     pub rank_ints: bool,
-    /// Partial symmetry (`explicit::partial`) on families that are not fully
+    /// Partial symmetry (`reach::partial`) on families that are not fully
     /// symmetric.
     pub partial_symmetry: bool,
     /// The safety search distributed over timely dataflow workers (`reach::dist`),
@@ -194,7 +195,7 @@ impl Engine for ExplicitEngine {
         let partial = self.partial_symmetry
             && self.symmetry
             && self.distributed.is_none()
-            && crate::explicit::partial::applies_to_model(p.model, self.store);
+            && crate::explicit::reach::partial::applies_to_model(p.model, self.store);
         Presentation {
             symmetry: if partial {
                 "partial symmetry reduction"
@@ -240,12 +241,7 @@ impl Engine for ExplicitEngine {
         parts.join("; ")
     }
 
-    fn check(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
+    fn check(&self, p: &Problem, ctl: &Control, report: Report) -> Checked {
         let opts = ReachOptions {
             symmetry: self.symmetry,
             dead_cells: self.dead_cells,

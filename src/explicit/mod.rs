@@ -5,7 +5,6 @@
 pub mod engine;
 mod fair_cycle;
 pub mod ndfs;
-pub mod partial;
 pub mod product;
 pub mod reach;
 pub mod shorten;

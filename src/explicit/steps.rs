@@ -3,7 +3,7 @@
 //! reference interpreter must produce the same successor and names the choices made.
 
 use crate::model::compiled::{Compiled, Scratch};
-use crate::model::eval::{self, Fire, Step};
+use crate::model::eval::{self, Miss, Step};
 use crate::model::instance::{Instance, State};
 
 /// Fire compiled transition instance `k` with choice index `choice` on `st`, and
@@ -24,14 +24,13 @@ pub fn step_for(
         }
     });
     let next = next.ok_or("a recorded step does not fire")?;
-    let choices = match eval::fire(inst, st, ct.trans, &ct.params) {
-        Fire::Enabled(v) => v
-            .into_iter()
-            .find(|(_, s2)| *s2 == next)
-            .map(|(c, _)| c)
-            .ok_or("the reference interpreter does not produce a recorded successor")?,
-        _ => return Err("the reference interpreter disagrees on a recorded step".into()),
-    };
+    let choices =
+        eval::step_choices(inst, st, ct.trans, &ct.params, &next).map_err(|m| match m {
+            Miss::NotASuccessor => {
+                "the reference interpreter does not produce a recorded successor"
+            }
+            Miss::Disabled => "the reference interpreter disagrees on a recorded step",
+        })?;
     Ok((
         Step {
             trans: ct.trans,
@@ -51,15 +50,10 @@ pub fn step_to(
     params: &[i64],
     target: &[i64],
 ) -> Option<Step> {
-    match eval::fire(inst, st, trans, params) {
-        Fire::Enabled(v) => v
-            .into_iter()
-            .find(|(_, s2)| s2 == target)
-            .map(|(choices, _)| Step {
-                trans,
-                params: params.to_vec(),
-                choices,
-            }),
-        _ => None,
-    }
+    let choices = eval::step_choices(inst, st, trans, params, target).ok()?;
+    Some(Step {
+        trans,
+        params: params.to_vec(),
+        choices,
+    })
 }

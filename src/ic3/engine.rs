@@ -7,6 +7,7 @@
 
 use super::{Cex, Ic3Options, Ic3Outcome, Ic3Stats, houdini, prove};
 use crate::bmc::driver::{self, BmcOptions};
+use crate::engine::{Checked, LtlChecked, Report};
 use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
 use crate::live::{self, LOOP_PROP, Product};
 use crate::model::ir::{Model, Ty};
@@ -16,7 +17,7 @@ use crate::sat::SolverKind;
 use crate::transys::Transys;
 use crate::transys::frame::Encoding;
 use crate::transys::query::SymBreak;
-use crate::verdict::{PropId, SizeReport};
+use crate::verdict::PropId;
 use std::time::{Duration, Instant};
 
 /// IC3 with its settings.
@@ -554,13 +555,8 @@ impl Engine for Ic3Engine {
 
     fn presentation(&self, _p: &Problem) -> Presentation {
         Presentation {
-            symmetry: "symmetric lemma orbits",
-            data_symmetry: None,
-            count: "lemmas",
-            size_by_size: false,
-            dead_cells: false,
-            ranks_ints: false,
             lemma_orbits: Some(""),
+            ..Presentation::new("symmetric lemma orbits", "lemmas")
         }
     }
 
@@ -591,12 +587,7 @@ impl Engine for Ic3Engine {
     /// shortest counterexamples close), then IC3 on the liveness-to-safety product for
     /// the widths it left open (lassos or proofs). Every certificate is marked as being
     /// about the property.
-    fn check_ltl(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        k: usize,
-    ) -> Result<(Vec<SizeReport>, Outcome), String> {
+    fn check_ltl(&self, p: &Problem, ctl: &Control, k: usize) -> LtlChecked {
         if self.to_safety == ToSafety::L2s {
             let (mut reports, mut out) = self.loop_closing(p, ctl, k)?;
             out.certificates.extend(out.certificate.clone());
@@ -638,12 +629,7 @@ impl Engine for Ic3Engine {
     }
 
     /// IC3 on the problem's `unsafe` properties (and range errors).
-    fn check_safety(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
+    fn check_safety(&self, p: &Problem, ctl: &Control, report: Report) -> Checked {
         finish::check_with(
             p,
             ctl,
@@ -658,12 +644,7 @@ impl Engine for Ic3Engine {
 impl Ic3Engine {
     /// IC3 on the liveness-to-safety product of `ltl` property `k`; the certificate is
     /// marked as being about the property.
-    fn loop_closing(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        k: usize,
-    ) -> Result<(Vec<SizeReport>, Outcome), String> {
+    fn loop_closing(&self, p: &Problem, ctl: &Control, k: usize) -> LtlChecked {
         let prod = Product::new(p.model, k, p.fair)?;
         let pp = Problem::new(&prod.model, p.min, p.max, vec![LOOP_PROP]);
         let mut reports = Vec::new();

@@ -10,7 +10,7 @@
 use super::product::{Origin, Product};
 use crate::lasso::Lasso;
 use crate::model::canon::Symmetry;
-use crate::model::eval::{self, Fire, Step};
+use crate::model::eval::{self, Fire, Miss, Step};
 use crate::model::instance::{Instance, State};
 use crate::model::ir::{Model, Ty};
 use crate::trace::{RangeSite, Trace, Violation, ltl_atoms_error};
@@ -64,14 +64,12 @@ fn split(model: &Model, prod: &Product, t: &Trace) -> Result<Decoded, String> {
         match prod.origin.get(step.trans) {
             Some(Origin::Step(tr)) => {
                 let (from, to) = (states.last().unwrap().clone(), project(&pstates[k + 1]));
-                let choices = match eval::fire(&inst, &from, *tr, &step.params) {
-                    Fire::Enabled(succ) => succ
-                        .into_iter()
-                        .find(|(_, next)| *next == to)
-                        .map(|(c, _)| c)
-                        .ok_or("a product step is no step of the model")?,
-                    _ => return Err("a product step is not enabled in the model".into()),
-                };
+                let choices = eval::step_choices(&inst, &from, *tr, &step.params, &to).map_err(
+                    |m| match m {
+                        Miss::NotASuccessor => "a product step is no step of the model",
+                        Miss::Disabled => "a product step is not enabled in the model",
+                    },
+                )?;
                 steps.push(Step {
                     trans: *tr,
                     params: step.params.clone(),
@@ -210,14 +208,11 @@ fn renamed(model: &Model, lasso: &Lasso, states: &[State], p: i64) -> Result<Las
     let mut steps = Vec::new();
     for (k, s) in lasso.steps.iter().enumerate() {
         let params: Vec<i64> = s.params.iter().map(|&q| pi[(q - 1) as usize]).collect();
-        let choices = match eval::fire(&inst, &states[k], s.trans, &params) {
-            Fire::Enabled(succ) => succ
-                .into_iter()
-                .find(|(_, next)| *next == states[k + 1])
-                .map(|(c, _)| c)
-                .ok_or("a renamed step is no step of the model")?,
-            _ => return Err("a renamed step is not enabled".into()),
-        };
+        let choices = eval::step_choices(&inst, &states[k], s.trans, &params, &states[k + 1])
+            .map_err(|m| match m {
+                Miss::NotASuccessor => "a renamed step is no step of the model",
+                Miss::Disabled => "a renamed step is not enabled",
+            })?;
         steps.push(Step {
             trans: s.trans,
             params,

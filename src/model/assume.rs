@@ -199,10 +199,6 @@ impl Rewrite for Bind<'_> {
             .find(|(b, _)| *b == id)
             .map_or(Expr::Local(id), |(_, t)| t.clone()))
     }
-
-    fn bound(&self, var: LocalId) -> LocalId {
-        var
-    }
 }
 
 #[cfg(test)]

@@ -241,6 +241,34 @@ fn env_with(locals: usize, params: &[i64]) -> Vec<i64> {
 }
 
 /// Try transition `t` with the given (pairwise distinct) parameters on a state.
+/// Why a step between two states is not one of the interpreter's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Miss {
+    /// The transition is not enabled in the first state.
+    Disabled,
+    /// It is, but no successor is the second state.
+    NotASuccessor,
+}
+
+/// The nondeterministic choices by which transition `t` with `params` leads from `from`
+/// to `to` on the interpreter (the evidence a replayed step carries).
+pub fn step_choices(
+    inst: &Instance,
+    from: &[i64],
+    t: usize,
+    params: &[i64],
+    to: &[i64],
+) -> Result<Vec<i64>, Miss> {
+    match fire(inst, from, t, params) {
+        Fire::Enabled(succ) => succ
+            .into_iter()
+            .find(|(_, next)| next.as_slice() == to)
+            .map(|(c, _)| c)
+            .ok_or(Miss::NotASuccessor),
+        _ => Err(Miss::Disabled),
+    }
+}
+
 pub fn fire(inst: &Instance, st: &[i64], t: usize, params: &[i64]) -> Fire {
     match fire_inner(inst, st, t, params) {
         Ok(f) => f,

@@ -247,6 +247,11 @@ impl Expr {
     }
 }
 
+/// The `unsafe` properties asked (`props`), or every one of `model`'s when `None`.
+pub fn all_or(props: Option<&[usize]>, model: &Model) -> Vec<usize> {
+    props.map_or_else(|| (0..model.unsafes.len()).collect(), <[usize]>::to_vec)
+}
+
 /// What a rewrite (`Expr::rewrite`) puts in place of locals and cell reads; the rest
 /// of the expression is rebuilt around them. Every rewrite that substitutes terms for
 /// locals (the liveness product, assumed invariants) is one of these, so that the
@@ -254,11 +259,15 @@ impl Expr {
 pub trait Rewrite {
     /// Why a rewrite fails (`std::convert::Infallible` for one that cannot).
     type Error;
-    /// The term for an occurrence of local `id`, free or bound.
-    fn local(&self, id: LocalId) -> Result<Expr, Self::Error>;
+    /// The term for an occurrence of local `id`, free or bound: by default the local.
+    fn local(&self, id: LocalId) -> Result<Expr, Self::Error> {
+        Ok(Expr::Local(id))
+    }
     /// The local a quantifier binding `var` binds after the rewrite (the body's
-    /// occurrences of `var` go through `local`, which must agree).
-    fn bound(&self, var: LocalId) -> LocalId;
+    /// occurrences of `var` go through `local`, which must agree): by default `var`.
+    fn bound(&self, var: LocalId) -> LocalId {
+        var
+    }
     /// The term for cell `v[ix]`, its indices already rewritten: by default the read.
     fn read(&self, v: VarId, ix: Vec<Expr>) -> Result<Expr, Self::Error> {
         Ok(Expr::Read(v, ix))
@@ -656,9 +665,6 @@ mod rewrite_tests {
             } else {
                 Expr::Local(id)
             })
-        }
-        fn bound(&self, var: LocalId) -> LocalId {
-            var
         }
         fn read(&self, v: VarId, ix: Vec<Expr>) -> Result<Expr, String> {
             if v == 1 {

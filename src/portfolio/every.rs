@@ -616,19 +616,14 @@ fn attempt(
         sizes: (1, c),
         engine,
         induction: 1,
-        simple_path: false,
         proves,
         lemmas,
         every: Some(c),
         // Ints are in the fragment only checked over their window (`int_bound`).
         ints: model.int_window.as_ref().map(|w| (w.lo, w.hi)),
-        liveness: None,
-        klive: None,
-        ranking: None,
         assume: model.assumed.clone(),
         abstraction: model.abs_ints.is_some(),
-        reduced: None,
-        nodes: Vec::new(),
+        ..Certificate::default()
     };
     let check = check_every(model, &cert, solver, &ctl.sat_stop())?;
     if check.accepted() {

@@ -93,6 +93,16 @@ impl<'r> Ledger<'r> {
         self.open.get(&n).map_or(&[], |v| v.as_slice())
     }
 
+    /// The problem `p` over the sizes still open, from the smallest to the largest.
+    pub fn open_range<'m>(&self, p: &Problem<'m>) -> Problem<'m> {
+        let open = self.open_sizes();
+        Problem {
+            min: open.first().copied().unwrap_or(p.min),
+            max: open.last().copied().unwrap_or(p.max),
+            ..p.clone()
+        }
+    }
+
     /// Whether every pair is answered.
     pub fn done(&self) -> bool {
         self.open.is_empty()

@@ -27,14 +27,15 @@
 //! search's "none up to K" where it ran, `unknown` otherwise, and the limit or the
 //! predicted cost that left it open.
 
-use super::auto::{AutoEngine, open_range};
-use super::ledger::{Ledger, Pair, answers};
+use super::auto::AutoEngine;
+use super::ledger::{Ledger, answers};
 use super::route::{self, Phase, Step};
 use super::walk::{Track, Walk};
 use crate::bdd::BddEngine;
 use crate::bmc::engine::BmcEngine;
 use crate::cert::sizes_phrase;
-use crate::engine::{Control, Engine, Outcome, Problem};
+use crate::engine::{Checked, Report};
+use crate::engine::{Control, Engine, Problem};
 use crate::explicit::engine::{ExplicitEngine, liveness_size, prepare};
 use crate::ic3::engine::Ic3Engine;
 use crate::ic3::klive::runs;
@@ -90,8 +91,8 @@ impl AutoEngine {
         p: &Problem,
         ctl: &Control,
         range_known: bool,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
+        report: Report,
+    ) -> Checked {
         let w = Walk {
             track: Track::Ltl,
             p,
@@ -111,7 +112,7 @@ impl AutoEngine {
         let eng = RankEngine {
             solver: self.solver,
         };
-        let rctl = actl.within(self.budgets.rank);
+        let rctl = actl.within_cpu(self.budgets.rank);
         let mut reports = Vec::new();
         let open = l.open_sizes();
         if eng
@@ -166,7 +167,7 @@ impl AutoEngine {
                 let one = Problem {
                     props: Vec::new(),
                     ltls: vec![k],
-                    ..open_range(w.p, l)
+                    ..l.open_range(w.p)
                 };
                 match ph.step {
                     Step::Lassos => self.lassos(w, &one, actl, l, &mut trail)?,
@@ -263,7 +264,7 @@ impl AutoEngine {
             ));
         }
         let mut reports = Vec::new();
-        bmc.check(one, &ctl.within(self.budgets.lasso), &mut |r| {
+        bmc.check(one, &ctl.within_cpu(self.budgets.lasso), &mut |r| {
             reports.push(r)
         })?;
         let k = one.ltls[0];
@@ -302,7 +303,7 @@ impl AutoEngine {
             solver: self.solver,
             nodes: crate::bdd::NODES,
         };
-        let mut inner = ctl.within(self.budgets.live_bdd);
+        let mut inner = ctl.within_cpu(self.budgets.live_bdd);
         let own = crate::limits::current_memory().map(|m| m + BDD_MEMORY);
         inner.max_memory = match (ctl.max_memory, own) {
             (Some(u), Some(o)) => Some(u.min(o)),
@@ -401,49 +402,4 @@ fn kept(mut r: SizeReport, k: usize, range_known: bool) -> SizeReport {
     });
     r.limit = None;
     r
-}
-
-/// The notes of the last phase: the sizes it answered (`beside`: by the search run beside
-/// the SAT route), and each size left open, why, with the bounded search's depths.
-pub(super) fn close_notes(
-    m: &crate::model::ir::Model,
-    searched: &[usize],
-    beside: bool,
-    left: &[(usize, String, Vec<Pair>)],
-) -> Vec<String> {
-    let mut notes = Vec::new();
-    if !searched.is_empty() {
-        notes.push(format!(
-            "{} answered by explicit search without a time budget{}",
-            sizes_phrase(searched),
-            if beside {
-                " (run beside the SAT route from its start)"
-            } else {
-                ""
-            }
-        ));
-    }
-    for (n, why, open) in left {
-        let bounds: Vec<String> = open
-            .iter()
-            .filter_map(|&(k, d)| {
-                let (PropId::Ltl(k), Some(d)) = (k, d) else {
-                    return None;
-                };
-                Some(format!(
-                    "no lasso of at most {d} steps for `{}`",
-                    m.ltls[k].name
-                ))
-            })
-            .collect();
-        notes.push(format!(
-            "size {n} left open: {why}{}",
-            if bounds.is_empty() {
-                String::new()
-            } else {
-                format!(" (bounded search: {})", bounds.join(", "))
-            }
-        ));
-    }
-    notes
 }

@@ -16,4 +16,5 @@ mod ltl_route;
 pub mod probe;
 pub mod reduced;
 pub mod route;
+mod safety_route;
 mod walk;

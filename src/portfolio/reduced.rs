@@ -14,7 +14,8 @@
 //! error.
 
 use crate::cert::Certificate;
-use crate::engine::{Control, Engine, Outcome, Presentation, Problem};
+use crate::engine::{Checked, Report};
+use crate::engine::{Control, Engine, Presentation, Problem};
 use crate::lasso::Lasso;
 use crate::model::ir::*;
 use crate::model::reduce::{self, Asked, Dropped, Plan, lift::Lift};
@@ -114,12 +115,7 @@ impl Engine for Reduced {
     fn answers(&self) -> crate::engine::Answers {
         self.inner.answers()
     }
-    fn check(
-        &self,
-        p: &Problem,
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
+    fn check(&self, p: &Problem, ctl: &Control, report: Report) -> Checked {
         let r = match reduce(p, self.deadlock) {
             Ok(Some(r)) => r,
             Ok(None) => return self.inner.check(p, ctl, report),

@@ -87,12 +87,15 @@ pub fn safety(b: &Budgets, ranked: bool) -> Vec<Phase> {
     };
     vec![
         first,
-        phase(
-            Step::Bounded,
-            format!("BMC up to depth {}", b.bmc_depth),
-            Scope::Aggregate,
-            Some(b.bmc),
-        ),
+        Phase {
+            cpu: true,
+            ..phase(
+                Step::Bounded,
+                format!("BMC up to depth {}", b.bmc_depth),
+                Scope::Aggregate,
+                Some(b.bmc),
+            )
+        },
         Phase {
             cpu: true,
             ..phase(Step::Ic3, "IC3", Scope::Aggregate, Some(b.ic3))
@@ -113,16 +116,25 @@ pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
     )];
     if ranks {
         let what = "ranking proofs of the response properties, over an IC3 invariant";
-        out.push(phase(Step::Rank, what, Scope::Aggregate, Some(b.rank)));
+        out.push(Phase {
+            cpu: true,
+            ..phase(Step::Rank, what, Scope::Aggregate, Some(b.rank))
+        });
     }
-    out.push(phase(
-        Step::Lassos,
-        format!("a bounded lasso search up to depth {}", b.bmc_depth),
-        Scope::Aggregate,
-        Some(b.lasso),
-    ));
+    out.push(Phase {
+        cpu: true,
+        ..phase(
+            Step::Lassos,
+            format!("a bounded lasso search up to depth {}", b.bmc_depth),
+            Scope::Aggregate,
+            Some(b.lasso),
+        )
+    });
     let bdd = "a BDD fixpoint";
-    out.push(phase(Step::Bdd, bdd, Scope::Aggregate, Some(b.live_bdd)));
+    out.push(Phase {
+        cpu: true,
+        ..phase(Step::Bdd, bdd, Scope::Aggregate, Some(b.live_bdd))
+    });
     out.push(Phase {
         cpu: true,
         ..phase(
@@ -146,7 +158,7 @@ fn seconds(s: f64) -> String {
 }
 
 /// The route in one sentence: `explicit search while a size takes under 0.2s, then for
-/// the sizes left BMC up to depth 10 (at most 1.0s) and IC3 on their aggregate (at most
+/// the sizes left BMC up to depth 10 (at most 1.0s CPU) and IC3 on their aggregate (at most
 /// 20s, then explicit again)`. Phases with a budget of 0 s are left out.
 pub fn text(phases: &[Phase]) -> String {
     let live: Vec<&Phase> = phases.iter().filter(|p| p.budget != Some(0.0)).collect();
@@ -218,7 +230,7 @@ mod tests {
     fn the_shipped_safety_route_in_one_sentence() {
         assert_eq!(
             text(&safety(&SHIPPED, false)),
-            "explicit search while a size takes under 0.2s, then for the sizes left BMC up to depth 10 (at most 1.0s) and IC3 on their aggregate (at most 20s CPU, then explicit again)"
+            "explicit search while a size takes under 0.2s, then for the sizes left BMC up to depth 10 (at most 1.0s CPU) and IC3 on their aggregate (at most 20s CPU, then explicit again)"
         );
     }
 
@@ -230,7 +242,7 @@ mod tests {
         };
         assert_eq!(
             text(&safety(&b, false)),
-            "BMC up to depth 10 (at most 1.0s) and IC3 on the aggregate (at most 20s CPU, then explicit again)"
+            "BMC up to depth 10 (at most 1.0s CPU) and IC3 on the aggregate (at most 20s CPU, then explicit again)"
         );
     }
 
@@ -239,7 +251,7 @@ mod tests {
         let t = text(&ltl(&SHIPPED, "nested depth-first search", true));
         assert_eq!(
             t,
-            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s), a bounded lasso search up to depth 10 (at most 2.0s), a BDD fixpoint (at most 10s) and IC3 by k-liveness, then liveness-to-safety on their aggregate (at most 20s CPU, then explicit again)"
+            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s CPU), a bounded lasso search up to depth 10 (at most 2.0s CPU), a BDD fixpoint (at most 10s CPU) and IC3 by k-liveness, then liveness-to-safety on their aggregate (at most 20s CPU, then explicit again)"
         );
     }
 }

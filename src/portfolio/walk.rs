@@ -10,19 +10,29 @@
 //!   budgets: from the search beside them where it answered, else searched now.
 //!
 //! After every phase the user's limit is read; once it is reached no phase starts, and
-//! the ledger gives every pair still open its row.
+//! the ledger gives every pair still open its row. The engine `auto` is this walk: its
+//! contract (`Engine for AutoEngine`) is at the end.
 
 use super::auto::{AutoEngine, Searched};
 use super::beside::Beside;
 use super::growth::{Growth, Refusal};
 use super::ledger::{Ledger, Pair};
-use super::route::{Phase, Scope, Step};
+use super::route::{self, Phase, Scope, Step};
 use crate::cert::sizes_phrase;
-use crate::engine::{Control, Outcome, Problem};
+use crate::engine::{Checked, Control, Engine, Outcome, Presentation, Problem, Report};
 use crate::ltl::LtlProperty;
+use crate::trace::Trace;
 use crate::verdict::{PropId, SizeReport};
 use std::collections::BTreeMap;
 use std::time::Instant;
+
+/// The bounded pass's violations (shortest, replayed) and the depth it reached, handed
+/// to the IC3 phase that concludes them with its own findings.
+pub(super) struct Bounded {
+    pub traces: Vec<(PropId, Trace)>,
+    pub depth: Option<usize>,
+    pub began: Instant,
+}
 
 /// Which properties a walk answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,13 +115,7 @@ pub(super) struct Left {
 impl AutoEngine {
     /// Runs `table` for `w` under the user's limits `ctl`, handing each size's report
     /// on in order.
-    pub(super) fn walk(
-        &self,
-        w: &Walk,
-        table: &[Phase],
-        ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
-    ) -> Result<Outcome, String> {
+    pub(super) fn walk(&self, w: &Walk, table: &[Phase], ctl: &Control, report: Report) -> Checked {
         let mut l = Ledger::new(w.p, &w.props(), report);
         let split = table.iter().position(|ph| ph.scope != Scope::EachSize);
         let (each, rest) = table.split_at(split.unwrap_or(table.len()));
@@ -342,7 +346,7 @@ impl AutoEngine {
                     .into_iter()
                     .map(|n| (n, why.clone(), l.open_at(n).to_vec()))
                     .collect();
-                super::ltl_route::close_notes(w.p.model, &searched, beside, &rest)
+                close_notes(w.p.model, &searched, beside, &rest)
             }
         };
         l.notes.extend(notes);
@@ -377,4 +381,142 @@ impl AutoEngine {
             }
         }
     }
+}
+
+impl Engine for AutoEngine {
+    fn name(&self) -> &'static str {
+        "auto"
+    }
+
+    fn presentation(&self, _p: &Problem) -> Presentation {
+        Presentation {
+            data_symmetry: Some(" (explicit search)"),
+            dead_cells: self.dead_cells,
+            ranks_ints: true,
+            lemma_orbits: Some(", reduction (explicit) off"),
+            ..Presentation::new(
+                "reduction (explicit) and symmetric lemma orbits (IC3)",
+                "states/lemmas",
+            )
+        }
+    }
+
+    fn every_n(&self) -> bool {
+        true
+    }
+
+    fn describe(&self, p: &Problem) -> String {
+        let sym = if self.symmetry && p.model.is_symmetric() {
+            ", symmetry"
+        } else {
+            ""
+        };
+        let search = crate::explicit::engine::live_text(p, 1);
+        // Phase 0 (`portfolio::ltl_route`) when every property is a response one.
+        let ranks = crate::rank::engine::applies(p.model, &p.ltls);
+        let live = format!(
+            "{} ({}{sym}); lassos replayed, invariants checked independently",
+            route::text(&route::ltl(&self.budgets, &search, ranks)),
+            self.solver.name()
+        );
+        if p.props.is_empty() && !p.ltls.is_empty() {
+            return format!("auto: {live}");
+        }
+        let live = if p.ltls.is_empty() {
+            String::new()
+        } else {
+            format!("; then for `ltl` properties, {live}")
+        };
+        if self.rank_ints && crate::model::ints::ranked::applies(p.model).is_some() {
+            return format!(
+                "auto: ints ranked, every size by exhaustive explicit search (sizes it cannot finish: BMC up to depth {} and IC3 over the int window) ({}{sym})",
+                self.budgets.bmc_depth,
+                self.solver.name(),
+            ) + &live;
+        }
+        format!(
+            "auto: {} ({}{sym}); invariants checked independently",
+            route::text(&route::safety(&self.budgets, false)),
+            self.solver.name(),
+        ) + &live
+    }
+
+    fn answers(&self) -> crate::engine::Answers {
+        crate::engine::Answers::BOTH
+    }
+
+    fn check(&self, p: &Problem, ctl: &Control, report: Report) -> Checked {
+        let safety = !p.props.is_empty() || p.ltls.is_empty();
+        let mut outcome = if safety {
+            let only = Problem {
+                ltls: Vec::new(),
+                ..p.clone()
+            };
+            let w = Walk {
+                track: Track::Safety,
+                p: &only,
+                live: Vec::new(),
+                range_known: false,
+            };
+            let ranked = self.rank_ints && crate::model::ints::ranked::applies(p.model).is_some();
+            self.walk(&w, &route::safety(&self.budgets, ranked), ctl, report)?
+        } else {
+            Outcome::default()
+        };
+        if p.ltls.is_empty() || outcome.limit.is_some() {
+            return Ok(outcome);
+        }
+        let live = self.live(p, ctl, safety, report)?;
+        outcome.certificates.extend(outcome.certificate.clone());
+        outcome.certificates.extend(live.certificates);
+        outcome.limit = live.limit;
+        outcome.aggregate |= live.aggregate;
+        outcome.notes.extend(live.notes);
+        Ok(outcome)
+    }
+}
+
+/// The notes of the last phase: the sizes it answered (`beside`: by the search run beside
+/// the SAT route), and each size left open, why, with the bounded search's depths.
+pub(super) fn close_notes(
+    m: &crate::model::ir::Model,
+    searched: &[usize],
+    beside: bool,
+    left: &[(usize, String, Vec<Pair>)],
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !searched.is_empty() {
+        notes.push(format!(
+            "{} answered by explicit search without a time budget{}",
+            sizes_phrase(searched),
+            if beside {
+                " (run beside the SAT route from its start)"
+            } else {
+                ""
+            }
+        ));
+    }
+    for (n, why, open) in left {
+        let bounds: Vec<String> = open
+            .iter()
+            .filter_map(|&(k, d)| {
+                let (PropId::Ltl(k), Some(d)) = (k, d) else {
+                    return None;
+                };
+                Some(format!(
+                    "no lasso of at most {d} steps for `{}`",
+                    m.ltls[k].name
+                ))
+            })
+            .collect();
+        notes.push(format!(
+            "size {n} left open: {why}{}",
+            if bounds.is_empty() {
+                String::new()
+            } else {
+                format!(" (bounded search: {})", bounds.join(", "))
+            }
+        ));
+    }
+    notes
 }

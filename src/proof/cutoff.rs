@@ -67,6 +67,9 @@ use crate::model::extra::EXTRA_ID;
 use crate::model::ir::{Domain, Expr, Index, Model, Transition, Ty, UpdValue, VarKind};
 use crate::source::Span;
 
+pub use super::fragment::Outside;
+pub(super) use super::fragment::Pol;
+
 /// What the cutoff of a model depends on, besides the invariant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fragment {
@@ -87,40 +90,6 @@ pub struct Fragment {
     /// (`window_ints`): a certificate must then claim `int_bound` at every size
     /// 1..c, so that no run leaves the window at any size.
     pub ints: bool,
-}
-
-/// Why a model is outside the fragment: the construct and where it is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outside {
-    pub what: String,
-    pub span: Span,
-}
-
-impl Outside {
-    /// `what at file:line:col`.
-    pub fn text(&self, m: &Model) -> String {
-        let (l, c) = m.source.line_col(self.span.lo);
-        format!("{} at {}:{l}:{c}", self.what, m.source.name)
-    }
-}
-
-/// The polarity of a subformula: under an even or odd number of negations, or both
-/// (inside `<->` or a `case` condition). Shared with `standin`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Pol {
-    Pos,
-    Neg,
-    Both,
-}
-
-impl Pol {
-    pub(super) fn flip(self) -> Pol {
-        match self {
-            Pol::Pos => Pol::Neg,
-            Pol::Neg => Pol::Pos,
-            Pol::Both => Pol::Both,
-        }
-    }
 }
 
 /// The quantifier shape of a formula over processes.

@@ -87,12 +87,11 @@ pub fn certify_at(
     solver: SolverKind,
     ctl: &Control,
 ) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
-    let cert = certificate(p, engine, 1, false, lemmas, claims);
-    let checks = check::check(p.model, &cert, sizes, solver, &ctl.sat_stop())?;
-    Ok((Arc::new(cert), checks))
+    certify_diagrams(p, engine, lemmas, Vec::new(), claims, sizes, solver, ctl)
 }
 
-/// `certify_at` for lemmas that are decision diagrams over `nodes` (the BDD engine's).
+/// `certify_at` for lemmas that are decision diagrams over `nodes` (the BDD engine's;
+/// none for clauses).
 #[allow(clippy::too_many_arguments)]
 pub fn certify_diagrams(
     p: &Problem,
@@ -159,14 +158,9 @@ fn certificate(
         proves: claims,
         lemmas,
         ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
-        every: None,
-        liveness: None,
-        klive: None,
-        ranking: None,
         assume: p.model.assumed.clone(),
         abstraction: p.model.abs_ints.is_some(),
-        reduced: None,
-        nodes: Vec::new(),
+        ..Certificate::default()
     }
 }
 

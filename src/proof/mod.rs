@@ -8,6 +8,7 @@ pub mod check;
 pub mod count;
 pub mod cutoff;
 pub mod finish;
+mod fragment;
 pub mod lemma;
 pub mod live_cutoff;
 pub mod reduced;

@@ -164,18 +164,11 @@ fn facts_certificate(m: &Model, sizes: (usize, usize), lemmas: Vec<CertLemma>) -
         sizes,
         engine: "reduction".into(),
         induction: 1,
-        simple_path: false,
-        proves: Vec::new(),
         lemmas,
         ints: m.int_window.as_ref().map(|w| (w.lo, w.hi)),
-        every: None,
-        liveness: None,
-        klive: None,
         assume: m.assumed.clone(),
-        reduced: None,
         abstraction: m.abs_ints.is_some(),
-        nodes: Vec::new(),
-        ranking: None,
+        ..Certificate::default()
     }
 }
 
@@ -421,12 +414,6 @@ struct Rename {
 
 impl Rewrite for Rename {
     type Error = std::convert::Infallible;
-    fn local(&self, id: LocalId) -> Result<Expr, Self::Error> {
-        Ok(Expr::Local(id))
-    }
-    fn bound(&self, var: LocalId) -> LocalId {
-        var
-    }
     fn read(&self, v: VarId, ix: Vec<Expr>) -> Result<Expr, Self::Error> {
         Ok(if v == self.y {
             let r = Expr::Read(self.x, ix);

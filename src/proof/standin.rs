@@ -18,7 +18,7 @@
 //! family must not be ordered (the stand-in has no place in the order). Lemmas may not
 //! read stand-in arrays at all (`reads_standin`).
 
-use super::cutoff::{Outside, Pol};
+use super::fragment::{Outside, Pol};
 use crate::lang::print::expr_text;
 use crate::model::ir::{CmpOp, Domain, Expr, Index, Local, LocalId, Model, Ty, UpdValue, VarId};
 use crate::source::Span;

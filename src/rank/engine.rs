@@ -3,6 +3,7 @@
 //! (proved)`. It proves, never refutes: a size it cannot rank is `unknown`, with why.
 
 use crate::cert::Certificate;
+use crate::engine::Report;
 use crate::engine::{Control, Engine, LtlAnswer, Outcome, Presentation, Problem};
 use crate::model::ir::Model;
 use crate::sat::SolverKind;
@@ -55,7 +56,7 @@ impl RankEngine {
         &self,
         p: &Problem,
         ctl: &Control,
-        report: &mut dyn FnMut(SizeReport),
+        report: Report,
     ) -> Result<Option<Outcome>, String> {
         let mut all: Vec<SizeReport> = Vec::new();
         let mut certificates = Vec::new();
@@ -242,13 +243,11 @@ impl Engine for RankEngine {
 
     fn presentation(&self, _p: &Problem) -> Presentation {
         Presentation {
-            symmetry: "the property checked for process 1 (fully symmetric families)",
-            data_symmetry: None,
-            count: "lemmas+phases",
             size_by_size: true,
-            dead_cells: false,
-            ranks_ints: false,
-            lemma_orbits: None,
+            ..Presentation::new(
+                "the property checked for process 1 (fully symmetric families)",
+                "lemmas+phases",
+            )
         }
     }
 

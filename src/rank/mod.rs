@@ -89,7 +89,6 @@ pub fn prove_size(
         sizes: (n, n),
         engine: "rank".into(),
         induction: 1,
-        simple_path: false,
         proves: vec![(name.to_string(), vec![n])],
         lemmas: lemmas
             .iter()
@@ -100,14 +99,8 @@ pub fn prove_size(
             })
             .collect(),
         ints: model.int_window.as_ref().map(|w| (w.lo, w.hi)),
-        every: None,
         liveness: Some((name.to_string(), fair)),
-        klive: None,
-        assume: Vec::new(),
-        abstraction: false,
-        reduced: None,
-        nodes: Vec::new(),
-        ranking: None,
+        ..Certificate::default()
     };
     let atoms = guard_atoms(model, &resp.var);
     let m = augmented(model, &resp, &cert, &atoms)?;

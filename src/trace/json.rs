@@ -92,10 +92,7 @@ pub fn to_doc(model: &Model, trace: &Trace, states: &[State]) -> TraceDoc {
         processes,
         property,
         site,
-        process: None,
-        loop_start: None,
-        deadlock: None,
-        fair: None,
+        ..TraceDoc::empty()
     }
 }
 
@@ -112,14 +109,7 @@ pub fn run_doc(model: &Model, size: usize, steps: &[Step], states: &[State]) -> 
         kind: Some("run".into()),
         init: cells_doc(cells(&inst, &states[0])),
         steps,
-        violation: None,
-        processes: None,
-        property: None,
-        site: None,
-        process: None,
-        loop_start: None,
-        deadlock: None,
-        fair: None,
+        ..TraceDoc::empty()
     }
 }
 

@@ -80,18 +80,12 @@ pub fn violation_text(model: &Model, v: &Violation) -> String {
         Violation::Deadlock => "deadlock reached: no transition is enabled".to_string(),
         Violation::Range { site, message } => match site {
             RangeSite::Init => format!("range error evaluating init: {message}"),
-            RangeSite::Transition { trans, params } => format!(
-                "range error in {}: {}",
-                step_label(
-                    model,
-                    &Step {
-                        trans: *trans,
-                        params: params.clone(),
-                        choices: Vec::new()
-                    }
-                ),
-                message
-            ),
+            RangeSite::Transition { trans, params } => {
+                format!(
+                    "range error in {}: {message}",
+                    instance_label(model, *trans, params)
+                )
+            }
             RangeSite::Property(p) => {
                 format!(
                     "range error evaluating {}: {}",
@@ -111,16 +105,8 @@ pub fn violation_text(model: &Model, v: &Violation) -> String {
             params,
             message,
         } => format!(
-            "int_bound in {}: {}",
-            step_label(
-                model,
-                &Step {
-                    trans: *trans,
-                    params: params.clone(),
-                    choices: Vec::new()
-                }
-            ),
-            message
+            "int_bound in {}: {message}",
+            instance_label(model, *trans, params)
         ),
     }
 }
@@ -193,4 +179,14 @@ pub fn render_text(model: &Model, trace: &Trace, states: &[State]) -> String {
         violation_text(model, &trace.violation)
     ));
     out
+}
+
+/// `t(1, 2)`: transition `trans` with `params`, as a step's label without choices.
+fn instance_label(model: &Model, trans: usize, params: &[i64]) -> String {
+    let step = Step {
+        trans,
+        params: params.to_vec(),
+        choices: Vec::new(),
+    };
+    step_label(model, &step)
 }

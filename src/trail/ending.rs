@@ -2,13 +2,20 @@
 //! violation (an `unsafe` property for the recorded processes, a deadlock, a range error
 //! or int-window store at its recorded site, a lasso for its `ltl` property).
 
-use super::replay::Ending;
 use super::{Kind, Trail};
 use crate::lasso::Lasso;
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::trace::{self, RangeSite, Trace, Violation};
+
+/// What a trail that replays ends in.
+#[derive(Clone, Debug)]
+pub enum Ending {
+    Run,
+    Trace(Trace),
+    Lasso(Lasso),
+}
 
 /// `z1=1, z2=2` for an `unsafe` property's parameters.
 fn tuple_text(model: &Model, prop: usize, tuple: &[i64]) -> String {

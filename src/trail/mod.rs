@@ -17,8 +17,9 @@ mod replay;
 use std::collections::BTreeMap;
 
 pub use crate::schema::{SiteDoc, StepDoc, TraceDoc};
+pub use ending::Ending;
 pub use read::{parse, read};
-pub use replay::{Ending, Mismatch, Place, Replay, replay};
+pub use replay::{Mismatch, Place, Replay, replay};
 
 /// What the trace ends in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

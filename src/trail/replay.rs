@@ -2,14 +2,13 @@
 //! state, each recorded step (transition, parameters, nondeterministic choices, changes),
 //! and where and why the model stops matching.
 
-use super::ending::ending;
+use super::ending::{Ending, ending};
 use super::{Kind, StepDoc, Trail};
 use crate::lang::print::expr_text;
-use crate::lasso::Lasso;
 use crate::model::eval::{self, Fire, Step};
 use crate::model::instance::{Instance, State};
 use crate::model::ir::{Expr, Model, Transition};
-use crate::trace::{self, Trace};
+use crate::trace;
 use std::collections::BTreeMap;
 
 /// Where a replay stopped matching.
@@ -45,14 +44,6 @@ impl Mismatch {
             Place::End => format!("the end of the trail (after step {steps}): {}", self.reason),
         }
     }
-}
-
-/// What a trail that replays ends in.
-#[derive(Clone, Debug)]
-pub enum Ending {
-    Run,
-    Trace(Trace),
-    Lasso(Lasso),
 }
 
 /// The outcome of a replay: the steps that matched, with the states they pass through

@@ -6,8 +6,8 @@ use crate::cert::sizes_phrase;
 use crate::model::ir::Model;
 use crate::portfolio::every::{EveryAnswers, EveryN, PropEvery};
 use crate::run::{AssumedRun, Run};
-use crate::schema::{AssumingDoc, EveryDoc, EveryPropDoc};
-use crate::verdict::{PropId, PropResult, SizeReport};
+use crate::schema::{EveryDoc, EveryPropDoc};
+use crate::verdict::{PropId, SizeReport};
 
 /// A property's label in the lines for every n: an `unsafe` block's (its name, or its
 /// position when it has none), an `ltl` property's name.
@@ -342,34 +342,4 @@ pub(super) fn every_doc(m: &Model, a: &EveryAnswers) -> EveryDoc {
         }
     }
     doc
-}
-
-/// The assumed pass as JSON.
-pub(super) fn assuming_doc(run: &Run, a: &AssumedRun) -> AssumingDoc {
-    let _ = run;
-    let results = match &a.model {
-        Some(m) => a
-            .reports
-            .iter()
-            .flat_map(|r| {
-                r.results
-                    .iter()
-                    .map(|p: &PropResult| super::json::row(m, r, p))
-                    .collect::<Vec<_>>()
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    AssumingDoc {
-        invariants: a.invariants.clone(),
-        results,
-        every_n: match (&a.model, &a.every) {
-            (Some(m), Some(e)) => Some(every_doc(m, e)),
-            _ => None,
-        },
-        limit: a.limit.map(|l| l.text().into()),
-        refused: a.refused.clone(),
-        notes: a.notes.clone(),
-        seconds: a.seconds,
-    }
 }

@@ -4,7 +4,10 @@ use super::warnings::dead_code;
 use super::{Run, kind_name};
 use crate::limits::peak_memory;
 use crate::model::ir::Model;
-use crate::schema::{CheckDoc, IntWindowDoc, PictureRow, ProofDoc, Row, SCHEMA_VERSION, Tool};
+use crate::run::AssumedRun;
+use crate::schema::{
+    AssumingDoc, CheckDoc, IntWindowDoc, PictureRow, ProofDoc, Row, SCHEMA_VERSION, Tool,
+};
 use crate::trace;
 use crate::verdict::{Counterexample, Proof, PropResult, SizeReport, Verdict};
 
@@ -45,10 +48,7 @@ pub fn json(run: &Run) -> CheckDoc {
             .every
             .as_ref()
             .map(|e| super::every::every_doc(run.model, e)),
-        assuming: run
-            .assumed
-            .as_ref()
-            .map(|a| super::every::assuming_doc(run, a)),
+        assuming: run.assumed.as_ref().map(|a| assuming_doc(run, a)),
         certificate: (!run.certificates.is_empty())
             .then(|| run.certificates.iter().map(|c| c.to_text()).collect()),
         bound: run.reports.first().and_then(|r| r.stats.bound),
@@ -161,4 +161,34 @@ pub fn int_window_doc(m: &Model) -> Option<IntWindowDoc> {
         widened_from: w.widened_from.map(|(lo, hi)| [lo, hi]),
         free: w.free.iter().map(|&v| m.vars[v].name.clone()).collect(),
     })
+}
+
+/// The assumed pass as JSON.
+pub(super) fn assuming_doc(run: &Run, a: &AssumedRun) -> AssumingDoc {
+    let _ = run;
+    let results = match &a.model {
+        Some(m) => a
+            .reports
+            .iter()
+            .flat_map(|r| {
+                r.results
+                    .iter()
+                    .map(|p: &PropResult| row(m, r, p))
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    AssumingDoc {
+        invariants: a.invariants.clone(),
+        results,
+        every_n: match (&a.model, &a.every) {
+            (Some(m), Some(e)) => Some(super::every::every_doc(m, e)),
+            _ => None,
+        },
+        limit: a.limit.map(|l| l.text().into()),
+        refused: a.refused.clone(),
+        notes: a.notes.clone(),
+        seconds: a.seconds,
+    }
 }

@@ -6,7 +6,7 @@
 //! maps the successor to it) under symmetry, and a deadlock's stutter. Also the packing
 //! of (key, automaton state) into table keys and the initial nodes.
 
-use super::report::Found;
+use crate::lasso::Lasso;
 use crate::ltl::LtlProperty;
 use crate::ltl::buchi::Buchi;
 use crate::model::canon::{CanonBuf, Symmetry};
@@ -14,7 +14,23 @@ use crate::model::compiled::{C, Compiled, Outcome, Scratch, compile};
 use crate::model::dead::{self, Dead};
 use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
-use crate::trace::RangeSite;
+use crate::trace::{RangeSite, Trace};
+use crate::verdict::Limit;
+
+/// How one search ended.
+pub(super) enum Found {
+    /// The search ran to its end without a counterexample.
+    Nothing,
+    /// `init` meets a range error in this state.
+    Init(State),
+    /// An atom of the property cannot be evaluated on this initial state.
+    InitAtoms(State),
+    /// A lasso (or why none could be built from what the search found).
+    Lasso(Result<Lasso, String>),
+    /// A trace to a range error met while searching.
+    Range(Result<Trace, String>),
+    Limit(Limit),
+}
 
 /// `via` of a root record (an initial node).
 pub(super) const ROOT: u64 = u64::MAX;

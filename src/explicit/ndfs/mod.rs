@@ -239,13 +239,16 @@ pub fn check(
     opts: &NdfsOptions,
 ) -> NdfsResult {
     let use_sym = opts.symmetry && symmetry_reduces(model, n, process);
+    let a = Ask {
+        model,
+        n,
+        p,
+        process,
+        opts,
+        use_sym,
+    };
     if opts.fair && n > MAX_FAIR_PROCESSES {
-        let mut r = report::finish(
-            model,
-            p,
-            n,
-            process,
-            opts,
+        let mut r = a.finish(
             Algorithm::Scc,
             false,
             NdfsStats::default(),
@@ -260,13 +263,41 @@ pub fn check(
     }
     if opts.threads >= 2
         && opts.search == NdfsSearch::Auto
-        && let Some(r) = par::search(model, n, p, process, opts, use_sym, opts.threads)
+        && let Some(r) = par::search(a, opts.threads)
     {
         return r;
     }
     if opts.fair || opts.search == NdfsSearch::Scc {
-        scc::search(model, n, p, process, opts, use_sym)
+        scc::search(a)
     } else {
-        search::search(model, n, p, process, opts, use_sym)
+        search::search(a)
+    }
+}
+
+/// One search's question: property `p` at size `n` for `process` under `opts`,
+/// reduced by symmetry when `use_sym` (the three searches take it whole).
+#[derive(Clone, Copy)]
+pub(super) struct Ask<'a> {
+    pub model: &'a Model,
+    pub n: usize,
+    pub p: &'a LtlProperty,
+    pub process: Option<i64>,
+    pub opts: &'a NdfsOptions,
+    pub use_sym: bool,
+}
+
+impl Ask<'_> {
+    /// The result of the search that ended with `found` (`report::finish`), reduced by
+    /// symmetry when `symmetry`.
+    fn finish(
+        &self,
+        algorithm: Algorithm,
+        symmetry: bool,
+        stats: NdfsStats,
+        found: report::Found,
+        start: Instant,
+    ) -> NdfsResult {
+        let (m, p, n, q, o) = (self.model, self.p, self.n, self.process, self.opts);
+        report::finish(m, p, n, q, o, algorithm, symmetry, stats, found, start)
     }
 }

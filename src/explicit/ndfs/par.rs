@@ -24,33 +24,24 @@ use super::expand::{Expander, KeyLayout, ROOT, dead_for, each_initial};
 use super::par_explore::{Seeds, Stopped, explore};
 use super::par_graph::{Graph, cycle_classes};
 use super::par_scc::Tarjan;
-use super::report::{Found, Run, finish};
+use super::report::{Found, Run};
 use super::unfold::{deadlock_lasso, real_path};
 use super::walk::{Unfold, Walk};
-use super::{Algorithm, NdfsOptions, NdfsResult, NdfsStats};
-use crate::ltl::LtlProperty;
+use super::{Algorithm, Ask, NdfsResult, NdfsStats};
 use crate::model::compiled::Compiled;
 use crate::model::dead::Dead;
 use crate::model::instance::Instance;
-use crate::model::ir::Model;
 use crate::verdict::Limit;
 use std::time::Instant;
 
 /// The parallel search on `threads` threads, or `None` where the sequential search
 /// must answer (module comment).
-pub(super) fn search(
-    model: &Model,
-    n: usize,
-    p: &LtlProperty,
-    process: Option<i64>,
-    opts: &NdfsOptions,
-    use_sym: bool,
-    threads: usize,
-) -> Option<NdfsResult> {
+pub(super) fn search(a: Ask, threads: usize) -> Option<NdfsResult> {
+    let (model, n, p, process, opts) = (a.model, a.n, a.p, a.process, a.opts);
     let start = Instant::now();
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
-    let use_sym = use_sym && model.is_symmetric() && n > 1;
+    let use_sym = a.use_sym && model.is_symmetric() && n > 1;
     let dead = dead_for(&inst, opts.dead_cells);
     let make_x = || {
         let sym = super::symmetry_of(&inst, use_sym, process);
@@ -71,11 +62,7 @@ pub(super) fn search(
     } else {
         Algorithm::ParScc
     };
-    let done = |stats: NdfsStats, found: Found| {
-        finish(
-            model, p, n, process, opts, algorithm, use_sym, stats, found, start,
-        )
-    };
+    let done = |stats: NdfsStats, found: Found| a.finish(algorithm, use_sym, stats, found, start);
     match seeded {
         Found::Nothing => {}
         Found::Limit(l) => {

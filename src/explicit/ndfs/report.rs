@@ -14,20 +14,7 @@ use crate::verdict::Limit;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// How one search ended.
-pub(super) enum Found {
-    /// The search ran to its end without a counterexample.
-    Nothing,
-    /// `init` meets a range error in this state.
-    Init(State),
-    /// An atom of the property cannot be evaluated on this initial state.
-    InitAtoms(State),
-    /// A lasso (or why none could be built from what the search found).
-    Lasso(Result<Lasso, String>),
-    /// A trace to a range error met while searching.
-    Range(Result<Trace, String>),
-    Limit(Limit),
-}
+pub(super) use super::expand::Found;
 
 /// The longest time between two checks of the limits.
 const DUE_EVERY: std::time::Duration = std::time::Duration::from_millis(50);

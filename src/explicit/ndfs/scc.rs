@@ -68,14 +68,12 @@
 //! which walks R by breadth-first search (`walk`).
 
 use super::expand::{Expander, Fault, KeyLayout, ROOT, dead_for, each_initial};
-use super::report::{Found, Run, finish};
+use super::report::{Found, Run};
 use super::unfold::range_trace;
-use super::{Algorithm, NdfsOptions, NdfsResult, NdfsStats};
+use super::{Algorithm, Ask, NdfsResult, NdfsStats};
 use crate::explicit::store::{FlagTable, hash_words};
-use crate::ltl::LtlProperty;
 use crate::model::compiled::Compiled;
 use crate::model::instance::Instance;
-use crate::model::ir::Model;
 use crate::verdict::Limit;
 use std::time::Instant;
 
@@ -549,18 +547,12 @@ impl<'a> Scc<'a> {
 
 /// One SCC search, reduced by symmetry when `use_sym` (the family being fully
 /// symmetric), under weak fairness when `opts.fair`.
-pub(super) fn search(
-    model: &Model,
-    n: usize,
-    p: &LtlProperty,
-    process: Option<i64>,
-    opts: &NdfsOptions,
-    use_sym: bool,
-) -> NdfsResult {
+pub(super) fn search(a: Ask) -> NdfsResult {
+    let (model, n, p, process, opts) = (a.model, a.n, a.p, a.process, a.opts);
     let start = Instant::now();
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
-    let use_sym = use_sym && model.is_symmetric() && n > 1;
+    let use_sym = a.use_sym && model.is_symmetric() && n > 1;
     let sym = super::symmetry_of(&inst, use_sym, process);
     let dead = dead_for(&inst, opts.dead_cells);
     let x = Expander::new(&inst, &compiled, p, process, sym, dead.clone());
@@ -577,18 +569,7 @@ pub(super) fn search(
     } else {
         Algorithm::Scc
     };
-    finish(
-        model,
-        p,
-        n,
-        process,
-        opts,
-        algorithm,
-        use_sym,
-        s.stats.clone(),
-        found,
-        start,
-    )
+    a.finish(algorithm, use_sym, s.stats.clone(), found, start)
 }
 
 #[cfg(test)]

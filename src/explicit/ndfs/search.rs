@@ -11,14 +11,12 @@
 //! the first search's stack (SPIN's early detection).
 
 use super::expand::{Expander, Fault, KeyLayout, ROOT, dead_for, each_initial};
-use super::report::{Found, Run, finish};
+use super::report::{Found, Run};
 use super::unfold::{build_lasso, range_trace};
-use super::{Algorithm, NdfsOptions, NdfsResult, NdfsStats};
+use super::{Algorithm, Ask, NdfsResult, NdfsStats};
 use crate::explicit::store::{FlagTable, hash_words};
-use crate::ltl::LtlProperty;
 use crate::model::compiled::Compiled;
 use crate::model::instance::Instance;
-use crate::model::ir::Model;
 use crate::trace::RangeSite;
 use crate::verdict::Limit;
 use std::time::Instant;
@@ -376,18 +374,12 @@ impl Ndfs<'_> {
 
 /// One nested depth-first search, reduced by symmetry when `use_sym` (the family being
 /// fully symmetric), without fairness.
-pub(super) fn search(
-    model: &Model,
-    n: usize,
-    p: &LtlProperty,
-    process: Option<i64>,
-    opts: &NdfsOptions,
-    use_sym: bool,
-) -> NdfsResult {
+pub(super) fn search(a: Ask) -> NdfsResult {
+    let (model, n, p, process, opts) = (a.model, a.n, a.p, a.process, a.opts);
     let start = Instant::now();
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
-    let use_sym = use_sym && model.is_symmetric() && n > 1;
+    let use_sym = a.use_sym && model.is_symmetric() && n > 1;
     let dead = dead_for(&inst, opts.dead_cells);
     let x = Expander::new(
         &inst,
@@ -424,16 +416,5 @@ pub(super) fn search(
     } else {
         Algorithm::Full
     };
-    finish(
-        model,
-        p,
-        n,
-        process,
-        opts,
-        algorithm,
-        use_sym,
-        s.stats.clone(),
-        found,
-        start,
-    )
+    a.finish(algorithm, use_sym, s.stats.clone(), found, start)
 }

@@ -8,7 +8,6 @@
 //! checks the properties on the new states.
 
 use super::parts::{NewState, PARTS, Part, PartFind, StoreKind, part_of};
-use super::search::{Found, Kind};
 use crate::explicit::store::{hash_words, sig_hash};
 use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{Compiled, Outcome, Scratch};
@@ -16,6 +15,26 @@ use crate::model::dead::Dead;
 use crate::model::instance::{Instance, State};
 use crate::model::ints::ranked::RankInst;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a search found: a violation, a deadlock, a range error or a store leaving the
+/// int window.
+#[derive(Clone, Debug)]
+pub(in crate::explicit) enum Kind {
+    Unsafe { prop: usize, tuple: usize },
+    Deadlock,
+    RangeTrans { ctrans: usize },
+    RangeProp { prop: usize },
+    RangeInit { state: State },
+    IntBound { ctrans: usize },
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Found {
+    pub depth: usize,
+    /// The number of the last state (none for an init error).
+    pub node: usize,
+    pub kind: Kind,
+}
 
 /// What every thread reads and no thread changes during a search.
 pub(super) struct Ctx<'a> {

@@ -9,13 +9,14 @@ mod barrier;
 mod conjuncts;
 pub mod dist;
 mod expand;
+pub mod partial;
 mod parts;
 mod prof;
 mod report;
 mod search;
 
+pub(in crate::explicit) use expand::Kind as FoundKind;
 pub(in crate::explicit) use report::{SearchEnd, trace_from_steps};
-pub(in crate::explicit) use search::Kind as FoundKind;
 
 pub use parts::StoreKind;
 
@@ -67,12 +68,17 @@ pub struct ReachOptions {
     /// finite and exact, and its counterexamples are replayed on the unranked instance.
     pub rank_ints: bool,
     /// On a family that is not fully symmetric, search states annotated with the
-    /// symmetry they may still use (`explicit::partial`: adaptive symmetry reduction)
+    /// symmetry they may still use (`reach::partial`: adaptive symmetry reduction)
     /// instead of no reduction; needs `symmetry`.
     pub partial_symmetry: bool,
 }
 
 impl ReachOptions {
+    /// The `unsafe` properties to check (`props`; every one when `None`).
+    pub fn props_of(&self, model: &Model) -> Vec<usize> {
+        crate::model::ir::all_or(self.props.as_deref(), model)
+    }
+
     /// The threads to search on: `threads`, or one per core.
     pub fn thread_count(&self) -> usize {
         match self.threads {
@@ -131,8 +137,8 @@ pub fn peak_memory() -> Option<usize> {
 
 /// Explore the instance of size `n` breadth-first.
 pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
-    if crate::explicit::partial::applies(model, n, opts)
-        && let Some(r) = crate::explicit::partial::check_size(model, n, opts)
+    if partial::applies(model, n, opts)
+        && let Some(r) = partial::check_size(model, n, opts)
     {
         return r;
     }
@@ -157,10 +163,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         Vec::new()
     };
     let dead = Dead::for_instance(&inst, &dead_arrays);
-    let props: Vec<usize> = opts
-        .props
-        .clone()
-        .unwrap_or_else(|| (0..model.unsafes.len()).collect());
+    let props = opts.props_of(model);
     let ctx = Ctx {
         inst: &inst,
         compiled: &compiled,

@@ -29,30 +29,13 @@ use super::expand::{self, BIG_CHOICE, Block, Ctx, Finder, Outbox, Sink, Work};
 use super::parts::{PARTS, Part, PartFind, Store, omission, part_of};
 use super::prof::{Phase, Prof};
 use crate::model::init::for_each_initial;
-use crate::model::instance::State;
 use crate::verdict::Limit;
 use std::collections::{HashMap, VecDeque};
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-#[derive(Clone, Debug)]
-pub(in crate::explicit) enum Kind {
-    Unsafe { prop: usize, tuple: usize },
-    Deadlock,
-    RangeTrans { ctrans: usize },
-    RangeProp { prop: usize },
-    RangeInit { state: State },
-    IntBound { ctrans: usize },
-}
-
-#[derive(Clone, Debug)]
-pub(super) struct Found {
-    pub depth: usize,
-    /// The number of the last state (none for an init error).
-    pub node: usize,
-    pub kind: Kind,
-}
+pub(super) use super::expand::{Found, Kind};
 
 pub(super) const NO_PARENT: u32 = u32::MAX;
 /// States per block (at most; a block never crosses a level).

@@ -96,12 +96,6 @@ struct Renumber<'a>(&'a [Option<VarId>]);
 
 impl Rewrite for Renumber<'_> {
     type Error = std::convert::Infallible;
-    fn local(&self, id: LocalId) -> Result<Expr, Self::Error> {
-        Ok(Expr::Local(id))
-    }
-    fn bound(&self, var: LocalId) -> LocalId {
-        var
-    }
     fn read(&self, v: VarId, ix: Vec<Expr>) -> Result<Expr, Self::Error> {
         Ok(Expr::Read(self.0[v].unwrap_or(v), ix))
     }

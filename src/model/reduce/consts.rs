@@ -187,17 +187,32 @@ fn sub_model(m: &Model, group: &[VarId], items: &[(usize, usize)]) -> Model {
     sub
 }
 
+/// The model of the variables `vars` alone (variable k is `vars[k]`), with no
+/// transitions or properties, whose `init` is the conjuncts of `m`'s that read only
+/// them: the initial values they can take on their own.
+pub(super) fn inits_of(m: &Model, vars: &[VarId]) -> Model {
+    let only = |c: &Expr| {
+        let mut r = vec![false; m.vars.len()];
+        reads(c, &mut r);
+        r.iter().any(|&b| b) && (0..r.len()).all(|v| !r[v] || vars.contains(&v))
+    };
+    let items: Vec<(usize, usize)> = m
+        .inits
+        .iter()
+        .enumerate()
+        .flat_map(|(k, i)| {
+            let cs = conjuncts(&i.body).into_iter().enumerate();
+            cs.filter(|(_, c)| only(c)).map(move |(c, _)| (k, c))
+        })
+        .collect();
+    sub_model(m, vars, &items)
+}
+
 /// Reads of `group[k]` become reads of variable k.
 pub(super) struct Renumber<'a>(pub(super) &'a [VarId]);
 
 impl Rewrite for Renumber<'_> {
     type Error = std::convert::Infallible;
-    fn local(&self, id: LocalId) -> Result<Expr, Self::Error> {
-        Ok(Expr::Local(id))
-    }
-    fn bound(&self, var: LocalId) -> LocalId {
-        var
-    }
     fn read(&self, v: VarId, ix: Vec<Expr>) -> Result<Expr, Self::Error> {
         let k = self.0.iter().position(|&w| w == v).unwrap_or(v);
         Ok(Expr::Read(k, ix))
@@ -390,12 +405,6 @@ struct Replace<'a> {
 
 impl Rewrite for Replace<'_> {
     type Error = std::convert::Infallible;
-    fn local(&self, id: LocalId) -> Result<Expr, Self::Error> {
-        Ok(Expr::Local(id))
-    }
-    fn bound(&self, var: LocalId) -> LocalId {
-        var
-    }
     fn read(&self, v: VarId, ix: Vec<Expr>) -> Result<Expr, Self::Error> {
         Ok(if v == self.var {
             (self.value)(&ix)

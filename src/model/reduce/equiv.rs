@@ -11,7 +11,7 @@
 //! Jang's `scorr` finds such pairs by simulation and proves them by induction; here
 //! the candidates come from the text, and the induction is the text's).
 
-use super::{Dropped, Merge, conjuncts, reads, rewrite_all, writes};
+use super::{Dropped, Merge, rewrite_all, writes};
 use crate::model::init::for_each_initial;
 use crate::model::instance::Instance;
 use crate::model::ir::*;
@@ -135,34 +135,7 @@ fn same(ux: &Update, uy: &Update, g: &Merge) -> bool {
 /// Every solution of the `init` conjuncts that read only X and Y has Y = X (or its
 /// negation), at each size.
 fn inits_agree(m: &Model, g: &Merge, sizes: &[usize]) -> bool {
-    let mut sub = m.clone();
-    sub.vars = vec![m.vars[g.into].clone(), m.vars[g.var].clone()];
-    sub.transitions.clear();
-    sub.unsafes.clear();
-    sub.ltls.clear();
-    let pair = [g.into, g.var];
-    sub.inits = m
-        .inits
-        .iter()
-        .filter_map(|i| {
-            let cs: Vec<Expr> = conjuncts(&i.body)
-                .into_iter()
-                .filter(|c| {
-                    let mut r = vec![false; m.vars.len()];
-                    reads(c, &mut r);
-                    r.iter().any(|&b| b) && (0..r.len()).all(|v| !r[v] || pair.contains(&v))
-                })
-                .map(|c| {
-                    c.rewrite(&super::consts::Renumber(&pair))
-                        .unwrap_or_else(|n| match n {})
-                })
-                .collect();
-            (!cs.is_empty()).then(|| Init {
-                body: Expr::And(cs),
-                ..i.clone()
-            })
-        })
-        .collect();
+    let sub = super::consts::inits_of(m, &[g.into, g.var]);
     sizes.iter().all(|&n| {
         let inst = Instance::new(&sub, n);
         let (lx, ly) = (&inst.vars[0], &inst.vars[1]);

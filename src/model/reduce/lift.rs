@@ -6,7 +6,7 @@
 //! start comes back. The lifted run is then replayed on the model's interpreter by the
 //! caller, like every counterexample.
 
-use super::{Plan, conjuncts, reads};
+use super::Plan;
 use crate::model::eval::{self, Fire, Step};
 use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
@@ -89,33 +89,7 @@ impl<'a> Lift<'a> {
             return Some(());
         }
         let m = &self.plan.before;
-        let mut sub = m.clone();
-        sub.vars = sliced.iter().map(|&v| m.vars[v].clone()).collect();
-        sub.transitions.clear();
-        sub.unsafes.clear();
-        sub.ltls.clear();
-        sub.inits = m
-            .inits
-            .iter()
-            .filter_map(|i| {
-                let cs: Vec<Expr> = conjuncts(&i.body)
-                    .into_iter()
-                    .filter(|c| {
-                        let mut r = vec![false; m.vars.len()];
-                        reads(c, &mut r);
-                        r.iter().any(|&b| b) && (0..r.len()).all(|v| !r[v] || sliced.contains(&v))
-                    })
-                    .map(|c| {
-                        c.rewrite(&super::consts::Renumber(sliced))
-                            .unwrap_or_else(|n| match n {})
-                    })
-                    .collect();
-                (!cs.is_empty()).then(|| Init {
-                    body: Expr::And(cs),
-                    ..i.clone()
-                })
-            })
-            .collect();
+        let sub = super::consts::inits_of(m, sliced);
         let inst = Instance::new(&sub, self.full.n);
         let mut first = None;
         let _ = for_each_initial(&inst, &mut |s| {

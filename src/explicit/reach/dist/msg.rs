@@ -1,7 +1,7 @@
 //! What the workers of a distributed search send each other, and the findings every
 //! worker merges alike so that all of them take the same decisions.
 
-use crate::explicit::reach::search::Kind;
+use crate::explicit::reach::expand::Kind;
 use serde::{Deserialize, Serialize};
 
 /// A record on the dataflow's one stream: the worker it goes to, the round (BFS level,

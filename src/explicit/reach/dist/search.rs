@@ -137,10 +137,7 @@ fn run_worker(
     } else {
         Vec::new()
     };
-    let props: Vec<usize> = opts
-        .props
-        .clone()
-        .unwrap_or_else(|| (0..model.unsafes.len()).collect());
+    let props = opts.props_of(model);
     let ctx = Ctx {
         inst: &inst,
         compiled: &compiled,

@@ -110,8 +110,8 @@ fn exact_at(text: &str, n: usize) -> (usize, usize) {
     (s.parent.len(), all.len())
 }
 
-const BURNS: &str = include_str!("../../../families/burns.cub");
-const SZYMANSKI: &str = include_str!("../../../benches/models/szymanski.cub");
+const BURNS: &str = include_str!("../../../../families/burns.cub");
+const SZYMANSKI: &str = include_str!("../../../../benches/models/szymanski.cub");
 
 /// A bakery-like protocol where order decides who must give way: entering `Wait`
 /// spoils the non-idle processes above, entering `Crit` those below.

@@ -43,8 +43,8 @@ mod classes;
 pub mod orbit;
 mod report;
 
-use super::reach::{ReachOptions, ReachResult, ReachStats, StoreKind};
-use super::store::VisitedSet;
+use super::{ReachOptions, ReachResult, ReachStats, StoreKind};
+use crate::explicit::store::VisitedSet;
 use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{Compiled, Outcome, Scratch};
 use crate::model::init::for_each_initial;
@@ -509,10 +509,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> Option<ReachR
     let start = Instant::now();
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
-    let props: Vec<usize> = opts
-        .props
-        .clone()
-        .unwrap_or_else(|| (0..model.unsafes.len()).collect());
+    let props = opts.props_of(model);
     let mut s = Search::new(&inst, &compiled, props, opts.deadlock);
     let e = s.explore(opts, start).ok()?;
     let coverage = report::coverage(&s, &e);

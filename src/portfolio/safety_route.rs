@@ -1,0 +1,206 @@
+//! The safety route's phases on the aggregate (`portfolio::route::safety`), for the
+//! walk (`portfolio::walk`): the bounded pass, whose violations are shortest at every
+//! size at once, then IC3 on what it did not refute, every (property, size)
+//! concluded by `proof::finish` (a violation replayed, a proof only with its
+//! invariant's certificate checked); and the notes of the safety route's last phase.
+
+use super::auto::AutoEngine;
+use super::growth::Refusal;
+use super::ledger::{Ledger, answers};
+use super::route::{Phase, Step};
+use super::walk::{Bounded, Left, Walk};
+use crate::bmc::driver::{self, BmcOptions};
+use crate::engine::{Control, Problem};
+use crate::ic3::engine::Ic3Engine;
+use crate::proof::finish::{self, Findings};
+use crate::verdict::{Limit, PropId};
+use std::time::Instant;
+
+impl AutoEngine {
+    /// A phase on the aggregate of the open sizes, for all properties at once: the
+    /// bounded pass (its findings kept in `stash`), IC3 (from the smallest size when
+    /// the sizes answered so far hold, `from_small`), the ranking proofs.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn whole(
+        &self,
+        w: &Walk,
+        ph: &Phase,
+        actl: &Control,
+        ctl: &Control,
+        l: &mut Ledger,
+        from_small: bool,
+        stash: &mut Option<Bounded>,
+    ) -> Result<(), String> {
+        let rest = l.open_range(w.p);
+        match ph.step {
+            Step::Bounded => *stash = Some(self.bounded(&rest, actl, ctl)?),
+            Step::Ic3 => {
+                let b = stash.take().unwrap_or_else(|| Bounded {
+                    traces: Vec::new(),
+                    depth: None,
+                    began: Instant::now(),
+                });
+                let from = if from_small { w.p.min } else { rest.min };
+                self.conclude(w, Some(from), b, actl, ctl, l)?;
+            }
+            Step::Rank => self.ranked(w, actl, l)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The bounded pass on the aggregate `rest`, within its budget.
+    fn bounded(&self, rest: &Problem, actl: &Control, ctl: &Control) -> Result<Bounded, String> {
+        let began = Instant::now();
+        // Its budget is CPU time, as IC3's: under load it is not cut short.
+        let inner = actl.within_cpu(self.budgets.bmc);
+        let opts = BmcOptions {
+            props: Some(rest.props.clone()),
+            deadline: inner.deadline,
+            stop: inner.stop.clone(),
+            max_memory: ctl.max_memory,
+            progress: ctl.progress,
+            por: Default::default(),
+            whole_aggregate: false,
+            ..self.bmc_options()
+        };
+        let run = driver::check_aggregate(rest.model, rest.min, rest.max, &opts)?;
+        let mut b = Bounded {
+            traces: Vec::new(),
+            depth: None,
+            began,
+        };
+        for r in run.reports {
+            b.depth = r.answered_depth.or(b.depth);
+            for x in r.results {
+                let key = x.prop;
+                if let Some(t) = x.verdict.into_trace() {
+                    b.traces.push((key, t));
+                }
+            }
+        }
+        Ok(b)
+    }
+
+    /// IC3 from size `from` (`None`: not run) on what the bounded pass `b` did not
+    /// refute, under `actl`, its budget in CPU time; every (property, size) concluded
+    /// (`proof::finish`). A size not answered because IC3's own budget ran out stays
+    /// open for the explicit search, with the bounded pass's depth noted.
+    pub(super) fn conclude(
+        &self,
+        w: &Walk,
+        from: Option<usize>,
+        b: Bounded,
+        actl: &Control,
+        ctl: &Control,
+        l: &mut Ledger,
+    ) -> Result<(), String> {
+        let rest = l.open_range(w.p);
+        let found = b.traces.len();
+        let interrupted = ctl.users_limit() == Some(Limit::Interrupted);
+        let mut f = match from {
+            _ if interrupted => Findings {
+                limit: Some(Limit::Interrupted),
+                ..Findings::default()
+            },
+            Some(from) => {
+                let skip: Vec<(PropId, usize)> =
+                    b.traces.iter().map(|(k, t)| (*k, t.size)).collect();
+                let ic3 = Ic3Engine::new(self.solver, self.symmetry);
+                // The race changes only the stop flag: the deadline is the user's.
+                // Its budget is CPU time: under load it is not cut short.
+                let inner = actl.within_cpu(self.budgets.ic3);
+                let wide = Problem {
+                    min: from.min(rest.min),
+                    ..rest.clone()
+                };
+                ic3.findings(&wide, &inner, &skip)?
+            }
+            None => Findings::default(),
+        };
+        f.traces = b.traces;
+        f.bounded = b.depth;
+        let own_budget = f.limit.is_some() && ctl.users_limit().is_none();
+        let seconds = b.began.elapsed().as_secs_f64();
+        let (reports, certificate) = finish::conclude(&rest, ctl, "ic3", self.solver, f, seconds)?;
+        l.notes.push(format!(
+            "{} went to one aggregate run: bounded pass to depth {}{}, then IC3",
+            crate::cert::sizes_phrase(&rest.sizes()),
+            b.depth.map_or_else(|| "0".into(), |d| d.to_string()),
+            if found > 0 {
+                format!(" ({found} violation(s) found by it)")
+            } else {
+                String::new()
+            }
+        ));
+        for r in reports {
+            if r.results.iter().all(|x| answers(&x.verdict)) {
+                l.answer(r);
+            } else if own_budget {
+                l.bound(&r);
+            } else {
+                l.settle(r);
+            }
+        }
+        l.certificates.extend(certificate);
+        Ok(())
+    }
+
+    /// The notes of the safety route's last phase: why IC3 left sizes open, which the
+    /// explicit search answered (`beside`: the one run beside IC3), and the sizes not
+    /// searched because of their predicted cost.
+    pub(super) fn again_notes(
+        &self,
+        left: &Left,
+        searched: &[usize],
+        open: &[usize],
+        beside: bool,
+        refused: Option<(usize, Refusal)>,
+    ) -> Vec<String> {
+        if open.is_empty() {
+            return Vec::new();
+        }
+        let why = match left.raced {
+            Some(s) => format!(
+                "IC3 stopped after {s:.1}s, when the explicit search beside it had answered every size"
+            ),
+            None => format!("IC3 did not finish within {:.0}s", self.budgets.ic3),
+        };
+        let how = if beside {
+            " (run beside IC3 from its start)"
+        } else {
+            ""
+        };
+        let short = searched.len() < open.len() && refused.is_none();
+        let mut notes = vec![format!(
+            "{why}: {} answered by explicit search{how}{}",
+            crate::cert::sizes_phrase(searched),
+            if short { " before the limit" } else { "" }
+        )];
+        if let Some((n, why)) = refused {
+            let left: Vec<usize> = open.iter().copied().filter(|&m| m >= n).collect();
+            notes.push(format!(
+                "{} not searched: size {n} is {} (left open)",
+                crate::cert::sizes_phrase(&left),
+                why.text()
+            ));
+        }
+        notes
+    }
+
+    /// The note of the ranked-ints phase: the model's ranked ints and the sizes it
+    /// answered.
+    pub(super) fn ranked_note(&self, p: &Problem, done: &[usize]) -> String {
+        let names = crate::model::ints::ranked::applies(p.model)
+            .map(|r| r.names(p.model).join(", "))
+            .unwrap_or_default();
+        format!(
+            "ints ranked ({names}): {} answered by exhaustive explicit search, where the ranked instance is finite (the SAT engines would check the int window only)",
+            if done.is_empty() {
+                "no size".to_string()
+            } else {
+                crate::cert::sizes_phrase(done)
+            }
+        )
+    }
+}
