@@ -178,8 +178,11 @@ impl AutoEngine {
                     Step::LiveIc3 => {
                         let inner = actl.within_cpu(self.budgets.live_ic3);
                         let ic3 = Ic3Engine::new(self.solver, self.symmetry);
-                        let what = "IC3 (k-liveness, then liveness-to-safety)";
-                        let t = self.settle(w, &ic3, what, &one, &open, &inner, l)?;
+                        let what = format!(
+                            "IC3 (k-liveness, then liveness-to-safety), at most {:.0}s CPU",
+                            self.budgets.live_ic3
+                        );
+                        let t = self.settle(w, &ic3, &what, &one, &open, &inner, l)?;
                         trail.ic3 = Some(t);
                     }
                     _ => {}
@@ -257,7 +260,7 @@ impl AutoEngine {
         };
         if ctl.progress {
             crate::progress::line(format!(
-                "auto: bounded lasso search on {} (depth {}, at most {:.1}s)",
+                "auto: bounded lasso search on {} (depth {}, at most {:.1}s CPU)",
                 sizes_phrase(&one.sizes()),
                 self.budgets.bmc_depth,
                 self.budgets.lasso
@@ -309,7 +312,11 @@ impl AutoEngine {
             (Some(u), Some(o)) => Some(u.min(o)),
             (u, o) => u.or(o),
         };
-        self.settle(w, &bdd, "the BDD fixpoint", one, open, &inner, l)
+        let what = format!(
+            "the BDD fixpoint, at most {:.0}s CPU",
+            self.budgets.live_bdd
+        );
+        self.settle(w, &bdd, &what, one, open, &inner, l)
     }
 
     /// `engine` (named `what`) on the sizes `open` (for `one`'s `ltl` property), each
@@ -327,13 +334,7 @@ impl AutoEngine {
         l: &mut Ledger,
     ) -> Result<Tally, String> {
         if inner.progress {
-            let secs = inner.deadline.map_or(0.0, |d| {
-                d.saturating_duration_since(Instant::now()).as_secs_f64()
-            });
-            crate::progress::line(format!(
-                "auto: {what} on {} (at most {secs:.0}s)",
-                sizes_phrase(open),
-            ));
+            crate::progress::line(format!("auto: {what} on {}", sizes_phrase(open)));
         }
         let k = one.ltls[0];
         let mut tally = Tally {
