@@ -62,7 +62,8 @@ fn phase(step: Step, what: impl Into<String>, scope: Scope, budget: Option<f64>)
         what: what.into(),
         scope,
         budget,
-        cpu: false,
+        // Every budget on the aggregate counts the CPU time of the phase's thread.
+        cpu: scope == Scope::Aggregate,
     }
 }
 
@@ -87,19 +88,13 @@ pub fn safety(b: &Budgets, ranked: bool) -> Vec<Phase> {
     };
     vec![
         first,
-        Phase {
-            cpu: true,
-            ..phase(
-                Step::Bounded,
-                format!("BMC up to depth {}", b.bmc_depth),
-                Scope::Aggregate,
-                Some(b.bmc),
-            )
-        },
-        Phase {
-            cpu: true,
-            ..phase(Step::Ic3, "IC3", Scope::Aggregate, Some(b.ic3))
-        },
+        phase(
+            Step::Bounded,
+            format!("BMC up to depth {}", b.bmc_depth),
+            Scope::Aggregate,
+            Some(b.bmc),
+        ),
+        phase(Step::Ic3, "IC3", Scope::Aggregate, Some(b.ic3)),
         phase(Step::Again, "explicit again", Scope::Open, None),
     ]
 }
@@ -116,34 +111,22 @@ pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
     )];
     if ranks {
         let what = "ranking proofs of the response properties, over an IC3 invariant";
-        out.push(Phase {
-            cpu: true,
-            ..phase(Step::Rank, what, Scope::Aggregate, Some(b.rank))
-        });
+        out.push(phase(Step::Rank, what, Scope::Aggregate, Some(b.rank)));
     }
-    out.push(Phase {
-        cpu: true,
-        ..phase(
-            Step::Lassos,
-            format!("a bounded lasso search up to depth {}", b.bmc_depth),
-            Scope::Aggregate,
-            Some(b.lasso),
-        )
-    });
+    out.push(phase(
+        Step::Lassos,
+        format!("a bounded lasso search up to depth {}", b.bmc_depth),
+        Scope::Aggregate,
+        Some(b.lasso),
+    ));
     let bdd = "a BDD fixpoint";
-    out.push(Phase {
-        cpu: true,
-        ..phase(Step::Bdd, bdd, Scope::Aggregate, Some(b.live_bdd))
-    });
-    out.push(Phase {
-        cpu: true,
-        ..phase(
-            Step::LiveIc3,
-            "IC3 by k-liveness, then liveness-to-safety",
-            Scope::Aggregate,
-            Some(b.live_ic3),
-        )
-    });
+    out.push(phase(Step::Bdd, bdd, Scope::Aggregate, Some(b.live_bdd)));
+    out.push(phase(
+        Step::LiveIc3,
+        "IC3 by k-liveness, then liveness-to-safety",
+        Scope::Aggregate,
+        Some(b.live_ic3),
+    ));
     out.push(phase(Step::Again, "explicit again", Scope::Open, None));
     out
 }
