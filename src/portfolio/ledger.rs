@@ -23,6 +23,13 @@ pub(super) fn answers(v: &Verdict) -> bool {
     matches!(v.kind(), Kind::Holds | Kind::Violated | Kind::Vacuous)
 }
 
+/// An open pair's depth, raised to the one a bounded verdict `v` reached.
+fn deepen(pair: &mut Pair, v: &Verdict) {
+    if let Kind::NoViolationUpTo(d) = v.kind() {
+        pair.1 = pair.1.max(Some(d));
+    }
+}
+
 /// The account of one run of the route.
 pub(super) struct Ledger<'r> {
     /// Per size of the run, the properties still open there.
@@ -53,16 +60,16 @@ impl<'r> Ledger<'r> {
         } else {
             props
         };
-        let open = p
-            .sizes()
-            .into_iter()
-            .map(|n| (n, props.iter().map(|&k| (k, None)).collect()))
+        let sizes = p.sizes();
+        let open = sizes
+            .iter()
+            .map(|&n| (n, props.iter().map(|&k| (k, None)).collect()))
             .collect();
         Ledger {
             open,
             held: BTreeMap::new(),
             touched: BTreeSet::new(),
-            sizes: p.sizes(),
+            sizes,
             next: 0,
             report,
             notes: Vec::new(),
@@ -138,9 +145,7 @@ impl<'r> Ledger<'r> {
                 open.remove(i);
                 return true;
             }
-            if let Kind::NoViolationUpTo(d) = x.verdict.kind() {
-                open[i].1 = open[i].1.max(Some(d));
-            }
+            deepen(&mut open[i], &x.verdict);
             false
         });
         if open.is_empty() {
@@ -170,10 +175,8 @@ impl<'r> Ledger<'r> {
             return;
         };
         for x in &r.results {
-            if let (Some(o), Kind::NoViolationUpTo(d)) =
-                (open.iter_mut().find(|o| o.0 == x.prop), x.verdict.kind())
-            {
-                o.1 = o.1.max(Some(d));
+            if let Some(o) = open.iter_mut().find(|o| o.0 == x.prop) {
+                deepen(o, &x.verdict);
             }
         }
     }

@@ -7,8 +7,7 @@
 use super::auto::AutoEngine;
 use super::growth::Refusal;
 use super::ledger::{Ledger, answers};
-use super::route::{Phase, Step};
-use super::walk::{Bounded, Left, Walk};
+use super::walk::{Bounded, Walk};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::engine::{Control, Problem};
 use crate::ic3::engine::Ic3Engine;
@@ -17,40 +16,13 @@ use crate::verdict::{Limit, PropId};
 use std::time::Instant;
 
 impl AutoEngine {
-    /// A phase on the aggregate of the open sizes, for all properties at once: the
-    /// bounded pass (its findings kept in `stash`), IC3 (from the smallest size when
-    /// the sizes answered so far hold, `from_small`), the ranking proofs.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn whole(
+    /// The bounded pass on the aggregate `rest`, within its budget.
+    pub(super) fn bounded(
         &self,
-        w: &Walk,
-        ph: &Phase,
+        rest: &Problem,
         actl: &Control,
         ctl: &Control,
-        l: &mut Ledger,
-        from_small: bool,
-        stash: &mut Option<Bounded>,
-    ) -> Result<(), String> {
-        let rest = l.open_range(w.p);
-        match ph.step {
-            Step::Bounded => *stash = Some(self.bounded(&rest, actl, ctl)?),
-            Step::Ic3 => {
-                let b = stash.take().unwrap_or_else(|| Bounded {
-                    traces: Vec::new(),
-                    depth: None,
-                    began: Instant::now(),
-                });
-                let from = if from_small { w.p.min } else { rest.min };
-                self.conclude(w, Some(from), b, actl, ctl, l)?;
-            }
-            Step::Rank => self.ranked(w, actl, l)?,
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// The bounded pass on the aggregate `rest`, within its budget.
-    fn bounded(&self, rest: &Problem, actl: &Control, ctl: &Control) -> Result<Bounded, String> {
+    ) -> Result<Bounded, String> {
         let began = Instant::now();
         // Its budget is CPU time, as IC3's: under load it is not cut short.
         let inner = actl.within_cpu(self.budgets.bmc);
@@ -151,7 +123,7 @@ impl AutoEngine {
     /// searched because of their predicted cost.
     pub(super) fn again_notes(
         &self,
-        left: &Left,
+        raced: Option<f64>,
         searched: &[usize],
         open: &[usize],
         beside: bool,
@@ -160,7 +132,7 @@ impl AutoEngine {
         if open.is_empty() {
             return Vec::new();
         }
-        let why = match left.raced {
+        let why = match raced {
             Some(s) => format!(
                 "IC3 stopped after {s:.1}s, when the explicit search beside it had answered every size"
             ),

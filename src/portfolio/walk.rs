@@ -34,6 +34,17 @@ pub(super) struct Bounded {
     pub began: Instant,
 }
 
+impl Bounded {
+    /// No bounded pass: nothing refuted, no depth.
+    fn none() -> Bounded {
+        Bounded {
+            traces: Vec::new(),
+            depth: None,
+            began: Instant::now(),
+        }
+    }
+}
+
 /// Which properties a walk answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Track {
@@ -105,13 +116,6 @@ impl Ahead {
     }
 }
 
-/// Why the aggregate phases left pairs open, for the last phase's notes: the seconds
-/// after which the search beside them stopped them by answering every size first, if
-/// it did.
-pub(super) struct Left {
-    pub raced: Option<f64>,
-}
-
 impl AutoEngine {
     /// Runs `table` for `w` under the user's limits `ctl`, handing each size's report
     /// on in order.
@@ -149,16 +153,7 @@ impl AutoEngine {
     /// from the smallest.
     fn each_size(&self, w: &Walk, ph: &Phase, ctl: &Control, l: &mut Ledger) {
         let sizes = l.open_sizes();
-        let mut notes = Vec::new();
-        let mut growth = std::mem::take(&mut l.growth);
-        let run = {
-            let mut search =
-                |n: usize, d: Option<Instant>| self.search_one(w, ctl, n, d, None, &mut notes);
-            let mut take = |r: SizeReport| l.take_search(r);
-            self.explicit(&sizes, ctl, ph.budget, &mut growth, &mut search, &mut take)
-        };
-        l.growth = growth;
-        l.notes.append(&mut notes);
+        let run = self.search_into(w, ctl, l, &sizes, ph.budget, None);
         l.limit = run.users;
         if ph.step == Step::RankedInts {
             l.notes.push(self.ranked_note(w.p, &run.done));
@@ -204,9 +199,8 @@ impl AutoEngine {
             }
             l.limit = ctl.users_limit();
             let ahead = beside.map(|b| b.finish(ctl, l.done()));
-            let left = Left { raced };
             if phases.iter().any(|ph| ph.step == Step::Again) {
-                self.again(w, ctl, l, ahead, left);
+                self.again(w, ctl, l, ahead, raced);
             }
             Ok(())
         })
@@ -254,6 +248,34 @@ impl AutoEngine {
         Ok(())
     }
 
+    /// A phase on the aggregate of the open sizes for all properties at once: the
+    /// bounded pass (its findings kept in `stash` for IC3), IC3 (from the smallest size
+    /// when the sizes answered so far hold, `from_small`), the ranking proofs.
+    #[allow(clippy::too_many_arguments)]
+    fn whole(
+        &self,
+        w: &Walk,
+        ph: &Phase,
+        actl: &Control,
+        ctl: &Control,
+        l: &mut Ledger,
+        from_small: bool,
+        stash: &mut Option<Bounded>,
+    ) -> Result<(), String> {
+        let rest = l.open_range(w.p);
+        match ph.step {
+            Step::Bounded => *stash = Some(self.bounded(&rest, actl, ctl)?),
+            Step::Ic3 => {
+                let b = stash.take().unwrap_or_else(Bounded::none);
+                let from = if from_small { w.p.min } else { rest.min };
+                self.conclude(w, Some(from), b, actl, ctl, l)?;
+            }
+            Step::Rank => self.ranked(w, actl, l)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// The explicit search of `sizes` without a time budget, beside the aggregate
     /// phases: each size's report with its notes, in order.
     fn ahead(&self, w: &Walk, ctl: &Control, sizes: &[usize], mut growth: Growth) -> Ahead {
@@ -278,10 +300,20 @@ impl AutoEngine {
 
     /// The last phase: every size still open, in order, from the search beside the
     /// aggregate phases where it answered, else searched now without a time budget;
-    /// stops at the user's limit or at a size predicted to exceed a budget.
-    fn again(&self, w: &Walk, ctl: &Control, l: &mut Ledger, mut ahead: Option<Ahead>, left: Left) {
+    /// stops at the user's limit or at a size predicted to exceed a budget. `raced`: the
+    /// seconds after which the search beside the aggregate phases stopped them by
+    /// answering every size first, if it did (for the notes).
+    fn again(
+        &self,
+        w: &Walk,
+        ctl: &Control,
+        l: &mut Ledger,
+        mut ahead: Option<Ahead>,
+        raced: Option<f64>,
+    ) {
         let mut searched = Vec::new();
-        let mut stop: Option<(usize, String)> = l.limit.map(|x| (0, x.text().to_string()));
+        // Why the sizes from the one the phase stopped at on are left open.
+        let mut stop: Option<String> = l.limit.map(|x| x.text().to_string());
         let mut refused = None;
         let open = l.open_sizes();
         for &n in &open {
@@ -310,37 +342,27 @@ impl AutoEngine {
                     }
                     (None, _) => "explicit search stopped".to_string(),
                 };
-                stop = Some((n, why));
+                stop = Some(why);
                 break;
             }
-            let mut notes = Vec::new();
-            let mut growth = std::mem::take(&mut l.growth);
-            let run: Searched = {
-                let mut search = |n: usize, d: Option<Instant>| {
-                    self.search_one(w, ctl, n, d, Some(&pairs), &mut notes)
-                };
-                let mut take = |r: SizeReport| l.take_search(r);
-                self.explicit(&[n], ctl, None, &mut growth, &mut search, &mut take)
-            };
-            l.growth = growth;
-            l.notes.append(&mut notes);
+            let run = self.search_into(w, ctl, l, &[n], None, Some(&pairs));
             if run.done.contains(&n) {
                 searched.push(n);
                 continue;
             }
             if let Some(x) = run.users {
                 l.limit = Some(x);
-                stop = Some((n + 1, x.text().to_string()));
+                stop = Some(x.text().to_string());
             } else if let Some((_, why)) = run.refused {
                 refused = run.refused;
-                stop = Some((n, format!("explicit search not started: {}", why.text())));
+                stop = Some(format!("explicit search not started: {}", why.text()));
             }
         }
         let beside = ahead.is_some();
         let notes = match w.track {
-            Track::Safety => self.again_notes(&left, &searched, &open, beside, refused),
+            Track::Safety => self.again_notes(raced, &searched, &open, beside, refused),
             Track::Ltl => {
-                let why = stop.map_or(String::new(), |s| s.1);
+                let why = stop.unwrap_or_default();
                 let rest: Vec<(usize, String, Vec<Pair>)> = l
                     .open_sizes()
                     .into_iter()
@@ -350,6 +372,31 @@ impl AutoEngine {
             }
         };
         l.notes.extend(notes);
+    }
+
+    /// The explicit searches of `sizes` in order (`explicit`, within `budget` a size),
+    /// of the pairs `open` (every property when `None`), their reports and notes into
+    /// the ledger, the growth it keeps fed.
+    fn search_into(
+        &self,
+        w: &Walk,
+        ctl: &Control,
+        l: &mut Ledger,
+        sizes: &[usize],
+        budget: Option<f64>,
+        open: Option<&[Pair]>,
+    ) -> Searched {
+        let mut notes = Vec::new();
+        let mut growth = std::mem::take(&mut l.growth);
+        let run = {
+            let mut search =
+                |n: usize, d: Option<Instant>| self.search_one(w, ctl, n, d, open, &mut notes);
+            let mut take = |r: SizeReport| l.take_search(r);
+            self.explicit(sizes, ctl, budget, &mut growth, &mut search, &mut take)
+        };
+        l.growth = growth;
+        l.notes.append(&mut notes);
+        run
     }
 
     /// One size's search by the explicit engine of the walk's track: the open pairs
