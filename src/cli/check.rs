@@ -8,95 +8,26 @@ use super::render;
 use super::traces::TraceFormat;
 use super::{EncodingArg, LoadArgs, PorArg, RunArgs, SolverArg, SymBreakArg, ctrl_c_flag, usage};
 use super::{lookup_property, parse_size, parse_sizes, sizes_for};
-use crate::bmc::driver::BmcOptions;
-use crate::bmc::engine::BmcEngine;
 use crate::engine::{Control, Engine, Problem};
-use crate::explicit::engine::ExplicitEngine;
 use crate::explicit::reach::StoreKind;
-use crate::explicit::reach::dist::Cluster;
-use crate::ic3::engine::{Ic3Engine, ToSafety};
-use crate::kind::KindEngine;
+use crate::ic3::engine::ToSafety;
 use crate::model::ir::Model;
-use crate::portfolio::auto::AutoEngine;
-use crate::portfolio::budgets::Budgets;
+use crate::portfolio::registry::{self, Entry};
 use crate::run::{self, Run};
 use crate::sat::SolverKind;
-use crate::transys::query::SymBreak;
 use crate::verdict::PropId;
 use clap::{Args, ValueEnum};
 use std::time::Instant;
 
-/// The engines `--engine` names; each one's help is `EngineArg::help`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum EngineArg {
-    Auto,
-    Explicit,
-    Sat,
-    Ic3,
-    Kind,
-    Bdd,
-    Rank,
-}
-
-impl EngineArg {
-    const ALL: [EngineArg; 7] = [
-        EngineArg::Auto,
-        EngineArg::Explicit,
-        EngineArg::Sat,
-        EngineArg::Ic3,
-        EngineArg::Kind,
-        EngineArg::Bdd,
-        EngineArg::Rank,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            EngineArg::Auto => "auto",
-            EngineArg::Explicit => "explicit",
-            EngineArg::Sat => "sat",
-            EngineArg::Ic3 => "ic3",
-            EngineArg::Kind => "kind",
-            EngineArg::Bdd => "bdd",
-            EngineArg::Rank => "rank",
-        }
-    }
-
-    /// One line of `--help`; auto's route is made from its phases and the shipped
-    /// budgets (`portfolio::route`), as the header's engine line is.
-    fn help(self) -> String {
-        use crate::portfolio::{budgets::SHIPPED, route};
-        match self {
-            EngineArg::Auto => format!(
-                "The default: {}; `ltl` properties: {}. Every size proved or refuted",
-                route::text(&route::safety(&SHIPPED, false)),
-                route::text(&route::ltl(&SHIPPED, "the explicit search", true))
-            ),
-            EngineArg::Explicit => {
-                "Exhaustive breadth-first search with symmetry reduction, one size at a time".into()
-            }
-            EngineArg::Sat => {
-                "SAT-based bounded model checking up to --depth (no proofs)".into()
-            }
-            EngineArg::Ic3 => {
-                "IC3 / property-directed reachability on the aggregate (proofs, checked)".into()
-            }
-            EngineArg::Kind => {
-                "k-induction on the aggregate, strengthened by IC3's lemmas (proofs, checked)".into()
-            }
-            EngineArg::Bdd => "`ltl` properties only: a BDD fixpoint on the aggregate (fair lassos replayed, proofs by checked certificates)".into(),
-            EngineArg::Rank => "`ltl` response properties only: ranking proofs per size (phases and weights over an invariant; proofs by checked certificates, never violations)".into(),
-        }
-    }
-}
-
-impl ValueEnum for EngineArg {
-    fn value_variants<'a>() -> &'a [Self] {
-        &Self::ALL
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.name()).help(self.help()))
-    }
+/// `--engine NAME`: an engine of the registry, each with its line of `--help`.
+fn engine_parser() -> impl clap::builder::TypedValueParser<Value = &'static Entry> {
+    let names = registry::ENGINES
+        .iter()
+        .map(|e| clap::builder::PossibleValue::new(e.name).help((e.help)()));
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(names).map(|name: String| {
+        registry::by_name(&name).expect("the parser admits only the registry's names")
+    })
 }
 
 /// How `ltl` properties are reduced to safety for the proof engines.
@@ -125,8 +56,8 @@ pub(crate) struct CheckArgs {
     /// The engine (default: auto; explicit with --deadlock, --max-states, --store or
     /// --distributed; sat with --depth, --one-by-one, --whole-aggregate, --encoding or
     /// --por).
-    #[arg(long, value_enum)]
-    engine: Option<EngineArg>,
+    #[arg(long, value_name = "ENGINE", value_parser = engine_parser())]
+    engine: Option<&'static Entry>,
     /// sat: look for violations up to this depth (default 20); kind: the largest
     /// induction depth; auto: the depth of the bounded pass (default 10).
     #[arg(long, value_name = "K")]
@@ -270,177 +201,39 @@ fn parse_store(s: &str) -> Result<StoreKind, String> {
 }
 
 /// The engine the flags choose, once every flag given fits it.
-fn engine_for(a: &CheckArgs, solver: SolverKind) -> Result<(EngineArg, Box<dyn Engine>), String> {
-    let engine = chosen_engine(a);
-    flags_fit(a, engine)?;
-    let cluster = a.dist.cluster()?;
-    if cluster.is_some() && (engine != EngineArg::Explicit || a.threads.is_some()) {
-        return Err(
-            "--distributed is a mode of the explicit engine (--engine explicit), whose --workers replace --threads".into(),
-        );
-    }
-    let e = engine_of(a, engine, solver, cluster);
-    let e = run::with_reduction(e, &settings(a, solver));
-    Ok((engine, e))
-}
-
-/// The engine `--engine` names; by default auto, unless flags that belong to one
-/// engine choose it.
-fn chosen_engine(a: &CheckArgs) -> EngineArg {
-    let lossy = !a.store.exact();
-    a.engine.unwrap_or(
-        if a.deadlock || a.max_states.is_some() || lossy || a.dist.distributed {
-            EngineArg::Explicit
-        } else if a.depth.is_some()
-            || a.one_by_one
-            || a.whole_aggregate
-            || a.encoding != EncodingArg::Binary
-            || a.por != PorArg::Idle
-        {
-            EngineArg::Sat
-        } else {
-            EngineArg::Auto
-        },
-    )
-}
-
-/// Refuses the first flag that belongs to another engine than `engine`.
-fn flags_fit(a: &CheckArgs, engine: EngineArg) -> Result<(), String> {
-    use EngineArg::{Auto, Explicit, Sat};
-    let lossy = !a.store.exact();
-    let sat_only = a.one_by_one
-        || a.whole_aggregate
-        || a.encoding != EncodingArg::Binary
-        || a.por != PorArg::Idle;
-    let misfits: [(bool, &str); 8] = [
-        (
-            engine != Sat && sat_only,
-            "--encoding, --one-by-one, --whole-aggregate and --por belong to the SAT engine (--engine sat)",
-        ),
-        (
-            engine != Explicit && lossy,
-            "--store hash-compact and bitstate belong to the explicit engine (--engine explicit)",
-        ),
-        (
-            engine != Explicit && a.deadlock,
-            "--deadlock belongs to the explicit engine (--engine explicit)",
-        ),
-        (
-            !matches!(engine, Explicit | Auto) && a.max_states.is_some(),
-            "--max-states belongs to the explicit searches (--engine explicit or auto)",
-        ),
-        (
-            engine == Explicit && a.depth.is_some(),
-            "--depth bounds the SAT engines (sat, ic3, kind, auto); the explicit search has no depth bound, it explores every reachable state: bound it with --max-states or --timeout",
-        ),
-        (
-            engine == Explicit && a.solver.is_some(),
-            "--solver chooses the SAT solver of the SAT engines (sat, ic3, kind, auto); the explicit search uses none",
-        ),
-        (
-            a.reduction.is_some() && engine != EngineArg::Ic3,
-            "--reduction chooses how IC3 reduces `ltl` properties to safety (--engine ic3); auto runs k-liveness then liveness-to-safety",
-        ),
-        (
-            a.certificate.is_some() && matches!(engine, Explicit | Sat),
-            "--certificate needs a proof engine (--engine ic3, kind or auto); an exhaustive search has no invariant to write",
-        ),
-    ];
-    match misfits.iter().find(|(misfit, _)| *misfit) {
-        Some((_, why)) => Err(why.to_string()),
-        None => Ok(()),
-    }
-}
-
-/// The engine `engine`, set up from the flags (`cluster`: a distributed explicit search).
-fn engine_of(
+fn engine_for(
     a: &CheckArgs,
-    engine: EngineArg,
     solver: SolverKind,
-    cluster: Option<Cluster>,
-) -> Box<dyn Engine> {
-    let symmetry = !a.no_symmetry;
-    match engine {
-        EngineArg::Explicit => Box::new(ExplicitEngine {
-            symmetry,
-            dead_cells: !a.no_dead_cells,
-            deadlock: a.deadlock,
-            max_states: a.max_states,
-            store: a.store,
-            shorten: !a.no_shorten,
-            live_threads: a.threads.map_or(1, |t| t as usize),
-            rank_ints: !a.no_rank_ints,
-            partial_symmetry: a.partial_symmetry,
-            distributed: cluster,
-        }),
-        EngineArg::Sat => Box::new(BmcEngine {
-            opts: BmcOptions {
-                depth: a.depth.unwrap_or(20),
-                symbreak: if a.no_symmetry {
-                    SymBreak::Off
-                } else {
-                    a.symmetry_breaking.mode()
-                },
-                solver,
-                encoding: a.encoding.encoding(),
-                por: a.por.por(),
-                whole_aggregate: a.whole_aggregate,
-                ..BmcOptions::default()
-            },
-            one_by_one: a.one_by_one,
-        }),
-        EngineArg::Ic3 => Box::new(Ic3Engine {
-            to_safety: match a.reduction.unwrap_or(ReductionArg::Both) {
-                ReductionArg::Both => ToSafety::Both,
-                ReductionArg::L2s => ToSafety::L2s,
-                ReductionArg::Klive => ToSafety::Klive,
-            },
-            ..Ic3Engine::new(solver, symmetry)
-        }),
-        EngineArg::Bdd => Box::new(crate::bdd::BddEngine {
-            solver,
-            nodes: crate::bdd::NODES,
-        }),
-        EngineArg::Rank => Box::new(crate::rank::engine::RankEngine { solver }),
-        EngineArg::Kind => Box::new(KindEngine {
-            solver,
-            symmetry,
-            max_depth: a.depth.unwrap_or(20),
-            strengthen: true,
-        }),
-        EngineArg::Auto => Box::new(auto_engine(a, solver, symmetry)),
-    }
-}
-
-/// The auto engine: the shipped phases and budgets, as the flags adjust them.
-fn auto_engine(a: &CheckArgs, solver: SolverKind, symmetry: bool) -> AutoEngine {
-    let shipped = AutoEngine::shipped(solver, symmetry);
-    // A certificate asks for invariants: no explicit phase first, and IC3 keeps
-    // its budget (no race).
-    let proofs = a.certificate.is_some();
-    let budgets = Budgets {
-        explicit: if proofs {
-            0.0
-        } else {
-            shipped.budgets.explicit
-        },
-        live_explicit: if proofs {
-            0.0
-        } else {
-            shipped.budgets.live_explicit
-        },
-        bmc_depth: a.depth.unwrap_or(shipped.budgets.bmc_depth),
-        ..shipped.budgets
-    };
-    AutoEngine {
+) -> Result<(&'static Entry, Box<dyn Engine>), String> {
+    let flags = registry::Flags {
+        solver,
+        solver_given: a.solver.is_some(),
+        symmetry: !a.no_symmetry,
         dead_cells: !a.no_dead_cells,
-        shorten: !a.no_shorten,
-        budgets,
+        deadlock: a.deadlock,
         max_states: a.max_states,
+        store: a.store,
+        shorten: !a.no_shorten,
+        threads: a.threads,
         rank_ints: !a.no_rank_ints,
-        race: !proofs,
-        ..shipped
-    }
+        partial_symmetry: a.partial_symmetry,
+        cluster: a.dist.cluster()?,
+        depth: a.depth,
+        encoding: a.encoding.encoding(),
+        por: a.por.por(),
+        whole_aggregate: a.whole_aggregate,
+        one_by_one: a.one_by_one,
+        symbreak: a.symmetry_breaking.mode(),
+        to_safety: a.reduction.map(|r| match r {
+            ReductionArg::Both => ToSafety::Both,
+            ReductionArg::L2s => ToSafety::L2s,
+            ReductionArg::Klive => ToSafety::Klive,
+        }),
+        certificate: a.certificate.is_some(),
+    };
+    let chosen = registry::choose(a.engine, &flags)?;
+    let e = run::with_reduction(chosen.build(&flags), &settings(a, solver));
+    Ok((chosen, e))
 }
 
 pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
@@ -672,12 +465,12 @@ fn properties(
 /// the user chose (by `--engine` or by one of its flags): a short probe, at most
 /// `probe::PROBE_SECONDS` before the engine starts, whose answers are not reported. Not
 /// under `--json` or `--quiet`, nor with `--certificate` (only proofs write one).
-fn probe_note(a: &CheckArgs, chosen: EngineArg, p: &Problem, ctl: &Control) -> Option<String> {
+fn probe_note(a: &CheckArgs, chosen: &Entry, p: &Problem, ctl: &Control) -> Option<String> {
     use crate::portfolio::probe;
-    if matches!(chosen, EngineArg::Auto | EngineArg::Explicit) {
+    if !chosen.probed {
         return None;
     }
-    let name = chosen.name();
+    let name = chosen.name;
     if a.run.json || a.run.quiet || a.certificate.is_some() {
         return None;
     }

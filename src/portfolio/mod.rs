@@ -15,6 +15,7 @@ mod ledger;
 mod ltl_route;
 pub mod probe;
 pub mod reduced;
+pub mod registry;
 pub mod route;
 mod safety_route;
 mod walk;
