@@ -1,10 +1,10 @@
-//! States of the small widths reached by the interpreter (`model::eval`), breadth
-//! first, as value vectors of the transition system's state variables: a cube that
-//! holds in a state reached in d ≥ 1 steps is not inductive relative to any frame
-//! F_k with k ≥ d - 1 (F_k contains every state reached within k steps, and the
-//! path to the state enters the cube, or the cube's orbit, from outside it), so IC3
-//! need not ask the SAT solver. Generalization (MIC) tries to drop atoms mostly in
-//! vain, and propagation tries to push lemmas that only hold near the initial states;
+//! States of the small widths reached by the compiled transitions (`model::compiled`,
+//! in the interpreter's order), breadth first, as value vectors of the transition
+//! system's state variables: a cube that holds in a state reached in d ≥ 1 steps is
+//! not inductive relative to any frame F_k with k ≥ d - 1 (F_k contains every state
+//! reached within k steps, and the path to the state enters the cube, or the cube's
+//! orbit, from outside it), so IC3 need not ask the SAT solver. Generalization (MIC)
+//! tries to drop atoms mostly in vain, and propagation tries to push lemmas that only hold near the initial states;
 //! with the reached states both failures are told without a SAT call, and the state
 //! before the cube on the path is the predecessor that generalization joins with.
 //! The same use of forward states to guide the backward search as Cubicle's BRAB
@@ -17,7 +17,7 @@
 //! used with the order-preserving orbits of an ordered family: those are guesses, so
 //! the frames need not contain every reached state.
 
-use crate::model::eval::successors;
+use crate::model::compiled::{Compiled, Scratch};
 use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
 use crate::proof::lemma::{self, Cube};
@@ -77,10 +77,14 @@ impl Reached {
                 true
             })
             .ok()?;
+            let compiled = Compiled::new(&inst);
+            let (mut scratch, mut cur, mut succ) = (Scratch::default(), Vec::new(), Vec::new());
             let mut i = 0;
             while i < order.len() && order.len() < room {
-                let (succ, _) = successors(&inst, &order[i]);
-                for (_, s) in succ {
+                cur.clone_from(&order[i]);
+                succ.clear();
+                compiled.each_successor(&mut cur, &mut scratch, &mut |s| succ.push(s.to_vec()));
+                for s in succ.drain(..) {
                     if order.len() >= room {
                         break;
                     }

@@ -267,6 +267,17 @@ impl Compiled {
     }
 }
 
+impl Compiled {
+    /// Every successor of `st`, in the order of the reference interpreter
+    /// (`model::eval::successors`: transition instances in order, each one's choices in
+    /// order); an instance that meets an error gives none, as there. `st` is restored.
+    pub fn each_successor(&self, st: &mut [i64], sc: &mut Scratch, f: &mut dyn FnMut(&[i64])) {
+        for k in 0..self.trans.len() {
+            self.fire(k, st, sc, &mut |_, next, _| f(next));
+        }
+    }
+}
+
 impl Scratch {
     /// Apply the staged writes (the first `det` deterministic) to `st` and call `f` on
     /// every combination of the nondeterministic choices, the last fastest; restores
