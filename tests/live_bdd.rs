@@ -15,7 +15,7 @@ use crate::common;
 use common::Rng;
 use common::generator::Gen;
 use nfold::bdd::{BddEngine, NODES};
-use nfold::cert::{BddRef, Certificate};
+use nfold::cert::{BddRef, Certificate, Evidence};
 use nfold::engine::{Control, Problem, run};
 use nfold::explicit::ndfs::{self, NdfsOptions, NdfsVerdict};
 use nfold::ltl::{LtlProperty, processes_to_check};
@@ -127,7 +127,9 @@ fn recheck(m: &Model, cert: &Certificate) {
         });
     }
     let mut renamed = cert.clone();
-    if let Some(n) = renamed.nodes.first_mut() {
+    if let Evidence::Diagrams(nodes) = &mut renamed.evidence
+        && let Some(n) = nodes.first_mut()
+    {
         n.cell = "NoSuchCell".into();
     }
     for (method, by) in [(Method::Sat, Checker::Sat), (Method::Bdd, Checker::Bdd)] {
@@ -139,7 +141,7 @@ fn recheck(m: &Model, cert: &Certificate) {
             r.iter().all(|c| !c.failures.is_empty()),
             "{method:?}: a negated certificate was accepted: {r:?}"
         );
-        if !cert.nodes.is_empty() {
+        if !cert.nodes().is_empty() {
             let r = check::check_with(&prod, &renamed, &sizes, kind, &stop, method).unwrap();
             assert!(
                 r.iter().any(|c| !c.failures.is_empty()),
@@ -153,7 +155,10 @@ fn recheck(m: &Model, cert: &Certificate) {
 /// then-child negated, another bit, another offset.
 fn mutate(cert: &Certificate, i: usize, kind: usize) -> Certificate {
     let mut c = cert.clone();
-    let n = &mut c.nodes[i];
+    let Evidence::Diagrams(nodes) = &mut c.evidence else {
+        panic!("a certificate of diagrams")
+    };
+    let n = &mut nodes[i];
     let flip = |r: BddRef| match r {
         BddRef::Const(b) => BddRef::Const(!b),
         BddRef::Node { id, neg } => BddRef::Node { id, neg: !neg },
@@ -181,7 +186,7 @@ fn both_checks_judge_mutated_certificates_alike() {
         let cert = &certs[0];
         let prod = nfold::live::certified_model(&m, cert).unwrap().unwrap();
         let sizes: Vec<usize> = cert.proves.iter().flat_map(|p| p.1.clone()).collect();
-        let count = cert.nodes.len();
+        let count = cert.nodes().len();
         // Every node of a small certificate, an even spread of a larger one's.
         let step = count.div_ceil(24).max(1);
         for i in (0..count).step_by(step) {

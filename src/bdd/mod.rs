@@ -696,7 +696,7 @@ impl BddEngine {
                     .certificate
                     .as_ref()
                     .filter(|c| c.1.contains(&n))
-                    .map(|c| c.0.nodes.len()),
+                    .map(|c| c.0.nodes().len()),
                 ..Stats::default()
             },
             ..SizeReport::default()

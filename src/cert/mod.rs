@@ -80,10 +80,6 @@ pub struct Certificate {
     pub sizes: (usize, usize),
     /// How the invariant was found (`ic3`, `k-induction`).
     pub engine: String,
-    /// The invariant is `induction`-inductive (1: inductive).
-    pub induction: usize,
-    /// Induction over runs of pairwise distinct states only.
-    pub simple_path: bool,
     /// Properties (by name; `range_error` for range errors) and the sizes they are
     /// claimed at.
     pub proves: Vec<(String, Vec<usize>)>,
@@ -108,12 +104,69 @@ pub struct Certificate {
     /// `abstraction ints`: the invariant is of the model's over-approximation over the
     /// classes of its ints (`model::ints::abstracted`), built again by `certify`.
     pub abstraction: bool,
-    /// The nodes of the binary decision diagrams the `bdd` lemmas name, in order
-    /// (node k is `nodes[k - 1]`).
-    pub nodes: Vec<BddNode>,
-    /// `ranking i j` and its `phase`/`weight` lines: a ranking proof of the `liveness`
-    /// property on the model itself (see the module comment).
-    pub ranking: Option<Ranking>,
+    /// What the lemmas are evidence of: each kind has its own checker.
+    pub evidence: Evidence,
+}
+
+/// The kinds of evidence a certificate carries, each checked by its own checker
+/// (`proof::check`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Evidence {
+    /// The lemmas are a `k`-inductive invariant (`induction k`; with `simple_path`,
+    /// over runs of pairwise distinct states only).
+    Induction { k: usize, simple_path: bool },
+    /// The lemmas are an inductive invariant, some of them binary decision diagrams
+    /// over these nodes (node k is `nodes[k - 1]`; the `node` lines).
+    Diagrams(Vec<BddNode>),
+    /// A ranking proof of the `liveness` property on the model itself, over the
+    /// lemmas as an inductive invariant (the `ranking`, `phase` and `weight` lines).
+    Ranking(Ranking),
+}
+
+impl Default for Evidence {
+    fn default() -> Evidence {
+        Evidence::Induction {
+            k: 1,
+            simple_path: false,
+        }
+    }
+}
+
+impl Certificate {
+    /// The invariant is `induction()`-inductive (1: inductive).
+    pub fn induction(&self) -> usize {
+        match self.evidence {
+            Evidence::Induction { k, .. } => k,
+            Evidence::Diagrams(_) | Evidence::Ranking(_) => 1,
+        }
+    }
+
+    /// Induction over runs of pairwise distinct states only.
+    pub fn simple_path(&self) -> bool {
+        matches!(
+            self.evidence,
+            Evidence::Induction {
+                simple_path: true,
+                ..
+            }
+        )
+    }
+
+    /// The nodes of the diagrams the `bdd` lemmas name (none but for diagrams).
+    pub fn nodes(&self) -> &[BddNode] {
+        match &self.evidence {
+            Evidence::Diagrams(nodes) => nodes,
+            _ => &[],
+        }
+    }
+
+    /// The ranking of a ranking proof.
+    pub fn ranking(&self) -> Option<&Ranking> {
+        match &self.evidence {
+            Evidence::Ranking(r) => Some(r),
+            _ => None,
+        }
+    }
 }
 
 /// What a reduced model was reduced for (the `reduced` line).
@@ -558,8 +611,12 @@ impl Certificate {
         }
         out.push_str(&format!(
             "induction {}{}\n",
-            self.induction,
-            if self.simple_path { " simple-path" } else { "" }
+            self.induction(),
+            if self.simple_path() {
+                " simple-path"
+            } else {
+                ""
+            }
         ));
         if let Some(c) = self.every {
             out.push_str(&format!("every n cutoff {c}\n"));
@@ -580,10 +637,14 @@ impl Certificate {
                 self.klive
                     .map(|k| format!(" counting {k}"))
                     .unwrap_or_default()
-                    + if self.ranking.is_some() { " ranks" } else { "" }
+                    + if self.ranking().is_some() {
+                        " ranks"
+                    } else {
+                        ""
+                    }
             ));
         }
-        if let Some(r) = &self.ranking {
+        if let Some(r) = self.ranking() {
             out.push_str(&format!("ranking {} {}\n", r.var, r.other));
             for (k, ph) in r.phases.iter().enumerate() {
                 let kind = if ph.helpful { "helpful" } else { "ranked" };
@@ -597,7 +658,7 @@ impl Certificate {
         for (p, s) in self.proves.iter().filter(|(_, s)| !s.is_empty()) {
             out.push_str(&format!("proves {p} at {}\n", sizes_text(s)));
         }
-        for (k, n) in self.nodes.iter().enumerate() {
+        for (k, n) in self.nodes().iter().enumerate() {
             out.push_str(&format!("node {} {}\n", k + 1, n.text()));
         }
         for l in &self.lemmas {

@@ -38,7 +38,6 @@ impl Certificate {
             hash: 0,
             sizes: (1, 1),
             engine: String::new(),
-            induction: 1,
             ..Certificate::default()
         };
         let mut ranks = false;
@@ -56,7 +55,7 @@ impl Certificate {
             let rest = rest.trim();
             parse_line(&mut c, word, rest, &mut ranks, &mut seen_sizes).map_err(|e| (span, e))?;
         }
-        if ranks != c.ranking.is_some() {
+        if ranks != c.ranking().is_some() {
             return Err((
                 Span::new(0, 0),
                 "a ranking proof needs both `liveness NAME [fair] ranks` and `ranking VAR OTHER`"
@@ -73,7 +72,7 @@ impl Certificate {
             .lemmas
             .iter()
             .filter_map(|l| l.bdd.and_then(BddRef::node))
-            .find(|&id| id > c.nodes.len())
+            .find(|&id| id > c.nodes().len())
         {
             return Err((
                 Span::new(0, 0),
@@ -111,7 +110,7 @@ fn parse_line(
             });
             c.ints = Some(w.ok_or("expected `ints LO..HI`")?);
         }
-        "induction" => (c.induction, c.simple_path) = parse_induction(rest)?,
+        "induction" => set_induction(c, rest)?,
         "proves" => {
             let (p, s) = rest
                 .split_once(" at ")
@@ -120,11 +119,16 @@ fn parse_line(
         }
         "lemma" => c.lemmas.push(CertLemma::parse(rest)?),
         "node" => {
-            let n = BddNode::parse(rest, c.nodes.len() + 1)?;
-            c.nodes.push(n);
+            let n = BddNode::parse(rest, c.nodes().len() + 1)?;
+            if !matches!(c.evidence, Evidence::Diagrams(_)) {
+                become_(c, Evidence::Diagrams(Vec::new()), word)?;
+            }
+            if let Evidence::Diagrams(nodes) = &mut c.evidence {
+                nodes.push(n);
+            }
         }
         "liveness" => parse_liveness(c, rest, ranks)?,
-        "ranking" => c.ranking = Some(parse_ranking(rest)?),
+        "ranking" => become_(c, Evidence::Ranking(parse_ranking(rest)?), word)?,
         "phase" => parse_phase(c, rest)?,
         "weight" => parse_weight(c, rest)?,
         "assume" => {
@@ -151,6 +155,35 @@ fn parse_line(
             ));
         }
     }
+    Ok(())
+}
+
+/// Reads the `induction K [simple-path]` line into `c`: the depth of an invariant by
+/// induction; diagrams and rankings are of inductive invariants (`induction 1`).
+fn set_induction(c: &mut Certificate, rest: &str) -> Result<(), String> {
+    let (k, simple_path) = parse_induction(rest)?;
+    match c.evidence {
+        Evidence::Induction { .. } => c.evidence = Evidence::Induction { k, simple_path },
+        _ if k == 1 && !simple_path => {}
+        _ => return become_(c, Evidence::Induction { k, simple_path }, "induction"),
+    }
+    Ok(())
+}
+
+/// Gives `c` the evidence `kind` (read from a `line` line) while it still has the
+/// default, an inductive invariant: a certificate carries one kind of evidence.
+fn become_(c: &mut Certificate, kind: Evidence, line: &str) -> Result<(), String> {
+    if c.evidence != Evidence::default() {
+        let has = match c.evidence {
+            Evidence::Induction { .. } => "an invariant by k-induction",
+            Evidence::Diagrams(_) => "diagrams",
+            Evidence::Ranking(_) => "a ranking",
+        };
+        return Err(format!(
+            "a `{line}` line in a certificate that already has {has}: a certificate carries one kind of evidence"
+        ));
+    }
+    c.evidence = kind;
     Ok(())
 }
 
@@ -234,10 +267,9 @@ fn parse_ranking(rest: &str) -> Result<Ranking, String> {
 
 /// Adds the `phase K helpful|ranked: FORMULA` line to `c`'s ranking.
 fn parse_phase(c: &mut Certificate, rest: &str) -> Result<(), String> {
-    let r = c
-        .ranking
-        .as_mut()
-        .ok_or("a `phase` line before the `ranking` line")?;
+    let Evidence::Ranking(r) = &mut c.evidence else {
+        return Err("a `phase` line before the `ranking` line".into());
+    };
     let (head, f) = rest
         .split_once(':')
         .ok_or("expected `phase K helpful|ranked: FORMULA`")?;
@@ -266,10 +298,9 @@ fn parse_phase(c: &mut Certificate, rest: &str) -> Result<(), String> {
 
 /// Adds the `weight K W: FORMULA` line to phase K of `c`'s ranking.
 fn parse_weight(c: &mut Certificate, rest: &str) -> Result<(), String> {
-    let r = c
-        .ranking
-        .as_mut()
-        .ok_or("a `weight` line before the `ranking` line")?;
+    let Evidence::Ranking(r) = &mut c.evidence else {
+        return Err("a `weight` line before the `ranking` line".into());
+    };
     let (head, f) = rest
         .split_once(':')
         .ok_or("expected `weight K W: FORMULA`")?;

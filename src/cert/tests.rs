@@ -43,8 +43,10 @@ fn round_trip() {
         hash: text_hash("x"),
         sizes: (1, 12),
         engine: "ic3".into(),
-        induction: 2,
-        simple_path: true,
+        evidence: Evidence::Induction {
+            k: 2,
+            simple_path: true,
+        },
         proves: vec![("mutex".into(), vec![1, 2, 3, 5, 7, 8])],
         lemmas: vec![
             CertLemma::parse("forall distinct i j. not (A[i] = Crit && A[j] = Crit)").unwrap(),
@@ -57,11 +59,9 @@ fn round_trip() {
         every: None,
         liveness: None,
         klive: None,
-        ranking: None,
         assume: Vec::new(),
         abstraction: false,
         reduced: None,
-        nodes: Vec::new(),
     };
     let t = c.to_text();
     assert!(t.contains("proves mutex at 1..3, 5, 7..8"));
@@ -122,16 +122,28 @@ fn round_trip() {
     // Decision diagrams: nodes in order, children before parents, cell names with
     // several indices, negated references.
     let diagram = Certificate {
-        nodes: vec![
+        evidence: Evidence::Diagrams(vec![
             BddNode::parse("1 E[1,2] 0 0 T F", 1).unwrap(),
             BddNode::parse("2 NfRounds 1 0 -1 T", 2).unwrap(),
-        ],
+        ]),
         lemmas: vec![CertLemma::parse("sizes 3..3: bdd -2").unwrap()],
         ..every.clone()
     };
     let t = diagram.to_text();
     assert!(t.contains("\nnode 2 NfRounds 1 0 -1 T\n") && t.contains("lemma sizes 3..3: bdd -2\n"));
     assert_eq!(Certificate::parse(&t).unwrap(), diagram);
+    assert!(
+        t.contains("\ninduction 1\n"),
+        "diagrams are of an inductive invariant"
+    );
+    // One kind of evidence: diagrams of a 2-inductive invariant, or a ranking beside
+    // diagrams, are refused.
+    let two = t.replace("\ninduction 1\n", "\ninduction 2\n");
+    let e = Certificate::parse(&two).unwrap_err().1;
+    assert!(e.contains("one kind of evidence"), "{e}");
+    let ranked = t.replace("\ninduction 1\n", "\ninduction 1\nranking i j\n");
+    let e = Certificate::parse(&ranked).unwrap_err().1;
+    assert!(e.contains("one kind of evidence"), "{e}");
     assert!(
         BddNode::parse("1 X 0 0 1 F", 1).is_err(),
         "a node names itself"
@@ -155,7 +167,7 @@ fn ranking_lines_round_trip_and_errors() {
          proves live at 3\nlemma forall distinct i. not (Pc[i] = Crit)\n"
     );
     let c = Certificate::parse(&text).unwrap();
-    let r = c.ranking.as_ref().unwrap();
+    let r = c.ranking().unwrap();
     assert_eq!((r.var.as_str(), r.other.as_str()), ("i", "j"));
     assert_eq!(r.phases.len(), 2);
     assert!(r.phases[0].helpful && !r.phases[1].helpful);

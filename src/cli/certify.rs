@@ -256,7 +256,7 @@ fn certify_sizes(
         a.check.method(),
     )?;
     Ok(CertifyDoc {
-        induction: Some(cert.induction),
+        induction: Some(cert.induction()),
         accepted: checks.iter().all(|c| c.accepted()),
         results: size_docs(&checks, cert),
         seconds: start.elapsed().as_secs_f64(),
@@ -294,7 +294,7 @@ fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
         certificate: a.certificate.clone(),
         lemmas: cert.lemmas.len(),
         engine: cert.engine.clone(),
-        simple_path: cert.simple_path,
+        simple_path: cert.simple_path(),
         induction: None,
         liveness: cert.liveness.as_ref().map(|(p, fair)| {
             format!(
@@ -303,7 +303,11 @@ fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
                 cert.klive
                     .map(|k| format!(" counting {k}"))
                     .unwrap_or_default()
-                    + if cert.ranking.is_some() { " ranks" } else { "" }
+                    + if cert.ranking().is_some() {
+                        " ranks"
+                    } else {
+                        ""
+                    }
             )
         }),
         every_n: None,

@@ -109,7 +109,7 @@ pub fn certified_model(model: &Model, cert: &Certificate) -> Result<Option<Model
         return Ok(None);
     };
     // A ranking proof is about the model itself.
-    if cert.ranking.is_some() {
+    if cert.ranking().is_some() {
         return Ok(None);
     }
     let prop = model.ltl_by_name(name).ok_or_else(|| {

@@ -615,7 +615,6 @@ fn attempt(
         hash: text_hash(&model.source.text),
         sizes: (1, c),
         engine,
-        induction: 1,
         proves,
         lemmas,
         every: Some(c),

@@ -4,7 +4,7 @@
 //! certificate, checked by `proof::check` at every size it is claimed for.
 
 use crate::bmc::driver::{self, BmcOptions};
-use crate::cert::{CertLemma, Certificate, text_hash};
+use crate::cert::{CertLemma, Certificate, Evidence, text_hash};
 use crate::engine::{Control, Problem};
 use crate::model::ir::Model;
 use crate::proof::check::{self, SizeCheck};
@@ -104,7 +104,7 @@ pub fn certify_diagrams(
     ctl: &Control,
 ) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
     let cert = Certificate {
-        nodes,
+        evidence: Evidence::Diagrams(nodes),
         ..certificate(p, engine, 1, false, lemmas, claims)
     };
     let checks = check::check(p.model, &cert, sizes, solver, &ctl.sat_stop())?;
@@ -153,8 +153,10 @@ fn certificate(
         hash: text_hash(&p.model.source.text),
         sizes: (p.min, p.max),
         engine: engine.to_string(),
-        induction,
-        simple_path,
+        evidence: Evidence::Induction {
+            k: induction,
+            simple_path,
+        },
         proves: claims,
         lemmas,
         ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),

@@ -163,7 +163,6 @@ fn facts_certificate(m: &Model, sizes: (usize, usize), lemmas: Vec<CertLemma>) -
         hash: text_hash(&m.source.text),
         sizes,
         engine: "reduction".into(),
-        induction: 1,
         lemmas,
         ints: m.int_window.as_ref().map(|w| (w.lo, w.hi)),
         assume: m.assumed.clone(),

@@ -169,7 +169,7 @@ impl RankEngine {
                 crate::progress::line(match &r {
                     Ok(c) => format!(
                         "rank: `{name}` size {n}: proved ({} phases, {:.2}s)",
-                        c.ranking.as_ref().map_or(0, |r| r.phases.len()),
+                        c.ranking().map_or(0, |r| r.phases.len()),
                         t.elapsed().as_secs_f64()
                     ),
                     Err(e) => format!("rank: `{name}` size {n}: {e}"),
@@ -215,7 +215,7 @@ impl RankEngine {
     /// The report of size n of property k.
     pub fn report(p: &Problem, k: usize, r: &Ranked, n: usize) -> Option<SizeReport> {
         let (_, c, secs) = r.proved.iter().find(|x| x.0 == n)?;
-        let ranking = c.ranking.as_ref()?;
+        let ranking = c.ranking()?;
         Some(SizeReport {
             size: n,
             engine: "rank",

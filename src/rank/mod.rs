@@ -20,7 +20,7 @@
 
 pub mod engine;
 
-use crate::cert::{CertLemma, Certificate, RankPhase, Ranking, text_hash};
+use crate::cert::{CertLemma, Certificate, Evidence, RankPhase, Ranking, text_hash};
 use crate::engine::{Control, Problem};
 use crate::ic3::engine::Ic3Engine;
 use crate::lang::print::expr_text;
@@ -88,7 +88,6 @@ pub fn prove_size(
         hash: text_hash(&model.source.text),
         sizes: (n, n),
         engine: "rank".into(),
-        induction: 1,
         proves: vec![(name.to_string(), vec![n])],
         lemmas: lemmas
             .iter()
@@ -110,7 +109,7 @@ pub fn prove_size(
         Ok(Ok(r)) => r,
         Ok(Err(e)) | Err(e) => return Ok(Err(e)),
     };
-    cert.ranking = Some(ranking);
+    cert.evidence = Evidence::Ranking(ranking);
     let checked = crate::proof::check::check(model, &cert, &[n], solver, stop)?;
     match checked.first() {
         Some(c) if c.accepted() => Ok(Ok(cert)),

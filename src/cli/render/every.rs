@@ -43,7 +43,7 @@ fn plural(k: usize) -> &'static str {
 
 /// How a proof for every n was made, for JSON's `how`.
 fn how(c: &crate::cert::Certificate) -> String {
-    if c.ranking.is_some() {
+    if c.ranking().is_some() {
         "ranking proof over a quantified invariant".into()
     } else {
         c.engine.clone()
@@ -66,7 +66,7 @@ fn answer_text(e: &EveryN, assuming: &[String]) -> String {
             };
             let k = certificate.lemmas.len();
             let clauses = format!("a quantified invariant of {k} clause{}", plural(k));
-            match &certificate.ranking {
+            match certificate.ranking() {
                 Some(r) => format!(
                     "holds for every n (ranking proof, cutoff {cutoff}: {} phase{} of the property's process over {clauses}, checked at sizes 1..{cutoff}{vacuous}; {seconds:.2}s)",
                     r.phases.len(),

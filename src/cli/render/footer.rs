@@ -134,7 +134,7 @@ fn certificate_lines(run: &Run) -> String {
     };
     // Ranking proofs come one per size: one line per property for all of them.
     let mut ranked: Vec<(String, Vec<usize>)> = Vec::new();
-    for c in run.certificates.iter().filter(|c| c.ranking.is_some()) {
+    for c in run.certificates.iter().filter(|c| c.ranking().is_some()) {
         let name = c.liveness.as_ref().map_or(String::new(), |l| l.0.clone());
         let sizes = proved_by(c);
         match ranked.iter_mut().find(|r| r.0 == name) {
@@ -149,7 +149,7 @@ fn certificate_lines(run: &Run) -> String {
             sizes_phrase(&sizes)
         ));
     }
-    for c in run.certificates.iter().filter(|c| c.ranking.is_none()) {
+    for c in run.certificates.iter().filter(|c| c.ranking().is_none()) {
         let proved = proved_by(c);
         if !proved.is_empty() {
             out.push_str(&format!(
@@ -170,8 +170,8 @@ fn certificate_lines(run: &Run) -> String {
                     _ => String::new(),
                 },
                 c.engine,
-                if c.induction > 1 {
-                    format!(", {}-inductive", c.induction)
+                if c.induction() > 1 {
+                    format!(", {}-inductive", c.induction())
                 } else {
                     String::new()
                 }

@@ -106,14 +106,14 @@ pub(super) fn row(m: &Model, r: &SizeReport, p: &PropResult) -> Row {
             engine,
             certificate,
         }) => Some(ProofDoc {
-            how: if certificate.ranking.is_some() {
+            how: if certificate.ranking().is_some() {
                 "ranking over an inductive invariant, checked".into()
             } else {
                 "inductive invariant, checked".into()
             },
             engine: Some(engine.to_string()),
             lemmas: Some(certificate.lemmas.len()),
-            induction: Some(certificate.induction),
+            induction: Some(certificate.induction()),
         }),
         _ => None,
     };

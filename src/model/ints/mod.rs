@@ -1,5 +1,8 @@
 //! Cubicle's `int`, made finite, in one room. A model's ints are read in one of these
-//! ways, decided when it is loaded (`Model::int_mode`):
+//! ways: `literal` and `window` are decided when it is loaded (`lang::check::ints`
+//! rewrites literal ints, the loader sets `Model::int_window`); `ranked` and
+//! `abstracted` are decided on the model an engine is handed, which after the
+//! reduction to what was asked (`model::reduce`) has other cells than the one loaded:
 //! - `literal`: ints that only ever hold literals (and are compared with literals and
 //!   copied) become a finite enumeration of their values, read exactly at every size;
 //! - `window`: otherwise every int ranges over a window `lo..hi`, leaving it is the

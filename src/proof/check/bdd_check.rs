@@ -56,8 +56,8 @@ pub(super) fn applies(
     lemmas: &[usize],
     counting: &dyn Fn(usize) -> bool,
 ) -> bool {
-    cert.induction == 1
-        && !cert.simple_path
+    cert.induction() == 1
+        && !cert.simple_path()
         && lemmas.iter().any(|&i| cert.lemmas[i].bdd.is_some())
         && lemmas.iter().all(|&i| {
             let l = &cert.lemmas[i];
@@ -179,14 +179,14 @@ impl<'a> Check<'a> {
         let mut above = vec![0usize; cells];
         let slot_of = |name: &str| self.slots.get(name).copied();
         let mut edges = std::collections::HashSet::new();
-        for node in &self.cert.nodes {
+        for node in self.cert.nodes() {
             let Some(a) = slot_of(&node.cell) else {
                 continue;
             };
             for child in [node.then, node.else_].into_iter().filter_map(BddRef::node) {
                 let Some(b) = self
                     .cert
-                    .nodes
+                    .nodes()
                     .get(child - 1)
                     .and_then(|c| slot_of(&c.cell))
                 else {
@@ -423,13 +423,13 @@ impl<'a> Check<'a> {
                 continue;
             }
             todo.push(id);
-            let n = &self.cert.nodes[id - 1];
+            let n = &self.cert.nodes()[id - 1];
             need.extend(n.then.node());
             need.extend(n.else_.node());
         }
         todo.sort_unstable();
         for id in todo {
-            let n = self.cert.nodes[id - 1].clone();
+            let n = self.cert.nodes()[id - 1].clone();
             let Some(&s) = self.slots.get(&n.cell) else {
                 return Ok(Err(format!(
                     "node {id} reads cell `{}`, which the instance of size {} lacks",

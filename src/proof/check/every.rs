@@ -48,7 +48,7 @@ fn ranking_cutoff(
     frag: &crate::proof::cutoff::Fragment,
     c: usize,
 ) -> Result<usize, String> {
-    if cert.ranking.is_none() {
+    if cert.ranking().is_none() {
         return Ok(c);
     }
     super::rank::every_cutoff(model, cert, frag)
@@ -82,7 +82,7 @@ pub fn check_every(
             )));
         }
     };
-    if cert.induction != 1 {
+    if cert.induction() != 1 {
         return Ok(refuse(
             "a claim for every size needs an inductive invariant (`induction 1`)".into(),
         ));

@@ -389,7 +389,7 @@ fn check_here(
     stop: &Stop,
     method: Method,
 ) -> Result<Vec<SizeCheck>, String> {
-    if cert.ranking.is_some() {
+    if cert.ranking().is_some() {
         return rank::check(model, cert, sizes, solver, stop);
     }
     let (m, lemma_props, counts) = with_lemmas(model, cert)?;
@@ -504,7 +504,7 @@ fn check_size(
     solver: SolverKind,
     stop: &Stop,
 ) -> Result<(Vec<String>, Vec<String>), String> {
-    let k = cert.induction;
+    let k = cert.induction();
     let mut q = SizeQueries::new(m, original, cert, n, lemmas, counts, solver, stop)?;
     q.initiation();
     let first = q.consecution_targets(m, n);
@@ -561,7 +561,7 @@ impl<'a> SizeQueries<'a> {
         solver: SolverKind,
         stop: &'a Stop,
     ) -> Result<SizeQueries<'a>, String> {
-        let k = cert.induction;
+        let k = cert.induction();
         let mut u = Unroller::new(m, n, Encoding::OneHot);
         for _ in 0..k {
             u.add_step();
@@ -576,7 +576,7 @@ impl<'a> SizeQueries<'a> {
         for j in 0..=k {
             let mut cs = Vec::new();
             let mut bad = Vec::new();
-            let mut diagram = Diagram::new(&u, &cert.nodes);
+            let mut diagram = Diagram::new(&u, cert.nodes());
             for &(p, special) in lemmas {
                 if let Some(r) = cert.lemmas[p - base].bdd {
                     match diagram.lit(&mut u, j, r) {
@@ -623,7 +623,7 @@ impl<'a> SizeQueries<'a> {
                 path.push(-u.idle(j));
             }
         }
-        if cert.simple_path {
+        if cert.simple_path() {
             path.extend(simple_path(&mut u, k));
         }
         Ok(SizeQueries {
@@ -669,7 +669,7 @@ impl<'a> SizeQueries<'a> {
 
     /// Initial states (and the first k-1 steps of every run) satisfy Inv.
     fn initiation(&mut self) {
-        let k = self.cert.induction;
+        let k = self.cert.induction();
         for j in 0..k.min(self.inv.len()) {
             let a = [self.u.init_ok, -self.inv[j]];
             let what = if j == 0 {
@@ -689,7 +689,7 @@ impl<'a> SizeQueries<'a> {
     /// from Inv violating a lemma at some tuple of distinct processes is a renaming of
     /// one violating it at the tuple 1..k: that tuple is the one asked.
     fn consecution_targets(&mut self, m: &Model, n: usize) -> Vec<Lit> {
-        let k = self.cert.induction;
+        let k = self.cert.induction();
         // A diagram names cells, not processes: with one, Inv is not closed under
         // renaming.
         let diagrams = self.cert.lemmas.iter().any(|l| l.bdd.is_some());
@@ -729,7 +729,7 @@ impl<'a> SizeQueries<'a> {
 
     /// Inv ∧ T ⇒ Inv′, one lemma's violation at a time, up to the first failure.
     fn consecution(&mut self, first: &[Lit]) {
-        let k = self.cert.induction;
+        let k = self.cert.induction();
         for &v in first {
             // Still assumed: a constant Inv (false, for a model without initial states)
             // is no clause.

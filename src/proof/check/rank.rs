@@ -63,7 +63,7 @@ pub fn every_cutoff(
     cert: &Certificate,
     frag: &Fragment,
 ) -> Result<LiveCutoff, String> {
-    let (Some(r), Some((name, _))) = (&cert.ranking, &cert.liveness) else {
+    let (Some(r), Some((name, _))) = (cert.ranking(), &cert.liveness) else {
         return Err("not a ranking proof".into());
     };
     let resp = response::of(model, name)?;
@@ -95,7 +95,7 @@ pub fn check(
     solver: SolverKind,
     stop: &Stop,
 ) -> Result<Vec<SizeCheck>, String> {
-    let r = cert.ranking.as_ref().expect("a ranking certificate");
+    let r = cert.ranking().expect("a ranking certificate");
     let Some((name, fair)) = &cert.liveness else {
         return Err("a ranking proof needs a `liveness` line".into());
     };
