@@ -8,7 +8,7 @@
 
 use crate::ltl::formula::{Formula, eval_lasso, from_ir};
 use crate::model::eval::{self, Step};
-use crate::model::instance::{Instance, State};
+use crate::model::instance::{Instance, State, last_state};
 use crate::model::ir::{Expr, Model};
 use crate::schema::{StepDoc, TraceDoc};
 use crate::trace::{
@@ -65,7 +65,7 @@ impl Lasso {
             return Err("the cycle starts after the last state".into());
         }
         let states = replay_steps(&inst, &self.init, &self.steps)?;
-        let last = states.last().unwrap();
+        let last = last_state(&states);
         // The positions of the infinite word: without the closing repetition.
         let positions = if self.is_deadlock() {
             if !eval::is_deadlock(&inst, last) {

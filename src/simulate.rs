@@ -16,7 +16,7 @@
 
 use crate::model::eval::{self, Fire, Step};
 use crate::model::init::{for_each_initial, for_each_initial_shuffled};
-use crate::model::instance::{Instance, State};
+use crate::model::instance::{Instance, State, last_state};
 use crate::model::ir::Model;
 pub use crate::model::rng::SplitMix64;
 use crate::trace::{RangeSite, Trace, Violation};
@@ -191,7 +191,7 @@ pub fn simulate(model: &Model, n: usize, opts: &SimOptions) -> Simulation {
     }
     let instances = eval::transition_instances(&inst);
     loop {
-        let st = sim.states.last().unwrap().clone();
+        let st = last_state(&sim.states).clone();
         if let Some(v) = check_state(&inst, &st, &props) {
             sim.end = match v {
                 Violation::Unsafe { .. } => End::Unsafe,

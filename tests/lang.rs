@@ -1130,4 +1130,13 @@ fn errors_suggest_the_fix() {
         "{base}ltl live (i) {{ G (A[i] = Want -> <> A[i] = Crit) }}\n"
     ));
     assert!(r.contains("write `F f`"), "{r}");
+    // A `case` without `_`: the help names the cell a default branch would keep.
+    let (_, _, r) = err(&format!(
+        "{base}transition t (i)\n{{ A[i] := case | i = Serving : Crit; }}\n"
+    ));
+    assert!(r.contains("e.g. `| _ : A[i]` to keep it"), "{r}");
+    let (_, _, r) = err(&format!(
+        "{base}transition t (i)\n{{ Serving := case | A[i] = Crit : i; }}\n"
+    ));
+    assert!(r.contains("e.g. `| _ : Serving` to keep it"), "{r}");
 }

@@ -180,6 +180,14 @@ fn certify_rejects_tampered_certificates() {
     let (code, _, err) = nfold(&["certify", "families/mutex.cub", &p]);
     assert_eq!(code, 2);
     assert!(err.contains("bad.cert:2:1: error:"), "{err}");
+    // A diagram node refers only to the nodes before it: no cycle to follow.
+    let p = write("loop.cert", "sizes 1..2\nnode 1 Sem 0 0 1 F\n");
+    let (code, _, err) = nfold(&["certify", "families/mutex.cub", &p]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("loop.cert:2:1: error: node 1 refers to node 1, which is not before it"),
+        "{err}"
+    );
     // A lemma that is not a formula of the model is named.
     let p = write(
         "name.cert",

@@ -444,9 +444,17 @@ impl BddEngine {
             }
         ));
         f.proved = out.proved.clone();
-        let fair = out.sets.last().unwrap().clone();
+        let fair = out
+            .sets
+            .last()
+            .expect("the rounds start from the valid states")
+            .clone();
         for &w in &out.failing {
-            let iw = &widths.iter().find(|x| x.0 == w).unwrap().1;
+            let iw = &widths
+                .iter()
+                .find(|x| x.0 == w)
+                .expect("a failing width is one the rounds were asked about")
+                .1;
             let l = bdd!(witness::lasso(
                 sys, p.model, k, p.fair, w, iw, &fair, budget
             ));
@@ -526,7 +534,12 @@ impl BddEngine {
         sets: &[F],
         f: &mut Found,
     ) -> Result<R<()>, String> {
-        let top = f.proved.iter().map(|x| x.1).max().unwrap();
+        let top = f
+            .proved
+            .iter()
+            .map(|x| x.1)
+            .max()
+            .expect("certify is only called with widths proved");
         let prod = Product::build(p.model, k, p.fair, Variant::Klive(top))?;
         let t0 = Instant::now();
         let mut ex = export::Exporter::new(sys);
@@ -540,7 +553,7 @@ impl BddEngine {
         };
         let nodes = std::mem::take(&mut ex.nodes);
         let count = nodes.len();
-        let (lo, hi) = (widths[0], *widths.last().unwrap());
+        let (lo, hi) = (widths[0], widths[widths.len() - 1]);
         let pp = Problem::new(&prod.model, lo, hi, vec![0]);
         let name = finish::key_name(&prod.model, PropId::Unsafe(0));
         let (cert, checks) = finish::certify_diagrams(

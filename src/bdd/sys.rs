@@ -529,7 +529,9 @@ impl<'m> Sys<'m> {
         for (b, &v) in self.bits.iter().zip(values) {
             let code = if b.lit < 0 { !v } else { v };
             if let StateVar::Cell(_) = b.of {
-                *out.get_mut(&b.of).unwrap() += (code as i64) << b.bit;
+                *out.get_mut(&b.of)
+                    .expect("every cell was given its lowest value above") +=
+                    (code as i64) << b.bit;
             } else {
                 out.insert(b.of, code as i64);
             }
@@ -687,7 +689,9 @@ impl Eval {
             } else if pending.is_empty() {
                 let mut acc = sys.tt();
                 for &i in &ins {
-                    let f = self.known(sys, i.unsigned_abs(), sel).unwrap();
+                    let f = self
+                        .known(sys, i.unsigned_abs(), sel)
+                        .expect("no input was pending: each is known");
                     let f = if i < 0 { f.not()? } else { f };
                     acc = acc.and(&f)?;
                     if !acc.satisfiable() {

@@ -32,6 +32,15 @@ struct Run {
     steps: Vec<usize>,
 }
 
+impl Run {
+    /// The state it ends in: a run holds at least its initial state.
+    fn last(&self) -> &[bool] {
+        self.states
+            .last()
+            .expect("a run holds at least its initial state")
+    }
+}
+
 /// How many count steps the walk takes looking for a repeated state before it asks,
 /// after each count, for a cycle through the state reached (a backward fixpoint).
 const EXPLICIT_SEGMENTS: usize = 64;
@@ -55,14 +64,14 @@ fn step_into(sys: &mut Sys, s: &[bool], target: &F, count: bool) -> R<Option<(us
 /// ring 0 the target) to ring 0; `count_too`: the rings were built through count steps
 /// as well.
 fn walk_down(sys: &mut Sys, run: &mut Run, rings: &[F], count_too: bool) -> R<()> {
-    let here = sys.state(run.states.last().unwrap())?;
+    let here = sys.state(run.last())?;
     let Some(mut i) =
         (0..rings.len()).find(|&i| here.and(&rings[i]).is_ok_and(|x| x.satisfiable()))
     else {
         return Err(Stop::Limit);
     };
     while i > 0 {
-        let s = run.states.last().unwrap().clone();
+        let s = run.last().to_vec();
         let mut next = step_into(sys, &s, &rings[i - 1], false)?;
         if next.is_none() && count_too {
             next = step_into(sys, &s, &rings[i - 1], true)?;
@@ -92,7 +101,7 @@ fn lasso_run(sys: &mut Sys, init: &F, fair: &F, budget: &Budget) -> R<Option<Run
     for segment in 0..MAX_SEGMENTS {
         budget.poll()?;
         walk_down(sys, &mut run, &rings, false)?;
-        let s = run.states.last().unwrap().clone();
+        let s = run.last().to_vec();
         let (t, n) = step_into(sys, &s, fair, true)?.ok_or(Stop::Limit)?;
         run.steps.push(t);
         run.states.push(n.clone());
@@ -114,7 +123,7 @@ fn lasso_run(sys: &mut Sys, init: &F, fair: &F, budget: &Budget) -> R<Option<Run
             continue;
         }
         walk_down(sys, &mut run, &to_rings, true)?;
-        let s = run.states.last().unwrap().clone();
+        let s = run.last().to_vec();
         let (t, m) = step_into(sys, &s, &back, true)?.ok_or(Stop::Limit)?;
         run.steps.push(t);
         run.states.push(m);

@@ -338,10 +338,9 @@ impl BddNode {
         let then = BddRef::parse(t[k - 2])?;
         let else_ = BddRef::parse(t[k - 1])?;
         for r in [then, else_] {
-            if r.node().is_some_and(|c| c >= id) {
+            if let Some(c) = r.node().filter(|&c| c >= id) {
                 return Err(format!(
-                    "node {id} refers to node {}, which is not before it",
-                    r.node().unwrap()
+                    "node {id} refers to node {c}, which is not before it"
                 ));
             }
         }

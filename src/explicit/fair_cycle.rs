@@ -100,20 +100,22 @@ impl<'a> Graph<'a> {
 
     /// The processes disabled in system state `s` (expanding it).
     fn disabled(&mut self, s: u32) -> Option<u64> {
-        if self.sys_succ[s as usize].is_none() {
-            let (succ, _) = eval::successors(self.inst, &self.sys[s as usize]);
-            let mut enabled = 0u64;
-            let mut out = Vec::with_capacity(succ.len());
-            for (step, next) in succ {
-                let pr = step.params.first().copied().unwrap_or(0).max(0) as u32;
-                if pr > 0 {
-                    enabled |= 1 << (pr - 1);
-                }
-                out.push((self.sys_id(&next)?, pr));
-            }
-            self.sys_succ[s as usize] = Some((out, full_mask(self.inst.n) & !enabled));
+        if let Some((_, disabled)) = self.sys_succ[s as usize] {
+            return Some(disabled);
         }
-        Some(self.sys_succ[s as usize].as_ref().unwrap().1)
+        let (succ, _) = eval::successors(self.inst, &self.sys[s as usize]);
+        let mut enabled = 0u64;
+        let mut out = Vec::with_capacity(succ.len());
+        for (step, next) in succ {
+            let pr = step.params.first().copied().unwrap_or(0).max(0) as u32;
+            if pr > 0 {
+                enabled |= 1 << (pr - 1);
+            }
+            out.push((self.sys_id(&next)?, pr));
+        }
+        let disabled = full_mask(self.inst.n) & !enabled;
+        self.sys_succ[s as usize] = Some((out, disabled));
+        Some(disabled)
     }
 
     /// The successors of node `v` (expanding it).
@@ -123,7 +125,11 @@ impl<'a> Graph<'a> {
         }
         let (s, q) = self.nodes[v as usize];
         self.disabled(s)?;
-        let sys_succ = self.sys_succ[s as usize].as_ref().unwrap().0.clone();
+        let sys_succ = self.sys_succ[s as usize]
+            .as_ref()
+            .expect("disabled() expanded the state")
+            .0
+            .clone();
         let mut out = Vec::new();
         for (k, &(s2, _)) in sys_succ.iter().enumerate() {
             let letter = self.letter[s2 as usize];
@@ -141,7 +147,11 @@ impl<'a> Graph<'a> {
     /// The executing process of step k from node v (v expanded).
     fn process(&self, v: u32, k: u32) -> u32 {
         let s = self.nodes[v as usize].0;
-        self.sys_succ[s as usize].as_ref().unwrap().0[k as usize].1
+        self.sys_succ[s as usize]
+            .as_ref()
+            .expect("the caller expanded v")
+            .0[k as usize]
+            .1
     }
 
     /// Whether the graph has outgrown the limits (`MIN_GRAPH`).

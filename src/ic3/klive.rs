@@ -90,7 +90,7 @@ impl Count<'_> {
     /// stopped it (or it gave no invariant).
     fn round(&mut self, k: usize) -> Result<bool, String> {
         let prod = Product::build(self.p.model, self.prop, self.p.fair, Variant::Klive(k))?;
-        let (lo, hi) = (self.open[0], *self.open.last().unwrap());
+        let (lo, hi) = (self.open[0], self.open[self.open.len() - 1]);
         let mut ts = Transys::new(&prod.model, lo, hi, Encoding::Binary);
         let sym = self.engine.symmetry && prod.model.is_symmetric() && hi > 1;
         let seeds: Vec<Lemma> = self
@@ -424,7 +424,7 @@ impl Ic3Engine {
         let prod = Product::build(p.model, prop, p.fair, Variant::Klive(top))?;
         let mut widths: Vec<usize> = proved.iter().flat_map(|g| g.widths.clone()).collect();
         widths.sort_unstable();
-        let (lo, hi) = (widths[0], *widths.last().unwrap());
+        let (lo, hi) = (widths[0], widths[widths.len() - 1]);
         let ts = Transys::new(&prod.model, lo, hi, Encoding::Binary);
         let rounds = prod.model.vars.len() - 1;
         let lemmas = product_lemmas(proved, &ts, rounds, (lo, hi));

@@ -77,7 +77,11 @@ const KEYWORDS: &[(&str, Kw)] = &[
 
 impl Kw {
     pub fn text(self) -> &'static str {
-        KEYWORDS.iter().find(|(_, k)| *k == self).unwrap().0
+        KEYWORDS
+            .iter()
+            .find(|(_, k)| *k == self)
+            .expect("every keyword is in KEYWORDS")
+            .0
     }
 }
 
@@ -431,7 +435,10 @@ pub fn lex(src: &str) -> Result<Vec<Token>, Diagnostic> {
                 pos += len;
             }
             Err(()) => {
-                let c = rest.chars().next().unwrap();
+                let c = rest
+                    .chars()
+                    .next()
+                    .expect("the end of the text returned above: rest is not empty");
                 let d = Diagnostic::error(
                     Span::new(pos, pos + c.len_utf8()),
                     format!("unexpected character `{}`", escape_char(c)),

@@ -11,7 +11,7 @@ use super::product::{Origin, Product};
 use crate::lasso::Lasso;
 use crate::model::canon::Symmetry;
 use crate::model::eval::{self, Fire, Miss, Step};
-use crate::model::instance::{Instance, State};
+use crate::model::instance::{Instance, State, last_state};
 use crate::model::ir::{Model, Ty};
 use crate::trace::{RangeSite, Trace, Violation, ltl_atoms_error};
 
@@ -63,7 +63,7 @@ fn split(model: &Model, prod: &Product, t: &Trace) -> Result<Decoded, String> {
     for (k, step) in t.steps.iter().enumerate() {
         match prod.origin.get(step.trans) {
             Some(Origin::Step(tr)) => {
-                let (from, to) = (states.last().unwrap().clone(), project(&pstates[k + 1]));
+                let (from, to) = (last_state(&states).clone(), project(&pstates[k + 1]));
                 let choices = eval::step_choices(&inst, &from, *tr, &step.params, &to).map_err(
                     |m| match m {
                         Miss::NotASuccessor => "a product step is no step of the model",
@@ -234,7 +234,7 @@ pub fn decode_trace(model: &Model, prod: &Product, t: &Trace) -> Result<Trace, S
     let inst_w = |w| Instance::new(model, w);
     let d = split(model, prod, t)?;
     let inst = inst_w(d.size);
-    let last = d.states.last().unwrap();
+    let last = last_state(&d.states);
     let violation = match &t.violation {
         Violation::Range {
             site: RangeSite::Init,

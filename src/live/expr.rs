@@ -24,19 +24,19 @@ pub(super) fn span() -> Span {
     Span::new(0, 0)
 }
 
-pub(super) fn and(mut xs: Vec<Expr>) -> Expr {
-    match xs.len() {
-        0 => Expr::tt(),
-        1 => xs.pop().unwrap(),
-        _ => Expr::And(xs),
+pub(super) fn and(xs: Vec<Expr>) -> Expr {
+    match <[Expr; 1]>::try_from(xs) {
+        Ok([x]) => x,
+        Err(xs) if xs.is_empty() => Expr::tt(),
+        Err(xs) => Expr::And(xs),
     }
 }
 
-pub(super) fn or(mut xs: Vec<Expr>) -> Expr {
-    match xs.len() {
-        0 => Expr::Const(0, Ty::Bool),
-        1 => xs.pop().unwrap(),
-        _ => Expr::Or(xs),
+pub(super) fn or(xs: Vec<Expr>) -> Expr {
+    match <[Expr; 1]>::try_from(xs) {
+        Ok([x]) => x,
+        Err(xs) if xs.is_empty() => Expr::Const(0, Ty::Bool),
+        Err(xs) => Expr::Or(xs),
     }
 }
 

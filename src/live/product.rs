@@ -278,12 +278,11 @@ impl Builder<'_> {
             acc.extend(self.accepting());
             ups.push(self.set(acc_var, or(acc)));
         }
-        if self.v.seen.is_some() {
+        if let Some(seen) = self.v.seen {
             ups.push(self.set_seen(scope, |b, j, scope| {
                 if stutter {
                     return Expr::tt();
                 }
-                let seen = b.v.seen.unwrap();
                 let mut parts = Vec::new();
                 if let Some(i) = executing {
                     parts.push(eq(Expr::Local(j), Expr::Local(i)));
@@ -362,7 +361,11 @@ impl Builder<'_> {
     }
 
     fn save(&self, m: &Model) -> Transition {
-        let (saved, q_saved) = (self.v.saved.unwrap(), self.v.q_saved.unwrap());
+        let (saved, q_saved) = self
+            .v
+            .saved
+            .zip(self.v.q_saved)
+            .expect("the loop-closing product saves a state");
         let mut scope = Scope {
             locals: Vec::new(),
             prefix: &self.prefix,
@@ -419,7 +422,7 @@ impl Builder<'_> {
 
     /// k-liveness: count a completed round (and begin the next) while below k.
     fn count(&self) -> Transition {
-        let (k_var, k, k_ty) = self.v.count.unwrap();
+        let (k_var, k, k_ty) = self.v.count.expect("the k-liveness product counts rounds");
         let mut scope = Scope {
             locals: Vec::new(),
             prefix: &self.prefix,
@@ -481,7 +484,10 @@ impl Builder<'_> {
     fn closed(&self, m: &Model, saved: VarId, scope: &mut Scope) -> Vec<Expr> {
         let mut parts = vec![read(saved)];
         parts.extend(self.round_done(scope));
-        parts.push(eq(read(self.v.q), read(self.v.q_saved.unwrap())));
+        parts.push(eq(
+            read(self.v.q),
+            read(self.v.q_saved.expect("q_saved is made with saved")),
+        ));
         for &(v, s) in &self.v.shadows {
             let bs = self.binders(m, v, scope);
             let idx: Vec<Expr> = bs.iter().map(|b| Expr::Local(b.0)).collect();

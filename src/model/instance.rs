@@ -7,6 +7,11 @@ use super::ir::*;
 /// A state, unpacked: one value per slot.
 pub type State = Vec<i64>;
 
+/// The state a run ends in: every run holds at least its initial state.
+pub fn last_state(run: &[State]) -> &State {
+    run.last().expect("a run holds at least its initial state")
+}
+
 /// Where a variable's cells start and how its indices map to slots.
 #[derive(Clone, Debug)]
 pub struct VarLayout {

@@ -218,15 +218,14 @@ impl Expr {
         let mut body = body;
         let dom = match dom {
             Domain::Procs { except } => {
-                let (names, mut terms): (Vec<Expr>, Vec<Expr>) = except
+                let (names, terms): (Vec<Expr>, Vec<Expr>) = except
                     .into_iter()
                     .partition(|x| matches!(x, Expr::Local(_)));
                 if !terms.is_empty() {
                     let eq = |x| Expr::Cmp(CmpOp::Eq, Box::new(Expr::Local(var)), Box::new(x));
-                    let skip = if terms.len() == 1 {
-                        eq(terms.pop().unwrap())
-                    } else {
-                        Expr::Or(terms.into_iter().map(eq).collect())
+                    let skip = match <[Expr; 1]>::try_from(terms) {
+                        Ok([one]) => eq(one),
+                        Err(terms) => Expr::Or(terms.into_iter().map(eq).collect()),
                     };
                     body = if forall {
                         Expr::Or(vec![skip, body])

@@ -275,7 +275,7 @@ impl<'a> Search<'a> {
         let other = ["j", "k", "l", "m", "x", "y"]
             .into_iter()
             .find(|o| *o != var)
-            .unwrap()
+            .expect("six names: one differs from the variable")
             .to_string();
         let mut u = Unroller::new(m, n, Encoding::Binary);
         u.add_step();
@@ -497,8 +497,12 @@ impl<'a> Search<'a> {
         }
         for (v, w) in &pairs {
             let (a, b) = (
-                seen.iter().position(|x| x == v).unwrap(),
-                seen.iter().position(|x| x == w).unwrap(),
+                seen.iter()
+                    .position(|x| x == v)
+                    .expect("every listed state was visited"),
+                seen.iter()
+                    .position(|x| x == w)
+                    .expect("every listed state was visited"),
             );
             edges.entry(a).or_default().push(b);
         }

@@ -122,7 +122,10 @@ pub(super) fn widen(
     let mut notes: Vec<String> = Vec::new();
     loop {
         let left = leaving(&run.reports);
-        if left.is_empty() || ctl.sat_stop().now() {
+        let (Some(&smallest), Some(&largest)) = (left.first(), left.last()) else {
+            break;
+        };
+        if ctl.sat_stop().now() {
             break;
         }
         let sides = crossed(&run.reports, &left, window);
@@ -141,8 +144,8 @@ pub(super) fn widen(
         }
         let p = Problem {
             model: &m,
-            min: left[0],
-            max: *left.last().unwrap(),
+            min: smallest,
+            max: largest,
             ..problem.clone()
         };
         let heading = format!(

@@ -10,7 +10,7 @@ mod table;
 mod text;
 
 use crate::model::eval::{self, Fire, Step};
-use crate::model::instance::{Instance, State};
+use crate::model::instance::{Instance, State, last_state};
 use crate::model::ir::Model;
 
 pub use json::{
@@ -117,7 +117,7 @@ impl Trace {
             (_, Err(e)) => return Err(format!("evaluating init on the first state: {e}")),
         }
         let states = replay_steps(&inst, &self.init, &self.steps)?;
-        let last = states.last().unwrap();
+        let last = last_state(&states);
         match &self.violation {
             Violation::Unsafe { prop, tuple } => {
                 let u = &model.unsafes[*prop];
@@ -209,7 +209,7 @@ pub fn ltl_atoms_error(
 pub fn replay_steps(inst: &Instance, init: &[i64], steps: &[Step]) -> Result<Vec<State>, String> {
     let mut states = vec![init.to_vec()];
     for (k, step) in steps.iter().enumerate() {
-        let last = states.last().unwrap();
+        let last = last_state(&states);
         match eval::apply(inst, last, step) {
             Ok(Some(next)) => states.push(next),
             Ok(None) => {

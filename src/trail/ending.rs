@@ -5,7 +5,7 @@
 use super::{Kind, Trail};
 use crate::lasso::Lasso;
 use crate::model::eval::{self, Fire, Step};
-use crate::model::instance::{Instance, State};
+use crate::model::instance::{Instance, State, last_state};
 use crate::model::ir::Model;
 use crate::trace::{self, RangeSite, Trace, Violation};
 
@@ -59,7 +59,7 @@ pub(super) fn ending(
     steps: &[Step],
     states: &[State],
 ) -> Result<Ending, String> {
-    let last = states.last().unwrap();
+    let last = last_state(states);
     let make = |violation: Violation| Trace {
         size: inst.n,
         init: states[0].clone(),

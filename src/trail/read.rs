@@ -148,7 +148,7 @@ fn from_check_doc(file: &str, text: &str, pick: &Pick) -> Result<Trail, String> 
         };
         return Err(format!("{file}: error: {why}"));
     }
-    let (n, property, process, t) = found.pop().unwrap();
+    let (n, property, process, t) = found.pop().expect("exactly one counterexample is left");
     Ok(Trail {
         file: file.to_string(),
         model: Some(doc.model),

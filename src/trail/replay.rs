@@ -6,7 +6,7 @@ use super::ending::{Ending, ending};
 use super::{Kind, StepDoc, Trail};
 use crate::lang::print::expr_text;
 use crate::model::eval::{self, Fire, Step};
-use crate::model::instance::{Instance, State};
+use crate::model::instance::{Instance, State, last_state};
 use crate::model::ir::{Expr, Model, Transition};
 use crate::trace;
 use std::collections::BTreeMap;
@@ -328,7 +328,7 @@ pub fn replay(model: &Model, trail: &Trail) -> Replay {
     }
     out.states.push(init);
     for (k, rs) in trail.trace.steps.iter().enumerate() {
-        let st = out.states.last().unwrap();
+        let st = last_state(&out.states);
         match replay_step(&inst, st, rs, k + 1) {
             Ok((step, next)) => {
                 out.steps.push(step);

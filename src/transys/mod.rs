@@ -180,7 +180,7 @@ impl<'m> Transys<'m> {
         }
         let (init_val, init_err) = sym.combine(&items, true);
         let mut parts = vec![init_val, -init_err];
-        let a = sym.agg.unwrap();
+        let a = sym.agg.expect("Transys::sym always sets the aggregate");
         for (s, slot) in sym.inst.slots.iter().enumerate() {
             let var = &model.vars[slot.var];
             let t = sym.frame.term(sym.c, sym.inst, s);

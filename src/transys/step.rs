@@ -311,7 +311,7 @@ fn store(sym: &mut Symbolic, env: &mut [i64], u: &Update, e: &Expr, fx: &mut Eff
     let Ok(()) = inst.for_each_binding(u, env, |env, binders, cur| {
         // A bound index ranges over the cells existing at the width.
         let bind_ok = {
-            let a = sym.agg.unwrap();
+            let a = sym.agg.expect("Transys::sym always sets the aggregate");
             let ok: Vec<Lit> = binders
                 .iter()
                 .zip(cur)
@@ -368,7 +368,10 @@ fn choose_any(
     let mut pending = TRUE;
     let mut any_errs = Vec::new();
     for j in 1..=sym.inst.n as i64 {
-        let present = sym.agg.unwrap().present_above(j, sym.floor);
+        let present = sym
+            .agg
+            .expect("Transys::sym always sets the aggregate")
+            .present_above(j, sym.floor);
         env[var] = j;
         let saved = sym.floor;
         sym.floor = sym.floor.max(j as usize);

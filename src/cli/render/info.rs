@@ -132,8 +132,7 @@ fn types(m: &Model) -> String {
         }
     }
     for (k, r) in m.ranges.iter().enumerate() {
-        if m.int_window.as_ref().is_some_and(|w| w.range == k) {
-            let w = m.int_window.as_ref().unwrap();
+        if let Some(w) = m.int_window.as_ref().filter(|w| w.range == k) {
             out.push_str(&format!(
                 "  int = {} (the window; leaving it is `int_bound`)\n",
                 w.text()

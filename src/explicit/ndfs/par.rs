@@ -219,7 +219,7 @@ impl Lassos<'_, '_> {
             Err(e) => return Found::Lasso(Err(e)),
         };
         let w = self.x.w;
-        let last = refs.last().unwrap();
+        let last = refs.last().expect("a stem holds at least its first node");
         let start = (last[..w].to_vec(), last[w]);
         let (g, tarjan) = (self.g, self.tarjan);
         let mut key = vec![0; g.layout.len()];
@@ -282,7 +282,7 @@ impl Lassos<'_, '_> {
         let init = init.ok_or_else(|| lost("no initial state of the stem's first node"))?;
         let mut recs = vec![[&init[..], &[q0, ROOT]].concat()];
         for (state, q) in &nodes[1..] {
-            let cur = recs.last().unwrap();
+            let cur = recs.last().expect("recs starts with the initial record");
             let (words, cq) = (cur[..w].to_vec(), cur[w] as usize);
             let mut st = vec![0; self.inst.slots.len()];
             self.inst.unpack(&words, &mut st);

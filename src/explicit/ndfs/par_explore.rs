@@ -538,12 +538,18 @@ pub(super) fn explore<'a>(
                 })
             })
             .collect();
-        hs.into_iter().map(|h| h.join().unwrap()).collect()
+        hs.into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
     });
     match s.halt.load(Ordering::Relaxed) {
         FAULT => return Err(Stopped::Fault),
         LIMIT => {
-            let l = s.limit.lock().unwrap().unwrap();
+            let l = s
+                .limit
+                .lock()
+                .unwrap()
+                .expect("halt is LIMIT only once stop() recorded the limit");
             return Err(Stopped::Limit(
                 l,
                 s.count.load(Ordering::Relaxed) as usize,

@@ -134,7 +134,11 @@ impl<'g> Tarjan<'g> {
                     self.nl[u.v as usize][1] = lv;
                 }
                 if lv == self.nl[v as usize][0] {
-                    let at = self.stack.iter().rposition(|&x| x == v).unwrap();
+                    let at = self
+                        .stack
+                        .iter()
+                        .rposition(|&x| x == v)
+                        .expect("a component's root is on the Tarjan stack");
                     let members = self.stack.split_off(at);
                     let c = self.components;
                     self.components += 1;

@@ -351,9 +351,15 @@ impl<'a> Scc<'a> {
         });
         let enabled = self.expand(rec)?;
         if self.fair {
-            self.roots.last_mut().unwrap().served = self.all & !enabled;
+            self.roots
+                .last_mut()
+                .expect("the root pushed above is on top")
+                .served = self.all & !enabled;
         }
-        self.stack.last_mut().unwrap().end = self.arena.len();
+        self.stack
+            .last_mut()
+            .expect("the frame pushed above is on top")
+            .end = self.arena.len();
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(self.stack.len());
         Ok(())
@@ -363,8 +369,7 @@ impl<'a> Scc<'a> {
     /// `num` into it.
     fn merge_to(&mut self, num: u64) {
         let n = self.n;
-        while self.roots.last().is_some_and(|r| r.num > num) {
-            let p = self.roots.pop().unwrap();
+        while let Some(p) = self.roots.pop_if(|r| r.num > num) {
             let t = self.roots.last_mut().expect("a live node has a root below");
             t.served |= p.served | p.entry;
             t.accepting |= p.accepting;
@@ -432,9 +437,11 @@ impl<'a> Scc<'a> {
     /// Leave the node on top of the stack; its component is complete when it is the
     /// top root.
     fn leave(&mut self) {
-        let f = self.stack.pop().unwrap();
-        if self.roots.last().is_some_and(|r| r.num == f.num) {
-            let r = self.roots.pop().unwrap();
+        let f = self
+            .stack
+            .pop()
+            .expect("leave is only called with a frame on the stack");
+        if let Some(r) = self.roots.pop_if(|r| r.num == f.num) {
             self.live_num.truncate(r.live);
             if self.pw > 0 {
                 self.live_perm.truncate(r.live * self.n);

@@ -194,7 +194,10 @@ impl Ndfs<'_> {
             generation,
         });
         self.expand(rec)?;
-        self.stack.last_mut().unwrap().end = self.arena.len();
+        self.stack
+            .last_mut()
+            .expect("the frame pushed above is on top")
+            .end = self.arena.len();
         self.stats.max_depth = self.stats.max_depth.max(self.stack.len());
         Ok(())
     }
@@ -245,7 +248,10 @@ impl Ndfs<'_> {
     /// search when it was its last); a first-search frame of an accepting node becomes
     /// the seed of a nested search.
     fn leave(&mut self) {
-        let f = self.stack.pop().unwrap();
+        let f = self
+            .stack
+            .pop()
+            .expect("leave is only called with a frame on the stack");
         if f.red {
             self.arena.truncate(f.start);
             if self.stack.last().is_none_or(|t| !t.red) {

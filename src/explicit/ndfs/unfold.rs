@@ -23,7 +23,7 @@ use crate::model::dead::Dead;
 use crate::model::eval::{self, Fire, Step};
 use crate::model::init::for_each_initial;
 use crate::model::instance::Instance;
-use crate::model::instance::State;
+use crate::model::instance::{State, last_state};
 use crate::trace::{RangeSite, Trace, Violation};
 
 /// `via` of a record with `kw` words of key.
@@ -49,7 +49,7 @@ pub(super) fn real_path(
             continue;
         }
         let (k, c) = ((via >> 32) as usize, (via & 0xFFFF_FFFF) as usize);
-        let (step, mut next) = step_for(x.inst, x.compiled, states.last().unwrap(), k, c)?;
+        let (step, mut next) = step_for(x.inst, x.compiled, last_state(&states), k, c)?;
         x.settle(&mut next);
         let mut expect = vec![0; x.inst.slots.len()];
         x.inst.unpack(&r[..w], &mut expect);
@@ -89,7 +89,7 @@ pub(super) fn range_trace(
         let init = realize_init(x.inst, d, &states[0])?;
         states = fire_all(x.inst, init, &steps)?;
     }
-    let last = states.last().unwrap();
+    let last = last_state(&states);
     let message = match &site {
         RangeSite::Transition { trans, params } => match eval::fire(x.inst, last, *trans, params) {
             Fire::Error(e) if e.is_int_bound() => {
@@ -179,7 +179,7 @@ pub(super) fn build_lasso(
     let (stem_states, stem_steps) = real_path(x, kw, &recs[..=start])?;
     let (frag_states, frag_steps) = real_path(x, kw, &recs[start..])?;
     let t = frag_states[0].clone();
-    let end = frag_states.last().unwrap().clone();
+    let end = last_state(&frag_states).clone();
     if frag_steps.is_empty() {
         return Err("the cycle has no step".into());
     }
@@ -288,7 +288,7 @@ pub(super) fn realize_init(inst: &Instance, dead: &Dead, st: &[i64]) -> Result<S
 fn fire_all(inst: &Instance, init: State, steps: &[Step]) -> Result<Vec<State>, String> {
     let mut states = vec![init];
     for s in steps {
-        let next = match eval::fire(inst, states.last().unwrap(), s.trans, &s.params) {
+        let next = match eval::fire(inst, last_state(&states), s.trans, &s.params) {
             Fire::Enabled(v) => v.into_iter().find(|(c, _)| *c == s.choices).map(|(_, n)| n),
             _ => None,
         };
@@ -307,13 +307,13 @@ pub(super) fn realize(inst: &Instance, dead: &Dead, l: Lasso) -> Result<Lasso, S
     if !l.is_deadlock() {
         let turn: Vec<Step> = l.steps[l.loop_start..].to_vec();
         let mut turns = 0;
-        while states[loop_start] != *states.last().unwrap() {
+        while states[loop_start] != *last_state(&states) {
             turns += 1;
             if turns > 3 {
                 return Err("the real run of a normalized cycle does not close".into());
             }
             loop_start = steps.len();
-            let more = fire_all(inst, states.last().unwrap().clone(), &turn)?;
+            let more = fire_all(inst, last_state(&states).clone(), &turn)?;
             states.extend(more.into_iter().skip(1));
             steps.extend(turn.iter().cloned());
         }

@@ -22,7 +22,7 @@ impl Scc<'_> {
             Err(e) => return Found::Lasso(Err(e)),
         };
         let w = self.x.w;
-        let top = refs.last().unwrap();
+        let top = refs.last().expect("the stack holds the component's node");
         let start: Node = (top[..w].to_vec(), top[w + self.kw]);
         let base = self.roots.last().expect("a component").num;
         let (layout, table) = (self.layout, &self.table);

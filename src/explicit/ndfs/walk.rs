@@ -16,7 +16,7 @@ use super::report::Run;
 use crate::explicit::steps::step_for;
 use crate::lasso::Lasso;
 use crate::model::eval::Step;
-use crate::model::instance::State;
+use crate::model::instance::{State, last_state};
 use crate::verdict::Limit;
 use std::collections::{HashMap, VecDeque};
 
@@ -70,7 +70,10 @@ impl<M: FnMut(&[u64], u64) -> bool> Walk<'_, '_, M> {
         let mut vias: Vec<u64> = Vec::new();
         loop {
             let done = accepting && served == need;
-            let cur = walk.last().unwrap().clone();
+            let cur = walk
+                .last()
+                .expect("the walk starts at its start node")
+                .clone();
             if done && cur == start && !vias.is_empty() {
                 break;
             }
@@ -93,7 +96,7 @@ impl<M: FnMut(&[u64], u64) -> bool> Walk<'_, '_, M> {
                 return Err("a cycle mixes stutters and steps".to_string().into());
             }
         } else {
-            let mut st = stem_states.last().unwrap().clone();
+            let mut st = last_state(&stem_states).clone();
             for (node, &via) in walk[1..].iter().zip(&vias) {
                 let (k, c) = ((via >> 32) as usize, (via & 0xFFFF_FFFF) as usize);
                 let (step, mut next) = step_for(self.x.inst, self.x.compiled, &st, k, c)?;

@@ -225,8 +225,10 @@ fn build_trace(
         return init_trace(model, inst, state);
     }
     let mut path = vec![f.node];
-    while s.rec.parent[*path.last().unwrap()] != NO_PARENT {
-        path.push(s.rec.parent[*path.last().unwrap()] as usize);
+    let mut at = f.node;
+    while s.rec.parent[at] != NO_PARENT {
+        at = s.rec.parent[at] as usize;
+        path.push(at);
     }
     path.reverse();
     let root = path[0];

@@ -552,7 +552,7 @@ impl Checker<'_> {
                 Ok((Expr::Arith(aop, Box::new(a), Box::new(b)), Ty::Int))
             }
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                let c = cmp(op).unwrap();
+                let c = cmp(op).expect("the arm matched a comparison");
                 let (a, ta) = self.expr(sc, l)?;
                 let (b, tb) = self.expr(sc, r)?;
                 self.cmp_compat(c, ta, tb, span)?;

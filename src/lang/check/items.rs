@@ -345,13 +345,9 @@ impl Checker<'_> {
             )
             .with_note(format!(
                 "help: say what such a cell gets with a default branch, e.g. `| _ : {}` to keep it",
-                if lhs.index.is_empty() {
-                    var.name.clone()
-                } else {
-                    self.src
-                        .snippet(lhs.var.span.to(lhs.index.last().unwrap().span))
-                        .to_string()
-                        + "]"
+                match lhs.index.last() {
+                    None => var.name.clone(),
+                    Some(i) => self.src.snippet(lhs.var.span.to(i.span)).to_string() + "]",
                 }
             )));
         };

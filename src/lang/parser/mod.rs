@@ -362,7 +362,9 @@ pub fn parse_tokens(toks: &[Token], src: &Source) -> Result<File, Diagnostic> {
         Ok((_, f)) => Ok(f),
         Err(Err::Error(e)) | Err(Err::Failure(e)) => Err(to_diag(toks, e, Some(src))),
         Err(Err::Incomplete(_)) => Err(Diagnostic::error(
-            toks.last().unwrap().span,
+            toks.last()
+                .expect("the lexer ends every token stream with `Eof`")
+                .span,
             "unexpected end of file",
         )),
     }
@@ -379,7 +381,9 @@ pub fn parse_expr_tokens(toks: &[Token], ltl: bool) -> Result<Expr, Diagnostic> 
         )),
         Err(Err::Error(e)) | Err(Err::Failure(e)) => Err(to_diag(toks, e, None)),
         Err(Err::Incomplete(_)) => Err(Diagnostic::error(
-            toks.last().unwrap().span,
+            toks.last()
+                .expect("the lexer ends every token stream with `Eof`")
+                .span,
             "unexpected end of formula",
         )),
     }

@@ -386,7 +386,7 @@ impl Symmetry {
                 best = Some((c, pi));
             }
         });
-        best.unwrap()
+        best.expect("the identity relabelling is always visited")
     }
 
     /// The number of relabellings `for_each_relabelling` tries on `st` (saturating).

@@ -44,8 +44,7 @@ pub enum C {
 /// The cell of `var` at compiled indices: `Ok(Some(slot))` when they are constant and
 /// in range, `Ok(None)` when constant and out of range, otherwise a run-time cell.
 pub(super) fn cell(inst: &Instance, var: VarId, idx: Vec<C>) -> Result<Option<u32>, DynCell> {
-    if idx.iter().all(|c| c.as_const().is_some()) {
-        let ix: Vec<i64> = idx.iter().map(|c| c.as_const().unwrap()).collect();
+    if let Some(ix) = idx.iter().map(C::as_const).collect::<Option<Vec<i64>>>() {
         return Ok(inst.slot_of(var, &ix).map(|s| s as u32));
     }
     Err(dyn_cell(inst, var, idx))
@@ -355,7 +354,9 @@ fn junction(xs: Vec<C>, and_: bool) -> C {
     }
     match out.len() {
         0 => C::Const(unit),
-        1 if !out[0].is_pure_const() && is_bool_valued(&out[0]) => out.pop().unwrap(),
+        1 if !out[0].is_pure_const() && is_bool_valued(&out[0]) => {
+            out.pop().expect("the arm matched one element")
+        }
         _ => {
             if and_ {
                 C::And(out.into_boxed_slice())

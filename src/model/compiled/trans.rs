@@ -255,13 +255,11 @@ pub(super) fn split_prefix(guard: C) -> (Vec<(u32, i64, bool)>, C) {
         return (Vec::new(), guard);
     };
     let mut parts = parts.into_vec();
-    let k = parts.iter().take_while(|c| atom(c).is_some()).count();
-    let pre = parts[..k].iter().map(|c| atom(c).unwrap()).collect();
-    let rest: Vec<C> = parts.drain(k..).collect();
-    let rest = match rest.len() {
-        0 => C::Const(1),
-        1 => rest.into_iter().next().unwrap(),
-        _ => C::And(rest.into_boxed_slice()),
+    let pre: Vec<_> = parts.iter().map_while(atom).collect();
+    let rest = match <[C; 1]>::try_from(parts.split_off(pre.len())) {
+        Ok([one]) => one,
+        Err(rest) if rest.is_empty() => C::Const(1),
+        Err(rest) => C::And(rest.into_boxed_slice()),
     };
     (pre, rest)
 }

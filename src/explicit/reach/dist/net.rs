@@ -55,8 +55,8 @@ pub(super) fn connect(
                     // Not one of ours (a port scan, another program): ignored.
                     continue;
                 }
-                let word =
-                    |i: usize| u64::from_be_bytes(hello[8 * i..8 * i + 8].try_into().unwrap());
+                let (words, _) = hello.as_chunks::<8>();
+                let word = |i: usize| u64::from_be_bytes(words[i]);
                 let (j, peers, print) = (word(1) as usize, word(2) as usize, word(3));
                 if peers != n || print != fingerprint {
                     return Err(format!(
