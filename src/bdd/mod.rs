@@ -21,7 +21,7 @@
 //! - A width whose initial states leave L_k holds: the sets become a certificate, an
 //!   inductive invariant of the k-liveness product written as decision diagrams
 //!   (`export`), checked by SAT on each width's own instance (`proof::check`, which
-//!   shares no code with this engine) before `holds (proved)` is printed, and re-checked
+//!   shares nothing of this engine: docs/internals.md, "The trust base") before `holds (proved)` is printed, and re-checked
 //!   by `nfold certify`.
 //! - A range error reachable at a width (backward from the states where one occurs)
 //!   is found by BMC at the depth the BDDs give and replayed; that width's property is

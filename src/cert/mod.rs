@@ -71,6 +71,8 @@
 
 use crate::source::Span;
 
+pub mod count;
+
 /// A certificate, see the module comment.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Certificate {

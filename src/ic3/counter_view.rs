@@ -189,7 +189,7 @@ fn lemma(body: String, no_range: bool) -> CertLemma {
 /// about counters that CDCL finds hard (the ticket lock's "no two processes hold one
 /// ticket": 0.05 s per ticket value at width 10 as a count).
 fn spread(body: String) -> CertLemma {
-    let Ok(Some(cube)) = crate::proof::count::parse(&body) else {
+    let Ok(Some(cube)) = crate::cert::count::parse(&body) else {
         return lemma(body, false);
     };
     let wanted: Option<Vec<(String, i64)>> = cube

@@ -103,6 +103,33 @@ pub fn read_back(m: &Model, what: &str) -> Result<Model, String> {
     Ok(back)
 }
 
+/// The model's text with `blocks` (whole `unsafe` blocks, one a line) on the lines
+/// after it, read with the model's loader settings and the names `d1`, `d2`, ...
+/// of abstract values: the blocks are its last properties. How the checker reads a
+/// certificate's lemmas and a ranking's formulas, and the ranking search its
+/// invariant, each from its own text (docs/internals.md, "The trust base"). An error
+/// points into the whole text.
+pub fn with_unsafes(model: &Model, blocks: &str) -> Result<Model, Box<LoadError>> {
+    let mut text = model.source.text.clone();
+    text.push('\n');
+    text.push_str(blocks);
+    let opts = LoadOptions {
+        data_value_names: true,
+        ..LoadOptions::of(model)
+    };
+    load_str_with(&model.source.name, &text, &opts)
+}
+
+/// `base`, with `x`s before it until no property of the model starts with it: names
+/// for the blocks of `with_unsafes` that no property of the model already has.
+pub fn unused_prefix(model: &Model, base: &str) -> String {
+    let mut p = base.to_string();
+    while model.unsafes.iter().any(|u| u.name.starts_with(&p)) {
+        p.insert(0, 'x');
+    }
+    p
+}
+
 /// Parse and check a model given as text, with loader settings.
 pub fn load_str_with(name: &str, text: &str, opts: &LoadOptions) -> Result<Model, Box<LoadError>> {
     let source = Source::new(name, text);

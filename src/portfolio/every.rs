@@ -657,7 +657,7 @@ fn without_standins(model: &Model, lemmas: Vec<Lemma>) -> Vec<Lemma> {
     }
     lemmas
         .into_iter()
-        .filter(|l| !crate::proof::standin::lemma_reads(&arrays, &l.atoms))
+        .filter(|l| !l.atoms.iter().any(|a| arrays.contains(&a.var)))
         .collect()
 }
 

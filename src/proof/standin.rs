@@ -32,12 +32,6 @@ pub fn arrays(m: &Model) -> Vec<VarId> {
         .collect()
 }
 
-/// Whether a lemma's atoms read a stand-in array (such lemmas are dropped before the
-/// every-n check: the argument carries only invariants that never read them).
-pub fn lemma_reads(arrays: &[VarId], atoms: &[crate::proof::lemma::Atom]) -> bool {
-    atoms.iter().any(|a| arrays.contains(&a.var))
-}
-
 /// Whether a formula reads a stand-in array.
 pub fn reads_standin(arrays: &[VarId], e: &Expr) -> Option<VarId> {
     let mut found = None;

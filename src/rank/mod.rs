@@ -16,14 +16,19 @@
 //!    (`Victim[Lev[i]] <> i`), one way only;
 //! 4. the certificate is checked by `proof::check` (`rank`) before it is returned.
 //!
+//! The search shares with that check the model, the language and the transition
+//! system (`Unroller`, `fair_step`), no more: it reads its invariant and formulas
+//! from its own text and asks the same one-step questions with its own queries, and
+//! `proof::check` is only asked for its verdict (docs/internals.md, "The trust base").
+//!
 //! It proves, never refutes: a size it cannot rank is left to the other engines.
 
 pub mod engine;
 
-use crate::cert::{CertLemma, Certificate, Evidence, RankPhase, Ranking, text_hash};
+use crate::cert::{CertLemma, Certificate, Evidence, RankPhase, Ranking, count, text_hash};
 use crate::engine::{Control, Problem};
 use crate::ic3::engine::Ic3Engine;
-use crate::lang::print::expr_text;
+use crate::lang::{self, print::expr_text};
 use crate::live::response::{self, Response};
 use crate::model::ir::{Expr, Local, Model, Ty};
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
@@ -102,8 +107,8 @@ pub fn prove_size(
         ..Certificate::default()
     };
     let atoms = guard_atoms(model, &resp.var);
-    let m = augmented(model, &resp, &cert, &atoms)?;
-    let mut s = Search::new(model, &m, &resp, &cert, atoms, n, fair, solver, stop)?;
+    let m = augmented(model, &resp, &cert.lemmas, &atoms)?;
+    let mut s = Search::new(model, &m, &resp, atoms, n, fair, solver, stop)?;
     // A limit or too many local states ends the search without a ranking.
     let ranking = match s.run() {
         Ok(Ok(r)) => r,
@@ -240,22 +245,50 @@ struct Search<'a> {
     eqs: HashMap<(i64, usize, Cell, i64), Lit>,
 }
 
-/// The model read with the lemmas, A, B and the atoms as `unsafe` blocks; kept alive
-/// beside the search that borrows it.
+/// The model read with the invariant's lemmas, A, B and the atoms as `unsafe` blocks,
+/// in that order; kept alive beside the search that borrows it. The search's own
+/// reading of its text, not the checker's (docs/internals.md, "The trust base"): were
+/// the two to read a lemma apart, the check would reject the ranking instead of both
+/// agreeing on the misreading. Inv is the conjunction of the lemmas that are formulas
+/// of the model (an IC3 invariant has no other kind, `proof::lemma`); leaving one out
+/// weakens Inv, which can cost a ranking, never pass a wrong one.
 fn augmented(
     model: &Model,
     resp: &Response,
-    cert: &Certificate,
+    lemmas: &[CertLemma],
     atoms: &[String],
 ) -> Result<Model, String> {
-    let mut extra = vec![
-        format!("unsafe nfold_rank_a ({}) {{ {} }}", resp.var, resp.a),
-        format!("unsafe nfold_rank_b ({}) {{ {} }}", resp.var, resp.b),
-    ];
-    for (k, a) in atoms.iter().enumerate() {
-        extra.push(format!("unsafe nfold_rank_at{k} ({}) {{ {a} }}", resp.var));
+    let pre = lang::unused_prefix(model, "nfold_rank_");
+    let mut text = String::new();
+    let formulas = lemmas.iter().filter(|l| {
+        !l.no_range
+            && !l.no_int_bound
+            && l.bdd.is_none()
+            && matches!(count::parse(&l.body), Ok(None))
+    });
+    for (k, l) in formulas.enumerate() {
+        // An ordered lemma speaks of its processes in increasing order only.
+        let order: String = (l.vars.windows(2))
+            .filter(|_| l.ordered)
+            .map(|w| format!("{} < {} && ", w[0], w[1]))
+            .collect();
+        let vars = l.vars.join(" ");
+        text.push_str(&format!(
+            "unsafe {pre}inv{k} ({vars}) {{ {order}({}) }}\n",
+            l.body
+        ));
     }
-    Ok(crate::proof::check::with_lemmas_and(model, cert, &extra)?.0)
+    text.push_str(&format!("unsafe {pre}a ({}) {{ {} }}\n", resp.var, resp.a));
+    text.push_str(&format!("unsafe {pre}b ({}) {{ {} }}\n", resp.var, resp.b));
+    for (k, a) in atoms.iter().enumerate() {
+        text.push_str(&format!("unsafe {pre}at{k} ({}) {{ {a} }}\n", resp.var));
+    }
+    lang::with_unsafes(model, &text).map_err(|e| {
+        format!(
+            "the invariant or the property does not read as formulas of the model: {}",
+            e.diagnostic.message
+        )
+    })
 }
 
 impl<'a> Search<'a> {
@@ -264,7 +297,6 @@ impl<'a> Search<'a> {
         model: &'a Model,
         m: &'a Model,
         resp: &Response,
-        cert: &Certificate,
         atoms: Vec<String>,
         n: usize,
         fair: bool,
@@ -281,11 +313,9 @@ impl<'a> Search<'a> {
         u.add_step();
         let base = model.unsafes.len();
         let extra = m.unsafes.len() - atoms.len() - 2;
-        // Inv at frame 0.
+        // Inv at frame 0: the lemmas' blocks lie between the model's and A's.
         let all: Vec<usize> = (0..base).collect();
-        let lemmas: Vec<(usize, bool)> = (0..cert.lemmas.len())
-            .map(|k| (base + k, cert.lemmas[k].no_range))
-            .collect();
+        let lemmas: Vec<(usize, bool)> = (base..extra).map(|p| (p, false)).collect();
         let any = u.some_violated(0, &lemmas, &all);
         u.c.assert(-any);
         let p = 1;

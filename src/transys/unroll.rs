@@ -338,7 +338,8 @@ impl<'m> Unroller<'m> {
         self.c.and2(self.init_ok, at_k)
     }
 
-    /// Step k, for an argument about weakly fair runs (`proof::check::rank`, `rank`):
+    /// Step k, for an argument about weakly fair runs (`proof::check::rank`, `rank`;
+    /// shared by both as the meaning of a fair step, docs/internals.md "The trust base"):
     /// it idles only where no instance is enabled at frame k (a deadlocked state
     /// repeats, as runs are infinite); and the literals "process p is enabled at frame
     /// k" (an instance whose first parameter is p is present and enabled) and "step k

@@ -7,7 +7,10 @@
 //! (the other selectors false), and a step's successor is the composition of a lemma's
 //! diagram with the next-state gates of the selected instance. Nothing comes from the
 //! BDD engine (the `bdd` module, a floor above): not its variables, its translation of
-//! the template, nor its image computation. The variable order is read off the
+//! the template, nor its image computation. Under the rule of docs/internals.md ("The
+//! trust base") the two share the template circuit (`transys`), as the SAT check does;
+//! evaluating it into BDDs is the engine's representation (its bits, its order, its
+//! budget), so it is written here again. The variable order is read off the
 //! certificate's diagrams (a cell a node decides comes above the cells of its
 //! children), which only changes the cost, never the answer.
 //!

@@ -1,9 +1,12 @@
 //! The independent check of a certificate, run before any `holds` from a proof engine
-//! is printed and by `nfold certify`. It shares no code with the engines' search: the
-//! certificate's lemmas are read back from their text as `unsafe` blocks of the model
-//! (so the printed formulas are what is checked), every size is checked on its own
-//! instance (not the aggregate the engine searched), with one-hot cells (the engines
-//! use binary ones) and fresh solvers:
+//! is printed and by `nfold certify`. It shares with the engines the layers that say
+//! what a model means (the language, the model, the transition system and its
+//! `Unroller`) and nothing of a search (docs/internals.md, "The trust base"); an engine
+//! only asks it for a verdict (`check`, `check_every`). The certificate's lemmas are
+//! read back from their text as `unsafe` blocks of the model (so the printed formulas
+//! are what is checked), every size is checked on its own instance (not the aggregate
+//! the engine searched), with one-hot cells (the engines use binary ones) and fresh
+//! solvers:
 //! - init ⇒ Inv (and no range error in `init` where range errors are claimed absent);
 //! - Inv ∧ T ⇒ Inv′ (for `induction k`: Inv holds on the first k-1 steps of every
 //!   run, and k consecutive Inv states are followed by an Inv state, over runs whose
@@ -27,6 +30,7 @@ pub use every::{EveryCheck, check_every};
 
 use super::count;
 use crate::cert::Certificate;
+use crate::cert::count::{CountCube, parse as parse_count};
 use crate::lang;
 use crate::model::ir::{CmpOp, Model};
 use crate::sat::circuit::{Circuit, TRUE};
@@ -123,34 +127,24 @@ enum Rhs {
 }
 
 /// The model with the lemmas, each lemma's property, the counting lemmas' parts.
-pub type WithLemmas = (Model, Vec<usize>, HashMap<usize, CountSpec>);
+type WithLemmas = (Model, Vec<usize>, HashMap<usize, CountSpec>);
 
 /// The model with the lemmas appended as `unsafe` blocks, the index of each lemma's
 /// property, and the counting lemmas' parts (appended after every lemma's block).
-pub fn with_lemmas(model: &Model, cert: &Certificate) -> Result<WithLemmas, String> {
+fn with_lemmas(model: &Model, cert: &Certificate) -> Result<WithLemmas, String> {
     with_lemmas_and(model, cert, &[])
 }
 
-/// `base`, with `x`s before it until no property of the model starts with it: the
-/// names of the blocks a check adds.
-fn unused_prefix(model: &Model, base: &str) -> String {
-    let mut p = base.to_string();
-    while model.unsafes.iter().any(|u| u.name.starts_with(&p)) {
-        p.insert(0, 'x');
-    }
-    p
-}
-
 /// `with_lemmas` with more `unsafe` blocks (their full text) appended last: the
-/// model's last `extra.len()` properties.
-pub fn with_lemmas_and(
+/// model's last `extra.len()` properties. The checker's own reading of a certificate
+/// (no engine reads one through it: docs/internals.md, "The trust base").
+fn with_lemmas_and(
     model: &Model,
     cert: &Certificate,
     extra: &[String],
 ) -> Result<WithLemmas, String> {
-    let prefix = unused_prefix(model, "nfold_lemma_");
-    let mut text = model.source.text.clone();
-    text.push('\n');
+    let prefix = lang::unused_prefix(model, "nfold_lemma_");
+    let mut text = String::new();
     let base = model.unsafes.len();
     let mut aux = Aux {
         prefix: &prefix,
@@ -162,7 +156,7 @@ pub fn with_lemmas_and(
         let cube = if l.bdd.is_some() {
             None
         } else {
-            count::parse(&l.body).map_err(|e| format!("lemma {}: {e}", i + 1))?
+            parse_count(&l.body).map_err(|e| format!("lemma {}: {e}", i + 1))?
         };
         if l.no_range || l.no_int_bound || l.bdd.is_some() || cube.is_some() {
             // A placeholder keeps one property per lemma; it is never evaluated.
@@ -200,11 +194,7 @@ pub fn with_lemmas_and(
     }
     // The same int window and data values as the model (the lemmas' literals must not
     // move a default window).
-    let opts = lang::LoadOptions {
-        data_value_names: true,
-        ..lang::LoadOptions::of(model)
-    };
-    let m = lang::load_str_with(&model.source.name, &text, &opts).map_err(|e| {
+    let m = lang::with_unsafes(model, &text).map_err(|e| {
         let (line, _) = e.source.line_col(e.diagnostic.span.lo);
         let base = model.source.text.lines().count() + 1;
         let which = line.saturating_sub(base);
@@ -246,7 +236,7 @@ impl Aux<'_> {
 /// How a counting lemma's cube is evaluated: each atom's predicate and right-hand side
 /// (a literal, or one property per value 0..=`max_n`), and the rest, as properties
 /// appended to `aux`.
-fn count_spec(cube: &count::CountCube, max_n: usize, aux: &mut Aux) -> CountSpec {
+fn count_spec(cube: &CountCube, max_n: usize, aux: &mut Aux) -> CountSpec {
     let mut spec = CountSpec {
         atoms: Vec::new(),
         rest: None,

@@ -19,7 +19,11 @@
 //! they settle; in a ranked phase the sum of weights would fall forever, and in a
 //! helpful one process i would stay enabled and never execute. The formulas are read
 //! back as `unsafe` blocks of the model (`with_lemmas_and`), so the text is what is
-//! checked, on the one-hot unrolling of each size's own instance.
+//! checked, on the one-hot unrolling of each size's own instance. The search (`rank`)
+//! asks the same one-step questions with its own queries over its own reading of its
+//! text; the two share only the layers of the trust base, among them the transition
+//! system's `Unroller::fair_step` (what a weakly fair step is; docs/internals.md, "The
+//! trust base").
 
 use super::{Checker, NOT_CHECKED, SizeCheck, check_size, with_lemmas_and};
 use crate::cert::{Certificate, Ranking};
@@ -34,7 +38,7 @@ use crate::transys::unroll::Unroller;
 /// The `unsafe` blocks of a ranking: A, B, each phase, each phase's weights (in that
 /// order), and the index of each phase's first weight block among them.
 fn blocks(model: &Model, r: &Ranking, resp: &response::Response) -> (Vec<String>, Vec<usize>) {
-    let pre = super::unused_prefix(model, "nfold_rank_");
+    let pre = crate::lang::unused_prefix(model, "nfold_rank_");
     let mut out = vec![
         format!("unsafe {pre}a ({}) {{ {} }}", resp.var, resp.a),
         format!("unsafe {pre}b ({}) {{ {} }}", resp.var, resp.b),
