@@ -72,6 +72,9 @@
 use crate::source::Span;
 
 pub mod count;
+mod evidence;
+
+pub use evidence::{BddNode, BddRef, Evidence, RankPhase, Ranking};
 
 /// A certificate, see the module comment.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -108,67 +111,6 @@ pub struct Certificate {
     pub abstraction: bool,
     /// What the lemmas are evidence of: each kind has its own checker.
     pub evidence: Evidence,
-}
-
-/// The kinds of evidence a certificate carries, each checked by its own checker
-/// (`proof::check`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Evidence {
-    /// The lemmas are a `k`-inductive invariant (`induction k`; with `simple_path`,
-    /// over runs of pairwise distinct states only).
-    Induction { k: usize, simple_path: bool },
-    /// The lemmas are an inductive invariant, some of them binary decision diagrams
-    /// over these nodes (node k is `nodes[k - 1]`; the `node` lines).
-    Diagrams(Vec<BddNode>),
-    /// A ranking proof of the `liveness` property on the model itself, over the
-    /// lemmas as an inductive invariant (the `ranking`, `phase` and `weight` lines).
-    Ranking(Ranking),
-}
-
-impl Default for Evidence {
-    fn default() -> Evidence {
-        Evidence::Induction {
-            k: 1,
-            simple_path: false,
-        }
-    }
-}
-
-impl Certificate {
-    /// The invariant is `induction()`-inductive (1: inductive).
-    pub fn induction(&self) -> usize {
-        match self.evidence {
-            Evidence::Induction { k, .. } => k,
-            Evidence::Diagrams(_) | Evidence::Ranking(_) => 1,
-        }
-    }
-
-    /// Induction over runs of pairwise distinct states only.
-    pub fn simple_path(&self) -> bool {
-        matches!(
-            self.evidence,
-            Evidence::Induction {
-                simple_path: true,
-                ..
-            }
-        )
-    }
-
-    /// The nodes of the diagrams the `bdd` lemmas name (none but for diagrams).
-    pub fn nodes(&self) -> &[BddNode] {
-        match &self.evidence {
-            Evidence::Diagrams(nodes) => nodes,
-            _ => &[],
-        }
-    }
-
-    /// The ranking of a ranking proof.
-    pub fn ranking(&self) -> Option<&Ranking> {
-        match &self.evidence {
-            Evidence::Ranking(r) => Some(r),
-            _ => None,
-        }
-    }
 }
 
 /// What a reduced model was reduced for (the `reduced` line).
@@ -221,138 +163,6 @@ impl Reduced {
             }
         }
         Ok(out)
-    }
-}
-
-/// A ranking proof of a response property (see the module comment).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ranking {
-    /// The name of the property's process in the formulas.
-    pub var: String,
-    /// The name of another process in the weight formulas.
-    pub other: String,
-    /// Nearest the goal first.
-    pub phases: Vec<RankPhase>,
-}
-
-/// One phase of a ranking proof.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RankPhase {
-    /// The property's process is enabled throughout and must leave (weak fairness);
-    /// otherwise the weights must fall.
-    pub helpful: bool,
-    pub formula: String,
-    /// Weight formulas over `var` and `other`, the first that holds counts.
-    pub weights: Vec<(u64, String)>,
-}
-
-/// A reference to a diagram: a constant, or a node (1-based), perhaps negated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BddRef {
-    Const(bool),
-    Node { id: usize, neg: bool },
-}
-
-impl BddRef {
-    pub fn text(self) -> String {
-        match self {
-            BddRef::Const(true) => "T".into(),
-            BddRef::Const(false) => "F".into(),
-            BddRef::Node { id, neg } => format!("{}{id}", if neg { "-" } else { "" }),
-        }
-    }
-
-    fn parse(t: &str) -> Result<BddRef, String> {
-        match t {
-            "T" => Ok(BddRef::Const(true)),
-            "F" => Ok(BddRef::Const(false)),
-            _ => {
-                let (neg, n) = match t.strip_prefix('-') {
-                    Some(n) => (true, n),
-                    None => (false, t),
-                };
-                let id = n
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&id| id >= 1)
-                    .ok_or_else(|| format!("`{t}` is not a node reference (T, F, N or -N)"))?;
-                Ok(BddRef::Node { id, neg })
-            }
-        }
-    }
-
-    /// The node it names, if any.
-    pub fn node(self) -> Option<usize> {
-        match self {
-            BddRef::Node { id, .. } => Some(id),
-            BddRef::Const(_) => None,
-        }
-    }
-}
-
-/// A node of a binary decision diagram: `then` where bit `bit` of (the value of
-/// `cell` minus `lo`) is 1, `else_` otherwise.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BddNode {
-    pub cell: String,
-    pub bit: u32,
-    pub lo: i64,
-    pub then: BddRef,
-    pub else_: BddRef,
-}
-
-impl BddNode {
-    /// The line after `node ID`.
-    fn text(&self) -> String {
-        format!(
-            "{} {} {} {} {}",
-            self.cell,
-            self.bit,
-            self.lo,
-            self.then.text(),
-            self.else_.text()
-        )
-    }
-
-    /// Parse `ID CELL B L THEN ELSE` for node `expect`.
-    fn parse(line: &str, expect: usize) -> Result<BddNode, String> {
-        let t: Vec<&str> = line.split_whitespace().collect();
-        if t.len() < 6 {
-            return Err("expected `node ID CELL BIT LO THEN ELSE`".into());
-        }
-        let id: usize = t[0]
-            .parse()
-            .map_err(|_| format!("`{}` is not a node number", t[0]))?;
-        if id != expect {
-            return Err(format!(
-                "expected node {expect} here (nodes are numbered in order)"
-            ));
-        }
-        let k = t.len();
-        let bit: u32 = t[k - 4]
-            .parse()
-            .ok()
-            .filter(|&b| b < 63)
-            .ok_or_else(|| format!("`{}` is not a bit position", t[k - 4]))?;
-        let lo: i64 = t[k - 3]
-            .parse()
-            .map_err(|_| format!("`{}` is not a number", t[k - 3]))?;
-        let then = BddRef::parse(t[k - 2])?;
-        let else_ = BddRef::parse(t[k - 1])?;
-        for r in [then, else_] {
-            if let Some(c) = r.node().filter(|&c| c >= id) {
-                return Err(format!(
-                    "node {id} refers to node {c}, which is not before it"
-                ));
-            }
-        }
-        Ok(BddNode {
-            cell: t[1..k - 4].join(" "),
-            bit,
-            lo,
-            then,
-            else_,
-        })
     }
 }
 
@@ -610,15 +420,7 @@ impl Certificate {
         if let Some((lo, hi)) = self.ints {
             out.push_str(&format!("ints {lo}..{hi}\n"));
         }
-        out.push_str(&format!(
-            "induction {}{}\n",
-            self.induction(),
-            if self.simple_path() {
-                " simple-path"
-            } else {
-                ""
-            }
-        ));
+        out.push_str(&self.evidence.induction_line());
         if let Some(c) = self.every {
             out.push_str(&format!("every n cutoff {c}\n"));
         }
@@ -645,23 +447,12 @@ impl Certificate {
                     }
             ));
         }
-        if let Some(r) = self.ranking() {
-            out.push_str(&format!("ranking {} {}\n", r.var, r.other));
-            for (k, ph) in r.phases.iter().enumerate() {
-                let kind = if ph.helpful { "helpful" } else { "ranked" };
-                out.push_str(&format!("phase {} {kind}: {}\n", k + 1, ph.formula));
-                for (w, f) in &ph.weights {
-                    out.push_str(&format!("weight {} {w}: {f}\n", k + 1));
-                }
-            }
-        }
+        out.push_str(&self.evidence.ranking_lines());
         // A claim at no size says nothing (and `proves P at` would not read back).
         for (p, s) in self.proves.iter().filter(|(_, s)| !s.is_empty()) {
             out.push_str(&format!("proves {p} at {}\n", sizes_text(s)));
         }
-        for (k, n) in self.nodes().iter().enumerate() {
-            out.push_str(&format!("node {} {}\n", k + 1, n.text()));
-        }
+        out.push_str(&self.evidence.node_lines());
         for l in &self.lemmas {
             out.push_str(&format!("lemma {}\n", l.text()));
         }

@@ -92,6 +92,9 @@ fn parse_line(
     ranks: &mut bool,
     seen_sizes: &mut bool,
 ) -> Result<(), String> {
+    if let Some(read) = c.evidence.read_line(word, rest) {
+        return read;
+    }
     match word {
         "model" => {
             let (name, hash) = rest.rsplit_once(' ').ok_or("expected `model NAME HASH`")?;
@@ -110,7 +113,6 @@ fn parse_line(
             });
             c.ints = Some(w.ok_or("expected `ints LO..HI`")?);
         }
-        "induction" => set_induction(c, rest)?,
         "proves" => {
             let (p, s) = rest
                 .split_once(" at ")
@@ -118,19 +120,7 @@ fn parse_line(
             c.proves.push((p.trim().to_string(), parse_sizes_list(s)?));
         }
         "lemma" => c.lemmas.push(CertLemma::parse(rest)?),
-        "node" => {
-            let n = BddNode::parse(rest, c.nodes().len() + 1)?;
-            if !matches!(c.evidence, Evidence::Diagrams(_)) {
-                become_(c, Evidence::Diagrams(Vec::new()), word)?;
-            }
-            if let Evidence::Diagrams(nodes) = &mut c.evidence {
-                nodes.push(n);
-            }
-        }
         "liveness" => parse_liveness(c, rest, ranks)?,
-        "ranking" => become_(c, Evidence::Ranking(parse_ranking(rest)?), word)?,
-        "phase" => parse_phase(c, rest)?,
-        "weight" => parse_weight(c, rest)?,
         "assume" => {
             c.assume = rest
                 .split(',')
@@ -156,50 +146,6 @@ fn parse_line(
         }
     }
     Ok(())
-}
-
-/// Reads the `induction K [simple-path]` line into `c`: the depth of an invariant by
-/// induction; diagrams and rankings are of inductive invariants (`induction 1`).
-fn set_induction(c: &mut Certificate, rest: &str) -> Result<(), String> {
-    let (k, simple_path) = parse_induction(rest)?;
-    match c.evidence {
-        Evidence::Induction { .. } => c.evidence = Evidence::Induction { k, simple_path },
-        _ if k == 1 && !simple_path => {}
-        _ => return become_(c, Evidence::Induction { k, simple_path }, "induction"),
-    }
-    Ok(())
-}
-
-/// Gives `c` the evidence `kind` (read from a `line` line) while it still has the
-/// default, an inductive invariant: a certificate carries one kind of evidence.
-fn become_(c: &mut Certificate, kind: Evidence, line: &str) -> Result<(), String> {
-    if c.evidence != Evidence::default() {
-        let has = match c.evidence {
-            Evidence::Induction { .. } => "an invariant by k-induction",
-            Evidence::Diagrams(_) => "diagrams",
-            Evidence::Ranking(_) => "a ranking",
-        };
-        return Err(format!(
-            "a `{line}` line in a certificate that already has {has}: a certificate carries one kind of evidence"
-        ));
-    }
-    c.evidence = kind;
-    Ok(())
-}
-
-/// The `induction K [simple-path]` line's depth and whether it says `simple-path`.
-fn parse_induction(rest: &str) -> Result<(usize, bool), String> {
-    let (k, sp) = match rest.strip_suffix(" simple-path") {
-        Some(k) => (k, true),
-        None => (rest, false),
-    };
-    let k = k
-        .trim()
-        .parse()
-        .ok()
-        .filter(|&k: &usize| k >= 1)
-        .ok_or("expected a depth of at least 1")?;
-    Ok((k, sp))
 }
 
 /// The cutoff of the `every n cutoff C` line.
@@ -245,86 +191,5 @@ fn parse_liveness(c: &mut Certificate, rest: &str, ranks: &mut bool) -> Result<(
         return Err("expected `liveness PROPERTY [fair] [counting K | ranks]`".into());
     }
     c.liveness = Some((name.to_string(), fair));
-    Ok(())
-}
-
-/// The `ranking VAR OTHER` line, before its phases.
-fn parse_ranking(rest: &str) -> Result<Ranking, String> {
-    let names: Vec<&str> = rest.split_whitespace().collect();
-    let ok = |n: &str| {
-        n.starts_with(|c: char| c.is_ascii_lowercase())
-            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
-    if names.len() != 2 || !names.iter().all(|n| ok(n)) || names[0] == names[1] {
-        return Err("expected `ranking VAR OTHER` (two process names)".into());
-    }
-    Ok(Ranking {
-        var: names[0].to_string(),
-        other: names[1].to_string(),
-        phases: Vec::new(),
-    })
-}
-
-/// Adds the `phase K helpful|ranked: FORMULA` line to `c`'s ranking.
-fn parse_phase(c: &mut Certificate, rest: &str) -> Result<(), String> {
-    let Evidence::Ranking(r) = &mut c.evidence else {
-        return Err("a `phase` line before the `ranking` line".into());
-    };
-    let (head, f) = rest
-        .split_once(':')
-        .ok_or("expected `phase K helpful|ranked: FORMULA`")?;
-    let (k, kind) = head
-        .trim()
-        .split_once(' ')
-        .ok_or("expected `phase K helpful|ranked: FORMULA`")?;
-    if k.trim().parse::<usize>().ok() != Some(r.phases.len() + 1) {
-        return Err(format!(
-            "expected phase {} here (phases are numbered in order)",
-            r.phases.len() + 1
-        ));
-    }
-    let helpful = match kind.trim() {
-        "helpful" => true,
-        "ranked" => false,
-        other => return Err(format!("`{other}` is not helpful or ranked")),
-    };
-    r.phases.push(RankPhase {
-        helpful,
-        formula: f.trim().to_string(),
-        weights: Vec::new(),
-    });
-    Ok(())
-}
-
-/// Adds the `weight K W: FORMULA` line to phase K of `c`'s ranking.
-fn parse_weight(c: &mut Certificate, rest: &str) -> Result<(), String> {
-    let Evidence::Ranking(r) = &mut c.evidence else {
-        return Err("a `weight` line before the `ranking` line".into());
-    };
-    let (head, f) = rest
-        .split_once(':')
-        .ok_or("expected `weight K W: FORMULA`")?;
-    let (k, w) = head
-        .trim()
-        .split_once(' ')
-        .ok_or("expected `weight K W: FORMULA`")?;
-    let k: usize = k
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{k}` is not a phase"))?;
-    let w: u64 = w
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{w}` is not a weight"))?;
-    let ph = k
-        .checked_sub(1)
-        .and_then(|k| r.phases.get_mut(k))
-        .ok_or(format!(
-            "weight of phase {k}, which is not declared before it"
-        ))?;
-    if ph.helpful {
-        return Err(format!("phase {k} is helpful: it has no weights"));
-    }
-    ph.weights.push((w, f.trim().to_string()));
     Ok(())
 }

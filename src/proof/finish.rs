@@ -104,7 +104,7 @@ pub fn certify_diagrams(
     ctl: &Control,
 ) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
     let cert = Certificate {
-        evidence: Evidence::Diagrams(nodes),
+        evidence: Evidence::of_diagrams(nodes),
         ..certificate(p, engine, 1, false, lemmas, claims)
     };
     let checks = check::check(p.model, &cert, sizes, solver, &ctl.sat_stop())?;
