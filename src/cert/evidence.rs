@@ -88,8 +88,9 @@ impl Evidence {
         format!("induction {k}{sp}\n")
     }
 
-    /// The `ranking`, `phase` and `weight` lines of a ranking proof.
-    pub(super) fn ranking_lines(&self) -> String {
+    /// The kind's own lines written after the `liveness` line: a ranking proof's
+    /// `ranking`, `phase` and `weight` lines.
+    pub(super) fn head_lines(&self) -> String {
         let Evidence::Ranking(r) = self else {
             return String::new();
         };
@@ -104,8 +105,8 @@ impl Evidence {
         out
     }
 
-    /// The `node` lines of diagrams.
-    pub(super) fn node_lines(&self) -> String {
+    /// The kind's own lines written after the claims: the `node` lines of diagrams.
+    pub(super) fn tail_lines(&self) -> String {
         let Evidence::Diagrams(nodes) = self else {
             return String::new();
         };

@@ -447,12 +447,12 @@ impl Certificate {
                     }
             ));
         }
-        out.push_str(&self.evidence.ranking_lines());
+        out.push_str(&self.evidence.head_lines());
         // A claim at no size says nothing (and `proves P at` would not read back).
         for (p, s) in self.proves.iter().filter(|(_, s)| !s.is_empty()) {
             out.push_str(&format!("proves {p} at {}\n", sizes_text(s)));
         }
-        out.push_str(&self.evidence.node_lines());
+        out.push_str(&self.evidence.tail_lines());
         for l in &self.lemmas {
             out.push_str(&format!("lemma {}\n", l.text()));
         }
