@@ -33,21 +33,12 @@ impl Default for Evidence {
 impl Certificate {
     /// The invariant is `induction()`-inductive (1: inductive).
     pub fn induction(&self) -> usize {
-        match self.evidence {
-            Evidence::Induction { k, .. } => k,
-            Evidence::Diagrams(_) | Evidence::Ranking(_) => 1,
-        }
+        self.evidence.induction().0
     }
 
     /// Induction over runs of pairwise distinct states only.
     pub fn simple_path(&self) -> bool {
-        matches!(
-            self.evidence,
-            Evidence::Induction {
-                simple_path: true,
-                ..
-            }
-        )
+        self.evidence.induction().1
     }
 
     /// The nodes of the diagrams the `bdd` lemmas name (none but for diagrams).
@@ -78,12 +69,18 @@ impl Evidence {
         }
     }
 
-    /// The `induction K [simple-path]` line (diagrams and rankings: `induction 1`).
-    pub(super) fn induction_line(&self) -> String {
-        let (k, simple_path) = match *self {
+    /// The depth of induction and whether it is over simple paths (diagrams and
+    /// rankings are of inductive invariants: 1, no).
+    fn induction(&self) -> (usize, bool) {
+        match *self {
             Evidence::Induction { k, simple_path } => (k, simple_path),
             Evidence::Diagrams(_) | Evidence::Ranking(_) => (1, false),
-        };
+        }
+    }
+
+    /// The `induction K [simple-path]` line (diagrams and rankings: `induction 1`).
+    pub(super) fn induction_line(&self) -> String {
+        let (k, simple_path) = self.induction();
         let sp = if simple_path { " simple-path" } else { "" };
         format!("induction {k}{sp}\n")
     }

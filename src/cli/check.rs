@@ -42,6 +42,16 @@ pub(crate) enum ReductionArg {
     Klive,
 }
 
+impl ReductionArg {
+    fn to_safety(self) -> ToSafety {
+        match self {
+            ReductionArg::Both => ToSafety::Both,
+            ReductionArg::L2s => ToSafety::L2s,
+            ReductionArg::Klive => ToSafety::Klive,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub(crate) struct CheckArgs {
     /// The model file (.cub).
@@ -224,11 +234,7 @@ fn engine_for(
         whole_aggregate: a.whole_aggregate,
         one_by_one: a.one_by_one,
         symbreak: a.symmetry_breaking.mode(),
-        to_safety: a.reduction.map(|r| match r {
-            ReductionArg::Both => ToSafety::Both,
-            ReductionArg::L2s => ToSafety::L2s,
-            ReductionArg::Klive => ToSafety::Klive,
-        }),
+        to_safety: a.reduction.map(ReductionArg::to_safety),
         certificate: a.certificate.is_some(),
     };
     let chosen = registry::choose(a.engine, &flags)?;

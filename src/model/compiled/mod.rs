@@ -265,9 +265,7 @@ impl Compiled {
         }
         Outcome::Enabled(sc.successors(st, det, f))
     }
-}
 
-impl Compiled {
     /// Every successor of `st`, in the order of the reference interpreter
     /// (`model::eval::successors`: transition instances in order, each one's choices in
     /// order); an instance that meets an error gives none, as there. `st` is restored.
