@@ -215,6 +215,57 @@ fn an_increment_not_from_the_maximum_stops_with_an_error() {
     assert!(err.contains("ints cannot be ranked at size 2"), "{err}");
 }
 
+/// Where ranking cannot follow at a size, the default searches that size over the int
+/// window, and answers what `--engine explicit --no-rank-ints` answers. The counters
+/// of `rounds` grow without bound, one process at a time: size 1 is finite when ranked
+/// (holds); at sizes 2 and 3 `neg` holds within every window and a run leaves the
+/// widest one, -2..64: after 64 increments of one counter, the next stores 65 (the
+/// depth counts the 64 steps within the window).
+#[test]
+fn the_default_searches_the_window_where_ranking_cannot_follow() {
+    let src = "array T[proc] : int\ninit (x) { T[x] = 0 }\nunsafe neg (x) { T[x] < 0 }\n\
+               transition round (x) { T[x] := T[x] + 1; }\n";
+    let dir = scratch_dir("rank_window");
+    let f = write_file(&dir, "rounds.cub", src);
+    let (_, auto) = json_run(&["check", &f, "--sizes", "1..3"]);
+    let (_, explicit) = json_run(&[
+        "check",
+        &f,
+        "--sizes",
+        "2..3",
+        "--engine",
+        "explicit",
+        "--no-rank-ints",
+    ]);
+    let auto = rows(&auto);
+    let (one, rest): (Vec<_>, Vec<_>) = auto.iter().partition(|r| r.size == 1);
+    assert_eq!(one.len(), 1, "{auto:?}");
+    assert_eq!(one[0].verdict, "holds");
+    let explicit = rows(&explicit);
+    let pick = |r: &nfold::schema::Row| (r.size, r.kind.clone(), r.verdict.clone(), r.depth);
+    let mut a: Vec<_> = rest.iter().map(|r| pick(r)).collect();
+    let mut e: Vec<_> = explicit.iter().map(pick).collect();
+    a.sort();
+    e.sort();
+    assert_eq!(a, e);
+    for n in [2, 3] {
+        assert!(
+            e.contains(&(n, "unsafe".into(), "within_int_window".into(), None)),
+            "{e:?}"
+        );
+        assert!(
+            e.contains(&(n, "int_bound".into(), "violated".into(), Some(64))),
+            "{e:?}"
+        );
+    }
+    let (_, out, _) = nfold(&["check", &f, "--sizes", "1..3"]);
+    assert!(
+        out.contains("note: sizes 2..3: ints not ranked")
+            && out.contains("searched over the int window instead"),
+        "{out}"
+    );
+}
+
 /// The ranked search against the search over a wide window, on mutants of the two
 /// ticket models (order flipped, `<` and `<=` swapped, a disjunct dropped, the reset or
 /// the increment dropped): a violation found either way must be found the other way at

@@ -86,6 +86,21 @@ fn users_limit(r: &SizeReport, ctl: &Control, budget: Option<f64>) -> Option<Lim
     })
 }
 
+/// The note of a size whose ints ranking cannot follow.
+const NOT_RANKED: &str = "ints not ranked, as an increment does not start from the largest int of its class (`--engine explicit` names it): searched over the int window instead";
+
+/// The sizes whose ints ranking could not follow, read from their notes.
+pub(super) fn not_ranked(notes: &[String]) -> Vec<usize> {
+    let size = |s: &String| {
+        s.strip_suffix(NOT_RANKED)?
+            .strip_prefix("size ")?
+            .strip_suffix(": ")?
+            .parse()
+            .ok()
+    };
+    notes.iter().filter_map(size).collect()
+}
+
 /// One explicit search of one size, under the deadline it is given.
 pub(super) type Search<'s> = dyn FnMut(usize, Option<Instant>) -> SizeReport + 's;
 
@@ -163,13 +178,18 @@ impl AutoEngine {
         phase
     }
 
-    /// The safety search of one size, for `explicit`.
+    /// The safety search of one size, for `explicit`. Where the ints cannot be ranked
+    /// at this size (an increment not from the largest), the size is searched over the
+    /// int window instead, as `--no-rank-ints` does, within `deadline` or else the
+    /// explicit phase's budget: the answer `--engine explicit --no-rank-ints` gives
+    /// (said in `notes`).
     pub(super) fn reach(
         &self,
         p: &Problem,
         ctl: &Control,
         n: usize,
         deadline: Option<Instant>,
+        notes: &mut Vec<String>,
     ) -> SizeReport {
         let opts = ReachOptions {
             symmetry: self.symmetry,
@@ -188,11 +208,29 @@ impl AutoEngine {
             partial_symmetry: false,
         };
         let r = reach::check_size(p.model, n, &opts);
-        let mut report: SizeReport = r.clone().into();
-        if let Some(e) = r.rank_error {
-            report.internal_errors.push(e);
+        if r.rank_error.is_none() {
+            return r.into();
         }
-        report
+        let budget = Instant::now() + Duration::from_secs_f64(self.budgets.window);
+        let window = ReachOptions {
+            rank_ints: false,
+            deadline: Some(deadline.unwrap_or(budget)),
+            ..opts
+        };
+        // `--engine explicit` names the increment; one line serves every size.
+        notes.push(format!("size {n}: {NOT_RANKED}"));
+        let mut r: SizeReport = reach::check_size(p.model, n, &window).into();
+        if deadline.is_none() && r.limit == Some(Limit::Timeout) && ctl.users_limit().is_none() {
+            // This search's own budget stopped it, not the user's limit: the size stays
+            // open for the phases after.
+            r.limit = None;
+            for x in &mut r.results {
+                if x.verdict.kind() != Kind::Violated {
+                    x.verdict = crate::verdict::Verdict::Unknown;
+                }
+            }
+        }
+        r
     }
 }
 

@@ -17,6 +17,12 @@ pub struct Budgets {
     /// Safety: IC3 on the aggregate, before the explicit search takes the open sizes
     /// back.
     pub ic3: f64,
+    /// Safety: after IC3, its counterexamples made shortest (BMC) and its invariant
+    /// checked, before the open pairs go on.
+    pub conclude: f64,
+    /// Safety: one size searched over the int window where the ranking of its ints
+    /// cannot follow (ranked ints otherwise need no budget: each size is finite).
+    pub window: f64,
     /// `ltl`: the ranking proofs, once their probe at the smallest sizes succeeded.
     pub rank: f64,
     /// `ltl`: one size of the explicit phase.
@@ -43,6 +49,8 @@ pub const SHIPPED: Budgets = Budgets {
     bmc: 1.0,
     bmc_depth: 10,
     ic3: 20.0,
+    conclude: 20.0,
+    window: 2.0,
     rank: 30.0,
     live_explicit: 1.0,
     lasso: 2.0,
@@ -62,6 +70,10 @@ impl Budgets {
             ("explicit, per size", self.explicit),
             ("bounded pass", self.bmc),
             ("ic3 on the aggregate", self.ic3),
+            (
+                "ic3's conclusion: shortest counterexamples, invariant checked",
+                self.conclude,
+            ),
             ("every n after the sizes", self.every_after),
             ("ltl: ranking proofs", self.rank),
             ("ltl: explicit, per size", self.live_explicit),

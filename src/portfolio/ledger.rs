@@ -232,7 +232,7 @@ impl<'r> Ledger<'r> {
         }
         self.flush();
         Closed {
-            notes: self.notes,
+            notes: merge_size_notes(self.notes),
             certificates: self.certificates,
             limit: self.limit,
         }
@@ -244,6 +244,31 @@ pub(super) struct Closed {
     pub notes: Vec<String>,
     pub certificates: Vec<Arc<Certificate>>,
     pub limit: Option<Limit>,
+}
+
+/// The notes, with the notes `size N: TEXT` of one TEXT made one, `sizes ...: TEXT`,
+/// where the first of them stood.
+fn merge_size_notes(notes: Vec<String>) -> Vec<String> {
+    let split = |s: &str| -> Option<(usize, String)> {
+        let (n, text) = s.strip_prefix("size ")?.split_once(": ")?;
+        Some((n.parse().ok()?, text.to_string()))
+    };
+    let mut sizes: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+    for (n, text) in notes.iter().filter_map(|s| split(s)) {
+        sizes.entry(text).or_default().insert(n);
+    }
+    let mut out = Vec::new();
+    for s in notes {
+        let Some((_, text)) = split(&s) else {
+            out.push(s);
+            continue;
+        };
+        if let Some(v) = sizes.remove(&text) {
+            let v: Vec<usize> = v.into_iter().collect();
+            out.push(format!("{}: {text}", crate::cert::sizes_phrase(&v)));
+        }
+    }
+    out
 }
 
 /// The row of property `k` left open at size `n`: `unknown`, or the depth a bounded

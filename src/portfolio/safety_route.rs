@@ -92,9 +92,15 @@ impl AutoEngine {
         };
         f.traces = b.traces;
         f.bounded = b.depth;
-        let own_budget = f.limit.is_some() && ctl.users_limit().is_none();
         let seconds = b.began.elapsed().as_secs_f64();
-        let (reports, certificate) = finish::conclude(&rest, ctl, "ic3", self.solver, f, seconds)?;
+        let ic3_limited = f.limit.is_some();
+        // Making counterexamples shortest and checking the invariant has a budget of
+        // its own: a deep BMC query must not hold the route past its phases.
+        let concl = actl.within_cpu(self.budgets.conclude);
+        let (reports, certificate) =
+            finish::conclude(&rest, &concl, "ic3", self.solver, f, seconds)?;
+        let concl_limited = concl.users_limit().is_some();
+        let own_budget = (ic3_limited || concl_limited) && ctl.users_limit().is_none();
         l.notes.push(format!(
             "{} went to one aggregate run: bounded pass to depth {}{}, then IC3",
             crate::cert::sizes_phrase(&rest.sizes()),
@@ -144,9 +150,13 @@ impl AutoEngine {
             ""
         };
         let short = searched.len() < open.len() && refused.is_none();
+        let which = if searched.is_empty() {
+            "no size".to_string()
+        } else {
+            crate::cert::sizes_phrase(searched)
+        };
         let mut notes = vec![format!(
-            "{why}: {} answered by explicit search{how}{}",
-            crate::cert::sizes_phrase(searched),
+            "{why}: {which} answered by explicit search{how}{}",
             if short { " before the limit" } else { "" }
         )];
         if let Some((n, why)) = refused {

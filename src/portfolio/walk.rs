@@ -156,7 +156,17 @@ impl AutoEngine {
         let run = self.search_into(w, ctl, l, &sizes, ph.budget, None);
         l.limit = run.users;
         if ph.step == Step::RankedInts {
-            l.notes.push(self.ranked_note(w.p, &run.done));
+            let window = super::auto::not_ranked(&l.notes);
+            let ranked: Vec<usize> = run
+                .done
+                .iter()
+                .copied()
+                .filter(|n| !window.contains(n))
+                .collect();
+            // Sizes searched over the window instead have their own note.
+            if !ranked.is_empty() || window.is_empty() {
+                l.notes.push(self.ranked_note(w.p, &ranked));
+            }
         } else if !run.done.is_empty() {
             l.notes.push(format!(
                 "{} answered by exhaustive explicit search",
@@ -419,7 +429,7 @@ impl AutoEngine {
                     props: props.filter(|&u| asked(PropId::Unsafe(u))).collect(),
                     ..w.p.clone()
                 };
-                self.reach(&p, ctl, n, deadline)
+                self.reach(&p, ctl, n, deadline, notes)
             }
             Track::Ltl => {
                 let live = w.live.iter().filter(|q| asked(PropId::Ltl(q.prop)));

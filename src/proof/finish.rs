@@ -298,6 +298,12 @@ fn shorten_cexs(
             d.verdicts.insert((k, n), Verdict::Unknown);
             continue;
         }
+        if ctl.progress {
+            crate::progress::line(format!(
+                "the counterexample of {} at size {n} made shortest: BMC up to depth {depth}",
+                key_name(p.model, k)
+            ));
+        }
         let v = match shortest(p, k, n, depth, solver, ctl) {
             Ok(t) => Verdict::violated(t),
             Err(_) if d.stop.now() => {

@@ -171,7 +171,12 @@ pub(super) fn widen(
             break;
         }
     }
-    run.notes.extend(notes);
+    // The wider windows' runs say again much of what the first said.
+    for note in notes {
+        if !run.notes.contains(&note) {
+            run.notes.push(note);
+        }
+    }
     if out.model.is_some() {
         out.notes.insert(
             0,
@@ -195,10 +200,15 @@ fn replace_rows(reports: &mut [SizeReport], fresh: Vec<SizeReport>, cut: bool) {
     for r in fresh {
         let whole =
             r.limit.is_none() && !r.results.iter().any(|p| p.verdict.kind() == Kind::Unknown);
-        if let Some(slot) = reports.iter_mut().find(|x| x.size == r.size)
-            && (whole || !cut)
-        {
+        let Some(slot) = reports.iter_mut().find(|x| x.size == r.size) else {
+            continue;
+        };
+        if whole || !cut {
             *slot = r;
+        } else {
+            // Its run leaving the narrower window stays within the wider one, which
+            // the rows are read in: the `within ints` rows keep their own window.
+            slot.results.retain(|x| x.prop != PropId::IntBound);
         }
     }
 }
@@ -281,7 +291,65 @@ fn run_wider(
 
 #[cfg(test)]
 mod tests {
-    use super::wider;
+    use super::{replace_rows, wider};
+    use crate::verdict::{Limit, PropId, PropResult, SizeReport, Verdict};
+
+    fn report(size: usize, rows: Vec<(PropId, Verdict)>, limit: Option<Limit>) -> SizeReport {
+        let results = rows
+            .into_iter()
+            .map(|(prop, verdict)| PropResult {
+                size,
+                prop,
+                name: String::new(),
+                verdict,
+            })
+            .collect();
+        SizeReport {
+            size,
+            results,
+            limit,
+            ..SizeReport::default()
+        }
+    }
+
+    /// A size the limit cut short in the wider window keeps its narrower answer, but
+    /// not its run leaving the narrower window: that run is no run leaving the wider
+    /// one, in which the rows are read.
+    #[test]
+    fn a_size_cut_short_keeps_its_answer_without_its_narrower_run() {
+        let within = Verdict::WithinInts {
+            lo: -2,
+            hi: 3,
+            within: Box::new(Verdict::Holds(crate::verdict::Proof::Exhaustive)),
+        };
+        let narrow = |n| {
+            report(
+                n,
+                vec![
+                    (PropId::Unsafe(0), within.clone()),
+                    (PropId::IntBound, Verdict::Unknown),
+                ],
+                None,
+            )
+        };
+        let mut reports = vec![narrow(2), narrow(3)];
+        let fresh = vec![
+            report(2, vec![(PropId::Unsafe(0), within.clone())], None),
+            report(
+                3,
+                vec![(PropId::Unsafe(0), Verdict::Unknown)],
+                Some(Limit::Timeout),
+            ),
+        ];
+        replace_rows(&mut reports, fresh, true);
+        assert_eq!(reports[0].results.len(), 1);
+        let kept: Vec<PropId> = reports[1].results.iter().map(|x| x.prop).collect();
+        assert_eq!(kept, vec![PropId::Unsafe(0)]);
+        assert!(matches!(
+            reports[1].results[0].verdict,
+            Verdict::WithinInts { hi: 3, .. }
+        ));
+    }
 
     #[test]
     fn windows_double_up_to_the_cap() {

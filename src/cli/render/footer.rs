@@ -369,7 +369,22 @@ pub(super) fn summary(run: &Run) -> String {
     }
     let bounded = sizes_where(&|k| matches!(k, Kind::NoViolationUpTo(_)));
     if !bounded.is_empty() {
-        let k = run.reports.iter().find_map(|r| r.stats.bound).unwrap_or(0);
+        // The depth every bounded row reached (the rows', not a report's statistics:
+        // a phase that ran no bounded search leaves those at 0).
+        let depths: Vec<usize> = by_size
+            .values()
+            .flatten()
+            .filter_map(|p| match p.verdict.kind() {
+                Kind::NoViolationUpTo(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        let (lo, hi) = (depths.iter().min(), depths.iter().max());
+        let k = match (lo, hi) {
+            (Some(lo), Some(hi)) if lo < hi => format!("{lo} or more"),
+            (Some(lo), _) => lo.to_string(),
+            _ => "0".into(),
+        };
         parts.push(format!(
             "no violation up to depth {k} at {} (bounded: not a proof)",
             sizes_phrase(&bounded)

@@ -85,14 +85,10 @@ fn process_arrays(m: &Model) -> std::collections::BTreeMap<String, usize> {
 /// One row of the `--json` document.
 pub(super) fn row(m: &Model, r: &SizeReport, p: &PropResult) -> Row {
     let trace = match p.verdict.counterexample() {
-        Some(Counterexample::Trace(t)) => {
-            let states = t.replay(m).unwrap_or_default();
-            Some(trace::to_doc(m, t, &states))
-        }
-        Some(Counterexample::Lasso(l)) => {
-            let states = l.replay(m).unwrap_or_default();
-            Some(crate::lasso::to_doc(m, l, &states))
-        }
+        // Every trace was replayed before it was reported; one that no longer replays
+        // on the model printed has no document rather than a made-up one.
+        Some(Counterexample::Trace(t)) => t.replay(m).ok().map(|s| trace::to_doc(m, t, &s)),
+        Some(Counterexample::Lasso(l)) => l.replay(m).ok().map(|s| crate::lasso::to_doc(m, l, &s)),
         None => None,
     };
     let proof = match &p.verdict {
