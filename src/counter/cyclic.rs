@@ -124,22 +124,11 @@ fn uses_ok(e: &Expr, group: &[VarId], ranges: &[usize]) -> bool {
             };
             ix_ok(a) && ix_ok(b)
         }
-        Expr::Read(v, ix) => !group.contains(v) && ix.iter().all(r),
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            r(a) && r(b)
+        Expr::Read(v, _) if group.contains(v) => false,
+        Expr::Quant(q) if matches!(q.dom, Domain::Type(Ty::Range(t)) if ranges.contains(&t)) => {
+            false
         }
-        Expr::Not(a) => r(a),
-        Expr::And(xs) | Expr::Or(xs) => xs.iter().all(r),
-        Expr::Ite(c, a, b, _) => r(c) && r(a) && r(b),
-        Expr::Quant { dom, body, .. } => {
-            let dom_ok = match dom {
-                Domain::Type(Ty::Range(t)) => !ranges.contains(t),
-                Domain::Type(_) => true,
-                Domain::Procs { except } => except.iter().all(r),
-            };
-            dom_ok && r(body)
-        }
-        Expr::Const(..) | Expr::Size | Expr::Local(_) => true,
+        _ => e.all_children(r),
     }
 }
 
@@ -226,20 +215,9 @@ fn links(e: &Expr, out: &mut Vec<(VarId, VarId)>) {
             links(a, out);
             links(b, out);
         }
-        Expr::Read(_, ix) => ix.iter().for_each(|x| links(x, out)),
-        Expr::Arith(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            links(a, out);
-            links(b, out);
-        }
-        Expr::Not(a) => links(a, out),
-        Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| links(x, out)),
-        Expr::Ite(c, a, b, _) => {
-            links(c, out);
-            links(a, out);
-            links(b, out);
-        }
-        Expr::Quant { body, .. } => links(body, out),
-        Expr::Const(..) | Expr::Size | Expr::Local(_) => {}
+        // Not the exceptions: process terms, which compare nothing.
+        Expr::Quant(q) => links(&q.body, out),
+        _ => e.for_each_child(|x| links(x, out)),
     }
 }
 
@@ -396,7 +374,7 @@ fn compared_with_cells(e: &Expr, cells: &[VarId], out: &mut Vec<VarId>) {
             compared_with_cells(a, cells, out);
             compared_with_cells(b, cells, out);
         }
-        Expr::Quant { body, .. } => compared_with_cells(body, cells, out),
+        Expr::Quant(q) => compared_with_cells(&q.body, cells, out),
         _ => {}
     }
 }

@@ -90,30 +90,10 @@ pub(crate) fn domain(m: &Model, t: Ty, n: usize) -> Option<Vec<i64>> {
 
 /// The variables `e` reads.
 pub(crate) fn reads(e: &Expr, out: &mut Vec<VarId>) {
-    match e {
-        Expr::Read(v, ix) => {
-            out.push(*v);
-            ix.iter().for_each(|x| reads(x, out));
-        }
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            reads(a, out);
-            reads(b, out);
-        }
-        Expr::Not(a) => reads(a, out),
-        Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| reads(x, out)),
-        Expr::Ite(c, a, b, _) => {
-            reads(c, out);
-            reads(a, out);
-            reads(b, out);
-        }
-        Expr::Quant { body, dom, .. } => {
-            if let Domain::Procs { except } = dom {
-                except.iter().for_each(|x| reads(x, out));
-            }
-            reads(body, out)
-        }
-        Expr::Const(..) | Expr::Size | Expr::Local(_) => {}
+    if let Expr::Read(v, _) = e {
+        out.push(*v);
     }
+    e.for_each_child(|x| reads(x, out));
 }
 
 /// The process-indexed arrays that matter: read by a guard or a property, closed under
@@ -215,7 +195,7 @@ pub(crate) fn fold(e: &Expr, n: usize) -> Option<i64> {
                 fold(y, n)
             }
         }
-        Expr::Read(..) | Expr::Local(_) | Expr::Quant { .. } => None,
+        Expr::Read(..) | Expr::Local(_) | Expr::Quant(_) => None,
     }
 }
 

@@ -52,19 +52,6 @@ pub(super) fn read(v: VarId) -> Expr {
     Expr::Read(v, Vec::new())
 }
 
-pub(super) fn quant(forall: bool, var: LocalId, dom: Domain, body: Expr) -> Expr {
-    Expr::Quant {
-        forall,
-        var,
-        dom,
-        body: Box::new(body),
-    }
-}
-
-pub(super) fn all_procs() -> Domain {
-    Domain::Procs { except: Vec::new() }
-}
-
 /// Replace every `Local(id)` by `map[id]`; a quantifier's variable must map to a local.
 pub(super) fn subst(e: &Expr, map: &[Expr]) -> Expr {
     let Ok(e) = e.rewrite(&Subst(map));

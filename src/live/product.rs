@@ -192,7 +192,12 @@ impl Builder<'_> {
                 let Expr::Local(v) = map[*var] else {
                     unreachable!()
                 };
-                body.push(quant(false, v, all_procs(), subst(cond, &map)));
+                body.push(Expr::quant(
+                    false,
+                    v,
+                    Domain::all_procs(),
+                    subst(cond, &map),
+                ));
             }
         }
         let mut e = and(body);
@@ -202,7 +207,7 @@ impl Builder<'_> {
                 unreachable!()
             };
             let except: Vec<Expr> = map[..k].to_vec();
-            e = quant(false, v, Domain::Procs { except }, e);
+            e = Expr::quant(false, v, Domain::Procs { except }, e);
         }
         e
     }
@@ -410,10 +415,10 @@ impl Builder<'_> {
         let mut parts = vec![read(self.v.acc.expect("a round needs the acceptance flag"))];
         if let Some(seen) = self.v.seen {
             let j = scope.fresh(Ty::Proc);
-            parts.push(quant(
+            parts.push(Expr::quant(
                 true,
                 j,
-                all_procs(),
+                Domain::all_procs(),
                 Expr::Read(seen, vec![Expr::Local(j)]),
             ));
         }
@@ -494,11 +499,11 @@ impl Builder<'_> {
             let mut e = eq(Expr::Read(v, idx.clone()), Expr::Read(s, idx));
             for &(b, d) in bs.iter().rev() {
                 let dom = if d == Ty::Proc {
-                    all_procs()
+                    Domain::all_procs()
                 } else {
                     Domain::Type(d)
                 };
-                e = quant(true, b, dom, e);
+                e = Expr::quant(true, b, dom, e);
             }
             parts.push(e);
         }
@@ -527,10 +532,10 @@ impl Builder<'_> {
             parts.push(not(read(self.v.acc.expect("counting keeps the flag"))));
             if let Some(seen) = self.v.seen {
                 let j = scope.fresh(Ty::Proc);
-                parts.push(quant(
+                parts.push(Expr::quant(
                     true,
                     j,
-                    all_procs(),
+                    Domain::all_procs(),
                     not(Expr::Read(seen, vec![Expr::Local(j)])),
                 ));
             }
@@ -538,7 +543,12 @@ impl Builder<'_> {
         if let (Some(p), Some(_)) = (self.v.proc, &self.orig.extra_proc) {
             // The extra id 0 is no process.
             let j = scope.fresh(Ty::Proc);
-            parts.push(quant(false, j, all_procs(), eq(read(p), Expr::Local(j))));
+            parts.push(Expr::quant(
+                false,
+                j,
+                Domain::all_procs(),
+                eq(read(p), Expr::Local(j)),
+            ));
         }
         Init {
             params: 0,

@@ -262,34 +262,12 @@ fn pin(e: &Expr, c: VarId, p: LocalId) -> Option<i64> {
 
 /// Calls `f` on every read `X[index]` in `e`, with its index terms.
 fn each_read(e: &Expr, x: VarId, f: &mut dyn FnMut(&[Expr])) {
-    match e {
-        Expr::Const(..) | Expr::Size | Expr::Local(_) => {}
-        Expr::Read(v, ix) => {
-            if *v == x {
-                f(ix);
-            }
-            for i in ix {
-                each_read(i, x, f);
-            }
-        }
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            each_read(a, x, f);
-            each_read(b, x, f);
-        }
-        Expr::Not(a) => each_read(a, x, f),
-        Expr::And(v) | Expr::Or(v) => v.iter().for_each(|a| each_read(a, x, f)),
-        Expr::Ite(a, b, c, _) => {
-            each_read(a, x, f);
-            each_read(b, x, f);
-            each_read(c, x, f);
-        }
-        Expr::Quant { dom, body, .. } => {
-            if let Domain::Procs { except } = dom {
-                except.iter().for_each(|a| each_read(a, x, f));
-            }
-            each_read(body, x, f);
-        }
+    if let Expr::Read(v, ix) = e
+        && *v == x
+    {
+        f(ix);
     }
+    e.for_each_child(|a| each_read(a, x, f));
 }
 
 fn reads(e: &Expr, x: VarId) -> bool {

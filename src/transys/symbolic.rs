@@ -71,12 +71,7 @@ impl Symbolic<'_, '_> {
                 let (tb, eb) = self.term(env, b);
                 (term::cmp(self.c, *op, &ta, &tb), self.c.or2(ea, eb))
             }
-            Expr::Quant {
-                forall,
-                var,
-                dom,
-                body,
-            } => self.quant(env, *forall, *var, dom, body),
+            Expr::Quant(q) => self.quant(env, q),
             _ => {
                 let (t, err) = self.term(env, e);
                 (t.truth(self.c), err)
@@ -157,15 +152,9 @@ impl Symbolic<'_, '_> {
         (val, self.c.or(&errs))
     }
 
-    fn quant(
-        &mut self,
-        env: &mut [i64],
-        forall: bool,
-        var: LocalId,
-        dom: &Domain,
-        body: &Expr,
-    ) -> (Lit, Lit) {
-        match dom {
+    fn quant(&mut self, env: &mut [i64], q: &Quant) -> (Lit, Lit) {
+        let (forall, var, body) = (q.forall, q.var, &*q.body);
+        match &q.dom {
             Domain::Type(t) => {
                 let (lo, hi) = self.inst.domain(*t);
                 // In the aggregate, a range's values depend on the width.

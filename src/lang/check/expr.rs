@@ -224,15 +224,7 @@ impl Checker<'_> {
                 sc.names.push((var.name.clone(), Binding::Local(id)));
                 let b = self.formula(sc, body);
                 sc.names.pop();
-                Ok((
-                    Expr::Quant {
-                        forall: *forall,
-                        var: id,
-                        dom,
-                        body: Box::new(b?),
-                    },
-                    Ty::Bool,
-                ))
+                Ok((Expr::quant(*forall, id, dom, b?), Ty::Bool))
             }
             ExprKind::Temporal(..) => err(
                 e.span,
@@ -472,7 +464,7 @@ impl Checker<'_> {
 
     fn domain(&mut self, sc: &mut Scope, d: &QuantDom) -> R<(Domain, Ty)> {
         Ok(match d {
-            QuantDom::Proc => (Domain::Procs { except: Vec::new() }, Ty::Proc),
+            QuantDom::Proc => (Domain::all_procs(), Ty::Proc),
             QuantDom::Other => (
                 Domain::Procs {
                     except: sc.params.iter().map(|&p| Expr::Local(p)).collect(),
@@ -509,7 +501,7 @@ impl Checker<'_> {
                         .with_note("help: quantify over a range instead, e.g. `forall x : 0 .. 7. ...`"));
                 }
                 match ty {
-                    Ty::Proc => (Domain::Procs { except: Vec::new() }, Ty::Proc),
+                    Ty::Proc => (Domain::all_procs(), Ty::Proc),
                     _ => (Domain::Type(ty), ty),
                 }
             }
