@@ -270,18 +270,23 @@ impl Checker<'_> {
         rhs: &ast::Rhs,
         fresh: &[(String, Span)],
     ) -> R<UpdValue> {
+        // A name the index binds, outside a `case`: the error, with `help` for it.
+        let unbound = |help: &dyn Fn(&str) -> String| match fresh.first() {
+            Some((n, at)) => Err(Diagnostic::error(
+                *at,
+                format!("unknown name `{n}` in the index of an update"),
+            )
+            .with_note(help(n))),
+            None => Ok(()),
+        };
         Ok(match rhs {
             ast::Rhs::Expr(e) => {
-                if let Some((n, sp)) = fresh.first() {
-                    return Err(Diagnostic::error(
-                        *sp,
-                        format!("unknown name `{n}` in the index of an update"),
-                    )
-                    .with_note(format!(
+                unbound(&|n| {
+                    format!(
                         "help: to update every cell, bind `{n}` with a case: `{}[{n}] := case | ... | _ : t`",
                         var.name
-                    )));
-                }
+                    )
+                })?;
                 let (x, t) = self.expr(sc, e)?;
                 self.store_compat(var.ty, t, &var.name, e.span)?;
                 self.literal_fits(var.ty, &x, &var.name, e.span)?;
@@ -293,16 +298,12 @@ impl Checker<'_> {
                 span: cspan,
             } => self.case(sc, var, lhs, branches, default.as_ref(), *cspan)?,
             ast::Rhs::Nondet(_) => {
-                if let Some((n, at)) = fresh.first() {
-                    return Err(Diagnostic::error(
-                        *at,
-                        format!("unknown name `{n}` in the index of an update"),
-                    )
-                    .with_note(format!(
+                unbound(&|_| {
+                    format!(
                         "help: `:= .` chooses the value of one cell, e.g. `{}[i] := .` with `i` a parameter",
                         var.name
-                    )));
-                }
+                    )
+                })?;
                 UpdValue::Nondet
             }
             ast::Rhs::Any(x, f) => {
@@ -556,7 +557,7 @@ fn has_temporal(e: &ast::Expr) -> bool {
         ExprKind::Not(a) | ExprKind::Neg(a) => has_temporal(a),
         ExprKind::Ite(a, b, c) => has_temporal(a) || has_temporal(b) || has_temporal(c),
         ExprKind::Let(_, a, b) => has_temporal(a) || has_temporal(b),
-        ExprKind::Quant { body, .. } => has_temporal(body),
+        ExprKind::Quant(q) => has_temporal(&q.body),
         ExprKind::Index(_, xs) | ExprKind::Call(_, xs) => xs.iter().any(has_temporal),
         _ => false,
     }
