@@ -47,38 +47,27 @@ impl Cyclic {
 
     /// `e + 1` modulo M, as the model writes it.
     pub fn inc(&self, e: Expr) -> Expr {
-        let ty = Ty::Range(self.range);
-        Expr::Ite(
-            Box::new(Expr::Cmp(
-                CmpOp::Eq,
-                Box::new(e.clone()),
-                Box::new(Expr::Const(self.top, ty)),
-            )),
-            Box::new(Expr::Const(0, ty)),
-            Box::new(Expr::Arith(
-                ArithOp::Add,
-                Box::new(e),
-                Box::new(Expr::Const(1, Ty::Int)),
-            )),
-            ty,
-        )
+        self.step(e, ArithOp::Add, self.top, 0)
     }
 
     /// `e - 1` modulo M.
     pub fn dec(&self, e: Expr) -> Expr {
+        self.step(e, ArithOp::Sub, 0, self.top)
+    }
+
+    /// `if e = edge then wrapped else e op 1`: a step modulo M.
+    fn step(&self, e: Expr, op: ArithOp, edge: i64, wrapped: i64) -> Expr {
         let ty = Ty::Range(self.range);
+        let at_edge = Expr::Cmp(
+            CmpOp::Eq,
+            Box::new(e.clone()),
+            Box::new(Expr::Const(edge, ty)),
+        );
+        let stepped = Expr::Arith(op, Box::new(e), Box::new(Expr::Const(1, Ty::Int)));
         Expr::Ite(
-            Box::new(Expr::Cmp(
-                CmpOp::Eq,
-                Box::new(e.clone()),
-                Box::new(Expr::Const(0, ty)),
-            )),
-            Box::new(Expr::Const(self.top, ty)),
-            Box::new(Expr::Arith(
-                ArithOp::Sub,
-                Box::new(e),
-                Box::new(Expr::Const(1, Ty::Int)),
-            )),
+            Box::new(at_edge),
+            Box::new(Expr::Const(wrapped, ty)),
+            Box::new(stepped),
             ty,
         )
     }

@@ -199,6 +199,28 @@ pub(crate) fn fold(e: &Expr, n: usize) -> Option<i64> {
     }
 }
 
+/// `&&` (`and`) or `||` of `xs` simplified: the unit (true for `&&`) dropped, the zero
+/// deciding, one operand left standing alone.
+fn junction(xs: Vec<Expr>, n: usize, and: bool) -> Expr {
+    let (unit, zero) = if and { (1, 0) } else { (0, 1) };
+    let xs: Vec<Expr> = xs
+        .into_iter()
+        .map(|x| simplify(x, n))
+        .filter(|x| fold(x, n) != Some(unit))
+        .collect();
+    if xs.iter().any(|x| fold(x, n) == Some(zero)) {
+        Expr::Const(zero, Ty::Bool)
+    } else if xs.len() == 1 {
+        xs.into_iter().next().unwrap_or(Expr::tt())
+    } else if xs.is_empty() {
+        Expr::Const(unit, Ty::Bool)
+    } else if and {
+        Expr::And(xs)
+    } else {
+        Expr::Or(xs)
+    }
+}
+
 /// Simplify: closed subterms become constants, `&&`/`||` lose constant operands.
 pub(crate) fn simplify(e: Expr, n: usize) -> Expr {
     if let Some(v) = fold(&e, n) {
@@ -211,38 +233,8 @@ pub(crate) fn simplify(e: Expr, n: usize) -> Expr {
         return Expr::Const(v, ty);
     }
     match e {
-        Expr::And(xs) => {
-            let xs: Vec<Expr> = xs
-                .into_iter()
-                .map(|x| simplify(x, n))
-                .filter(|x| fold(x, n) != Some(1))
-                .collect();
-            if xs.iter().any(|x| fold(x, n) == Some(0)) {
-                Expr::Const(0, Ty::Bool)
-            } else if xs.len() == 1 {
-                xs.into_iter().next().unwrap_or(Expr::tt())
-            } else if xs.is_empty() {
-                Expr::tt()
-            } else {
-                Expr::And(xs)
-            }
-        }
-        Expr::Or(xs) => {
-            let xs: Vec<Expr> = xs
-                .into_iter()
-                .map(|x| simplify(x, n))
-                .filter(|x| fold(x, n) != Some(0))
-                .collect();
-            if xs.iter().any(|x| fold(x, n) == Some(1)) {
-                Expr::tt()
-            } else if xs.len() == 1 {
-                xs.into_iter().next().unwrap_or(Expr::tt())
-            } else if xs.is_empty() {
-                Expr::Const(0, Ty::Bool)
-            } else {
-                Expr::Or(xs)
-            }
-        }
+        Expr::And(xs) => junction(xs, n, true),
+        Expr::Or(xs) => junction(xs, n, false),
         Expr::Not(x) => Expr::Not(Box::new(simplify(*x, n))),
         Expr::Ite(c, x, y, t) => {
             let c = simplify(*c, n);
