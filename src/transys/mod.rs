@@ -165,17 +165,10 @@ impl<'m> Transys<'m> {
         let model = self.inst.model;
         let mut sym = self.sym();
         let mut items = Vec::new();
-        'all: for init in &model.inits {
-            for tuple in sym.inst.all_tuples(init.params) {
-                let (pres, mut env) = sym.bind(init.locals.len(), &tuple);
-                if pres == FALSE {
-                    continue;
-                }
-                let (v, e) = sym.formula(&mut env, &init.body);
-                items.push((-pres, v, e));
-                if pres == TRUE && e == FALSE && v == FALSE {
-                    break 'all;
-                }
+        for init in &model.inits {
+            let tuples = sym.inst.all_tuples(init.params);
+            if sym.instances(init.locals.len(), &init.body, tuples, true, &mut items) {
+                break;
             }
         }
         let (init_val, init_err) = sym.combine(&items, true);
@@ -226,17 +219,7 @@ impl<'m> Transys<'m> {
         let tuples = self.inst.distinct_tuples(prop.params);
         let mut sym = self.sym();
         let mut items = Vec::new();
-        for tuple in tuples {
-            let (pres, mut env) = sym.bind(prop.locals.len(), &tuple);
-            if pres == FALSE {
-                continue;
-            }
-            let (v, e) = sym.formula(&mut env, &prop.body);
-            items.push((-pres, v, e));
-            if pres == TRUE && e == FALSE && v == TRUE {
-                break;
-            }
-        }
+        sym.instances(prop.locals.len(), &prop.body, tuples, false, &mut items);
         let r = sym.combine(&items, false);
         self.bad.insert(u, r);
         r

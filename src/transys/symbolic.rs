@@ -41,6 +41,33 @@ impl Symbolic<'_, '_> {
         (pres, env)
     }
 
+    /// The instances of `body` (an item with `locals` locals) at `tuples`, in order, as
+    /// operands `(skip, value, error)` of a conjunction (`and_`) or disjunction, pushed
+    /// on `items`; a tuple of absent processes is skipped. True when an instance of
+    /// present processes decided the junction (a constant, without error), the ones
+    /// after it never being evaluated.
+    pub fn instances(
+        &mut self,
+        locals: usize,
+        body: &Expr,
+        tuples: Vec<Vec<i64>>,
+        and_: bool,
+        items: &mut Vec<(Lit, Lit, Lit)>,
+    ) -> bool {
+        for tuple in tuples {
+            let (pres, mut env) = self.bind(locals, &tuple);
+            if pres == FALSE {
+                continue;
+            }
+            let (v, e) = self.formula(&mut env, body);
+            items.push((-pres, v, e));
+            if pres == TRUE && e == FALSE && v == if and_ { FALSE } else { TRUE } {
+                return true;
+            }
+        }
+        false
+    }
+
     /// A formula's truth and error literals.
     pub fn formula(&mut self, env: &mut [i64], e: &Expr) -> (Lit, Lit) {
         match e {
