@@ -59,7 +59,7 @@ pub fn findings(
                 .into_iter()
                 .filter(|&n| !skip.contains(&(k, n)) && !cexs.iter().any(|c| c.0 == k && c.1 == n))
                 .collect();
-            (finish::key_name(p.model, k), sizes)
+            (k.name(p.model), sizes)
         })
         .collect();
     let (cert, checks) = finish::certify(

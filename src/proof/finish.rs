@@ -6,7 +6,6 @@
 use crate::bmc::driver::{self, BmcOptions};
 use crate::cert::{CertLemma, Certificate, Evidence, text_hash};
 use crate::engine::{Control, Problem};
-use crate::model::ir::Model;
 use crate::proof::check::{self, SizeCheck};
 use crate::sat::{SolverKind, Stop};
 use crate::trace::Trace;
@@ -69,11 +68,6 @@ pub fn shortest(
                     .unwrap_or_default()
             )
         })
-}
-
-/// The name a certificate gives a property.
-pub fn key_name(model: &Model, key: PropId) -> String {
-    key.name(model)
 }
 
 /// A certificate of `lemmas` (inductive) claiming each property at the sizes given,
@@ -311,7 +305,7 @@ fn shorten_cexs(
                 d.errors
                     .entry(n)
                     .or_default()
-                    .push(format!("{}: {e}", key_name(p.model, k)));
+                    .push(format!("{}: {e}", k.name(p.model)));
                 Verdict::Unknown
             }
         };
@@ -342,7 +336,7 @@ fn certify_invariant(
                 .into_iter()
                 .filter(|&n| !d.verdicts.contains_key(&(k, n)))
                 .collect();
-            (key_name(p.model, k), sizes)
+            (k.name(p.model), sizes)
         })
         .collect();
     let t0 = std::time::Instant::now();
@@ -424,12 +418,7 @@ fn size_reports(
             if !matches!(k, PropId::Unsafe(_)) && v.trace().is_none() {
                 continue;
             }
-            results.push(PropResult {
-                size: n,
-                prop: k,
-                name: key_name(p.model, k),
-                verdict: v,
-            });
+            results.push(PropResult::new(p.model, n, k, v));
         }
         reports.push(SizeReport {
             size: n,

@@ -270,23 +270,26 @@ impl Checker<'_> {
         rhs: &ast::Rhs,
         fresh: &[(String, Span)],
     ) -> R<UpdValue> {
-        // A name the index binds, outside a `case`: the error, with `help` for it.
-        let unbound = |help: &dyn Fn(&str) -> String| match fresh.first() {
-            Some((n, at)) => Err(Diagnostic::error(
-                *at,
-                format!("unknown name `{n}` in the index of an update"),
-            )
-            .with_note(help(n))),
-            None => Ok(()),
-        };
+        // A name bound by the index is known under a `case` only.
+        if let Some((n, at)) = fresh.first() {
+            let help = match rhs {
+                ast::Rhs::Expr(_) => Some(format!(
+                    "help: to update every cell, bind `{n}` with a case: `{}[{n}] := case | ... | _ : t`",
+                    var.name
+                )),
+                ast::Rhs::Nondet(_) => Some(format!(
+                    "help: `:= .` chooses the value of one cell, e.g. `{}[i] := .` with `i` a parameter",
+                    var.name
+                )),
+                ast::Rhs::Case { .. } | ast::Rhs::Any(..) => None,
+            };
+            if let Some(help) = help {
+                let unknown = format!("unknown name `{n}` in the index of an update");
+                return Err(Diagnostic::error(*at, unknown).with_note(help));
+            }
+        }
         Ok(match rhs {
             ast::Rhs::Expr(e) => {
-                unbound(&|n| {
-                    format!(
-                        "help: to update every cell, bind `{n}` with a case: `{}[{n}] := case | ... | _ : t`",
-                        var.name
-                    )
-                })?;
                 let (x, t) = self.expr(sc, e)?;
                 self.store_compat(var.ty, t, &var.name, e.span)?;
                 self.literal_fits(var.ty, &x, &var.name, e.span)?;
@@ -297,15 +300,7 @@ impl Checker<'_> {
                 default,
                 span: cspan,
             } => self.case(sc, var, lhs, branches, default.as_ref(), *cspan)?,
-            ast::Rhs::Nondet(_) => {
-                unbound(&|_| {
-                    format!(
-                        "help: `:= .` chooses the value of one cell, e.g. `{}[i] := .` with `i` a parameter",
-                        var.name
-                    )
-                })?;
-                UpdValue::Nondet
-            }
+            ast::Rhs::Nondet(_) => UpdValue::Nondet,
             ast::Rhs::Any(x, f) => {
                 if var.kind != VarKind::Global || var.ty != Ty::Proc {
                     return err(
