@@ -411,19 +411,8 @@ mod tests {
         }
     }
 
-    const BASE: &str = "type loc = Idle | Wait | Crit
-array Pc[proc] : loc
-array T[proc] : 0 .. N
-var X : 0 .. N
-var S : 0 .. N
-init (z) { Pc[z] = Idle && T[z] = 0 && X = 0 && S = 0 }
-unsafe mutex (z1 z2) { Pc[z1] = Crit && Pc[z2] = Crit }
-transition take (i) requires { Pc[i] = Idle }
-{ T[i] := X; X := if X = N then 0 else X + 1; Pc[i] := Wait; }
-transition enter (i) requires { Pc[i] = Wait && T[i] = S } { Pc[i] := Crit; }
-transition leave (i) requires { Pc[i] = Crit }
-{ Pc[i] := Idle; S := if S = N then 0 else S + 1; }
-";
+    /// The ticket lock as shipped.
+    const BASE: &str = include_str!("../../families/ticket_lock.cub");
 
     #[test]
     fn values_used_otherwise_are_not_cyclic() {
@@ -431,17 +420,29 @@ transition leave (i) requires { Pc[i] = Crit }
         for (what, from, to) in [
             (
                 "an advance at the wrong top",
-                "X = N then",
-                "X = N - 1 then",
+                "Next = N then",
+                "Next = N - 1 then",
             ),
             (
                 "a comparison with a constant",
-                "T[i] = S }",
-                "T[i] = S && S = 1 }",
+                "Ticket[i] = Serving }",
+                "Ticket[i] = Serving && Serving = 1 }",
             ),
-            ("an order test", "T[i] = S }", "T[i] <= S }"),
-            ("arithmetic on a ticket", "T[i] := X;", "T[i] := X - 0;"),
-            ("two start values", "X = 0 && S = 0", "X = 1 && S = 0"),
+            (
+                "an order test",
+                "Ticket[i] = Serving }",
+                "Ticket[i] <= Serving }",
+            ),
+            (
+                "arithmetic on a ticket",
+                "Ticket[i] := Next;",
+                "Ticket[i] := Next - 0;",
+            ),
+            (
+                "two start values",
+                "Next = 0 && Serving = 0",
+                "Next = 1 && Serving = 0",
+            ),
         ] {
             let text = BASE.replace(from, to);
             assert_ne!(text, BASE, "{what}");
