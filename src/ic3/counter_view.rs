@@ -12,7 +12,7 @@
 
 use super::engine::Ic3Engine;
 use super::prove;
-use crate::cert::CertLemma;
+use crate::cert::{CertLemma, Evidence};
 use crate::counter;
 use crate::engine::{Control, Problem};
 use crate::proof::finish::{self, Findings};
@@ -62,11 +62,14 @@ pub fn findings(
             (k.name(p.model), sizes)
         })
         .collect();
+    let evidence = Evidence::Induction {
+        k: 1,
+        simple_path: false,
+    };
     let (cert, checks) = finish::certify(
         p,
         HOW,
-        1,
-        false,
+        evidence,
         lemmas.clone(),
         claims,
         eng.solver,

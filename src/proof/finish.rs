@@ -97,28 +97,23 @@ pub fn certify_diagrams(
     solver: SolverKind,
     ctl: &Control,
 ) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
-    let cert = Certificate {
-        evidence: Evidence::of_diagrams(nodes),
-        ..certificate(p, engine, 1, false, lemmas, claims)
-    };
+    let cert = certificate(p, engine, Evidence::of_diagrams(nodes), lemmas, claims);
     let checks = check::check(p.model, &cert, sizes, solver, &ctl.sat_stop())?;
     Ok((Arc::new(cert), checks))
 }
 
-/// A certificate of `lemmas` claiming each property at the sizes given, checked at
-/// every size of the problem.
-#[allow(clippy::too_many_arguments)]
+/// A certificate of `lemmas` (by `evidence`) claiming each property at the sizes given,
+/// checked at every size of the problem.
 pub fn certify(
     p: &Problem,
     engine: &str,
-    induction: usize,
-    simple_path: bool,
+    evidence: Evidence,
     lemmas: Vec<CertLemma>,
     claims: Vec<(String, Vec<usize>)>,
     solver: SolverKind,
     ctl: &Control,
 ) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
-    let cert = certificate(p, engine, induction, simple_path, lemmas, claims);
+    let cert = certificate(p, engine, evidence, lemmas, claims);
     check_at_every_size(p, cert, solver, ctl)
 }
 
@@ -133,12 +128,12 @@ fn check_at_every_size(
     Ok((Arc::new(cert), checks))
 }
 
-/// The certificate of `lemmas` claiming `claims` about the problem's model and sizes.
+/// The certificate of `lemmas` (by `evidence`) claiming `claims` about the problem's
+/// model and sizes.
 fn certificate(
     p: &Problem,
     engine: &str,
-    induction: usize,
-    simple_path: bool,
+    evidence: Evidence,
     lemmas: Vec<CertLemma>,
     claims: Vec<(String, Vec<usize>)>,
 ) -> Certificate {
@@ -147,10 +142,7 @@ fn certificate(
         hash: text_hash(&p.model.source.text),
         sizes: (p.min, p.max),
         engine: engine.to_string(),
-        evidence: Evidence::Induction {
-            k: induction,
-            simple_path,
-        },
+        evidence,
         proves: claims,
         lemmas,
         ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
@@ -341,7 +333,11 @@ fn certify_invariant(
         .collect();
     let t0 = std::time::Instant::now();
     let how = f.how.unwrap_or(engine);
-    let mine = self::certificate(p, how, induction, simple_path, lemmas, claims);
+    let evidence = Evidence::Induction {
+        k: induction,
+        simple_path,
+    };
+    let mine = self::certificate(p, how, evidence, lemmas, claims);
     let (cert, checks, before) = match f.checked.take() {
         Some((c, checks)) if *c == mine => (c, checks, true),
         _ => {
