@@ -52,6 +52,16 @@ pub(super) fn read(v: VarId) -> Expr {
     Expr::Read(v, Vec::new())
 }
 
+/// `exists v. body`, `v` ranging over every process.
+pub(super) fn exists_proc(v: LocalId, body: Expr) -> Expr {
+    Expr::quant(false, v, Domain::all_procs(), body)
+}
+
+/// `forall v. body`, `v` ranging over every process.
+pub(super) fn forall_proc(v: LocalId, body: Expr) -> Expr {
+    Expr::quant(true, v, Domain::all_procs(), body)
+}
+
 /// Replace every `Local(id)` by `map[id]`; a quantifier's variable must map to a local.
 pub(super) fn subst(e: &Expr, map: &[Expr]) -> Expr {
     let Ok(e) = e.rewrite(&Subst(map));

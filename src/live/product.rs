@@ -192,12 +192,7 @@ impl Builder<'_> {
                 let Expr::Local(v) = map[*var] else {
                     unreachable!()
                 };
-                body.push(Expr::quant(
-                    false,
-                    v,
-                    Domain::all_procs(),
-                    subst(cond, &map),
-                ));
+                body.push(exists_proc(v, subst(cond, &map)));
             }
         }
         let mut e = and(body);
@@ -415,12 +410,7 @@ impl Builder<'_> {
         let mut parts = vec![read(self.v.acc.expect("a round needs the acceptance flag"))];
         if let Some(seen) = self.v.seen {
             let j = scope.fresh(Ty::Proc);
-            parts.push(Expr::quant(
-                true,
-                j,
-                Domain::all_procs(),
-                Expr::Read(seen, vec![Expr::Local(j)]),
-            ));
+            parts.push(forall_proc(j, Expr::Read(seen, vec![Expr::Local(j)])));
         }
         parts
     }
@@ -532,23 +522,13 @@ impl Builder<'_> {
             parts.push(not(read(self.v.acc.expect("counting keeps the flag"))));
             if let Some(seen) = self.v.seen {
                 let j = scope.fresh(Ty::Proc);
-                parts.push(Expr::quant(
-                    true,
-                    j,
-                    Domain::all_procs(),
-                    not(Expr::Read(seen, vec![Expr::Local(j)])),
-                ));
+                parts.push(forall_proc(j, not(Expr::Read(seen, vec![Expr::Local(j)]))));
             }
         }
         if let (Some(p), Some(_)) = (self.v.proc, &self.orig.extra_proc) {
             // The extra id 0 is no process.
             let j = scope.fresh(Ty::Proc);
-            parts.push(Expr::quant(
-                false,
-                j,
-                Domain::all_procs(),
-                eq(read(p), Expr::Local(j)),
-            ));
+            parts.push(exists_proc(j, eq(read(p), Expr::Local(j))));
         }
         Init {
             params: 0,
