@@ -298,15 +298,7 @@ impl<'a> Induction<'a> {
                 if bits[i] != bits[j] || !self.distinct_pairs.insert((i, j)) {
                     continue;
                 }
-                let (a, b) = (step.frames[i].cells.clone(), step.frames[j].cells.clone());
-                let mut diff = Vec::new();
-                for (ca, cb) in a.iter().zip(&b) {
-                    for (&x, &y) in ca.lits().iter().zip(cb.lits()) {
-                        let same = step.c.iff(x, y);
-                        diff.push(-same);
-                    }
-                }
-                let dl = step.c.or(&diff);
+                let dl = step.differ(i, j);
                 step.c.assert(dl);
                 added = true;
             }

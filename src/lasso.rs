@@ -10,10 +10,10 @@ use crate::ltl::formula::{Formula, eval_lasso, from_ir};
 use crate::model::eval::{self, Step};
 use crate::model::instance::{Instance, State, last_state};
 use crate::model::ir::{Expr, Model};
-use crate::schema::{StepDoc, TraceDoc};
+use crate::schema::TraceDoc;
 use crate::trace::{
-    cells, cells_doc, changes_text, render_run_table, replay_steps, state_summary, step_doc,
-    step_label, trail_doc, write_json,
+    cells, cells_doc, changes_text, render_run_table, replay_steps, state_summary, step_label,
+    steps_doc, trail_doc, write_json,
 };
 use std::path::Path;
 
@@ -198,15 +198,10 @@ pub fn render_text(model: &Model, lasso: &Lasso, states: &[State]) -> String {
 /// the violation in words.
 pub fn to_doc(model: &Model, lasso: &Lasso, states: &[State]) -> TraceDoc {
     let inst = Instance::new(model, lasso.size);
-    let steps = lasso
-        .steps
-        .iter()
-        .enumerate()
-        .map(|(k, s)| StepDoc {
-            in_cycle: Some(k >= lasso.loop_start),
-            ..step_doc(model, &inst, s, &states[k], &states[k + 1])
-        })
-        .collect();
+    let mut steps = steps_doc(model, &inst, &lasso.steps, states);
+    for (k, s) in steps.iter_mut().enumerate() {
+        s.in_cycle = Some(k >= lasso.loop_start);
+    }
     TraceDoc {
         kind: Some("lasso".into()),
         init: cells_doc(cells(&inst, &lasso.init)),

@@ -283,6 +283,16 @@ pub struct PropResult {
 }
 
 impl PropResult {
+    /// The row of property `prop` at `size`, named as the model names it.
+    pub fn new(model: &Model, size: usize, prop: PropId, verdict: Verdict) -> PropResult {
+        PropResult {
+            size,
+            name: prop.name(model),
+            prop,
+            verdict,
+        }
+    }
+
     /// The length of the (shortest) counterexample.
     pub fn depth(&self) -> Option<usize> {
         self.verdict.depth()

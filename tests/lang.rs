@@ -137,10 +137,10 @@ fn quantifier_body_extends_as_far_right_as_possible() {
         panic!("guard is not a conjunction")
     };
     assert_eq!(parts.len(), 2);
-    let Expr::Quant { body, .. } = &parts[1] else {
+    let Expr::Quant(q) = &parts[1] else {
         panic!("second conjunct is not the quantifier")
     };
-    assert!(matches!(**body, Expr::And(ref b) if b.len() == 2));
+    assert!(matches!(*q.body, Expr::And(ref b) if b.len() == 2));
 }
 
 #[test]

@@ -555,7 +555,7 @@ impl BddEngine {
         let count = nodes.len();
         let (lo, hi) = (widths[0], widths[widths.len() - 1]);
         let pp = Problem::new(&prod.model, lo, hi, vec![0]);
-        let name = finish::key_name(&prod.model, PropId::Unsafe(0));
+        let name = PropId::Unsafe(0).name(&prod.model);
         let (cert, checks) = finish::certify_diagrams(
             &pp,
             "bdd",
@@ -659,7 +659,6 @@ impl BddEngine {
     /// The report of width n.
     fn report(&self, p: &Problem, k: usize, f: &Found, n: usize, seconds: f64) -> SizeReport {
         let model = p.model;
-        let name = model.ltls[k].name.clone();
         let mut results = Vec::new();
         let proved = f.proved.iter().find(|x| x.0 == n);
         let ranged = f.ranges.iter().any(|t| t.size == n);
@@ -673,20 +672,11 @@ impl BddEngine {
             None
         };
         if let Some(v) = verdict {
-            results.push(PropResult {
-                size: n,
-                prop: PropId::Ltl(k),
-                name,
-                verdict: v,
-            });
+            results.push(PropResult::new(model, n, PropId::Ltl(k), v));
         }
         for t in f.ranges.iter().filter(|t| t.size == n) {
-            results.push(PropResult {
-                size: n,
-                prop: PropId::Range,
-                name: PropId::Range.name(model),
-                verdict: Verdict::violated(t.clone()),
-            });
+            let v = Verdict::violated(t.clone());
+            results.push(PropResult::new(model, n, PropId::Range, v));
         }
         let internal: Vec<String> = f
             .errors

@@ -44,23 +44,13 @@ pub fn reach_back(
     images: &mut usize,
     rings: Option<&mut Vec<F>>,
 ) -> R<F> {
-    let mut all = target.and(within)?;
-    let mut frontier = all.clone();
-    let mut out_rings = Vec::new();
-    while frontier.satisfiable() {
-        out_rings.push(frontier.clone());
-        budget.poll()?;
-        let steps = std::mem::take(&mut sys.steps);
-        let p = sys.pre(&steps, &frontier, within, budget);
-        sys.steps = steps;
+    let (all, found) = backward(sys, target, within, budget, |sys, s| {
+        let p = pre_step(sys, s, within, budget);
         *images += 1;
-        let new = p?.and(&all.not()?)?;
-        all = all.or(&new)?;
-        frontier = new;
-        sys.note_size(&all);
-    }
+        p
+    })?;
     if let Some(r) = rings {
-        *r = out_rings;
+        *r = found;
     }
     Ok(all)
 }
@@ -68,25 +58,43 @@ pub fn reach_back(
 /// Backward reachability through every step (counts included) within `within`, with
 /// its frontiers (ring i: the states i steps away and no fewer).
 pub fn reach_all_back(sys: &mut Sys, target: &F, within: &F, budget: &Budget) -> R<(F, Vec<F>)> {
+    backward(sys, target, within, budget, |sys, s| {
+        let a = pre_step(sys, s, within, budget)?;
+        let b = pre_count(sys, s, within, budget)?;
+        Ok(a.or(&b)?)
+    })
+}
+
+/// The states reaching `target` within `within`, frontier by frontier, `pre` giving
+/// the predecessors of a frontier; with the frontiers (ring i: the states i steps
+/// away and no fewer).
+fn backward(
+    sys: &mut Sys,
+    target: &F,
+    within: &F,
+    budget: &Budget,
+    mut pre: impl FnMut(&mut Sys, &F) -> R<F>,
+) -> R<(F, Vec<F>)> {
     let mut all = target.and(within)?;
     let mut frontier = all.clone();
     let mut rings = Vec::new();
     while frontier.satisfiable() {
         rings.push(frontier.clone());
         budget.poll()?;
-        let a = {
-            let steps = std::mem::take(&mut sys.steps);
-            let r = sys.pre(&steps, &frontier, within, budget);
-            sys.steps = steps;
-            r?
-        };
-        let b = pre_count(sys, &frontier, within, budget)?;
-        let new = a.or(&b)?.and(&all.not()?)?;
+        let new = pre(sys, &frontier)?.and(&all.not()?)?;
         all = all.or(&new)?;
         frontier = new;
         sys.note_size(&all);
     }
     Ok((all, rings))
+}
+
+/// The states with a step other than a count into `s`, within `within`.
+fn pre_step(sys: &mut Sys, s: &F, within: &F, budget: &Budget) -> R<F> {
+    let steps = std::mem::take(&mut sys.steps);
+    let p = sys.pre(&steps, s, within, budget);
+    sys.steps = steps;
+    p
 }
 
 /// The states with a count step into `s`, within `within`.

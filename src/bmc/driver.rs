@@ -177,12 +177,7 @@ fn not_run(model: &Model, n: usize, opts: &BmcOptions, limit: Limit) -> SizeRepo
         symmetry: opts.symbreak != SymBreak::Off && model.is_symmetric() && n > 1,
         results: props
             .iter()
-            .map(|&p| PropResult {
-                size: n,
-                prop: PropId::Unsafe(p),
-                name: model.unsafes[p].name.clone(),
-                verdict: Verdict::Unknown,
-            })
+            .map(|&p| PropResult::new(model, n, PropId::Unsafe(p), Verdict::Unknown))
             .collect(),
         limit: Some(limit),
         engine: "sat",
@@ -490,12 +485,7 @@ impl<'a> Bmc<'a> {
                     None if finished => Verdict::NoViolationUpTo(self.opts.depth),
                     None => Verdict::Unknown,
                 };
-                results.push(PropResult {
-                    size: w,
-                    prop: PropId::Unsafe(p),
-                    name: self.model.unsafes[p].name.clone(),
-                    verdict,
-                });
+                results.push(PropResult::new(self.model, w, PropId::Unsafe(p), verdict));
             }
             for (key, name) in [
                 (PropId::Range, "range_error"),

@@ -333,18 +333,26 @@ fn parse_ranking(rest: &str) -> Result<Ranking, String> {
     })
 }
 
+/// The ranking a `word` line of a ranking adds to, and the line's `K X: FORMULA` after
+/// the word as (K, X, FORMULA); `form` is the whole line's form, for the error.
+fn ranking_line<'e, 'r>(
+    e: &'e mut Evidence,
+    word: &str,
+    form: &str,
+    rest: &'r str,
+) -> Result<(&'e mut Ranking, &'r str, &'r str, &'r str), String> {
+    let Evidence::Ranking(r) = e else {
+        return Err(format!("a `{word}` line before the `ranking` line"));
+    };
+    let expected = || format!("expected `{form}`");
+    let (head, f) = rest.split_once(':').ok_or_else(expected)?;
+    let (k, x) = head.trim().split_once(' ').ok_or_else(expected)?;
+    Ok((r, k, x, f))
+}
+
 /// Adds the `phase K helpful|ranked: FORMULA` line to the ranking.
 fn parse_phase(e: &mut Evidence, rest: &str) -> Result<(), String> {
-    let Evidence::Ranking(r) = e else {
-        return Err("a `phase` line before the `ranking` line".into());
-    };
-    let (head, f) = rest
-        .split_once(':')
-        .ok_or("expected `phase K helpful|ranked: FORMULA`")?;
-    let (k, kind) = head
-        .trim()
-        .split_once(' ')
-        .ok_or("expected `phase K helpful|ranked: FORMULA`")?;
+    let (r, k, kind, f) = ranking_line(e, "phase", "phase K helpful|ranked: FORMULA", rest)?;
     if k.trim().parse::<usize>().ok() != Some(r.phases.len() + 1) {
         return Err(format!(
             "expected phase {} here (phases are numbered in order)",
@@ -366,16 +374,7 @@ fn parse_phase(e: &mut Evidence, rest: &str) -> Result<(), String> {
 
 /// Adds the `weight K W: FORMULA` line to phase K of the ranking.
 fn parse_weight(e: &mut Evidence, rest: &str) -> Result<(), String> {
-    let Evidence::Ranking(r) = e else {
-        return Err("a `weight` line before the `ranking` line".into());
-    };
-    let (head, f) = rest
-        .split_once(':')
-        .ok_or("expected `weight K W: FORMULA`")?;
-    let (k, w) = head
-        .trim()
-        .split_once(' ')
-        .ok_or("expected `weight K W: FORMULA`")?;
+    let (r, k, w, f) = ranking_line(e, "weight", "weight K W: FORMULA", rest)?;
     let k: usize = k
         .trim()
         .parse()

@@ -409,6 +409,23 @@ pub fn text_hash(text: &str) -> u64 {
 }
 
 impl Certificate {
+    /// What the `liveness` line says after its word (`NAME [fair] [counting K]
+    /// [ranks]`), for a certificate about an `ltl` property.
+    pub fn liveness_text(&self) -> Option<String> {
+        let (name, fair) = self.liveness.as_ref()?;
+        let fair = if *fair { " fair" } else { "" };
+        let counting = self
+            .klive
+            .map(|k| format!(" counting {k}"))
+            .unwrap_or_default();
+        let ranks = if self.ranking().is_some() {
+            " ranks"
+        } else {
+            ""
+        };
+        Some(format!("{name}{fair}{counting}{ranks}"))
+    }
+
     /// The text form.
     pub fn to_text(&self) -> String {
         let mut out = String::from(
@@ -433,19 +450,8 @@ impl Certificate {
         if self.abstraction {
             out.push_str("abstraction ints\n");
         }
-        if let Some((name, fair)) = &self.liveness {
-            out.push_str(&format!(
-                "liveness {name}{}{}\n",
-                if *fair { " fair" } else { "" },
-                self.klive
-                    .map(|k| format!(" counting {k}"))
-                    .unwrap_or_default()
-                    + if self.ranking().is_some() {
-                        " ranks"
-                    } else {
-                        ""
-                    }
-            ));
+        if let Some(l) = self.liveness_text() {
+            out.push_str(&format!("liveness {l}\n"));
         }
         out.push_str(&self.evidence.head_lines());
         // A claim at no size says nothing (and `proves P at` would not read back).

@@ -296,20 +296,7 @@ fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
         engine: cert.engine.clone(),
         simple_path: cert.simple_path(),
         induction: None,
-        liveness: cert.liveness.as_ref().map(|(p, fair)| {
-            format!(
-                "{p}{}{}",
-                if *fair { " fair" } else { "" },
-                cert.klive
-                    .map(|k| format!(" counting {k}"))
-                    .unwrap_or_default()
-                    + if cert.ranking().is_some() {
-                        " ranks"
-                    } else {
-                        ""
-                    }
-            )
-        }),
+        liveness: cert.liveness_text(),
         every_n: None,
         cutoff: None,
         refused: None,

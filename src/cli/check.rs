@@ -480,17 +480,7 @@ fn probe_note(a: &CheckArgs, chosen: &Entry, p: &Problem, ctl: &Control) -> Opti
     if a.run.json || a.run.quiet || a.certificate.is_some() {
         return None;
     }
-    let finishes = if p.ltls.is_empty() {
-        probe::explicit_finishes
-    } else {
-        probe::explicit_live_finishes
-    };
-    finishes(
-        p,
-        ctl,
-        !a.no_symmetry,
-        !a.no_dead_cells,
-        probe::PROBE_SECONDS,
-    )
-    .map(|f| f.note(name, a.engine.is_some()))
+    let (symmetry, dead_cells) = (!a.no_symmetry, !a.no_dead_cells);
+    probe::explicit_finishes(p, ctl, symmetry, dead_cells, probe::PROBE_SECONDS)
+        .map(|f| f.note(name, a.engine.is_some()))
 }

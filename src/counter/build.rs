@@ -136,27 +136,23 @@ impl Ctx<'_> {
             Expr::Ite(c, a, b, t) => {
                 Expr::Ite(Box::new(r(c)?), Box::new(r(a)?), Box::new(r(b)?), *t)
             }
-            Expr::Quant {
-                forall,
-                var,
-                dom: Domain::Type(t),
-                body,
-            } => {
-                let vs = domain(self.m, *t, self.n).ok_or("a quantifier over a large type")?;
-                let mut xs = Vec::new();
-                for v in vs {
-                    let mut vals2 = vals.to_vec();
-                    vals2.push((*var, v));
-                    xs.push(self.sub(body, procs, &vals2)?);
+            Expr::Quant(q) => match q.dom {
+                Domain::Type(t) => {
+                    let vs = domain(self.m, t, self.n).ok_or("a quantifier over a large type")?;
+                    let mut xs = Vec::new();
+                    for v in vs {
+                        let mut vals2 = vals.to_vec();
+                        vals2.push((q.var, v));
+                        xs.push(self.sub(&q.body, procs, &vals2)?);
+                    }
+                    if q.forall {
+                        Expr::And(xs)
+                    } else {
+                        Expr::Or(xs)
+                    }
                 }
-                if *forall { Expr::And(xs) } else { Expr::Or(xs) }
-            }
-            Expr::Quant {
-                forall,
-                var,
-                dom: Domain::Procs { except },
-                body,
-            } => self.count_test(*forall, *var, except, body, procs, vals)?,
+                Domain::Procs { .. } => self.count_test(q, procs, vals)?,
+            },
         })
     }
 
@@ -164,13 +160,11 @@ impl Ctx<'_> {
     /// body fails; `exists`: one in a class where it holds.
     fn count_test(
         &self,
-        forall: bool,
-        var: LocalId,
-        except: &[Expr],
-        body: &Expr,
+        q: &Quant,
         procs: &[(LocalId, usize)],
         vals: &[(LocalId, i64)],
     ) -> Result<Expr, String> {
+        let (forall, var, body) = (q.forall, q.var, &*q.body);
         let mut terms = Vec::new();
         let mut minus = 0i64;
         for c in 0..self.classes.len() {
@@ -182,7 +176,7 @@ impl Ctx<'_> {
             };
             if (holds != 0) != forall {
                 terms.push(self.count[c].clone());
-                for x in except {
+                for x in q.except() {
                     let Expr::Local(p) = x else {
                         return Err("a quantifier excludes a computed process".into());
                     };

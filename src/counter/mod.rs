@@ -90,30 +90,10 @@ pub(crate) fn domain(m: &Model, t: Ty, n: usize) -> Option<Vec<i64>> {
 
 /// The variables `e` reads.
 pub(crate) fn reads(e: &Expr, out: &mut Vec<VarId>) {
-    match e {
-        Expr::Read(v, ix) => {
-            out.push(*v);
-            ix.iter().for_each(|x| reads(x, out));
-        }
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            reads(a, out);
-            reads(b, out);
-        }
-        Expr::Not(a) => reads(a, out),
-        Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| reads(x, out)),
-        Expr::Ite(c, a, b, _) => {
-            reads(c, out);
-            reads(a, out);
-            reads(b, out);
-        }
-        Expr::Quant { body, dom, .. } => {
-            if let Domain::Procs { except } = dom {
-                except.iter().for_each(|x| reads(x, out));
-            }
-            reads(body, out)
-        }
-        Expr::Const(..) | Expr::Size | Expr::Local(_) => {}
+    if let Expr::Read(v, _) = e {
+        out.push(*v);
     }
+    e.for_each_child(|x| reads(x, out));
 }
 
 /// The process-indexed arrays that matter: read by a guard or a property, closed under
@@ -215,7 +195,29 @@ pub(crate) fn fold(e: &Expr, n: usize) -> Option<i64> {
                 fold(y, n)
             }
         }
-        Expr::Read(..) | Expr::Local(_) | Expr::Quant { .. } => None,
+        Expr::Read(..) | Expr::Local(_) | Expr::Quant(_) => None,
+    }
+}
+
+/// `&&` (`and`) or `||` of `xs` simplified: the unit (true for `&&`) dropped, the zero
+/// deciding, one operand left standing alone.
+fn junction(xs: Vec<Expr>, n: usize, and: bool) -> Expr {
+    let (unit, zero) = if and { (1, 0) } else { (0, 1) };
+    let xs: Vec<Expr> = xs
+        .into_iter()
+        .map(|x| simplify(x, n))
+        .filter(|x| fold(x, n) != Some(unit))
+        .collect();
+    if xs.iter().any(|x| fold(x, n) == Some(zero)) {
+        Expr::Const(zero, Ty::Bool)
+    } else if xs.len() == 1 {
+        xs.into_iter().next().unwrap_or(Expr::tt())
+    } else if xs.is_empty() {
+        Expr::Const(unit, Ty::Bool)
+    } else if and {
+        Expr::And(xs)
+    } else {
+        Expr::Or(xs)
     }
 }
 
@@ -231,38 +233,8 @@ pub(crate) fn simplify(e: Expr, n: usize) -> Expr {
         return Expr::Const(v, ty);
     }
     match e {
-        Expr::And(xs) => {
-            let xs: Vec<Expr> = xs
-                .into_iter()
-                .map(|x| simplify(x, n))
-                .filter(|x| fold(x, n) != Some(1))
-                .collect();
-            if xs.iter().any(|x| fold(x, n) == Some(0)) {
-                Expr::Const(0, Ty::Bool)
-            } else if xs.len() == 1 {
-                xs.into_iter().next().unwrap_or(Expr::tt())
-            } else if xs.is_empty() {
-                Expr::tt()
-            } else {
-                Expr::And(xs)
-            }
-        }
-        Expr::Or(xs) => {
-            let xs: Vec<Expr> = xs
-                .into_iter()
-                .map(|x| simplify(x, n))
-                .filter(|x| fold(x, n) != Some(0))
-                .collect();
-            if xs.iter().any(|x| fold(x, n) == Some(1)) {
-                Expr::tt()
-            } else if xs.len() == 1 {
-                xs.into_iter().next().unwrap_or(Expr::tt())
-            } else if xs.is_empty() {
-                Expr::Const(0, Ty::Bool)
-            } else {
-                Expr::Or(xs)
-            }
-        }
+        Expr::And(xs) => junction(xs, n, true),
+        Expr::Or(xs) => junction(xs, n, false),
         Expr::Not(x) => Expr::Not(Box::new(simplify(*x, n))),
         Expr::Ite(c, x, y, t) => {
             let c = simplify(*c, n);

@@ -12,7 +12,7 @@
 
 use super::engine::Ic3Engine;
 use super::prove;
-use crate::cert::CertLemma;
+use crate::cert::{CertLemma, Evidence};
 use crate::counter;
 use crate::engine::{Control, Problem};
 use crate::proof::finish::{self, Findings};
@@ -59,14 +59,17 @@ pub fn findings(
                 .into_iter()
                 .filter(|&n| !skip.contains(&(k, n)) && !cexs.iter().any(|c| c.0 == k && c.1 == n))
                 .collect();
-            (finish::key_name(p.model, k), sizes)
+            (k.name(p.model), sizes)
         })
         .collect();
+    let evidence = Evidence::Induction {
+        k: 1,
+        simple_path: false,
+    };
     let (cert, checks) = finish::certify(
         p,
         HOW,
-        1,
-        false,
+        evidence,
         lemmas.clone(),
         claims,
         eng.solver,

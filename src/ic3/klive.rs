@@ -287,20 +287,15 @@ impl Count<'_> {
             None
         };
         if let Some(v) = verdict {
-            results.push(PropResult {
-                size: n,
-                prop: PropId::Ltl(prop),
-                name: model.ltls[prop].name.clone(),
-                verdict: v,
-            });
+            results.push(PropResult::new(model, n, PropId::Ltl(prop), v));
         }
         for (key, t) in self.ranges.iter().filter(|x| x.1.size == n) {
-            results.push(PropResult {
-                size: n,
-                prop: *key,
-                name: key.name(model),
-                verdict: Verdict::violated(t.clone()),
-            });
+            results.push(PropResult::new(
+                model,
+                n,
+                *key,
+                Verdict::violated(t.clone()),
+            ));
         }
         let mut internal: Vec<String> = self
             .errors
@@ -505,7 +500,7 @@ fn product_lemmas(
 /// What the certificate claims of the product: its property at every width proved, and
 /// no range error (nor store leaving the int window) where none was found.
 fn claims(prod: &Model, widths: &[usize], ranges: &[(PropId, Trace)]) -> Vec<(String, Vec<usize>)> {
-    let name = finish::key_name(prod, PropId::Unsafe(0));
+    let name = PropId::Unsafe(0).name(prod);
     let without = |key: PropId| -> Vec<usize> {
         widths
             .iter()
@@ -515,16 +510,10 @@ fn claims(prod: &Model, widths: &[usize], ranges: &[(PropId, Trace)]) -> Vec<(St
     };
     let mut claims = vec![
         (name, widths.to_vec()),
-        (
-            finish::key_name(prod, PropId::Range),
-            without(PropId::Range),
-        ),
+        (PropId::Range.name(prod), without(PropId::Range)),
     ];
     if prod.int_window.is_some() {
-        claims.push((
-            finish::key_name(prod, PropId::IntBound),
-            without(PropId::IntBound),
-        ));
+        claims.push((PropId::IntBound.name(prod), without(PropId::IntBound)));
     }
     claims
 }

@@ -1,5 +1,6 @@
 //! The syntax tree as written, with spans; no names resolved, no types.
 
+use crate::model::ir::CmpOp;
 use crate::source::Span;
 
 /// A name and where it was written.
@@ -137,12 +138,8 @@ pub enum BinOp {
     Add,
     Sub,
     Mul,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
+    /// `=`, `<>`, `<`, `<=`, `>`, `>=`: the model's comparisons.
+    Cmp(CmpOp),
     And,
     Or,
     Imp,
@@ -205,11 +202,31 @@ pub enum ExprKind {
     Bin(BinOp, Box<Expr>, Box<Expr>),
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),
     Let(Ident, Box<Expr>, Box<Expr>),
-    Quant {
-        forall: bool,
-        var: Ident,
-        dom: QuantDom,
-        body: Box<Expr>,
-    },
+    Quant(Quant),
     Temporal(TempOp, Box<Expr>),
+}
+
+/// `forall var dom. body`, or `exists` when `forall` is false.
+#[derive(Clone, Debug)]
+pub struct Quant {
+    pub forall: bool,
+    pub var: Ident,
+    pub dom: QuantDom,
+    pub body: Box<Expr>,
+}
+
+impl Expr {
+    /// The quantifier `forall var dom. body` (`exists` when `forall` is false) at `span`.
+    pub fn quant(forall: bool, var: Ident, dom: QuantDom, body: Expr, span: Span) -> Expr {
+        let q = Quant {
+            forall,
+            var,
+            dom,
+            body: Box::new(body),
+        };
+        Expr {
+            kind: ExprKind::Quant(q),
+            span,
+        }
+    }
 }

@@ -85,15 +85,9 @@ pub fn expr_text(m: &Model, locals: &[Local], e: &Expr) -> String {
         Expr::Imp(a, b) => format!("({} => {})", r(a), r(b)),
         Expr::Iff(a, b) => format!("({} <=> {})", r(a), r(b)),
         Expr::Ite(c, a, b, _) => format!("(if {} then {} else {})", r(c), r(a), r(b)),
-        Expr::Quant {
-            forall,
-            var,
-            dom,
-            body,
-        } => {
-            let q = if *forall { "forall" } else { "exists" };
-            let v = &locals[*var].name;
-            let d = match dom {
+        Expr::Quant(q) => {
+            let v = &locals[q.var].name;
+            let d = match &q.dom {
                 Domain::Procs { except } if except.is_empty() => String::new(),
                 Domain::Procs { except } => {
                     format!(
@@ -103,7 +97,8 @@ pub fn expr_text(m: &Model, locals: &[Local], e: &Expr) -> String {
                 }
                 Domain::Type(t) => format!(" : {}", type_text(m, *t)),
             };
-            format!("({q} {v}{d}. {})", r(body))
+            let word = if q.forall { "forall" } else { "exists" };
+            format!("({word} {v}{d}. {})", r(&q.body))
         }
     }
 }

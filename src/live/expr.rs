@@ -52,17 +52,14 @@ pub(super) fn read(v: VarId) -> Expr {
     Expr::Read(v, Vec::new())
 }
 
-pub(super) fn quant(forall: bool, var: LocalId, dom: Domain, body: Expr) -> Expr {
-    Expr::Quant {
-        forall,
-        var,
-        dom,
-        body: Box::new(body),
-    }
+/// `exists v. body`, `v` ranging over every process.
+pub(super) fn exists_proc(v: LocalId, body: Expr) -> Expr {
+    Expr::quant(false, v, Domain::all_procs(), body)
 }
 
-pub(super) fn all_procs() -> Domain {
-    Domain::Procs { except: Vec::new() }
+/// `forall v. body`, `v` ranging over every process.
+pub(super) fn forall_proc(v: LocalId, body: Expr) -> Expr {
+    Expr::quant(true, v, Domain::all_procs(), body)
 }
 
 /// Replace every `Local(id)` by `map[id]`; a quantifier's variable must map to a local.

@@ -192,7 +192,7 @@ impl Builder<'_> {
                 let Expr::Local(v) = map[*var] else {
                     unreachable!()
                 };
-                body.push(quant(false, v, all_procs(), subst(cond, &map)));
+                body.push(exists_proc(v, subst(cond, &map)));
             }
         }
         let mut e = and(body);
@@ -202,7 +202,7 @@ impl Builder<'_> {
                 unreachable!()
             };
             let except: Vec<Expr> = map[..k].to_vec();
-            e = quant(false, v, Domain::Procs { except }, e);
+            e = Expr::quant(false, v, Domain::Procs { except }, e);
         }
         e
     }
@@ -410,12 +410,7 @@ impl Builder<'_> {
         let mut parts = vec![read(self.v.acc.expect("a round needs the acceptance flag"))];
         if let Some(seen) = self.v.seen {
             let j = scope.fresh(Ty::Proc);
-            parts.push(quant(
-                true,
-                j,
-                all_procs(),
-                Expr::Read(seen, vec![Expr::Local(j)]),
-            ));
+            parts.push(forall_proc(j, Expr::Read(seen, vec![Expr::Local(j)])));
         }
         parts
     }
@@ -494,11 +489,11 @@ impl Builder<'_> {
             let mut e = eq(Expr::Read(v, idx.clone()), Expr::Read(s, idx));
             for &(b, d) in bs.iter().rev() {
                 let dom = if d == Ty::Proc {
-                    all_procs()
+                    Domain::all_procs()
                 } else {
                     Domain::Type(d)
                 };
-                e = quant(true, b, dom, e);
+                e = Expr::quant(true, b, dom, e);
             }
             parts.push(e);
         }
@@ -527,18 +522,13 @@ impl Builder<'_> {
             parts.push(not(read(self.v.acc.expect("counting keeps the flag"))));
             if let Some(seen) = self.v.seen {
                 let j = scope.fresh(Ty::Proc);
-                parts.push(quant(
-                    true,
-                    j,
-                    all_procs(),
-                    not(Expr::Read(seen, vec![Expr::Local(j)])),
-                ));
+                parts.push(forall_proc(j, not(Expr::Read(seen, vec![Expr::Local(j)]))));
             }
         }
         if let (Some(p), Some(_)) = (self.v.proc, &self.orig.extra_proc) {
             // The extra id 0 is no process.
             let j = scope.fresh(Ty::Proc);
-            parts.push(quant(false, j, all_procs(), eq(read(p), Expr::Local(j))));
+            parts.push(exists_proc(j, eq(read(p), Expr::Local(j))));
         }
         Init {
             params: 0,

@@ -156,15 +156,8 @@ pub fn mark_certificate(
 pub fn fill_unknown(reports: &mut [SizeReport], model: &Model, prop: usize) {
     for r in reports {
         if !r.results.iter().any(|x| x.prop == PropId::Ltl(prop)) {
-            r.results.insert(
-                0,
-                PropResult {
-                    size: r.size,
-                    prop: PropId::Ltl(prop),
-                    name: model.ltls[prop].name.clone(),
-                    verdict: Verdict::Unknown,
-                },
-            );
+            let row = PropResult::new(model, r.size, PropId::Ltl(prop), Verdict::Unknown);
+            r.results.insert(0, row);
         }
     }
 }

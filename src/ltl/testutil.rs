@@ -115,8 +115,9 @@ pub fn naive_eval(l: &Ltl, word: &[u64], loop_start: usize, i: usize) -> bool {
         Ltl::Next(x) => ev(x, succ(i)),
         Ltl::Globally(x) => future().all(|p| ev(x, p)),
         Ltl::Finally(x) => future().any(|p| ev(x, p)),
-        // Some y, with x everywhere before it.
-        Ltl::Until(x, y) => {
+        // Some y, with x everywhere before it; the weak until also counts x forever
+        // (a cycle of x without y).
+        Ltl::Until(x, y) | Ltl::WeakUntil(x, y) => {
             for p in future() {
                 if ev(y, p) {
                     return true;
@@ -125,19 +126,7 @@ pub fn naive_eval(l: &Ltl, word: &[u64], loop_start: usize, i: usize) -> bool {
                     return false;
                 }
             }
-            false
-        }
-        // As Until, but x forever (a cycle of x without y) also counts.
-        Ltl::WeakUntil(x, y) => {
-            for p in future() {
-                if ev(y, p) {
-                    return true;
-                }
-                if !ev(x, p) {
-                    return false;
-                }
-            }
-            true
+            matches!(l, Ltl::WeakUntil(..))
         }
         // y holds up to and including the first x; forever if there is no x.
         Ltl::Release(x, y) => {

@@ -93,14 +93,8 @@ pub fn assume(model: &Model, invs: &[usize]) -> Result<Model, String> {
 fn excluded(inv: &Unsafe, off: usize, body: Expr) -> Expr {
     let mut e = Expr::Not(Box::new(body));
     for k in (0..inv.params).rev() {
-        e = Expr::Quant {
-            forall: true,
-            var: off + k,
-            dom: Domain::Procs {
-                except: (0..k).map(|j| Expr::Local(off + j)).collect(),
-            },
-            body: Box::new(e),
-        };
+        let except = (0..k).map(|j| Expr::Local(off + j)).collect();
+        e = Expr::quant(true, off + k, Domain::Procs { except }, e);
     }
     e
 }

@@ -184,7 +184,7 @@ fn ty_of(m: &Model, locals: &[Local], e: &Expr) -> Ty {
         | Expr::Or(_)
         | Expr::Imp(..)
         | Expr::Iff(..)
-        | Expr::Quant { .. } => Ty::Bool,
+        | Expr::Quant(_) => Ty::Bool,
     }
 }
 
@@ -231,15 +231,12 @@ fn compares(
         Expr::Imp(a, b) => r(a, pol.map(|p| !p)).or_else(|| r(b, pol)),
         Expr::Iff(a, b) => r(a, None).or_else(|| r(b, None)),
         Expr::Ite(c, a, b, _) => r(c, None).or_else(|| r(a, pol)).or_else(|| r(b, pol)),
-        Expr::Quant { dom, body, .. } => {
-            if *dom == Domain::Type(data) {
+        Expr::Quant(q) => {
+            if q.dom == Domain::Type(data) {
                 return Some(format!("quantifies over `{}`", name()));
             }
-            let ex = match dom {
-                Domain::Procs { except } => except.iter().find_map(|x| r(x, None)),
-                Domain::Type(_) => None,
-            };
-            ex.or_else(|| r(body, pol))
+            let ex = q.except().iter().find_map(|x| r(x, None));
+            ex.or_else(|| r(&q.body, pol))
         }
     }
 }
@@ -278,29 +275,11 @@ fn data_reads(
             }
             idx.iter().try_for_each(|x| rec(x, out))
         }
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            rec(a, out)?;
-            rec(b, out)
-        }
-        Expr::Not(a) => rec(a, out),
-        Expr::And(xs) | Expr::Or(xs) => xs.iter().try_for_each(|x| rec(x, out)),
-        Expr::Ite(c, a, b, _) => {
-            rec(c, out)?;
-            rec(a, out)?;
-            rec(b, out)
-        }
-        Expr::Quant { dom, body, .. } => {
-            if *dom == Domain::Type(data) {
-                return Err(format!(
-                    "quantifies over `{}` in a property",
-                    m.type_name(data)
-                ));
-            }
-            if let Domain::Procs { except } = dom {
-                except.iter().try_for_each(|x| rec(x, out))?;
-            }
-            rec(body, out)
-        }
+        Expr::Quant(q) if q.dom == Domain::Type(data) => Err(format!(
+            "quantifies over `{}` in a property",
+            m.type_name(data)
+        )),
+        _ => e.try_for_each_child(|x| rec(x, out)),
     }
 }
 
@@ -308,16 +287,9 @@ fn data_reads(
 fn mentions_bound(e: &Expr, params: usize) -> bool {
     let r = |x: &Expr| mentions_bound(x, params);
     match e {
-        Expr::Const(..) | Expr::Size => false,
         Expr::Local(id) => *id >= params,
-        Expr::Read(_, idx) => idx.iter().any(r),
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            r(a) || r(b)
-        }
-        Expr::Not(a) => r(a),
-        Expr::And(xs) | Expr::Or(xs) => xs.iter().any(r),
-        Expr::Ite(c, a, b, _) => r(c) || r(a) || r(b),
-        Expr::Quant { .. } => true,
+        Expr::Quant(_) => true,
+        _ => e.any_child(r),
     }
 }
 

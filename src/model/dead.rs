@@ -262,34 +262,12 @@ fn pin(e: &Expr, c: VarId, p: LocalId) -> Option<i64> {
 
 /// Calls `f` on every read `X[index]` in `e`, with its index terms.
 fn each_read(e: &Expr, x: VarId, f: &mut dyn FnMut(&[Expr])) {
-    match e {
-        Expr::Const(..) | Expr::Size | Expr::Local(_) => {}
-        Expr::Read(v, ix) => {
-            if *v == x {
-                f(ix);
-            }
-            for i in ix {
-                each_read(i, x, f);
-            }
-        }
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            each_read(a, x, f);
-            each_read(b, x, f);
-        }
-        Expr::Not(a) => each_read(a, x, f),
-        Expr::And(v) | Expr::Or(v) => v.iter().for_each(|a| each_read(a, x, f)),
-        Expr::Ite(a, b, c, _) => {
-            each_read(a, x, f);
-            each_read(b, x, f);
-            each_read(c, x, f);
-        }
-        Expr::Quant { dom, body, .. } => {
-            if let Domain::Procs { except } = dom {
-                except.iter().for_each(|a| each_read(a, x, f));
-            }
-            each_read(body, x, f);
-        }
+    if let Expr::Read(v, ix) = e
+        && *v == x
+    {
+        f(ix);
     }
+    e.for_each_child(|a| each_read(a, x, f));
 }
 
 fn reads(e: &Expr, x: VarId) -> bool {
@@ -369,72 +347,58 @@ mod tests {
         crate::lang::load_str("t.cub", src).expect("model")
     }
 
-    const TICKET: &str = "type loc = Idle | Wait | Crit
-array Pc[proc] : loc
-array Ticket[proc] : 0 .. N
-var Next : 0 .. N
-var Serving : 0 .. N
-init (z) { Pc[z] = Idle && Ticket[z] = 0 && Next = 0 && Serving = 0 }
-unsafe (z1 z2) { Pc[z1] = Crit && Pc[z2] = Crit }
-transition take (i) requires { Pc[i] = Idle }
-{ Ticket[i] := Next; Next := if Next = N then 0 else Next + 1; Pc[i] := Wait; }
-transition enter (i) requires { Pc[i] = Wait && Ticket[i] = Serving } { Pc[i] := Crit; }
-transition leave (i) requires { Pc[i] = Crit }
-{ Pc[i] := Idle; Serving := if Serving = N then 0 else Serving + 1; }
-";
+    /// The ticket lock as shipped (its edits below must each change the text).
+    const TICKET: &str = include_str!("../../families/ticket_lock.cub");
 
-    #[test]
-    fn a_ticket_is_dead_outside_the_wait() {
-        let m = model(TICKET);
-        let d = analyse(&m);
-        assert_eq!(d.len(), 1);
-        assert_eq!(d[0].describe(&m), "`Ticket` while `Pc` is Idle or Crit");
+    /// The arrays the analysis finds dead in `src`, described.
+    fn dead(src: &str) -> Vec<String> {
+        let m = model(src);
+        analyse(&m).iter().map(|d| d.describe(&m)).collect()
+    }
+
+    /// The ticket lock with `from` replaced by `to`.
+    fn edited(from: &str, to: &str) -> String {
+        let text = TICKET.replace(from, to);
+        assert_ne!(text, TICKET, "`{from}` is in the ticket lock");
+        text
     }
 
     #[test]
-    fn a_read_before_the_pin_keeps_the_cells_live() {
-        let m = model(&TICKET.replace(
-            "Pc[i] = Wait && Ticket[i] = Serving",
-            "Ticket[i] = Serving && Pc[i] = Wait",
-        ));
-        assert!(analyse(&m).is_empty());
+    fn a_ticket_is_dead_outside_the_wait() {
+        assert_eq!(dead(TICKET), ["`Ticket` while `Pc` is Idle or Crit"]);
     }
 
     #[test]
     fn a_revival_without_a_write_keeps_its_sources_live() {
         // `sneak` waits from Idle without taking a ticket: Idle cells are read later,
         // and so are Crit cells, which `leave` takes to Idle without a write.
-        let m = model(&format!(
-            "{TICKET}transition sneak (i) requires {{ Pc[i] = Idle }} {{ Pc[i] := Wait; }}\n"
-        ));
-        assert!(analyse(&m).is_empty());
+        let sneak = "transition sneak (i) requires { Pc[i] = Idle } { Pc[i] := Wait; }\n";
+        assert!(dead(&format!("{TICKET}{sneak}")).is_empty());
         // Leaving with a fresh ticket keeps Crit dead.
-        let m = model(
-            &format!(
-                "{TICKET}transition sneak (i) requires {{ Pc[i] = Idle }} {{ Pc[i] := Wait; }}\n"
-            )
-            .replace("{ Pc[i] := Idle;", "{ Pc[i] := Idle; Ticket[i] := Next;"),
+        let fresh = edited("Pc[i] := Idle;", "Pc[i] := Idle; Ticket[i] := Next;");
+        assert_eq!(
+            dead(&format!("{fresh}{sneak}")),
+            ["`Ticket` while `Pc` is Crit"]
         );
-        let d = analyse(&m);
-        assert_eq!(d.len(), 1);
-        assert_eq!(d[0].describe(&m), "`Ticket` while `Pc` is Crit");
     }
 
     #[test]
-    fn a_property_reading_the_array_keeps_it() {
-        let m = model(&TICKET.replace(
-            "unsafe (z1 z2) { Pc[z1] = Crit && Pc[z2] = Crit }",
-            "unsafe (z1 z2) { Pc[z1] = Crit && Pc[z2] = Crit && Ticket[z1] = 0 }",
-        ));
-        assert!(analyse(&m).is_empty());
-    }
-
-    #[test]
-    fn reads_at_other_processes_keep_it() {
-        let m = model(&TICKET.replace(
-            "Pc[i] = Wait && Ticket[i] = Serving",
-            "Pc[i] = Wait && forall_other j. Ticket[j] <> Serving",
-        ));
-        assert!(analyse(&m).is_empty());
+    fn other_reads_keep_the_cells_live() {
+        for (from, to) in [
+            // A read before the pin.
+            (
+                "Pc[i] = Wait && Ticket[i] = Serving",
+                "Ticket[i] = Serving && Pc[i] = Wait",
+            ),
+            // A property reading the array.
+            ("Pc[z2] = Crit }", "Pc[z2] = Crit && Ticket[z1] = 0 }"),
+            // Reads at other processes.
+            (
+                "Pc[i] = Wait && Ticket[i] = Serving",
+                "Pc[i] = Wait && forall_other j. Ticket[j] <> Serving",
+            ),
+        ] {
+            assert!(dead(&edited(from, to)).is_empty(), "{to}");
+        }
     }
 }

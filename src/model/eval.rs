@@ -216,20 +216,15 @@ pub fn eval(inst: &Instance, st: &[i64], env: &mut [i64], e: &Expr) -> Result<i6
                 eval(inst, st, env, b)?
             }
         }
-        Expr::Quant {
-            forall,
-            var,
-            dom,
-            body,
-        } => {
-            for v in domain_values(inst, st, env, dom)? {
-                env[*var] = v;
-                let r = eval(inst, st, env, body)? != 0;
-                if r != *forall {
+        Expr::Quant(q) => {
+            for v in domain_values(inst, st, env, &q.dom)? {
+                env[q.var] = v;
+                let r = eval(inst, st, env, &q.body)? != 0;
+                if r != q.forall {
                     return Ok(r as i64);
                 }
             }
-            *forall as i64
+            q.forall as i64
         }
     })
 }

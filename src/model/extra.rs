@@ -85,12 +85,7 @@ fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 /// parameter p of the init block, or `forall p. X <> p` over every process: X.
 fn distinct_from_all(m: &Model, init: &Init, e: &Expr) -> Option<usize> {
     let (bound, body) = match e {
-        Expr::Quant {
-            forall: true,
-            var,
-            dom: Domain::Procs { except },
-            body,
-        } if except.is_empty() => (Some(*var), body.as_ref()),
+        Expr::Quant(q) if q.forall && q.dom == Domain::all_procs() => (Some(q.var), &*q.body),
         _ => (None, e),
     };
     let (a, b) = match body {

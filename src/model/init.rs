@@ -72,8 +72,8 @@ fn peval(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], e: &Expr)
             }
         }
         Expr::Not(a) => peval(inst, st, known, env, a)?.map(|v| (v == 0) as i64),
-        Expr::And(xs) => junction(inst, st, known, env, xs, 0)?,
-        Expr::Or(xs) => junction(inst, st, known, env, xs, 1)?,
+        Expr::And(xs) => junction(0, xs.iter().map(|x| peval(inst, st, known, env, x)))?,
+        Expr::Or(xs) => junction(1, xs.iter().map(|x| peval(inst, st, known, env, x)))?,
         Expr::Imp(a, b) => match peval(inst, st, known, env, a)? {
             Some(0) => Some(1),
             Some(_) => peval(inst, st, known, env, b)?.map(|v| (v != 0) as i64),
@@ -104,12 +104,7 @@ fn peval(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], e: &Expr)
                 }
             }
         },
-        Expr::Quant {
-            forall,
-            var,
-            dom,
-            body,
-        } => return pquant(inst, st, known, env, *forall, *var, dom, body),
+        Expr::Quant(q) => return pquant(inst, st, known, env, q),
     })
 }
 
@@ -142,18 +137,8 @@ fn pread(
 
 /// A quantifier on a partial state, its values in ascending order: decided by the
 /// first known deciding value met before any unknown one.
-#[allow(clippy::too_many_arguments)]
-fn pquant(
-    inst: &Instance,
-    st: &[i64],
-    known: &[bool],
-    env: &mut [i64],
-    forall: bool,
-    var: LocalId,
-    dom: &Domain,
-    body: &Expr,
-) -> Partial {
-    let vals = match dom {
+fn pquant(inst: &Instance, st: &[i64], known: &[bool], env: &mut [i64], q: &Quant) -> Partial {
+    let vals = match &q.dom {
         Domain::Procs { except } => {
             let mut ex = Vec::new();
             for x in except {
@@ -164,34 +149,25 @@ fn pquant(
             }
             (1..=inst.n as i64).filter(|p| !ex.contains(p)).collect()
         }
-        Domain::Type(_) => domain_values(inst, st, env, dom)?,
+        Domain::Type(_) => domain_values(inst, st, env, &q.dom)?,
     };
-    let stop = if forall { 0 } else { 1 };
-    let mut unknown = false;
-    for v in vals {
-        env[var] = v;
-        match peval(inst, st, known, env, body) {
-            Err(e) if !unknown => return Err(e),
-            Err(_) | Ok(None) => unknown = true,
-            Ok(Some(r)) if (r != 0) as i64 == stop => return Ok(Some(stop)),
-            Ok(Some(_)) => {}
-        }
-    }
-    Ok(if unknown { None } else { Some(1 - stop) })
+    let stop = if q.forall { 0 } else { 1 };
+    junction(
+        stop,
+        vals.into_iter().map(|v| {
+            env[q.var] = v;
+            peval(inst, st, known, env, &q.body)
+        }),
+    )
 }
 
-/// `&&` (stop = 0) or `||` (stop = 1) over partially known operands.
-fn junction(
-    inst: &Instance,
-    st: &[i64],
-    known: &[bool],
-    env: &mut [i64],
-    xs: &[Expr],
-    stop: i64,
-) -> Partial {
+/// `&&` (stop = 0) or `||` (stop = 1) over partially known operands, evaluated in
+/// turn: decided by the first known deciding value met before any unknown one (an
+/// error met before any unknown value is the error).
+fn junction(stop: i64, operands: impl Iterator<Item = Partial>) -> Partial {
     let mut unknown = false;
-    for x in xs {
-        match peval(inst, st, known, env, x) {
+    for x in operands {
+        match x {
             Err(e) if !unknown => return Err(e),
             Err(_) | Ok(None) => unknown = true,
             Ok(Some(v)) if (v != 0) as i64 == stop => return Ok(Some(stop)),
@@ -257,7 +233,6 @@ fn static_value(inst: &Instance, e: &Expr, known: &[Option<i64>]) -> Option<i64>
 /// (`known`; quantified variables are unknown inside their quantifier).
 fn mark_reads(inst: &Instance, e: &Expr, known: &mut Vec<Option<i64>>, out: &mut [u64]) {
     match e {
-        Expr::Const(..) | Expr::Size | Expr::Local(_) => {}
         Expr::Read(var, idx) => {
             for x in idx {
                 mark_reads(inst, x, known, out);
@@ -277,34 +252,18 @@ fn mark_reads(inst: &Instance, e: &Expr, known: &mut Vec<Option<i64>>, out: &mut
                 }
             }
         }
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            mark_reads(inst, a, known, out);
-            mark_reads(inst, b, known, out);
-        }
-        Expr::Not(a) => mark_reads(inst, a, known, out),
-        Expr::And(xs) | Expr::Or(xs) => {
-            for x in xs {
+        Expr::Quant(q) => {
+            for x in q.except() {
                 mark_reads(inst, x, known, out);
             }
-        }
-        Expr::Ite(c, a, b, _) => {
-            mark_reads(inst, c, known, out);
-            mark_reads(inst, a, known, out);
-            mark_reads(inst, b, known, out);
-        }
-        Expr::Quant { var, dom, body, .. } => {
-            if let Domain::Procs { except } = dom {
-                for x in except {
-                    mark_reads(inst, x, known, out);
-                }
+            if known.len() <= q.var {
+                known.resize(q.var + 1, None);
             }
-            if known.len() <= *var {
-                known.resize(*var + 1, None);
-            }
-            let saved = known[*var].take();
-            mark_reads(inst, body, known, out);
-            known[*var] = saved;
+            let saved = known[q.var].take();
+            mark_reads(inst, &q.body, known, out);
+            known[q.var] = saved;
         }
+        _ => e.for_each_child(|x| mark_reads(inst, x, known, out)),
     }
 }
 

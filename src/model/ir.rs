@@ -166,6 +166,13 @@ pub enum Domain {
     Type(Ty),
 }
 
+impl Domain {
+    /// Every process of the instance.
+    pub fn all_procs() -> Domain {
+        Domain::Procs { except: Vec::new() }
+    }
+}
+
 /// A typed term or formula. Evaluation is left to right and `&&`, `||`, `=>`,
 /// `if then else` and quantifiers (in ascending order of the bound value) stop early.
 #[derive(Clone, Debug, PartialEq)]
@@ -184,17 +191,47 @@ pub enum Expr {
     Imp(Box<Expr>, Box<Expr>),
     Iff(Box<Expr>, Box<Expr>),
     Ite(Box<Expr>, Box<Expr>, Box<Expr>, Ty),
-    Quant {
-        forall: bool,
-        var: LocalId,
-        dom: Domain,
-        body: Box<Expr>,
-    },
+    Quant(Quant),
+}
+
+/// `forall var in dom. body`, or `exists` when `forall` is false.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Quant {
+    pub forall: bool,
+    /// The bound local.
+    pub var: LocalId,
+    pub dom: Domain,
+    pub body: Box<Expr>,
+}
+
+impl Quant {
+    /// Whether the bound local ranges over processes (all, or all but some).
+    pub fn over_procs(&self) -> bool {
+        matches!(self.dom, Domain::Procs { .. } | Domain::Type(Ty::Proc))
+    }
+
+    /// The processes the quantifier excepts (none over a type).
+    pub fn except(&self) -> &[Expr] {
+        match &self.dom {
+            Domain::Procs { except } => except,
+            Domain::Type(_) => &[],
+        }
+    }
 }
 
 impl Expr {
     pub fn tt() -> Expr {
         Expr::Const(1, Ty::Bool)
+    }
+
+    /// `forall var in dom. body` (`exists` when `forall` is false).
+    pub fn quant(forall: bool, var: LocalId, dom: Domain, body: Expr) -> Expr {
+        Expr::Quant(Quant {
+            forall,
+            var,
+            dom,
+            body: Box::new(body),
+        })
     }
 
     /// An integer literal as written: `k`, or `-k` (read as `0 - k`).
@@ -237,12 +274,7 @@ impl Expr {
             }
             d => d,
         };
-        Expr::Quant {
-            forall,
-            var,
-            dom,
-            body: Box::new(body),
-        }
+        Expr::quant(forall, var, dom, body)
     }
 }
 
@@ -294,20 +326,15 @@ impl Expr {
             Expr::Imp(a, b) => Expr::Imp(one(a)?, one(b)?),
             Expr::Iff(a, b) => Expr::Iff(one(a)?, one(b)?),
             Expr::Ite(c, a, b, ty) => Expr::Ite(one(c)?, one(a)?, one(b)?, *ty),
-            Expr::Quant {
-                forall,
-                var,
-                dom,
-                body,
-            } => {
-                let body = body.rewrite(r)?;
-                let dom = match dom {
+            Expr::Quant(q) => {
+                let body = q.body.rewrite(r)?;
+                let dom = match &q.dom {
                     Domain::Type(t) => Domain::Type(*t),
                     Domain::Procs { except } => Domain::Procs {
                         except: all(except)?,
                     },
                 };
-                Expr::quant_excepting(*forall, r.bound(*var), dom, body)
+                Expr::quant_excepting(q.forall, r.bound(q.var), dom, body)
             }
         })
     }
@@ -682,24 +709,24 @@ mod rewrite_tests {
     fn a_rewritten_exception_moves_into_the_body() {
         // forall j <> i. A[j] = i, with i := #2: forall j. j = #2 || A[j] = #2 (written
         // out from the definition of `forall j <> t` for a term t).
-        let e = Expr::Quant {
-            forall: true,
-            var: 1,
-            dom: Domain::Procs {
+        let e = Expr::quant(
+            true,
+            1,
+            Domain::Procs {
                 except: vec![Expr::Local(0)],
             },
-            body: Box::new(eq(Expr::Read(0, vec![Expr::Local(1)]), Expr::Local(0))),
-        };
+            eq(Expr::Read(0, vec![Expr::Local(1)]), Expr::Local(0)),
+        );
         let two = || Expr::Const(2, Ty::Proc);
-        let want = Expr::Quant {
-            forall: true,
-            var: 1,
-            dom: Domain::Procs { except: vec![] },
-            body: Box::new(Expr::Or(vec![
+        let want = Expr::quant(
+            true,
+            1,
+            Domain::all_procs(),
+            Expr::Or(vec![
                 eq(Expr::Local(1), two()),
                 eq(Expr::Read(0, vec![Expr::Local(1)]), two()),
-            ])),
-        };
+            ]),
+        );
         assert_eq!(e.rewrite(&Fix), Ok(want));
         // A failing read anywhere fails the whole rewrite.
         let bad = Expr::And(vec![Expr::tt(), Expr::Not(Box::new(Expr::Read(1, vec![])))]);

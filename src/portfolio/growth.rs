@@ -161,74 +161,64 @@ mod tests {
         }
     }
 
+    fn budget(seconds: Option<f64>, states: Option<usize>, bytes: Option<usize>) -> Budget {
+        Budget {
+            seconds,
+            states,
+            bytes,
+        }
+    }
+
+    /// The budget a refusal names (0 for seconds, 1 for states, 2 for bytes) and the
+    /// cost it predicts.
+    fn refused(r: Option<Refusal>) -> Option<(usize, f64)> {
+        r.map(|r| match r {
+            Refusal::Seconds { predicted, .. } => (0, predicted),
+            Refusal::States { predicted, .. } => (1, predicted),
+            Refusal::Bytes { predicted, .. } => (2, predicted),
+        })
+    }
+
     #[test]
     fn consecutive_sizes_continue_their_factor() {
         let mut g = Growth::default();
         g.record(cost(4, 0.01, 1000, 32_000));
         assert_eq!(g.refuse(5, &Budget::default()), None);
         g.record(cost(5, 0.1, 10_000, 320_000));
-        // 0.1 · 10 = 1s at size 6.
-        let b = Budget {
-            seconds: Some(0.5),
-            ..Budget::default()
-        };
-        assert!(matches!(
-            g.refuse(6, &b),
-            Some(Refusal::Seconds { predicted, .. }) if (predicted - 1.0).abs() < 1e-9
-        ));
-        let b = Budget {
-            seconds: Some(2.0),
-            states: Some(50_000),
-            ..Budget::default()
-        };
-        assert!(matches!(
-            g.refuse(6, &b),
-            Some(Refusal::States { predicted, .. }) if (predicted - 100_000.0).abs() < 1e-6
-        ));
-        // 100,000 states at 32 bytes each.
-        let b = Budget {
-            bytes: Some(3_000_000),
-            ..Budget::default()
-        };
-        assert!(matches!(
-            g.refuse(6, &b),
-            Some(Refusal::Bytes { predicted, .. }) if (predicted - 3_200_000.0).abs() < 1e-3
-        ));
-        let b = Budget {
-            seconds: Some(2.0),
-            states: Some(200_000),
-            bytes: Some(4_000_000),
-        };
+        // Size 6: 0.1 · 10 = 1s, 100,000 states at 32 bytes each.
+        for (b, kind, want, within) in [
+            (budget(Some(0.5), None, None), 0, 1.0, 1e-9),
+            (budget(Some(2.0), Some(50_000), None), 1, 100_000.0, 1e-6),
+            (budget(None, None, Some(3_000_000)), 2, 3_200_000.0, 1e-3),
+        ] {
+            let (k, predicted) = refused(g.refuse(6, &b)).expect("a refusal");
+            assert_eq!(k, kind);
+            assert!((predicted - want).abs() < within, "{predicted} for {want}");
+        }
+        let b = budget(Some(2.0), Some(200_000), Some(4_000_000));
         assert_eq!(g.refuse(6, &b), None);
+    }
+
+    /// A growth that recorded `costs`.
+    fn grown(costs: &[Cost]) -> Growth {
+        let mut g = Growth::default();
+        costs.iter().for_each(|&c| g.record(c));
+        g
     }
 
     #[test]
     fn a_gap_takes_the_factor_per_size() {
-        let mut g = Growth::default();
-        g.record(cost(6, 1.0, 100_000, 0));
-        g.record(cost(8, 100.0, 10_000_000, 0));
+        let g = grown(&[cost(6, 1.0, 100_000, 0), cost(8, 100.0, 10_000_000, 0)]);
         // Factor 10 per size: size 10 is 100 times size 8.
-        let b = Budget {
-            states: Some(500_000_000),
-            ..Budget::default()
-        };
-        assert!(matches!(
-            g.refuse(10, &b),
-            Some(Refusal::States { predicted, .. }) if (predicted - 1e9).abs() < 1.0
-        ));
+        let b = budget(None, Some(500_000_000), None);
+        let (kind, predicted) = refused(g.refuse(10, &b)).expect("a refusal");
+        assert!(kind == 1 && (predicted - 1e9).abs() < 1.0);
         assert_eq!(g.refuse(9, &b), None);
     }
 
     #[test]
     fn tiny_sizes_predict_nothing() {
-        let mut g = Growth::default();
-        g.record(cost(1, 0.001, 4, 100));
-        g.record(cost(2, 0.002, 20, 500));
-        let b = Budget {
-            seconds: Some(0.0),
-            states: Some(0),
-            bytes: Some(0),
-        };
-        assert_eq!(g.refuse(3, &b), None);
+        let g = grown(&[cost(1, 0.001, 4, 100), cost(2, 0.002, 20, 500)]);
+        assert_eq!(g.refuse(3, &budget(Some(0.0), Some(0), Some(0))), None);
     }
 }

@@ -11,7 +11,8 @@
 //! only ones reported.
 
 use super::growth::{Budget, Cost, Growth};
-use crate::engine::{Control, Problem};
+use crate::engine::{Control, Engine, Problem};
+use crate::explicit::engine::ExplicitEngine;
 use crate::explicit::reach::{self, ReachOptions};
 use crate::verdict::{Kind, SizeReport};
 use std::time::{Duration, Instant};
@@ -53,8 +54,10 @@ impl Finished {
     }
 }
 
-/// Whether the explicit search answers every size of `p` (its `unsafe` properties)
-/// within `budget` seconds; `None` when it does not, or when it is not predicted to.
+/// Whether the explicit search answers every size of `p` within `budget` seconds: its
+/// `unsafe` properties, or its `ltl` properties when it has some (those through the
+/// engine contract, with the search's own settings); `None` when it does not, or when
+/// it is not predicted to.
 pub fn explicit_finishes(
     p: &Problem,
     ctl: &Control,
@@ -62,26 +65,10 @@ pub fn explicit_finishes(
     dead_cells: bool,
     budget: f64,
 ) -> Option<Finished> {
-    if !p.ltls.is_empty() {
-        return None;
-    }
     let start = Instant::now();
     let end = start + Duration::from_secs_f64(budget);
     let deadline = ctl.deadline.map_or(end, |d| d.min(end));
-    let mut growth = Growth::default();
-    for n in p.min..=p.max {
-        let left = deadline
-            .saturating_duration_since(Instant::now())
-            .as_secs_f64();
-        let limits = Budget {
-            seconds: Some(left),
-            states: Some(PROBE_STATES),
-            bytes: None,
-        };
-        if left <= 0.0 || growth.refuse(n, &limits).is_some() {
-            return None;
-        }
-        let began = Instant::now();
+    let answered = if p.ltls.is_empty() {
         let opts = ReachOptions {
             symmetry,
             dead_cells,
@@ -98,9 +85,50 @@ pub fn explicit_finishes(
             rank_ints: false,
             partial_symmetry: false,
         };
-        let r: SizeReport = reach::check_size(p.model, n, &opts).into();
+        safety_answered(p, &opts, deadline)
+    } else {
+        let engine = ExplicitEngine {
+            symmetry,
+            dead_cells,
+            max_states: Some(PROBE_STATES),
+            live_threads: 1,
+            ..Default::default()
+        };
+        let ctl = Control {
+            deadline: Some(deadline),
+            progress: false,
+            ..ctl.clone()
+        };
+        ltl_answered(p, &ctl, &engine)
+    };
+    answered.then(|| Finished {
+        min: p.min,
+        max: p.max,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The `unsafe` properties of every size answered by the search `opts` before
+/// `deadline`, the sizes in order; false as soon as a size is not, or is not
+/// predicted to be.
+fn safety_answered(p: &Problem, opts: &ReachOptions, deadline: Instant) -> bool {
+    let mut growth = Growth::default();
+    for n in p.min..=p.max {
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .as_secs_f64();
+        let limits = Budget {
+            seconds: Some(left),
+            states: Some(PROBE_STATES),
+            bytes: None,
+        };
+        if left <= 0.0 || growth.refuse(n, &limits).is_some() {
+            return false;
+        }
+        let began = Instant::now();
+        let r: SizeReport = reach::check_size(p.model, n, opts).into();
         if r.limit.is_some() || r.results.iter().any(|x| x.verdict.kind() == Kind::Unknown) {
-            return None;
+            return false;
         }
         if r.stats.complete != Some(false) {
             growth.record(Cost {
@@ -111,53 +139,17 @@ pub fn explicit_finishes(
             });
         }
     }
-    Some(Finished {
-        min: p.min,
-        max: p.max,
-        seconds: start.elapsed().as_secs_f64(),
-    })
+    true
 }
 
-/// Whether the explicit `ltl` search (`auto`'s first phase for `ltl`) answers every
-/// size of `p`'s `ltl` properties within `budget` seconds, run through the engine
-/// contract with the search's own settings; `None` when it does not.
-pub fn explicit_live_finishes(
-    p: &Problem,
-    ctl: &Control,
-    symmetry: bool,
-    dead_cells: bool,
-    budget: f64,
-) -> Option<Finished> {
-    use crate::engine::Engine;
-    if p.ltls.is_empty() {
-        return None;
-    }
-    let start = Instant::now();
-    let end = start + Duration::from_secs_f64(budget);
-    let ctl = Control {
-        deadline: Some(ctl.deadline.map_or(end, |d| d.min(end))),
-        progress: false,
-        ..ctl.clone()
-    };
-    let engine = crate::explicit::engine::ExplicitEngine {
-        symmetry,
-        dead_cells,
-        max_states: Some(PROBE_STATES),
-        live_threads: 1,
-        ..Default::default()
-    };
+/// The `ltl` properties of every size answered by `engine` within `ctl`.
+fn ltl_answered(p: &Problem, ctl: &Control, engine: &ExplicitEngine) -> bool {
     let mut answered = true;
-    let out = engine
-        .check(p, &ctl, &mut |r| {
-            answered &=
-                r.limit.is_none() && !r.results.iter().any(|x| x.verdict.kind() == Kind::Unknown);
-        })
-        .ok()?;
-    (answered && out.limit.is_none()).then(|| Finished {
-        min: p.min,
-        max: p.max,
-        seconds: start.elapsed().as_secs_f64(),
-    })
+    let out = engine.check(p, ctl, &mut |r| {
+        answered &=
+            r.limit.is_none() && !r.results.iter().any(|x| x.verdict.kind() == Kind::Unknown);
+    });
+    out.is_ok_and(|o| o.limit.is_none()) && answered
 }
 
 #[cfg(test)]

@@ -138,27 +138,23 @@ fn walk(m: &Model, e: &Expr, pol: Pol, under_forall: bool, st: &mut Shape) -> Re
             walk(m, a, pol, under_forall, st)?;
             walk(m, b, pol, under_forall, st)
         }
-        Expr::Quant {
-            forall, dom, body, ..
-        } => match dom {
+        Expr::Quant(q) => match q.dom {
             Domain::Type(Ty::Range(_)) => Err("a quantifier over a range type".into()),
-            Domain::Type(t) if *t != Ty::Proc => {
+            Domain::Type(t) if t != Ty::Proc => {
                 // A finite conjunction or disjunction of copies of the body.
                 let mut sub = Shape::default();
-                walk(m, body, pol, under_forall, &mut sub)?;
-                st.witnesses += sub.witnesses * domain_size(m, *t);
+                walk(m, &q.body, pol, under_forall, &mut sub)?;
+                st.witnesses += sub.witnesses * domain_size(m, t);
                 st.universal |= sub.universal;
                 Ok(())
             }
             _ => {
-                if let Domain::Procs { except } = dom {
-                    for x in except {
-                        walk(m, x, Pol::Both, under_forall, st)?;
-                    }
+                for x in q.except() {
+                    walk(m, x, Pol::Both, under_forall, st)?;
                 }
                 let both = pol == Pol::Both;
-                let exists = both || (*forall == (pol == Pol::Neg));
-                let univ = both || (*forall == (pol == Pol::Pos));
+                let exists = both || (q.forall == (pol == Pol::Neg));
+                let univ = both || (q.forall == (pol == Pol::Pos));
                 if exists && under_forall {
                     return Err(
                         "an existential quantifier over processes inside a universal one".into(),
@@ -168,7 +164,7 @@ fn walk(m: &Model, e: &Expr, pol: Pol, under_forall: bool, st: &mut Shape) -> Re
                     st.witnesses += 1;
                 }
                 st.universal |= univ;
-                walk(m, body, pol, under_forall || univ, st)
+                walk(m, &q.body, pol, under_forall || univ, st)
             }
         },
     }
@@ -191,36 +187,14 @@ pub(super) fn witnesses(
 
 /// Whether `e` contains `N`, arithmetic, or a quantifier over processes.
 fn scan(e: &Expr, f: &mut dyn FnMut(&Expr) -> bool) -> bool {
-    if f(e) {
-        return true;
-    }
-    match e {
-        Expr::Const(..) | Expr::Size | Expr::Local(_) => false,
-        Expr::Read(_, ix) => ix.iter().any(|x| scan(x, f)),
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            scan(a, f) || scan(b, f)
-        }
-        Expr::Not(a) => scan(a, f),
-        Expr::And(xs) | Expr::Or(xs) => xs.iter().any(|x| scan(x, f)),
-        Expr::Ite(c, a, b, _) => scan(c, f) || scan(a, f) || scan(b, f),
-        Expr::Quant { dom, body, .. } => {
-            let ex = match dom {
-                Domain::Procs { except } => except.iter().any(|x| scan(x, f)),
-                Domain::Type(_) => false,
-            };
-            ex || scan(body, f)
-        }
-    }
+    f(e) || e.any_child(|x| scan(x, f))
 }
 
 fn proc_quantifier(e: &Expr) -> bool {
     scan(e, &mut |x| {
         matches!(
             x,
-            Expr::Quant {
-                dom: Domain::Procs { .. } | Domain::Type(Ty::Proc),
-                ..
-            }
+            Expr::Quant(q) if q.over_procs()
         )
     })
 }

@@ -6,7 +6,6 @@
 use crate::bmc::driver::{self, BmcOptions};
 use crate::cert::{CertLemma, Certificate, Evidence, text_hash};
 use crate::engine::{Control, Problem};
-use crate::model::ir::Model;
 use crate::proof::check::{self, SizeCheck};
 use crate::sat::{SolverKind, Stop};
 use crate::trace::Trace;
@@ -71,11 +70,6 @@ pub fn shortest(
         })
 }
 
-/// The name a certificate gives a property.
-pub fn key_name(model: &Model, key: PropId) -> String {
-    key.name(model)
-}
-
 /// A certificate of `lemmas` (inductive) claiming each property at the sizes given,
 /// checked at `sizes` only (sizes of the problem's range the claims leave out).
 pub fn certify_at(
@@ -103,28 +97,23 @@ pub fn certify_diagrams(
     solver: SolverKind,
     ctl: &Control,
 ) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
-    let cert = Certificate {
-        evidence: Evidence::of_diagrams(nodes),
-        ..certificate(p, engine, 1, false, lemmas, claims)
-    };
+    let cert = certificate(p, engine, Evidence::of_diagrams(nodes), lemmas, claims);
     let checks = check::check(p.model, &cert, sizes, solver, &ctl.sat_stop())?;
     Ok((Arc::new(cert), checks))
 }
 
-/// A certificate of `lemmas` claiming each property at the sizes given, checked at
-/// every size of the problem.
-#[allow(clippy::too_many_arguments)]
+/// A certificate of `lemmas` (by `evidence`) claiming each property at the sizes given,
+/// checked at every size of the problem.
 pub fn certify(
     p: &Problem,
     engine: &str,
-    induction: usize,
-    simple_path: bool,
+    evidence: Evidence,
     lemmas: Vec<CertLemma>,
     claims: Vec<(String, Vec<usize>)>,
     solver: SolverKind,
     ctl: &Control,
 ) -> Result<(Arc<Certificate>, Vec<SizeCheck>), String> {
-    let cert = certificate(p, engine, induction, simple_path, lemmas, claims);
+    let cert = certificate(p, engine, evidence, lemmas, claims);
     check_at_every_size(p, cert, solver, ctl)
 }
 
@@ -139,12 +128,12 @@ fn check_at_every_size(
     Ok((Arc::new(cert), checks))
 }
 
-/// The certificate of `lemmas` claiming `claims` about the problem's model and sizes.
+/// The certificate of `lemmas` (by `evidence`) claiming `claims` about the problem's
+/// model and sizes.
 fn certificate(
     p: &Problem,
     engine: &str,
-    induction: usize,
-    simple_path: bool,
+    evidence: Evidence,
     lemmas: Vec<CertLemma>,
     claims: Vec<(String, Vec<usize>)>,
 ) -> Certificate {
@@ -153,10 +142,7 @@ fn certificate(
         hash: text_hash(&p.model.source.text),
         sizes: (p.min, p.max),
         engine: engine.to_string(),
-        evidence: Evidence::Induction {
-            k: induction,
-            simple_path,
-        },
+        evidence,
         proves: claims,
         lemmas,
         ints: p.model.int_window.as_ref().map(|w| (w.lo, w.hi)),
@@ -301,7 +287,7 @@ fn shorten_cexs(
         if ctl.progress {
             crate::progress::line(format!(
                 "the counterexample of {} at size {n} made shortest: BMC up to depth {depth}",
-                key_name(p.model, k)
+                k.name(p.model)
             ));
         }
         let v = match shortest(p, k, n, depth, solver, ctl) {
@@ -317,7 +303,7 @@ fn shorten_cexs(
                 d.errors
                     .entry(n)
                     .or_default()
-                    .push(format!("{}: {e}", key_name(p.model, k)));
+                    .push(format!("{}: {e}", k.name(p.model)));
                 Verdict::Unknown
             }
         };
@@ -348,12 +334,16 @@ fn certify_invariant(
                 .into_iter()
                 .filter(|&n| !d.verdicts.contains_key(&(k, n)))
                 .collect();
-            (key_name(p.model, k), sizes)
+            (k.name(p.model), sizes)
         })
         .collect();
     let t0 = std::time::Instant::now();
     let how = f.how.unwrap_or(engine);
-    let mine = self::certificate(p, how, induction, simple_path, lemmas, claims);
+    let evidence = Evidence::Induction {
+        k: induction,
+        simple_path,
+    };
+    let mine = self::certificate(p, how, evidence, lemmas, claims);
     let (cert, checks, before) = match f.checked.take() {
         Some((c, checks)) if *c == mine => (c, checks, true),
         _ => {
@@ -430,12 +420,7 @@ fn size_reports(
             if !matches!(k, PropId::Unsafe(_)) && v.trace().is_none() {
                 continue;
             }
-            results.push(PropResult {
-                size: n,
-                prop: k,
-                name: key_name(p.model, k),
-                verdict: v,
-            });
+            results.push(PropResult::new(p.model, n, k, v));
         }
         reports.push(SizeReport {
             size: n,

@@ -27,7 +27,7 @@
 //! of the process-valued globals, q the quantifier rank of the stall's formula.
 
 use super::cutoff::{Fragment, Pol, domain_size, witnesses};
-use crate::model::ir::{Domain, Expr, Model, Transition, Ty, UpdValue};
+use crate::model::ir::{Expr, Model, Transition, Ty, UpdValue};
 
 /// Above this cutoff the check is not attempted (every size 1..c is one SAT check of
 /// one step per obligation, growing with the square of the size).
@@ -53,21 +53,11 @@ pub struct LiveCutoff {
 
 /// The quantifier rank of `e` over processes.
 fn rank(e: &Expr) -> usize {
-    let most = |xs: &mut dyn Iterator<Item = &Expr>| xs.map(rank).max().unwrap_or(0);
+    let mut most = 0;
+    e.for_each_child(|x| most = most.max(rank(x)));
     match e {
-        Expr::Const(..) | Expr::Size | Expr::Local(_) => 0,
-        Expr::Read(_, ix) => most(&mut ix.iter()),
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Iff(a, b) | Expr::Imp(a, b) => {
-            rank(a).max(rank(b))
-        }
-        Expr::Not(a) => rank(a),
-        Expr::And(xs) | Expr::Or(xs) => most(&mut xs.iter()),
-        Expr::Ite(c, a, b, _) => rank(c).max(rank(a)).max(rank(b)),
-        Expr::Quant { dom, body, .. } => match dom {
-            Domain::Procs { except } => 1 + rank(body).max(most(&mut except.iter())),
-            Domain::Type(Ty::Proc) => 1 + rank(body),
-            Domain::Type(_) => rank(body),
-        },
+        Expr::Quant(q) if q.over_procs() => 1 + most,
+        _ => most,
     }
 }
 

@@ -20,7 +20,7 @@
 
 use super::fragment::{Outside, Pol};
 use crate::lang::print::expr_text;
-use crate::model::ir::{CmpOp, Domain, Expr, Index, Local, LocalId, Model, Ty, UpdValue, VarId};
+use crate::model::ir::{CmpOp, Expr, Index, Local, LocalId, Model, Ty, UpdValue, VarId};
 use crate::source::Span;
 
 /// The stand-in candidates of a model: arrays of processes indexed by one process
@@ -35,40 +35,16 @@ pub fn arrays(m: &Model) -> Vec<VarId> {
 /// Whether a formula reads a stand-in array.
 pub fn reads_standin(arrays: &[VarId], e: &Expr) -> Option<VarId> {
     let mut found = None;
-    visit(e, &mut |x| {
+    e.walk(&mut |x| {
         if let Expr::Read(v, _) = x
             && arrays.contains(v)
             && found.is_none()
         {
             found = Some(*v);
         }
+        true
     });
     found
-}
-
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match e {
-        Expr::Const(..) | Expr::Size | Expr::Local(_) => {}
-        Expr::Read(_, ix) => ix.iter().for_each(|x| visit(x, f)),
-        Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-            visit(a, f);
-            visit(b, f)
-        }
-        Expr::Not(a) => visit(a, f),
-        Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| visit(x, f)),
-        Expr::Ite(c, a, b, _) => {
-            visit(c, f);
-            visit(a, f);
-            visit(b, f)
-        }
-        Expr::Quant { dom, body, .. } => {
-            if let Domain::Procs { except } = dom {
-                except.iter().for_each(|x| visit(x, f));
-            }
-            visit(body, f)
-        }
-    }
 }
 
 /// What a local variable stands for, for the comparisons a stand-in cell may take part in.
@@ -181,30 +157,24 @@ impl<'a> Block<'a> {
                 self.formula(a, pol)?;
                 self.formula(b, pol)
             }
-            Expr::Quant {
-                forall,
-                var,
-                dom,
-                body,
-            } => {
-                if let Domain::Procs { except } = dom {
-                    except.iter().try_for_each(|x| self.formula(x, Pol::Both))?;
+            Expr::Quant(q) => {
+                for x in q.except() {
+                    self.formula(x, Pol::Both)?;
                 }
-                let procs = matches!(dom, Domain::Procs { .. } | Domain::Type(Ty::Proc));
                 // Strictly existential by polarity: its witness is in S (the step and
                 // property counts hold one per such quantifier).
                 let existential = match pol {
-                    Pol::Pos => !*forall,
-                    Pol::Neg => *forall,
+                    Pol::Pos => !q.forall,
+                    Pol::Neg => q.forall,
                     Pol::Both => false,
                 };
-                let role = if procs && existential {
+                let role = if q.over_procs() && existential {
                     Role::Kept
                 } else {
                     Role::Ranging
                 };
-                self.set(*var, role);
-                self.formula(body, pol)
+                self.set(q.var, role);
+                self.formula(&q.body, pol)
             }
         }
     }

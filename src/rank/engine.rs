@@ -220,12 +220,12 @@ impl RankEngine {
             size: n,
             engine: "rank",
             symmetry: p.model.is_symmetric(),
-            results: vec![PropResult {
-                size: n,
-                prop: PropId::Ltl(k),
-                name: p.model.ltls[k].name.clone(),
-                verdict: Verdict::proved_if_checked("rank", Some(&(c.clone(), vec![n])), n),
-            }],
+            results: vec![PropResult::new(
+                p.model,
+                n,
+                PropId::Ltl(k),
+                Verdict::proved_if_checked("rank", Some(&(c.clone(), vec![n])), n),
+            )],
             seconds: *secs,
             stats: Stats {
                 lemmas: Some(c.lemmas.len() + ranking.phases.len()),

@@ -29,8 +29,8 @@ pub(super) fn guard_atoms(model: &Model, var: &str) -> Vec<String> {
                     Expr::Local(l) => {
                         read.insert(*l);
                     }
-                    Expr::Quant { var, .. } => {
-                        bound.insert(*var);
+                    Expr::Quant(q) => {
+                        bound.insert(q.var);
                     }
                     _ => {}
                 }
@@ -56,7 +56,7 @@ fn atoms_of<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
             xs.iter().for_each(|x| atoms_of(x, out));
         }
         Expr::Not(x) => atoms_of(x, out),
-        Expr::Cmp(..) | Expr::Quant { .. } => out.push(e),
+        Expr::Cmp(..) | Expr::Quant(_) => out.push(e),
         _ => {}
     }
 }

@@ -69,6 +69,16 @@ fn command_name(doc: &CheckDoc) -> &str {
     }
 }
 
+/// The HTML list `<tag class="class">` of `items`, each item's inner HTML made by
+/// `item`.
+fn list<T>(out: &mut String, tag: &str, class: &str, items: &[T], item: impl Fn(&T) -> String) {
+    let _ = writeln!(out, "<{tag} class=\"{class}\">");
+    for x in items {
+        let _ = writeln!(out, "<li>{}</li>", item(x));
+    }
+    let _ = writeln!(out, "</{tag}>");
+}
+
 /// Text made safe for HTML content and quoted attribute values: every name in the page
 /// comes from the model, which is user input.
 pub(crate) fn esc(s: &str) -> String {
@@ -246,26 +256,19 @@ fn notes(doc: &CheckDoc) -> String {
     let mut out = String::from("<section id=\"notes\">\n<h2>Notes and warnings</h2>\n");
     if !errors.is_empty() {
         out.push_str(
-            "<p class=\"w-error\"><b>Internal errors</b> (an engine bug: the verdicts concerned are <code>unknown</code>):</p>\n<ul class=\"errors\">\n",
+            "<p class=\"w-error\"><b>Internal errors</b> (an engine bug: the verdicts concerned are <code>unknown</code>):</p>\n",
         );
-        for e in &errors {
-            let _ = writeln!(out, "<li>{}</li>", esc(e));
-        }
-        out.push_str("</ul>\n");
+        list(&mut out, "ul", "errors", &errors, |e| esc(e));
     }
     if !doc.warnings.is_empty() {
-        out.push_str("<ul class=\"warnings\">\n");
-        for w in &doc.warnings {
-            let _ = writeln!(out, "<li><b>warning:</b> {}</li>", esc(&warning_text(w)));
-        }
-        out.push_str("</ul>\n");
+        list(&mut out, "ul", "warnings", &doc.warnings, |w| {
+            format!("<b>warning:</b> {}", esc(&warning_text(w)))
+        });
     }
     if !doc.notes.is_empty() {
-        out.push_str("<ul class=\"notes\">\n");
-        for n in &doc.notes {
-            let _ = writeln!(out, "<li><b>note:</b> {}</li>", esc(n));
-        }
-        out.push_str("</ul>\n");
+        list(&mut out, "ul", "notes", &doc.notes, |n| {
+            format!("<b>note:</b> {}", esc(n))
+        });
     }
     out.push_str("</section>\n");
     out

@@ -4,7 +4,7 @@
 //! states them; nothing here re-checks them (`proof::check` did before `holds` was
 //! written, and `nfold certify` does again from the file).
 
-use super::esc;
+use super::{esc, list};
 use crate::schema::CheckDoc;
 use std::fmt::Write;
 
@@ -102,11 +102,11 @@ pub(super) fn lemmas(doc: &CheckDoc) -> String {
                 esc(v)
             );
         }
-        out.push_str("</table>\n<ol class=\"lemmas\">\n");
-        for l in &c.lemmas {
-            let _ = writeln!(out, "<li><code>{}</code></li>", esc(l));
-        }
-        out.push_str("</ol>\n</details>\n");
+        out.push_str("</table>\n");
+        list(&mut out, "ol", "lemmas", &c.lemmas, |l| {
+            format!("<code>{}</code>", esc(l))
+        });
+        out.push_str("</details>\n");
     }
     out.push_str("</section>\n");
     out

@@ -22,15 +22,18 @@ pub fn cells_text(doc: &BTreeMap<String, CellValue>) -> BTreeMap<String, String>
     doc.iter().map(|(c, v)| (c.clone(), v.text())).collect()
 }
 
+/// The steps of a run as JSON, step k from `states[k]` to `states[k + 1]`.
+pub fn steps_doc(model: &Model, inst: &Instance, steps: &[Step], states: &[State]) -> Vec<StepDoc> {
+    steps
+        .iter()
+        .enumerate()
+        .map(|(k, s)| step_doc(model, inst, s, &states[k], &states[k + 1]))
+        .collect()
+}
+
 /// One step from `before` to `after` as JSON: `{"transition", "params", "process",
 /// "choices", "changes"}`.
-pub fn step_doc(
-    model: &Model,
-    inst: &Instance,
-    step: &Step,
-    before: &[i64],
-    after: &[i64],
-) -> StepDoc {
+fn step_doc(model: &Model, inst: &Instance, step: &Step, before: &[i64], after: &[i64]) -> StepDoc {
     StepDoc {
         transition: model.transitions[step.trans].name.clone(),
         params: step.params.clone(),
@@ -47,12 +50,7 @@ pub fn step_doc(
 /// "processes": the property's witness (or null), "property", "site"}`.
 pub fn to_doc(model: &Model, trace: &Trace, states: &[State]) -> TraceDoc {
     let inst = Instance::new(model, trace.size);
-    let steps = trace
-        .steps
-        .iter()
-        .enumerate()
-        .map(|(k, s)| step_doc(model, &inst, s, &states[k], &states[k + 1]))
-        .collect();
+    let steps = steps_doc(model, &inst, &trace.steps, states);
     let kind = match &trace.violation {
         Violation::Unsafe { prop, .. } => model.unsafes[*prop].kind.keyword(),
         v => v.kind_name(),
@@ -100,11 +98,7 @@ pub fn to_doc(model: &Model, trace: &Trace, states: &[State]) -> TraceDoc {
 /// shape of a trace: `kind` `run`, no violation, property or site.
 pub fn run_doc(model: &Model, size: usize, steps: &[Step], states: &[State]) -> TraceDoc {
     let inst = Instance::new(model, size);
-    let steps = steps
-        .iter()
-        .enumerate()
-        .map(|(k, s)| step_doc(model, &inst, s, &states[k], &states[k + 1]))
-        .collect();
+    let steps = steps_doc(model, &inst, steps, states);
     TraceDoc {
         kind: Some("run".into()),
         init: cells_doc(cells(&inst, &states[0])),

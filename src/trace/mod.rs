@@ -14,7 +14,7 @@ use crate::model::instance::{Instance, State, last_state};
 use crate::model::ir::Model;
 
 pub use json::{
-    cells_doc, cells_text, run_doc, save, site_doc, step_doc, to_doc, trail_doc, write_json,
+    cells_doc, cells_text, run_doc, save, site_doc, steps_doc, to_doc, trail_doc, write_json,
 };
 pub use table::{render_run_table, render_table};
 pub use text::{

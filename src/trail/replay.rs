@@ -70,31 +70,28 @@ fn list_some(items: &[String], max: usize) -> String {
     out
 }
 
+/// `cell `A`` or `cells `A`, `B` ...`, the first four named.
+fn cells_text(cells: &[&String]) -> String {
+    let quoted: Vec<String> = cells.iter().map(|c| format!("`{c}`")).collect();
+    let s = if quoted.len() == 1 { "" } else { "s" };
+    format!("cell{s} {}", list_some(&quoted, 4))
+}
+
 /// The recorded initial state as a state of the instance.
 fn initial_state(inst: &Instance, rec: &BTreeMap<String, String>) -> Result<State, String> {
     let names: Vec<String> = (0..inst.slots.len()).map(|s| inst.cell_name(s)).collect();
-    let missing: Vec<String> = names
-        .iter()
-        .filter(|c| !rec.contains_key(*c))
-        .map(|c| format!("`{c}`"))
-        .collect();
+    let missing: Vec<&String> = names.iter().filter(|c| !rec.contains_key(*c)).collect();
     if !missing.is_empty() {
+        let cells = cells_text(&missing);
         return Err(format!(
-            "the model has cell{} {} that the trail does not record",
-            if missing.len() == 1 { "" } else { "s" },
-            list_some(&missing, 4)
+            "the model has {cells} that the trail does not record"
         ));
     }
-    let extra: Vec<String> = rec
-        .keys()
-        .filter(|c| !names.contains(c))
-        .map(|c| format!("`{c}`"))
-        .collect();
+    let extra: Vec<&String> = rec.keys().filter(|c| !names.contains(c)).collect();
     if !extra.is_empty() {
+        let cells = cells_text(&extra);
         return Err(format!(
-            "the trail records cell{} {} that the model does not have",
-            if extra.len() == 1 { "" } else { "s" },
-            list_some(&extra, 4)
+            "the trail records {cells} that the model does not have"
         ));
     }
     let mut st = Vec::with_capacity(names.len());

@@ -165,17 +165,10 @@ impl<'m> Transys<'m> {
         let model = self.inst.model;
         let mut sym = self.sym();
         let mut items = Vec::new();
-        'all: for init in &model.inits {
-            for tuple in sym.inst.all_tuples(init.params) {
-                let (pres, mut env) = sym.bind(init.locals.len(), &tuple);
-                if pres == FALSE {
-                    continue;
-                }
-                let (v, e) = sym.formula(&mut env, &init.body);
-                items.push((-pres, v, e));
-                if pres == TRUE && e == FALSE && v == FALSE {
-                    break 'all;
-                }
+        for init in &model.inits {
+            let tuples = sym.inst.all_tuples(init.params);
+            if sym.instances(init.locals.len(), &init.body, tuples, true, &mut items) {
+                break;
             }
         }
         let (init_val, init_err) = sym.combine(&items, true);
@@ -226,17 +219,7 @@ impl<'m> Transys<'m> {
         let tuples = self.inst.distinct_tuples(prop.params);
         let mut sym = self.sym();
         let mut items = Vec::new();
-        for tuple in tuples {
-            let (pres, mut env) = sym.bind(prop.locals.len(), &tuple);
-            if pres == FALSE {
-                continue;
-            }
-            let (v, e) = sym.formula(&mut env, &prop.body);
-            items.push((-pres, v, e));
-            if pres == TRUE && e == FALSE && v == TRUE {
-                break;
-            }
-        }
+        sym.instances(prop.locals.len(), &prop.body, tuples, false, &mut items);
         let r = sym.combine(&items, false);
         self.bad.insert(u, r);
         r
@@ -257,15 +240,7 @@ impl<'m> Transys<'m> {
     /// and the first tuple of each property (equivalent for a fully symmetric family:
     /// any range error can be permuted into one of these).
     pub fn range(&mut self, props: &[usize], first_only: bool) -> Lit {
-        let mut errs: Vec<Lit> = self
-            .instances
-            .iter()
-            .zip(&self.evals)
-            .filter(|((_, ps), _)| {
-                !first_only || ps.iter().enumerate().all(|(i, &p)| p == i as i64 + 1)
-            })
-            .map(|(_, e)| e.err)
-            .collect();
+        let mut errs = self.instance_errors(first_only, |e| e.err);
         for &u in props {
             if first_only {
                 let m = self.inst.model.unsafes[u].params as i64;
@@ -284,16 +259,21 @@ impl<'m> Transys<'m> {
     /// meets one before any range error. With `first_only`, only the instances whose
     /// parameters are 1, 2, ... (see `range`). FALSE for a model without ints.
     pub fn int_bound(&mut self, first_only: bool) -> Lit {
-        let errs: Vec<Lit> = self
-            .instances
+        let errs = self.instance_errors(first_only, |e| e.int_err);
+        self.c.or(&errs)
+    }
+
+    /// The error literal `err` picks out of each transition instance's evaluation;
+    /// with `first_only`, of the instances whose parameters are 1, 2, ... only.
+    fn instance_errors(&self, first_only: bool, err: fn(&InstanceEval) -> Lit) -> Vec<Lit> {
+        self.instances
             .iter()
             .zip(&self.evals)
             .filter(|((_, ps), _)| {
                 !first_only || ps.iter().enumerate().all(|(i, &p)| p == i as i64 + 1)
             })
-            .map(|(_, e)| e.int_err)
-            .collect();
-        self.c.or(&errs)
+            .map(|(_, e)| err(e))
+            .collect()
     }
 
     /// The state variables at the value level: every cell, then the presence bits

@@ -41,6 +41,33 @@ impl Symbolic<'_, '_> {
         (pres, env)
     }
 
+    /// The instances of `body` (an item with `locals` locals) at `tuples`, in order, as
+    /// operands `(skip, value, error)` of a conjunction (`and_`) or disjunction, pushed
+    /// on `items`; a tuple of absent processes is skipped. True when an instance of
+    /// present processes decided the junction (a constant, without error), the ones
+    /// after it never being evaluated.
+    pub fn instances(
+        &mut self,
+        locals: usize,
+        body: &Expr,
+        tuples: Vec<Vec<i64>>,
+        and_: bool,
+        items: &mut Vec<(Lit, Lit, Lit)>,
+    ) -> bool {
+        for tuple in tuples {
+            let (pres, mut env) = self.bind(locals, &tuple);
+            if pres == FALSE {
+                continue;
+            }
+            let (v, e) = self.formula(&mut env, body);
+            items.push((-pres, v, e));
+            if pres == TRUE && e == FALSE && v == if and_ { FALSE } else { TRUE } {
+                return true;
+            }
+        }
+        false
+    }
+
     /// A formula's truth and error literals.
     pub fn formula(&mut self, env: &mut [i64], e: &Expr) -> (Lit, Lit) {
         match e {
@@ -71,12 +98,7 @@ impl Symbolic<'_, '_> {
                 let (tb, eb) = self.term(env, b);
                 (term::cmp(self.c, *op, &ta, &tb), self.c.or2(ea, eb))
             }
-            Expr::Quant {
-                forall,
-                var,
-                dom,
-                body,
-            } => self.quant(env, *forall, *var, dom, body),
+            Expr::Quant(q) => self.quant(env, q),
             _ => {
                 let (t, err) = self.term(env, e);
                 (t.truth(self.c), err)
@@ -157,15 +179,9 @@ impl Symbolic<'_, '_> {
         (val, self.c.or(&errs))
     }
 
-    fn quant(
-        &mut self,
-        env: &mut [i64],
-        forall: bool,
-        var: LocalId,
-        dom: &Domain,
-        body: &Expr,
-    ) -> (Lit, Lit) {
-        match dom {
+    fn quant(&mut self, env: &mut [i64], q: &Quant) -> (Lit, Lit) {
+        let (forall, var, body) = (q.forall, q.var, &*q.body);
+        match &q.dom {
             Domain::Type(t) => {
                 let (lo, hi) = self.inst.domain(*t);
                 // In the aggregate, a range's values depend on the width.

@@ -93,16 +93,7 @@ impl Term {
                     .collect();
                 c.and(&lits)
             }
-            Term::Mux(m) => {
-                let parts: Vec<Lit> = m
-                    .iter()
-                    .map(|(sel, t)| {
-                        let x = t.cond(c, v);
-                        c.and2(*sel, x)
-                    })
-                    .collect();
-                c.or(&parts)
-            }
+            Term::Mux(m) => mux_cond(c, m, |c, t| t.cond(c, v)),
         }
     }
 
@@ -123,16 +114,7 @@ impl Term {
                     bits_ge_const(c, bits, k as u64)
                 }
             }
-            Term::Mux(m) => {
-                let parts: Vec<Lit> = m
-                    .iter()
-                    .map(|(sel, t)| {
-                        let x = t.ge(c, v);
-                        c.and2(*sel, x)
-                    })
-                    .collect();
-                c.or(&parts)
-            }
+            Term::Mux(m) => mux_cond(c, m, |c, t| t.ge(c, v)),
         }
     }
 
@@ -228,6 +210,19 @@ impl Term {
             })
             .collect()
     }
+}
+
+/// A condition `cond` of a `Mux`'s terms, lifted to the `Mux`: some selected term meets
+/// it.
+fn mux_cond(c: &mut Circuit, m: &[(Lit, Term)], cond: impl Fn(&mut Circuit, &Term) -> Lit) -> Lit {
+    let parts: Vec<Lit> = m
+        .iter()
+        .map(|(sel, t)| {
+            let x = cond(c, t);
+            c.and2(*sel, x)
+        })
+        .collect();
+    c.or(&parts)
 }
 
 /// `bits >= k` for a constant k with 0 < k < 2^width (most significant bit first).

@@ -199,6 +199,19 @@ impl<'m> Unroller<'m> {
         self.lit(k, idle)
     }
 
+    /// "Frames i and j hold different states": some literal of some cell differs.
+    pub fn differ(&mut self, i: usize, j: usize) -> Lit {
+        let (a, b) = (self.frames[i].cells.clone(), self.frames[j].cells.clone());
+        let mut diff = Vec::new();
+        for (ca, cb) in a.iter().zip(&b) {
+            for (&x, &y) in ca.lits().iter().zip(cb.lits()) {
+                let same = self.c.iff(x, y);
+                diff.push(-same);
+            }
+        }
+        self.c.or(&diff)
+    }
+
     /// The deepest frame.
     pub fn depth(&self) -> usize {
         self.frames.len() - 1

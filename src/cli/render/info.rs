@@ -5,7 +5,8 @@ use super::ints_line;
 use crate::model::eval::transition_instances;
 use crate::model::init::for_each_initial;
 use crate::model::instance::Instance;
-use crate::model::ir::{Model, Ty, VarKind};
+use crate::model::ir::{Local, Model, Ty, VarKind};
+use crate::source::Span;
 
 pub(super) fn type_text(m: &Model, t: Ty) -> String {
     match t {
@@ -183,36 +184,31 @@ fn variables(m: &Model) -> String {
 
 /// The transitions with their lines, and the properties with their parameters.
 fn transitions_and_properties(m: &Model) -> String {
+    // An item's parameters, and its line: its signature and where it starts.
+    let params = |locals: &[Local], k: usize| {
+        let names: Vec<&str> = locals[..k].iter().map(|l| l.name.as_str()).collect();
+        names.join(" ")
+    };
+    let row = |sig: String, span: Span| {
+        let line = m.source.line_col(span.lo).0;
+        format!("  {sig:<30} line {line}\n")
+    };
     let mut out = String::new();
     out.push_str("\ntransitions\n");
     for t in &m.transitions {
-        let ps: Vec<&str> = t.locals[..t.params]
-            .iter()
-            .map(|l| l.name.as_str())
-            .collect();
-        let sig = format!("{}({})", t.name, ps.join(" "));
-        let line = m.source.line_col(t.span.lo).0;
-        out.push_str(&format!("  {sig:<30} line {line}\n"));
+        let sig = format!("{}({})", t.name, params(&t.locals, t.params));
+        out.push_str(&row(sig, t.span));
     }
     out.push_str("\nproperties\n");
     for u in &m.unsafes {
-        let ps: Vec<&str> = u.locals[..u.params]
-            .iter()
-            .map(|l| l.name.as_str())
-            .collect();
         // `unsafe` and `invariant` aligned with `ltl`, lines as the transitions'.
-        let sig = format!("{:<6} {} ({})", u.kind.keyword(), u.name, ps.join(" "));
-        let line = m.source.line_col(u.span.lo).0;
-        out.push_str(&format!("  {sig:<30} line {line}\n"));
+        let ps = params(&u.locals, u.params);
+        let sig = format!("{:<6} {} ({ps})", u.kind.keyword(), u.name);
+        out.push_str(&row(sig, u.span));
     }
     for l in &m.ltls {
-        let ps: Vec<&str> = l.locals[..l.params]
-            .iter()
-            .map(|l| l.name.as_str())
-            .collect();
-        let sig = format!("ltl    {} ({})", l.name, ps.join(" "));
-        let line = m.source.line_col(l.span.lo).0;
-        out.push_str(&format!("  {sig:<30} line {line}\n"));
+        let sig = format!("ltl    {} ({})", l.name, params(&l.locals, l.params));
+        out.push_str(&row(sig, l.span));
     }
     out
 }

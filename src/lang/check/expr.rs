@@ -204,36 +204,20 @@ impl Checker<'_> {
                 sc.names.pop();
                 r
             }
-            ExprKind::Quant {
-                forall,
-                var,
-                dom: QuantDom::ProcExcept(names),
-                body,
-            } if self.binds_excepted(sc, var, names) => {
-                let inner = self.bind_excepted(*forall, var, names, body, e.span);
-                self.expr(sc, &inner)
-            }
-            ExprKind::Quant {
-                forall,
-                var,
-                dom,
-                body,
-            } => {
-                let (dom, ty) = self.domain(sc, dom)?;
-                let id = sc.fresh(&var.name, ty);
-                sc.names.push((var.name.clone(), Binding::Local(id)));
-                let b = self.formula(sc, body);
-                sc.names.pop();
-                Ok((
-                    Expr::Quant {
-                        forall: *forall,
-                        var: id,
-                        dom,
-                        body: Box::new(b?),
-                    },
-                    Ty::Bool,
-                ))
-            }
+            ExprKind::Quant(q) => match &q.dom {
+                QuantDom::ProcExcept(names) if self.binds_excepted(sc, &q.var, names) => {
+                    let inner = self.bind_excepted(q, names, e.span);
+                    self.expr(sc, &inner)
+                }
+                dom => {
+                    let (dom, ty) = self.domain(sc, dom)?;
+                    let id = sc.fresh(&q.var.name, ty);
+                    sc.names.push((q.var.name.clone(), Binding::Local(id)));
+                    let b = self.formula(sc, &q.body);
+                    sc.names.pop();
+                    Ok((Expr::quant(q.forall, id, dom, b?), Ty::Bool))
+                }
+            },
             ExprKind::Temporal(..) => err(
                 e.span,
                 "temporal operators are allowed only inside `ltl` blocks",
@@ -417,21 +401,10 @@ impl Checker<'_> {
     /// Cubicle's `forall x <> y. f` with `y` not bound: it binds `y` too, and the
     /// variables are pairwise distinct: `forall y. forall x <> y. f`. Warns once per
     /// position that it is read so.
-    fn bind_excepted(
-        &mut self,
-        forall: bool,
-        var: &Ident,
-        names: &[Ident],
-        body: &ast::Expr,
-        span: Span,
-    ) -> ast::Expr {
+    fn bind_excepted(&mut self, q: &ast::Quant, names: &[Ident], span: Span) -> ast::Expr {
+        let (forall, var) = (q.forall, &q.var);
         let mut inner = ast::Expr {
-            kind: ExprKind::Quant {
-                forall,
-                var: var.clone(),
-                dom: QuantDom::ProcExcept(names.to_vec()),
-                body: Box::new(body.clone()),
-            },
+            kind: ExprKind::Quant(q.clone()),
             span,
         };
         for (k, n) in names.iter().enumerate().rev() {
@@ -440,15 +413,7 @@ impl Checker<'_> {
             } else {
                 QuantDom::ProcExcept(names[..k].to_vec())
             };
-            inner = ast::Expr {
-                kind: ExprKind::Quant {
-                    forall,
-                    var: n.clone(),
-                    dom,
-                    body: Box::new(inner),
-                },
-                span,
-            };
+            inner = ast::Expr::quant(forall, n.clone(), dom, inner, span);
         }
         if !self.notes.iter().any(|w| w.span == names[0].span) {
             let bound: Vec<String> = std::iter::once(&var.name)
@@ -472,7 +437,7 @@ impl Checker<'_> {
 
     fn domain(&mut self, sc: &mut Scope, d: &QuantDom) -> R<(Domain, Ty)> {
         Ok(match d {
-            QuantDom::Proc => (Domain::Procs { except: Vec::new() }, Ty::Proc),
+            QuantDom::Proc => (Domain::all_procs(), Ty::Proc),
             QuantDom::Other => (
                 Domain::Procs {
                     except: sc.params.iter().map(|&p| Expr::Local(p)).collect(),
@@ -509,7 +474,7 @@ impl Checker<'_> {
                         .with_note("help: quantify over a range instead, e.g. `forall x : 0 .. 7. ...`"));
                 }
                 match ty {
-                    Ty::Proc => (Domain::Procs { except: Vec::new() }, Ty::Proc),
+                    Ty::Proc => (Domain::all_procs(), Ty::Proc),
                     _ => (Domain::Type(ty), ty),
                 }
             }
@@ -524,15 +489,6 @@ impl Checker<'_> {
         r: &ast::Expr,
         span: Span,
     ) -> R<(Expr, Ty)> {
-        let cmp = |op| match op {
-            BinOp::Eq => Some(CmpOp::Eq),
-            BinOp::Ne => Some(CmpOp::Ne),
-            BinOp::Lt => Some(CmpOp::Lt),
-            BinOp::Le => Some(CmpOp::Le),
-            BinOp::Gt => Some(CmpOp::Gt),
-            BinOp::Ge => Some(CmpOp::Ge),
-            _ => None,
-        };
         match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul => {
                 let (a, ta) = self.expr(sc, l)?;
@@ -551,8 +507,7 @@ impl Checker<'_> {
                 };
                 Ok((Expr::Arith(aop, Box::new(a), Box::new(b)), Ty::Int))
             }
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                let c = cmp(op).expect("the arm matched a comparison");
+            BinOp::Cmp(c) => {
                 let (a, ta) = self.expr(sc, l)?;
                 let (b, tb) = self.expr(sc, r)?;
                 self.cmp_compat(c, ta, tb, span)?;

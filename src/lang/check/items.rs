@@ -270,18 +270,26 @@ impl Checker<'_> {
         rhs: &ast::Rhs,
         fresh: &[(String, Span)],
     ) -> R<UpdValue> {
+        // A name bound by the index is known under a `case` only.
+        if let Some((n, at)) = fresh.first() {
+            let help = match rhs {
+                ast::Rhs::Expr(_) => Some(format!(
+                    "help: to update every cell, bind `{n}` with a case: `{}[{n}] := case | ... | _ : t`",
+                    var.name
+                )),
+                ast::Rhs::Nondet(_) => Some(format!(
+                    "help: `:= .` chooses the value of one cell, e.g. `{}[i] := .` with `i` a parameter",
+                    var.name
+                )),
+                ast::Rhs::Case { .. } | ast::Rhs::Any(..) => None,
+            };
+            if let Some(help) = help {
+                let unknown = format!("unknown name `{n}` in the index of an update");
+                return Err(Diagnostic::error(*at, unknown).with_note(help));
+            }
+        }
         Ok(match rhs {
             ast::Rhs::Expr(e) => {
-                if let Some((n, sp)) = fresh.first() {
-                    return Err(Diagnostic::error(
-                        *sp,
-                        format!("unknown name `{n}` in the index of an update"),
-                    )
-                    .with_note(format!(
-                        "help: to update every cell, bind `{n}` with a case: `{}[{n}] := case | ... | _ : t`",
-                        var.name
-                    )));
-                }
                 let (x, t) = self.expr(sc, e)?;
                 self.store_compat(var.ty, t, &var.name, e.span)?;
                 self.literal_fits(var.ty, &x, &var.name, e.span)?;
@@ -292,19 +300,7 @@ impl Checker<'_> {
                 default,
                 span: cspan,
             } => self.case(sc, var, lhs, branches, default.as_ref(), *cspan)?,
-            ast::Rhs::Nondet(_) => {
-                if let Some((n, at)) = fresh.first() {
-                    return Err(Diagnostic::error(
-                        *at,
-                        format!("unknown name `{n}` in the index of an update"),
-                    )
-                    .with_note(format!(
-                        "help: `:= .` chooses the value of one cell, e.g. `{}[i] := .` with `i` a parameter",
-                        var.name
-                    )));
-                }
-                UpdValue::Nondet
-            }
+            ast::Rhs::Nondet(_) => UpdValue::Nondet,
             ast::Rhs::Any(x, f) => {
                 if var.kind != VarKind::Global || var.ty != Ty::Proc {
                     return err(
@@ -556,7 +552,7 @@ fn has_temporal(e: &ast::Expr) -> bool {
         ExprKind::Not(a) | ExprKind::Neg(a) => has_temporal(a),
         ExprKind::Ite(a, b, c) => has_temporal(a) || has_temporal(b) || has_temporal(c),
         ExprKind::Let(_, a, b) => has_temporal(a) || has_temporal(b),
-        ExprKind::Quant { body, .. } => has_temporal(body),
+        ExprKind::Quant(q) => has_temporal(&q.body),
         ExprKind::Index(_, xs) | ExprKind::Call(_, xs) => xs.iter().any(has_temporal),
         _ => false,
     }

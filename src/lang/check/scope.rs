@@ -58,14 +58,10 @@ fn update(u: &UpdateItem, out: &mut Vec<Diagnostic>) {
 
 fn walk(e: &Expr, out: &mut Vec<Diagnostic>) {
     match &e.kind {
-        ExprKind::Quant {
-            forall,
-            var,
-            dom,
-            body,
-        } => {
+        ExprKind::Quant(q) => {
+            let (var, dom) = (&q.var, &q.dom);
             let mut parts = Vec::new();
-            conjuncts(body, &mut parts);
+            conjuncts(&q.body, &mut parts);
             // `forall x <> y.` with `y` unbound binds both (Cubicle's reading): a
             // conjunct mentioning one of the excepted names is not flagged either.
             let names: Vec<&str> = match dom {
@@ -76,7 +72,7 @@ fn walk(e: &Expr, out: &mut Vec<Diagnostic>) {
             };
             let reads = |c: &Expr| names.iter().any(|n| mentions(c, n));
             if parts.len() > 1 && parts.iter().any(|c| reads(c)) {
-                let word = match (forall, dom) {
+                let word = match (q.forall, dom) {
                     (true, QuantDom::Other) => "forall_other",
                     (false, QuantDom::Other) => "exists_other",
                     (true, _) => "forall",
@@ -98,7 +94,7 @@ fn walk(e: &Expr, out: &mut Vec<Diagnostic>) {
                     );
                 }
             }
-            walk(body, out);
+            walk(&q.body, out);
         }
         _ => children(e, &mut |c| walk(c, out)),
     }
@@ -138,7 +134,7 @@ fn children(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             f(b);
             f(c);
         }
-        ExprKind::Quant { body, .. } => f(body),
+        ExprKind::Quant(q) => f(&q.body),
         _ => {}
     }
 }

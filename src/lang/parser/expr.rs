@@ -6,6 +6,7 @@
 use super::{P, PRes, bin, fail, fail_msg, int_lit, kw, lower, mk, sym};
 use crate::lang::ast::*;
 use crate::lang::lexer::{Kw, Sym, Tok};
+use crate::model::ir::CmpOp;
 use nom::{Err, combinator::cut, multi::separated_list1};
 
 /// A formula or term (the loosest level: `let`, quantifiers, `=>`/`<=>`).
@@ -24,24 +25,30 @@ fn imp(i: P<'_>) -> PRes<'_, Expr> {
     Ok((i, bin(op, l, r)))
 }
 
-fn disj(i: P<'_>) -> PRes<'_, Expr> {
-    let (mut i, mut l) = conj(i)?;
-    while *i.tok() == Tok::Sym(Sym::Or) {
-        let (j, r) = cut(conj)(i.next())?;
-        l = bin(BinOp::Or, l, r);
+/// A left-associative chain `x op x op ...` of what `operand` parses, `op_of` reading
+/// the operator (if any) off the token after an operand.
+fn chain<'a>(
+    i: P<'a>,
+    operand: fn(P<'a>) -> PRes<'a, Expr>,
+    op_of: fn(&Tok) -> Option<BinOp>,
+) -> PRes<'a, Expr> {
+    let (mut i, mut l) = operand(i)?;
+    while let Some(op) = op_of(i.tok()) {
+        let (j, r) = cut(operand)(i.next())?;
+        l = bin(op, l, r);
         i = j;
     }
     Ok((i, l))
 }
 
+fn disj(i: P<'_>) -> PRes<'_, Expr> {
+    chain(i, conj, |t| (*t == Tok::Sym(Sym::Or)).then_some(BinOp::Or))
+}
+
 fn conj(i: P<'_>) -> PRes<'_, Expr> {
-    let (mut i, mut l) = until(i)?;
-    while *i.tok() == Tok::Sym(Sym::And) {
-        let (j, r) = cut(until)(i.next())?;
-        l = bin(BinOp::And, l, r);
-        i = j;
-    }
-    Ok((i, l))
+    chain(i, until, |t| {
+        (*t == Tok::Sym(Sym::And)).then_some(BinOp::And)
+    })
 }
 
 fn until(i: P<'_>) -> PRes<'_, Expr> {
@@ -108,12 +115,12 @@ fn neg(i: P<'_>) -> PRes<'_, Expr> {
 fn cmp(i: P<'_>) -> PRes<'_, Expr> {
     let (i, l) = sum(i)?;
     let op = match i.tok() {
-        Tok::Sym(Sym::Eq) => BinOp::Eq,
-        Tok::Sym(Sym::Ne) => BinOp::Ne,
-        Tok::Sym(Sym::Lt) => BinOp::Lt,
-        Tok::Sym(Sym::Le) => BinOp::Le,
-        Tok::Sym(Sym::Gt) => BinOp::Gt,
-        Tok::Sym(Sym::Ge) => BinOp::Ge,
+        Tok::Sym(Sym::Eq) => BinOp::Cmp(CmpOp::Eq),
+        Tok::Sym(Sym::Ne) => BinOp::Cmp(CmpOp::Ne),
+        Tok::Sym(Sym::Lt) => BinOp::Cmp(CmpOp::Lt),
+        Tok::Sym(Sym::Le) => BinOp::Cmp(CmpOp::Le),
+        Tok::Sym(Sym::Gt) => BinOp::Cmp(CmpOp::Gt),
+        Tok::Sym(Sym::Ge) => BinOp::Cmp(CmpOp::Ge),
         _ => return Ok((i, l)),
     };
     let (i, r) = cut(sum)(i.next())?;
@@ -131,27 +138,17 @@ fn cmp(i: P<'_>) -> PRes<'_, Expr> {
 }
 
 pub(super) fn sum(i: P<'_>) -> PRes<'_, Expr> {
-    let (mut i, mut l) = prod(i)?;
-    loop {
-        let op = match i.tok() {
-            Tok::Sym(Sym::Plus) => BinOp::Add,
-            Tok::Sym(Sym::Minus) => BinOp::Sub,
-            _ => return Ok((i, l)),
-        };
-        let (j, r) = cut(prod)(i.next())?;
-        l = bin(op, l, r);
-        i = j;
-    }
+    chain(i, prod, |t| match t {
+        Tok::Sym(Sym::Plus) => Some(BinOp::Add),
+        Tok::Sym(Sym::Minus) => Some(BinOp::Sub),
+        _ => None,
+    })
 }
 
 fn prod(i: P<'_>) -> PRes<'_, Expr> {
-    let (mut i, mut l) = unary(i)?;
-    while *i.tok() == Tok::Sym(Sym::Star) {
-        let (j, r) = cut(unary)(i.next())?;
-        l = bin(BinOp::Mul, l, r);
-        i = j;
-    }
-    Ok((i, l))
+    chain(i, unary, |t| {
+        (*t == Tok::Sym(Sym::Star)).then_some(BinOp::Mul)
+    })
 }
 
 fn unary(i: P<'_>) -> PRes<'_, Expr> {
@@ -306,15 +303,7 @@ fn quant(i: P<'_>) -> PRes<'_, Expr> {
     let span = start.to(body.span);
     let mut e = body;
     for v in vars.into_iter().rev() {
-        e = mk(
-            ExprKind::Quant {
-                forall,
-                var: v,
-                dom: dom.clone(),
-                body: Box::new(e),
-            },
-            span,
-        );
+        e = Expr::quant(forall, v, dom.clone(), e, span);
     }
     Ok((i, e))
 }

@@ -3,7 +3,7 @@
 //! transition syntax).
 
 use super::expr::{args, expr, sum, type_expr};
-use super::{P, PRes, any_name, bin, fail_cut, fail_msg, kw, lower, mk, sym, upper};
+use super::{P, PRes, any_name, bin, fail_cut, fail_msg, kw, lower, sym, upper};
 use crate::lang::ast::*;
 use crate::lang::lexer::{Kw, Sym, Tok};
 use crate::source::Span;
@@ -341,15 +341,7 @@ fn old_transition<'a>(start: P<'a>, name: Ident, ps: Vec<Ident>, i: P<'a>) -> PR
         let span = i.span_to(j);
         let mut q = g;
         for v in vs.into_iter().rev() {
-            q = mk(
-                ExprKind::Quant {
-                    forall: true,
-                    var: v,
-                    dom: QuantDom::Other,
-                    body: Box::new(q),
-                },
-                span,
-            );
+            q = Expr::quant(true, v, QuantDom::Other, q, span);
         }
         guard = bin(BinOp::And, guard, q);
         i = j;

@@ -132,48 +132,44 @@ fn fail_msg<'a, O>(i: P<'a>, msg: String, help: Option<String>) -> PRes<'a, O> {
     }))
 }
 
-fn sym<'a>(s: Sym) -> impl Fn(P<'a>) -> PRes<'a, Span> {
+/// The token `t`, its span; the error expects `text` quoted.
+fn token<'a>(t: Tok, text: &'static str) -> impl Fn(P<'a>) -> PRes<'a, Span> {
     move |i: P<'a>| {
-        if *i.tok() == Tok::Sym(s) {
+        if *i.tok() == t {
             Ok((i.next(), i.span()))
         } else {
-            fail(i, &format!("`{}`", s.text()))
+            fail(i, &format!("`{text}`"))
         }
     }
 }
 
+fn sym<'a>(s: Sym) -> impl Fn(P<'a>) -> PRes<'a, Span> {
+    token(Tok::Sym(s), s.text())
+}
+
 fn kw<'a>(k: Kw) -> impl Fn(P<'a>) -> PRes<'a, Span> {
-    move |i: P<'a>| {
-        if *i.tok() == Tok::Kw(k) {
-            Ok((i.next(), i.span()))
-        } else {
-            fail(i, &format!("`{}`", k.text()))
-        }
-    }
+    token(Tok::Kw(k), k.text())
+}
+
+/// The name token at `i`, taken.
+fn ident<'a>(i: P<'a>, name: &str) -> (P<'a>, Ident) {
+    let id = Ident {
+        name: name.to_string(),
+        span: i.span(),
+    };
+    (i.next(), id)
 }
 
 fn lower(i: P<'_>) -> PRes<'_, Ident> {
     match i.tok() {
-        Tok::Lower(s) => Ok((
-            i.next(),
-            Ident {
-                name: s.clone(),
-                span: i.span(),
-            },
-        )),
+        Tok::Lower(s) => Ok(ident(i, s)),
         _ => fail(i, "a lower-case name"),
     }
 }
 
 fn upper(i: P<'_>) -> PRes<'_, Ident> {
     match i.tok() {
-        Tok::Upper(s) => Ok((
-            i.next(),
-            Ident {
-                name: s.clone(),
-                span: i.span(),
-            },
-        )),
+        Tok::Upper(s) => Ok(ident(i, s)),
         _ => fail(i, "a capitalised name"),
     }
 }

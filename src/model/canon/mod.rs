@@ -704,6 +704,7 @@ pub(crate) fn next_permutation(p: &mut [i64]) -> bool {
 mod tests {
     use super::*;
     use crate::lang::{LoadOptions, load_str_with};
+    use crate::model::ir::Model;
 
     #[test]
     fn permutations_in_lexicographic_order() {
@@ -727,20 +728,24 @@ mod tests {
         assert!(!next_permutation(&mut [7]));
     }
 
+    /// The model `text` with `values` values of every abstract type.
+    fn with_data(text: &str, values: usize) -> Model {
+        let opts = LoadOptions {
+            data_values: Some(values),
+            ..Default::default()
+        };
+        load_str_with("t.cub", text, &opts).expect("the test model loads")
+    }
+
     /// Seven values of one type in one state: 7! relabellings is too many, so the
     /// cheaper representative is used; for states whose values are all distinct it is
     /// still one per orbit here (values numbered 0..6 in slot order, blocks sorted).
     #[test]
     fn many_values_take_the_cheap_representative() {
-        let m = load_str_with(
-            "t.cub",
+        let m = with_data(
             "type data\nvar X : data\narray D[proc] : data\ninit () { true }\nunsafe () { X = X }",
-            &LoadOptions {
-                data_values: Some(7),
-                ..Default::default()
-            },
-        )
-        .unwrap();
+            7,
+        );
         let inst = Instance::new(&m, 6);
         let sym = Symmetry::for_search(&inst, true).unwrap();
         let a = vec![6, 5, 4, 3, 2, 1, 0];
@@ -757,16 +762,11 @@ mod tests {
         assert_eq!(sym.relabellings(&c), 120);
         assert_eq!(sym.canonical_state(&c), vec![0, 0, 0, 1, 2, 3, 4]);
         // Without process permutations: values numbered by first appearance.
-        let m2 = load_str_with(
-            "t.cub",
+        let m2 = with_data(
             "type data\nvar X : data\narray D[proc] : data\ninit () { true }\n\
              transition t (i) requires { i = #1 } { X := D[i]; }",
-            &LoadOptions {
-                data_values: Some(4),
-                ..Default::default()
-            },
-        )
-        .unwrap();
+            4,
+        );
         let inst = Instance::new(&m2, 3);
         let sym = Symmetry::for_search(&inst, true).unwrap();
         assert!(!sym.permutes_processes() && sym.permutes_data());

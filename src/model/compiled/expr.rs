@@ -264,27 +264,16 @@ pub fn compile(inst: &Instance, env: &mut [i64], e: &Expr) -> C {
                 None => C::Ite(Box::new((c, compile(inst, env, a), compile(inst, env, b)))),
             }
         }
-        Expr::Quant {
-            forall,
-            var,
-            dom,
-            body,
-        } => compile_quant(inst, env, *forall, *var, dom, body),
+        Expr::Quant(q) => compile_quant(inst, env, q),
     }
 }
 
 /// A quantifier unrolled in ascending order of the bound value; a process excepted by a
 /// run-time value is excluded by a test on that value.
-fn compile_quant(
-    inst: &Instance,
-    env: &mut [i64],
-    forall: bool,
-    var: LocalId,
-    dom: &Domain,
-    body: &Expr,
-) -> C {
+fn compile_quant(inst: &Instance, env: &mut [i64], q: &Quant) -> C {
+    let (forall, var, body) = (q.forall, q.var, &*q.body);
     let mut parts = Vec::new();
-    match dom {
+    match &q.dom {
         Domain::Procs { except } => {
             let ex: Vec<C> = except.iter().map(|x| compile(inst, env, x)).collect();
             for p in 1..=inst.n as i64 {

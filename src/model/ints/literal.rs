@@ -241,44 +241,18 @@ impl Walk<'_> {
                 }
                 Ok(())
             }
-            Expr::Read(v, ix) => {
-                if self.m.is_int_var(*v) {
-                    return Err(self.no(format!(
-                        "the int `{}` used other than compared or copied",
-                        self.name(*v)
-                    )));
-                }
-                ix.iter().try_for_each(|x| self.formula(x))
+            Expr::Read(v, _) if self.m.is_int_var(*v) => Err(self.no(format!(
+                "the int `{}` used other than compared or copied",
+                self.name(*v)
+            ))),
+            Expr::Arith(..) => match self.m.first_int_read(e) {
+                Some(v) => Err(self.no(format!("arithmetic on the int `{}`", self.name(v)))),
+                None => e.try_for_each_child(|x| self.formula(x)),
+            },
+            Expr::Quant(q) if matches!(q.dom, Domain::Type(t) if self.m.is_int_ty(t)) => {
+                Err(self.no("a quantifier over `int`".into()))
             }
-            Expr::Const(..) | Expr::Size | Expr::Local(_) => Ok(()),
-            Expr::Arith(_, a, b) => {
-                if let Some(v) = self.m.first_int_read(e) {
-                    return Err(self.no(format!("arithmetic on the int `{}`", self.name(v))));
-                }
-                self.formula(a)?;
-                self.formula(b)
-            }
-            Expr::Cmp(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-                self.formula(a)?;
-                self.formula(b)
-            }
-            Expr::Not(a) => self.formula(a),
-            Expr::And(xs) | Expr::Or(xs) => xs.iter().try_for_each(|x| self.formula(x)),
-            Expr::Ite(c, a, b, _) => {
-                self.formula(c)?;
-                self.formula(a)?;
-                self.formula(b)
-            }
-            Expr::Quant { dom, body, .. } => {
-                match dom {
-                    Domain::Procs { except } => except.iter().try_for_each(|x| self.formula(x))?,
-                    Domain::Type(t) if self.m.is_int_ty(*t) => {
-                        return Err(self.no("a quantifier over `int`".into()));
-                    }
-                    Domain::Type(_) => {}
-                }
-                self.formula(body)
-            }
+            _ => e.try_for_each_child(|x| self.formula(x)),
         }
     }
 
@@ -540,22 +514,16 @@ impl Rw<'_> {
             Expr::Imp(x, y) => Expr::Imp(b(x), b(y)),
             Expr::Iff(x, y) => Expr::Iff(b(x), b(y)),
             Expr::Ite(c, x, y, t) => Expr::Ite(b(c), b(x), b(y), *t),
-            Expr::Quant {
-                forall,
-                var,
-                dom,
-                body,
-            } => Expr::Quant {
-                forall: *forall,
-                var: *var,
-                dom: match dom {
+            Expr::Quant(q) => Expr::Quant(Quant {
+                dom: match &q.dom {
                     Domain::Procs { except } => Domain::Procs {
                         except: except.iter().map(|x| self.expr(x)).collect(),
                     },
                     Domain::Type(t) => Domain::Type(*t),
                 },
-                body: b(body),
-            },
+                body: b(&q.body),
+                ..*q
+            }),
         }
     }
 

@@ -165,39 +165,14 @@ impl Walk<'_> {
                 }
                 Ok(())
             }
-            Expr::Read(v, ix) => {
-                if self.is_int(*v) {
-                    return Err(self.no(format!(
-                        "the int `{}` used other than compared or copied",
-                        self.name(*v)
-                    )));
-                }
-                ix.iter().try_for_each(|x| self.formula(x))
+            Expr::Read(v, _) if self.is_int(*v) => Err(self.no(format!(
+                "the int `{}` used other than compared or copied",
+                self.name(*v)
+            ))),
+            Expr::Quant(q) if matches!(q.dom, Domain::Type(t) if self.m.is_int_ty(t)) => {
+                Err(self.no("a quantifier over `int`".into()))
             }
-            Expr::Const(..) | Expr::Size | Expr::Local(_) => Ok(()),
-            Expr::Arith(_, a, b) | Expr::Imp(a, b) | Expr::Iff(a, b) => {
-                self.formula(a)?;
-                self.formula(b)
-            }
-            Expr::Not(a) => self.formula(a),
-            Expr::And(xs) | Expr::Or(xs) => xs.iter().try_for_each(|x| self.formula(x)),
-            Expr::Ite(c, a, b, _) => {
-                self.formula(c)?;
-                self.formula(a)?;
-                self.formula(b)
-            }
-            Expr::Quant { dom, body, .. } => {
-                match dom {
-                    Domain::Procs { except } => {
-                        except.iter().try_for_each(|x| self.formula(x))?;
-                    }
-                    Domain::Type(t) if self.m.is_int_ty(*t) => {
-                        return Err(self.no("a quantifier over `int`".into()));
-                    }
-                    Domain::Type(_) => {}
-                }
-                self.formula(body)
-            }
+            _ => e.try_for_each_child(|x| self.formula(x)),
         }
     }
 

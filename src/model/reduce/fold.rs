@@ -97,14 +97,9 @@ pub fn fold(e: &Expr, safe: &dyn Fn(&Expr) -> bool) -> Expr {
             (a, b) => Expr::Arith(*op, Box::new(a), Box::new(b)),
         },
         Expr::Read(v, ix) => Expr::Read(*v, ix.iter().map(f).collect()),
-        Expr::Quant {
-            forall,
-            var,
-            dom,
-            body,
-        } => {
-            let body = f(body);
-            let dom = match dom {
+        Expr::Quant(q) => {
+            let body = f(&q.body);
+            let dom = match &q.dom {
                 Domain::Procs { except } => Domain::Procs {
                     except: except.iter().map(f).collect(),
                 },
@@ -112,15 +107,10 @@ pub fn fold(e: &Expr, safe: &dyn Fn(&Expr) -> bool) -> Expr {
             };
             // A body that does not depend on the bound process: `forall x. True` and
             // `exists x. False` whatever the domain.
-            if (*forall && body == TRUE) || (!*forall && body == FALSE) {
+            if (q.forall && body == TRUE) || (!q.forall && body == FALSE) {
                 return body;
             }
-            Expr::Quant {
-                forall: *forall,
-                var: *var,
-                dom,
-                body: Box::new(body),
-            }
+            Expr::quant(q.forall, q.var, dom, body)
         }
         Expr::Const(..) | Expr::Size | Expr::Local(_) => e.clone(),
     }

@@ -227,10 +227,9 @@ impl<'m> Ranges<'m> {
                         Some((i64::MIN as i128, i64::MAX as i128)),
                     )
             }
-            Expr::Cmp(_, a, b) | Expr::Iff(a, b) => {
-                self.fails(locals, f, a) || self.fails(locals, f, b)
+            Expr::Cmp(..) | Expr::Iff(..) | Expr::Not(_) | Expr::Quant(_) => {
+                e.any_child(|x| self.fails(locals, f, x))
             }
-            Expr::Not(a) => self.fails(locals, f, a),
             Expr::And(xs) | Expr::Or(xs) => {
                 let and = matches!(e, Expr::And(_));
                 let mut g = f.clone();
@@ -250,13 +249,6 @@ impl<'m> Ranges<'m> {
                 self.fails(locals, f, c)
                     || self.fails(locals, &self.assume(locals, f, c, true), a)
                     || self.fails(locals, &self.assume(locals, f, c, false), b)
-            }
-            Expr::Quant { dom, body, .. } => {
-                let except = match dom {
-                    Domain::Procs { except } => except.iter().any(|x| self.fails(locals, f, x)),
-                    Domain::Type(_) => false,
-                };
-                except || self.fails(locals, f, body)
             }
         }
     }

@@ -19,6 +19,7 @@
 //! k-induction and `simple path` stay the SAT check's. It gives up (and the caller asks
 //! SAT) when the node table fills.
 
+use super::diagram::unbuilt_below;
 use super::{NOT_CHECKED, SizeCheck};
 use crate::cert::{BddRef, Certificate};
 use crate::model::ir::{Model, Ty};
@@ -418,20 +419,8 @@ impl<'a> Check<'a> {
         let Some(root) = r.node() else {
             return Ok(Ok(get(&self.nodes, r, self)?));
         };
-        let mut need = vec![root];
-        let mut todo = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        while let Some(id) = need.pop() {
-            if self.nodes.contains_key(&id) || !seen.insert(id) {
-                continue;
-            }
-            todo.push(id);
-            let n = &self.cert.nodes()[id - 1];
-            need.extend(n.then.node());
-            need.extend(n.else_.node());
-        }
-        todo.sort_unstable();
-        for id in todo {
+        let nodes = self.cert.nodes();
+        for id in unbuilt_below(nodes, root, |id| self.nodes.contains_key(&id)) {
             let n = self.cert.nodes()[id - 1].clone();
             let Some(&s) = self.slots.get(&n.cell) else {
                 return Ok(Err(format!(

@@ -2,16 +2,41 @@
 //! per diagram node over the literals "bit b of (cell - lo) is 1" of a frame, each
 //! read from the cell's own (one-hot) encoding.
 
+use crate::cert::BddNode;
 use crate::sat::Lit;
 use crate::sat::circuit::TRUE;
 use crate::transys::unroll::Unroller;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+/// The nodes of `nodes` reachable from `root` (itself included) that are not `built`
+/// yet, in increasing order: a node's children are numbered before it, so each is
+/// built after them.
+pub(super) fn unbuilt_below(
+    nodes: &[BddNode],
+    root: usize,
+    built: impl Fn(usize) -> bool,
+) -> Vec<usize> {
+    let mut need = vec![root];
+    let mut todo = Vec::new();
+    let mut seen = HashSet::new();
+    while let Some(id) = need.pop() {
+        if built(id) || !seen.insert(id) {
+            continue;
+        }
+        todo.push(id);
+        let n = &nodes[id - 1];
+        need.extend(n.then.node());
+        need.extend(n.else_.node());
+    }
+    todo.sort_unstable();
+    todo
+}
 
 /// The `bdd` lemmas at one frame as circuits: one if-then-else per node, over the
 /// literals "bit b of (cell - lo) is 1" of the frame (from the cell's own encoding:
 /// the disjunction of the values with that bit).
 pub(super) struct Diagram<'c> {
-    nodes: &'c [crate::cert::BddNode],
+    nodes: &'c [BddNode],
     /// Cell name -> slot of the instance.
     slots: HashMap<String, usize>,
     lits: HashMap<usize, Lit>,
@@ -19,7 +44,7 @@ pub(super) struct Diagram<'c> {
 }
 
 impl<'c> Diagram<'c> {
-    pub(super) fn new(u: &Unroller, nodes: &'c [crate::cert::BddNode]) -> Diagram<'c> {
+    pub(super) fn new(u: &Unroller, nodes: &'c [BddNode]) -> Diagram<'c> {
         let slots = if nodes.is_empty() {
             HashMap::new()
         } else {
@@ -73,21 +98,7 @@ impl<'c> Diagram<'c> {
         let Some(root) = r.node() else {
             return Ok(node_lit(&self.lits, r));
         };
-        // The nodes below the root not built yet, in increasing order.
-        let mut need = vec![root];
-        let mut todo = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        while let Some(id) = need.pop() {
-            if self.lits.contains_key(&id) || !seen.insert(id) {
-                continue;
-            }
-            todo.push(id);
-            let n = &self.nodes[id - 1];
-            need.extend(n.then.node());
-            need.extend(n.else_.node());
-        }
-        todo.sort_unstable();
-        for id in todo {
+        for id in unbuilt_below(self.nodes, root, |id| self.lits.contains_key(&id)) {
             let n = &self.nodes[id - 1];
             let s = *self.slots.get(&n.cell).ok_or_else(|| {
                 format!(

@@ -775,15 +775,7 @@ fn simple_path(u: &mut Unroller, k: usize) -> Vec<Lit> {
     let mut out = Vec::new();
     for i in 0..=k {
         for j in i + 1..=k {
-            let (a, b) = (u.frames[i].cells.clone(), u.frames[j].cells.clone());
-            let mut diff = Vec::new();
-            for (ca, cb) in a.iter().zip(&b) {
-                for (&x, &y) in ca.lits().iter().zip(cb.lits()) {
-                    let same = u.c.iff(x, y);
-                    diff.push(-same);
-                }
-            }
-            out.push(u.c.or(&diff));
+            out.push(u.differ(i, j));
         }
     }
     out

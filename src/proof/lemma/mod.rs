@@ -301,36 +301,20 @@ mod tests {
             };
             assert!(orbit.iter().any(|c| cells(c) == want), "({a}, {b})");
         }
-        // A state with the higher process critical matches no member; with the lower
-        // one, it does.
-        let value = |v: StateVar| {
-            if v == cell(3) {
-                2
-            } else if v == cell(1) {
-                1
-            } else {
-                0
-            }
+        // Whether a member matches the state where cell `a` holds 2 and cell `b` 1 (the
+        // others 0). A state with the higher process critical matches no member; with
+        // the lower one, it does.
+        let matched = |a: i64, b: i64| {
+            let value = |v: StateVar| match v {
+                _ if v == cell(a) => 2,
+                _ if v == cell(b) => 1,
+                _ => 0,
+            };
+            let m = l.matching(&ts, 4, &value, &Stop::default());
+            m.expect("no limit").is_some()
         };
-        assert!(
-            l.matching(&ts, 4, &value, &Stop::default())
-                .unwrap()
-                .is_none()
-        );
-        let value = |v: StateVar| {
-            if v == cell(1) {
-                2
-            } else if v == cell(3) {
-                1
-            } else {
-                0
-            }
-        };
-        assert!(
-            l.matching(&ts, 4, &value, &Stop::default())
-                .unwrap()
-                .is_some()
-        );
+        assert!(!matched(3, 1));
+        assert!(matched(1, 3));
         // Without the order (a symmetric lemma) the same atoms subsume the ordered
         // lemma; the ordered one does not subsume the symmetric one.
         let sym = Lemma {
