@@ -177,6 +177,12 @@ impl<'a> Lifting<'a> {
             let v = std::mem::replace(&mut x.verdict, Verdict::Unknown);
             x.verdict = match self.verdict(v, &lift, &facts) {
                 Ok(v) => v,
+                // A limit stopped the check of the reduction: unanswered, as any
+                // search a limit stops, not an internal error.
+                Err(_) if let Some(l) = self.ctl.users_limit() => {
+                    rep.limit = rep.limit.or(Some(l));
+                    Verdict::Unknown
+                }
                 Err(e) => {
                     rep.internal_errors.push(format!(
                         "size {n}, `{}`: the answer on the reduced model does not carry over to the model: {e}",
