@@ -43,7 +43,6 @@ mod par;
 mod par_explore;
 mod par_graph;
 mod par_scc;
-mod prof;
 mod report;
 mod scc;
 mod search;

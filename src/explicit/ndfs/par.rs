@@ -28,6 +28,7 @@ use super::report::{Found, Run};
 use super::unfold::{deadlock_lasso, real_path};
 use super::walk::{Unfold, Walk};
 use super::{Algorithm, Ask, NdfsResult, NdfsStats};
+use crate::explicit::par::prof;
 use crate::model::compiled::Compiled;
 use crate::model::dead::Dead;
 use crate::model::instance::Instance;
@@ -75,7 +76,7 @@ pub(super) fn search(a: Ask, threads: usize) -> Option<NdfsResult> {
         }
         _ => return None,
     }
-    let cpu = super::prof::thread_cpu();
+    let cpu = prof::thread_cpu();
     let wall = Instant::now();
     let class = cycle_classes(x.buchi);
     let g = match explore(seeds, &class, threads, opts.fair, n, opts, start, &make_x) {
@@ -98,7 +99,7 @@ pub(super) fn search(a: Ask, threads: usize) -> Option<NdfsResult> {
         ..NdfsStats::default()
     };
     profile_explore(&g, wall, cpu);
-    let cpu = super::prof::thread_cpu();
+    let cpu = prof::thread_cpu();
     let run = Run::new(opts, n, phase, start);
     let mut tarjan = Tarjan::new(&g);
     let outcome = tarjan.run(&mut || run.interrupted().is_some());
@@ -158,15 +159,15 @@ fn seed(
     })
 }
 
-/// The exploration's profile line (`NFOLD_LIVE_PROFILE`), from `wall` and the main
+/// The exploration's profile line (`par::prof`), from `wall` and the main
 /// thread's CPU time `cpu` when it started.
 fn profile_explore(g: &Graph, wall: Instant, cpu: f64) {
-    super::prof::line(|| {
+    prof::line(|| {
         format!(
             "explore: {:.3} s wall, main thread {:.3} s CPU (index), {} nodes, {} edges \
              ({} stored), {} levels; tables {} MiB, arenas {} MiB, index {} MiB",
             wall.elapsed().as_secs_f64(),
-            super::prof::thread_cpu() - cpu,
+            prof::thread_cpu() - cpu,
             g.nodes,
             g.edges,
             g.stored_edges,
@@ -180,11 +181,11 @@ fn profile_explore(g: &Graph, wall: Instant, cpu: f64) {
 
 /// The decomposition's profile line, from the CPU time `cpu` when it started.
 fn profile_decompose(tarjan: &Tarjan, cpu: f64) {
-    super::prof::line(|| {
+    prof::line(|| {
         format!(
             "decompose: {:.3} s CPU, of which {:.3} s testing components; {} components, \
              {} candidates, largest {} nodes",
-            super::prof::thread_cpu() - cpu,
+            prof::thread_cpu() - cpu,
             tarjan.test_cpu,
             tarjan.components(),
             tarjan.candidates,

@@ -7,7 +7,8 @@
 //! of the merge is the sequential one at every thread count. The insert phase also
 //! checks the properties on the new states.
 
-use super::parts::{NewState, PARTS, Part, PartFind, StoreKind, part_of};
+use super::parts::{NewState, Part, PartFind, StoreKind};
+use crate::explicit::par::parts::{PARTS, owner_of, part_of, place_of};
 use crate::explicit::store::{hash_words, sig_hash};
 use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{Compiled, Outcome, Scratch};
@@ -330,7 +331,7 @@ pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &
     let lossy = !ctx.kind.exact();
     let owners = blk.sources();
     // The owner of each partition (no division per successor).
-    let owner_of: [usize; PARTS] = std::array::from_fn(|p| p % owners);
+    let owner: [usize; PARTS] = std::array::from_fn(|p| owner_of(p, owners));
     let Work {
         scratch,
         candidates,
@@ -377,7 +378,7 @@ pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &
                 };
                 let (key, hash, sig) = ctx.hashes(next, words, keys);
                 let p = part_of(hash);
-                let m = &mut out.to[owner_of[p]];
+                let m = &mut out.to[owner[p]];
                 m.meta.push(Meta {
                     hash,
                     parent: node as u32,
@@ -433,7 +434,7 @@ pub(super) fn insert(
     let send_key = ctx.sends_key();
     let mut st: State = vec![0; ctx.inst.slots.len()];
     // The position in `parts` of each partition of this owner.
-    let slot: [usize; PARTS] = std::array::from_fn(|p| p / owners);
+    let slot: [usize; PARTS] = std::array::from_fn(|p| place_of(p, owners));
     let lossy = !ctx.kind.exact();
     let sig_at = |m: &Msgs, i: usize| if lossy { m.words[i * stride + w] } else { 0 };
     for (s, o) in outs.iter().enumerate() {

@@ -5,13 +5,11 @@
 //! reference interpreter before they are returned. BFS order makes every reported
 //! counterexample a shortest one.
 
-mod barrier;
 mod conjuncts;
 pub mod dist;
 mod expand;
 pub mod partial;
 mod parts;
-mod prof;
 mod report;
 mod search;
 
