@@ -20,7 +20,7 @@
 //! file): a real stem along the BFS parents, matched successor by successor to the
 //! stored nodes, then the cycle walked through the component (`walk`).
 
-use super::expand::{Expander, KeyLayout, ROOT, dead_for, each_initial};
+use super::expand::{Expander, KeyLayout, ROOT, each_initial};
 use super::par_explore::{Seeds, Stopped, explore};
 use super::par_graph::{Graph, cycle_classes};
 use super::par_scc::Tarjan;
@@ -29,7 +29,6 @@ use super::unfold::{deadlock_lasso, real_path};
 use super::walk::{Unfold, Walk};
 use super::{Algorithm, Ask, NdfsResult, NdfsStats};
 use crate::explicit::par::prof;
-use crate::model::compiled::Compiled;
 use crate::model::dead::Dead;
 use crate::model::instance::Instance;
 use crate::verdict::Limit;
@@ -38,12 +37,9 @@ use std::time::Instant;
 /// The parallel search on `threads` threads, or `None` where the sequential search
 /// must answer (module comment).
 pub(super) fn search(a: Ask, threads: usize) -> Option<NdfsResult> {
-    let (model, n, p, process, opts) = (a.model, a.n, a.p, a.process, a.opts);
+    let (n, p, process, opts) = (a.n, a.p, a.process, a.opts);
     let start = Instant::now();
-    let inst = Instance::new(model, n);
-    let compiled = Compiled::new(&inst);
-    let use_sym = a.use_sym && model.is_symmetric() && n > 1;
-    let dead = dead_for(&inst, opts.dead_cells);
+    let (inst, compiled, use_sym, dead) = a.setup();
     let make_x = || {
         let sym = super::symmetry_of(&inst, use_sym, process);
         Expander::new(&inst, &compiled, p, process, sym, dead.clone())

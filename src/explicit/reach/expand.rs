@@ -7,14 +7,16 @@
 //! of the merge is the sequential one at every thread count. The insert phase also
 //! checks the properties on the new states.
 
+use super::ReachOptions;
 use super::parts::{NewState, Part, PartFind, StoreKind};
 use crate::explicit::par::parts::{PARTS, owner_of, part_of, place_of};
 use crate::explicit::store::{hash_words, sig_hash};
 use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{Compiled, Outcome, Scratch};
-use crate::model::dead::Dead;
+use crate::model::dead::{Dead, DeadArray};
 use crate::model::instance::{Instance, State};
 use crate::model::ints::ranked::RankInst;
+use crate::model::ir::Model;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a search found: a violation, a deadlock, a range error or a store leaving the
@@ -51,6 +53,31 @@ pub(super) struct Ctx<'a> {
     /// Ints ranked (`model::ints::ranked`): every successor is renumbered before it is stored
     /// and expanded.
     pub rank: Option<RankInst>,
+}
+
+impl<'a> Ctx<'a> {
+    /// The context of a search of `inst`, compiled (an instance of `model`, or of its
+    /// ints ranked by `rank`), under `opts`: process permutations for a fully symmetric
+    /// family and permutations of the values of abstract types whose values are
+    /// interchangeable, when symmetry is asked for; the dead cells of `dead_arrays`.
+    pub fn new(
+        model: &Model,
+        (inst, compiled): (&'a Instance<'a>, &'a Compiled),
+        opts: &ReachOptions,
+        dead_arrays: &[DeadArray],
+        rank: Option<RankInst>,
+    ) -> Ctx<'a> {
+        Ctx {
+            inst,
+            compiled,
+            sym: Symmetry::for_search(inst, opts.symmetry),
+            dead: Dead::for_instance(inst, dead_arrays),
+            kind: opts.store,
+            props: opts.props_of(model),
+            deadlock: opts.deadlock,
+            rank,
+        }
+    }
 }
 
 impl Ctx<'_> {

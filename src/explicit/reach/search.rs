@@ -176,29 +176,15 @@ impl Records {
     }
 
     /// Done when every requested property is violated, the last one at depth D, and
-    /// range errors are decided up to D: one was found at most this deep, or every state
-    /// of depth <= D has been expanded (the SAT engine decides them as far); `int_bound`
-    /// likewise, in a model with ints.
+    /// range errors are decided up to D (`reach::all_done`).
     fn all_done(&self, ctx: &Ctx, depth: usize) -> bool {
-        let rec = self;
-        let tracked = !ctx.props.is_empty() || ctx.deadlock;
-        if !tracked
-            || !rec.unsafe_found.iter().all(|f| f.is_some())
-            || (ctx.deadlock && rec.deadlock_found.is_none())
-        {
-            return false;
-        }
-        let last = rec
-            .unsafe_found
-            .iter()
-            .chain(std::iter::once(&rec.deadlock_found))
-            .flatten()
-            .map(|f| f.depth)
-            .max()
-            .unwrap_or(0);
-        let decided = |f: &Option<Found>| f.as_ref().is_some_and(|r| r.depth <= depth);
+        let depth_of = |f: &Option<Found>| f.as_ref().map(|f| f.depth);
+        let unsafes = self.unsafe_found.iter().map(depth_of);
+        let deadlock = ctx.deadlock.then(|| depth_of(&self.deadlock_found));
         let ints = ctx.inst.model.int_window.is_some();
-        depth > last || (decided(&rec.range_found) && (!ints || decided(&rec.int_found)))
+        let int = ints.then(|| depth_of(&self.int_found));
+        let last = super::deepest(unsafes, deadlock);
+        super::all_done(last, depth, depth_of(&self.range_found), int)
     }
 
     /// Take in what the sources of a block found and numbered: append the new states
@@ -485,7 +471,13 @@ impl<'a> Search<'a> {
                     block,
                     team: &team,
                 };
-                shared.run_block(rec, cursor, end, depth, sources, &mut work);
+                let span = Span {
+                    from: cursor,
+                    to: end,
+                    depth,
+                    sources,
+                };
+                shared.run_block(rec, span, &mut work);
                 cursor = end;
                 limit = block_limit(opts, parts, outs, rec, cursor);
                 if opts.progress && last_progress.elapsed().as_secs_f64() >= 1.0 {
@@ -516,6 +508,15 @@ impl<'a> Search<'a> {
     }
 }
 
+/// The states `from..to` of a block, all at `depth`, expanded by `sources` threads.
+#[derive(Clone, Copy)]
+struct Span {
+    from: usize,
+    to: usize,
+    depth: usize,
+    sources: usize,
+}
+
 /// What the leading thread shares with the team during a search.
 struct Shared<'s, 'a> {
     ctx: &'s Ctx<'a>,
@@ -526,38 +527,40 @@ struct Shared<'s, 'a> {
 }
 
 impl Shared<'_, '_> {
-    /// Expand states `from..to` (all at `depth`) on `sources` threads (the others wait
-    /// at the team's barrier), insert their successors and number the new ones.
-    fn run_block(
-        &self,
-        rec: &mut Records,
-        from: usize,
-        to: usize,
-        depth: usize,
-        sources: usize,
-        work: &mut Work,
-    ) {
+    /// Expand the states of `span` on its sources (the other threads wait at the team's
+    /// barrier), insert their successors and number the new ones.
+    fn run_block(&self, rec: &mut Records, span: Span, work: &mut Work) {
         // One thread alone goes by smaller steps, so that the successors it sends are
         // still in cache when it inserts them. Steps never change the outcome: the
         // numbering is the same for any cut of the queue.
-        let step = if sources > 1 { to - from } else { ALONE_STEP };
-        let mut at = from;
-        while at < to {
-            let end = to.min(at + step);
-            self.run_step(rec, at, end, depth, sources, work);
-            at = end;
+        let step = if span.sources > 1 {
+            span.to - span.from
+        } else {
+            ALONE_STEP
+        };
+        let mut at = span.from;
+        while at < span.to {
+            let to = span.to.min(at + step);
+            self.run_step(
+                rec,
+                Span {
+                    from: at,
+                    to,
+                    ..span
+                },
+                work,
+            );
+            at = to;
         }
     }
 
-    fn run_step(
-        &self,
-        rec: &mut Records,
-        from: usize,
-        to: usize,
-        depth: usize,
-        sources: usize,
-        work: &mut Work,
-    ) {
+    fn run_step(&self, rec: &mut Records, span: Span, work: &mut Work) {
+        let Span {
+            from,
+            to,
+            depth,
+            sources,
+        } = span;
         let (team, prof) = (self.team, &self.team.prof);
         prof.time(0, Phase::Serial, || {
             let mut blk = self.block.write().unwrap();

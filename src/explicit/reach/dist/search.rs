@@ -7,9 +7,7 @@ use crate::explicit::par::prof::Prof;
 use crate::explicit::reach::expand::Ctx;
 use crate::explicit::reach::report::{SearchEnd, init_trace, trace_from_steps};
 use crate::explicit::reach::{ReachOptions, ReachResult, ReachStats};
-use crate::model::canon::Symmetry;
 use crate::model::compiled::Compiled;
-use crate::model::dead::Dead;
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::verdict::{Coverage, Limit, PropId, PropResult};
@@ -137,24 +135,9 @@ fn run_worker(
 ) -> Option<ReachResult> {
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
-    let sym = Symmetry::for_search(&inst, opts.symmetry);
-    let use_sym = sym.is_some();
-    let dead_arrays = if opts.dead_cells {
-        crate::model::dead::analyse(model)
-    } else {
-        Vec::new()
-    };
-    let props = opts.props_of(model);
-    let ctx = Ctx {
-        inst: &inst,
-        compiled: &compiled,
-        sym,
-        dead: Dead::for_instance(&inst, &dead_arrays),
-        kind: opts.store,
-        props,
-        deadlock: opts.deadlock,
-        rank: None,
-    };
+    let dead_arrays = opts.dead_arrays(model);
+    let ctx = Ctx::new(model, (&inst, &compiled), opts, &dead_arrays, None);
+    let use_sym = ctx.sym.is_some();
     let ints = model.int_window.is_some();
     let mut chan = worker::Chan::new(worker);
     let slot = worker.index() % workers;

@@ -411,25 +411,13 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// As the plain search's: every property violated, the last at depth D, and range
-    /// errors decided up to D.
+    /// As the plain search's (`reach::all_done`; no ints here).
     fn all_done(&self, depth: usize) -> bool {
-        let tracked = !self.props.is_empty() || self.deadlock;
-        if !tracked
-            || !self.unsafe_found.iter().all(|f| f.is_some())
-            || (self.deadlock && self.deadlock_found.is_none())
-        {
-            return false;
-        }
-        let last = self
-            .unsafe_found
-            .iter()
-            .chain(std::iter::once(&self.deadlock_found))
-            .flatten()
-            .map(|f| f.depth)
-            .max()
-            .unwrap_or(0);
-        depth > last || self.range_found.as_ref().is_some_and(|r| r.depth <= depth)
+        let depth_of = |f: &Option<Found>| f.as_ref().map(|f| f.depth);
+        let unsafes = self.unsafe_found.iter().map(depth_of);
+        let deadlock = self.deadlock.then(|| depth_of(&self.deadlock_found));
+        let last = super::deepest(unsafes, deadlock);
+        super::all_done(last, depth, depth_of(&self.range_found), None)
     }
 
     /// Bytes held by the visited set and the node records.
