@@ -27,7 +27,7 @@ use crate::verdict::{Coverage, PropResult, SizeReport};
 use expand::Ctx;
 use search::Search;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// How to search.
@@ -83,6 +83,24 @@ impl ReachOptions {
             crate::model::dead::analyse(model)
         } else {
             Vec::new()
+        }
+    }
+
+    /// The limit of time, interruption or memory (`bytes` held) reached now, if any:
+    /// the last of them when several are (memory, then an interruption, then time).
+    pub fn polled_limit(&self, bytes: impl FnOnce() -> usize) -> Option<Limit> {
+        if self.max_memory.is_some_and(|m| bytes() > m) {
+            Some(Limit::Memory)
+        } else if self
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            Some(Limit::Interrupted)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Limit::Timeout)
+        } else {
+            None
         }
     }
 

@@ -618,24 +618,9 @@ fn block_limit(
     rec: &Records,
     cursor: usize,
 ) -> Option<Limit> {
-    let mut limit = None;
-    if opts.max_states.is_some_and(|m| rec.count >= m) && cursor < rec.count {
-        limit = Some(Limit::MaxStates);
-    }
-    if opts.deadline.is_some_and(|d| Instant::now() >= d) {
-        limit = Some(Limit::Timeout);
-    }
-    if opts
-        .stop
-        .as_ref()
-        .is_some_and(|f| f.load(Ordering::Relaxed))
-    {
-        limit = Some(Limit::Interrupted);
-    }
-    if opts.max_memory.is_some_and(|m| bytes(parts, outs, rec) > m) {
-        limit = Some(Limit::Memory);
-    }
-    limit
+    let states = opts.max_states.is_some_and(|m| rec.count >= m) && cursor < rec.count;
+    opts.polled_limit(|| bytes(parts, outs, rec))
+        .or(states.then_some(Limit::MaxStates))
 }
 
 fn bytes(parts: &Parts<Part>, outs: &[RwLock<Outbox>], rec: &Records) -> usize {

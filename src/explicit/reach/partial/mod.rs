@@ -52,7 +52,6 @@ use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::verdict::Limit;
 pub use classes::Classes;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Whether `check_size` searches this model at size `n` (else the plain search runs):
@@ -454,18 +453,8 @@ impl<'a> Search<'a> {
                 limit = Some(Limit::MaxStates);
             }
             if cursor.is_multiple_of(256) {
-                if opts.deadline.is_some_and(|d| Instant::now() >= d) {
-                    limit = Some(Limit::Timeout);
-                }
-                if opts
-                    .stop
-                    .as_ref()
-                    .is_some_and(|f| f.load(Ordering::Relaxed))
-                {
-                    limit = Some(Limit::Interrupted);
-                }
-                if opts.max_memory.is_some_and(|m| self.bytes() > m) {
-                    limit = Some(Limit::Memory);
+                if let Some(l) = opts.polled_limit(|| self.bytes()) {
+                    limit = Some(l);
                 }
                 if opts.progress && last_progress.elapsed().as_secs_f64() >= 1.0 {
                     last_progress = Instant::now();
