@@ -9,6 +9,8 @@
 //! Holzmann, "On limits and possibilities of automated protocol analysis", 1987).
 //! The flag table serves the nested depth-first search.
 
+use super::par::prefetch::prefetch;
+
 /// A set of packed states of a fixed number of words.
 pub struct VisitedSet {
     words: usize,
@@ -28,22 +30,6 @@ pub fn hash_words(key: &[u64]) -> u64 {
     }
     h = h.wrapping_mul(0xD6E8_FEB8_6659_FD93);
     h ^ (h >> 29)
-}
-
-/// Ask the memory system for the cache line holding `w`.
-#[inline(always)]
-fn prefetch_word(w: &u64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; the pointer comes from a reference.
-    #[allow(unused_unsafe)]
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(
-            w as *const u64 as *const i8,
-            std::arch::x86_64::_MM_HINT_T0,
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = w;
 }
 
 /// Word-wise equality, inlined (a `memcmp` call costs more for one or two words).
@@ -224,7 +210,7 @@ impl VisitedSet {
     #[inline]
     pub fn prefetch(&self, hash: u64) {
         let pos = (hash as usize) & (self.cap - 1);
-        prefetch_word(&self.table[pos * self.words]);
+        prefetch(&self.table[pos * self.words]);
     }
 
     /// `insert` with the key's `hash_words` already computed.
@@ -417,7 +403,7 @@ impl FlagTable {
     #[inline]
     pub fn prefetch(&self, hash: u64) {
         let pos = (hash as usize) & (self.cap - 1);
-        prefetch_word(&self.table[pos * (self.kw + self.vw)]);
+        prefetch(&self.table[pos * (self.kw + self.vw)]);
     }
 
     /// The flags at a position from `slot`.
@@ -546,7 +532,7 @@ impl BitArray {
     /// Ask the memory system for the word of a state's first bit.
     #[inline]
     pub fn prefetch(&self, h1: u64, h2: u64) {
-        prefetch_word(&self.bits[self.probe(h1, h2, 0) >> 6]);
+        prefetch(&self.bits[self.probe(h1, h2, 0) >> 6]);
     }
 
     /// States taken as new.

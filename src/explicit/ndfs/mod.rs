@@ -43,7 +43,6 @@ mod par;
 mod par_explore;
 mod par_graph;
 mod par_scc;
-mod prof;
 mod report;
 mod scc;
 mod search;
@@ -54,6 +53,8 @@ mod walk;
 use crate::lasso::Lasso;
 use crate::ltl::LtlProperty;
 use crate::model::canon::Symmetry;
+use crate::model::compiled::Compiled;
+use crate::model::dead::Dead;
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
 use crate::trace::Trace;
@@ -286,7 +287,18 @@ pub(super) struct Ask<'a> {
     pub use_sym: bool,
 }
 
-impl Ask<'_> {
+impl<'a> Ask<'a> {
+    /// What a search of this size starts from: the instance, its compiled
+    /// transitions, whether symmetry reduces it (when asked, the family being fully
+    /// symmetric and of more than one process), and its dead cells (when asked).
+    fn setup(&self) -> (Instance<'a>, Compiled, bool, Option<Dead>) {
+        let inst = Instance::new(self.model, self.n);
+        let compiled = Compiled::new(&inst);
+        let use_sym = self.use_sym && self.model.is_symmetric() && self.n > 1;
+        let dead = expand::dead_for(&inst, self.opts.dead_cells);
+        (inst, compiled, use_sym, dead)
+    }
+
     /// The result of the search that ended with `found` (`report::finish`), reduced by
     /// symmetry when `symmetry`.
     fn finish(

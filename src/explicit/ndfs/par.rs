@@ -20,7 +20,7 @@
 //! file): a real stem along the BFS parents, matched successor by successor to the
 //! stored nodes, then the cycle walked through the component (`walk`).
 
-use super::expand::{Expander, KeyLayout, ROOT, dead_for, each_initial};
+use super::expand::{Expander, KeyLayout, ROOT, each_initial};
 use super::par_explore::{Seeds, Stopped, explore};
 use super::par_graph::{Graph, cycle_classes};
 use super::par_scc::Tarjan;
@@ -28,7 +28,7 @@ use super::report::{Found, Run};
 use super::unfold::{deadlock_lasso, real_path};
 use super::walk::{Unfold, Walk};
 use super::{Algorithm, Ask, NdfsResult, NdfsStats};
-use crate::model::compiled::Compiled;
+use crate::explicit::par::prof;
 use crate::model::dead::Dead;
 use crate::model::instance::Instance;
 use crate::verdict::Limit;
@@ -37,12 +37,9 @@ use std::time::Instant;
 /// The parallel search on `threads` threads, or `None` where the sequential search
 /// must answer (module comment).
 pub(super) fn search(a: Ask, threads: usize) -> Option<NdfsResult> {
-    let (model, n, p, process, opts) = (a.model, a.n, a.p, a.process, a.opts);
+    let (n, p, process, opts) = (a.n, a.p, a.process, a.opts);
     let start = Instant::now();
-    let inst = Instance::new(model, n);
-    let compiled = Compiled::new(&inst);
-    let use_sym = a.use_sym && model.is_symmetric() && n > 1;
-    let dead = dead_for(&inst, opts.dead_cells);
+    let (inst, compiled, use_sym, dead) = a.setup();
     let make_x = || {
         let sym = super::symmetry_of(&inst, use_sym, process);
         Expander::new(&inst, &compiled, p, process, sym, dead.clone())
@@ -75,7 +72,7 @@ pub(super) fn search(a: Ask, threads: usize) -> Option<NdfsResult> {
         }
         _ => return None,
     }
-    let cpu = super::prof::thread_cpu();
+    let cpu = prof::thread_cpu();
     let wall = Instant::now();
     let class = cycle_classes(x.buchi);
     let g = match explore(seeds, &class, threads, opts.fair, n, opts, start, &make_x) {
@@ -98,7 +95,7 @@ pub(super) fn search(a: Ask, threads: usize) -> Option<NdfsResult> {
         ..NdfsStats::default()
     };
     profile_explore(&g, wall, cpu);
-    let cpu = super::prof::thread_cpu();
+    let cpu = prof::thread_cpu();
     let run = Run::new(opts, n, phase, start);
     let mut tarjan = Tarjan::new(&g);
     let outcome = tarjan.run(&mut || run.interrupted().is_some());
@@ -158,15 +155,15 @@ fn seed(
     })
 }
 
-/// The exploration's profile line (`NFOLD_LIVE_PROFILE`), from `wall` and the main
+/// The exploration's profile line (`par::prof`), from `wall` and the main
 /// thread's CPU time `cpu` when it started.
 fn profile_explore(g: &Graph, wall: Instant, cpu: f64) {
-    super::prof::line(|| {
+    prof::line(|| {
         format!(
             "explore: {:.3} s wall, main thread {:.3} s CPU (index), {} nodes, {} edges \
              ({} stored), {} levels; tables {} MiB, arenas {} MiB, index {} MiB",
             wall.elapsed().as_secs_f64(),
-            super::prof::thread_cpu() - cpu,
+            prof::thread_cpu() - cpu,
             g.nodes,
             g.edges,
             g.stored_edges,
@@ -180,11 +177,11 @@ fn profile_explore(g: &Graph, wall: Instant, cpu: f64) {
 
 /// The decomposition's profile line, from the CPU time `cpu` when it started.
 fn profile_decompose(tarjan: &Tarjan, cpu: f64) {
-    super::prof::line(|| {
+    prof::line(|| {
         format!(
             "decompose: {:.3} s CPU, of which {:.3} s testing components; {} components, \
              {} candidates, largest {} nodes",
-            super::prof::thread_cpu() - cpu,
+            prof::thread_cpu() - cpu,
             tarjan.test_cpu,
             tarjan.components(),
             tarjan.candidates,

@@ -6,7 +6,8 @@
 //! sorted by partition, each partition locked once per chunk, its entries prefetched
 //! before they are probed (one lock and overlapped cache misses per partition instead
 //! of a lock and a miss per edge). New nodes take their numbers from blocks each thread
-//! draws from a shared counter. (Level-synchronous parallel BFS as in Stern and Dill,
+//! draws from a shared counter. The partitions, the team's barrier and the profile are
+//! the kit's (`par`). (Level-synchronous parallel BFS as in Stern and Dill,
 //! "Parallelizing the Murphi verifier", CAV 1997; the graph is then decomposed into
 //! strongly connected components, `par_scc`.)
 //!
@@ -19,11 +20,13 @@
 
 use super::NdfsOptions;
 use super::expand::{Expander, KeyLayout};
-use super::par_graph::{Graph, MAX_NODES, NONE, PARTS, Part, flag, flag_id, part_of};
+use super::par_graph::{Graph, MAX_NODES, NONE, flag, flag_id};
+use crate::explicit::par::parts::{PARTS, Parts, by_part, part_of};
+use crate::explicit::par::{prof, team};
 use crate::explicit::store::{FlagTable, hash_words};
 use crate::verdict::Limit;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Barrier, Mutex, RwLock};
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, RwLock};
 use std::time::Instant;
 
 /// Frontier nodes a thread takes at a time (their successors are looked up together).
@@ -42,10 +45,29 @@ pub(super) enum Stopped {
     Limit(Limit, usize, usize),
 }
 
+/// The phases of a level (`par::prof`).
+#[derive(Clone, Copy)]
+enum Phase {
+    /// Expanding a chunk of the frontier (parallel).
+    Expand,
+    /// Looking its successors up (parallel).
+    Lookup,
+    /// The leader alone: making the next frontier.
+    Serial,
+}
+
+impl prof::Phase for Phase {
+    const NAMES: &'static [&'static str] = &["expand", "lookup", "serial"];
+    const SERIAL: Option<usize> = Some(Phase::Serial as usize);
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
 /// What the threads share.
 struct Shared<'g> {
     layout: KeyLayout,
-    parts: &'g [Part],
+    parts: &'g Parts<FlagTable>,
     /// The class of each automaton state (`par_graph::cycle_classes`).
     class: &'g [u32],
     /// Records `[node, key]`.
@@ -60,10 +82,11 @@ struct Shared<'g> {
     stored_edges: AtomicU64,
     /// 0 running, 1 fault, 2 limit.
     halt: AtomicU8,
-    /// Another level follows (set by the leader between the barriers).
-    more: AtomicBool,
     limit: Mutex<Option<Limit>>,
-    barrier: Barrier,
+    /// The threads' barrier and profile; told to quit by the leader between the
+    /// barriers of the last level.
+    team: team::Team<Phase>,
+    threads: usize,
     /// Bytes of the threads' arenas (they only grow).
     arena_bytes: AtomicUsize,
     /// Bytes of this level's new frontier records, not yet handed over (reset by the
@@ -190,20 +213,7 @@ impl Shared<'_> {
     /// False when the node numbers run out.
     fn resolve(&self, wk: &mut Worker) -> bool {
         let kl = self.kl;
-        let mut starts = [0usize; PARTS + 1];
-        for &h in &wk.hashes {
-            starts[part_of(h) + 1] += 1;
-        }
-        for p in 0..PARTS {
-            starts[p + 1] += starts[p];
-        }
-        let mut fill = starts;
-        wk.order.resize(wk.hashes.len(), 0);
-        for (i, &h) in wk.hashes.iter().enumerate() {
-            let p = part_of(h);
-            wk.order[fill[p]] = i as u32;
-            fill[p] += 1;
-        }
+        let starts = by_part(&wk.hashes, &mut wk.order);
         let mut new = 0u64;
         let mut over = false;
         for p in 0..PARTS {
@@ -211,7 +221,7 @@ impl Shared<'_> {
             if mine.is_empty() {
                 continue;
             }
-            let mut t = self.parts[p].0.lock().unwrap();
+            let mut t = self.parts.write(p);
             for &i in mine {
                 t.prefetch(wk.hashes[i as usize]);
             }
@@ -252,10 +262,10 @@ impl Shared<'_> {
         !over
     }
 
-    /// One thread's share of the search: every level, chunks of the frontier until it
+    /// Thread `t`'s share of the search: every level, chunks of the frontier until it
     /// is exhausted, then the level's new nodes handed over; the leader of each barrier
     /// makes the next frontier and checks the limits.
-    fn work(&self, x: &mut Expander, watch: &Watch) -> Vec<u32> {
+    fn work(&self, t: usize, x: &mut Expander, watch: &Watch) -> Vec<u32> {
         let mut wk = Worker {
             x,
             arena: Vec::new(),
@@ -270,79 +280,22 @@ impl Shared<'_> {
             edges: 0,
             stored: 0,
         };
-        let prof = super::prof::on();
-        let cpu0 = if prof { super::prof::thread_cpu() } else { 0.0 };
-        let (mut lead_cpu, mut wait_wall, mut expanded) = (0.0, 0.0, 0u64);
+        let (team, prof) = (&self.team, &self.team.prof);
+        let mut expanded = 0u64;
         loop {
-            {
-                let frontier = self.frontier.read().unwrap();
-                let len = frontier.len() / self.fw;
-                'level: loop {
-                    let from = self.cursor.fetch_add(CHUNK, Ordering::Relaxed);
-                    if from >= len || self.halt.load(Ordering::Relaxed) != 0 {
-                        break;
-                    }
-                    let before = (wk.arena.capacity(), wk.next.capacity());
-                    for i in from..(from + CHUNK).min(len) {
-                        expanded += 1;
-                        if !self.expand(&mut wk, &frontier[i * self.fw..(i + 1) * self.fw]) {
-                            break 'level;
-                        }
-                    }
-                    if !self.resolve(&mut wk) {
-                        break;
-                    }
-                    self.arena_bytes
-                        .fetch_add(4 * (wk.arena.capacity() - before.0), Ordering::Relaxed);
-                    self.next_bytes
-                        .fetch_add(8 * (wk.next.capacity() - before.1), Ordering::Relaxed);
-                    if let Some(l) = watch.limit(self.count.load(Ordering::Relaxed), self) {
-                        self.stop(l);
-                        break;
-                    }
-                }
-            }
+            self.level(t, &mut wk, watch, &mut expanded);
             self.next.lock().unwrap().push(std::mem::take(&mut wk.next));
-            let waited = prof.then(Instant::now);
-            let leader = self.barrier.wait().is_leader();
-            if let Some(w) = waited {
-                wait_wall += w.elapsed().as_secs_f64();
+            if team.meet(t) {
+                let states = prof.time(t, Phase::Serial, || self.next_frontier(watch));
+                prof.end_round(self.threads, states);
             }
-            if leader {
-                let c = if prof { super::prof::thread_cpu() } else { 0.0 };
-                let pieces = std::mem::take(&mut *self.next.lock().unwrap());
-                let mut frontier = self.frontier.write().unwrap();
-                frontier.clear();
-                frontier.shrink_to(pieces.iter().map(Vec::len).sum());
-                for p in pieces {
-                    frontier.extend_from_slice(&p);
-                }
-                self.cursor.store(0, Ordering::Relaxed);
-                self.next_bytes.store(0, Ordering::Relaxed);
-                watch.progress(self, frontier.len() / self.fw, frontier.capacity() * 8);
-                // Decided here, between the barriers, so that every thread reads the
-                // same answer (a fast thread may halt the next level before a slow one
-                // looks at `halt`).
-                let more = self.halt.load(Ordering::Relaxed) == 0 && !frontier.is_empty();
-                self.more.store(more, Ordering::Relaxed);
-                if prof {
-                    lead_cpu += super::prof::thread_cpu() - c;
-                }
-            }
-            let waited = prof.then(Instant::now);
-            self.barrier.wait();
-            if let Some(w) = waited {
-                wait_wall += w.elapsed().as_secs_f64();
-            }
-            if !self.more.load(Ordering::Relaxed) {
+            team.meet(t);
+            if team.quitting() {
                 self.edges.fetch_add(wk.edges, Ordering::Relaxed);
                 self.stored_edges.fetch_add(wk.stored, Ordering::Relaxed);
-                super::prof::line(|| {
+                prof::line(|| {
                     format!(
-                        "explore thread: {:.3} s CPU ({lead_cpu:.3} s making frontiers), \
-                         {wait_wall:.3} s waiting at barriers, {expanded} nodes expanded, \
-                         arena {:.1} MiB",
-                        super::prof::thread_cpu() - cpu0,
+                        "explore thread {t}: {expanded} nodes expanded, arena {:.1} MiB",
                         wk.arena.capacity() as f64 * 4.0 / (1 << 20) as f64
                     )
                 });
@@ -351,12 +304,68 @@ impl Shared<'_> {
         }
     }
 
+    /// Thread `t`'s part of a level: chunks of the frontier, each expanded then looked
+    /// up, until the frontier is exhausted or the search halts.
+    fn level(&self, t: usize, wk: &mut Worker, watch: &Watch, expanded: &mut u64) {
+        let prof = &self.team.prof;
+        let frontier = self.frontier.read().unwrap();
+        let len = frontier.len() / self.fw;
+        loop {
+            let from = self.cursor.fetch_add(CHUNK, Ordering::Relaxed);
+            if from >= len || self.halt.load(Ordering::Relaxed) != 0 {
+                return;
+            }
+            let before = (wk.arena.capacity(), wk.next.capacity());
+            let chunk = from..(from + CHUNK).min(len);
+            *expanded += chunk.len() as u64;
+            let expand = |wk: &mut Worker| {
+                chunk
+                    .into_iter()
+                    .all(|i| self.expand(wk, &frontier[i * self.fw..(i + 1) * self.fw]))
+            };
+            if !prof.time(t, Phase::Expand, || expand(wk))
+                || !prof.time(t, Phase::Lookup, || self.resolve(wk))
+            {
+                return;
+            }
+            self.arena_bytes
+                .fetch_add(4 * (wk.arena.capacity() - before.0), Ordering::Relaxed);
+            self.next_bytes
+                .fetch_add(8 * (wk.next.capacity() - before.1), Ordering::Relaxed);
+            if let Some(l) = watch.limit(self.count.load(Ordering::Relaxed), self) {
+                self.stop(l);
+                return;
+            }
+        }
+    }
+
+    /// The leader, between the barriers: the level's new nodes made the next frontier,
+    /// the limits checked, the team told to quit when no level follows. The number of
+    /// nodes of the level just explored.
+    fn next_frontier(&self, watch: &Watch) -> usize {
+        let pieces = std::mem::take(&mut *self.next.lock().unwrap());
+        let mut frontier = self.frontier.write().unwrap();
+        let explored = frontier.len() / self.fw;
+        frontier.clear();
+        frontier.shrink_to(pieces.iter().map(Vec::len).sum());
+        for p in pieces {
+            frontier.extend_from_slice(&p);
+        }
+        self.cursor.store(0, Ordering::Relaxed);
+        self.next_bytes.store(0, Ordering::Relaxed);
+        watch.progress(self, frontier.len() / self.fw, frontier.capacity() * 8);
+        // Decided here, between the barriers, so that every thread reads the same
+        // answer (a fast thread may halt the next level before a slow one looks at
+        // `halt`).
+        if self.halt.load(Ordering::Relaxed) != 0 || frontier.is_empty() {
+            self.team.quit();
+        }
+        explored
+    }
+
     /// Bytes of the visited set's tables.
     fn table_bytes(&self) -> usize {
-        self.parts
-            .iter()
-            .map(|p| p.0.lock().unwrap().memory_bytes())
-            .sum()
+        self.parts.sum(FlagTable::memory_bytes)
     }
 
     /// Bytes held now: tables, arenas, this level's new records, and `frontier`.
@@ -430,7 +439,7 @@ impl Watch<'_> {
 /// How to explore: the initial nodes as frontier records `[node, key]`, made by the
 /// caller with `seed`.
 pub(super) struct Seeds {
-    parts: Vec<Part>,
+    parts: Parts<FlagTable>,
     frontier: Vec<u64>,
     count: u64,
     layout: KeyLayout,
@@ -439,9 +448,7 @@ pub(super) struct Seeds {
 impl Seeds {
     pub(super) fn new(layout: KeyLayout) -> Seeds {
         Seeds {
-            parts: (0..PARTS)
-                .map(|_| Part(Mutex::new(FlagTable::new(layout.len(), 1))))
-                .collect(),
+            parts: Parts::new(|| FlagTable::new(layout.len(), 1)),
             frontier: Vec::new(),
             count: 0,
             layout,
@@ -455,12 +462,7 @@ impl Seeds {
 
     /// Bytes held by the initial nodes (tables and frontier).
     pub(super) fn bytes(&mut self) -> usize {
-        let tables: usize = self
-            .parts
-            .iter_mut()
-            .map(|p| p.0.get_mut().unwrap().memory_bytes())
-            .sum();
-        tables + self.frontier.capacity() * 8
+        self.parts.sum_mut(FlagTable::memory_bytes) + self.frontier.capacity() * 8
     }
 
     /// Add the initial node (table state `state`, automaton state `q`) unless stored.
@@ -468,7 +470,7 @@ impl Seeds {
         let mut key = vec![0; self.layout.len()];
         self.layout.fill(state, q, &mut key);
         let h = hash_words(&key);
-        let t = self.parts[part_of(h)].0.get_mut().unwrap();
+        let t = self.parts.get_mut(part_of(h));
         let pos = t.slot(&key, h);
         let f = t.flags_mut(pos);
         if f[0] == 0 {
@@ -510,9 +512,9 @@ pub(super) fn explore<'a>(
         edges: AtomicU64::new(0),
         stored_edges: AtomicU64::new(0),
         halt: AtomicU8::new(0),
-        more: AtomicBool::new(true),
         limit: Mutex::new(None),
-        barrier: Barrier::new(threads),
+        team: team::Team::new(threads, "parallel SCC search", "levels"),
+        threads,
         arena_bytes: AtomicUsize::new(0),
         next_bytes: AtomicUsize::new(0),
         kl,
@@ -530,11 +532,12 @@ pub(super) fn explore<'a>(
         base: AtomicUsize::new(0),
     };
     let arenas: Vec<Vec<u32>> = std::thread::scope(|sc| {
+        let (s, watch) = (&s, &watch);
         let hs: Vec<_> = (0..threads)
-            .map(|_| {
-                sc.spawn(|| {
+            .map(|t| {
+                sc.spawn(move || {
                     let mut x = make_x();
-                    s.work(&mut x, &watch)
+                    s.work(t, &mut x, watch)
                 })
             })
             .collect();
@@ -542,6 +545,7 @@ pub(super) fn explore<'a>(
             .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect()
     });
+    s.team.prof.report(n);
     match s.halt.load(Ordering::Relaxed) {
         FAULT => return Err(Stopped::Fault),
         LIMIT => {
@@ -566,11 +570,7 @@ pub(super) fn explore<'a>(
         watch.levels.load(Ordering::Relaxed),
     );
     drop(s);
-    let parts: Vec<FlagTable> = seeds
-        .parts
-        .into_iter()
-        .map(|p| p.0.into_inner().unwrap())
-        .collect();
+    let parts = seeds.parts.into_inner();
     Ok(Graph::new(
         seeds.layout,
         n,

@@ -2,8 +2,8 @@
 //! its breadth-first exploration (`par_explore`) and read by its decomposition
 //! (`par_scc`) and its lasso.
 //!
-//! The visited set is cut into `PARTS` partitions by the top bits of each key's hash,
-//! each behind a lock; a key's flag word holds its node number + 1 (low 32 bits) and
+//! The visited set is the kit's partitioned store (`par::parts`) of flag tables, each
+//! partition behind a lock; a key's flag word holds its node number + 1 (low 32 bits) and
 //! the number of the node that discovered it (high 32 bits, `NONE` for an initial
 //! node), so the stem of a lasso follows these parents without a word per node
 //! elsewhere.
@@ -28,14 +28,12 @@
 //! four to a word]` (g_e as in `par_explore`'s module comment).
 
 use super::expand::KeyLayout;
+use crate::explicit::par::parts::part_of;
+use crate::explicit::par::prefetch::prefetch;
 use crate::explicit::store::{FlagTable, hash_words};
 use crate::ltl::buchi::Buchi;
 use std::collections::HashMap;
-use std::sync::Mutex;
 
-/// Partitions of the visited set (a power of two).
-pub(super) const PARTS: usize = 64;
-const PART_BITS: u32 = PARTS.trailing_zeros();
 /// The parent of an initial node; the class of an automaton state on no accepting
 /// cycle.
 pub(super) const NONE: u32 = u32::MAX;
@@ -43,11 +41,6 @@ pub(super) const NONE: u32 = u32::MAX;
 pub(super) const MAX_NODES: u64 = (u32::MAX - 2) as u64;
 /// The index entry of a node without a record.
 const NO_RECORD: u64 = u64::MAX;
-
-/// The partition of a key's hash.
-pub(super) fn part_of(hash: u64) -> usize {
-    (hash >> (64 - PART_BITS)) as usize
-}
 
 /// The flag word of node `id` discovered by `parent`.
 pub(super) fn flag(id: u64, parent: u32) -> u64 {
@@ -62,11 +55,6 @@ pub(super) fn flag_id(f: u64) -> u32 {
 fn flag_parent(f: u64) -> u32 {
     (f >> 32) as u32
 }
-
-/// A partition of the visited set, alone on its cache lines (two threads locking
-/// neighbouring partitions would otherwise contend for one line).
-#[repr(align(128))]
-pub(super) struct Part(pub(super) Mutex<FlagTable>);
 
 /// The classes of the automaton's states (module comment): `class[q]` is the least
 /// state of q's strongly connected component when that component has a cycle and an
@@ -110,7 +98,7 @@ pub(super) struct Graph {
     pub(super) fair: bool,
     /// Edges carry g_e (under symmetry and fairness).
     pub(super) perms: bool,
-    /// Key -> `flag(node, parent)`, per partition.
+    /// Key -> `flag(node, parent)`, per partition (`par::parts::part_of`).
     pub(super) parts: Vec<FlagTable>,
     /// Each thread's records.
     pub(super) arenas: Vec<Vec<u32>>,
@@ -216,16 +204,7 @@ impl Graph {
     /// Ask the memory system for v's index entry (before `record_place`).
     #[inline]
     pub(super) fn prefetch_record(&self, v: u32) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is a hint; the pointer comes from a reference.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch(
-                &self.index[v as usize] as *const u64 as *const i8,
-                std::arch::x86_64::_MM_HINT_T0,
-            );
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = v;
+        prefetch(&self.index[v as usize]);
     }
 
     /// The record of a recorded node v.

@@ -20,6 +20,8 @@
 
 use super::par_graph::Graph;
 use super::scc::{orbits_served, union};
+use crate::explicit::par::prefetch::prefetch;
+use crate::explicit::par::prof;
 use std::collections::{HashMap, VecDeque};
 
 /// `num` of a node whose component is complete; its `low` is then its component.
@@ -147,14 +149,14 @@ impl<'g> Tarjan<'g> {
                         self.nl[m as usize][1] = c;
                     }
                     self.largest = self.largest.max(members.len());
-                    let t0 = if members.len() > 1 && super::prof::on() {
-                        super::prof::thread_cpu()
+                    let t0 = if members.len() > 1 && prof::on() {
+                        prof::thread_cpu()
                     } else {
                         0.0
                     };
                     let bad = self.violates(&members, c);
                     if t0 > 0.0 {
-                        self.test_cpu += super::prof::thread_cpu() - t0;
+                        self.test_cpu += prof::thread_cpu() - t0;
                     }
                     if bad {
                         return Ok(Some((members[0], c)));
@@ -283,18 +285,6 @@ impl<'g> Tarjan<'g> {
         served &= self.all;
         served == self.all || orbits_served(&mut parts, served)
     }
-}
-
-/// Ask the memory system for the cache line holding `x`.
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; the pointer comes from a reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(x as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 fn bit(p: u8) -> u64 {

@@ -67,13 +67,11 @@
 //! A violation is turned into a real lasso of the unreduced instance by `unfold_scc`,
 //! which walks R by breadth-first search (`walk`).
 
-use super::expand::{Expander, Fault, KeyLayout, ROOT, dead_for, each_initial};
+use super::expand::{Expander, Fault, KeyLayout, ROOT, each_initial};
 use super::report::{Found, Run};
 use super::unfold::range_trace;
 use super::{Algorithm, Ask, NdfsResult, NdfsStats};
 use crate::explicit::store::{FlagTable, hash_words};
-use crate::model::compiled::Compiled;
-use crate::model::instance::Instance;
 use crate::verdict::Limit;
 use std::time::Instant;
 
@@ -555,13 +553,10 @@ impl<'a> Scc<'a> {
 /// One SCC search, reduced by symmetry when `use_sym` (the family being fully
 /// symmetric), under weak fairness when `opts.fair`.
 pub(super) fn search(a: Ask) -> NdfsResult {
-    let (model, n, p, process, opts) = (a.model, a.n, a.p, a.process, a.opts);
+    let (n, p, process, opts) = (a.n, a.p, a.process, a.opts);
     let start = Instant::now();
-    let inst = Instance::new(model, n);
-    let compiled = Compiled::new(&inst);
-    let use_sym = a.use_sym && model.is_symmetric() && n > 1;
+    let (inst, compiled, use_sym, dead) = a.setup();
     let sym = super::symmetry_of(&inst, use_sym, process);
-    let dead = dead_for(&inst, opts.dead_cells);
     let x = Expander::new(&inst, &compiled, p, process, sym, dead.clone());
     let layout = KeyLayout::new(&inst, p.buchi.states.len());
     let phase = if use_sym { "reduced SCC" } else { "SCC" };

@@ -10,13 +10,11 @@
 //! cycle exactly when one exists. The nested search also stops when it meets a node on
 //! the first search's stack (SPIN's early detection).
 
-use super::expand::{Expander, Fault, KeyLayout, ROOT, dead_for, each_initial};
+use super::expand::{Expander, Fault, KeyLayout, ROOT, each_initial};
 use super::report::{Found, Run};
 use super::unfold::{build_lasso, range_trace};
 use super::{Algorithm, Ask, NdfsResult, NdfsStats};
 use crate::explicit::store::{FlagTable, hash_words};
-use crate::model::compiled::Compiled;
-use crate::model::instance::Instance;
 use crate::trace::RangeSite;
 use crate::verdict::Limit;
 use std::time::Instant;
@@ -381,12 +379,9 @@ impl Ndfs<'_> {
 /// One nested depth-first search, reduced by symmetry when `use_sym` (the family being
 /// fully symmetric), without fairness.
 pub(super) fn search(a: Ask) -> NdfsResult {
-    let (model, n, p, process, opts) = (a.model, a.n, a.p, a.process, a.opts);
+    let (n, p, process, opts) = (a.n, a.p, a.process, a.opts);
     let start = Instant::now();
-    let inst = Instance::new(model, n);
-    let compiled = Compiled::new(&inst);
-    let use_sym = a.use_sym && model.is_symmetric() && n > 1;
-    let dead = dead_for(&inst, opts.dead_cells);
+    let (inst, compiled, use_sym, dead) = a.setup();
     let x = Expander::new(
         &inst,
         &compiled,

@@ -7,13 +7,16 @@
 //! of the merge is the sequential one at every thread count. The insert phase also
 //! checks the properties on the new states.
 
-use super::parts::{NewState, PARTS, Part, PartFind, StoreKind, part_of};
+use super::ReachOptions;
+use super::parts::{NewState, Part, PartFind, StoreKind};
+use crate::explicit::par::parts::{PARTS, owner_of, part_of, place_of};
 use crate::explicit::store::{hash_words, sig_hash};
 use crate::model::canon::{CanonBuf, Symmetry};
 use crate::model::compiled::{Compiled, Outcome, Scratch};
-use crate::model::dead::Dead;
+use crate::model::dead::{Dead, DeadArray};
 use crate::model::instance::{Instance, State};
 use crate::model::ints::ranked::RankInst;
+use crate::model::ir::Model;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a search found: a violation, a deadlock, a range error or a store leaving the
@@ -50,6 +53,31 @@ pub(super) struct Ctx<'a> {
     /// Ints ranked (`model::ints::ranked`): every successor is renumbered before it is stored
     /// and expanded.
     pub rank: Option<RankInst>,
+}
+
+impl<'a> Ctx<'a> {
+    /// The context of a search of `inst`, compiled (an instance of `model`, or of its
+    /// ints ranked by `rank`), under `opts`: process permutations for a fully symmetric
+    /// family and permutations of the values of abstract types whose values are
+    /// interchangeable, when symmetry is asked for; the dead cells of `dead_arrays`.
+    pub fn new(
+        model: &Model,
+        (inst, compiled): (&'a Instance<'a>, &'a Compiled),
+        opts: &ReachOptions,
+        dead_arrays: &[DeadArray],
+        rank: Option<RankInst>,
+    ) -> Ctx<'a> {
+        Ctx {
+            inst,
+            compiled,
+            sym: Symmetry::for_search(inst, opts.symmetry),
+            dead: Dead::for_instance(inst, dead_arrays),
+            kind: opts.store,
+            props: opts.props_of(model),
+            deadlock: opts.deadlock,
+            rank,
+        }
+    }
 }
 
 impl Ctx<'_> {
@@ -330,7 +358,7 @@ pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &
     let lossy = !ctx.kind.exact();
     let owners = blk.sources();
     // The owner of each partition (no division per successor).
-    let owner_of: [usize; PARTS] = std::array::from_fn(|p| p % owners);
+    let owner: [usize; PARTS] = std::array::from_fn(|p| owner_of(p, owners));
     let Work {
         scratch,
         candidates,
@@ -377,7 +405,7 @@ pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &
                 };
                 let (key, hash, sig) = ctx.hashes(next, words, keys);
                 let p = part_of(hash);
-                let m = &mut out.to[owner_of[p]];
+                let m = &mut out.to[owner[p]];
                 m.meta.push(Meta {
                     hash,
                     parent: node as u32,
@@ -433,7 +461,7 @@ pub(super) fn insert(
     let send_key = ctx.sends_key();
     let mut st: State = vec![0; ctx.inst.slots.len()];
     // The position in `parts` of each partition of this owner.
-    let slot: [usize; PARTS] = std::array::from_fn(|p| p / owners);
+    let slot: [usize; PARTS] = std::array::from_fn(|p| place_of(p, owners));
     let lossy = !ctx.kind.exact();
     let sig_at = |m: &Msgs, i: usize| if lossy { m.words[i * stride + w] } else { 0 };
     for (s, o) in outs.iter().enumerate() {

@@ -5,13 +5,11 @@
 //! reference interpreter before they are returned. BFS order makes every reported
 //! counterexample a shortest one.
 
-mod barrier;
 mod conjuncts;
 pub mod dist;
 mod expand;
 pub mod partial;
 mod parts;
-mod prof;
 mod report;
 mod search;
 
@@ -20,9 +18,8 @@ pub(in crate::explicit) use report::{SearchEnd, trace_from_steps};
 
 pub use parts::StoreKind;
 
-use crate::model::canon::Symmetry;
 use crate::model::compiled::Compiled;
-use crate::model::dead::Dead;
+use crate::model::dead::DeadArray;
 use crate::model::instance::Instance;
 use crate::model::ir::Model;
 pub use crate::verdict::Limit;
@@ -30,7 +27,7 @@ use crate::verdict::{Coverage, PropResult, SizeReport};
 use expand::Ctx;
 use search::Search;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// How to search.
@@ -77,6 +74,34 @@ impl ReachOptions {
     /// The `unsafe` properties to check (`props`; every one when `None`).
     pub fn props_of(&self, model: &Model) -> Vec<usize> {
         crate::model::ir::all_or(self.props.as_deref(), model)
+    }
+
+    /// The arrays of `model` whose dead cells are normalized (`model::dead`): none
+    /// unless `dead_cells`.
+    pub fn dead_arrays(&self, model: &Model) -> Vec<DeadArray> {
+        if self.dead_cells {
+            crate::model::dead::analyse(model)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The limit of time, interruption or memory (`bytes` held) reached now, if any:
+    /// the last of them when several are (memory, then an interruption, then time).
+    pub fn polled_limit(&self, bytes: impl FnOnce() -> usize) -> Option<Limit> {
+        if self.max_memory.is_some_and(|m| bytes() > m) {
+            Some(Limit::Memory)
+        } else if self
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            Some(Limit::Interrupted)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Limit::Timeout)
+        } else {
+            None
+        }
     }
 
     /// The threads to search on: `threads`, or one per core.
@@ -130,6 +155,38 @@ pub struct ReachResult {
     pub omission: Option<f64>,
 }
 
+/// The depth of the deepest violation once a breadth-first search has found every one
+/// it tracks: one of each property (`unsafes`: the depth of each one's, if found) and,
+/// when deadlocks are asked for (`deadlock` is `Some`), a deadlock. `None` while one is
+/// missing, or when it tracks none.
+pub(super) fn deepest(
+    unsafes: impl Iterator<Item = Option<usize>> + Clone,
+    deadlock: Option<Option<usize>>,
+) -> Option<usize> {
+    let tracked = unsafes.clone().next().is_some() || deadlock.is_some();
+    let all = unsafes.clone().all(|f| f.is_some()) && deadlock.is_none_or(|d| d.is_some());
+    (tracked && all).then(|| unsafes.chain(deadlock).flatten().max().unwrap_or(0))
+}
+
+/// Whether a breadth-first search may stop once every state of depth <= `depth` is
+/// expanded: every tracked violation is found, the deepest at `last` (`deepest`), and
+/// range errors are decided up to it: one was found no deeper (`range`: the depth of
+/// the shallowest found), or every state that deep was expanded (the SAT engine decides
+/// them as far); in a model with ints (`int` is then `Some`), stores leaving the int
+/// window likewise.
+pub(super) fn all_done(
+    last: Option<usize>,
+    depth: usize,
+    range: Option<usize>,
+    int: Option<Option<usize>>,
+) -> bool {
+    let Some(last) = last else {
+        return false;
+    };
+    let decided = |d: Option<usize>| d.is_some_and(|d| d <= depth);
+    depth > last || (decided(range) && int.is_none_or(decided))
+}
+
 /// Peak resident memory of this process so far (Linux), in bytes.
 pub fn peak_memory() -> Option<usize> {
     crate::limits::peak_memory()
@@ -153,29 +210,12 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     let ranked_model = ranking.as_ref().map(|r| r.model_for(model, n));
     let inst = Instance::new(ranked_model.as_ref().unwrap_or(model), n);
     let compiled = Compiled::new(&inst);
-    // Process permutations for a fully symmetric family, and permutations of the values
-    // of abstract types whose values are interchangeable.
-    let sym = Symmetry::for_search(&inst, opts.symmetry);
-    let use_sym = sym.is_some();
-    let dead_arrays = if opts.dead_cells {
-        crate::model::dead::analyse(model)
-    } else {
-        Vec::new()
-    };
-    let dead = Dead::for_instance(&inst, &dead_arrays);
-    let props = opts.props_of(model);
-    let ctx = Ctx {
-        inst: &inst,
-        compiled: &compiled,
-        sym,
-        dead,
-        kind: opts.store,
-        props,
-        deadlock: opts.deadlock,
-        rank: ranking
-            .as_ref()
-            .map(|r| crate::model::ints::ranked::RankInst::new(r, &inst)),
-    };
+    let dead_arrays = opts.dead_arrays(model);
+    let rank = ranking
+        .as_ref()
+        .map(|r| crate::model::ints::ranked::RankInst::new(r, &inst));
+    let ctx = Ctx::new(model, (&inst, &compiled), opts, &dead_arrays, rank);
+    let use_sym = ctx.sym.is_some();
     let mut s = Search::new(ctx, opts.thread_count());
     let e = s.explore(opts, start);
     let coverage = report::coverage(&inst, &compiled, &s, &e, opts, start);

@@ -1,5 +1,5 @@
-//! The visited set of the search, cut into `PARTS` partitions by the top bits of each
-//! state's hash. A partition is only ever touched by one thread at a time (the owner
+//! What one partition of the search's visited set holds (the partitions are the kit's,
+//! `par::parts`). A partition is only ever changed by one thread at a time (the owner
 //! of the insert phase, `expand::insert`), so its table needs no atomics, grows on its
 //! own, and the layout does not depend on the number of threads. A partition keeps the
 //! states it stored during the current block, in the order it stored them, until the
@@ -8,12 +8,8 @@
 //! Besides the exact store, hash compaction and bitstate stores for bug hunting, and
 //! the probability that such a search missed a state (`omission`).
 
+use crate::explicit::par::parts::PART_BITS;
 use crate::explicit::store::{BitArray, VisitedSet, hash_words};
-
-/// The number of partitions (a power of two). Fixed, so that every thread count stores
-/// the same states in the same tables.
-pub(super) const PARTS: usize = 64;
-const PART_BITS: u32 = PARTS.trailing_zeros();
 
 /// How the visited set remembers states.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,12 +48,6 @@ impl StoreKind {
             StoreKind::Bitstate { .. } => "bitstate",
         }
     }
-}
-
-/// The partition of a state's hash.
-#[inline]
-pub(super) fn part_of(hash: u64) -> usize {
-    (hash >> (64 - PART_BITS)) as usize
 }
 
 /// One partition's store.
@@ -220,6 +210,7 @@ pub(super) fn omission(kind: StoreKind, stored: &[usize]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::explicit::par::parts::PARTS;
 
     #[test]
     fn omission_formulas() {
@@ -251,7 +242,5 @@ mod tests {
             StoreKind::bitstate_of_bytes(1000),
             StoreKind::Bitstate { log_bits: 19 }
         );
-        assert_eq!(part_of(u64::MAX), PARTS - 1);
-        assert_eq!(part_of(0), 0);
     }
 }

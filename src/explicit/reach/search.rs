@@ -1,10 +1,11 @@
 //! The breadth-first search of one size, block-synchronous on a team of threads: the
 //! queue is cut into blocks of consecutive states of one BFS level (up to `BLOCK`), each
 //! thread a contiguous share of the block (a source). A block goes through four
-//! phases, with the team's barrier (`barrier::Barrier`) between them:
+//! phases, with the team's barrier (`par::team::Team`) between them:
 //! 1. expand: each source fires every transition on its states and sends each
 //!    successor to the owner of the partition of the visited set its hash selects
-//!    (`expand::expand`);
+//!    (`expand::expand`; the partitions, the barrier and the profile are the kit's,
+//!    `par`);
 //! 2. insert: each thread inserts what was sent to its partitions, source by source in
 //!    order, so the first copy of a state stored is the sequential search's first
 //!    (`expand::insert`), and checks the properties on the new states;
@@ -19,20 +20,20 @@
 //! the same at every thread count, and BFS order keeps every counterexample a shortest
 //! one. Blocks of fewer than `PARALLEL_FROM` states (small levels) are run by the
 //! leader alone, in steps of `ALONE_STEP` states; with one thread, every block is.
-//! `NFOLD_SEARCH_PROFILE=1` prints where the time goes (`prof`). (The level-synchronous
+//! `NFOLD_SEARCH_PROFILE=1` prints where the time goes (`par::prof`). (The level-synchronous
 //! scheme of distributed BFS, e.g. Stern and Dill, "Parallelizing the Murphi verifier",
 //! CAV 1997, with ranks making the outcome independent of timing.)
 
 use super::ReachOptions;
-use super::barrier::Barrier;
 use super::expand::{self, BIG_CHOICE, Block, Ctx, Finder, Outbox, Sink, Work};
-use super::parts::{PARTS, Part, PartFind, Store, omission, part_of};
-use super::prof::{Phase, Prof};
+use super::parts::{Part, PartFind, Store, omission};
+use crate::explicit::par::parts::{PARTS, Parts, part_of};
+use crate::explicit::par::{prof, team};
 use crate::model::init::for_each_initial;
 use crate::verdict::Limit;
 use std::collections::{HashMap, VecDeque};
 use std::sync::RwLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 pub(super) use super::expand::{Found, Kind};
@@ -45,10 +46,34 @@ const PARALLEL_FROM: usize = 64;
 /// States expanded at a time by one thread alone.
 const ALONE_STEP: usize = 256;
 
+/// The phases of a block (`par::prof`).
+#[derive(Clone, Copy)]
+enum Phase {
+    /// Firing the transitions of the thread's share of the block (parallel).
+    Expand,
+    /// Inserting into the thread's partitions (parallel).
+    Insert,
+    /// Numbering the new states of the thread's share (parallel).
+    Number,
+    /// The leader alone: preparing the block, taking in its results.
+    Serial,
+}
+
+impl prof::Phase for Phase {
+    const NAMES: &'static [&'static str] = &["expand", "insert", "number", "serial"];
+    const SERIAL: Option<usize> = Some(Phase::Serial as usize);
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What the threads of a search synchronize on.
+type Team = team::Team<Phase>;
+
 /// A search: what the threads share, and the records the merge keeps.
 pub(super) struct Search<'a> {
     pub ctx: Ctx<'a>,
-    pub parts: Vec<RwLock<Part>>,
+    pub parts: Parts<Part>,
     outs: Vec<RwLock<Outbox>>,
     block: RwLock<Block>,
     pub rec: Records,
@@ -92,13 +117,6 @@ pub(super) struct Explored {
     pub initial_states: usize,
     /// The probability that a state was missed (hash compaction, bitstate).
     pub omission: f64,
-}
-
-/// What the threads of a team synchronize on.
-struct Team {
-    barrier: Barrier,
-    quit: AtomicBool,
-    prof: Prof,
 }
 
 impl Records {
@@ -158,36 +176,22 @@ impl Records {
     }
 
     /// Done when every requested property is violated, the last one at depth D, and
-    /// range errors are decided up to D: one was found at most this deep, or every state
-    /// of depth <= D has been expanded (the SAT engine decides them as far); `int_bound`
-    /// likewise, in a model with ints.
+    /// range errors are decided up to D (`reach::all_done`).
     fn all_done(&self, ctx: &Ctx, depth: usize) -> bool {
-        let rec = self;
-        let tracked = !ctx.props.is_empty() || ctx.deadlock;
-        if !tracked
-            || !rec.unsafe_found.iter().all(|f| f.is_some())
-            || (ctx.deadlock && rec.deadlock_found.is_none())
-        {
-            return false;
-        }
-        let last = rec
-            .unsafe_found
-            .iter()
-            .chain(std::iter::once(&rec.deadlock_found))
-            .flatten()
-            .map(|f| f.depth)
-            .max()
-            .unwrap_or(0);
-        let decided = |f: &Option<Found>| f.as_ref().is_some_and(|r| r.depth <= depth);
+        let depth_of = |f: &Option<Found>| f.as_ref().map(|f| f.depth);
+        let unsafes = self.unsafe_found.iter().map(depth_of);
+        let deadlock = ctx.deadlock.then(|| depth_of(&self.deadlock_found));
         let ints = ctx.inst.model.int_window.is_some();
-        depth > last || (decided(&rec.range_found) && (!ints || decided(&rec.int_found)))
+        let int = ints.then(|| depth_of(&self.int_found));
+        let last = super::deepest(unsafes, deadlock);
+        super::all_done(last, depth, depth_of(&self.range_found), int)
     }
 
     /// Take in what the sources of a block found and numbered: append the new states
     /// numbered by the helping threads (source 0's are in already, `Sink`), in source
     /// order, which is the sequential order; then the violations, first in BFS order.
-    fn take_in(&mut self, ctx: &Ctx, parts: &[RwLock<Part>], outs: &[RwLock<Outbox>], blk: &Block) {
-        let parts: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
+    fn take_in(&mut self, ctx: &Ctx, parts: &Parts<Part>, outs: &[RwLock<Outbox>], blk: &Block) {
+        let parts = parts.read_all();
         let mut outs: Vec<_> = outs[..blk.sources()]
             .iter()
             .map(|o| o.write().unwrap())
@@ -326,9 +330,7 @@ impl<'a> Search<'a> {
         let threads = threads.max(1);
         let (inst, trans) = (ctx.inst, ctx.compiled.trans.len());
         Search {
-            parts: (0..PARTS)
-                .map(|_| RwLock::new(Part::new(ctx.kind, inst.words, ctx.props.len())))
-                .collect(),
+            parts: Parts::new(|| Part::new(ctx.kind, inst.words, ctx.props.len())),
             outs: (0..threads)
                 .map(|_| RwLock::new(Outbox::new(threads, trans)))
                 .collect(),
@@ -352,7 +354,7 @@ impl<'a> Search<'a> {
             init_count += 1;
             inst.pack(st, &mut words);
             let (key, hash, sig) = ctx.hashes(st, &words, &mut work.keys);
-            let part = parts[part_of(hash)].get_mut().unwrap();
+            let part = parts.get_mut(part_of(hash));
             if part.store.insert(key, hash, sig) {
                 let idx = rec.number(NO_PARENT, 0, 0);
                 rec.fifo.extend(&words);
@@ -393,8 +395,8 @@ impl<'a> Search<'a> {
     /// returns false.
     pub fn for_each_key(&self, mut f: impl FnMut(&[u64]) -> bool) {
         let mut go = true;
-        for p in &self.parts {
-            if let Store::Exact(t) = &p.read().unwrap().store {
+        for p in 0..PARTS {
+            if let Store::Exact(t) = &self.parts.read(p).store {
                 t.for_each(|k| {
                     go = f(k);
                     go
@@ -408,10 +410,7 @@ impl<'a> Search<'a> {
 
     /// The states stored per partition.
     fn stored(&self) -> Vec<usize> {
-        self.parts
-            .iter()
-            .map(|p| p.read().unwrap().store.len())
-            .collect()
+        (0..PARTS).map(|p| self.parts.read(p).store.len()).collect()
     }
 
     /// Store the initial states, then expand states in BFS order, block by block,
@@ -423,11 +422,7 @@ impl<'a> Search<'a> {
         if opts.max_states.is_some_and(|m| self.rec.count >= m) && init_count > self.rec.count {
             limit = Some(Limit::MaxStates);
         }
-        let team = Team {
-            barrier: Barrier::new(self.threads),
-            quit: AtomicBool::new(false),
-            prof: Prof::new(self.threads),
-        };
+        let team = Team::new(self.threads, "search", "blocks");
         let mut cursor = 0usize;
         let mut depth = 0usize;
         let mut level_end = self.rec.count;
@@ -476,7 +471,13 @@ impl<'a> Search<'a> {
                     block,
                     team: &team,
                 };
-                shared.run_block(rec, cursor, end, depth, sources, &mut work);
+                let span = Span {
+                    from: cursor,
+                    to: end,
+                    depth,
+                    sources,
+                };
+                shared.run_block(rec, span, &mut work);
                 cursor = end;
                 limit = block_limit(opts, parts, outs, rec, cursor);
                 if opts.progress && last_progress.elapsed().as_secs_f64() >= 1.0 {
@@ -492,8 +493,8 @@ impl<'a> Search<'a> {
                 }
             }
             if spawned {
-                team.quit.store(true, Ordering::Release);
-                team.barrier.wait();
+                team.quit();
+                team.meet(0);
             }
         });
         team.prof.report(self.ctx.inst.n);
@@ -507,49 +508,60 @@ impl<'a> Search<'a> {
     }
 }
 
+/// The states `from..to` of a block, all at `depth`, expanded by `sources` threads.
+#[derive(Clone, Copy)]
+struct Span {
+    from: usize,
+    to: usize,
+    depth: usize,
+    sources: usize,
+}
+
 /// What the leading thread shares with the team during a search.
 struct Shared<'s, 'a> {
     ctx: &'s Ctx<'a>,
-    parts: &'s [RwLock<Part>],
+    parts: &'s Parts<Part>,
     outs: &'s [RwLock<Outbox>],
     block: &'s RwLock<Block>,
     team: &'s Team,
 }
 
 impl Shared<'_, '_> {
-    /// Expand states `from..to` (all at `depth`) on `sources` threads (the others wait
-    /// at the team's barrier), insert their successors and number the new ones.
-    fn run_block(
-        &self,
-        rec: &mut Records,
-        from: usize,
-        to: usize,
-        depth: usize,
-        sources: usize,
-        work: &mut Work,
-    ) {
+    /// Expand the states of `span` on its sources (the other threads wait at the team's
+    /// barrier), insert their successors and number the new ones.
+    fn run_block(&self, rec: &mut Records, span: Span, work: &mut Work) {
         // One thread alone goes by smaller steps, so that the successors it sends are
         // still in cache when it inserts them. Steps never change the outcome: the
         // numbering is the same for any cut of the queue.
-        let step = if sources > 1 { to - from } else { ALONE_STEP };
-        let mut at = from;
-        while at < to {
-            let end = to.min(at + step);
-            self.run_step(rec, at, end, depth, sources, work);
-            at = end;
+        let step = if span.sources > 1 {
+            span.to - span.from
+        } else {
+            ALONE_STEP
+        };
+        let mut at = span.from;
+        while at < span.to {
+            let to = span.to.min(at + step);
+            self.run_step(
+                rec,
+                Span {
+                    from: at,
+                    to,
+                    ..span
+                },
+                work,
+            );
+            at = to;
         }
     }
 
-    fn run_step(
-        &self,
-        rec: &mut Records,
-        from: usize,
-        to: usize,
-        depth: usize,
-        sources: usize,
-        work: &mut Work,
-    ) {
-        let prof = &self.team.prof;
+    fn run_step(&self, rec: &mut Records, span: Span, work: &mut Work) {
+        let Span {
+            from,
+            to,
+            depth,
+            sources,
+        } = span;
+        let (team, prof) = (self.team, &self.team.prof);
         prof.time(0, Phase::Serial, || {
             let mut blk = self.block.write().unwrap();
             let w = self.ctx.inst.words;
@@ -567,32 +579,32 @@ impl Shared<'_, '_> {
         });
         let (ctx, parts, outs, block) = (self.ctx, self.parts, self.outs, self.block);
         if sources > 1 {
-            prof.wait(0, &self.team.barrier);
+            team.meet(0);
         }
         prof.time(0, Phase::Expand, || source(0, ctx, outs, block, work));
         if sources > 1 {
-            prof.wait(0, &self.team.barrier);
+            team.meet(0);
         }
         prof.time(0, Phase::Insert, || {
             owner(0, sources, ctx, parts, outs, block)
         });
         if sources > 1 {
-            prof.wait(0, &self.team.barrier);
+            team.meet(0);
         }
         rec.block_first = rec.count;
         prof.time(0, Phase::Number, || {
-            let guards: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
+            let guards = parts.read_all();
             let refs: Vec<&Part> = guards.iter().map(|g| &**g).collect();
             let out = outs[0].read().unwrap();
             expand::number(&out, &refs, self.ctx.inst.words, rec);
         });
         if sources > 1 {
-            prof.wait(0, &self.team.barrier);
+            team.meet(0);
         }
         prof.time(0, Phase::Serial, || {
             rec.take_in(ctx, parts, outs, &block.read().unwrap())
         });
-        prof.end_block(sources, to - from);
+        prof.end_round(sources, to - from);
     }
 }
 
@@ -601,36 +613,18 @@ impl Shared<'_, '_> {
 /// (the last of them checked when several are).
 fn block_limit(
     opts: &ReachOptions,
-    parts: &[RwLock<Part>],
+    parts: &Parts<Part>,
     outs: &[RwLock<Outbox>],
     rec: &Records,
     cursor: usize,
 ) -> Option<Limit> {
-    let mut limit = None;
-    if opts.max_states.is_some_and(|m| rec.count >= m) && cursor < rec.count {
-        limit = Some(Limit::MaxStates);
-    }
-    if opts.deadline.is_some_and(|d| Instant::now() >= d) {
-        limit = Some(Limit::Timeout);
-    }
-    if opts
-        .stop
-        .as_ref()
-        .is_some_and(|f| f.load(Ordering::Relaxed))
-    {
-        limit = Some(Limit::Interrupted);
-    }
-    if opts.max_memory.is_some_and(|m| bytes(parts, outs, rec) > m) {
-        limit = Some(Limit::Memory);
-    }
-    limit
+    let states = opts.max_states.is_some_and(|m| rec.count >= m) && cursor < rec.count;
+    opts.polled_limit(|| bytes(parts, outs, rec))
+        .or(states.then_some(Limit::MaxStates))
 }
 
-fn bytes(parts: &[RwLock<Part>], outs: &[RwLock<Outbox>], rec: &Records) -> usize {
-    let stores: usize = parts
-        .iter()
-        .map(|p| p.read().unwrap().store.memory_bytes())
-        .sum();
+fn bytes(parts: &Parts<Part>, outs: &[RwLock<Outbox>], rec: &Records) -> usize {
+    let stores = parts.sum(|p| p.store.memory_bytes());
     let buffers: usize = outs.iter().map(|o| o.read().unwrap().memory_bytes()).sum();
     stores
         + buffers
@@ -652,7 +646,7 @@ fn owner(
     t: usize,
     threads: usize,
     ctx: &Ctx,
-    parts: &[RwLock<Part>],
+    parts: &Parts<Part>,
     outs: &[RwLock<Outbox>],
     block: &RwLock<Block>,
 ) {
@@ -662,10 +656,7 @@ fn owner(
         .map(|o| o.read().unwrap())
         .collect();
     let refs: Vec<&Outbox> = guards.iter().map(|g| &**g).collect();
-    let mut mine: Vec<_> = (t..PARTS)
-        .step_by(threads)
-        .map(|p| parts[p].write().unwrap())
-        .collect();
+    let mut mine = parts.owned(t, threads);
     let mut mine: Vec<&mut Part> = mine.iter_mut().map(|g| &mut **g).collect();
     expand::insert(ctx, &blk, t, threads, &mut mine, &refs);
 }
@@ -675,7 +666,7 @@ fn owner(
 fn worker(
     t: usize,
     ctx: &Ctx,
-    parts: &[RwLock<Part>],
+    parts: &Parts<Part>,
     outs: &[RwLock<Outbox>],
     block: &RwLock<Block>,
     team: &Team,
@@ -684,18 +675,18 @@ fn worker(
     let threads = outs.len();
     let prof = &team.prof;
     loop {
-        prof.wait(t, &team.barrier);
-        if team.quit.load(Ordering::Acquire) {
+        team.meet(t);
+        if team.quitting() {
             return;
         }
         prof.time(t, Phase::Expand, || source(t, ctx, outs, block, &mut work));
-        prof.wait(t, &team.barrier);
+        team.meet(t);
         prof.time(t, Phase::Insert, || {
             owner(t, threads, ctx, parts, outs, block)
         });
-        prof.wait(t, &team.barrier);
+        team.meet(t);
         prof.time(t, Phase::Number, || {
-            let guards: Vec<_> = parts.iter().map(|p| p.read().unwrap()).collect();
+            let guards = parts.read_all();
             let refs: Vec<&Part> = guards.iter().map(|g| &**g).collect();
             let mut out = outs[t].write().unwrap();
             let out = &mut *out;
@@ -704,6 +695,6 @@ fn worker(
             expand::number(out, &refs, ctx.inst.words, &mut fresh);
             out.fresh = fresh;
         });
-        prof.wait(t, &team.barrier);
+        team.meet(t);
     }
 }

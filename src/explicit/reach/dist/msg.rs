@@ -2,6 +2,7 @@
 //! worker merges alike so that all of them take the same decisions.
 
 use crate::explicit::reach::expand::Kind;
+use crate::explicit::reach::{all_done, deepest};
 use serde::{Deserialize, Serialize};
 
 /// A record on the dataflow's one stream: the worker it goes to, the round (BFS level,
@@ -158,30 +159,25 @@ impl Finds {
     }
 
     /// When every tracked property is violated: the depth of the deepest of them (range
-    /// errors and int bounds are decided up to it).
+    /// errors and int bounds are decided up to it; `reach::deepest`).
     pub fn decided_to(&self, deadlock: bool) -> Option<u32> {
-        let tracked = !self.unsafes.is_empty() || deadlock;
-        let all =
-            self.unsafes.iter().all(|f| f.is_some()) && (!deadlock || self.deadlock.is_some());
-        (tracked && all).then(|| {
-            self.unsafes
-                .iter()
-                .chain(std::iter::once(&self.deadlock))
-                .flatten()
-                .map(|f| f.depth)
-                .max()
-                .unwrap_or(0)
-        })
+        let unsafes = self.unsafes.iter().map(depth_of);
+        let last = deepest(unsafes, deadlock.then(|| depth_of(&self.deadlock)));
+        last.map(|d| d as u32)
     }
 
-    /// `search::Records::all_done` after every state of depth <= `depth` was expanded.
+    /// `search::Records::all_done` after every state of depth <= `depth` was expanded
+    /// (`reach::all_done`).
     pub fn all_done(&self, deadlock: bool, ints: bool, depth: u32) -> bool {
-        let Some(last) = self.decided_to(deadlock) else {
-            return false;
-        };
-        let decided = |f: &Option<Find>| f.as_ref().is_some_and(|r| r.depth <= depth);
-        depth > last || (decided(&self.range) && (!ints || decided(&self.int)))
+        let last = self.decided_to(deadlock).map(|d| d as usize);
+        let int = ints.then(|| depth_of(&self.int));
+        all_done(last, depth as usize, depth_of(&self.range), int)
     }
+}
+
+/// The depth of a find, if any.
+fn depth_of(f: &Option<Find>) -> Option<usize> {
+    f.as_ref().map(|f| f.depth as usize)
 }
 
 /// `Limit` on the wire.

@@ -3,12 +3,11 @@
 
 use super::msg::{Find, FindKind, NONE, Totals, limit_of};
 use super::{Cluster, net, unsupported, worker};
+use crate::explicit::par::prof::Prof;
 use crate::explicit::reach::expand::Ctx;
 use crate::explicit::reach::report::{SearchEnd, init_trace, trace_from_steps};
 use crate::explicit::reach::{ReachOptions, ReachResult, ReachStats};
-use crate::model::canon::Symmetry;
 use crate::model::compiled::Compiled;
-use crate::model::dead::Dead;
 use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::verdict::{Coverage, Limit, PropId, PropResult};
@@ -37,6 +36,10 @@ pub fn check_size(
     let model = Arc::new(model.clone());
     let shared = opts.clone();
     let workers = cluster.workers;
+    // The profile of this process's workers (`par::prof`; inert unless asked for).
+    let prof: Arc<Prof<worker::Phase>> =
+        Arc::new(Prof::new(workers, "distributed search", "levels"));
+    let profile = Arc::clone(&prof);
     // A peer lost during the search makes timely's threads panic (a closed socket, a
     // poisoned queue): that is turned into one clear error, said once.
     let first: Arc<Mutex<Option<String>>> = Arc::default();
@@ -53,7 +56,7 @@ pub fn check_size(
             builders,
             others,
             timely::WorkerConfig::default(),
-            move |worker| run_worker(worker, &model, n, &shared, (workers, start)),
+            move |worker| run_worker(worker, &model, n, &shared, (workers, start), &profile),
         )?;
         let mut lead = None;
         let mut failed = false;
@@ -66,6 +69,7 @@ pub fn check_size(
         Ok::<_, String>((lead, failed))
     }));
     std::panic::set_hook(previous);
+    prof.report(n);
     let why = first.lock().unwrap_or_else(|e| e.into_inner()).take();
     match run {
         Ok(Ok((Some(r), false))) => Ok(r),
@@ -127,30 +131,17 @@ fn run_worker(
     n: usize,
     opts: &ReachOptions,
     (workers, start): (usize, Instant),
+    prof: &Prof<worker::Phase>,
 ) -> Option<ReachResult> {
     let inst = Instance::new(model, n);
     let compiled = Compiled::new(&inst);
-    let sym = Symmetry::for_search(&inst, opts.symmetry);
-    let use_sym = sym.is_some();
-    let dead_arrays = if opts.dead_cells {
-        crate::model::dead::analyse(model)
-    } else {
-        Vec::new()
-    };
-    let props = opts.props_of(model);
-    let ctx = Ctx {
-        inst: &inst,
-        compiled: &compiled,
-        sym,
-        dead: Dead::for_instance(&inst, &dead_arrays),
-        kind: opts.store,
-        props,
-        deadlock: opts.deadlock,
-        rank: None,
-    };
+    let dead_arrays = opts.dead_arrays(model);
+    let ctx = Ctx::new(model, (&inst, &compiled), opts, &dead_arrays, None);
+    let use_sym = ctx.sym.is_some();
     let ints = model.int_window.is_some();
     let mut chan = worker::Chan::new(worker);
-    let mut part = worker::Part::new(ctx, worker.index(), worker.peers());
+    let slot = worker.index() % workers;
+    let mut part = worker::Part::new(ctx, worker.index(), worker.peers(), (prof, slot));
     part.initial_states();
     let (reached, limit, complete) = search_levels(&mut part, &mut chan, worker, opts, ints);
     let rows = violation_rows(model, &part, opts, complete);

@@ -9,9 +9,13 @@
 //! a limit). Then the parent records of the violations chosen are walked back, one hop
 //! a round, across the workers that hold them. (The frontier exchange per level is the
 //! scheme of Stern and Dill, "Parallelizing the Murphi verifier", CAV 1997; the
-//! dataflow is McSherry et al.'s timely dataflow, "Naiad", SOSP 2013.)
+//! dataflow is McSherry et al.'s timely dataflow, "Naiad", SOSP 2013.) The owner of a
+//! key and the profile of the levels are the parallel-search kit's (`par::parts::peer_of`,
+//! `par::prof`).
 
 use super::msg::{Edge, Find, FindKind, Finds, Item, Msg, NONE, Summary, Totals, keep, limit_code};
+use crate::explicit::par::parts::peer_of;
+use crate::explicit::par::prof::{self, Prof};
 use crate::explicit::reach::ReachOptions;
 use crate::explicit::reach::expand::{Ctx, Finder, Work, eval_props};
 use crate::explicit::store::hash_words;
@@ -33,6 +37,25 @@ use timely::worker::Worker;
 type Steps = Vec<(u32, u32)>;
 /// A walk back ended: the find, its root's real packed state, the firings from it.
 pub(super) type Walked = (u32, Vec<u64>, Steps);
+
+/// The phases of a level (`par::prof`).
+#[derive(Clone, Copy)]
+pub(super) enum Phase {
+    /// Expanding the worker's states of the level, storing what arrives meanwhile.
+    Expand,
+    /// Storing the successors that arrived by the end of the round.
+    Store,
+    /// Checking the properties on the level stored.
+    Check,
+}
+
+impl prof::Phase for Phase {
+    const NAMES: &'static [&'static str] = &["expand", "store", "check"];
+    const SERIAL: Option<usize> = None;
+    fn index(self) -> usize {
+        self as usize
+    }
+}
 
 /// Successors per message.
 const CHUNK: usize = 4096;
@@ -115,6 +138,9 @@ pub(super) struct Part<'a> {
     pub ctx: Ctx<'a>,
     pub me: usize,
     pub peers: usize,
+    /// The profile of this process's workers, and this worker's slot in it.
+    prof: &'a Prof<Phase>,
+    slot: usize,
     words: usize,
     keyed: bool,
     /// The stored keys, `words` each, by local number.
@@ -148,7 +174,7 @@ pub(super) struct Part<'a> {
 }
 
 impl<'a> Part<'a> {
-    pub fn new(ctx: Ctx<'a>, me: usize, peers: usize) -> Part<'a> {
+    pub fn new(ctx: Ctx<'a>, me: usize, peers: usize, prof: (&'a Prof<Phase>, usize)) -> Part<'a> {
         let inst = ctx.inst;
         let keyed = ctx.sym.is_some() || ctx.dead.is_some();
         let props = ctx.props.len();
@@ -156,6 +182,8 @@ impl<'a> Part<'a> {
         Part {
             me,
             peers,
+            prof: prof.0,
+            slot: prof.1,
             words: inst.words,
             keyed,
             keys: Vec::new(),
@@ -242,7 +270,7 @@ impl<'a> Part<'a> {
             count += 1;
             inst.pack(st, &mut words);
             let (key, h, _) = self.ctx.hashes(st, &words, &mut self.work.keys);
-            if ((h >> 40) % self.peers as u64) as usize == self.me {
+            if peer_of(h, self.peers) == self.me {
                 mine.push((words.clone(), key.to_vec()));
             }
             true
@@ -311,6 +339,11 @@ impl<'a> Part<'a> {
     /// Expand this worker's states of level `depth`, sending each successor to its
     /// owner and taking in what arrives meanwhile.
     pub fn expand(&mut self, depth: u32, chan: &mut Chan, worker: &mut Worker) {
+        let (prof, t) = (self.prof, self.slot);
+        prof.time(t, Phase::Expand, || self.expand_level(depth, chan, worker));
+    }
+
+    fn expand_level(&mut self, depth: u32, chan: &mut Chan, worker: &mut Worker) {
         let (inst, compiled) = (self.ctx.inst, self.ctx.compiled);
         let w = self.words;
         let n = self.front.len() / w.max(1);
@@ -337,15 +370,14 @@ impl<'a> Part<'a> {
                     keyed,
                     ..
                 } = self;
-                let peers = *peers as u64;
+                let peers = *peers;
                 let outcome = compiled.fire(k as usize, st, scratch, &mut |c, next, writes| {
                     succ.copy_from_slice(cur);
                     for &(slot, v) in writes {
                         inst.patch(succ, slot, v);
                     }
                     let (key, h, _) = ctx.hashes(next, succ, &mut work.keys);
-                    // The owner: high bits (the table uses the low ones).
-                    let to = ((h >> 40) % peers) as usize;
+                    let to = peer_of(h, peers);
                     let (words, edges) = &mut out[to];
                     words.extend_from_slice(succ);
                     if *keyed {
@@ -451,10 +483,11 @@ impl<'a> Part<'a> {
         for to in 0..self.peers {
             chan.send(to, Msg::Summary(s.clone()));
         }
+        let (prof, t) = (self.prof, self.slot);
         let mut got = std::mem::take(&mut self.held);
-        got.extend(chan.finish(worker));
+        got.extend(prof.waiting(t, || chan.finish(worker)));
         let mut sums = Vec::new();
-        for m in self.absorb(got) {
+        for m in prof.time(t, Phase::Store, || self.absorb(got)) {
             if let Msg::Summary(s) = m {
                 sums.push(s);
             }
@@ -466,7 +499,7 @@ impl<'a> Part<'a> {
             self.peers,
             "a summary of round {depth} is missing"
         );
-        self.close_level(depth + 1);
+        prof.time(t, Phase::Check, || self.close_level(depth + 1));
         sums
     }
 

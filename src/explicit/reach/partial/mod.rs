@@ -52,7 +52,6 @@ use crate::model::instance::{Instance, State};
 use crate::model::ir::Model;
 use crate::verdict::Limit;
 pub use classes::Classes;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Whether `check_size` searches this model at size `n` (else the plain search runs):
@@ -411,25 +410,13 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// As the plain search's: every property violated, the last at depth D, and range
-    /// errors decided up to D.
+    /// As the plain search's (`reach::all_done`; no ints here).
     fn all_done(&self, depth: usize) -> bool {
-        let tracked = !self.props.is_empty() || self.deadlock;
-        if !tracked
-            || !self.unsafe_found.iter().all(|f| f.is_some())
-            || (self.deadlock && self.deadlock_found.is_none())
-        {
-            return false;
-        }
-        let last = self
-            .unsafe_found
-            .iter()
-            .chain(std::iter::once(&self.deadlock_found))
-            .flatten()
-            .map(|f| f.depth)
-            .max()
-            .unwrap_or(0);
-        depth > last || self.range_found.as_ref().is_some_and(|r| r.depth <= depth)
+        let depth_of = |f: &Option<Found>| f.as_ref().map(|f| f.depth);
+        let unsafes = self.unsafe_found.iter().map(depth_of);
+        let deadlock = self.deadlock.then(|| depth_of(&self.deadlock_found));
+        let last = super::deepest(unsafes, deadlock);
+        super::all_done(last, depth, depth_of(&self.range_found), None)
     }
 
     /// Bytes held by the visited set and the node records.
@@ -466,18 +453,8 @@ impl<'a> Search<'a> {
                 limit = Some(Limit::MaxStates);
             }
             if cursor.is_multiple_of(256) {
-                if opts.deadline.is_some_and(|d| Instant::now() >= d) {
-                    limit = Some(Limit::Timeout);
-                }
-                if opts
-                    .stop
-                    .as_ref()
-                    .is_some_and(|f| f.load(Ordering::Relaxed))
-                {
-                    limit = Some(Limit::Interrupted);
-                }
-                if opts.max_memory.is_some_and(|m| self.bytes() > m) {
-                    limit = Some(Limit::Memory);
+                if let Some(l) = opts.polled_limit(|| self.bytes()) {
+                    limit = Some(l);
                 }
                 if opts.progress && last_progress.elapsed().as_secs_f64() >= 1.0 {
                     last_progress = Instant::now();

@@ -1,8 +1,10 @@
-//! The barrier the search's team meets at, four times a block: a thread arriving
-//! early spins, then yields its core, for up to `SPIN` before it sleeps. A sleeping thread is woken through
-//! the kernel, and on a virtual machine an idle virtual CPU is woken through the
-//! hypervisor: hundreds of microseconds a time, at thousands of barriers a search
-//! (`std::sync::Barrier` sleeps at once). The phases between barriers take
+//! The barrier a team of threads meets at between the phases of a level-synchronous
+//! search (four times a block of the safety search, twice a level of the fair-cycle
+//! search's exploration): a thread arriving early spins, then yields its core, for up
+//! to `SPIN` before it sleeps. A sleeping thread is woken through the kernel, and on a
+//! virtual machine an idle virtual CPU is woken through the hypervisor: hundreds of
+//! microseconds a time, at thousands of barriers a search (`std::sync::Barrier` sleeps
+//! at once). The phases between barriers take
 //! milliseconds and the threads finish them within a fraction of that, so a short
 //! spin catches nearly every release; a thread left waiting longer (a loaded
 //! machine) sleeps and gives its core away. (The spin-then-block wait of OpenMP
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 const SPIN: Duration = Duration::from_millis(1);
 
 /// A reusable barrier for `n` threads.
-pub(super) struct Barrier {
+pub(in crate::explicit) struct Barrier {
     n: usize,
     arrived: AtomicUsize,
     /// Counts the releases; a waiter leaves when it moves.
@@ -39,8 +41,9 @@ impl Barrier {
     }
 
     /// Wait until all `n` threads have called `wait`. Everything a thread wrote before
-    /// it is seen by every thread after it.
-    pub fn wait(&self) {
+    /// it is seen by every thread after it. True for exactly one thread of each round,
+    /// the last to arrive (the leader, as `std::sync::BarrierWaitResult::is_leader`).
+    pub fn wait(&self) -> bool {
         let g = self.generation.load(Ordering::SeqCst);
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.n {
             self.arrived.store(0, Ordering::Relaxed);
@@ -51,11 +54,11 @@ impl Barrier {
                 let _l = self.lock.lock().unwrap();
                 self.wake.notify_all();
             }
-            return;
+            return true;
         }
         for _ in 0..64 {
             if self.generation.load(Ordering::Acquire) != g {
-                return;
+                return false;
             }
             std::hint::spin_loop();
         }
@@ -65,7 +68,7 @@ impl Barrier {
         while start.elapsed() < SPIN {
             std::thread::yield_now();
             if self.generation.load(Ordering::Acquire) != g {
-                return;
+                return false;
             }
         }
         let mut l = self.lock.lock().unwrap();
@@ -74,6 +77,7 @@ impl Barrier {
             l = self.wake.wait(l).unwrap();
         }
         self.sleepers.fetch_sub(1, Ordering::SeqCst);
+        false
     }
 }
 
@@ -88,9 +92,10 @@ mod tests {
         let n = 3;
         let b = Barrier::new(n);
         let seen: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+        let leaders = AtomicUsize::new(0);
         std::thread::scope(|s| {
             for t in 0..n {
-                let (b, seen) = (&b, &seen);
+                let (b, seen, leaders) = (&b, &seen, &leaders);
                 s.spawn(move || {
                     for round in 1..=200 {
                         if round % 50 == t {
@@ -98,7 +103,9 @@ mod tests {
                             std::thread::sleep(SPIN * 3);
                         }
                         seen[t].store(round, Ordering::Relaxed);
-                        b.wait();
+                        if b.wait() {
+                            leaders.fetch_add(1, Ordering::Relaxed);
+                        }
                         for x in seen {
                             assert!(x.load(Ordering::Relaxed) >= round);
                         }
@@ -107,5 +114,7 @@ mod tests {
                 });
             }
         });
+        // One leader per round of the first barrier.
+        assert_eq!(leaders.load(Ordering::Relaxed), 200);
     }
 }
