@@ -334,6 +334,22 @@ pub(super) fn ltl_lines(run: &Run) -> String {
 }
 
 /// The last line: the sizes by kind of answer, violations first.
+/// The depth every bounded row reached, from the rows (not a report's statistics: a
+/// phase that ran no bounded search leaves those at 0): `10`, or `10 or more`.
+fn bounded_depth<'a>(rows: impl Iterator<Item = &'a crate::verdict::PropResult>) -> String {
+    let depths: Vec<usize> = rows
+        .filter_map(|p| match p.verdict.kind() {
+            Kind::NoViolationUpTo(k) => Some(k),
+            _ => None,
+        })
+        .collect();
+    match (depths.iter().min(), depths.iter().max()) {
+        (Some(lo), Some(hi)) if lo < hi => format!("{lo} or more"),
+        (Some(lo), _) => lo.to_string(),
+        _ => "0".into(),
+    }
+}
+
 pub(super) fn summary(run: &Run) -> String {
     // Every answer of each size: a size may have several reports (the safety and the
     // `ltl` routes of `check --ltl`), and is listed once per kind.
@@ -369,22 +385,7 @@ pub(super) fn summary(run: &Run) -> String {
     }
     let bounded = sizes_where(&|k| matches!(k, Kind::NoViolationUpTo(_)));
     if !bounded.is_empty() {
-        // The depth every bounded row reached (the rows', not a report's statistics:
-        // a phase that ran no bounded search leaves those at 0).
-        let depths: Vec<usize> = by_size
-            .values()
-            .flatten()
-            .filter_map(|p| match p.verdict.kind() {
-                Kind::NoViolationUpTo(k) => Some(k),
-                _ => None,
-            })
-            .collect();
-        let (lo, hi) = (depths.iter().min(), depths.iter().max());
-        let k = match (lo, hi) {
-            (Some(lo), Some(hi)) if lo < hi => format!("{lo} or more"),
-            (Some(lo), _) => lo.to_string(),
-            _ => "0".into(),
-        };
+        let k = bounded_depth(by_size.values().flatten().copied());
         parts.push(format!(
             "no violation up to depth {k} at {} (bounded: not a proof)",
             sizes_phrase(&bounded)
