@@ -136,3 +136,25 @@ fn ltl_engines_stop_in_time() {
         "live families/peterson.cub --sizes 1..20 --fair --engine rank",
     ]);
 }
+
+/// The route on a model the reduction rewrites (a constant row in every guard, a
+/// duplicated cell: tests/common/variants.rs): a limit met while the reduction is
+/// checked on the model leaves the pairs `unknown`, not an internal error (Cubicle's
+/// Flash files under `--timeout 10` printed one internal error per pair before).
+#[test]
+fn reduced_models_stop_in_time() {
+    let dir = common::fresh_dir("timeouts-reduced");
+    let m = common::model(&std::fs::read_to_string("families/peterson.cub").expect("family"));
+    let files: Vec<String> = [3, 5]
+        .iter()
+        .filter_map(|&k| common::variants::variant(&m, k))
+        .enumerate()
+        .map(|(i, text)| common::write_file(&dir, &format!("peterson_v{i}.cub"), &text))
+        .collect();
+    assert_eq!(files.len(), 2, "both variants apply to Peterson's lock");
+    let runs: Vec<String> = files
+        .iter()
+        .map(|f| format!("check {f} --sizes 1..20"))
+        .collect();
+    all_stop_in_time(&runs.iter().map(String::as_str).collect::<Vec<_>>());
+}
