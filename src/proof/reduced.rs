@@ -123,7 +123,12 @@ pub fn verify(
     {
         fixed[v] = true;
     }
-    cone(m, &gone, &fixed, asked, &ranges)?;
+    let never: Vec<bool> = m
+        .transitions
+        .iter()
+        .map(|t| disabled_by_constants(&t.guard, plan))
+        .collect();
+    cone(m, &gone, &fixed, &never, asked, &ranges)?;
     match sizes {
         Some(ns) => facts_at(m, plan, ns, solver, stop),
         None => facts_everywhere(m, plan)
@@ -192,6 +197,39 @@ fn update_reads(u: &Update, gone: &[bool]) -> bool {
         }
 }
 
+/// Whether a guard has a conjunct `X = k` (or `k = X`, or `X <> c`) on a global `X`
+/// that the plan says is the constant c at every size and cell, with k other than c:
+/// then the guard is false in every state where the constants hold. Decided from the
+/// text, independently of how the reduction found the transition.
+fn disabled_by_constants(guard: &Expr, plan: &Plan) -> bool {
+    let constant = |e: &Expr| match e {
+        Expr::Read(v, ix) if ix.is_empty() && !plan.sliced.contains(v) => plan
+            .constants
+            .iter()
+            .find(|c| c.var == *v)
+            .and_then(|c| c.uniform()),
+        _ => None,
+    };
+    let literal = |e: &Expr| match e {
+        Expr::Const(k, _) => Some(*k),
+        _ => None,
+    };
+    flat_and(guard).into_iter().any(|c| {
+        let Expr::Cmp(op, a, b) = c else {
+            return false;
+        };
+        let (value, k) = match (constant(a), literal(b), constant(b), literal(a)) {
+            (Some(v), Some(k), _, _) | (_, _, Some(v), Some(k)) => (v, k),
+            _ => return false,
+        };
+        match op {
+            CmpOp::Eq => value != k,
+            CmpOp::Ne => value == k,
+            _ => false,
+        }
+    })
+}
+
 fn flat_and(e: &Expr) -> Vec<&Expr> {
     match e {
         Expr::And(xs) => xs.iter().flat_map(flat_and).collect(),
@@ -204,11 +242,20 @@ fn cone(
     m: &Model,
     gone: &[bool],
     fixed: &[bool],
+    never: &[bool],
     asked: &Asked,
     ranges: &[Ranges],
 ) -> Result<(), String> {
     let fails = |l: &[Local], e: &Expr| ranges.iter().any(|r| r.may_fail(l, e));
-    for t in &m.transitions {
+    // A transition the constants disable fires in no reachable state (the constants
+    // are checked below, on the model with it): it moves nothing into what stays.
+    for t in m
+        .transitions
+        .iter()
+        .zip(never)
+        .filter(|x| !x.1)
+        .map(|x| x.0)
+    {
         let keeps = t.updates.iter().any(|u| !gone[u.var] && !fixed[u.var]);
         for u in t.updates.iter().filter(|u| gone[u.var]) {
             let twice = t.updates.iter().filter(|x| x.var == u.var).count() > 1;
