@@ -212,3 +212,35 @@ fn the_reduced_model_is_printed_and_read_back() {
     assert_eq!(reduced.1, vec![Some(5), Some(5)]);
     assert_eq!(run("benches/models/rw_lock.cub"), original);
 }
+
+/// A write-back that can never fire (its command stays `None`: nothing sets it to
+/// `Wb`), copying a cell only it reads into one a property reads, as in Cubicle's Flash
+/// models: the reduction drops it, slices the copied cell away, and its check on the
+/// model accepts that (the constant disables the write-back). `Mem` then stays `False`,
+/// so `dirty` holds at every size, by the reduced run as by the unreduced one, with no
+/// internal error (before, the check refused the slice and every answer was unknown).
+#[test]
+fn a_transition_the_constants_disable_may_read_what_is_sliced() {
+    let src = "type cmd = None | Wb\nvar WbCmd : cmd\nvar WbData : bool\nvar Mem : bool\n\
+               array P[proc] : bool\n\
+               init (x) { WbCmd = None && P[x] = False && Mem = False }\n\
+               unsafe dirty (x) { P[x] = True && Mem = True }\n\
+               transition wb () requires { WbCmd = Wb } { WbCmd := None; Mem := WbData; }\n\
+               transition flip () { WbData := True; }\n\
+               transition set (x) requires { P[x] = False } { P[x] := True; }\n";
+    let dir = crate::common::fresh_dir("reduce_disabled");
+    let f = crate::common::write_file(&dir, "writeback.cub", src);
+    let (_, text, _) = crate::common::nfold(&["reduce", &f, "--size", "2"]);
+    assert!(text.contains("WbData: read by nothing asked"), "{text}");
+    assert!(text.contains("wb: cannot fire"), "{text}");
+    for extra in [None, Some("--no-reduce")] {
+        let mut args = vec!["check", &f, "--sizes", "1..3"];
+        args.extend(extra);
+        let (code, v) = crate::common::json_run(&args);
+        assert_eq!(code, 0, "{extra:?}: {v}");
+        for r in crate::common::rows(&v) {
+            assert_eq!(r.verdict, "holds", "{extra:?}: {r:?}");
+            assert!(r.internal_errors.is_empty(), "{extra:?}: {r:?}");
+        }
+    }
+}
