@@ -6,7 +6,9 @@
 //!   ch. 16), decided from the text: nothing that stays reads a sliced variable (the
 //!   guard and the updates of a transition that writes a variable that stays, the
 //!   properties asked, the `init` conjuncts over variables that stay; every guard when
-//!   the transitions' enabledness is observed); an update of a sliced variable cannot
+//!   the transitions' enabledness is observed; a transition whose guard the constants
+//!   make false is left out, as it fires in no reachable state once the constants are
+//!   checked below); an update of a sliced variable cannot
 //!   fail (`Ranges`, at the sizes checked or at every size), is no `any`, and is the
 //!   only one of its variable in its transition; a transition that writes sliced
 //!   variables only cannot fail; an `init` conjunct reads sliced variables only or
