@@ -180,8 +180,8 @@ impl AutoEngine {
 
     /// The safety search of one size, for `explicit`. Where the ints cannot be ranked
     /// at this size (an increment not from the largest), the size is searched over the
-    /// int window instead, as `--no-rank-ints` does, within `deadline` or else the
-    /// explicit phase's budget: the answer `--engine explicit --no-rank-ints` gives
+    /// int window instead, as `--no-rank-ints` does, within `deadline` or else its own
+    /// budget (`budgets.window`): the answer `--engine explicit --no-rank-ints` gives
     /// (said in `notes`).
     pub(super) fn reach(
         &self,

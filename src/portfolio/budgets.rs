@@ -60,27 +60,3 @@ pub const SHIPPED: Budgets = Budgets {
     every_after: 10.0,
     probe: 0.25,
 };
-
-impl Budgets {
-    /// Each budget in seconds, with its phase's name, in the order the phases run
-    /// (docs and help text are made from this list).
-    pub fn rows(&self) -> Vec<(&'static str, f64)> {
-        vec![
-            ("every n before the sizes", self.every_first),
-            ("explicit, per size", self.explicit),
-            ("bounded pass", self.bmc),
-            ("ic3 on the aggregate", self.ic3),
-            (
-                "ic3's conclusion: shortest counterexamples, invariant checked",
-                self.conclude,
-            ),
-            ("every n after the sizes", self.every_after),
-            ("ltl: ranking proofs", self.rank),
-            ("ltl: explicit, per size", self.live_explicit),
-            ("ltl: bounded lasso search", self.lasso),
-            ("ltl: bdd", self.live_bdd),
-            ("ltl: ic3", self.live_ic3),
-            ("probe before a chosen engine", self.probe),
-        ]
-    }
-}

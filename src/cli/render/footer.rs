@@ -333,7 +333,6 @@ pub(super) fn ltl_lines(run: &Run) -> String {
     out
 }
 
-/// The last line: the sizes by kind of answer, violations first.
 /// The depth every bounded row reached, from the rows (not a report's statistics: a
 /// phase that ran no bounded search leaves those at 0): `10`, or `10 or more`.
 fn bounded_depth<'a>(rows: impl Iterator<Item = &'a crate::verdict::PropResult>) -> String {
@@ -350,6 +349,7 @@ fn bounded_depth<'a>(rows: impl Iterator<Item = &'a crate::verdict::PropResult>)
     }
 }
 
+/// The last line: the sizes by kind of answer, violations first.
 pub(super) fn summary(run: &Run) -> String {
     // Every answer of each size: a size may have several reports (the safety and the
     // `ltl` routes of `check --ltl`), and is listed once per kind.
