@@ -52,6 +52,35 @@ pub struct Instance<'m> {
     pub words: usize,
     /// Bits of state actually used.
     pub bits: usize,
+    /// Per slot, where its bits sit in the packed words (`slots` says the same, in a
+    /// form too wide for the inner loops of packing and unpacking).
+    fields: Vec<Field>,
+}
+
+/// Where a slot's value sits in the packed words: `lo + (words[word] >> shift) & mask`
+/// (mask 0 for a cell of one value).
+#[derive(Clone, Copy, Debug)]
+struct Field {
+    lo: i64,
+    mask: u64,
+    word: u32,
+    shift: u32,
+}
+
+impl Field {
+    fn of(s: &Slot) -> Field {
+        let mask = match s.bits {
+            0 => 0,
+            64 => u64::MAX,
+            b => (1u64 << b) - 1,
+        };
+        Field {
+            lo: s.lo,
+            mask,
+            word: if s.bits == 0 { 0 } else { s.word as u32 },
+            shift: if s.bits == 0 { 0 } else { s.shift },
+        }
+    }
 }
 
 impl<'m> Instance<'m> {
@@ -96,6 +125,7 @@ impl<'m> Instance<'m> {
             slots: Vec::new(),
             words: 0,
             bits: 0,
+            fields: Vec::new(),
         };
         let (mut word, mut shift) = (0usize, 0u32);
         for (vid, v) in model.vars.iter().enumerate() {
@@ -156,6 +186,7 @@ impl<'m> Instance<'m> {
             .map(|s| s.word + 1)
             .max()
             .unwrap_or(1);
+        inst.fields = inst.slots.iter().map(Field::of).collect();
         inst
     }
 
@@ -242,41 +273,24 @@ impl<'m> Instance<'m> {
     /// Pack an unpacked state into words (`out.len() == self.words`).
     pub fn pack(&self, st: &[i64], out: &mut [u64]) {
         out.iter_mut().for_each(|w| *w = 0);
-        for (s, v) in self.slots.iter().zip(st) {
-            if s.bits > 0 {
-                out[s.word] |= ((v - s.lo) as u64) << s.shift;
-            }
+        for (f, v) in self.fields.iter().zip(st) {
+            out[f.word as usize] |= ((v - f.lo) as u64 & f.mask) << f.shift;
         }
     }
 
     /// Overwrite one cell of a packed state.
     #[inline]
     pub fn patch(&self, words: &mut [u64], slot: usize, v: i64) {
-        let s = &self.slots[slot];
-        if s.bits == 0 {
-            return;
-        }
-        let mask = if s.bits == 64 {
-            u64::MAX
-        } else {
-            ((1u64 << s.bits) - 1) << s.shift
-        };
-        words[s.word] = (words[s.word] & !mask) | (((v - s.lo) as u64) << s.shift);
+        let f = &self.fields[slot];
+        let w = &mut words[f.word as usize];
+        *w = (*w & !(f.mask << f.shift)) | (((v - f.lo) as u64 & f.mask) << f.shift);
     }
 
     /// Unpack words into a state (`out.len() == self.slots.len()`).
+    #[inline]
     pub fn unpack(&self, words: &[u64], out: &mut [i64]) {
-        for (s, o) in self.slots.iter().zip(out.iter_mut()) {
-            if s.bits == 0 {
-                *o = s.lo;
-                continue;
-            }
-            let mask = if s.bits == 64 {
-                u64::MAX
-            } else {
-                (1u64 << s.bits) - 1
-            };
-            *o = s.lo + ((words[s.word] >> s.shift) & mask) as i64;
+        for (f, o) in self.fields.iter().zip(out.iter_mut()) {
+            *o = f.lo + ((words[f.word as usize] >> f.shift) & f.mask) as i64;
         }
     }
 

@@ -204,6 +204,12 @@ pub(super) struct Meta {
     seq: u32,
 }
 
+/// The state being expanded and the transition instance fired.
+struct From {
+    node: usize,
+    k: u32,
+}
+
 /// The successors sent to one owner: metadata, and per successor `Ctx::stride` words
 /// (the real packed state, then the key or the signature).
 #[derive(Default)]
@@ -263,6 +269,40 @@ impl Outbox {
             .sum::<usize>()
             + self.new_at.capacity() * 8
             + self.fresh.memory_bytes()
+    }
+
+    /// Send choice `c` of `from`'s firing, packed as `words`, with its key, the key's
+    /// hash and its signature (`Ctx::hashes`), to the owner of its partition.
+    #[inline]
+    fn send(
+        &mut self,
+        ctx: &Ctx,
+        owner: &[usize; PARTS],
+        from: &From,
+        c: usize,
+        words: &[u64],
+        (key, hash, sig): (&[u64], u64, u64),
+    ) {
+        let m = &mut self.to[owner[part_of(hash)]];
+        m.meta.push(Meta {
+            hash,
+            parent: from.node as u32,
+            k: from.k,
+            c: c as u32,
+            seq: self.total as u32,
+        });
+        // Word by word: for a few words a `memcpy` call costs more.
+        for &x in words {
+            m.words.push(x);
+        }
+        if ctx.sends_key() {
+            for &x in key {
+                m.words.push(x);
+            }
+        } else if !ctx.kind.exact() {
+            m.words.push(sig);
+        }
+        self.total += 1;
     }
 
     /// Record what firing compiled transition `k` from state `node` (at `depth`) gave;
@@ -354,9 +394,8 @@ pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &
     out.clear();
     let (inst, compiled) = (ctx.inst, ctx.compiled);
     let w = inst.words;
-    let send_key = ctx.sends_key();
-    let lossy = !ctx.kind.exact();
     let owners = blk.sources();
+    let direct = ctx.rank.is_none() && !ctx.keyed();
     // The owner of each partition (no division per successor).
     let owner: [usize; PARTS] = std::array::from_fn(|p| owner_of(p, owners));
     let Work {
@@ -379,53 +418,54 @@ pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &
             old.copy_from_slice(st);
         }
         for &k in candidates.iter() {
-            let out_k = compiled.fire(k as usize, st, scratch, &mut |c, next, writes| {
-                let next: &[i64] = match &ctx.rank {
-                    Some(r) => {
-                        let ct = &compiled.trans[k as usize];
-                        if c == 0
-                            && r.checks(ct.trans)
-                            && out.rank.is_none()
-                            && let Err(e) = r.check(inst, old, ct.trans, &ct.params)
-                        {
-                            out.rank = Some(e);
+            let from = From { node, k };
+            let out_k = if direct {
+                // No key but the packed successor, and no ranks: the writes patched
+                // into a copy of the packed state are the whole successor.
+                compiled.fire_writes(k as usize, st, scratch, &mut |c, writes| {
+                    words.copy_from_slice(cur);
+                    for &(slot, v) in writes {
+                        inst.patch(words, slot, v);
+                    }
+                    let sig = if ctx.kind.exact() { 0 } else { sig_hash(words) };
+                    out.send(
+                        ctx,
+                        &owner,
+                        &from,
+                        c,
+                        words,
+                        (words, hash_words(words), sig),
+                    );
+                })
+            } else {
+                compiled.fire(k as usize, st, scratch, &mut |c, next, writes| {
+                    let next: &[i64] = match &ctx.rank {
+                        Some(r) => {
+                            let ct = &compiled.trans[k as usize];
+                            if c == 0
+                                && r.checks(ct.trans)
+                                && out.rank.is_none()
+                                && let Err(e) = r.check(inst, old, ct.trans, &ct.params)
+                            {
+                                out.rank = Some(e);
+                            }
+                            ranked.copy_from_slice(next);
+                            r.normalize(ranked, rank_buf);
+                            inst.pack(ranked, words);
+                            ranked
                         }
-                        ranked.copy_from_slice(next);
-                        r.normalize(ranked, rank_buf);
-                        inst.pack(ranked, words);
-                        ranked
-                    }
-                    None => {
-                        words.copy_from_slice(cur);
-                        for &(slot, v) in writes {
-                            inst.patch(words, slot, v);
+                        None => {
+                            words.copy_from_slice(cur);
+                            for &(slot, v) in writes {
+                                inst.patch(words, slot, v);
+                            }
+                            next
                         }
-                        next
-                    }
-                };
-                let (key, hash, sig) = ctx.hashes(next, words, keys);
-                let p = part_of(hash);
-                let m = &mut out.to[owner[p]];
-                m.meta.push(Meta {
-                    hash,
-                    parent: node as u32,
-                    k,
-                    c: c as u32,
-                    seq: out.total as u32,
-                });
-                // Word by word: for a few words a `memcpy` call costs more.
-                for &x in words.iter() {
-                    m.words.push(x);
-                }
-                if send_key {
-                    for &x in key {
-                        m.words.push(x);
-                    }
-                } else if lossy {
-                    m.words.push(sig);
-                }
-                out.total += 1;
-            });
+                    };
+                    let hashed = ctx.hashes(next, words, keys);
+                    out.send(ctx, &owner, &from, c, words, hashed);
+                })
+            };
             enabled += out.outcome(out_k, k as usize, blk.depth, node);
         }
         if enabled == 0 && ctx.deadlock && out.deadlock.is_none() {

@@ -19,6 +19,9 @@ pub enum C {
     /// guards: one node instead of three).
     CmpSC(CmpOp, u32, i64),
     CmpSS(CmpOp, u32, u32),
+    /// `st[slot] + k` (an overflow is a range error, as in `Arith`): the commonest
+    /// update of a counter.
+    SlotAdd(u32, i64),
     /// A cell of a one-dimensional array indexed by a slot: `st[base + st[slot] - lo]`,
     /// a range error unless `st[slot] - lo < size`.
     Dyn1 {
@@ -89,6 +92,13 @@ impl DynCell {
 
     #[inline]
     pub(super) fn slot(&self, st: &[i64]) -> Result<usize, Fault> {
+        if let [(C::Slot(slot), lo, size, 1)] = self.idx[..] {
+            let off = st[slot as usize].wrapping_sub(lo);
+            if off < 0 || off as usize >= size {
+                return Err(Fault);
+            }
+            return Ok(self.base + off as usize);
+        }
         let mut s = self.base;
         for (c, lo, size, stride) in &self.idx {
             let v = c.eval(st)?;
@@ -113,6 +123,7 @@ impl C {
             C::SlotNe(s, v) => (st[*s as usize] != *v) as i64,
             C::CmpSC(op, a, v) => op.apply(st[*a as usize], *v) as i64,
             C::CmpSS(op, a, b) => op.apply(st[*a as usize], st[*b as usize]) as i64,
+            C::SlotAdd(s, k) => st[*s as usize].checked_add(*k).ok_or(Fault)?,
             C::Dyn1 {
                 base,
                 slot,
@@ -215,7 +226,12 @@ pub fn compile(inst: &Instance, env: &mut [i64], e: &Expr) -> C {
                 };
                 return r.map(C::Const).unwrap_or(C::Fail);
             }
-            C::Arith(*op, Box::new(a), Box::new(b))
+            match (op, &a, &b) {
+                (ArithOp::Add, C::Slot(s), C::Const(k))
+                | (ArithOp::Add, C::Const(k), C::Slot(s)) => C::SlotAdd(*s, *k),
+                (ArithOp::Sub, C::Slot(s), C::Const(k)) if *k != i64::MIN => C::SlotAdd(*s, -k),
+                _ => C::Arith(*op, Box::new(a), Box::new(b)),
+            }
         }
         Expr::Cmp(op, a, b) => {
             let (a, b) = (compile(inst, env, a), compile(inst, env, b));
@@ -360,6 +376,12 @@ fn junction(xs: Vec<C>, and_: bool) -> C {
 fn is_bool_valued(c: &C) -> bool {
     !matches!(
         c,
-        C::Slot(_) | C::Dyn(_) | C::Dyn1 { .. } | C::Arith(..) | C::Ite(_) | C::Const(_)
+        C::Slot(_)
+            | C::SlotAdd(..)
+            | C::Dyn(_)
+            | C::Dyn1 { .. }
+            | C::Arith(..)
+            | C::Ite(_)
+            | C::Const(_)
     )
 }

@@ -11,9 +11,11 @@
 //! a `cell = const` test), and firing one.
 
 mod expr;
+mod jump;
 mod trans;
 
 pub use expr::{C, DynCell, compile};
+pub use jump::Jumps;
 pub use trans::{CTrans, Op, Target};
 
 use super::eval::transition_instances;
@@ -39,7 +41,7 @@ pub struct CProp {
 #[derive(Clone, Debug)]
 struct TupleTest {
     pre: Vec<(u32, i64, bool)>,
-    rest: C,
+    rest: Jumps,
     /// The next tuple whose first test differs from this one's.
     skip: usize,
 }
@@ -50,7 +52,14 @@ impl CProp {
             .into_iter()
             .map(|(tuple, c)| {
                 let (pre, rest) = trans::split_prefix(c);
-                (tuple, TupleTest { pre, rest, skip: 0 })
+                (
+                    tuple,
+                    TupleTest {
+                        pre,
+                        rest: Jumps::new(&rest),
+                        skip: 0,
+                    },
+                )
             })
             .unzip();
         for k in (0..tests.len()).rev() {
@@ -75,7 +84,7 @@ impl CProp {
                 k = t.skip;
                 continue;
             }
-            if t.pre.iter().skip(1).all(holds) && t.rest.eval(st)? != 0 {
+            if t.pre.iter().skip(1).all(holds) && t.rest.holds(st)? {
                 return Ok(Some(k));
             }
             k += 1;
@@ -168,6 +177,9 @@ impl Dispatch {
 /// Receives `(choice index, successor state, cells written)` from `Compiled::fire`.
 pub type SuccessorFn<'a> = dyn FnMut(usize, &[i64], &[(usize, i64)]) + 'a;
 
+/// Receives `(choice index, cells written)` from `Compiled::fire_writes`.
+pub type WritesFn<'a> = dyn FnMut(usize, &[(usize, i64)]) + 'a;
+
 /// What firing a compiled transition instance did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -244,15 +256,38 @@ impl Compiled {
     /// cells that differ from `st` (possibly with unchanged values). The successor is
     /// built in place in `st`, which is restored before returning.
     pub fn fire(&self, k: usize, st: &mut [i64], sc: &mut Scratch, f: &mut SuccessorFn) -> Outcome {
+        match self.stage(k, st, sc) {
+            Ok(det) => Outcome::Enabled(sc.successors(st, det, f)),
+            Err(o) => o,
+        }
+    }
+
+    /// `fire`, giving each successor only as the writes that make it from `st`, which
+    /// is left as it is: for callers that patch a packed copy of `st` and need no
+    /// unpacked successor.
+    pub fn fire_writes(&self, k: usize, st: &[i64], sc: &mut Scratch, f: &mut WritesFn) -> Outcome {
+        match self.stage(k, st, sc) {
+            Ok(_) if sc.nondet.is_empty() => {
+                f(0, &sc.writes);
+                Outcome::Enabled(1)
+            }
+            Ok(det) => Outcome::Enabled(sc.choices(det, |c, w| f(c, w))),
+            Err(o) => o,
+        }
+    }
+
+    /// The guard of instance `k`, then its writes staged in `sc` (the deterministic
+    /// ones first, then one per nondeterministic update with its first value); returns
+    /// the number of deterministic writes, or the outcome when there is no successor.
+    #[inline]
+    fn stage(&self, k: usize, st: &[i64], sc: &mut Scratch) -> Result<usize, Outcome> {
         let t = &self.trans[k];
         match t.enabled(st) {
-            Err(Fault) => return Outcome::Fault,
-            Ok(false) => return Outcome::Disabled,
+            Err(Fault) => return Err(Outcome::Fault),
+            Ok(false) => return Err(Outcome::Disabled),
             Ok(true) => {}
         }
-        if let Err(o) = t.stage(st, sc) {
-            return o;
-        }
+        t.stage(st, sc)?;
         let det = sc.writes.len();
         for (slot, options) in &sc.nondet {
             sc.writes.push((*slot, options[0]));
@@ -260,10 +295,10 @@ impl Compiled {
         if t.may_conflict {
             let w = &sc.writes;
             if (1..w.len()).any(|i| w[..i].iter().any(|x| x.0 == w[i].0)) {
-                return Outcome::Fault;
+                return Err(Outcome::Fault);
             }
         }
-        Outcome::Enabled(sc.successors(st, det, f))
+        Ok(det)
     }
 
     /// Every successor of `st`, in the order of the reference interpreter
@@ -287,16 +322,30 @@ impl Scratch {
         for &(s, v) in &self.writes[..det] {
             st[s] = v;
         }
+        let count = self.choices(det, |c, w| {
+            for &(s, v) in &w[det..] {
+                st[s] = v;
+            }
+            f(c, st, w)
+        });
+        for (&(s, _), &old) in self.writes.iter().zip(&self.saved) {
+            st[s] = old;
+        }
+        count
+    }
+
+    /// Call `f(index, writes)` on every combination of the nondeterministic choices
+    /// (the writes from `det` on), the last fastest; returns their number.
+    #[inline]
+    fn choices(&mut self, det: usize, mut f: impl FnMut(usize, &[(usize, i64)])) -> usize {
         self.choice.clear();
         self.choice.resize(self.nondet.len(), 0);
         let mut count = 0;
         loop {
-            for (k, (slot, options)) in self.nondet.iter().enumerate() {
-                let v = options[self.choice[k]];
-                st[*slot] = v;
-                self.writes[det + k].1 = v;
+            for (k, (_, options)) in self.nondet.iter().enumerate() {
+                self.writes[det + k].1 = options[self.choice[k]];
             }
-            f(count, st, &self.writes);
+            f(count, &self.writes);
             count += 1;
             let mut k = self.nondet.len();
             let more = loop {
@@ -311,12 +360,8 @@ impl Scratch {
                 self.choice[k] = 0;
             };
             if !more {
-                break;
+                return count;
             }
         }
-        for (&(s, _), &old) in self.writes.iter().zip(&self.saved) {
-            st[s] = old;
-        }
-        count
     }
 }

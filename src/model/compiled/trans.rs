@@ -2,6 +2,7 @@
 //! for dispatch) and the updates as a list of writes, in update order.
 
 use super::expr::{C, DynCell, cell, compile, dyn_cell};
+use super::jump::Jumps;
 use super::{Fault, Outcome, Scratch};
 use crate::model::instance::Instance;
 use crate::model::ir::*;
@@ -41,7 +42,7 @@ pub struct CTrans {
     /// `st[slot] == value` (or `!=` when not `equal`); checked first, in order.
     pub pre: Vec<(u32, i64, bool)>,
     /// The rest of the guard.
-    pub guard: C,
+    pub guard: Jumps,
     pub ops: Vec<Op>,
     /// Whether two updates may write one cell (run-time indices, or a nondeterministic
     /// update beside a write of the same global).
@@ -57,7 +58,7 @@ impl CTrans {
                 return Ok(false);
             }
         }
-        Ok(self.guard.eval(st)? != 0)
+        self.guard.holds(st)
     }
 
     /// Evaluate the updates on `st` into `sc.writes` (the deterministic ones) and
@@ -77,7 +78,11 @@ impl CTrans {
                     int,
                 } => {
                     let slot = target.slot(st)?;
-                    let v = value.eval(st).map_err(|_| Outcome::Fault)?;
+                    let v = match value {
+                        C::Const(v) => *v,
+                        C::Slot(s) => st[*s as usize],
+                        c => c.eval(st).map_err(|_| Outcome::Fault)?,
+                    };
                     if v < *lo || v > *hi {
                         return Err(if *int {
                             Outcome::IntBound
@@ -138,7 +143,7 @@ pub(super) fn compile_trans(inst: &Instance, t: usize, params: Vec<i64>) -> CTra
         trans: t,
         params,
         pre,
-        guard,
+        guard: Jumps::new(&guard),
         ops,
         may_conflict,
     }
