@@ -82,6 +82,8 @@ mod live_rank;
 mod live_sat;
 #[path = "model.rs"]
 mod model;
+#[path = "order.rs"]
+mod order;
 #[path = "parallel_search.rs"]
 mod parallel_search;
 #[path = "partial_symmetry.rs"]

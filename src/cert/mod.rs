@@ -58,7 +58,9 @@
 //! whose updates cannot fail; the constants and equivalent cells hold in every
 //! reachable state) and checks the lemmas and claims on the reduced model.
 //! `abstraction ints` says that it is about the model's over-approximation over the
-//! classes of its ints (`model::ints::abstracted`, after `assume`), built again from the model.
+//! classes of its ints (`model::ints::abstracted`, after `assume`), built again from the model;
+//! `abstraction order` that it is about the over-approximation over the order of the ints
+//! (`model::ints::order`), whose `order_lost_*` properties it must prove.
 //!
 //! A lemma may also be a binary decision diagram (the BDD engine's invariants, whose
 //! sets have no short formula): `lemma sizes 3..3: bdd R` says that no reachable state
@@ -109,6 +111,9 @@ pub struct Certificate {
     /// `abstraction ints`: the invariant is of the model's over-approximation over the
     /// classes of its ints (`model::ints::abstracted`), built again by `certify`.
     pub abstraction: bool,
+    /// `abstraction order` (with `abstraction`): the over-approximation is the one over
+    /// the order of the ints (`model::ints::order`).
+    pub order: bool,
     /// What the lemmas are evidence of: each kind has its own checker.
     pub evidence: Evidence,
 }
@@ -447,7 +452,9 @@ impl Certificate {
         if let Some(r) = &self.reduced {
             out.push_str(&format!("reduced {}\n", r.text()));
         }
-        if self.abstraction {
+        if self.abstraction && self.order {
+            out.push_str("abstraction order\n");
+        } else if self.abstraction {
             out.push_str("abstraction ints\n");
         }
         if let Some(l) = self.liveness_text() {

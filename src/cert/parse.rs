@@ -133,10 +133,11 @@ fn parse_line(
         }
         "reduced" => c.reduced = Some(Reduced::parse(rest)?),
         "abstraction" => {
-            if rest != "ints" {
-                return Err("expected `abstraction ints`".into());
+            if rest != "ints" && rest != "order" {
+                return Err("expected `abstraction ints` or `abstraction order`".into());
             }
             c.abstraction = true;
+            c.order = rest == "order";
         }
         "every" => c.every = Some(parse_cutoff(rest)?),
         _ => {

@@ -61,6 +61,7 @@ fn round_trip() {
         klive: None,
         assume: Vec::new(),
         abstraction: false,
+        order: false,
         reduced: None,
     };
     let t = c.to_text();

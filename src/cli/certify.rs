@@ -159,7 +159,13 @@ fn certify_one(
     // One about the over-approximation over the classes of the ints (`abstraction
     // ints` line) is checked against it, built again here.
     let base = if cert.abstraction {
-        match crate::portfolio::every::abstracted(&base) {
+        let built = if cert.order {
+            crate::model::ints::order::ordered(&base)
+                .and_then(|m| crate::lang::read_back(&m, "the model over the order of its ints"))
+        } else {
+            crate::portfolio::every::abstracted(&base)
+        };
+        match built {
             Ok(m) => m,
             Err(e) => {
                 return Err(usage(&format!(

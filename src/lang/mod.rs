@@ -100,6 +100,7 @@ pub fn read_back(m: &Model, what: &str) -> Result<Model, String> {
     }
     back.assumed = m.assumed.clone();
     back.abs_ints = m.abs_ints.clone();
+    back.ord_ints = m.ord_ints.clone();
     Ok(back)
 }
 

@@ -551,6 +551,8 @@ pub struct Model {
     /// Set on the over-approximation of a model whose ints step (`model::ints::abstracted`):
     /// it proves, never refutes, the model's properties.
     pub abs_ints: Option<super::ints::abstracted::AbsInts>,
+    /// Set on the over-approximation over the order of the ints (`model::ints::order`).
+    pub ord_ints: Option<super::ints::order::OrdInts>,
     /// The `invariant`s this model assumes (`model::assume`: the model as written
     /// restricted to the states satisfying them); empty for the model as written.
     pub assumed: Vec<String>,

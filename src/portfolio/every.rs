@@ -256,7 +256,7 @@ pub fn abstraction(model: &Model) -> Option<Model> {
     if model.int_window.is_none() || cutoff::fragment(model).is_ok() {
         return None;
     }
-    abstracted(model)
+    abstracted_any(model)
         .ok()
         .filter(|a| cutoff::fragment(a).is_ok())
 }
@@ -268,6 +268,19 @@ pub fn abstracted(model: &Model) -> Result<Model, String> {
         &crate::model::ints::abstracted::abstracted(model)?,
         "the model over the classes of its ints",
     )
+}
+
+/// The over-approximation of `model`'s ints: over their classes when they are only
+/// compared with literals, otherwise over their order (`model::ints::order`, a
+/// certificate saying `abstraction order`), read back.
+pub fn abstracted_any(model: &Model) -> Result<Model, String> {
+    abstracted(model).or_else(|e| {
+        crate::lang::read_back(
+            &crate::model::ints::order::ordered(model)
+                .map_err(|o| format!("{e}; nor over their order: {o}"))?,
+            "the model over the order of its ints",
+        )
+    })
 }
 
 /// Whether the every-n argument applies to `model`: it lies in the fragment of the
@@ -287,6 +300,57 @@ pub fn prove_each(
     symmetry: bool,
     ctl: &Control,
 ) -> Result<Vec<PropEvery>, String> {
+    let first = prove_each_as_is(model, props, solver, symmetry, ctl)?;
+    if first.iter().all(|p| p.answer.holds()) || !symmetry || ctl.sat_stop().now() {
+        return Ok(first);
+    }
+    // Ints in the fragment over their window that grow past it (tickets): the
+    // properties not proved are tried again over the order of the ints.
+    let Some(abs) = order_fallback(model) else {
+        return Ok(first);
+    };
+    let todo: Vec<usize> = props
+        .iter()
+        .zip(&first)
+        .filter(|(_, a)| !a.answer.holds())
+        .map(|(&p, _)| p)
+        .collect();
+    let mut again = prove_ordered(&abs, &todo, solver, ctl)?.into_iter();
+    Ok(first
+        .into_iter()
+        .map(|a| {
+            if a.answer.holds() {
+                return a;
+            }
+            match again.next() {
+                Some(b) if b.answer.holds() => b,
+                _ => a,
+            }
+        })
+        .collect())
+}
+
+/// The over-approximation over the order of the ints of a model whose ints are in the
+/// fragment over their window (`model::ints::order`), when it is in the fragment.
+fn order_fallback(model: &Model) -> Option<Model> {
+    if model.int_window.is_none() || cutoff::fragment(model).is_err() {
+        return None;
+    }
+    let m = crate::model::ints::order::ordered(model).ok()?;
+    crate::lang::read_back(&m, "the model over the order of its ints")
+        .ok()
+        .filter(|a| cutoff::fragment(a).is_ok())
+}
+
+/// `prove_each` on the model as it is (or its over-approximation when it is outside
+/// the fragment only by its ints).
+fn prove_each_as_is(
+    model: &Model,
+    props: &[usize],
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &Control,
+) -> Result<Vec<PropEvery>, String> {
     let start = Instant::now();
     if props.is_empty() {
         return Ok(Vec::new());
@@ -294,7 +358,10 @@ pub fn prove_each(
     // Ints that step: the argument is made on their over-approximation (which keeps
     // the properties in order).
     if symmetry && let Some(abs) = abstraction(model) {
-        return prove_each(&abs, props, solver, symmetry, ctl);
+        if abs.ord_ints.is_some() {
+            return prove_ordered(&abs, props, solver, ctl);
+        }
+        return prove_each_as_is(&abs, props, solver, symmetry, ctl);
     }
     let guessed = if ic3_known(model, props, solver) {
         None
@@ -317,6 +384,39 @@ pub fn prove_each(
         } else {
             prove_with(model, &[p], solver, symmetry, ctl, guessed.as_deref())?
         };
+        out.push(PropEvery {
+            prop: PropId::Unsafe(p),
+            answer,
+        });
+    }
+    Ok(out)
+}
+
+/// `prove_each` on the over-approximation over the order of the ints: every
+/// `order_lost_*` property is proved with the properties asked (without them the
+/// abstract model need not simulate the model), all together, then each asked
+/// property with them.
+fn prove_ordered(
+    abs: &Model,
+    props: &[usize],
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<Vec<PropEvery>, String> {
+    let lost: Vec<usize> = abs
+        .ord_ints
+        .iter()
+        .flat_map(|o| o.lost.iter())
+        .filter_map(|n| abs.unsafe_by_name(n))
+        .collect();
+    let with = |ps: &[usize]| -> Vec<usize> { ps.iter().chain(&lost).copied().collect() };
+    let guessed = guesses(abs, true, solver, ctl)?;
+    let together = prove_with(abs, &with(props), solver, true, ctl, guessed.as_deref())?;
+    if matches!(together, EveryN::Proved { .. }) || props.len() == 1 {
+        return Ok(EveryAnswers::same(props, together).props);
+    }
+    let mut out = Vec::new();
+    for &p in props {
+        let answer = prove_with(abs, &with(&[p]), solver, true, ctl, guessed.as_deref())?;
         out.push(PropEvery {
             prop: PropId::Unsafe(p),
             answer,
@@ -516,6 +616,12 @@ fn refutation(model: &Model, c: &crate::ic3::Cex, n0: usize) -> String {
         }
         _ => "a property".into(),
     };
+    if model.ord_ints.is_some() {
+        return format!(
+            "{what} violated over the order of the ints at size {} (found by IC3 on the aggregate 1..{n0}; the order over-approximates the ints, so this may be no run of the model)",
+            c.width
+        );
+    }
     match &model.abs_ints {
         Some(_) => format!(
             "{what} violated over the classes of the ints at size {} (found by IC3 on the aggregate 1..{n0}; the classes over-approximate the ints, so this may be no run of the model)",
@@ -574,7 +680,10 @@ fn attempt(
     let frag = &cutoff::fragment(model).map_err(|o| o.text(model))?;
     let engine = match &model.abs_ints {
         Some(a) => format!("{engine}, over an abstraction: {}", a.summary()),
-        None => engine,
+        None => match &model.ord_ints {
+            Some(o) => format!("{engine}, over an abstraction: {}", o.summary()),
+            None => engine,
+        },
     };
     let general = without_standins(model, general);
     let procs: Vec<usize> = general.iter().map(|l| l.procs).collect();
@@ -621,7 +730,8 @@ fn attempt(
         // Ints are in the fragment only checked over their window (`int_bound`).
         ints: model.int_window.as_ref().map(|w| (w.lo, w.hi)),
         assume: model.assumed.clone(),
-        abstraction: model.abs_ints.is_some(),
+        abstraction: model.abs_ints.is_some() || model.ord_ints.is_some(),
+        order: model.ord_ints.is_some(),
         ..Certificate::default()
     };
     let check = check_every(model, &cert, solver, &ctl.sat_stop())?;

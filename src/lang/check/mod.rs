@@ -204,6 +204,7 @@ pub fn check(file: &ast::File, source: Source, opts: &LoadOptions) -> Result<Mod
         int_window: None,
         lit_ints: None,
         abs_ints: None,
+        ord_ints: None,
         assumed: Vec::new(),
         warnings,
         source,

@@ -58,7 +58,7 @@ impl AbsInts {
 
 /// The constructor naming a class in the abstract model's text: `Int_3`, `Int_m1`
 /// (−1), `Int_lt_0`, `Int_gt_5`, `Int_0_to_3` (strictly between), `Int_any`.
-fn ctor(v: LitVal) -> String {
+pub(super) fn ctor(v: LitVal) -> String {
     let num = |k: i64| {
         if k < 0 {
             format!("m{}", -(k as i128))

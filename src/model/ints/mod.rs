@@ -18,6 +18,7 @@
 pub mod abstracted;
 pub mod classes;
 pub mod literal;
+pub mod order;
 pub mod ranked;
 pub mod window;
 

@@ -87,6 +87,27 @@ pub fn check_every(
             "a claim for every size needs an inductive invariant (`induction 1`)".into(),
         ));
     }
+    // Over the order of the ints, the abstract model simulates the model only while
+    // no relation is lost: the certificate must prove that at every size it claims.
+    if let Some(o) = &model.ord_ints {
+        let all: Vec<usize> = (1..=cert.sizes.1).collect();
+        if let Some(l) = o.lost.iter().find(|l| {
+            !cert
+                .proves
+                .iter()
+                .any(|(n, s)| n == *l && all.iter().all(|k| s.contains(k)))
+        }) {
+            return Ok(refuse(format!(
+                "the model is over the order of its ints, and the certificate does not claim `{l}` at every size 1..{}",
+                cert.sizes.1
+            )));
+        }
+        if !cert.order {
+            return Ok(refuse(
+                "the model is over the order of its ints, and the certificate does not say `abstraction order`".into(),
+            ));
+        }
+    }
     let (m, props, counts) = with_lemmas(model, cert)?;
     // The lemmas may compare their processes by order (the model then is, or becomes,
     // ordered-symmetric), nothing else that breaks symmetry.

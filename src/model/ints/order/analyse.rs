@@ -1,0 +1,285 @@
+//! Which models the order abstraction reads (`model::ints::order`), decided from the
+//! text: every int is a global or an array over processes fixed by `init` to a
+//! literal, compared only with another int or a literal, and stored only as a
+//! literal, a copy or a step `X + k` (k ≥ 1 a literal, or an int constant that the
+//! transition's guard says is positive and that is otherwise only compared with
+//! literals). Also which pairs of ints get a relation cell: those compared, closed
+//! under the copies and steps that store into one side.
+
+use super::*;
+
+/// One side of an int comparison.
+enum Side {
+    Lit(i64),
+    Cell(VarId),
+    Amount,
+}
+
+impl<'m> Ord<'m> {
+    /// The analysis of `m`, or why its ints are not read over their order.
+    pub(super) fn analyse(m: &'m Model) -> Result<(Ord<'m>, Vec<(VarId, i64)>), String> {
+        if m.int_window.is_none() {
+            return err("the model has no ints over a window".into());
+        }
+        let mut o = Ord {
+            m,
+            ints: Vec::new(),
+            amounts: Vec::new(),
+            values: Vec::new(),
+            pairs: Vec::new(),
+            rel_var: Vec::new(),
+            rel_ty: Ty::Bool,
+            int_ty: Ty::Bool,
+        };
+        for (v, var) in m.vars.iter().enumerate() {
+            if !m.is_int_var(v) {
+                continue;
+            }
+            if !var.dims.iter().all(|&d| d == Ty::Proc) {
+                return err(format!(
+                    "the int array `{}` is indexed by a type other than processes",
+                    var.name
+                ));
+            }
+            match var.kind {
+                VarKind::Const => o.amounts.push(v),
+                _ => o.ints.push(v),
+            }
+        }
+        if o.ints.is_empty() {
+            return err("no int variable".into());
+        }
+        if !m.ltls.is_empty() {
+            return err("`ltl` blocks (the order abstraction is for safety)".into());
+        }
+        let mut lits = Vec::new();
+        let mut pairs = Vec::new();
+        for t in &m.transitions {
+            o.formula(&t.guard, &mut lits, &mut pairs)
+                .map_err(|e| format!("{e} in the guard of `{}`", t.name))?;
+            let mut seen = Vec::new();
+            for u in &t.updates {
+                for ix in &u.index {
+                    if let Index::Term(x) = ix {
+                        o.formula(x, &mut lits, &mut pairs)?;
+                    }
+                }
+                if !o.ints.contains(&u.var) {
+                    match &u.value {
+                        UpdValue::Term(e) => o.formula(e, &mut lits, &mut pairs),
+                        UpdValue::Any { cond, .. } => o.formula(cond, &mut lits, &mut pairs),
+                        UpdValue::Nondet => Ok(()),
+                    }
+                    .map_err(|e| format!("{e} in transition `{}`", t.name))?;
+                    continue;
+                }
+                if seen.contains(&u.var) {
+                    return err(format!("two updates of one int in transition `{}`", t.name));
+                }
+                seen.push(u.var);
+                let UpdValue::Term(e) = &u.value else {
+                    return err(format!(
+                        "a nondeterministic int store in transition `{}`",
+                        t.name
+                    ));
+                };
+                let tree = o
+                    .tree(e)
+                    .map_err(|e| format!("{e} in transition `{}`", t.name))?;
+                o.leaves(&tree, &mut lits, &mut pairs, t)?;
+            }
+        }
+        let mut start = Vec::new();
+        for init in &m.inits {
+            o.formula(&init.body, &mut lits, &mut pairs)
+                .map_err(|e| format!("{e} in `init`"))?;
+            o.fixed(&init.body, &mut start);
+        }
+        for u in &m.unsafes {
+            o.formula(&u.body, &mut lits, &mut pairs)
+                .map_err(|e| format!("{e} in `{}`", u.name))?;
+        }
+        for &v in &o.ints {
+            match start.iter().find(|(w, _)| *w == v) {
+                Some(&(_, k)) => lits.push(k),
+                None => {
+                    return err(format!(
+                        "`init` does not fix the int `{}` to a literal",
+                        m.vars[v].name
+                    ));
+                }
+            }
+        }
+        lits.sort_unstable();
+        lits.dedup();
+        o.values = classes(&lits);
+        o.pairs = o.closure(pairs);
+        Ok((o, start))
+    }
+
+    /// Check a formula: its int terms only in comparisons of two cells, or of a cell
+    /// or an amount with a literal; collect the literals and the compared pairs.
+    fn formula(
+        &self,
+        e: &Expr,
+        lits: &mut Vec<i64>,
+        pairs: &mut Vec<(VarId, VarId)>,
+    ) -> Result<(), String> {
+        match e {
+            Expr::Cmp(_, a, b) if self.int_term(a) || self.int_term(b) => {
+                let (sa, sb) = (self.side(a)?, self.side(b)?);
+                for x in [a, b] {
+                    if let Expr::Read(_, ix) = &**x {
+                        for i in ix {
+                            self.formula(i, lits, pairs)?;
+                        }
+                    }
+                }
+                match (sa, sb) {
+                    (Side::Cell(v), Side::Cell(w)) => pairs.push((v.min(w), v.max(w))),
+                    (Side::Cell(_) | Side::Amount, Side::Lit(k))
+                    | (Side::Lit(k), Side::Cell(_) | Side::Amount) => lits.push(k),
+                    _ => return err(
+                        "an int comparison other than of two int cells, or of an int and a literal"
+                            .into(),
+                    ),
+                }
+                Ok(())
+            }
+            Expr::Read(v, _) if self.is_int(*v) => err(format!(
+                "the int `{}` read outside a comparison",
+                self.m.vars[*v].name
+            )),
+            Expr::Arith(..) => err("arithmetic outside a stored step".into()),
+            _ => e.try_for_each_child(|x| self.formula(x, lits, pairs)),
+        }
+    }
+
+    fn side(&self, e: &Expr) -> Result<Side, String> {
+        if let Some(k) = self.lit(e) {
+            return Ok(Side::Lit(k));
+        }
+        match e {
+            Expr::Read(v, _) if self.ints.contains(v) => Ok(Side::Cell(*v)),
+            Expr::Read(v, ix) if ix.is_empty() && self.amounts.contains(v) => Ok(Side::Amount),
+            _ => err("an int term in a comparison other than a cell or a literal".into()),
+        }
+    }
+
+    /// Check the leaves of a stored value and collect their literals and conditions.
+    fn leaves(
+        &self,
+        t: &Tree,
+        lits: &mut Vec<i64>,
+        pairs: &mut Vec<(VarId, VarId)>,
+        tr: &Transition,
+    ) -> Result<(), String> {
+        match t {
+            Tree::Ite(c, a, b) => {
+                self.formula(c, lits, pairs)?;
+                self.leaves(a, lits, pairs, tr)?;
+                self.leaves(b, lits, pairs, tr)
+            }
+            Tree::Leaf(Leaf::Lit(k)) => {
+                lits.push(*k);
+                Ok(())
+            }
+            Tree::Leaf(Leaf::Cell(_, ix) | Leaf::Inc(_, ix, _)) => {
+                for i in ix {
+                    self.formula(i, lits, pairs)?;
+                }
+                if let Tree::Leaf(Leaf::Inc(_, _, Amount::C(c))) = t
+                    && !positive(self.m, &tr.guard, *c)
+                {
+                    return err(format!(
+                        "transition `{}` adds the constant `{}` without its guard saying `0 < {}`",
+                        tr.name, self.m.vars[*c].name, self.m.vars[*c].name
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The tracked ints a top-level conjunct `X[..] = k` of `init` fixes.
+    fn fixed(&self, e: &Expr, out: &mut Vec<(VarId, i64)>) {
+        match e {
+            Expr::And(xs) => xs.iter().for_each(|x| self.fixed(x, out)),
+            Expr::Cmp(CmpOp::Eq, a, b) => {
+                let (cell, k) = match (&**a, &**b) {
+                    (Expr::Read(v, ix), x) | (x, Expr::Read(v, ix)) => ((*v, ix), self.lit(x)),
+                    _ => return,
+                };
+                let locals = cell.1.iter().all(|i| matches!(i, Expr::Local(_)));
+                if let Some(k) = k
+                    && self.ints.contains(&cell.0)
+                    && locals
+                    && !out.iter().any(|(w, _)| *w == cell.0)
+                {
+                    out.push((cell.0, k));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The update of int `v` in transition `t`, as a tree, with the update.
+    pub(super) fn update_of<'t>(&self, t: &'t Transition, v: VarId) -> Option<(&'t Update, Tree)> {
+        let u = t.updates.iter().find(|u| u.var == v)?;
+        let UpdValue::Term(e) = &u.value else {
+            return None;
+        };
+        self.tree(e).ok().map(|tree| (u, tree))
+    }
+
+    /// The pairs compared, closed under the stores: a pair (A, B) needs (C, D) for
+    /// every cell C a store into A reads (or A) and D a store into B reads (or B), in
+    /// one transition.
+    fn closure(&self, mut pairs: Vec<(VarId, VarId)>) -> Vec<(VarId, VarId)> {
+        pairs.sort_unstable();
+        pairs.dedup();
+        loop {
+            let mut more = Vec::new();
+            for t in &self.m.transitions {
+                let reads = |v: VarId| {
+                    let mut out = vec![v];
+                    if let Some((_, tree)) = self.update_of(t, v) {
+                        cells(&tree, &mut out);
+                    }
+                    out
+                };
+                for &(a, b) in &pairs {
+                    for &c in &reads(a) {
+                        for &d in &reads(b) {
+                            let p = (c.min(d), c.max(d));
+                            if !pairs.contains(&p) && !more.contains(&p) {
+                                more.push(p);
+                            }
+                        }
+                    }
+                }
+            }
+            if more.is_empty() {
+                return pairs;
+            }
+            pairs.extend(more);
+            pairs.sort_unstable();
+        }
+    }
+}
+
+/// The cells the leaves of a stored value read.
+fn cells(t: &Tree, out: &mut Vec<VarId>) {
+    match t {
+        Tree::Ite(_, a, b) => {
+            cells(a, out);
+            cells(b, out);
+        }
+        Tree::Leaf(Leaf::Cell(v, _) | Leaf::Inc(v, _, _)) => {
+            if !out.contains(v) {
+                out.push(*v);
+            }
+        }
+        Tree::Leaf(Leaf::Lit(_)) => {}
+    }
+}

@@ -1,0 +1,492 @@
+//! The abstract model of `model::ints::order`: the ints become their classes, each
+//! pair of `Ord::pairs` a relation array, comparisons read the relations and classes,
+//! stores update both, and one `order_lost_*` property per relation and class
+//! array (and per pattern of equal indices) says that `lost` is never stored.
+
+use super::*;
+
+impl Ord<'_> {
+    fn rc(&self, r: i64) -> Expr {
+        Expr::Const(r, self.rel_ty)
+    }
+
+    fn cc(&self, d: usize) -> Expr {
+        Expr::Const(d as i64, self.int_ty)
+    }
+
+    fn eq(a: Expr, b: Expr) -> Expr {
+        Expr::Cmp(CmpOp::Eq, Box::new(a), Box::new(b))
+    }
+
+    fn ite(&self, c: Expr, a: Expr, b: Expr, ty: Ty) -> Expr {
+        if a == b {
+            return a;
+        }
+        Expr::Ite(Box::new(c), Box::new(a), Box::new(b), ty)
+    }
+
+    fn lost_class(&self) -> usize {
+        self.values.len()
+    }
+
+    fn class_of_lit(&self, k: i64) -> usize {
+        self.values
+            .iter()
+            .position(|v| *v == LitVal::Lit(k))
+            .expect("every literal has its class")
+    }
+
+    /// The relation of cells `a` and `b` (`Ord_A_B`, turned round when needed).
+    fn rel_cells(&self, a: (VarId, &[Expr]), b: (VarId, &[Expr])) -> Result<Expr, String> {
+        if a.0 == b.0 && a.1 == b.1 {
+            return Ok(self.rc(EQ));
+        }
+        let (lo, hi, turn) = if a.0 <= b.0 {
+            (a, b, false)
+        } else {
+            (b, a, true)
+        };
+        let Some(p) = self.pairs.iter().position(|&q| q == (lo.0, hi.0)) else {
+            return err(format!(
+                "no relation between `{}` and `{}`",
+                self.m.vars[lo.0].name, self.m.vars[hi.0].name
+            ));
+        };
+        let read = Expr::Read(self.rel_var[p], [lo.1, hi.1].concat());
+        Ok(if turn { self.flip(read) } else { read })
+    }
+
+    /// The relation of the other side: `<` and `>` swapped.
+    fn flip(&self, e: Expr) -> Expr {
+        self.case_rel(e, [GT, EQ, LT, LOST])
+    }
+
+    /// `e` (a relation) mapped value by value.
+    fn case_rel(&self, e: Expr, f: [i64; 4]) -> Expr {
+        if let Expr::Const(r, _) = e {
+            return self.rc(f[r as usize]);
+        }
+        let mut out = self.rc(f[3]);
+        for r in (0..3).rev() {
+            out = self.ite(
+                Self::eq(e.clone(), self.rc(r)),
+                self.rc(f[r as usize]),
+                out,
+                self.rel_ty,
+            );
+        }
+        out
+    }
+
+    /// A class expression mapped class by class (`lost` for the lost class).
+    fn case_class(&self, e: Expr, ty: Ty, f: impl Fn(usize) -> Expr, lost: Expr) -> Expr {
+        if let Expr::Const(d, _) = e {
+            return if d as usize == self.lost_class() {
+                lost
+            } else {
+                f(d as usize)
+            };
+        }
+        let mut out = lost;
+        for d in (0..self.values.len()).rev() {
+            out = self.ite(Self::eq(e.clone(), self.cc(d)), f(d), out, ty);
+        }
+        out
+    }
+
+    /// The class a step from class `d` lands in, when it is one.
+    fn land(&self, d: usize, a: Amount) -> Option<usize> {
+        let top = self.values.len() - 1;
+        match a {
+            Amount::K(k) => match landing(&self.values, d, k)[..] {
+                [one] => Some(one),
+                _ => None,
+            },
+            Amount::C(_) => (d == top || d + 1 == top).then_some(top),
+        }
+    }
+
+    /// The class of a leaf's value.
+    fn class_of(&self, l: &Leaf) -> Expr {
+        match l {
+            Leaf::Lit(k) => self.cc(self.class_of_lit(*k)),
+            Leaf::Cell(v, ix) => Expr::Read(*v, ix.clone()),
+            Leaf::Inc(v, ix, a) => {
+                let lost = self.cc(self.lost_class());
+                let to = |d: usize| self.land(d, *a).map_or(lost.clone(), |c| self.cc(c));
+                self.case_class(Expr::Read(*v, ix.clone()), self.int_ty, to, lost.clone())
+            }
+        }
+    }
+
+    /// The relation of two leaves' values (both read on the old state).
+    fn rel_leaf(&self, x: &Leaf, y: &Leaf) -> Result<Expr, String> {
+        Ok(match (x, y) {
+            (Leaf::Lit(k), Leaf::Lit(l)) => self.rc(rel_of(k.cmp(l))),
+            (c, Leaf::Lit(l)) => {
+                let to = |d: usize| self.rc(rel_of(class_vs(self.values[d], *l)));
+                self.case_class(self.class_of(c), self.rel_ty, to, self.rc(LOST))
+            }
+            (Leaf::Lit(_), c) => self.flip(self.rel_leaf(c, x)?),
+            (Leaf::Cell(v, a), Leaf::Cell(w, b)) => self.rel_cells((*v, a), (*w, b))?,
+            (Leaf::Inc(v, a, _), Leaf::Cell(w, b)) => {
+                self.case_rel(self.rel_cells((*v, a), (*w, b))?, [LOST, GT, GT, LOST])
+            }
+            (Leaf::Cell(..), Leaf::Inc(..)) => self.flip(self.rel_leaf(y, x)?),
+            (Leaf::Inc(v, a, k), Leaf::Inc(w, b, l)) if k == l => {
+                self.rel_cells((*v, a), (*w, b))?
+            }
+            (Leaf::Inc(..), Leaf::Inc(..)) => self.rc(LOST),
+        })
+    }
+
+    /// The relation of two stored values.
+    fn rel_tree(&self, a: &Tree, b: &Tree) -> Result<Expr, String> {
+        Ok(match (a, b) {
+            (Tree::Ite(c, p, q), _) => {
+                let (p, q) = (self.rel_tree(p, b)?, self.rel_tree(q, b)?);
+                self.ite(self.tr(c)?, p, q, self.rel_ty)
+            }
+            (Tree::Leaf(_), Tree::Ite(c, p, q)) => {
+                let (p, q) = (self.rel_tree(a, p)?, self.rel_tree(a, q)?);
+                self.ite(self.tr(c)?, p, q, self.rel_ty)
+            }
+            (Tree::Leaf(x), Tree::Leaf(y)) => self.rel_leaf(x, y)?,
+        })
+    }
+
+    /// The class of a stored value.
+    fn class_tree(&self, t: &Tree) -> Result<Expr, String> {
+        Ok(match t {
+            Tree::Ite(c, p, q) => {
+                let (p, q) = (self.class_tree(p)?, self.class_tree(q)?);
+                self.ite(self.tr(c)?, p, q, self.int_ty)
+            }
+            Tree::Leaf(l) => self.class_of(l),
+        })
+    }
+
+    /// A formula with its int comparisons read on the relations and classes.
+    fn tr(&self, e: &Expr) -> Result<Expr, String> {
+        let one = |x: &Expr| -> Result<Box<Expr>, String> { Ok(Box::new(self.tr(x)?)) };
+        let all =
+            |xs: &[Expr]| -> Result<Vec<Expr>, String> { xs.iter().map(|x| self.tr(x)).collect() };
+        Ok(match e {
+            Expr::Cmp(op, a, b) if self.int_term(a) || self.int_term(b) => self.cmp(*op, a, b)?,
+            Expr::Const(..) | Expr::Size | Expr::Local(_) => e.clone(),
+            Expr::Read(v, ix) => Expr::Read(*v, all(ix)?),
+            Expr::Arith(op, a, b) => Expr::Arith(*op, one(a)?, one(b)?),
+            Expr::Cmp(op, a, b) => Expr::Cmp(*op, one(a)?, one(b)?),
+            Expr::Not(a) => Expr::Not(one(a)?),
+            Expr::And(xs) => Expr::And(all(xs)?),
+            Expr::Or(xs) => Expr::Or(all(xs)?),
+            Expr::Imp(a, b) => Expr::Imp(one(a)?, one(b)?),
+            Expr::Iff(a, b) => Expr::Iff(one(a)?, one(b)?),
+            Expr::Ite(c, a, b, t) => Expr::Ite(one(c)?, one(a)?, one(b)?, *t),
+            Expr::Quant(q) => Expr::Quant(Quant {
+                body: one(&q.body)?,
+                dom: match &q.dom {
+                    Domain::Procs { except } => Domain::Procs {
+                        except: all(except)?,
+                    },
+                    d => d.clone(),
+                },
+                ..q.clone()
+            }),
+        })
+    }
+
+    /// An int comparison read on the relations (two cells) or a class (a literal).
+    fn cmp(&self, op: CmpOp, a: &Expr, b: &Expr) -> Result<Expr, String> {
+        let ok = |o: Ordering| match op {
+            CmpOp::Lt => o.is_lt(),
+            CmpOp::Le => o.is_le(),
+            CmpOp::Eq => o.is_eq(),
+            CmpOp::Ne => o.is_ne(),
+            CmpOp::Gt => o.is_gt(),
+            CmpOp::Ge => o.is_ge(),
+        };
+        if self.lit(a).is_some() {
+            return self.cmp(op.flip(), b, a);
+        }
+        let (Expr::Read(v, ix), Some(k)) = (a, self.lit(b)) else {
+            let (Expr::Read(v, x), Expr::Read(w, y)) = (a, b) else {
+                return err("an int comparison the order abstraction does not read".into());
+            };
+            let r = self.rel_cells((*v, &self.tr_all(x)?), (*w, &self.tr_all(y)?))?;
+            let rels = [Ordering::Less, Ordering::Equal, Ordering::Greater];
+            return Ok(Expr::Or(
+                rels.iter()
+                    .filter(|&&o| ok(o))
+                    .map(|&o| Self::eq(r.clone(), self.rc(rel_of(o))))
+                    .collect(),
+            ));
+        };
+        let cell = Expr::Read(*v, self.tr_all(ix)?);
+        Ok(Expr::Or(
+            (0..self.values.len())
+                .filter(|&d| ok(class_vs(self.values[d], k)))
+                .map(|d| Self::eq(cell.clone(), self.cc(d)))
+                .collect(),
+        ))
+    }
+
+    fn tr_all(&self, xs: &[Expr]) -> Result<Vec<Expr>, String> {
+        xs.iter().map(|x| self.tr(x)).collect()
+    }
+}
+
+/// A tree with locals replaced.
+fn subst_tree(t: &Tree, s: &[(LocalId, Expr)]) -> Tree {
+    let all = |ix: &[Expr]| ix.iter().map(|x| subst(x, s)).collect::<Vec<_>>();
+    match t {
+        Tree::Ite(c, a, b) => Tree::Ite(
+            subst(c, s),
+            Box::new(subst_tree(a, s)),
+            Box::new(subst_tree(b, s)),
+        ),
+        Tree::Leaf(Leaf::Lit(k)) => Tree::Leaf(Leaf::Lit(*k)),
+        Tree::Leaf(Leaf::Cell(v, ix)) => Tree::Leaf(Leaf::Cell(*v, all(ix))),
+        Tree::Leaf(Leaf::Inc(v, ix, a)) => Tree::Leaf(Leaf::Inc(*v, all(ix), *a)),
+    }
+}
+
+/// The model over the order of its ints (module `model::ints::order`), or why its ints
+/// are not read so. It is to be printed and read back (`lang::read_back`) before use.
+pub fn ordered(m: &Model) -> Result<Model, String> {
+    let (mut o, start) = Ord::analyse(m)?;
+    let mut out = m.clone();
+    let taken = |n: &str| {
+        m.enums
+            .iter()
+            .any(|e| e.name == n || e.ctors.iter().any(|c| c == n))
+            || m.vars.iter().any(|v| v.name == n)
+    };
+    let int_names: Vec<String> = o
+        .values
+        .iter()
+        .map(|v| super::super::abstracted::ctor(*v).replacen("Int_", "Oint_", 1))
+        .chain(["Oint_lost".to_string()])
+        .collect();
+    for n in RELS.iter().map(|s| s.to_string()).chain(int_names.clone()) {
+        if taken(&n) {
+            return err(format!("the name `{n}` is the model's"));
+        }
+    }
+    out.enums.push(EnumType {
+        name: "ord_rel".into(),
+        ctors: RELS.iter().map(|s| s.to_string()).collect(),
+    });
+    o.rel_ty = Ty::Enum(out.enums.len() - 1);
+    out.enums.push(EnumType {
+        name: "ord_int".into(),
+        ctors: int_names,
+    });
+    o.int_ty = Ty::Enum(out.enums.len() - 1);
+    for &v in o.ints.iter().chain(&o.amounts) {
+        out.vars[v].ty = o.int_ty;
+    }
+    let name = |v: VarId| m.vars[v].name.clone();
+    for &(a, b) in &o.pairs.clone() {
+        let n = format!("Ord_{}_{}", name(a), name(b));
+        if taken(&n) {
+            return err(format!("the name `{n}` is the model's"));
+        }
+        let dims = [&m.vars[a].dims[..], &m.vars[b].dims[..]].concat();
+        out.vars.push(Var {
+            name: n,
+            kind: if dims.is_empty() {
+                VarKind::Global
+            } else {
+                VarKind::Array
+            },
+            dims,
+            ty: o.rel_ty,
+            span: m.vars[a].span,
+        });
+        o.rel_var.push(out.vars.len() - 1);
+    }
+    for (ti, t) in m.transitions.iter().enumerate() {
+        let nt = transition(&o, t)?;
+        out.transitions[ti] = nt;
+    }
+    for (i, init) in m.inits.iter().enumerate() {
+        out.inits[i].body = o.tr(&init.body)?;
+    }
+    inits(&o, &start, &mut out);
+    for (i, u) in m.unsafes.iter().enumerate() {
+        out.unsafes[i].body = o.tr(&u.body)?;
+        for (j, c) in u.conjuncts.iter().enumerate() {
+            out.unsafes[i].conjuncts[j].expr = o.tr(&c.expr)?;
+        }
+    }
+    let lost = lost_props(&o, &mut out);
+    out.int_window = None;
+    out.abs_ints = None;
+    out.ord_ints = Some(OrdInts {
+        vars: o.ints.iter().map(|&v| name(v)).collect(),
+        pairs: o
+            .pairs
+            .iter()
+            .map(|&(a, b)| format!("{} ? {}", name(a), name(b)))
+            .collect(),
+        lost,
+    });
+    out.warnings.clear();
+    Ok(out)
+}
+
+/// Transition `t` over the order: its formulas read on the relations, its int
+/// stores as classes, and one update per relation array a store touches.
+fn transition(o: &Ord, t: &Transition) -> Result<Transition, String> {
+    let mut nt = t.clone();
+    nt.guard = o.tr(&t.guard)?;
+    nt.updates.clear();
+    for u in &t.updates {
+        let index = u
+            .index
+            .iter()
+            .map(|i| match i {
+                Index::Term(x) => o.tr(x).map(Index::Term),
+                b => Ok(b.clone()),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let value = if o.ints.contains(&u.var) {
+            let (_, tree) = o
+                .update_of(t, u.var)
+                .ok_or("an int store that is not a value")?;
+            UpdValue::Term(o.class_tree(&tree)?)
+        } else {
+            match &u.value {
+                UpdValue::Term(e) => UpdValue::Term(o.tr(e)?),
+                UpdValue::Any { var, cond } => UpdValue::Any {
+                    var: *var,
+                    cond: o.tr(cond)?,
+                },
+                UpdValue::Nondet => UpdValue::Nondet,
+            }
+        };
+        nt.updates.push(Update {
+            index,
+            value,
+            ..u.clone()
+        });
+    }
+    for (p, &(a, b)) in o.pairs.iter().enumerate() {
+        if o.update_of(t, a).is_none() && o.update_of(t, b).is_none() {
+            continue;
+        }
+        let (da, db) = (o.m.vars[a].dims.len(), o.m.vars[b].dims.len());
+        let binders: Vec<LocalId> = (0..da + db)
+            .map(|k| {
+                nt.locals.push(Local {
+                    name: format!("o{p}_{k}"),
+                    ty: Ty::Proc,
+                });
+                nt.locals.len() - 1
+            })
+            .collect();
+        let new = |v: VarId, bs: &[LocalId]| -> Tree {
+            let here: Vec<Expr> = bs.iter().map(|&l| Expr::Local(l)).collect();
+            let old = Tree::Leaf(Leaf::Cell(v, here.clone()));
+            let Some((u, tree)) = o.update_of(t, v) else {
+                return old;
+            };
+            let mut hit = Vec::new();
+            let mut s = Vec::new();
+            for (i, ix) in u.index.iter().enumerate() {
+                match ix {
+                    Index::Term(x) => hit.push(Ord::eq(here[i].clone(), x.clone())),
+                    Index::Bind(l) => s.push((*l, here[i].clone())),
+                }
+            }
+            let tree = subst_tree(&tree, &s);
+            if hit.is_empty() {
+                tree
+            } else {
+                Tree::Ite(Expr::And(hit), Box::new(tree), Box::new(old))
+            }
+        };
+        let value = o.rel_tree(&new(a, &binders[..da]), &new(b, &binders[da..]))?;
+        nt.updates.push(Update {
+            var: o.rel_var[p],
+            index: binders.iter().map(|&l| Index::Bind(l)).collect(),
+            value: UpdValue::Term(value),
+            span: t.span,
+        });
+    }
+    Ok(nt)
+}
+
+/// One `init` block per relation array: the relation of the literals `init` fixes.
+fn inits(o: &Ord, start: &[(VarId, i64)], out: &mut Model) {
+    let at = |v: VarId| {
+        start
+            .iter()
+            .find(|(w, _)| *w == v)
+            .map(|&(_, k)| k)
+            .unwrap_or(0)
+    };
+    for (p, &(a, b)) in o.pairs.iter().enumerate() {
+        let k = o.m.vars[a].dims.len() + o.m.vars[b].dims.len();
+        let locals: Vec<Local> = (0..k)
+            .map(|i| Local {
+                name: format!("z{}", i + 1),
+                ty: Ty::Proc,
+            })
+            .collect();
+        let body = Ord::eq(
+            Expr::Read(o.rel_var[p], (0..k).map(Expr::Local).collect()),
+            o.rc(rel_of(at(a).cmp(&at(b)))),
+        );
+        out.inits.push(Init {
+            params: k,
+            locals,
+            body,
+            span: o.m.vars[a].span,
+        });
+    }
+}
+
+/// The `order_lost_*` properties: no relation or class cell holds `lost`, for each
+/// pattern of equal indices (the parameters of a property are distinct). Their names.
+fn lost_props(o: &Ord, out: &mut Model) -> Vec<String> {
+    let lost_class = o.cc(o.lost_class());
+    let arrays: Vec<(VarId, Expr)> = o
+        .ints
+        .iter()
+        .map(|&v| (v, lost_class.clone()))
+        .chain(o.rel_var.iter().map(|&v| (v, o.rc(LOST))))
+        .collect();
+    let mut names = Vec::new();
+    for (v, lost) in arrays {
+        let var = out.vars[v].clone();
+        for (i, part) in partitions(var.dims.len()).into_iter().enumerate() {
+            let k = part.iter().max().map_or(0, |&b| b + 1);
+            let body = Ord::eq(
+                Expr::Read(v, part.iter().map(|&b| Expr::Local(b)).collect()),
+                lost.clone(),
+            );
+            let name = format!("order_lost_{}_{}", var.name, i + 1);
+            out.unsafes.push(Unsafe {
+                name: name.clone(),
+                kind: PropKind::Unsafe,
+                params: k,
+                locals: (0..k)
+                    .map(|j| Local {
+                        name: format!("z{}", j + 1),
+                        ty: Ty::Proc,
+                    })
+                    .collect(),
+                conjuncts: vec![Conjunct {
+                    expr: body.clone(),
+                    span: var.span,
+                }],
+                body,
+                span: var.span,
+            });
+            names.push(name);
+        }
+    }
+    names
+}

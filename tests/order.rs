@@ -1,0 +1,91 @@
+//! Ints compared with each other (tickets), proved for every n over their order
+//! (`model::ints::order`, docs/every-n.md "Ints compared with each other"): an
+//! over-approximation whose `order_lost_*` properties must be proved with the asked
+//! ones. The families are in tests/models/order/; each file's header derives its
+//! verdicts by hand (the correct invariant; the buggy twins' first failing size and
+//! trace), and the pins below come from those derivations.
+
+use crate::common;
+
+use common::{json_run, nfold, scratch_dir};
+
+fn model(name: &str) -> String {
+    format!("tests/models/order/{name}.cub")
+}
+
+/// The every-n answer of `check FILE --every-n --sizes 1..K` (JSON), with the exit code.
+fn every(name: &str, sizes: &str) -> (i32, serde_json::Value) {
+    json_run(&["check", &model(name), "--every-n", "--sizes", sizes])
+}
+
+#[test]
+fn ticket_locks_hold_for_every_n_over_the_order_of_their_tickets() {
+    for name in ["ticket", "ticket_borrow"] {
+        let d = scratch_dir("order");
+        let cert = d.join(format!("{name}.cert")).display().to_string();
+        let (code, v) = json_run(&["check", &model(name), "--every-n", "--certificate", &cert]);
+        assert_eq!(code, 0, "{name}: {v}");
+        assert_eq!(v["every_n"]["verdict"], "holds", "{name}: {v}");
+        let how = v["every_n"]["properties"][0]["how"]
+            .as_str()
+            .or(v["every_n"]["how"].as_str())
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            how.contains("over their order") || v.to_string().contains("over their order"),
+            "{name}: {v}"
+        );
+        let text = std::fs::read_to_string(&cert).unwrap();
+        assert!(text.contains("abstraction order"), "{text}");
+        assert!(text.contains("proves order_lost_"), "{text}");
+        let (code, out, err) = nfold(&["certify", &model(name), &cert]);
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        // A certificate that leaves out one `order_lost_*` claim is refused: without
+        // it the abstract model need not simulate the model.
+        let lost = text
+            .lines()
+            .find(|l| l.starts_with("proves order_lost_"))
+            .unwrap()
+            .to_string();
+        let cut: String = text
+            .lines()
+            .filter(|l| *l != lost)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let bad = format!("{cert}.cut");
+        std::fs::write(&bad, cut).unwrap();
+        let (code, out, err) = nfold(&["certify", &model(name), &bad]);
+        assert_ne!(code, 0, "{name}: {out}{err}");
+        assert!(out.contains("does not claim `order_lost_"), "{out}{err}");
+    }
+}
+
+#[test]
+fn buggy_twins_are_never_claimed_for_every_n() {
+    // (twin, first failing size, its shortest depth): from each file's header.
+    for (name, first, depth) in [("ticket_borrow_bug", 3, 7), ("ticket_borrow4_bug", 4, 8)] {
+        // Asked only below the first failing size: every size asked holds, and the
+        // claim for every n must still not be made.
+        let below = format!("1..{}", first - 1);
+        let (code, v) = every(name, &below);
+        assert_ne!(v["every_n"]["verdict"], "holds", "{name} at {below}: {v}");
+        assert_ne!(code, 0, "{name}: {v}");
+        for r in v["results"].as_array().unwrap() {
+            assert_eq!(r["verdict"], "holds", "{name}: {r}");
+        }
+        // With the failing size: violated there, at the derived depth.
+        let upto = format!("1..{}", first + 1);
+        let (code, v) = every(name, &upto);
+        assert_eq!(code, 1, "{name}: {v}");
+        assert_eq!(v["every_n"]["verdict"], "violated", "{name}: {v}");
+        for r in v["results"].as_array().unwrap() {
+            let size = r["size"].as_u64().unwrap();
+            if size < first {
+                assert_eq!(r["verdict"], "holds", "{name}: {r}");
+            } else {
+                assert_eq!(r["verdict"], "violated", "{name}: {r}");
+                assert_eq!(r["depth"].as_u64(), Some(depth), "{name}: {r}");
+            }
+        }
+    }
+}
