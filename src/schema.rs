@@ -662,6 +662,10 @@ pub struct CertifyDoc {
     /// classes of its ints, rebuilt from the model to be checked.
     #[serde(default)]
     pub abstraction: bool,
+    /// `abstraction order` (with `abstraction`): the over-approximation is the one over
+    /// the order of the ints instead of their classes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub order: bool,
     /// The certificate is about the model reduced to what was asked (its `reduced`
     /// line: sizes, properties, fairness, deadlocks); the reduction is checked on the
     /// model before the lemmas are checked on the reduced model.

@@ -169,7 +169,8 @@ fn certify_one(
             Ok(m) => m,
             Err(e) => {
                 return Err(usage(&format!(
-                    "the certificate is about the model over the classes of its ints, which this model has not: {e}"
+                    "the certificate is about the model {}, which this model has not: {e}",
+                    over_ints(cert.order)
                 )));
             }
         }
@@ -309,10 +310,20 @@ fn doc_of(a: &CertifyArgs, model: &Model, cert: &Certificate) -> CertifyDoc {
         assuming: cert.assume.clone(),
         reduced: cert.reduced.as_ref().map(|r| r.text()),
         abstraction: cert.abstraction,
+        order: cert.order,
         results: Vec::new(),
         accepted: false,
         seconds: 0.0,
         more: Vec::new(),
+    }
+}
+
+/// Which over-approximation of the ints an `abstraction` certificate is about.
+fn over_ints(order: bool) -> &'static str {
+    if order {
+        "over the order of its ints"
+    } else {
+        "over the classes of its ints"
     }
 }
 
@@ -333,7 +344,7 @@ fn text_of(d: &CertifyDoc, model: &str) -> String {
         ));
     }
     if d.abstraction {
-        about.push_str(" (over the classes of its ints: an over-approximation)");
+        about.push_str(&format!(" ({}: an over-approximation)", over_ints(d.order)));
     }
     if let Some(r) = &d.reduced {
         about.push_str(&format!(
@@ -350,9 +361,9 @@ fn text_of(d: &CertifyDoc, model: &str) -> String {
             None => out.push_str(&format!(
                 "the model{} is in the fragment of the cutoff argument; the cutoff computed from the model and the lemmas{} is {}\n",
                 if d.abstraction {
-                    " over the classes of its ints"
+                    format!(" {}", over_ints(d.order))
                 } else {
-                    ""
+                    String::new()
                 },
                 if d.liveness.as_deref().is_some_and(|l| l.ends_with(" ranks")) {
                     " and the ranking"

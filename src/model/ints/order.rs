@@ -50,10 +50,13 @@ impl OrdInts {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let relations = match self.pairs.is_empty() {
+            true => String::new(),
+            false => format!("relations {}; ", q(&self.pairs)),
+        };
         format!(
-            "the ints {} read over their order (relations {}; steps exact only from the largest, proved)",
+            "the ints {} read over their order ({relations}steps exact only from the largest, proved)",
             q(&self.vars),
-            q(&self.pairs)
         )
     }
 }
