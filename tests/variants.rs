@@ -244,3 +244,76 @@ fn a_transition_the_constants_disable_may_read_what_is_sliced() {
         }
     }
 }
+
+/// Not a check: writes the models of the virtual-best measurement on models nobody
+/// tuned for (docs/engines.md, "The default against every engine") into the directory
+/// `NFOLD_VB_DIR`: generated models (symmetric or not, with the extra id or not, and
+/// some with their range made `0 .. N - 2`, empty at size 1), and variants 1-8 of the
+/// families named by `NFOLD_VB_FAMILIES` (comma-separated stems; default all).
+/// `NFOLD_VB_DIR=/tmp/vb cargo test --release --test all -- --ignored write_models_for_the_virtual_best`
+#[test]
+#[ignore]
+fn write_models_for_the_virtual_best() {
+    let Some(dir) = std::env::var_os("NFOLD_VB_DIR").map(std::path::PathBuf::from) else {
+        return;
+    };
+    let gen_dir = dir.join("generated");
+    let var_dir = dir.join("variants");
+    std::fs::create_dir_all(&gen_dir).unwrap();
+    std::fs::create_dir_all(&var_dir).unwrap();
+    write_generated(&gen_dir, 24, 8);
+    let only: Option<Vec<String>> = std::env::var("NFOLD_VB_FAMILIES")
+        .ok()
+        .map(|s| s.split(',').map(str::to_string).collect());
+    for (name, m) in families() {
+        if only.as_ref().is_some_and(|o| !o.contains(&name)) {
+            continue;
+        }
+        for k in 1..=NAMES.len() {
+            if let Some(v) = variant(&m, k) {
+                write_file(&var_dir, &format!("{name}_{}.cub", NAMES[k - 1]), &v);
+            }
+        }
+    }
+}
+
+/// `plain` generated models that load, then `empty` more whose range `0 .. N` became
+/// `0 .. N - 2`; models with a `[proc, proc]` array of a range left out (3^16 initial
+/// states at size 4 and more: a measure of the explicit search's limit only).
+fn write_generated(dir: &std::path::Path, plain: usize, empty: usize) {
+    let (mut written, mut emptied) = (0, 0);
+    for seed in 20261201u64..20261201 + 2000 {
+        if written >= plain && emptied >= empty {
+            break;
+        }
+        let mut generator = Gen {
+            rng: Rng::new(seed),
+            asym: seed % 3 == 0,
+            extra: seed % 5 == 2,
+        };
+        let g = generator.model();
+        let text = g.text();
+        if text.contains("proc, proc] : lvl") {
+            continue;
+        }
+        let want_empty = g.range_hi == "N" && text.contains(": lvl") && emptied < empty;
+        let text = if want_empty {
+            text.replace("type lvl = 0 .. N\n", "type lvl = 0 .. N - 2\n")
+        } else if written < plain {
+            text
+        } else {
+            continue;
+        };
+        if nfold::lang::load_str("g.cub", &text).is_err() {
+            continue;
+        }
+        let name = if want_empty {
+            emptied += 1;
+            format!("empty_{seed}.cub")
+        } else {
+            written += 1;
+            format!("gen_{seed}.cub")
+        };
+        write_file(dir, &name, &format!("// seed {seed}\n{text}"));
+    }
+}

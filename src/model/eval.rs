@@ -353,9 +353,13 @@ fn fire_inner(inst: &Instance, st: &[i64], t: usize, params: &[i64]) -> Result<F
 
 /// The successors from `base` (the state with the step's writes), one per combination
 /// of the options of the `nondet` cells, the last cell's option varying fastest: the
-/// values chosen and the state.
+/// values chosen and the state. None when a cell has no option (`X := .` on a type
+/// empty at this size, `0 .. N - 2` at n = 1).
 fn choices(base: &[i64], nondet: &[(usize, Vec<i64>)]) -> Vec<(Vec<i64>, State)> {
     let mut out = Vec::new();
+    if nondet.iter().any(|(_, options)| options.is_empty()) {
+        return out;
+    }
     let mut choice = vec![0usize; nondet.len()];
     loop {
         let mut next = base.to_vec();

@@ -56,8 +56,8 @@ impl AutoEngine {
 
     /// IC3 from size `from` (`None`: not run) on what the bounded pass `b` did not
     /// refute, under `actl`, its budget in CPU time; every (property, size) concluded
-    /// (`proof::finish`). A size not answered because IC3's own budget ran out stays
-    /// open for the explicit search, with the bounded pass's depth noted.
+    /// (`proof::finish`). A size left unanswered stays open for the explicit search,
+    /// with the bounded pass's depth noted, unless the user's limit was reached.
     pub(super) fn conclude(
         &self,
         w: &Walk,
@@ -100,7 +100,15 @@ impl AutoEngine {
         let (reports, certificate) =
             finish::conclude(&rest, &concl, "ic3", self.solver, f, seconds)?;
         let concl_limited = concl.users_limit().is_some();
-        let own_budget = (ic3_limited || concl_limited) && ctl.users_limit().is_none();
+        // What is left open goes on to the explicit search again unless the user's
+        // limit was reached: IC3 or the conclusion stopped by their budgets, the race
+        // (the search beside them answered every size: `actl`'s stop, not the user's),
+        // or no IC3 at all (`from` None: its phase skipped, or the race or a budget
+        // ended the walk before it). Settling those pairs as the bounded pass left them
+        // ended the run with `none up to K` on sizes the search beside had answered.
+        let raced = actl.users_limit().is_some();
+        let own_budget = (ic3_limited || concl_limited || raced || from.is_none())
+            && ctl.users_limit().is_none();
         l.notes.push(format!(
             "{} went to one aggregate run: bounded pass to depth {}{}, then IC3",
             crate::cert::sizes_phrase(&rest.sizes()),

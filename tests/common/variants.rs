@@ -11,13 +11,15 @@
 //! 5. a duplicate of a cell the properties read, kept equal to it by `init` and every
 //!    step, read by the properties in its place;
 //! 6. every name renamed and the declarations reordered;
-//! 7. a transition split into two with disjoint guards and the same effect.
+//! 7. a transition split into two with disjoint guards and the same effect;
+//! 8. the conjuncts of every guard in the opposite order (but a guard with arithmetic,
+//!    where a conjunct may protect the next from a range error), and the transitions too.
 
 use nfold::model::ir::*;
 use nfold::source::Span;
 
 /// The names of the variants, in order.
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 8] = [
     "counter",
     "scratch",
     "const_row",
@@ -25,6 +27,7 @@ pub const NAMES: [&str; 7] = [
     "duplicate",
     "renamed",
     "split",
+    "reordered",
 ];
 
 /// Variant k (1-based, as in the module comment) of `m` as text, or `None` when it
@@ -39,6 +42,7 @@ pub fn variant(m: &Model, k: usize) -> Option<String> {
         5 => duplicate(&mut v),
         6 => renamed(&mut v),
         7 => split(&mut v),
+        8 => reordered(&mut v),
         _ => false,
     };
     ok.then(|| nfold::lang::print::model_text(&v))
@@ -400,4 +404,32 @@ fn split(m: &mut Model) -> bool {
     b.name = fresh(m, &format!("{}_else", b.name));
     m.transitions.insert(t + 1, b);
     true
+}
+
+/// The top-level conjuncts of `e` (nested `And`s flattened), in order.
+fn conjuncts(e: &Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::And(cs) => cs.iter().for_each(|c| conjuncts(c, out)),
+        _ => out.push(e.clone()),
+    }
+}
+
+fn reordered(m: &mut Model) -> bool {
+    let mut changed = m.transitions.len() > 1;
+    let m0 = m.clone();
+    for t in &mut m.transitions {
+        let mut cs = Vec::new();
+        conjuncts(&t.guard, &mut cs);
+        // A conjunct may protect the next from a range error (`j < N && X[j + 1]`):
+        // a guard with index or process arithmetic keeps its order.
+        let text = nfold::lang::print::expr_text(&m0, &t.locals, &t.guard);
+        if cs.len() < 2 || text.contains(" + ") || text.contains(" - ") {
+            continue;
+        }
+        changed = true;
+        cs.reverse();
+        t.guard = Expr::And(cs);
+    }
+    m.transitions.reverse();
+    changed
 }
