@@ -20,7 +20,7 @@ fn every(name: &str, sizes: &str) -> (i32, serde_json::Value) {
 
 #[test]
 fn ticket_locks_hold_for_every_n_over_the_order_of_their_tickets() {
-    for name in ["ticket", "ticket_borrow"] {
+    for name in ["ticket", "ticket_borrow", "ticket_buffer"] {
         let d = scratch_dir("order");
         let cert = d.join(format!("{name}.cert")).display().to_string();
         let (code, v) = json_run(&["check", &model(name), "--every-n", "--certificate", &cert]);
@@ -82,6 +82,39 @@ fn buggy_twins_are_never_claimed_for_every_n() {
             let size = r["size"].as_u64().unwrap();
             if size < first {
                 assert_eq!(r["verdict"], "holds", "{name}: {r}");
+            } else {
+                assert_eq!(r["verdict"], "violated", "{name}: {r}");
+                assert_eq!(r["depth"].as_u64(), Some(depth), "{name}: {r}");
+            }
+        }
+    }
+}
+
+#[test]
+fn free_initial_values_that_matter_are_never_claimed_for_every_n() {
+    // (twin, first failing size, its shortest depth): from each file's header. The
+    // free buffer B is read before it is written (flags raised by `init`, or by a
+    // `leave` that does not store into B), so it is not taken as starting at 0.
+    for (name, first, depth) in [
+        ("ticket_buffer_bug", 2, 6),
+        ("ticket_buffer_leak_bug", 2, 8),
+    ] {
+        let below = format!("1..{}", first - 1);
+        let (code, v) = every(name, &below);
+        assert_ne!(v["every_n"]["verdict"], "holds", "{name} at {below}: {v}");
+        assert_ne!(code, 0, "{name}: {v}");
+        let upto = format!("1..{}", first + 1);
+        let (code, v) = every(name, &upto);
+        assert_eq!(code, 1, "{name}: {v}");
+        assert_eq!(v["every_n"]["verdict"], "violated", "{name}: {v}");
+        // Only the property asked: the window's own `int_bound` rows are not it.
+        for r in v["results"].as_array().unwrap() {
+            if r["property"] != "unsafe1" {
+                continue;
+            }
+            let size = r["size"].as_u64().unwrap();
+            if size < first {
+                assert_ne!(r["verdict"], "violated", "{name}: {r}");
             } else {
                 assert_eq!(r["verdict"], "violated", "{name}: {r}");
                 assert_eq!(r["depth"].as_u64(), Some(depth), "{name}: {r}");

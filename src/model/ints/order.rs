@@ -39,6 +39,9 @@ pub struct OrdInts {
     pub pairs: Vec<String>,
     /// The `order_lost_*` properties: claimed with the model's own by every proof.
     pub lost: Vec<String>,
+    /// The ints `init` leaves free that are written before they are read, each with
+    /// the literal it is taken to start at (`Num_buffer from 0`).
+    pub free: Vec<String>,
 }
 
 impl OrdInts {
@@ -54,8 +57,16 @@ impl OrdInts {
             true => String::new(),
             false => format!("relations {}; ", q(&self.pairs)),
         };
+        let free = if self.free.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; free initially but written before read, so taken as {}",
+                q(&self.free)
+            )
+        };
         format!(
-            "the ints {} read over their order ({relations}steps exact only from the largest, proved)",
+            "the ints {} read over their order ({relations}steps exact only from the largest, proved{free})",
             q(&self.vars),
         )
     }
@@ -91,6 +102,9 @@ struct Ord<'m> {
     /// Int constants used only as positive step amounts and compared with literals.
     amounts: Vec<VarId>,
     values: Vec<LitVal>,
+    /// The ints `init` leaves free, written before they are read (`free`), and the
+    /// literal each is taken to start at.
+    assumed: Vec<(VarId, i64)>,
     /// The pairs (a ≤ b) with a relation cell, and that cell's variable (set in build).
     pairs: Vec<(VarId, VarId)>,
     rel_var: Vec<VarId>,
@@ -273,6 +287,7 @@ fn subst(e: &Expr, s: &[(LocalId, Expr)]) -> Expr {
 
 mod analyse;
 mod build;
+mod free;
 
 pub use build::ordered;
 

@@ -1,6 +1,6 @@
 //! Which models the order abstraction reads (`model::ints::order`), decided from the
 //! text: every int is a global or an array over processes fixed by `init` to a
-//! literal, compared only with another int or a literal, and stored only as a
+//! literal (or free but written before it is read, `free`), compared only with another int or a literal, and stored only as a
 //! literal, a copy or a step `X + k` (k ≥ 1 a literal, or an int constant that the
 //! transition's guard says is positive and that is otherwise only compared with
 //! literals). Also which pairs of ints get a relation cell: those compared, closed
@@ -26,6 +26,7 @@ impl<'m> Ord<'m> {
             ints: Vec::new(),
             amounts: Vec::new(),
             values: Vec::new(),
+            assumed: Vec::new(),
             pairs: Vec::new(),
             rel_var: Vec::new(),
             rel_ty: Ty::Bool,
@@ -103,13 +104,13 @@ impl<'m> Ord<'m> {
             match start.iter().find(|(w, _)| *w == v) {
                 Some(&(_, k)) => lits.push(k),
                 None => {
-                    return err(format!(
-                        "`init` does not fix the int `{}` to a literal",
-                        m.vars[v].name
-                    ));
+                    let k = o.written_first(v)?;
+                    o.assumed.push((v, k));
+                    lits.push(k);
                 }
             }
         }
+        start.extend(o.assumed.iter().copied());
         lits.sort_unstable();
         lits.dedup();
         o.values = classes(&lits);

@@ -313,6 +313,7 @@ pub fn ordered(m: &Model) -> Result<Model, String> {
     for (i, init) in m.inits.iter().enumerate() {
         out.inits[i].body = o.tr(&init.body)?;
     }
+    free_inits(&o, &mut out);
     inits(&o, &start, &mut out);
     for (i, u) in m.unsafes.iter().enumerate() {
         out.unsafes[i].body = o.tr(&u.body)?;
@@ -331,6 +332,11 @@ pub fn ordered(m: &Model) -> Result<Model, String> {
             .map(|&(a, b)| format!("{} ? {}", name(a), name(b)))
             .collect(),
         lost,
+        free: o
+            .assumed
+            .iter()
+            .map(|&(v, k)| format!("{} from {k}", name(v)))
+            .collect(),
     });
     out.warnings.clear();
     Ok(out)
@@ -416,6 +422,28 @@ fn transition(o: &Ord, t: &Transition) -> Result<Transition, String> {
         });
     }
     Ok(nt)
+}
+
+/// One `init` block per int `init` leaves free but that is written before it is read
+/// (`free`): its class is that of the literal it is taken to start at.
+fn free_inits(o: &Ord, out: &mut Model) {
+    for &(v, k) in &o.assumed {
+        let dims = o.m.vars[v].dims.len();
+        out.inits.push(Init {
+            params: dims,
+            locals: (0..dims)
+                .map(|i| Local {
+                    name: format!("z{}", i + 1),
+                    ty: Ty::Proc,
+                })
+                .collect(),
+            body: Ord::eq(
+                Expr::Read(v, (0..dims).map(Expr::Local).collect()),
+                o.cc(o.class_of_lit(k)),
+            ),
+            span: o.m.vars[v].span,
+        });
+    }
 }
 
 /// One `init` block per relation array: the relation of the literals `init` fixes.

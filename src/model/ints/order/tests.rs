@@ -31,3 +31,39 @@ fn partitions_count_the_patterns_of_equal_indices() {
     assert_eq!(partitions(3).len(), 5);
     assert_eq!(partitions(4).len(), 15);
 }
+
+fn buffered(init_flag: &str, leave: &str) -> String {
+    format!(
+        "type loc = Idle | Wait | Crit\narray A[proc] : loc\narray T[proc] : int\narray B[proc] : int\n\
+         array W[proc] : bool\nvar Next : int\n\
+         init (z) {{ A[z] = Idle && T[z] = 0 && W[z] = {init_flag} && Next = 1 }}\n\
+         unsafe (x y) {{ A[x] = Crit && A[y] = Crit }}\n\
+         transition take (x) requires {{ A[x] = Idle && W[x] = False && T[x] = 0 }} {{ A[x] := Wait; T[x] := Next; Next := Next + 1; }}\n\
+         transition enter (x) requires {{ A[x] = Wait && forall_other j. (T[j] = 0 || T[x] < T[j]) }} {{ A[x] := Crit; }}\n\
+         transition leave (x) requires {{ A[x] = Crit }} {{ {leave} }}\n\
+         transition flush (x) requires {{ W[x] = True }} {{ T[x] := B[x]; W[x] := False; }}\n"
+    )
+}
+
+#[test]
+fn a_free_buffer_written_before_it_is_read_starts_at_its_stored_literal() {
+    let ok = buffered("False", "A[x] := Idle; B[x] := 0; W[x] := True;");
+    let m = load_str("b.cub", &ok).unwrap();
+    let a = ordered(&m).unwrap();
+    assert_eq!(a.ord_ints.unwrap().free, vec!["B from 0".to_string()]);
+    // Flags raised initially: `flush` may read the initial value.
+    let raised = buffered("True", "A[x] := Idle; B[x] := 0; W[x] := True;");
+    let e = ordered(&load_str("b.cub", &raised).unwrap()).unwrap_err();
+    assert!(e.contains("does not set `W` to False"), "{e}");
+    // A flag raised without a store into B.
+    let leak = buffered("False", "A[x] := Idle; W[x] := True;");
+    let e = ordered(&load_str("b.cub", &leak).unwrap()).unwrap_err();
+    assert!(e.contains("may set `W` without storing into `B`"), "{e}");
+    // A read of B without the flag in the guard.
+    let bare = ok.replace("requires { W[x] = True }", "requires { A[x] = Idle }");
+    let e = ordered(&load_str("b.cub", &bare).unwrap()).unwrap_err();
+    assert!(
+        e.contains("reads `B[..]` without its guard saying `W[..] = True`"),
+        "{e}"
+    );
+}
