@@ -56,6 +56,28 @@ fn ranking_cutoff(
         .map_err(|e| format!("the ranking is outside the liveness argument: {e}"))
 }
 
+/// Over the order of the ints, the abstract model simulates the model only while no
+/// relation is lost: the certificate must prove that at every size it claims, and say
+/// which abstraction it is about.
+fn order_refusal(model: &Model, cert: &Certificate) -> Option<String> {
+    let o = model.ord_ints.as_ref()?;
+    let all: Vec<usize> = (1..=cert.sizes.1).collect();
+    if let Some(l) = o.lost.iter().find(|l| {
+        !cert
+            .proves
+            .iter()
+            .any(|(n, s)| n == *l && all.iter().all(|k| s.contains(k)))
+    }) {
+        return Some(format!(
+            "the model is over the order of its ints, and the certificate does not claim `{l}` at every size 1..{}",
+            cert.sizes.1
+        ));
+    }
+    (!cert.order).then(|| {
+        "the model is over the order of its ints, and the certificate does not say `abstraction order`".into()
+    })
+}
+
 /// Check a certificate's claim for every size: the model must lie in the fragment of
 /// the cutoff argument, every lemma must be a universal clause claimed at every size,
 /// every property must be claimed at every size 1..c, and the certificate must check
@@ -87,26 +109,8 @@ pub fn check_every(
             "a claim for every size needs an inductive invariant (`induction 1`)".into(),
         ));
     }
-    // Over the order of the ints, the abstract model simulates the model only while
-    // no relation is lost: the certificate must prove that at every size it claims.
-    if let Some(o) = &model.ord_ints {
-        let all: Vec<usize> = (1..=cert.sizes.1).collect();
-        if let Some(l) = o.lost.iter().find(|l| {
-            !cert
-                .proves
-                .iter()
-                .any(|(n, s)| n == *l && all.iter().all(|k| s.contains(k)))
-        }) {
-            return Ok(refuse(format!(
-                "the model is over the order of its ints, and the certificate does not claim `{l}` at every size 1..{}",
-                cert.sizes.1
-            )));
-        }
-        if !cert.order {
-            return Ok(refuse(
-                "the model is over the order of its ints, and the certificate does not say `abstraction order`".into(),
-            ));
-        }
+    if let Some(why) = order_refusal(model, cert) {
+        return Ok(refuse(why));
     }
     let (m, props, counts) = with_lemmas(model, cert)?;
     // The lemmas may compare their processes by order (the model then is, or becomes,
