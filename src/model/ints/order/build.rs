@@ -424,6 +424,16 @@ fn transition(o: &Ord, t: &Transition) -> Result<Transition, String> {
     Ok(nt)
 }
 
+/// The locals `z1..zk` of an `init` block or property over k processes.
+fn proc_locals(k: usize) -> Vec<Local> {
+    (1..=k)
+        .map(|i| Local {
+            name: format!("z{i}"),
+            ty: Ty::Proc,
+        })
+        .collect()
+}
+
 /// One `init` block per int `init` leaves free but that is written before it is read
 /// (`free`): its class is that of the literal it is taken to start at.
 fn free_inits(o: &Ord, out: &mut Model) {
@@ -431,12 +441,7 @@ fn free_inits(o: &Ord, out: &mut Model) {
         let dims = o.m.vars[v].dims.len();
         out.inits.push(Init {
             params: dims,
-            locals: (0..dims)
-                .map(|i| Local {
-                    name: format!("z{}", i + 1),
-                    ty: Ty::Proc,
-                })
-                .collect(),
+            locals: proc_locals(dims),
             body: Ord::eq(
                 Expr::Read(v, (0..dims).map(Expr::Local).collect()),
                 o.cc(o.class_of_lit(k)),
@@ -457,12 +462,7 @@ fn inits(o: &Ord, start: &[(VarId, i64)], out: &mut Model) {
     };
     for (p, &(a, b)) in o.pairs.iter().enumerate() {
         let k = o.m.vars[a].dims.len() + o.m.vars[b].dims.len();
-        let locals: Vec<Local> = (0..k)
-            .map(|i| Local {
-                name: format!("z{}", i + 1),
-                ty: Ty::Proc,
-            })
-            .collect();
+        let locals = proc_locals(k);
         let body = Ord::eq(
             Expr::Read(o.rel_var[p], (0..k).map(Expr::Local).collect()),
             o.rc(rel_of(at(a).cmp(&at(b)))),
@@ -500,12 +500,7 @@ fn lost_props(o: &Ord, out: &mut Model) -> Vec<String> {
                 name: name.clone(),
                 kind: PropKind::Unsafe,
                 params: k,
-                locals: (0..k)
-                    .map(|j| Local {
-                        name: format!("z{}", j + 1),
-                        ty: Ty::Proc,
-                    })
-                    .collect(),
+                locals: proc_locals(k),
                 conjuncts: vec![Conjunct {
                     expr: body.clone(),
                     span: var.span,
