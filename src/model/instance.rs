@@ -60,7 +60,7 @@ pub struct Instance<'m> {
 /// Where a slot's value sits in the packed words: `lo + (words[word] >> shift) & mask`
 /// (mask 0 for a cell of one value).
 #[derive(Clone, Copy, Debug)]
-struct Field {
+pub struct Field {
     lo: i64,
     mask: u64,
     word: u32,
@@ -68,6 +68,24 @@ struct Field {
 }
 
 impl Field {
+    pub fn mask(&self) -> u64 {
+        self.mask
+    }
+
+    pub fn word(&self) -> u32 {
+        self.word
+    }
+
+    pub fn shift(&self) -> u32 {
+        self.shift
+    }
+
+    /// Write the value into packed words where its bits are still zero.
+    #[inline]
+    pub fn put(&self, words: &mut [u64], v: i64) {
+        words[self.word as usize] |= ((v - self.lo) as u64 & self.mask) << self.shift;
+    }
+
     fn of(s: &Slot) -> Field {
         let mask = match s.bits {
             0 => 0,
@@ -276,6 +294,11 @@ impl<'m> Instance<'m> {
         for (f, v) in self.fields.iter().zip(st) {
             out[f.word as usize] |= ((v - f.lo) as u64 & f.mask) << f.shift;
         }
+    }
+
+    /// Where a slot's value sits in the packed words.
+    pub fn field(&self, slot: usize) -> Field {
+        self.fields[slot]
     }
 
     /// Overwrite one cell of a packed state.

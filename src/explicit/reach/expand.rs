@@ -11,7 +11,7 @@ use super::ReachOptions;
 use super::parts::{NewState, Part, PartFind, StoreKind};
 use crate::explicit::par::parts::{PARTS, owner_of, part_of, place_of};
 use crate::explicit::store::{hash_words, sig_hash};
-use crate::model::canon::{CanonBuf, Symmetry};
+use crate::model::canon::{CanonBuf, Delta, DeltaBuf, Symmetry};
 use crate::model::compiled::{Compiled, Outcome, Scratch};
 use crate::model::dead::{Dead, DeadArray};
 use crate::model::instance::{Instance, State};
@@ -53,6 +53,9 @@ pub(super) struct Ctx<'a> {
     /// Ints ranked (`model::ints::ranked`): every successor is renumbered before it is stored
     /// and expanded.
     pub rank: Option<RankInst>,
+    /// Successors' keys from their parent's (`model::canon::delta`): under symmetry on
+    /// its sorting path, without dead cells or ranks.
+    pub delta: Option<Delta>,
 }
 
 impl<'a> Ctx<'a> {
@@ -67,11 +70,18 @@ impl<'a> Ctx<'a> {
         dead_arrays: &[DeadArray],
         rank: Option<RankInst>,
     ) -> Ctx<'a> {
+        let sym = Symmetry::for_search(inst, opts.symmetry);
+        let dead = Dead::for_instance(inst, dead_arrays);
+        let delta = match (&sym, &dead, &rank) {
+            (Some(s), None, None) => s.delta(inst),
+            _ => None,
+        };
         Ctx {
             inst,
             compiled,
-            sym: Symmetry::for_search(inst, opts.symmetry),
-            dead: Dead::for_instance(inst, dead_arrays),
+            sym,
+            dead,
+            delta,
             kind: opts.store,
             props: opts.props_of(model),
             deadlock: opts.deadlock,
@@ -147,6 +157,33 @@ impl Ctx<'_> {
         let sig = if self.kind.exact() { 0 } else { sig_hash(key) };
         (key, hash_words(key), sig)
     }
+
+    /// `hashes` of a successor `next` that differs from the parent last given to
+    /// `parent_keys` in the cells of `writes`.
+    #[inline]
+    fn successor_hashes<'k>(
+        &self,
+        (next, writes): (&[i64], &[(usize, i64)]),
+        words: &'k [u64],
+        k: &'k mut KeyBufs,
+    ) -> (&'k [u64], u64, u64) {
+        if let (Some(d), Some(sym)) = (&self.delta, &self.sym)
+            && sym.successor_key(d, (next, writes), &mut k.delta, &mut k.key)
+        {
+            let key: &[u64] = &k.key;
+            let sig = if self.kind.exact() { 0 } else { sig_hash(key) };
+            return (key, hash_words(key), sig);
+        }
+        self.hashes(next, words, k)
+    }
+
+    /// Remember the parent's sort keys, when successors' keys are computed from them.
+    #[inline]
+    fn parent_keys(&self, st: &[i64], k: &mut KeyBufs) {
+        if let (Some(d), Some(sym)) = (&self.delta, &self.sym) {
+            sym.parent_keys(d, st, self.inst.words, &mut k.delta);
+        }
+    }
 }
 
 /// Buffers for computing keys.
@@ -156,6 +193,7 @@ pub(super) struct KeyBufs {
     canon_buf: CanonBuf,
     tmp: State,
     rank_buf: Vec<i64>,
+    delta: DeltaBuf,
 }
 
 /// One thread's buffers, reused from state to state.
@@ -184,6 +222,7 @@ impl Work {
                 canon_buf: CanonBuf::default(),
                 tmp: Vec::new(),
                 rank_buf: Vec::new(),
+                delta: DeltaBuf::default(),
             },
             ranked: vec![0; inst.slots.len()],
             old: vec![0; inst.slots.len()],
@@ -417,6 +456,9 @@ pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &
         if ctx.rank.is_some() {
             old.copy_from_slice(st);
         }
+        if !direct {
+            ctx.parent_keys(st, keys);
+        }
         for &k in candidates.iter() {
             let from = From { node, k };
             let out_k = if direct {
@@ -462,7 +504,7 @@ pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &
                             next
                         }
                     };
-                    let hashed = ctx.hashes(next, words, keys);
+                    let hashed = ctx.successor_hashes((next, writes), words, keys);
                     out.send(ctx, &owner, &from, c, words, hashed);
                 })
             };

@@ -27,7 +27,10 @@
 //! member of its orbit chosen by a function of the state (sound, possibly less
 //! reduction).
 
+mod delta;
 mod refine;
+
+pub use delta::{Delta, DeltaBuf};
 
 use super::instance::{Instance, State};
 use super::ir::Ty;
