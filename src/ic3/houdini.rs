@@ -6,7 +6,8 @@
 //! lemmas IC3 learnt at small sizes over to a larger range.
 
 use crate::proof::lemma::Lemma;
-use crate::sat::{Lit, SolveResult, SolverKind, Stop};
+use crate::sat::circuit::FALSE;
+use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
 use crate::transys::{FIRE, STATE, STEP, Transys};
 
 /// Candidates whose orbits are larger than this are dropped at once. Orbits are
@@ -16,6 +17,18 @@ const MAX_ORBIT: usize = 30_000;
 
 /// The largest subset of `cands` (symmetric: their orbits) that holds initially and
 /// is inductive; `None` when a limit stopped the search.
+///
+/// Each pass over the candidates alive at its start asks one query per candidate in a
+/// solver of its own where those candidates are clauses, not guarded by activation
+/// literals: the solver propagates them once, at the root, instead of deciding
+/// thousands of assumptions again for every query (the bakery over the order of its
+/// tickets: 1,469 candidates, all inductive on the aggregate 1..4). A candidate dropped
+/// during a pass stays a clause of that pass's solver: a violation found is still a
+/// violation with fewer candidates assumed, and the pass that drops nothing, whose
+/// solver holds exactly the candidates kept, shows their conjunction inductive.
+/// (Going on in a solver with activation literals after the first drop of a pass, so
+/// that every pass sees exactly the candidates alive, was 4 times slower on the bakery
+/// with a write buffer: 2,018 candidates, 1,786 kept on 1..3.)
 pub fn houdini(
     ts: &mut Transys,
     cands: Vec<Lemma>,
@@ -28,20 +41,14 @@ pub fn houdini(
         .into_iter()
         .filter(|l| !symmetric || l.orbit_size(n.min(l.hi)) <= MAX_ORBIT)
         .collect();
-    let mut s = solver.create_plain()?;
-    for g in [STATE, STEP, FIRE] {
-        for c in ts.c.group(g) {
-            s.add_clause(c);
-        }
-    }
-    // Each candidate's orbit (or the candidate itself) as clauses under one activation
-    // literal, in this solver only; its violation, initially and after a step, asked
-    // of the representative alone: init and the steps are symmetric, so a violating
-    // state of some member is a renaming of one violating the representative (in an
-    // ordered family, of every member: `rep_violated`).
-    let act: Vec<Lit> = cands
+    // Each candidate's orbit (or the candidate itself) as clauses; its violation,
+    // initially and after a step, asked of the representative alone: init and the
+    // steps are symmetric, so a violating state of some member is a renaming of one
+    // violating the representative (in an ordered family, of every member:
+    // `rep_violated`).
+    let clauses: Vec<Vec<Vec<Lit>>> = cands
         .iter()
-        .map(|l| super::add_guarded(ts, s.as_mut(), l, symmetric))
+        .map(|l| super::orbit_clauses(ts, l, symmetric))
         .collect();
     let viol: Vec<[Lit; 2]> = cands
         .iter()
@@ -52,50 +59,99 @@ pub fn houdini(
             ]
         })
         .collect();
-    let mut alive = vec![true; cands.len()];
-    // Initially, then under steps; one candidate per query (many easy queries cost far
-    // less than one over the disjunction), until a whole pass drops nothing.
-    for step in [false, true] {
-        let k = step as usize;
-        loop {
-            let mut dropped = false;
-            for i in 0..cands.len() {
-                if !alive[i] || viol[i][k] == crate::sat::circuit::FALSE {
-                    continue;
-                }
-                let mut a = vec![viol[i][k]];
-                if step {
-                    a.extend((0..cands.len()).filter(|&j| alive[j]).map(|j| act[j]));
-                } else {
-                    a.push(ts.init);
-                }
-                match s.solve(&ts.c.cnf, &a, stop) {
-                    SolveResult::Unknown => return Ok(None),
-                    SolveResult::Unsat => {}
-                    SolveResult::Sat => {
-                        for j in 0..cands.len() {
-                            if alive[j] && s.value(viol[j][k]) {
-                                alive[j] = false;
-                            }
-                        }
-                        alive[i] = false;
-                        dropped = true;
-                    }
-                }
-            }
-            if !dropped || !step {
-                break;
-            }
+    let mut h = Houdini {
+        clauses,
+        viol,
+        alive: vec![true; cands.len()],
+        solver,
+    };
+    if !h.initially(ts, stop)? {
+        return Ok(None);
+    }
+    loop {
+        match h.pass(ts, stop)? {
+            None => return Ok(None),
+            Some(false) => break,
+            Some(true) => {}
         }
     }
     Ok(Some(
         cands
             .into_iter()
-            .zip(alive)
+            .zip(h.alive)
             .filter(|x| x.1)
             .map(|x| x.0)
             .collect(),
     ))
+}
+
+/// Houdini's state: the candidates' clauses and violations, and which are alive.
+struct Houdini {
+    clauses: Vec<Vec<Vec<Lit>>>,
+    viol: Vec<[Lit; 2]>,
+    alive: Vec<bool>,
+    solver: SolverKind,
+}
+
+impl Houdini {
+    /// A solver with the system's state, step and firing clauses.
+    fn base(&self, ts: &Transys) -> Result<Box<dyn Backend>, String> {
+        let mut s = self.solver.create_plain()?;
+        for g in [STATE, STEP, FIRE] {
+            for c in ts.c.group(g) {
+                s.add_clause(c);
+            }
+        }
+        Ok(s)
+    }
+
+    /// Drop the candidates an initial state violates (no candidate is assumed); false
+    /// when a limit stopped the solver.
+    fn initially(&mut self, ts: &mut Transys, stop: &Stop) -> Result<bool, String> {
+        let mut s = self.base(ts)?;
+        for i in 0..self.viol.len() {
+            if self.viol[i][0] == FALSE {
+                continue;
+            }
+            match s.solve(&ts.c.cnf, &[self.viol[i][0], ts.init], stop) {
+                SolveResult::Unknown => return Ok(false),
+                SolveResult::Unsat => {}
+                SolveResult::Sat => self.alive[i] = false,
+            }
+        }
+        Ok(true)
+    }
+
+    /// One pass under steps: whether it dropped a candidate, `None` when a limit
+    /// stopped the solver.
+    fn pass(&mut self, ts: &mut Transys, stop: &Stop) -> Result<Option<bool>, String> {
+        let mut s = self.base(ts)?;
+        for (cl, _) in self.clauses.iter().zip(&self.alive).filter(|x| *x.1) {
+            for c in cl {
+                s.add_clause(c);
+            }
+        }
+        let mut dropped = false;
+        for i in 0..self.viol.len() {
+            if !self.alive[i] || self.viol[i][1] == FALSE {
+                continue;
+            }
+            match s.solve(&ts.c.cnf, &[self.viol[i][1]], stop) {
+                SolveResult::Unknown => return Ok(None),
+                SolveResult::Unsat => {}
+                SolveResult::Sat => {
+                    for j in 0..self.alive.len() {
+                        if self.alive[j] && s.value(self.viol[j][1]) {
+                            self.alive[j] = false;
+                        }
+                    }
+                    self.alive[i] = false;
+                    dropped = true;
+                }
+            }
+        }
+        Ok(Some(dropped))
+    }
 }
 
 #[cfg(test)]

@@ -350,20 +350,29 @@ pub(crate) fn add_guarded(
     symmetric: bool,
 ) -> Lit {
     let act = ts.c.var();
+    for mut cl in orbit_clauses(ts, l, symmetric) {
+        cl.push(-act);
+        s.add_clause(&cl);
+    }
+    act
+}
+
+/// The clauses of lemma `l`: its orbit's members (symmetric) or its representative,
+/// each negated.
+pub(crate) fn orbit_clauses(ts: &mut Transys, l: &Lemma, symmetric: bool) -> Vec<Vec<Lit>> {
     let members = if symmetric {
         l.orbit(ts)
     } else {
         l.representative(ts).into_iter().collect()
     };
-    for m in &members {
-        let mut cl: Vec<Lit> = m
-            .iter()
-            .map(|&(v, x)| -lemma::atom_lit(ts, v, x, false))
-            .collect();
-        cl.push(-act);
-        s.add_clause(&cl);
-    }
-    act
+    members
+        .iter()
+        .map(|m| {
+            m.iter()
+                .map(|&(v, x)| -lemma::atom_lit(ts, v, x, false))
+                .collect()
+        })
+        .collect()
 }
 
 /// The literal "x (x' with `next`) lies in the cube of `l`'s representative", i.e.

@@ -262,14 +262,24 @@ fn prove_each(model: &Model, props: &[usize], o: EveryOpts) -> Result<Vec<PropEv
     every::prove_each(model, props, solver, symmetry, ctl)
 }
 
+/// Whether `unsafe` property `u` holds for every n (then at every size too, whatever
+/// the sizes checked said: within an int window, say).
+fn holds_everywhere(run: &Run, u: usize) -> bool {
+    run.every.as_ref().is_some_and(|e| {
+        e.props
+            .iter()
+            .any(|p| p.prop == PropId::Unsafe(u) && p.answer.holds())
+    })
+}
+
 /// Whether an `invariant` among the properties checked is not proved: at a size
-/// checked, or for every n when that was tried.
+/// checked, or for every n when that was tried (one proved for every n is proved).
 pub(super) fn invariant_unproved(run: &Run, props: &[usize]) -> bool {
     let m = run.model;
     let invs: Vec<usize> = props
         .iter()
         .copied()
-        .filter(|&u| m.unsafes[u].kind == PropKind::Invariant)
+        .filter(|&u| m.unsafes[u].kind == PropKind::Invariant && !holds_everywhere(run, u))
         .collect();
     let at_sizes = run.reports.iter().any(|r| {
         r.results.iter().any(|x| {
@@ -288,8 +298,8 @@ pub(super) fn invariant_unproved(run: &Run, props: &[usize]) -> bool {
 /// The `unsafe` properties of the run not proved (at a size checked, or for every n
 /// when that was tried) answered on the model restricted to the states satisfying
 /// every `invariant`, at the sizes of `p`, and for every n when `every`. A property
-/// proved without the assumption holds with it (the restricted runs are runs of the
-/// model), so it is not answered again.
+/// proved without the assumption (at every size checked, or for every n) holds with it
+/// (the restricted runs are runs of the model), so it is not answered again.
 pub(super) fn assumed_pass(
     engine: &dyn Engine,
     run: &Run,
@@ -299,6 +309,9 @@ pub(super) fn assumed_pass(
 ) -> Result<Option<AssumedRun>, String> {
     let model = p.model;
     let unproved = |u: usize| {
+        if holds_everywhere(run, u) {
+            return false;
+        }
         run.reports.iter().any(|r| {
             r.results
                 .iter()

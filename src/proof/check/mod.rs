@@ -111,6 +111,21 @@ impl SizeCheck {
 /// What a check left undecided when its limit was reached.
 const NOT_CHECKED: &str = "not checked (limit)";
 
+/// How the failure of a claimed property begins (`SizeQueries::claims`).
+const CLAIM_FAILED: &str = "a state of the invariant violates `";
+
+impl SizeCheck {
+    /// Every failure is a claimed property that the invariant does not exclude, and
+    /// nothing was left unchecked: the invariant itself held initially and was
+    /// inductive at this size (only the SAT check's own words count; any other failure
+    /// says no).
+    pub fn only_claims_failed(&self) -> bool {
+        self.unchecked.is_empty()
+            && self.by == Checker::Sat
+            && self.failures.iter().all(|f| f.starts_with(CLAIM_FAILED))
+    }
+}
+
 /// How a counting lemma's atoms are read back: per atom, the property "P holds at
 /// process x" and its right-hand side; the property of the other conjuncts.
 #[derive(Clone, Debug)]
@@ -760,11 +775,7 @@ impl<'a> SizeQueries<'a> {
             };
             if bad != -TRUE {
                 let inv0 = self.inv[0];
-                self.ask(
-                    &[inv0, bad],
-                    &format!("a state of the invariant violates `{c}`"),
-                    0,
-                );
+                self.ask(&[inv0, bad], &format!("{CLAIM_FAILED}{c}`"), 0);
             }
         }
     }
