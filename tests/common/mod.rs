@@ -262,3 +262,14 @@ impl Rng {
         &xs[self.below(xs.len())]
     }
 }
+
+/// The certificate at `cert` rests on the order abstraction (docs/every-n.md), claims
+/// no int window, and `nfold certify` accepts it for `model`; returns certify's output.
+pub fn assert_order_certificate(model: &str, cert: &str) -> String {
+    let text = std::fs::read_to_string(cert).unwrap();
+    assert!(text.contains("abstraction order"), "{text}");
+    assert!(!text.contains("int_bound"), "{text}");
+    let (code, out, err) = nfold(&["certify", model, cert]);
+    assert_eq!(code, 0, "{out}{err}");
+    out
+}
