@@ -76,7 +76,9 @@ const HUGE: usize = 2 << 20;
 impl Table {
     pub(crate) fn zeroed(len: usize) -> Table {
         #[cfg(target_os = "linux")]
-        if len * 8 >= HUGE / 2
+        // From one whole huge page: a smaller table would be rounded up to one, and
+        // a huge page is resident as a whole, so up to half of it would be waste.
+        if len * 8 >= HUGE
             && let Some(t) = Table::mapped(len)
         {
             return t;
