@@ -206,3 +206,58 @@ fn max_states_is_refused_by_the_sat_engines() {
         "{err}"
     );
 }
+
+/// Each (property, size) gets one row, range errors included. The counter `X : 0 .. 1`
+/// is bumped once by each process: at size 1 it stays in its type, at every size from
+/// 2 the second bump stores 2 (a range error, by reasoning). The explicit phase stops
+/// at that error (no answer for `flags`), so sizes 2..3 go to the SAT route, whose
+/// bounded lasso search, BDD fixpoint and IC3 each met the error for each property:
+/// the default printed three `range_error` rows per size (the summary said
+/// `violated at sizes 2, 2, 2..3, 3, 3`).
+#[test]
+fn a_range_error_gets_one_row_per_size() {
+    let dir = common::fresh_dir("live-auto-ranged");
+    let f = common::write_file(
+        &dir,
+        "ranged.cub",
+        "var X : 0 .. 1
+array F[proc] : bool
+init (i) { X = 0 && F[i] = False }
+ltl settled (i) { G (F[i] => F F[i]) }
+ltl flags (i) { G (F[i] = True => F X = 1) }
+transition bump (i)
+requires { F[i] = False }
+{ X := X + 1; F[i] := True; }
+",
+    );
+    let (code, v) = json_run(&["live", &f, "--sizes", "1..3"]);
+    let rs = rows(&v);
+    let mut seen = std::collections::BTreeSet::new();
+    for r in &rs {
+        assert!(
+            seen.insert((r.size, r.property.clone())),
+            "two rows for `{}` at size {}: {v:#}",
+            r.property,
+            r.size
+        );
+    }
+    let ranged: Vec<(usize, &str)> = rs
+        .iter()
+        .filter(|r| r.kind == "range_error")
+        .map(|r| (r.size, r.verdict.as_str()))
+        .collect();
+    assert_eq!(ranged, [(2, "violated"), (3, "violated")], "{v:#}");
+    // `settled` holds: a flag once set is never cleared.
+    let settled: Vec<String> = by_size(&rs, "settled")
+        .into_iter()
+        .map(|r| r.verdict)
+        .collect();
+    assert_eq!(settled, ["holds", "holds", "holds"], "{v:#}");
+    assert_eq!(rs.len(), 8, "{v:#}");
+    assert_eq!(code, 1, "a range error is a violation: {v:#}");
+    let (_, text, _) = nfold(&["live", &f, "--sizes", "1..3"]);
+    assert!(
+        text.contains("range_error: violated at sizes 2..3\n"),
+        "{text}"
+    );
+}

@@ -211,3 +211,42 @@ fn a_bounded_pass_without_ic3_leaves_its_sizes_to_the_search() {
         );
     }
 }
+
+/// The search beside IC3 hands each size over as it answers it, so that what the
+/// reports go through next (here the check of the reduction: `Odd[*]` of the odd-even
+/// sort is constant, `portfolio::reduced`) runs while there is time. The sort holds at
+/// every n (the family's header; `--engine explicit` answers sizes 1..6 in about a
+/// second). Sizes 1..4 go to the explicit phase, 5..8 to IC3, which needs over 20 s of
+/// CPU to prove them, and to the search beside it, which answers 5 and 6 within about
+/// a second on an idle machine (5 s under a load of 10 on 2 cores) and cannot finish
+/// size 8 (17 million states) before the limit. Before, the search handed its sizes
+/// over only when it ended, at the limit, where the check of the reduction could no
+/// longer run: every size after the explicit phase was `unknown`.
+#[test]
+fn the_search_beside_ic3_hands_each_size_over_in_time() {
+    let f = common::family("oddeven_sort");
+    let args = [
+        "check",
+        &f,
+        "--sizes",
+        "1..8",
+        "--threads",
+        "2",
+        "--timeout",
+        "10s",
+    ];
+    let (code, v) = common::json_run(&args);
+    let rows = common::rows(&v);
+    assert_eq!(rows.len(), 8, "{v:#}");
+    for r in &rows {
+        assert!(r.internal_errors.is_empty(), "{r:?}");
+        assert!(
+            r.verdict == "holds" || (r.size > 6 && r.verdict == "unknown"),
+            "size {}: {} ({v:#})",
+            r.size,
+            r.verdict
+        );
+    }
+    // Size 8 cannot be answered in 10 s: the run ends at the limit.
+    assert_eq!(code, 3, "{v:#}");
+}

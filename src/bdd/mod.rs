@@ -401,22 +401,9 @@ impl BddEngine {
             init: _init,
             init_err: _init_err,
             range,
-            mut widths,
+            widths,
         } = bdd!(start(sys, p, f));
-        // Range errors reachable from an initial state: BMC at the depth found.
-        if range.satisfiable() {
-            let (back, rings) = bdd!(rounds::reach_all_back(sys, &range, &valid, budget));
-            let mut keep = Vec::new();
-            for (w, iw) in widths {
-                if !bdd!(iw.and(&back).map_err(Stop::from)).satisfiable() {
-                    keep.push((w, iw));
-                    continue;
-                }
-                let depth = bdd!(first_ring(&iw, &rings));
-                self.range_error(p, ctl, prod, w, depth, f);
-            }
-            widths = keep;
-        }
+        let widths = bdd!(self.ranged(p, ctl, prod, sys, (&range, &valid), widths, budget, f)?);
         let t0 = Instant::now();
         let progress = ctl.progress;
         let out = bdd!(rounds::run(
@@ -472,6 +459,55 @@ impl BddEngine {
             bdd!(self.certify(p, ctl, k, sys, &out.sets, f)?);
         }
         Ok(Ok(()))
+    }
+
+    /// The widths `widths` whose initial states reach no range error (`range`, within
+    /// the `valid` states); each of the others is given its range error, by BMC at the
+    /// depth the BDDs give, and left out. A width meeting one in an initial state's
+    /// first step needs no backward search: on a model whose every width meets one
+    /// there, that search was the engine's whole time, for `unknown` at every width.
+    #[allow(clippy::too_many_arguments)]
+    fn ranged(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+        prod: &Product,
+        sys: &mut Sys,
+        (range, valid): (&F, &F),
+        widths: Vec<(usize, F)>,
+        budget: &Budget,
+        f: &mut Found,
+    ) -> Result<R<Vec<(usize, F)>>, String> {
+        if !range.satisfiable() {
+            return Ok(Ok(widths));
+        }
+        let mut later = Vec::new();
+        for (w, iw) in widths {
+            match iw.and(range).map_err(Stop::from) {
+                Err(e) => return Ok(Err(e)),
+                Ok(x) if x.satisfiable() => self.range_error(p, ctl, prod, w, 0, f),
+                Ok(_) => later.push((w, iw)),
+            }
+        }
+        if later.is_empty() {
+            return Ok(Ok(later));
+        }
+        let (back, rings) = match rounds::reach_all_back(sys, range, valid, budget) {
+            Ok(x) => x,
+            Err(e) => return Ok(Err(e)),
+        };
+        let mut keep = Vec::new();
+        for (w, iw) in later {
+            match iw.and(&back).map_err(Stop::from) {
+                Err(e) => return Ok(Err(e)),
+                Ok(x) if !x.satisfiable() => keep.push((w, iw)),
+                Ok(_) => match first_ring(&iw, &rings) {
+                    Ok(depth) => self.range_error(p, ctl, prod, w, depth, f),
+                    Err(e) => return Ok(Err(e)),
+                },
+            }
+        }
+        Ok(Ok(keep))
     }
 
     /// A range error at width w within `depth` steps, by BMC on the product, replayed.

@@ -77,6 +77,11 @@ impl Pdr<'_, '_> {
                 .collect();
             let mut left = 0;
             for id in ids {
+                // Hundreds of lemmas at a dozen levels, each a SAT call too quick for
+                // the solver to poll the limit: the pass ran for seconds past
+                // `--timeout` (`live --fair --engine ic3` on Peterson with a split
+                // transition overran it by 4 s).
+                self.check_limits()?;
                 let rep = self.entries[id].rep.clone();
                 // A lemma false in a state reached within i + 1 steps stays here.
                 if self.reached_within(&rep, i + 1) {
@@ -298,6 +303,7 @@ impl Pdr<'_, '_> {
         let mut need = vec![false; inv.len()];
         let mut work: Vec<Option<usize>> = vec![None];
         while let Some(w) = work.pop() {
+            self.check_limits()?;
             let mut a = cur.clone();
             a.push(match w {
                 None => self.bad,

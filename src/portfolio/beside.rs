@@ -17,18 +17,27 @@
 //!
 //! When the aggregate run answers every size, the search beside it is stopped and its
 //! work dropped.
+//!
+//! The search hands each size over as it answers it (a channel, `Beside::poll`), not
+//! when it ends: what the run's thread does with an answer (the check of the reduction,
+//! `portfolio::reduced`, the rows printed) is then done while there is time, not after
+//! the user's limit stopped the search at a larger size.
 
 use crate::engine::Control;
 use crate::verdict::Limit;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::Duration;
 
-/// A search running on its own thread, with the flag that stops it.
-pub(super) struct Beside<'scope, T> {
+/// A search running on its own thread, with the flag that stops it; it hands over
+/// each size's answer (`U`) as it has it, and its result (`T`) when it ends.
+pub(super) struct Beside<'scope, T, U> {
     /// `None` once joined.
     handle: Option<ScopedJoinHandle<'scope, T>>,
+    /// The answers handed over so far.
+    answers: Receiver<U>,
     stop: Arc<AtomicBool>,
     /// Set once the search has answered every size it was given.
     complete: Arc<AtomicBool>,
@@ -39,7 +48,7 @@ pub(super) struct Beside<'scope, T> {
 
 /// A search whose result is not asked for (an error ended the run beside it) is
 /// stopped, so that the scope it runs in is not kept waiting for it.
-impl<T> Drop for Beside<'_, T> {
+impl<T, U> Drop for Beside<'_, T, U> {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
     }
@@ -70,15 +79,16 @@ fn yield_to_others() {
     }
 }
 
-impl<'scope, T: Send + 'scope> Beside<'scope, T> {
+impl<'scope, T: Send + 'scope, U: Send + 'scope> Beside<'scope, T, U> {
     /// Start `search` on `sizes` on a thread of `scope` when `ctl` allows two or more
     /// cores (`None` otherwise, or when there is nothing to search). The search gets
     /// the user's limits, its own stop flag, and every core at a lower priority
     /// (`yield_to_others`: the run beside it keeps its core while both run, and the
     /// search has the machine once that run ends; MCS `check` 1..10 where IC3 could not
     /// prove it, 34.1 s with the cores but one, 27.6 s with every core); it returns its
-    /// result and whether it answered every size. With `race`, the run beside it may
-    /// be stopped by that answer (`racing`).
+    /// result and whether it answered every size, and hands each answer over through
+    /// the `Sender` it is given as it has it. With `race`, the run beside it may be
+    /// stopped by that answer (`racing`).
     pub fn start<'env, F>(
         scope: &'scope Scope<'scope, 'env>,
         ctl: &Control,
@@ -87,7 +97,7 @@ impl<'scope, T: Send + 'scope> Beside<'scope, T> {
         search: F,
     ) -> Option<Self>
     where
-        F: FnOnce(&[usize], &Control) -> (T, bool) + Send + 'scope,
+        F: FnOnce(&[usize], &Control, &Sender<U>) -> (T, bool) + Send + 'scope,
     {
         let cores = cores(ctl);
         if cores < 2 || sizes.is_empty() {
@@ -103,9 +113,10 @@ impl<'scope, T: Send + 'scope> Beside<'scope, T> {
         };
         let sizes = sizes.to_vec();
         let (done, won) = (complete.clone(), race.clone());
+        let (hand, answers) = channel();
         let handle = scope.spawn(move || {
             yield_to_others();
-            let (t, all) = search(&sizes, &own);
+            let (t, all) = search(&sizes, &own, &hand);
             if all {
                 done.store(true, Ordering::Relaxed);
                 if let Some(w) = won {
@@ -128,6 +139,7 @@ impl<'scope, T: Send + 'scope> Beside<'scope, T> {
         }
         Some(Beside {
             handle: Some(handle),
+            answers,
             stop,
             complete,
             race,
@@ -151,18 +163,36 @@ impl<'scope, T: Send + 'scope> Beside<'scope, T> {
         self.complete.load(Ordering::Relaxed)
     }
 
+    /// The answers handed over since the last call, waiting at most `wait` for the
+    /// first.
+    pub fn poll(&self, wait: Duration) -> Vec<U> {
+        let mut out: Vec<U> = self.answers.recv_timeout(wait).into_iter().collect();
+        out.extend(self.answers.try_iter());
+        out
+    }
+
     /// The search's result: stopped first when `stop`, else waited for (it stops on
-    /// the user's deadline by itself; an interrupt of the user's is passed on to it).
-    pub fn finish(mut self, ctl: &Control, stop: bool) -> T {
+    /// the user's deadline by itself; an interrupt of the user's is passed on to it);
+    /// each answer handed to `take` as it comes, which says whether the search may
+    /// stop there (nothing is left for it).
+    pub fn finish(mut self, ctl: &Control, stop: bool, take: &mut dyn FnMut(U) -> bool) -> T {
         if stop {
             self.stop.store(true, Ordering::Relaxed);
         }
         let handle = self.handle.take().expect("joined once");
-        while !handle.is_finished() {
+        loop {
             if ctl.users_limit() == Some(Limit::Interrupted) {
                 self.stop.store(true, Ordering::Relaxed);
             }
-            std::thread::sleep(Duration::from_millis(20));
+            let finished = handle.is_finished();
+            for u in self.poll(Duration::from_millis(20)) {
+                if take(u) {
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if finished {
+                break;
+            }
         }
         // Ends the watcher of the user's interrupt.
         self.stop.store(true, Ordering::Relaxed);

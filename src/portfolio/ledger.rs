@@ -6,12 +6,18 @@
 //! of the route reads the open pairs from here and writes its answers here, so that no
 //! pair is ever answered twice or dropped: `close` gives every pair still open its
 //! `unknown` row.
+//!
+//! The account itself (`Book`) holds no callback, so that the aggregate phases can keep
+//! one of their own on a thread of their own (`Book::detached`), its entries logged and
+//! replayed into the run's ledger when they end (`Ledger::replay`), while the run's
+//! thread hands the search beside them on size by size as it answers.
 
 use super::growth::Growth;
 use crate::cert::Certificate;
 use crate::engine::Problem;
 use crate::verdict::{Kind, Limit, PropId, PropResult, SizeReport, Verdict};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 /// One open pair's property, with the depth a bounded search reached without a
@@ -30,8 +36,92 @@ fn deepen(pair: &mut Pair, v: &Verdict) {
     }
 }
 
-/// The account of one run of the route.
+/// One entry of a detached book, replayed into the run's ledger.
+pub(super) enum Entry {
+    Answer(SizeReport),
+    Bound(SizeReport),
+    Settle(SizeReport),
+}
+
+/// The account of one run of the route, its reports handed on through `report`.
 pub(super) struct Ledger<'r> {
+    book: Book,
+    report: &'r mut dyn FnMut(SizeReport),
+}
+
+impl Deref for Ledger<'_> {
+    type Target = Book;
+    fn deref(&self) -> &Book {
+        &self.book
+    }
+}
+
+impl DerefMut for Ledger<'_> {
+    fn deref_mut(&mut self) -> &mut Book {
+        &mut self.book
+    }
+}
+
+impl<'r> Ledger<'r> {
+    /// Every property `props` open at every size of `p` (`Book::new`).
+    pub fn new(p: &Problem, props: &[PropId], report: &'r mut dyn FnMut(SizeReport)) -> Self {
+        Ledger {
+            book: Book::new(p, props),
+            report,
+        }
+    }
+
+    /// Hands on the reports the book let go.
+    fn drain(&mut self) {
+        for r in std::mem::take(&mut self.book.out) {
+            (self.report)(r);
+        }
+    }
+
+    /// `Book::answer`, its reports handed on at once.
+    pub fn answer(&mut self, r: SizeReport) {
+        self.book.answer(r);
+        self.drain();
+    }
+
+    /// `Book::take_search`, its reports handed on at once.
+    pub fn take_search(&mut self, r: SizeReport) {
+        self.book.take_search(r);
+        self.drain();
+    }
+
+    /// `Book::settle`, its reports handed on at once.
+    pub fn settle(&mut self, r: SizeReport) {
+        self.book.settle(r);
+        self.drain();
+    }
+
+    /// The entries of a detached book (`Book::detached`) applied here in their order,
+    /// with its notes and certificates.
+    pub fn replay(&mut self, b: Book) {
+        for e in b.log.unwrap_or_default() {
+            match e {
+                Entry::Answer(r) => self.book.answer(r),
+                Entry::Bound(r) => self.book.bound(&r),
+                Entry::Settle(r) => self.book.settle(r),
+            }
+        }
+        self.book.notes.extend(b.notes);
+        self.book.certificates.extend(b.certificates);
+        self.drain();
+    }
+
+    /// `Book::close`, its reports handed on.
+    pub fn close(mut self, p: &Problem) -> Closed {
+        let closed = self.book.close(p);
+        self.drain();
+        closed
+    }
+}
+
+/// The account itself: the open pairs, the rows held until their size is whole, and
+/// what the run gathers.
+pub(super) struct Book {
     /// Per size of the run, the properties still open there.
     open: BTreeMap<usize, Vec<Pair>>,
     /// Answered rows not handed on yet, per size.
@@ -41,7 +131,10 @@ pub(super) struct Ledger<'r> {
     /// Every size of the run, in order; `next` indexes the first not handed on.
     sizes: Vec<usize>,
     next: usize,
-    report: &'r mut dyn FnMut(SizeReport),
+    /// Reports let go, in order, for the ledger to hand on.
+    out: Vec<SizeReport>,
+    /// A detached book's entries, in order (`None`: not detached).
+    log: Option<Vec<Entry>>,
     pub notes: Vec<String>,
     pub certificates: Vec<Arc<Certificate>>,
     /// The user's limit, once one stopped a phase: no phase starts after it.
@@ -49,12 +142,17 @@ pub(super) struct Ledger<'r> {
     pub growth: Growth,
     /// Some kept row says a property is violated.
     violated: bool,
+    /// The rows no pair stands for (range errors) kept so far, by size.
+    extra: HashSet<(usize, PropId)>,
+    /// The sizes where some phase met a range error (or a store leaving the int
+    /// window), kept as a row or not.
+    ranged: BTreeSet<usize>,
 }
 
-impl<'r> Ledger<'r> {
+impl Book {
     /// Every property `props` open at every size of `p`; with none, the range errors
     /// (`PropId::Range`) stand for the size.
-    pub fn new(p: &Problem, props: &[PropId], report: &'r mut dyn FnMut(SizeReport)) -> Self {
+    pub fn new(p: &Problem, props: &[PropId]) -> Self {
         let props = if props.is_empty() {
             &[PropId::Range][..]
         } else {
@@ -65,19 +163,64 @@ impl<'r> Ledger<'r> {
             .iter()
             .map(|&n| (n, props.iter().map(|&k| (k, None)).collect()))
             .collect();
-        Ledger {
+        Book {
             open,
             held: BTreeMap::new(),
             touched: BTreeSet::new(),
             sizes,
             next: 0,
-            report,
+            out: Vec::new(),
+            log: None,
+            extra: HashSet::new(),
+            ranged: BTreeSet::new(),
             notes: Vec::new(),
             certificates: Vec::new(),
             limit: None,
             growth: Growth::default(),
             violated: false,
         }
+    }
+
+    /// A book of the pairs open here, for phases run apart (on a thread of their own):
+    /// what they enter is logged, for `Ledger::replay`; it hands nothing on.
+    pub fn detached(&self) -> Book {
+        Book {
+            open: self.open.clone(),
+            held: BTreeMap::new(),
+            touched: BTreeSet::new(),
+            sizes: self.sizes.clone(),
+            next: self.next,
+            out: Vec::new(),
+            log: Some(Vec::new()),
+            extra: self.extra.clone(),
+            ranged: self.ranged.clone(),
+            notes: Vec::new(),
+            certificates: Vec::new(),
+            limit: self.limit,
+            growth: self.growth.clone(),
+            violated: self.violated,
+        }
+    }
+
+    fn enter(&mut self, e: impl FnOnce() -> Entry) {
+        if let Some(log) = &mut self.log {
+            log.push(e());
+        }
+    }
+
+    /// Notes the range errors (and stores leaving the int window) report `r` met.
+    pub fn meets(&mut self, r: &SizeReport) {
+        let ranged = |x: &PropResult| {
+            matches!(x.prop, PropId::Range | PropId::IntBound) && x.verdict.trace().is_some()
+        };
+        if r.results.iter().any(ranged) {
+            self.ranged.insert(r.size);
+        }
+    }
+
+    /// Whether some phase met a range error at size `n` (`meets`).
+    pub fn ranged(&self, n: usize) -> bool {
+        self.ranged.contains(&n)
     }
 
     /// The sizes with an open pair, in order.
@@ -125,6 +268,8 @@ impl<'r> Ledger<'r> {
     /// depth is noted on the pairs it leaves open. The report is dropped when it keeps no
     /// row and no internal error.
     pub fn answer(&mut self, mut r: SizeReport) {
+        self.enter(|| Entry::Answer(r.clone()));
+        self.meets(&r);
         let n = r.size;
         self.touched.insert(n);
         let Some(open) = self.open.get_mut(&n) else {
@@ -170,6 +315,7 @@ impl<'r> Ledger<'r> {
     /// The depths a bounded search reached without a violation, from a report whose
     /// answers are left to a later phase: noted on the open pairs, nothing closed.
     pub fn bound(&mut self, r: &SizeReport) {
+        self.enter(|| Entry::Bound(r.clone()));
         self.touched.insert(r.size);
         let Some(open) = self.open.get_mut(&r.size) else {
             return;
@@ -182,17 +328,38 @@ impl<'r> Ledger<'r> {
     }
 
     /// Size `n`'s report as it stands (a search the user's limit stopped): every pair of
-    /// the size is closed by it, answered or not.
-    pub fn settle(&mut self, r: SizeReport) {
+    /// the size still open is closed by it, answered or not; its rows of pairs answered
+    /// before are dropped (a size answered whole drops the report).
+    pub fn settle(&mut self, mut r: SizeReport) {
+        self.enter(|| Entry::Settle(r.clone()));
         self.touched.insert(r.size);
-        self.open.remove(&r.size);
+        let Some(open) = self.open.remove(&r.size) else {
+            return;
+        };
+        r.results.retain(|x| {
+            !matches!(x.prop, PropId::Unsafe(_) | PropId::Ltl(_))
+                || open.iter().any(|o| o.0 == x.prop)
+        });
         self.hold(r);
         self.flush();
     }
 
-    fn hold(&mut self, r: SizeReport) {
+    /// Keeps `r` until its size is whole; a row no pair stands for (a range error)
+    /// is kept once per size: several phases meet the same error (the bounded lasso
+    /// search, the BDD fixpoint and IC3 of each `ltl` property), and each size gets one
+    /// row of it.
+    fn hold(&mut self, mut r: SizeReport) {
+        let n = r.size;
+        let extra = &mut self.extra;
+        let rows = r.results.len();
+        r.results.retain(|x| {
+            matches!(x.prop, PropId::Unsafe(_) | PropId::Ltl(_)) || extra.insert((n, x.prop))
+        });
+        if rows > 0 && r.results.is_empty() && r.internal_errors.is_empty() {
+            return;
+        }
         self.violated |= r.results.iter().any(|x| x.verdict.kind() == Kind::Violated);
-        self.held.entry(r.size).or_default().push(r);
+        self.held.entry(n).or_default().push(r);
     }
 
     /// Hands on, in order, the reports of the sizes with no open pair left.
@@ -201,8 +368,9 @@ impl<'r> Ledger<'r> {
             if self.open.contains_key(&n) {
                 return;
             }
-            for r in self.held.remove(&n).unwrap_or_default() {
-                (self.report)(r);
+            let held = self.held.remove(&n).unwrap_or_default();
+            if self.log.is_none() {
+                self.out.extend(held);
             }
             self.next += 1;
         }
@@ -211,7 +379,7 @@ impl<'r> Ledger<'r> {
     /// The end of the run: every pair still open gets its `unknown` row at a size some
     /// phase ran on, with the limit that stopped the run (sizes no phase ran on are left
     /// to `engine::run`, which marks them not run).
-    pub fn close(mut self, p: &Problem) -> Closed {
+    fn close(&mut self, p: &Problem) -> Closed {
         let open = std::mem::take(&mut self.open);
         for (&n, pairs) in &open {
             if !self.touched.contains(&n) {
@@ -232,8 +400,8 @@ impl<'r> Ledger<'r> {
         }
         self.flush();
         Closed {
-            notes: merge_size_notes(self.notes),
-            certificates: self.certificates,
+            notes: merge_size_notes(std::mem::take(&mut self.notes)),
+            certificates: std::mem::take(&mut self.certificates),
             limit: self.limit,
         }
     }

@@ -28,7 +28,7 @@
 //! predicted cost that left it open.
 
 use super::auto::AutoEngine;
-use super::ledger::{Ledger, answers};
+use super::ledger::{Book, answers};
 use super::route::{self, Phase, Step};
 use super::walk::{Track, Walk};
 use crate::bdd::BddEngine;
@@ -80,6 +80,8 @@ struct Trail {
     depth: Option<usize>,
     lassos: Tally,
     bdd: Option<Tally>,
+    /// The sizes the BDD fixpoint was not given: a range error was met there.
+    bdd_ranged: Vec<usize>,
     ic3: Option<Tally>,
 }
 
@@ -108,7 +110,7 @@ impl AutoEngine {
     /// is a response property they rank at every size. They run from the smallest size,
     /// as IC3 generalises from there (Peterson under fairness: 1..10 ranked in 7 s,
     /// 6..10 alone not within 30 s); the sizes answered already keep their answers.
-    pub(super) fn ranked(&self, w: &Walk, actl: &Control, l: &mut Ledger) -> Result<(), String> {
+    pub(super) fn ranked(&self, w: &Walk, actl: &Control, l: &mut Book) -> Result<(), String> {
         let eng = RankEngine {
             solver: self.solver,
         };
@@ -141,7 +143,7 @@ impl AutoEngine {
         w: &Walk,
         block: &[&Phase],
         actl: &Control,
-        l: &mut Ledger,
+        l: &mut Book,
     ) -> Result<(), String> {
         // The SAT route does not read the extra process id: explicit search goes on.
         if w.p.model.extra_proc.is_some() {
@@ -172,8 +174,13 @@ impl AutoEngine {
                 match ph.step {
                     Step::Lassos => self.lassos(w, &one, actl, l, &mut trail)?,
                     Step::Bdd if self.bdd_reads(&one) => {
-                        let t = self.bdds(w, &one, &open, actl, l)?;
-                        trail.bdd = Some(t);
+                        let (go, ranged): (Vec<usize>, Vec<usize>) = open
+                            .iter()
+                            .partition(|&&n| ph.past_range_errors || !l.ranged(n));
+                        trail.bdd_ranged = ranged;
+                        if !go.is_empty() {
+                            trail.bdd = Some(self.bdds(w, &one, &go, actl, l)?);
+                        }
                     }
                     Step::LiveIc3 => {
                         let inner = actl.within_cpu(self.budgets.live_ic3);
@@ -216,6 +223,14 @@ impl AutoEngine {
                 b.text()
             )
         });
+        let bdd = if t.bdd_ranged.is_empty() {
+            bdd
+        } else {
+            format!(
+                "{bdd}, not the BDD fixpoint at {} (a range error met there: it answers nothing)",
+                sizes_phrase(&t.bdd_ranged)
+            )
+        };
         let ic3 = t.ic3.as_ref().map_or(String::new(), |b| {
             format!(
                 ", then IC3 (k-liveness, then liveness-to-safety) on {}{}",
@@ -251,7 +266,7 @@ impl AutoEngine {
         w: &Walk,
         one: &Problem,
         ctl: &Control,
-        l: &mut Ledger,
+        l: &mut Book,
         trail: &mut Trail,
     ) -> Result<(), String> {
         let bmc = BmcEngine {
@@ -279,6 +294,7 @@ impl AutoEngine {
             if row.is_some_and(|x| answers(&x.verdict)) {
                 trail.lassos.lassos.push(r.size);
             }
+            l.meets(&r);
             l.answer(kept(r, k, w.range_known));
         }
         Ok(())
@@ -300,7 +316,7 @@ impl AutoEngine {
         one: &Problem,
         open: &[usize],
         ctl: &Control,
-        l: &mut Ledger,
+        l: &mut Book,
     ) -> Result<Tally, String> {
         let bdd = BddEngine {
             solver: self.solver,
@@ -331,7 +347,7 @@ impl AutoEngine {
         one: &Problem,
         open: &[usize],
         inner: &Control,
-        l: &mut Ledger,
+        l: &mut Book,
     ) -> Result<Tally, String> {
         if inner.progress {
             crate::progress::line(format!("auto: {what} on {}", sizes_phrase(open)));
@@ -360,6 +376,7 @@ impl AutoEngine {
                     Some(Kind::Violated) => tally.lassos.push(r.size),
                     _ => {}
                 }
+                l.meets(&r);
                 l.answer(kept(r, k, w.range_known));
             }
         }

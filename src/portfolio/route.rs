@@ -54,6 +54,11 @@ pub struct Phase {
     /// The budget counts the CPU time of the phase's thread, not the wall clock
     /// (`engine::Control::within_cpu`).
     pub cpu: bool,
+    /// The phase can answer a size where a range error is reachable. The BDD fixpoint
+    /// cannot (such a width is `unknown` there), so the route gives it only the sizes
+    /// where no phase before met one: on models whose every size meets one, its budget
+    /// went to nothing, before IC3 proved the property in under a second.
+    pub past_range_errors: bool,
 }
 
 fn phase(step: Step, what: impl Into<String>, scope: Scope, budget: Option<f64>) -> Phase {
@@ -64,6 +69,7 @@ fn phase(step: Step, what: impl Into<String>, scope: Scope, budget: Option<f64>)
         budget,
         // Every budget on the aggregate counts the CPU time of the phase's thread.
         cpu: scope == Scope::Aggregate,
+        past_range_errors: true,
     }
 }
 
@@ -119,8 +125,11 @@ pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
         Scope::Aggregate,
         Some(b.lasso),
     ));
-    let bdd = "a BDD fixpoint";
-    out.push(phase(Step::Bdd, bdd, Scope::Aggregate, Some(b.live_bdd)));
+    let bdd = "a BDD fixpoint where no range error was met";
+    out.push(Phase {
+        past_range_errors: false,
+        ..phase(Step::Bdd, bdd, Scope::Aggregate, Some(b.live_bdd))
+    });
     out.push(phase(
         Step::LiveIc3,
         "IC3 by k-liveness, then liveness-to-safety",
@@ -234,7 +243,7 @@ mod tests {
         let t = text(&ltl(&SHIPPED, "nested depth-first search", true));
         assert_eq!(
             t,
-            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s CPU), a bounded lasso search up to depth 10 (at most 2.0s CPU), a BDD fixpoint (at most 10s CPU) and IC3 by k-liveness, then liveness-to-safety on their aggregate (at most 20s CPU, then explicit again)"
+            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s CPU), a bounded lasso search up to depth 10 (at most 2.0s CPU), a BDD fixpoint where no range error was met (at most 10s CPU) and IC3 by k-liveness, then liveness-to-safety on their aggregate (at most 20s CPU, then explicit again)"
         );
     }
 }

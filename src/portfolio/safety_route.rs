@@ -6,7 +6,7 @@
 
 use super::auto::AutoEngine;
 use super::growth::Refusal;
-use super::ledger::{Ledger, answers};
+use super::ledger::{Book, answers};
 use super::walk::{Bounded, Walk};
 use crate::bmc::driver::{self, BmcOptions};
 use crate::engine::{Control, Problem};
@@ -65,7 +65,7 @@ impl AutoEngine {
         b: Bounded,
         actl: &Control,
         ctl: &Control,
-        l: &mut Ledger,
+        l: &mut Book,
     ) -> Result<(), String> {
         let rest = l.open_range(w.p);
         let found = b.traces.len();
@@ -132,14 +132,17 @@ impl AutoEngine {
         Ok(())
     }
 
-    /// The notes of the safety route's last phase: why IC3 left sizes open, which the
-    /// explicit search answered (`beside`: the one run beside IC3), and the sizes not
-    /// searched because of their predicted cost.
+    /// The notes of the safety route's last phase: why IC3 left sizes open (`left`:
+    /// some were open when it ended; else the search beside it answered them first),
+    /// which the explicit search answered (`beside`: the one run beside IC3), and the
+    /// sizes not searched because of their predicted cost.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn again_notes(
         &self,
         raced: Option<f64>,
         searched: &[usize],
         open: &[usize],
+        left: bool,
         beside: bool,
         refused: Option<(usize, Refusal)>,
     ) -> Vec<String> {
@@ -150,7 +153,8 @@ impl AutoEngine {
             Some(s) => format!(
                 "IC3 stopped after {s:.1}s, when the explicit search beside it had answered every size"
             ),
-            None => format!("IC3 did not finish within {:.0}s", self.budgets.ic3),
+            None if left => format!("IC3 did not finish within {:.0}s", self.budgets.ic3),
+            None => "IC3 answered the other sizes".to_string(),
         };
         let how = if beside {
             " (run beside IC3 from its start)"

@@ -16,15 +16,16 @@
 use super::auto::{AutoEngine, Searched};
 use super::beside::Beside;
 use super::growth::{Growth, Refusal};
-use super::ledger::{Ledger, Pair};
+use super::ledger::{Book, Ledger, Pair};
 use super::route::{self, Phase, Scope, Step};
 use crate::cert::sizes_phrase;
 use crate::engine::{Checked, Control, Engine, Outcome, Presentation, Problem, Report};
 use crate::ltl::LtlProperty;
 use crate::trace::Trace;
-use crate::verdict::{PropId, SizeReport};
-use std::collections::BTreeMap;
-use std::time::Instant;
+use crate::verdict::{Kind, PropId, SizeReport};
+use std::cell::RefCell;
+use std::sync::mpsc::Sender;
+use std::time::{Duration, Instant};
 
 /// The bounded pass's violations (shortest, replayed) and the depth it reached, handed
 /// to the IC3 phase that concludes them with its own findings.
@@ -75,45 +76,52 @@ impl Walk<'_, '_> {
     }
 }
 
+/// The aggregate phases of one walk and what they run under: `actl`, the user's limits
+/// `ctl` and the race; `from_small`, IC3 from the smallest size (every size answered so
+/// far holds).
+#[derive(Clone, Copy)]
+pub(super) struct Apart<'a, 'w, 'm> {
+    pub w: &'a Walk<'w, 'm>,
+    pub phases: &'a [Phase],
+    pub actl: &'a Control,
+    pub ctl: &'a Control,
+    pub from_small: bool,
+}
+
 /// Whether a step goes property by property.
 fn per_property(s: Step) -> bool {
     matches!(s, Step::Lassos | Step::Bdd | Step::LiveIc3)
 }
 
-/// What the search beside the aggregate phases answered (`AutoEngine::ahead`).
+/// One size the search beside the aggregate phases answered, handed over as it
+/// answers it: its report and its notes.
+pub(super) type Answer = (SizeReport, Vec<String>);
+
+/// What the search beside the aggregate phases did (`AutoEngine::ahead`); its answers
+/// were handed over as it had them.
 #[derive(Default)]
 pub(super) struct Ahead {
     /// The sizes it answered, in order.
     pub done: Vec<usize>,
-    /// Its reports: the answered sizes', and the one it stopped at.
-    pub reports: Vec<SizeReport>,
-    /// Its notes, per size.
-    pub notes: BTreeMap<usize, Vec<String>>,
+    /// The report of the size it stopped at, as it stands.
+    pub stopped: Option<SizeReport>,
     /// The size it did not start, predicted to exceed a budget.
     pub refused: Option<(usize, Refusal)>,
 }
 
-impl Ahead {
-    /// The report of size `n` if the search answered it, with the rows of the open
-    /// pairs `open` and those no pair stands for (range errors).
-    fn take(&mut self, n: usize, open: &[Pair]) -> Option<SizeReport> {
-        if !self.done.contains(&n) {
-            return None;
-        }
-        let i = self.reports.iter().position(|r| r.size == n)?;
-        let mut r = self.reports.swap_remove(i);
-        r.results.retain(|x| match x.prop {
-            PropId::Ltl(_) | PropId::Unsafe(_) => open.iter().any(|o| o.0 == x.prop),
-            _ => true,
-        });
-        Some(r)
-    }
+/// The search beside the aggregate phases.
+type Aside<'s> = Beside<'s, Ahead, Answer>;
 
-    /// The report of the size the search stopped at, as it stands.
-    fn stopped(&mut self, n: usize) -> Option<SizeReport> {
-        let i = self.reports.iter().position(|r| r.size == n)?;
-        Some(self.reports.swap_remove(i))
+/// An answer of the search beside the aggregate phases into the ledger, when its size
+/// is still open (`taken` records it); else dropped.
+fn take_answer(l: &mut Ledger, (r, notes): Answer, taken: &mut Vec<usize>) {
+    let n = r.size;
+    if l.open_at(n).is_empty() {
+        return;
     }
+    l.notes.extend(notes);
+    l.answer(r);
+    taken.push(n);
 }
 
 impl AutoEngine {
@@ -175,8 +183,8 @@ impl AutoEngine {
         }
     }
 
-    /// The aggregate phases on `sizes`, the explicit search beside them, and the last
-    /// phase for what they left open.
+    /// The aggregate phases on `sizes`, the explicit search beside them (its answers
+    /// taken as it has them, `apart`), and the last phase for what they left open.
     fn aggregate(
         &self,
         w: &Walk,
@@ -188,8 +196,8 @@ impl AutoEngine {
         let growth = l.growth.clone();
         let from_small = !l.any_violated();
         std::thread::scope(|scope| {
-            let beside = Beside::start(scope, ctl, sizes, self.race, |sizes, bctl| {
-                let ahead = self.ahead(w, bctl, sizes, growth);
+            let beside = Beside::start(scope, ctl, sizes, self.race, |sizes, bctl, hand| {
+                let ahead = self.ahead(w, bctl, sizes, growth, hand);
                 let all = ahead.done.len() == sizes.len();
                 (ahead, all)
             });
@@ -197,7 +205,15 @@ impl AutoEngine {
                 .as_ref()
                 .map_or_else(|| ctl.clone(), |b| b.racing(ctl));
             let began = Instant::now();
-            self.aggregate_phases(w, phases, &actl, ctl, l, from_small)?;
+            let mut taken = Vec::new();
+            let run = Apart {
+                w,
+                phases,
+                actl: &actl,
+                ctl,
+                from_small,
+            };
+            self.apart(&run, l, beside.as_ref(), &mut taken)?;
             let raced = (actl.users_limit().is_some()
                 && ctl.users_limit().is_none()
                 && beside.as_ref().is_some_and(|b| b.complete()))
@@ -208,26 +224,71 @@ impl AutoEngine {
                 ));
             }
             l.limit = ctl.users_limit();
-            let ahead = beside.map(|b| b.finish(ctl, l.done()));
+            // The search's answers as it has them; it is stopped once nothing is open.
+            let done = l.done();
+            let ahead = beside.map(|b| {
+                b.finish(ctl, done, &mut |u| {
+                    take_answer(l, u, &mut taken);
+                    l.done()
+                })
+            });
             if phases.iter().any(|ph| ph.step == Step::Again) {
-                self.again(w, ctl, l, ahead, raced);
+                self.again(w, ctl, l, ahead, raced, taken);
             }
             Ok(())
         })
     }
 
+    /// The aggregate phases (`run`) on a book of their own (`Book::detached`), replayed
+    /// into the ledger when they end. When they race the search `beside` them, they run
+    /// on a thread of their own while this one takes the search's answers into the
+    /// ledger as it has them (`taken`), so that each size is handed on, and checked by
+    /// whoever reads the reports (the reduction, `portfolio::reduced`), as soon as it is
+    /// answered; in order (no race), those answers wait for the phases.
+    fn apart(
+        &self,
+        run: &Apart,
+        l: &mut Ledger,
+        beside: Option<&Aside>,
+        taken: &mut Vec<usize>,
+    ) -> Result<(), String> {
+        let mut book = l.detached();
+        let Some(b) = beside.filter(|_| self.race) else {
+            self.aggregate_phases(run, &mut book)?;
+            l.replay(book);
+            return Ok(());
+        };
+        let book = std::thread::scope(|s| {
+            let phases = s.spawn(move || self.aggregate_phases(run, &mut book).map(|_| book));
+            loop {
+                let finished = phases.is_finished();
+                for u in b.poll(Duration::from_millis(20)) {
+                    take_answer(l, u, taken);
+                }
+                if finished {
+                    break;
+                }
+            }
+            match phases.join() {
+                Ok(r) => r,
+                Err(e) => std::panic::resume_unwind(e),
+            }
+        })?;
+        l.replay(book);
+        Ok(())
+    }
+
     /// The aggregate phases in order under `actl` (the user's limits, and the race),
     /// each run of phases that go property by property run for one property after
     /// another.
-    fn aggregate_phases(
-        &self,
-        w: &Walk,
-        phases: &[Phase],
-        actl: &Control,
-        ctl: &Control,
-        l: &mut Ledger,
-        from_small: bool,
-    ) -> Result<(), String> {
+    fn aggregate_phases(&self, run: &Apart, l: &mut Book) -> Result<(), String> {
+        let Apart {
+            w,
+            phases,
+            actl,
+            ctl,
+            from_small,
+        } = *run;
         let live: Vec<&Phase> = phases
             .iter()
             .filter(|ph| ph.scope == Scope::Aggregate && ph.budget != Some(0.0))
@@ -268,7 +329,7 @@ impl AutoEngine {
         ph: &Phase,
         actl: &Control,
         ctl: &Control,
-        l: &mut Ledger,
+        l: &mut Book,
         from_small: bool,
         stash: &mut Option<Bounded>,
     ) -> Result<(), String> {
@@ -287,32 +348,47 @@ impl AutoEngine {
     }
 
     /// The explicit search of `sizes` without a time budget, beside the aggregate
-    /// phases: each size's report with its notes, in order.
-    fn ahead(&self, w: &Walk, ctl: &Control, sizes: &[usize], mut growth: Growth) -> Ahead {
-        let mut out = Ahead::default();
-        let mut notes = Vec::new();
-        let mut found = Vec::new();
+    /// phases: each size answered handed over (`hand`) with its notes, in order.
+    fn ahead(
+        &self,
+        w: &Walk,
+        ctl: &Control,
+        sizes: &[usize],
+        mut growth: Growth,
+        hand: &Sender<Answer>,
+    ) -> Ahead {
+        let notes = RefCell::new(Vec::new());
+        let mut stopped = None;
         let run = {
             let mut search = |n: usize, d: Option<Instant>| {
-                let r = self.search_one(w, ctl, n, d, None, &mut notes);
-                out.notes.insert(n, std::mem::take(&mut notes));
-                r
+                self.search_one(w, ctl, n, d, None, &mut notes.borrow_mut())
             };
-            self.explicit(sizes, ctl, None, &mut growth, &mut search, &mut |r| {
-                found.push(r)
-            })
+            let mut take = |r: SizeReport| {
+                let ns = std::mem::take(&mut *notes.borrow_mut());
+                let open = r.limit.is_some()
+                    || r.results.iter().any(|x| x.verdict.kind() == Kind::Unknown);
+                if open {
+                    stopped = Some(r);
+                } else {
+                    // The run's thread may have ended (an error): nothing to hand to.
+                    let _ = hand.send((r, ns));
+                }
+            };
+            self.explicit(sizes, ctl, None, &mut growth, &mut search, &mut take)
         };
-        out.reports = found;
-        out.done = run.done;
-        out.refused = run.refused;
-        out
+        Ahead {
+            done: run.done,
+            stopped,
+            refused: run.refused,
+        }
     }
 
-    /// The last phase: every size still open, in order, from the search beside the
-    /// aggregate phases where it answered, else searched now without a time budget;
-    /// stops at the user's limit or at a size predicted to exceed a budget. `raced`: the
-    /// seconds after which the search beside the aggregate phases stopped them by
-    /// answering every size first, if it did (for the notes).
+    /// The last phase: every size still open, in order, searched now without a time
+    /// budget, unless the search beside the aggregate phases ran (its answers are in
+    /// the ledger, `taken`): then it ends where that search stopped; stops at the
+    /// user's limit or at a size predicted to exceed a budget. `raced`: the seconds
+    /// after which the search beside the aggregate phases stopped them by answering
+    /// every size first, if it did (for the notes).
     fn again(
         &self,
         w: &Walk,
@@ -320,8 +396,9 @@ impl AutoEngine {
         l: &mut Ledger,
         mut ahead: Option<Ahead>,
         raced: Option<f64>,
+        taken: Vec<usize>,
     ) {
-        let mut searched = Vec::new();
+        let mut searched = taken.clone();
         // Why the sizes from the one the phase stopped at on are left open.
         let mut stop: Option<String> = l.limit.map(|x| x.text().to_string());
         let mut refused = None;
@@ -332,15 +409,13 @@ impl AutoEngine {
             }
             let pairs = l.open_at(n).to_vec();
             if let Some(a) = ahead.as_mut() {
-                if let Some(r) = a.take(n, &pairs) {
-                    l.notes.extend(a.notes.remove(&n).unwrap_or_default());
-                    l.answer(r);
-                    searched.push(n);
+                // Answered by the search beside, whose rows left pairs open.
+                if a.done.contains(&n) {
                     continue;
                 }
                 // The search beside stopped here, at the user's limit or before a size
                 // predicted to exceed a budget: searching it again would too.
-                if let Some(r) = a.stopped(n) {
+                if let Some(r) = a.stopped.take_if(|r| r.size == n) {
                     l.settle(r);
                 }
                 l.limit = ctl.users_limit();
@@ -369,8 +444,12 @@ impl AutoEngine {
             }
         }
         let beside = ahead.is_some();
+        let left = !open.is_empty();
+        let mut open = open;
+        open.extend(taken);
+        open.sort_unstable();
         let notes = match w.track {
-            Track::Safety => self.again_notes(raced, &searched, &open, beside, refused),
+            Track::Safety => self.again_notes(raced, &searched, &open, left, beside, refused),
             Track::Ltl => {
                 let why = stop.unwrap_or_default();
                 let rest: Vec<(usize, String, Vec<Pair>)> = l
