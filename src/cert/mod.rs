@@ -60,7 +60,8 @@
 //! `abstraction ints` says that it is about the model's over-approximation over the
 //! classes of its ints (`model::ints::abstracted`, after `assume`), built again from the model;
 //! `abstraction order` that it is about the over-approximation over the order of the ints
-//! (`model::ints::order`), whose `order_lost_*` properties it must prove.
+//! (`model::ints::order`), whose `order_lost_*` properties it must prove;
+//! `abstraction order diff K` the same with the differences of two cells kept up to K.
 //!
 //! A lemma may also be a binary decision diagram (the BDD engine's invariants, whose
 //! sets have no short formula): `lemma sizes 3..3: bdd R` says that no reachable state
@@ -114,6 +115,9 @@ pub struct Certificate {
     /// `abstraction order` (with `abstraction`): the over-approximation is the one over
     /// the order of the ints (`model::ints::order`).
     pub order: bool,
+    /// `abstraction order diff K`: the relations keep the differences of two cells up to
+    /// K (`model::ints::order::ordered_diff`); 0 with plain `abstraction order`.
+    pub order_diff: i64,
     /// What the lemmas are evidence of: each kind has its own checker.
     pub evidence: Evidence,
 }
@@ -452,7 +456,9 @@ impl Certificate {
         if let Some(r) = &self.reduced {
             out.push_str(&format!("reduced {}\n", r.text()));
         }
-        if self.abstraction && self.order {
+        if self.abstraction && self.order && self.order_diff > 0 {
+            out.push_str(&format!("abstraction order diff {}\n", self.order_diff));
+        } else if self.abstraction && self.order {
             out.push_str("abstraction order\n");
         } else if self.abstraction {
             out.push_str("abstraction ints\n");

@@ -133,11 +133,18 @@ fn parse_line(
         }
         "reduced" => c.reduced = Some(Reduced::parse(rest)?),
         "abstraction" => {
-            if rest != "ints" && rest != "order" {
-                return Err("expected `abstraction ints` or `abstraction order`".into());
+            let diff = rest
+                .strip_prefix("order diff ")
+                .map(|k| k.trim().parse::<i64>().ok().filter(|&k| k >= 1));
+            if rest != "ints" && rest != "order" && !matches!(diff, Some(Some(_))) {
+                return Err(
+                    "expected `abstraction ints`, `abstraction order` or `abstraction order diff K` (K ≥ 1)"
+                        .into(),
+                );
             }
             c.abstraction = true;
-            c.order = rest == "order";
+            c.order = rest != "ints";
+            c.order_diff = diff.flatten().unwrap_or(0);
         }
         "every" => c.every = Some(parse_cutoff(rest)?),
         _ => {

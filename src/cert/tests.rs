@@ -62,12 +62,26 @@ fn round_trip() {
         assume: Vec::new(),
         abstraction: false,
         order: false,
+        order_diff: 0,
         reduced: None,
     };
     let t = c.to_text();
     assert!(t.contains("proves mutex at 1..3, 5, 7..8"));
     assert_eq!(Certificate::parse(&t).unwrap(), c);
     assert!(c.lemmas[1].at(2) && !c.lemmas[1].at(6) && c.lemmas[0].at(40));
+    // Over the order of the ints with differences kept up to 2.
+    let d = Certificate {
+        abstraction: true,
+        order: true,
+        order_diff: 2,
+        ..c.clone()
+    };
+    assert!(d.to_text().contains("abstraction order diff 2\n"));
+    assert_eq!(Certificate::parse(&d.to_text()).unwrap(), d);
+    for bad in ["order diff 0", "order diff", "order diff x", "diff 1"] {
+        let t = d.to_text().replace("order diff 2", bad);
+        assert!(Certificate::parse(&t).is_err(), "{bad}");
+    }
     assert!(CertLemma::parse("forall distinct I. not (x)").is_err());
     // Ordered lemmas: two names or more, each once.
     let o = &c.lemmas[4];

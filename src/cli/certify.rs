@@ -160,7 +160,7 @@ fn certify_one(
     // ints` line) is checked against it, built again here.
     let base = if cert.abstraction {
         let built = if cert.order {
-            crate::model::ints::order::ordered(&base)
+            crate::model::ints::order::ordered_diff(&base, cert.order_diff)
                 .and_then(|m| crate::lang::read_back(&m, "the model over the order of its ints"))
         } else {
             crate::portfolio::every::abstracted(&base)

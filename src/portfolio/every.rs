@@ -324,8 +324,33 @@ pub fn prove_each(
         .filter(|(_, a)| !a.answer.holds())
         .map(|(&p, _)| p)
         .collect();
-    let mut again = prove_ordered(&abs, &todo, solver, ctl)?.into_iter();
-    Ok(first
+    let again = prove_ordered_any(model, &abs, &todo, solver, ctl)?;
+    Ok(merge(first, again))
+}
+
+/// `prove_each` once a run is known to leave the int window (the sizes showed one):
+/// the window cannot give the proof (`int_bound` fails), so the properties go to the
+/// order of the ints at once (`order_fallback`), when it applies.
+pub fn prove_each_past_window(
+    model: &Model,
+    props: &[usize],
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &Control,
+) -> Result<Vec<PropEvery>, String> {
+    match order_fallback(model) {
+        Some(abs) if symmetry && !props.is_empty() => {
+            prove_ordered_any(model, &abs, props, solver, ctl)
+        }
+        _ => prove_each(model, props, solver, symmetry, ctl),
+    }
+}
+
+/// The answers `first`, each one not proved replaced by the next of `again` (the
+/// answers of a second try at the ones not proved, in order) when that one is.
+fn merge(first: Vec<PropEvery>, again: Vec<PropEvery>) -> Vec<PropEvery> {
+    let mut again = again.into_iter();
+    first
         .into_iter()
         .map(|a| {
             if a.answer.holds() {
@@ -336,12 +361,51 @@ pub fn prove_each(
                 _ => a,
             }
         })
-        .collect())
+        .collect()
+}
+
+/// `prove_ordered` on `abs`, the over-approximation of `model` over the order of its
+/// ints; the properties it does not prove are tried again over the differences of the
+/// ints (`diff_abstraction`). So a model proved over the order keeps that proof.
+fn prove_ordered_any(
+    model: &Model,
+    abs: &Model,
+    props: &[usize],
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<Vec<PropEvery>, String> {
+    let first = prove_ordered(abs, props, solver, ctl)?;
+    if first.iter().all(|p| p.answer.holds()) || ctl.sat_stop().now() {
+        return Ok(first);
+    }
+    let Some(diff) = diff_abstraction(model) else {
+        return Ok(first);
+    };
+    let todo: Vec<usize> = props
+        .iter()
+        .zip(&first)
+        .filter(|(_, a)| !a.answer.holds())
+        .map(|(&p, _)| p)
+        .collect();
+    let again = prove_ordered(&diff, &todo, solver, ctl)?;
+    Ok(merge(first, again))
+}
+
+/// The over-approximation of `model` over the order of its ints with their differences
+/// kept up to its largest step (`model::ints::order::ordered_diff`), read back, when
+/// every step adds a literal and it is in the fragment.
+pub fn diff_abstraction(model: &Model) -> Option<Model> {
+    use crate::model::ints::order::{diff_width, ordered_diff};
+    let k = diff_width(model).ok()?;
+    let m = ordered_diff(model, k).ok()?;
+    crate::lang::read_back(&m, "the model over the differences of its ints")
+        .ok()
+        .filter(|a| cutoff::fragment(a).is_ok())
 }
 
 /// The over-approximation over the order of the ints of a model whose ints are in the
 /// fragment over their window (`model::ints::order`), when it is in the fragment.
-fn order_fallback(model: &Model) -> Option<Model> {
+pub fn order_fallback(model: &Model) -> Option<Model> {
     if model.int_window.is_none() || cutoff::fragment(model).is_err() {
         return None;
     }
@@ -368,7 +432,7 @@ fn prove_each_as_is(
     // the properties in order).
     if symmetry && let Some(abs) = abstraction(model) {
         if abs.ord_ints.is_some() {
-            return prove_ordered(&abs, props, solver, ctl);
+            return prove_ordered_any(model, &abs, props, solver, ctl);
         }
         return prove_each_as_is(&abs, props, solver, symmetry, ctl);
     }
@@ -822,6 +886,7 @@ fn attempt(
         assume: model.assumed.clone(),
         abstraction: model.abs_ints.is_some() || model.ord_ints.is_some(),
         order: model.ord_ints.is_some(),
+        order_diff: model.ord_ints.as_ref().map_or(0, |o| o.diff),
         ..Certificate::default()
     };
     let check = check_every(model, &cert, solver, &ctl.sat_stop())?;

@@ -62,9 +62,11 @@ pub(super) fn answers(
         .then(|| crate::portfolio::every::reduction(model, props))
         .flatten();
     let work = reduced.as_ref().map_or(model, |r| &r.model);
-    // Ints that step are argued over their classes (`model::ints::abstracted`), for all runs:
-    // the window's `int_bound` and the sizes' answers within it do not bear on it.
-    let abstracted = crate::portfolio::every::abstraction(work).is_some();
+    // Ints that step are argued over their classes (`model::ints::abstracted`), and ints
+    // over a window that grow past it over their order (`model::ints::order`), for all
+    // runs: the window's `int_bound` and the sizes' answers within it do not bear on it.
+    let abstracted = crate::portfolio::every::abstraction(work).is_some()
+        || crate::portfolio::every::order_fallback(work).is_some();
     // A violation that is no property's (a range error) stops every claim.
     let other: Vec<usize> = reports
         .iter()
@@ -113,7 +115,13 @@ pub(super) fn answers(
         .filter(|(_, a)| a.is_none())
         .map(|(&u, _)| u)
         .collect();
-    let mut proved = prove_each(model, &tried, o)?.into_iter();
+    // A run leaving the int window at a size: the window cannot prove anything.
+    let past_window = reports.iter().any(|r| {
+        r.results
+            .iter()
+            .any(|x| x.prop == PropId::IntBound && x.verdict.kind() == Kind::Violated)
+    });
+    let mut proved = prove_each(model, &tried, o, past_window)?.into_iter();
     let props = props
         .iter()
         .zip(answers)
@@ -249,17 +257,28 @@ fn from_sizes(model: &Model, reports: &[SizeReport], u: usize, s: &SizesSay) -> 
 /// `portfolio::every::prove_each` on the model reduced to the properties `props`
 /// (`portfolio::every::reduction`), its proofs carried over to the model and checked
 /// there; on the model as written when there is nothing to reduce or a proof does not
-/// carry over.
-fn prove_each(model: &Model, props: &[usize], o: EveryOpts) -> Result<Vec<PropEvery>, String> {
+/// carry over. When a size showed a run leaving the int window (`past_window`), the
+/// window cannot give the proof and the order of the ints is tried at once
+/// (`portfolio::every::prove_each_past_window`).
+fn prove_each(
+    model: &Model,
+    props: &[usize],
+    o: EveryOpts,
+    past_window: bool,
+) -> Result<Vec<PropEvery>, String> {
     use crate::portfolio::every;
     let (solver, symmetry, ctl) = (o.solver, o.symmetry, o.ctl);
+    let prove = |m: &Model| match past_window {
+        true => every::prove_each_past_window(m, props, solver, symmetry, ctl),
+        false => every::prove_each(m, props, solver, symmetry, ctl),
+    };
     if let Some(r) = o.reduce.then(|| every::reduction(model, props)).flatten() {
-        let answers = every::prove_each(&r.model, props, solver, symmetry, ctl)?;
+        let answers = prove(&r.model)?;
         if let Some(lifted) = every::lift(model, &r, answers, solver, ctl)? {
             return Ok(lifted);
         }
     }
-    every::prove_each(model, props, solver, symmetry, ctl)
+    prove(model)
 }
 
 /// Whether `unsafe` property `u` holds for every n (then at every size too, whatever
@@ -471,7 +490,7 @@ pub(super) fn proved_first(
         return Ok(First::None);
     }
     let start = Instant::now();
-    let answers = prove_each(model, props, o)?;
+    let answers = prove_each(model, props, o, false)?;
     let mut certs = Vec::new();
     for p in &answers {
         match &p.answer {

@@ -16,6 +16,10 @@
 //! simulate the model step for step (predicate abstraction with the order predicates:
 //! Graf and Saïdi, CAV 1997; indexed predicates: Lahiri and Bryant, VMCAI 2004).
 //!
+//! When that fails (a step from below, Cubicle's `sense_barrier`), the relations can
+//! keep the difference of two cells while it is at most K (`order::diff`, `abstraction
+//! order diff K`): a step from at most K below then lands exactly.
+//!
 //! The abstract model is printed and read back (`lang::read_back`), so the checker and
 //! `nfold certify` (a certificate saying `abstraction order`) check its own text.
 
@@ -23,13 +27,6 @@ use super::abstracted::landing;
 use super::literal::LitVal;
 use crate::model::ir::*;
 use std::cmp::Ordering;
-
-/// The relation enumeration's constructors, in order: `<`, `=`, `>`, lost.
-const RELS: [&str; 4] = ["Ord_lt", "Ord_eq", "Ord_gt", "Ord_lost"];
-const LT: i64 = 0;
-const EQ: i64 = 1;
-const GT: i64 = 2;
-const LOST: i64 = 3;
 
 /// What the abstract model is: the ints read over their order, and the properties
 /// that say no relation or class is ever lost (set on the model, kept by read-back).
@@ -42,6 +39,9 @@ pub struct OrdInts {
     /// The ints `init` leaves free that are written before they are read, each with
     /// the literal it is taken to start at (`Num_buffer from 0`).
     pub free: Vec<String>,
+    /// The width K of the differences kept exactly (`abstraction order diff K`); 0:
+    /// the relations are the order `<`, `=`, `>` only.
+    pub diff: i64,
 }
 
 impl OrdInts {
@@ -65,8 +65,14 @@ impl OrdInts {
                 q(&self.free)
             )
         };
+        let steps = match self.diff {
+            0 => "steps exact only from the largest".to_string(),
+            k => format!(
+                "differences up to {k} kept exactly, steps exact only from at most {k} below"
+            ),
+        };
         format!(
-            "the ints {} read over their order ({relations}steps exact only from the largest, proved{free})",
+            "the ints {} read over their order ({relations}{steps}, proved{free})",
             q(&self.vars),
         )
     }
@@ -108,6 +114,8 @@ struct Ord<'m> {
     /// The pairs (a ≤ b) with a relation cell, and that cell's variable (set in build).
     pairs: Vec<(VarId, VarId)>,
     rel_var: Vec<VarId>,
+    /// The relation values: the order (width 0) or bounded differences.
+    rels: Rels,
     rel_ty: Ty,
     int_ty: Ty,
 }
@@ -238,14 +246,6 @@ fn class_vs(v: LitVal, l: i64) -> Ordering {
     }
 }
 
-fn rel_of(o: Ordering) -> i64 {
-    match o {
-        Ordering::Less => LT,
-        Ordering::Equal => EQ,
-        Ordering::Greater => GT,
-    }
-}
-
 /// The set partitions of 0..k, as the block of each position.
 fn partitions(k: usize) -> Vec<Vec<usize>> {
     let mut out = vec![Vec::new()];
@@ -287,9 +287,11 @@ fn subst(e: &Expr, s: &[(LocalId, Expr)]) -> Expr {
 
 mod analyse;
 mod build;
+mod diff;
 mod free;
 
-pub use build::ordered;
+pub use build::{diff_width, ordered, ordered_diff};
+use diff::Rels;
 
 #[cfg(test)]
 mod tests;

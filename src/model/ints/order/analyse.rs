@@ -16,10 +16,17 @@ enum Side {
 }
 
 impl<'m> Ord<'m> {
-    /// The analysis of `m`, or why its ints are not read over their order.
-    pub(super) fn analyse(m: &'m Model) -> Result<(Ord<'m>, Vec<(VarId, i64)>), String> {
+    /// The analysis of `m` with relations of width `k` (0: the order), or why its ints
+    /// are not read so.
+    pub(super) fn analyse(m: &'m Model, k: i64) -> Result<(Ord<'m>, Vec<(VarId, i64)>), String> {
         if m.int_window.is_none() {
             return err("the model has no ints over a window".into());
+        }
+        if !(0..=super::diff::MAX_WIDTH).contains(&k) {
+            return err(format!(
+                "differences kept up to {k}: the width is 0..{}",
+                super::diff::MAX_WIDTH
+            ));
         }
         let mut o = Ord {
             m,
@@ -29,24 +36,11 @@ impl<'m> Ord<'m> {
             assumed: Vec::new(),
             pairs: Vec::new(),
             rel_var: Vec::new(),
+            rels: Rels { k },
             rel_ty: Ty::Bool,
             int_ty: Ty::Bool,
         };
-        for (v, var) in m.vars.iter().enumerate() {
-            if !m.is_int_var(v) {
-                continue;
-            }
-            if !var.dims.iter().all(|&d| d == Ty::Proc) {
-                return err(format!(
-                    "the int array `{}` is indexed by a type other than processes",
-                    var.name
-                ));
-            }
-            match var.kind {
-                VarKind::Const => o.amounts.push(v),
-                _ => o.ints.push(v),
-            }
-        }
+        o.int_vars()?;
         if o.ints.is_empty() {
             return err("no int variable".into());
         }
@@ -111,11 +105,34 @@ impl<'m> Ord<'m> {
             }
         }
         start.extend(o.assumed.iter().copied());
+        widen(&mut lits, k);
         lits.sort_unstable();
         lits.dedup();
         o.values = classes(&lits);
         o.pairs = o.closure(pairs);
         Ok((o, start))
+    }
+
+    /// The int variables: tracked cells (globals and arrays over processes) and
+    /// constants (step amounts), or why an int array is not read over its order.
+    fn int_vars(&mut self) -> Result<(), String> {
+        let m = self.m;
+        for (v, var) in m.vars.iter().enumerate() {
+            if !m.is_int_var(v) {
+                continue;
+            }
+            if !var.dims.iter().all(|&d| d == Ty::Proc) {
+                return err(format!(
+                    "the int array `{}` is indexed by a type other than processes",
+                    var.name
+                ));
+            }
+            match var.kind {
+                VarKind::Const => self.amounts.push(v),
+                _ => self.ints.push(v),
+            }
+        }
+        Ok(())
     }
 
     /// Check a formula: its int terms only in comparisons of two cells, or of a cell
@@ -188,6 +205,14 @@ impl<'m> Ord<'m> {
             Tree::Leaf(Leaf::Cell(_, ix) | Leaf::Inc(_, ix, _)) => {
                 for i in ix {
                     self.formula(i, lits, pairs)?;
+                }
+                if let Tree::Leaf(Leaf::Inc(_, _, Amount::C(c))) = t
+                    && self.rels.k > 0
+                {
+                    return err(format!(
+                        "transition `{}` adds the constant `{}`: differences are kept for literal steps only",
+                        tr.name, self.m.vars[*c].name
+                    ));
                 }
                 if let Tree::Leaf(Leaf::Inc(_, _, Amount::C(c))) = t
                     && !positive(self.m, &tr.guard, *c)
@@ -265,6 +290,18 @@ impl<'m> Ord<'m> {
             }
             pairs.extend(more);
             pairs.sort_unstable();
+        }
+    }
+}
+
+/// The literals widened by `k` on each side (`l - k ..= l + k`): with differences kept up
+/// to k, an interval class between them is more than k away from every literal of the
+/// model, on a known side (docs/every-n.md, "Difference-bounded relations").
+fn widen(lits: &mut Vec<i64>, k: i64) {
+    let base = lits.clone();
+    for l in base {
+        for j in 1..=k {
+            lits.extend([l.checked_sub(j), l.checked_add(j)].into_iter().flatten());
         }
     }
 }

@@ -39,7 +39,7 @@ impl Ord<'_> {
     /// The relation of cells `a` and `b` (`Ord_A_B`, turned round when needed).
     fn rel_cells(&self, a: (VarId, &[Expr]), b: (VarId, &[Expr])) -> Result<Expr, String> {
         if a.0 == b.0 && a.1 == b.1 {
-            return Ok(self.rc(EQ));
+            return Ok(self.rc(self.rels.eq()));
         }
         let (lo, hi, turn) = if a.0 <= b.0 {
             (a, b, false)
@@ -56,26 +56,38 @@ impl Ord<'_> {
         Ok(if turn { self.flip(read) } else { read })
     }
 
-    /// The relation of the other side: `<` and `>` swapped.
+    /// The relation of the other side: `<` and `>` swapped (differences negated).
     fn flip(&self, e: Expr) -> Expr {
-        self.case_rel(e, [GT, EQ, LT, LOST])
+        let r = self.rels;
+        self.case_rel(e, |x| r.flip(x))
     }
 
     /// `e` (a relation) mapped value by value.
-    fn case_rel(&self, e: Expr, f: [i64; 4]) -> Expr {
+    fn case_rel(&self, e: Expr, f: impl Fn(i64) -> i64) -> Expr {
         if let Expr::Const(r, _) = e {
-            return self.rc(f[r as usize]);
+            return self.rc(f(r));
         }
-        let mut out = self.rc(f[3]);
-        for r in (0..3).rev() {
+        let lost = self.rels.lost();
+        let mut out = self.rc(f(lost));
+        for r in (0..lost).rev() {
             out = self.ite(
                 Self::eq(e.clone(), self.rc(r)),
-                self.rc(f[r as usize]),
+                self.rc(f(r)),
                 out,
                 self.rel_ty,
             );
         }
         out
+    }
+
+    /// The relation of a value of class `d` with the literal `l`: the difference when
+    /// the class is a literal, the far side when it is an interval (more than the width
+    /// away from every literal of the model, `analyse::widen`).
+    fn class_rel(&self, d: usize, l: i64) -> i64 {
+        match self.values[d] {
+            LitVal::Lit(v) => self.rels.of(v.saturating_sub(l)),
+            c => self.rels.far(class_vs(c, l)),
+        }
     }
 
     /// A class expression mapped class by class (`lost` for the lost class).
@@ -122,21 +134,30 @@ impl Ord<'_> {
     /// The relation of two leaves' values (both read on the old state).
     fn rel_leaf(&self, x: &Leaf, y: &Leaf) -> Result<Expr, String> {
         Ok(match (x, y) {
-            (Leaf::Lit(k), Leaf::Lit(l)) => self.rc(rel_of(k.cmp(l))),
+            (Leaf::Lit(k), Leaf::Lit(l)) => self.rc(self.rels.of(k.saturating_sub(*l))),
             (c, Leaf::Lit(l)) => {
-                let to = |d: usize| self.rc(rel_of(class_vs(self.values[d], *l)));
-                self.case_class(self.class_of(c), self.rel_ty, to, self.rc(LOST))
+                let to = |d: usize| self.rc(self.class_rel(d, *l));
+                self.case_class(self.class_of(c), self.rel_ty, to, self.rc(self.rels.lost()))
             }
             (Leaf::Lit(_), c) => self.flip(self.rel_leaf(c, x)?),
             (Leaf::Cell(v, a), Leaf::Cell(w, b)) => self.rel_cells((*v, a), (*w, b))?,
-            (Leaf::Inc(v, a, _), Leaf::Cell(w, b)) => {
-                self.case_rel(self.rel_cells((*v, a), (*w, b))?, [LOST, GT, GT, LOST])
+            (Leaf::Inc(v, a, k), Leaf::Cell(w, b)) => {
+                // A constant amount is positive: at width 0, any positive shift is 1's.
+                let m = step(*k).unwrap_or(1);
+                let r = self.rels;
+                self.case_rel(self.rel_cells((*v, a), (*w, b))?, |x| r.shift(x, m))
             }
             (Leaf::Cell(..), Leaf::Inc(..)) => self.flip(self.rel_leaf(y, x)?),
             (Leaf::Inc(v, a, k), Leaf::Inc(w, b, l)) if k == l => {
                 self.rel_cells((*v, a), (*w, b))?
             }
-            (Leaf::Inc(..), Leaf::Inc(..)) => self.rc(LOST),
+            (Leaf::Inc(v, a, k), Leaf::Inc(w, b, l)) => match (step(*k), step(*l)) {
+                (Some(k), Some(l)) if self.rels.k > 0 => {
+                    let (r, m) = (self.rels, k.saturating_sub(l));
+                    self.case_rel(self.rel_cells((*v, a), (*w, b))?, |x| r.shift(x, m))
+                }
+                _ => self.rc(self.rels.lost()),
+            },
         })
     }
 
@@ -214,11 +235,10 @@ impl Ord<'_> {
                 return err("an int comparison the order abstraction does not read".into());
             };
             let r = self.rel_cells((*v, &self.tr_all(x)?), (*w, &self.tr_all(y)?))?;
-            let rels = [Ordering::Less, Ordering::Equal, Ordering::Greater];
             return Ok(Expr::Or(
-                rels.iter()
-                    .filter(|&&o| ok(o))
-                    .map(|&o| Self::eq(r.clone(), self.rc(rel_of(o))))
+                (0..self.rels.lost())
+                    .filter(|&x| ok(self.rels.sign(x)))
+                    .map(|x| Self::eq(r.clone(), self.rc(x)))
                     .collect(),
             ));
         };
@@ -233,6 +253,14 @@ impl Ord<'_> {
 
     fn tr_all(&self, xs: &[Expr]) -> Result<Vec<Expr>, String> {
         xs.iter().map(|x| self.tr(x)).collect()
+    }
+}
+
+/// The amount of a step when it is a literal.
+fn step(a: Amount) -> Option<i64> {
+    match a {
+        Amount::K(k) => Some(k),
+        Amount::C(_) => None,
     }
 }
 
@@ -254,7 +282,53 @@ fn subst_tree(t: &Tree, s: &[(LocalId, Expr)]) -> Tree {
 /// The model over the order of its ints (module `model::ints::order`), or why its ints
 /// are not read so. It is to be printed and read back (`lang::read_back`) before use.
 pub fn ordered(m: &Model) -> Result<Model, String> {
-    let (mut o, start) = Ord::analyse(m)?;
+    ordered_diff(m, 0)
+}
+
+/// The width of the differences worth keeping for `m` (`abstraction order diff K`): its
+/// largest step amount, when every step adds a literal; or why none is.
+pub fn diff_width(m: &Model) -> Result<i64, String> {
+    let (o, _) = Ord::analyse(m, 0)?;
+    let mut k = 0;
+    for t in &m.transitions {
+        for &v in &o.ints {
+            if let Some((_, tree)) = o.update_of(t, v) {
+                k = k.max(max_step(m, &tree)?);
+            }
+        }
+    }
+    if k == 0 {
+        return err("no int steps: differences would not make a step exact".into());
+    }
+    if k > super::diff::MAX_WIDTH {
+        return err(format!(
+            "a step of {k}: differences are kept up to {} only",
+            super::diff::MAX_WIDTH
+        ));
+    }
+    Ok(k)
+}
+
+/// The largest literal amount a stored value steps by (0: none), or why differences do
+/// not apply (a constant amount).
+fn max_step(m: &Model, t: &Tree) -> Result<i64, String> {
+    match t {
+        Tree::Ite(_, a, b) => Ok(max_step(m, a)?.max(max_step(m, b)?)),
+        Tree::Leaf(Leaf::Inc(v, _, a)) => step(*a).ok_or_else(|| {
+            format!(
+                "a step of `{}` by a constant: differences are kept for literal steps only",
+                m.vars[*v].name
+            )
+        }),
+        Tree::Leaf(_) => Ok(0),
+    }
+}
+
+/// The model over the order of its ints with the differences of two cells kept up to
+/// `k` (`order::diff`; 0: the order only), or why its ints are not read so. To be read
+/// back before use.
+pub fn ordered_diff(m: &Model, k: i64) -> Result<Model, String> {
+    let (mut o, start) = Ord::analyse(m, k)?;
     let mut out = m.clone();
     let taken = |n: &str| {
         m.enums
@@ -268,14 +342,15 @@ pub fn ordered(m: &Model) -> Result<Model, String> {
         .map(|v| super::super::abstracted::ctor(*v).replacen("Int_", "Oint_", 1))
         .chain(["Oint_lost".to_string()])
         .collect();
-    for n in RELS.iter().map(|s| s.to_string()).chain(int_names.clone()) {
+    let rel_names = o.rels.names();
+    for n in rel_names.iter().cloned().chain(int_names.clone()) {
         if taken(&n) {
             return err(format!("the name `{n}` is the model's"));
         }
     }
     out.enums.push(EnumType {
         name: "ord_rel".into(),
-        ctors: RELS.iter().map(|s| s.to_string()).collect(),
+        ctors: rel_names,
     });
     o.rel_ty = Ty::Enum(out.enums.len() - 1);
     out.enums.push(EnumType {
@@ -337,6 +412,7 @@ pub fn ordered(m: &Model) -> Result<Model, String> {
             .iter()
             .map(|&(v, k)| format!("{} from {k}", name(v)))
             .collect(),
+        diff: k,
     });
     out.warnings.clear();
     Ok(out)
@@ -465,7 +541,7 @@ fn inits(o: &Ord, start: &[(VarId, i64)], out: &mut Model) {
         let locals = proc_locals(k);
         let body = Ord::eq(
             Expr::Read(o.rel_var[p], (0..k).map(Expr::Local).collect()),
-            o.rc(rel_of(at(a).cmp(&at(b)))),
+            o.rc(o.rels.of(at(a).saturating_sub(at(b)))),
         );
         out.inits.push(Init {
             params: k,
@@ -484,7 +560,7 @@ fn lost_props(o: &Ord, out: &mut Model) -> Vec<String> {
         .ints
         .iter()
         .map(|&v| (v, lost_class.clone()))
-        .chain(o.rel_var.iter().map(|&v| (v, o.rc(LOST))))
+        .chain(o.rel_var.iter().map(|&v| (v, o.rc(o.rels.lost()))))
         .collect();
     let mut names = Vec::new();
     for (v, lost) in arrays {

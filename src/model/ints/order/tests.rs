@@ -67,3 +67,53 @@ fn a_free_buffer_written_before_it_is_read_starts_at_its_stored_literal() {
         "{e}"
     );
 }
+
+/// A barrier with round counters: `leave` steps a level while the processes that left
+/// first are one up (tests/models/order/level_barrier.cub).
+const BARRIER: &str = "type loc = Work | Wait\nvar Sense : bool\narray My[proc] : bool\n\
+    array PC[proc] : loc\narray Level[proc] : int\n\
+    init (z) { Sense = False && My[z] = False && PC[z] = Work && Level[z] = 0 }\n\
+    unsafe (x y) { PC[x] = Work && PC[y] = Work && Level[x] <> Level[y] }\n\
+    transition arrive (i) requires { PC[i] = Work } { PC[i] := Wait; My[i] := case | Sense = True : False | _ : True; }\n\
+    transition release (i) requires { PC[i] = Wait && My[i] <> Sense && forall_other j. (PC[j] = Wait && My[j] <> Sense) } { Sense := My[i]; }\n\
+    transition leave (i) requires { PC[i] = Wait && My[i] = Sense } { PC[i] := Work; Level[i] := Level[i] + STEP; }\n";
+
+#[test]
+fn differences_are_kept_up_to_the_largest_step() {
+    for step in [1, 2] {
+        let m = load_str("b.cub", &BARRIER.replace("STEP", &step.to_string())).unwrap();
+        assert_eq!(diff_width(&m), Ok(step));
+        let a = ordered_diff(&m, step).unwrap();
+        let text = crate::lang::print::model_text(&a);
+        let back = crate::lang::read_back(&a, "the model over its differences");
+        assert!(back.is_ok(), "{text}\n{:?}", back.err());
+        assert_eq!(a.ord_ints.as_ref().unwrap().diff, step);
+        // Far below, -k..k, far above, lost; the literals widened by k (0 ± k).
+        let rel = a.enums.iter().find(|e| e.name == "ord_rel").unwrap();
+        assert_eq!(rel.ctors.len() as i64, 2 * step + 4, "{:?}", rel.ctors);
+        assert!(text.contains("Oint_m1") && text.contains(&format!("Oint_{step}")));
+        assert!(a.ord_ints.unwrap().summary().contains("differences up to"));
+    }
+    // Width 0 is the order abstraction, unchanged.
+    let m = load_str("b.cub", &BARRIER.replace("STEP", "1")).unwrap();
+    assert_eq!(
+        crate::lang::print::model_text(&ordered(&m).unwrap()),
+        crate::lang::print::model_text(&ordered_diff(&m, 0).unwrap())
+    );
+    assert!(!crate::lang::print::model_text(&ordered(&m).unwrap()).contains("Ord_m1"));
+    assert!(ordered_diff(&m, super::diff::MAX_WIDTH + 1).is_err());
+    // A step of a constant: its amount is unknown, no difference is exact.
+    let constant = TICKETS
+        .replace("var Next : int", "var Next : int\nconst K : int")
+        .replace("{ A[x] = Idle }", "{ A[x] = Idle && 0 < K }")
+        .replace("Next := Next + 1", "Next := Next + K");
+    let m = load_str("t.cub", &constant).unwrap();
+    assert!(ordered(&m).is_ok());
+    let e = diff_width(&m).unwrap_err();
+    assert!(e.contains("by a constant"), "{e}");
+    assert!(
+        ordered_diff(&m, 1)
+            .unwrap_err()
+            .contains("literal steps only")
+    );
+}
