@@ -303,6 +303,12 @@ pub trait Rewrite {
     fn read(&self, v: VarId, ix: Vec<Expr>) -> Result<Expr, Self::Error> {
         Ok(Expr::Read(v, ix))
     }
+    /// The term for the comparison `a op b`, its operands not rewritten yet, when the
+    /// rewrite reads comparisons its own way; by default `None`: the operands are
+    /// rewritten.
+    fn compare(&self, _op: CmpOp, _a: &Expr, _b: &Expr) -> Option<Result<Expr, Self::Error>> {
+        None
+    }
 }
 
 impl Expr {
@@ -319,7 +325,10 @@ impl Expr {
             Expr::Local(id) => r.local(*id)?,
             Expr::Read(v, ix) => r.read(*v, all(ix)?)?,
             Expr::Arith(op, a, b) => Expr::Arith(*op, one(a)?, one(b)?),
-            Expr::Cmp(op, a, b) => Expr::Cmp(*op, one(a)?, one(b)?),
+            Expr::Cmp(op, a, b) => match r.compare(*op, a, b) {
+                Some(e) => e?,
+                None => Expr::Cmp(*op, one(a)?, one(b)?),
+            },
             Expr::Not(a) => Expr::Not(one(a)?),
             Expr::And(xs) => Expr::And(all(xs)?),
             Expr::Or(xs) => Expr::Or(all(xs)?),

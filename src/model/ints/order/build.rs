@@ -189,32 +189,7 @@ impl Ord<'_> {
 
     /// A formula with its int comparisons read on the relations and classes.
     fn tr(&self, e: &Expr) -> Result<Expr, String> {
-        let one = |x: &Expr| -> Result<Box<Expr>, String> { Ok(Box::new(self.tr(x)?)) };
-        let all =
-            |xs: &[Expr]| -> Result<Vec<Expr>, String> { xs.iter().map(|x| self.tr(x)).collect() };
-        Ok(match e {
-            Expr::Cmp(op, a, b) if self.int_term(a) || self.int_term(b) => self.cmp(*op, a, b)?,
-            Expr::Const(..) | Expr::Size | Expr::Local(_) => e.clone(),
-            Expr::Read(v, ix) => Expr::Read(*v, all(ix)?),
-            Expr::Arith(op, a, b) => Expr::Arith(*op, one(a)?, one(b)?),
-            Expr::Cmp(op, a, b) => Expr::Cmp(*op, one(a)?, one(b)?),
-            Expr::Not(a) => Expr::Not(one(a)?),
-            Expr::And(xs) => Expr::And(all(xs)?),
-            Expr::Or(xs) => Expr::Or(all(xs)?),
-            Expr::Imp(a, b) => Expr::Imp(one(a)?, one(b)?),
-            Expr::Iff(a, b) => Expr::Iff(one(a)?, one(b)?),
-            Expr::Ite(c, a, b, t) => Expr::Ite(one(c)?, one(a)?, one(b)?, *t),
-            Expr::Quant(q) => Expr::Quant(Quant {
-                body: one(&q.body)?,
-                dom: match &q.dom {
-                    Domain::Procs { except } => Domain::Procs {
-                        except: all(except)?,
-                    },
-                    d => d.clone(),
-                },
-                ..q.clone()
-            }),
-        })
+        e.rewrite(self)
     }
 
     /// An int comparison read on the relations (two cells) or a class (a literal).
@@ -588,4 +563,14 @@ fn lost_props(o: &Ord, out: &mut Model) -> Vec<String> {
         }
     }
     names
+}
+
+/// The int comparisons read on the relations and classes (`Ord::cmp`); everything
+/// else kept.
+impl Rewrite for Ord<'_> {
+    type Error = String;
+
+    fn compare(&self, op: CmpOp, a: &Expr, b: &Expr) -> Option<Result<Expr, String>> {
+        (self.int_term(a) || self.int_term(b)).then(|| self.cmp(op, a, b))
+    }
 }
