@@ -66,14 +66,9 @@ pub fn prove_each(
     let Some(abs) = order_fallback(model) else {
         return Ok(first);
     };
-    let todo: Vec<usize> = props
-        .iter()
-        .zip(&first)
-        .filter(|(_, a)| !a.answer.holds())
-        .map(|(&p, _)| p)
-        .collect();
-    let again = prove_ordered_any(model, &abs, &todo, solver, ctl)?;
-    Ok(merge(first, again))
+    retry_unproved(props, first, |todo| {
+        prove_ordered_any(model, &abs, todo, solver, ctl)
+    })
 }
 
 /// `prove_each` once a run is known to leave the int window (the sizes showed one):
@@ -92,6 +87,23 @@ pub fn prove_each_past_window(
         }
         _ => prove_each(model, props, solver, symmetry, ctl),
     }
+}
+
+/// The answers `first` to `props`, with the properties not proved tried again by
+/// `again` (in order) and each answer it proves put in place (`merge`).
+fn retry_unproved(
+    props: &[usize],
+    first: Vec<PropEvery>,
+    again: impl FnOnce(&[usize]) -> Result<Vec<PropEvery>, String>,
+) -> Result<Vec<PropEvery>, String> {
+    let todo: Vec<usize> = props
+        .iter()
+        .zip(&first)
+        .filter(|(_, a)| !a.answer.holds())
+        .map(|(&p, _)| p)
+        .collect();
+    let again = again(&todo)?;
+    Ok(merge(first, again))
 }
 
 /// The answers `first`, each one not proved replaced by the next of `again` (the
@@ -129,14 +141,7 @@ fn prove_ordered_any(
     let Some(diff) = diff_abstraction(model) else {
         return Ok(first);
     };
-    let todo: Vec<usize> = props
-        .iter()
-        .zip(&first)
-        .filter(|(_, a)| !a.answer.holds())
-        .map(|(&p, _)| p)
-        .collect();
-    let again = prove_ordered(&diff, &todo, solver, ctl)?;
-    Ok(merge(first, again))
+    retry_unproved(props, first, |todo| prove_ordered(&diff, todo, solver, ctl))
 }
 
 /// The over-approximation of `model` over the order of its ints with their differences
