@@ -18,6 +18,25 @@ fn every(name: &str, sizes: &str) -> (i32, serde_json::Value) {
     json_run(&["check", &model(name), "--every-n", "--sizes", sizes])
 }
 
+/// `certify` accepts the certificate `cert` (its text `text`) of family `name`, and
+/// refuses it without its first line starting with `lost` (an `order_lost_*` claim:
+/// without it the abstract model need not simulate the model).
+fn certified_and_refused_without_a_lost_claim(name: &str, cert: &str, text: &str, lost: &str) {
+    let (code, out, err) = nfold(&["certify", &model(name), cert]);
+    assert_eq!(code, 0, "{name}: {out}{err}");
+    let lost = text.lines().find(|l| l.starts_with(lost)).unwrap();
+    let cut: String = text
+        .lines()
+        .filter(|l| *l != lost)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let bad = format!("{cert}.cut");
+    std::fs::write(&bad, cut).unwrap();
+    let (code, out, err) = nfold(&["certify", &model(name), &bad]);
+    assert_ne!(code, 0, "{name}: {out}{err}");
+    assert!(out.contains("does not claim `order_lost_"), "{out}{err}");
+}
+
 #[test]
 fn ticket_locks_hold_for_every_n_over_the_order_of_their_tickets() {
     for name in ["ticket", "ticket_borrow", "ticket_buffer"] {
@@ -38,25 +57,7 @@ fn ticket_locks_hold_for_every_n_over_the_order_of_their_tickets() {
         let text = std::fs::read_to_string(&cert).unwrap();
         assert!(text.contains("abstraction order"), "{text}");
         assert!(text.contains("proves order_lost_"), "{text}");
-        let (code, out, err) = nfold(&["certify", &model(name), &cert]);
-        assert_eq!(code, 0, "{name}: {out}{err}");
-        // A certificate that leaves out one `order_lost_*` claim is refused: without
-        // it the abstract model need not simulate the model.
-        let lost = text
-            .lines()
-            .find(|l| l.starts_with("proves order_lost_"))
-            .unwrap()
-            .to_string();
-        let cut: String = text
-            .lines()
-            .filter(|l| *l != lost)
-            .map(|l| format!("{l}\n"))
-            .collect();
-        let bad = format!("{cert}.cut");
-        std::fs::write(&bad, cut).unwrap();
-        let (code, out, err) = nfold(&["certify", &model(name), &bad]);
-        assert_ne!(code, 0, "{name}: {out}{err}");
-        assert!(out.contains("does not claim `order_lost_"), "{out}{err}");
+        certified_and_refused_without_a_lost_claim(name, &cert, &text, "proves order_lost_");
     }
 }
 
@@ -80,24 +81,7 @@ fn level_barriers_hold_for_every_n_over_the_differences_of_their_levels() {
             text.contains(&format!("abstraction order diff {k}\n")),
             "{text}"
         );
-        let (code, out, err) = nfold(&["certify", &model(name), &cert]);
-        assert_eq!(code, 0, "{name}: {out}{err}");
-        // Without one `order_lost_*` claim: refused.
-        let lost = text
-            .lines()
-            .find(|l| l.starts_with("proves order_lost_Ord"))
-            .unwrap()
-            .to_string();
-        let cut: String = text
-            .lines()
-            .filter(|l| *l != lost)
-            .map(|l| format!("{l}\n"))
-            .collect();
-        let bad = format!("{cert}.cut");
-        std::fs::write(&bad, cut).unwrap();
-        let (code, out, err) = nfold(&["certify", &model(name), &bad]);
-        assert_ne!(code, 0, "{name}: {out}{err}");
-        assert!(out.contains("does not claim `order_lost_"), "{out}{err}");
+        certified_and_refused_without_a_lost_claim(name, &cert, &text, "proves order_lost_Ord");
         // Read over the order alone (the width left out), the lemmas speak of
         // relation values that model has not: never accepted.
         let plain = text.replace(&format!("abstraction order diff {k}"), "abstraction order");
