@@ -420,6 +420,53 @@ pub fn assumed_model(model: &Model, invs: &[usize]) -> Result<Model, String> {
     )
 }
 
+/// The sizes' rows that a proof for every n answers: a property proved for every n
+/// holds at each size, so its rows short of a proof there (bounded, incomplete, or
+/// within an int window some run leaves) become `holds` by that invariant, and a
+/// size's `int_bound` row goes once every property of the size holds (leaving the
+/// window then bears on no answer: the proof is over the unbounded ints). Rows
+/// `vacuous`, `unknown` or violated are kept. Returns the sizes changed.
+pub(super) fn lift_sizes(run: &mut Run) -> Vec<usize> {
+    use crate::verdict::{Proof, Verdict};
+    let Some(every) = &run.every else {
+        return Vec::new();
+    };
+    let proved = |prop: PropId| {
+        every.props.iter().find_map(|p| match &p.answer {
+            EveryN::Proved { certificate, .. } if p.prop == prop => Some(certificate.clone()),
+            _ => None,
+        })
+    };
+    let mut changed = Vec::new();
+    for r in &mut run.reports {
+        let mut lifted = false;
+        for x in &mut r.results {
+            let short = matches!(
+                x.verdict.kind(),
+                Kind::WithinInts(_) | Kind::NoViolationUpTo(_) | Kind::Incomplete
+            );
+            if let Some(certificate) = proved(x.prop).filter(|_| short) {
+                x.verdict = Verdict::Holds(Proof::Invariant {
+                    engine: "every-n",
+                    certificate,
+                });
+                lifted = true;
+            }
+        }
+        let all_hold = r
+            .results
+            .iter()
+            .all(|x| x.prop == PropId::IntBound || x.verdict.kind() == Kind::Holds);
+        if lifted && all_hold {
+            r.results.retain(|x| x.prop != PropId::IntBound);
+        }
+        if lifted {
+            changed.push(r.size);
+        }
+    }
+    changed
+}
+
 /// The run takes the rows and answers of an attempt before the sizes that proved every
 /// property (`First::Proved`): the rows are printed (unless `json`) and a note says
 /// where they come from.

@@ -273,6 +273,13 @@ pub fn execute<'m>(
             &known,
         )?;
         run.every = Some(out_of_budget(e));
+        let lifted = every::lift_sizes(run);
+        if !lifted.is_empty() {
+            run.notes.push(format!(
+                "{}: the rows above fell short of a proof (a bound, or an int window some run leaves); the invariant for every n (below) proves them, and the summary counts them as proved",
+                crate::cert::sizes_phrase(&lifted)
+            ));
+        }
     }
     // `ltl` properties for every n: only when asked (a ranking checked up to a cutoff).
     if s.every_requested && !p.ltls.is_empty() {
@@ -534,5 +541,57 @@ mod tests {
             "sizes given: every n is not tried unasked"
         );
         assert_eq!(exit_code(&run), crate::verdict::EXIT_VIOLATION);
+    }
+
+    #[test]
+    fn a_proof_for_every_n_answers_the_rows_short_of_a_proof() {
+        use crate::verdict::{PropResult, Verdict};
+        let m = mutex(false);
+        let (mut run, _) = run_default(&m, None);
+        // As the window search leaves them: within the window at sizes 1..2, a
+        // bounded row at 3, vacuous at 4; each size with its `int_bound` row.
+        let leaves = crate::trace::Trace {
+            size: 1,
+            init: vec![],
+            steps: vec![],
+            violation: crate::trace::Violation::Deadlock,
+        };
+        for r in &mut run.reports {
+            r.results[0].verdict = match r.size {
+                1 | 2 => Verdict::WithinInts {
+                    lo: 0,
+                    hi: 3,
+                    within: Box::new(Verdict::NoViolationUpTo(9)),
+                },
+                3 => Verdict::NoViolationUpTo(9),
+                _ => Verdict::Vacuous,
+            };
+            r.results.push(PropResult {
+                size: r.size,
+                prop: PropId::IntBound,
+                name: "int_bound".into(),
+                verdict: Verdict::violated(leaves.clone()),
+            });
+        }
+        assert_ne!(exit_code(&run), EXIT_OK);
+        assert_eq!(every::lift_sizes(&mut run), vec![1, 2, 3]);
+        let kinds: Vec<(usize, Kind)> = run
+            .reports
+            .iter()
+            .flat_map(|r| r.results.iter().map(|x| (x.size, x.verdict.kind())))
+            .collect();
+        // Size 4 keeps its rows: vacuous is not lifted, so its `int_bound` row stays.
+        let want = vec![
+            (1, Kind::Holds),
+            (2, Kind::Holds),
+            (3, Kind::Holds),
+            (4, Kind::Vacuous),
+            (4, Kind::Violated),
+        ];
+        assert_eq!(kinds, want);
+        // Without the proof for every n nothing is lifted.
+        run.every = None;
+        run.reports[0].results[0].verdict = Verdict::NoViolationUpTo(9);
+        assert!(every::lift_sizes(&mut run).is_empty());
     }
 }
