@@ -17,14 +17,8 @@ sizes=${SIZES:-1..4}
 t=${T:-10}
 slack=${SLACK:-3}
 cd "$(dirname "$0")/.."
-if [ -z "${NFOLD:-}" ]; then
-  cargo build --release -q
-  NFOLD=$PWD/target/release/nfold
-fi
-NFOLD=$(realpath "$NFOLD")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-tar xzf "$corpus" -C "$tmp"
+# NFOLD=path: that binary; otherwise this tree's release build (benches/corpus_setup.sh).
+source benches/corpus_setup.sh
 judge=$tmp/judge.py
 cat > "$judge" <<'PY'
 import json, sys

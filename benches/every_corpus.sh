@@ -24,16 +24,8 @@ cub_limit=${CUB_LIMIT:-10}
 corpus=$(realpath "$corpus")
 [ -n "$cubicle" ] && cubicle=$(realpath "$cubicle")
 cd "$(dirname "$0")/.."
-# NFOLD=path: that binary (e.g. a copy, so that a build during the run does not change
-# it); otherwise this tree's release build.
-if [ -z "${NFOLD:-}" ]; then
-  cargo build --release -q
-  NFOLD=$PWD/target/release/nfold
-fi
-NFOLD=$(realpath "$NFOLD")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-tar xzf "$corpus" -C "$tmp"
+# NFOLD=path: that binary; otherwise this tree's release build (benches/corpus_setup.sh).
+source benches/corpus_setup.sh
 # Reads nfold's JSON: "proved" when every `unsafe` property holds for every n, without
 # assumptions or assuming the `invariant`s (Cubicle's reading: it assumes them), with
 # "(invariants as claims: ...)" when an `invariant` itself is not proved or violated.
