@@ -218,6 +218,10 @@ pub struct Stats {
     /// `auto`'s prediction of the next size (not written).
     #[serde(skip)]
     pub bytes: Option<usize>,
+    /// Explicit safety search with `--store tree`: bytes the store held at the end, its
+    /// roots and every node table (divided by `states`: the store's bytes per state).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub store_bytes: Option<usize>,
     /// Explicit searches: the `int` variables replaced by their rank among the values
     /// of the state (`model::ints::ranked`), which makes the instance finite and the answers
     /// exact.

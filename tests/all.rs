@@ -104,6 +104,8 @@ mod sat;
 mod schema;
 #[path = "timeouts.rs"]
 mod timeouts;
+#[path = "tree_store.rs"]
+mod tree_store;
 #[path = "variants.rs"]
 mod variants;
 #[path = "window_ints.rs"]

@@ -141,10 +141,13 @@ pub(crate) struct CheckArgs {
     /// same answers; a violation is reported once the whole product is stored.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
-    /// explicit: how states are stored: exact; or, for bug hunting on instances whose
-    /// states do not fit, hash-compact (a 64-bit signature each) or bitstate[:BYTES]
-    /// (3 bits each in a bit array, 512M unless given), which may miss states: "no
-    /// violation" is then `none found*` with the probability of a miss, not `holds`.
+    /// explicit: how states are stored: exact; tree (lossless, the same states and
+    /// answers as exact: each state's words interned pairwise into shared node tables,
+    /// LTSmin's tree compression, usually fewer bytes a state and more time); or, for
+    /// bug hunting on instances whose states do not fit, hash-compact (a 64-bit
+    /// signature each) or bitstate[:BYTES] (3 bits each in a bit array, 512M unless
+    /// given), which may miss states: "no violation" is then `none found*` with the
+    /// probability of a miss, not `holds`.
     #[arg(long, value_name = "STORE", value_parser = parse_store, default_value = "exact")]
     store: StoreKind,
     /// auto, ic3: also try to prove the properties for every size n, by a quantified
@@ -197,15 +200,16 @@ pub(crate) enum Mode {
     Live,
 }
 
-/// `--store`: `exact`, `hash-compact`, `bitstate` or `bitstate:BYTES`.
+/// `--store`: `exact`, `tree`, `hash-compact`, `bitstate` or `bitstate:BYTES`.
 fn parse_store(s: &str) -> Result<StoreKind, String> {
     match s.split_once(':') {
         None if s == "exact" => Ok(StoreKind::Exact),
+        None if s == "tree" => Ok(StoreKind::Tree),
         None if s == "hash-compact" => Ok(StoreKind::HashCompact),
         None if s == "bitstate" => Ok(StoreKind::bitstate_of_bytes(512 << 20)),
         Some(("bitstate", size)) => super::parse_bytes(size).map(StoreKind::bitstate_of_bytes),
         _ => Err(format!(
-            "`{s}` is not a store (exact, hash-compact, bitstate or bitstate:BYTES)"
+            "`{s}` is not a store (exact, tree, hash-compact, bitstate or bitstate:BYTES)"
         )),
     }
 }

@@ -220,6 +220,9 @@ impl Engine for ExplicitEngine {
         if !p.props.is_empty() || p.ltls.is_empty() || self.deadlock {
             parts.push(match self.store {
                 StoreKind::Exact => "explicit breadth-first search (exhaustive)".to_string(),
+                StoreKind::Tree => {
+                    "explicit breadth-first search (exhaustive, tree-compressed store)".to_string()
+                }
                 StoreKind::HashCompact => {
                     "explicit breadth-first search (partial: hash compaction, may miss states)"
                         .to_string()
@@ -283,6 +286,13 @@ impl Engine for ExplicitEngine {
                 let limit = r.limit;
                 if let Some(note) = omission_note(self.store, &r) {
                     notes.push(note);
+                }
+                if let (Some(b), Some(s)) = (r.stats.store_bytes, r.stats.states) {
+                    notes.push(format!(
+                        "size {n}: the tree store holds {s} states in {:.1} MiB (roots and node tables; states of at most 64 bits as they are), {:.1} bytes a state",
+                        b as f64 / (1 << 20) as f64,
+                        b as f64 / s.max(1) as f64
+                    ));
                 }
                 report(r);
                 if limit.is_some() {
@@ -348,7 +358,7 @@ fn omission_note(store: StoreKind, r: &SizeReport) -> Option<String> {
         return None;
     }
     let how = match store {
-        StoreKind::Exact => return None,
+        StoreKind::Exact | StoreKind::Tree => return None,
         StoreKind::HashCompact => "hash compaction (64-bit signatures)".to_string(),
         StoreKind::Bitstate { log_bits } => format!(
             "bitstate hashing (2^{log_bits} bits, {} bits a state)",

@@ -7,7 +7,10 @@
 //! instead (hash compaction: Wolper and Leroy, "Reliable hashing without collision
 //! detection", CAV 1993), or a bit array holds a few bits per state (bitstate hashing:
 //! Holzmann, "On limits and possibilities of automated protocol analysis", 1987).
-//! The flag table serves the nested depth-first search.
+//! The flag table serves the nested depth-first search. Lossless and smaller than the
+//! exact table on states of several words: tree compression (`tree`).
+
+pub mod tree;
 
 use super::par::prefetch::prefetch;
 

@@ -183,10 +183,10 @@ const OWNED: [Owned; 10] = [
         why: "--max-states belongs to the explicit searches (--engine explicit or auto)",
     },
     Owned {
-        given: |f| !f.store.exact(),
+        given: |f| f.store != StoreKind::Exact,
         owners: &["explicit"],
         chooses: Some("explicit"),
-        why: "--store hash-compact and bitstate belong to the explicit engine (--engine explicit)",
+        why: "--store tree, hash-compact and bitstate belong to the explicit engine (--engine explicit)",
     },
     Owned {
         given: |f| f.cluster.is_some(),

@@ -125,6 +125,8 @@ pub struct ReachStats {
     pub seconds: f64,
     /// Bytes held by the visited set and parent records at the end.
     pub bytes: usize,
+    /// Bytes held by a compressed (tree) store alone, its node tables included.
+    pub store_bytes: Option<usize>,
     pub initial_states: usize,
 }
 
@@ -225,6 +227,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
         depth: e.depth,
         seconds: start.elapsed().as_secs_f64(),
         bytes: s.bytes(),
+        store_bytes: (opts.store == StoreKind::Tree).then(|| s.store_bytes()),
         initial_states: e.initial_states,
     };
     let concrete = ranking.as_ref().map(|r| (model, r));
@@ -263,6 +266,7 @@ impl From<ReachResult> for SizeReport {
                 complete: Some(r.complete),
                 omission_probability: r.omission,
                 bytes: Some(r.stats.bytes),
+                store_bytes: r.stats.store_bytes,
                 ints_ranked: (!r.ranked.is_empty()).then_some(r.ranked),
                 ..Default::default()
             },

@@ -5,11 +5,16 @@
 //! states it stored during the current block, in the order it stored them, until the
 //! merge numbers them (`search`).
 //!
-//! Besides the exact store, hash compaction and bitstate stores for bug hunting, and
-//! the probability that such a search missed a state (`omission`).
+//! Besides the exact store, the tree-compressed one (lossless: each partition a table
+//! of roots, the node tables shared by all of them behind one lock, `store::tree`),
+//! hash compaction and bitstate stores for bug hunting, and the probability that such a
+//! search missed a state (`omission`).
 
 use crate::explicit::par::parts::PART_BITS;
+use crate::explicit::store::tree::{Field, Nodes};
 use crate::explicit::store::{BitArray, VisitedSet, hash_words};
+use crate::model::instance::Instance;
+use std::sync::{Arc, Mutex};
 
 /// How the visited set remembers states.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -17,6 +22,12 @@ pub enum StoreKind {
     /// Every state in full: the search is exhaustive.
     #[default]
     Exact,
+    /// Every state, tree-compressed (Laarman, van de Pol and Weber 2011; LTSmin's
+    /// tree database): its cells cut into a balanced tree whose leaves and pairs are
+    /// interned in shared node tables, the state one 64-bit root (a state of at most
+    /// 64 bits is stored as it is, by the exact table). Lossless: the same states,
+    /// verdicts and traces as `Exact`.
+    Tree,
     /// A 64-bit signature per state (Wolper and Leroy 1993; SPIN's `-DHC`): about 11
     /// bytes a state in the table; two states with one signature count as one.
     HashCompact,
@@ -35,46 +46,103 @@ impl StoreKind {
         }
     }
 
-    /// Whether a search over this store visits every reachable state.
+    /// Whether a search over this store visits every reachable state (the stores
+    /// that keep every state, whole or compressed, and so its key).
     pub fn exact(self) -> bool {
-        self == StoreKind::Exact
+        matches!(self, StoreKind::Exact | StoreKind::Tree)
     }
 
     /// The command line's name.
     pub fn name(self) -> &'static str {
         match self {
             StoreKind::Exact => "exact",
+            StoreKind::Tree => "tree",
             StoreKind::HashCompact => "hash-compact",
             StoreKind::Bitstate { .. } => "bitstate",
         }
     }
 }
 
+/// The node tables of a tree store, shared by its partitions.
+pub(super) type SharedNodes = Arc<Mutex<Nodes>>;
+
 /// One partition's store.
 pub(super) enum Store {
     Exact(VisitedSet),
+    /// The roots of the states' trees, one word each; the node tables are every
+    /// partition's, counted by the first one's `memory_bytes` (`counts_nodes`).
+    Tree {
+        roots: VisitedSet,
+        nodes: SharedNodes,
+        counts_nodes: bool,
+    },
     /// The signatures, one word each.
     Compact(VisitedSet),
     Bits(BitArray),
 }
 
-impl Store {
-    fn new(kind: StoreKind, words: usize) -> Store {
-        match kind {
-            StoreKind::Exact => Store::Exact(VisitedSet::with_capacity(words, 256)),
-            StoreKind::HashCompact => Store::Compact(VisitedSet::with_capacity(1, 256)),
-            StoreKind::Bitstate { log_bits } => {
-                Store::Bits(BitArray::new(log_bits.saturating_sub(PART_BITS)))
-            }
+/// Makes the partitions' stores of one search: for a tree store, every one with the
+/// same node tables.
+pub(super) struct Stores {
+    kind: StoreKind,
+    words: usize,
+    nodes: Option<SharedNodes>,
+    made: usize,
+}
+
+impl Stores {
+    /// The stores of a search of `inst` (whose layout shapes a tree store's trees).
+    pub fn new(kind: StoreKind, inst: &Instance) -> Stores {
+        let fields: Vec<Field> = inst
+            .slots
+            .iter()
+            .map(|s| Field {
+                word: s.word,
+                shift: s.shift,
+                bits: s.bits,
+            })
+            .collect();
+        let nodes = Nodes::new(inst.words, &fields);
+        Stores {
+            kind,
+            words: inst.words,
+            // States of one word are their own roots: the exact table (with its
+            // prefetches) stores them as they are.
+            nodes: (kind == StoreKind::Tree && nodes.compresses())
+                .then(|| Arc::new(Mutex::new(nodes))),
+            made: 0,
         }
     }
 
+    /// The next partition's store.
+    pub fn make(&mut self) -> Store {
+        self.made += 1;
+        match (self.kind, &self.nodes) {
+            (StoreKind::Tree, Some(nodes)) => Store::Tree {
+                roots: VisitedSet::with_capacity(1, 256),
+                nodes: nodes.clone(),
+                counts_nodes: self.made == 1,
+            },
+            (StoreKind::HashCompact, _) => Store::Compact(VisitedSet::with_capacity(1, 256)),
+            (StoreKind::Bitstate { log_bits }, _) => {
+                Store::Bits(BitArray::new(log_bits.saturating_sub(PART_BITS)))
+            }
+            _ => Store::Exact(VisitedSet::with_capacity(self.words, 256)),
+        }
+    }
+}
+
+impl Store {
     /// Insert a state by its key (exact), or its signature `sig` (`store::sig_hash` of
     /// the key); `hash` is `hash_words` of the key. True when new.
     #[inline]
     pub fn insert(&mut self, key: &[u64], hash: u64, sig: u64) -> bool {
         match self {
             Store::Exact(t) => t.insert_hashed(key, hash),
+            Store::Tree { roots, nodes, .. } => {
+                let r = nodes.lock().unwrap().root(key);
+                roots.insert_hashed(&[r], hash_words(&[r]))
+            }
             Store::Compact(t) => t.insert(&[sig]),
             Store::Bits(b) => b.insert(sig, hash),
         }
@@ -85,6 +153,8 @@ impl Store {
     pub fn prefetch(&self, hash: u64, sig: u64) {
         match self {
             Store::Exact(t) => t.prefetch(hash),
+            // The root is known only once the tree is interned.
+            Store::Tree { .. } => {}
             Store::Compact(t) => t.prefetch(hash_words(&[sig])),
             Store::Bits(b) => b.prefetch(sig, hash),
         }
@@ -93,6 +163,7 @@ impl Store {
     pub fn len(&self) -> usize {
         match self {
             Store::Exact(t) | Store::Compact(t) => t.len(),
+            Store::Tree { roots, .. } => roots.len(),
             Store::Bits(b) => b.len(),
         }
     }
@@ -100,6 +171,18 @@ impl Store {
     pub fn memory_bytes(&self) -> usize {
         match self {
             Store::Exact(t) | Store::Compact(t) => t.memory_bytes(),
+            Store::Tree {
+                roots,
+                nodes,
+                counts_nodes,
+            } => {
+                roots.memory_bytes()
+                    + if *counts_nodes {
+                        nodes.lock().unwrap().memory_bytes()
+                    } else {
+                        0
+                    }
+            }
             Store::Bits(b) => b.memory_bytes(),
         }
     }
@@ -143,9 +226,9 @@ pub(super) struct Part {
 }
 
 impl Part {
-    pub fn new(kind: StoreKind, words: usize, props: usize) -> Part {
+    pub fn new(store: Store, props: usize) -> Part {
         Part {
-            store: Store::new(kind, words),
+            store,
             new_words: Vec::new(),
             new: Vec::new(),
             unsafe_first: vec![None; props],
@@ -182,7 +265,7 @@ impl Part {
 ///   `f^k` over `[0, n_p]`, taken by a right Riemann sum.
 pub(super) fn omission(kind: StoreKind, stored: &[usize]) -> f64 {
     let p: f64 = match kind {
-        StoreKind::Exact => 0.0,
+        StoreKind::Exact | StoreKind::Tree => 0.0,
         StoreKind::HashCompact => stored
             .iter()
             .map(|&n| n as f64 * (n as f64 - 1.0).max(0.0) / 2.0 / 2f64.powi(64))

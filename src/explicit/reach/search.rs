@@ -26,7 +26,7 @@
 
 use super::ReachOptions;
 use super::expand::{self, BIG_CHOICE, Block, Ctx, Finder, Outbox, Sink, Work};
-use super::parts::{Part, PartFind, Store, omission};
+use super::parts::{Part, PartFind, Store, Stores, omission};
 use crate::explicit::par::parts::{PARTS, Parts, part_of};
 use crate::explicit::par::{prof, team};
 use crate::model::init::for_each_initial;
@@ -330,7 +330,10 @@ impl<'a> Search<'a> {
         let threads = threads.max(1);
         let (inst, trans) = (ctx.inst, ctx.compiled.trans.len());
         Search {
-            parts: Parts::new(|| Part::new(ctx.kind, inst.words, ctx.props.len())),
+            parts: {
+                let mut stores = Stores::new(ctx.kind, inst);
+                Parts::new(|| Part::new(stores.make(), ctx.props.len()))
+            },
             outs: (0..threads)
                 .map(|_| RwLock::new(Outbox::new(threads, trans)))
                 .collect(),
@@ -391,16 +394,32 @@ impl<'a> Search<'a> {
         bytes(&self.parts, &self.outs, &self.rec)
     }
 
-    /// Call `f` on every stored key (exact store), partition by partition, until it
-    /// returns false.
+    /// Bytes held by the visited set alone (every partition; a tree store's node tables
+    /// once).
+    pub fn store_bytes(&self) -> usize {
+        self.parts.sum(|p| p.store.memory_bytes())
+    }
+
+    /// Call `f` on every stored key (exact and tree stores), partition by partition,
+    /// until it returns false.
     pub fn for_each_key(&self, mut f: impl FnMut(&[u64]) -> bool) {
         let mut go = true;
+        let mut key = vec![0; self.ctx.inst.words];
         for p in 0..PARTS {
-            if let Store::Exact(t) = &self.parts.read(p).store {
-                t.for_each(|k| {
+            match &self.parts.read(p).store {
+                Store::Exact(t) => t.for_each(|k| {
                     go = f(k);
                     go
-                });
+                }),
+                Store::Tree { roots, nodes, .. } => {
+                    let nodes = nodes.lock().unwrap();
+                    roots.for_each(|r| {
+                        nodes.expand(r[0], &mut key);
+                        go = f(&key);
+                        go
+                    });
+                }
+                _ => {}
             }
             if !go {
                 return;

@@ -92,8 +92,8 @@ impl Cluster {
 
 /// Why a model or option is not searched distributed, if it is not.
 pub fn unsupported(model: &Model, opts: &ReachOptions) -> Option<String> {
-    if !opts.store.exact() {
-        return Some("--distributed stores states exactly: drop --store".into());
+    if opts.store != super::StoreKind::Exact {
+        return Some("--distributed stores states exactly, in its own tables: drop --store".into());
     }
     if opts.rank_ints && crate::model::ints::ranked::applies(model).is_some() {
         return Some(

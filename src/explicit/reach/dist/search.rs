@@ -176,6 +176,7 @@ fn run_worker(
         depth: reached as usize,
         seconds: start.elapsed().as_secs_f64(),
         bytes: totals.iter().map(|t| t.bytes as usize).sum(),
+        store_bytes: None,
         initial_states: part.init_count,
     };
     Some(ReachResult {

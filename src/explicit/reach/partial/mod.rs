@@ -496,6 +496,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> Option<ReachR
         depth: e.depth,
         seconds: start.elapsed().as_secs_f64(),
         bytes: s.bytes(),
+        store_bytes: None,
         initial_states: e.initial_states,
     };
     let (results, internal_errors) = report::results(&mut s, &e, opts);
