@@ -259,6 +259,23 @@ mod tests {
     }
 
     #[test]
+    fn a_depth_at_or_past_the_deeper_search_leaves_it_out() {
+        // --depth 20 already searches as deep as the second lasso search would.
+        let b = Budgets {
+            bmc_depth: 20,
+            ..SHIPPED
+        };
+        let t = ltl(&b, "search", false);
+        let lassos: Vec<Option<f64>> = t
+            .iter()
+            .filter(|p| p.step == Step::Lassos)
+            .map(|p| p.budget)
+            .collect();
+        assert_eq!(lassos, [Some(2.0), Some(0.0)]);
+        assert!(!text(&t).contains("depth 20 on"), "{}", text(&t));
+    }
+
+    #[test]
     fn the_ltl_route_names_every_phase_in_order() {
         let t = text(&ltl(&SHIPPED, "nested depth-first search", true));
         assert_eq!(
