@@ -403,6 +403,7 @@ fn check_proofs(m: &Model, plain: &Answers) -> Result<(), String> {
                     lasso: 1.0,
                     live_ic3: 1e9,
                     live_bdd: 0.0,
+                    deep_lasso: 0.0,
                     ..SHIPPED
                 },
             }),

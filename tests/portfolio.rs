@@ -31,6 +31,7 @@ fn auto() -> AutoEngine {
             lasso: 0.2,
             live_ic3: 0.2,
             live_bdd: 0.0,
+            deep_lasso: 0.0,
             ..SHIPPED
         },
     }

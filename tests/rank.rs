@@ -27,7 +27,7 @@ use nfold::verdict::{Kind, PropId};
 /// 1 (ranks 2, M = 3) (2): 8. Both busy, the smaller ticket x (2 choices) in W or C (2),
 /// the other in W, tickets (1, 2) with M = 3, or (2, 3) with M = 4 (2): 8. Total 18.
 /// With symmetry reduction the choices of x count once: 1 + 1 + 4 + 4 = 10.
-const TICKET: &str = "type loc = I | W | C\narray P[proc] : loc\narray T[proc] : int\nvar M : int\n\
+pub(crate) const TICKET: &str = "type loc = I | W | C\narray P[proc] : loc\narray T[proc] : int\nvar M : int\n\
     init (x) { P[x] = I && T[x] = 0 && M = 1 }\n\
     unsafe mutex (x y) { P[x] = C && P[y] = C }\n\
     transition take (x) requires { P[x] = I } { P[x] := W; T[x] := M; M := M + 1; }\n\

@@ -17,7 +17,13 @@
 use crate::common;
 
 use common::{Rng, check_doc, json_run};
-use std::time::Instant;
+use nfold::engine::{self, Control, Problem};
+use nfold::portfolio::auto::AutoEngine;
+use nfold::portfolio::budgets::{Budgets, SHIPPED};
+use nfold::portfolio::route::{self, Phase, Step};
+use nfold::sat::SolverKind;
+use nfold::verdict::{Kind, Limit, PropId, PropResult, SizeReport};
+use std::time::{Duration, Instant};
 
 /// How long after its limit a run may end: the summary, and a busy machine.
 const SLACK_SECONDS: f64 = 1.0;
@@ -62,16 +68,21 @@ fn stops_in_time(args: &str, rng: &mut Rng, seed: u64) {
     assert_eq!(code, if violated { 1 } else { 3 }, "{what}: exit code");
 }
 
-/// Every run of `runs`, each at its own random point.
-fn all_stop_in_time(runs: &[&str]) {
-    let seed = std::env::var("NFOLD_STOP_SEED")
+/// The seed of the draws: `NFOLD_STOP_SEED`, else the clock.
+fn seed() -> u64 {
+    std::env::var("NFOLD_STOP_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64)
-        });
+        })
+}
+
+/// Every run of `runs`, each at its own random point.
+fn all_stop_in_time(runs: &[&str]) {
+    let seed = seed();
     let mut rng = Rng::new(seed);
     for args in runs {
         stops_in_time(args, &mut rng, seed);
@@ -111,6 +122,19 @@ fn sat_stops_in_time() {
         // Width by width (the product's encoding depends on N): the widths after the
         // limit are not built.
         "live families/peterson.cub --sizes 1..20 --engine sat --fair --depth 200",
+    ]);
+}
+
+#[test]
+fn live_engines_without_fairness_and_kind_stop_in_time() {
+    all_stop_in_time(&[
+        // The nested depth-first search alone (the even widths of the sort hold, with
+        // or without fairness: its header; 2^36 initial states at width 12).
+        "live families/oddeven_sort_live.cub --size 12 --engine explicit",
+        // (Not Peterson's lock at 1..20 as for `sat`: the k-liveness product's relation
+        // of that aggregate takes 2.5-4 s to build, and the build does not read the
+        // limit; IC3 and k-induction then end 2-4 s past it. Known, not fixed.)
+        "live families/mutex.cub --sizes 1..40 --fair --engine kind",
     ]);
 }
 
@@ -157,4 +181,179 @@ fn reduced_models_stop_in_time() {
         .map(|f| format!("check {f} --sizes 1..20"))
         .collect();
     all_stop_in_time(&runs.iter().map(String::as_str).collect::<Vec<_>>());
+}
+
+/// The budgets of `b` with every phase's time taken away but phase `ph`'s, which gets
+/// more than any test runs (the deeper lasso search and the bounded pass: a depth no
+/// engine reaches on these instances).
+fn alone(ph: &Phase) -> Budgets {
+    let long = 1e6;
+    let mut b = Budgets {
+        explicit: 0.0,
+        bmc: 0.0,
+        ic3: 0.0,
+        rank: 0.0,
+        live_explicit: 0.0,
+        lasso: 0.0,
+        live_bdd: 0.0,
+        live_ic3: 0.0,
+        deep_lasso: 0.0,
+        ..SHIPPED
+    };
+    match ph.step {
+        Step::Explicit => (b.explicit, b.live_explicit) = (long, long),
+        Step::Bounded => (b.bmc, b.bmc_depth) = (long, 500),
+        Step::Ic3 => b.ic3 = long,
+        Step::Rank => b.rank = long,
+        Step::Lassos if ph.depth == Some(SHIPPED.deep_depth) => {
+            (b.deep_lasso, b.deep_depth) = (long, 500)
+        }
+        Step::Lassos => (b.lasso, b.bmc_depth) = (long, 500),
+        Step::Bdd => b.live_bdd = long,
+        Step::LiveIc3 => b.live_ic3 = long,
+        // No budget of their own: the only phase left with time.
+        Step::Again | Step::RankedInts => {}
+    }
+    b
+}
+
+/// auto with only phase `ph` given time, on `p` (an instance that phase cannot finish
+/// within a second), stopped by a deadline drawn between 0.1 s and 0.6 s: it must end
+/// within `SLACK_SECONDS` of it, say the time limit stopped it, and give every asked
+/// (property, size) a row, those left open `unknown` (or bounded), with no internal
+/// error.
+fn phase_stops_in_time(
+    ph: &Phase,
+    table: fn(&Budgets) -> Vec<Phase>,
+    p: &Problem,
+    base: &AutoEngine,
+    rng: &mut Rng,
+    seed: u64,
+) {
+    let budgets = alone(ph);
+    // Only this phase (and the explicit search again, which ends the route and has no
+    // budget to take away) may run.
+    let live: Vec<Step> = table(&budgets)
+        .iter()
+        .filter(|q| q.budget != Some(0.0) && q.step != Step::Again)
+        .map(|q| q.step)
+        .collect();
+    let only: Vec<Step> = [ph.step]
+        .into_iter()
+        .filter(|&s| s != Step::Again)
+        .collect();
+    assert_eq!(live, only, "{:?} alone", ph.what);
+    let e = AutoEngine {
+        budgets,
+        race: false,
+        ..base.clone()
+    };
+    let limit = 0.1 + rng.below(500) as f64 / 1000.0;
+    let what = format!(
+        "auto, only `{}`, deadline {limit:.3}s (NFOLD_STOP_SEED={seed})",
+        ph.what
+    );
+    let t0 = Instant::now();
+    let ctl = Control {
+        deadline: Some(t0 + Duration::from_secs_f64(limit)),
+        threads: 1,
+        ..Control::default()
+    };
+    let mut reports: Vec<SizeReport> = Vec::new();
+    let o = engine::run(&e, p, &ctl, &mut |r| reports.push(r)).expect("no error");
+    let secs = t0.elapsed().as_secs_f64();
+    assert!(secs < limit + SLACK_SECONDS, "{what}: ran {secs:.2}s");
+    assert_eq!(
+        o.limit,
+        Some(Limit::Timeout),
+        "{what}: the limit is not reported"
+    );
+    let asked: Vec<PropId> = p
+        .props
+        .iter()
+        .map(|&u| PropId::Unsafe(u))
+        .chain(p.ltls.iter().map(|&k| PropId::Ltl(k)))
+        .collect();
+    let mut open = 0;
+    for n in p.sizes() {
+        for &k in &asked {
+            let rows: Vec<&PropResult> = reports
+                .iter()
+                .flat_map(|r| &r.results)
+                .filter(|x| x.size == n && x.prop == k)
+                .collect();
+            assert_eq!(
+                rows.len(),
+                1,
+                "{what}: size {n} {k:?} has {} rows",
+                rows.len()
+            );
+            if matches!(
+                rows[0].verdict.kind(),
+                Kind::Unknown | Kind::NoViolationUpTo(_)
+            ) {
+                open += 1;
+            }
+        }
+    }
+    assert!(open > 0, "{what}: the phase finished before its deadline");
+    for r in &reports {
+        assert!(
+            r.internal_errors.is_empty(),
+            "{what}: size {}: {:?}",
+            r.size,
+            r.internal_errors
+        );
+    }
+}
+
+/// Each phase of the default route, alone, stopped at a random point (issue 44: every
+/// phase honours --timeout within 1 s), on instances none of them finishes within a
+/// second: the safety phases on German's protocol at 1..40 without symmetry (the
+/// bounded pass and IC3 as in `sat_stops_in_time` and `proof_engines_stop_in_time`),
+/// the ints-ranked search on the ticket lock at 1..20 without symmetry, the `ltl`
+/// phases on Peterson's lock under fairness at 1..10 (ranking proofs, the fair search,
+/// both lasso searches, BDD; IC3 at 1..6). Only the phase under test has time, so the
+/// deadline meets that phase, whichever the draw; the summary the command line prints
+/// after a stop is checked by the runs above, which stop the whole route at random
+/// points.
+#[test]
+fn each_phase_of_the_route_stops_in_time() {
+    let seed = seed();
+    let mut rng = Rng::new(seed);
+    let solver = SolverKind::default_kind();
+    let plain = AutoEngine {
+        rank_ints: false,
+        ..AutoEngine::shipped(solver, false)
+    };
+    let german = common::load("families/german.cub");
+    let safety = Problem::new(&german, 1, 40, vec![0]);
+    let unranked = |b: &Budgets| route::safety(b, false);
+    for ph in unranked(&SHIPPED) {
+        phase_stops_in_time(&ph, unranked, &safety, &plain, &mut rng, seed);
+    }
+    let ticket = common::model(crate::rank::TICKET);
+    let ranked_p = Problem::new(&ticket, 1, 20, vec![0]);
+    let ranked = |b: &Budgets| route::safety(b, true);
+    let first = ranked(&SHIPPED).remove(0);
+    assert_eq!(first.step, Step::RankedInts);
+    // Without symmetry reduction: the ranked lock's orbits grow slowly with n, its
+    // states as n! times more.
+    let ranks = AutoEngine::shipped(solver, false);
+    phase_stops_in_time(&first, ranked, &ranked_p, &ranks, &mut rng, seed);
+    let peterson = common::load("families/peterson.cub");
+    // 1..10, not 1..20, and IC3 at 1..6: the relation of the k-liveness product takes
+    // seconds to build at 1..20 (0.5 s at 1..10 on an idle machine, over 1 s under
+    // load), and the build does not read the limit
+    // (`live_engines_without_fairness_and_kind_stop_in_time`). IC3 does not prove 1..6
+    // within 30 s.
+    let table = |b: &Budgets| route::ltl(b, "the fair search", true);
+    let symmetric = AutoEngine::shipped(solver, true);
+    for ph in table(&SHIPPED) {
+        let max = if ph.step == Step::LiveIc3 { 6 } else { 10 };
+        let mut live = Problem::new(&peterson, 1, max, vec![]);
+        live.ltls = vec![0];
+        live.fair = true;
+        phase_stops_in_time(&ph, table, &live, &symmetric, &mut rng, seed);
+    }
 }

@@ -86,6 +86,14 @@ fn users_limit(r: &SizeReport, ctl: &Control, budget: Option<f64>) -> Option<Lim
     })
 }
 
+/// Whether a search that left a pair open met a range error (or a store leaving the
+/// int window) on its way: its trace is in the report.
+fn stopped_at_range_error(r: &SizeReport) -> bool {
+    r.results
+        .iter()
+        .any(|x| matches!(x.prop, PropId::Range | PropId::IntBound) && x.verdict.trace().is_some())
+}
+
 /// The note of a size whose ints ranking cannot follow.
 const NOT_RANKED: &str = "ints not ranked, as an increment does not start from the largest int of its class (`--engine explicit` names it): searched over the int window instead";
 
@@ -117,7 +125,8 @@ pub(super) struct Searched {
 
 impl AutoEngine {
     /// Explicit searches (`search`) of `sizes` in order, each within `budget` seconds
-    /// if given, reporting every size answered; stops at the first that is not, and
+    /// if given, reporting every size answered; stops at the first that is not (but,
+    /// within a budget, for one stopped at a range error, reported as it stands), and
     /// before the first whose predicted cost (`growth`, fed with every size answered)
     /// exceeds the budget, `--max-states` or the memory budget.
     pub(super) fn explicit(
@@ -150,6 +159,16 @@ impl AutoEngine {
             let open =
                 r.limit.is_some() || r.results.iter().any(|x| x.verdict.kind() == Kind::Unknown);
             let users = users_limit(&r, ctl, budget);
+            if open && budget.is_some() && r.limit.is_none() && stopped_at_range_error(&r) {
+                // The `ltl` searches answer nothing past a range error. Met within the
+                // size's budget, it says nothing of the next size's cost, and tells the
+                // phases after that this size has one (the BDD fixpoint answers nothing
+                // there): its rows are handed on, its pairs stay open, and the next size
+                // is searched. (The searches without a budget, beside the aggregate
+                // phases and after them, stop there: the next size may take long.)
+                report(r);
+                continue;
+            }
             if open && users.is_none() {
                 break;
             }

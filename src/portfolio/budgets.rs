@@ -29,6 +29,14 @@ pub struct Budgets {
     pub live_explicit: f64,
     /// `ltl`: the bounded lasso search.
     pub lasso: f64,
+    /// `ltl`: the bounded lasso search again, deeper (`deep_depth`), on the sizes IC3
+    /// left: lassos longer than the first search's depth (Peterson's lock written with
+    /// range errors, where neither the explicit search, the BDD fixpoint nor IC3
+    /// answers: lassos of 15 and 19 steps at sizes 3 and 4, which `--engine sat` finds).
+    pub deep_lasso: f64,
+    /// `ltl`: the depth of that second search (`--engine sat`'s default depth); it is
+    /// skipped when `bmc_depth` (`--depth`) is not below it.
+    pub deep_depth: usize,
     /// `ltl`: the BDD fixpoint on the sizes the bounded lasso search left.
     pub live_bdd: f64,
     /// `ltl`: IC3 on the liveness product, before the explicit search takes the open
@@ -56,6 +64,8 @@ pub const SHIPPED: Budgets = Budgets {
     lasso: 2.0,
     live_bdd: 10.0,
     live_ic3: 20.0,
+    deep_lasso: 20.0,
+    deep_depth: 20,
     every_first: 3.0,
     every_after: 10.0,
     probe: 0.25,

@@ -302,10 +302,12 @@ impl Book {
         self.flush();
     }
 
-    /// A report of an explicit search (`AutoEngine::explicit` hands on only those that
-    /// answer, or that the user's limit stopped): answered, or kept as it stands.
+    /// A report of an explicit search (`AutoEngine::explicit` hands on those that
+    /// answer, those stopped at a range error, and those the user's limit stopped):
+    /// answered (pairs it leaves open stay open), or, stopped by a limit, kept as it
+    /// stands.
     pub fn take_search(&mut self, r: SizeReport) {
-        if r.results.iter().all(|x| answers(&x.verdict)) && r.limit.is_none() {
+        if r.limit.is_none() {
             self.answer(r)
         } else {
             self.settle(r)

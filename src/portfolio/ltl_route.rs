@@ -32,6 +32,7 @@ use super::ledger::{Book, answers};
 use super::route::{self, Phase, Step};
 use super::walk::{Track, Walk};
 use crate::bdd::BddEngine;
+use crate::bmc::driver::BmcOptions;
 use crate::bmc::engine::BmcEngine;
 use crate::cert::sizes_phrase;
 use crate::engine::{Checked, Report};
@@ -76,13 +77,17 @@ impl Tally {
 /// What the SAT route did for one property, for its note.
 #[derive(Default)]
 struct Trail {
-    /// The deepest bound the bounded search reached.
+    /// The first bounded lasso search ran, and the deepest bound it reached.
+    searched: bool,
     depth: Option<usize>,
     lassos: Tally,
     bdd: Option<Tally>,
     /// The sizes the BDD fixpoint was not given: a range error was met there.
     bdd_ranged: Vec<usize>,
     ic3: Option<Tally>,
+    /// The second, deeper bounded lasso search after IC3: its depth reached and what
+    /// it found (`None`: it did not run).
+    deeper: Option<(Option<usize>, Tally)>,
 }
 
 impl AutoEngine {
@@ -172,7 +177,20 @@ impl AutoEngine {
                     ..l.open_range(w.p)
                 };
                 match ph.step {
-                    Step::Lassos => self.lassos(w, &one, actl, l, &mut trail)?,
+                    // The first bounded lasso search, before the proofs, or the deeper
+                    // one after them.
+                    Step::Lassos if trail.deeper.is_none() && trail.searched => {
+                        let mut t = Tally {
+                            sizes: open.clone(),
+                            ..Tally::default()
+                        };
+                        let d = self.lassos(w, &one, ph, actl, l, &mut t)?;
+                        trail.deeper = Some((d, t));
+                    }
+                    Step::Lassos => {
+                        trail.searched = true;
+                        trail.depth = self.lassos(w, &one, ph, actl, l, &mut trail.lassos)?;
+                    }
                     Step::Bdd if self.bdd_reads(&one) => {
                         let (go, ranged): (Vec<usize>, Vec<usize>) = open
                             .iter()
@@ -238,9 +256,17 @@ impl AutoEngine {
                 b.text()
             )
         });
+        let deeper = t.deeper.as_ref().map_or(String::new(), |(d, b)| {
+            format!(
+                ", then the bounded lasso search again on {} to depth {}{}",
+                sizes_phrase(&b.sizes),
+                d.map_or("0".into(), |d| d.to_string()),
+                b.text()
+            )
+        });
         let lassos = &t.lassos.lassos;
         let mut notes = vec![format!(
-            "`{name}`: {} went to the SAT route on their aggregate: bounded lasso search to depth {}{}{bdd}{ic3}",
+            "`{name}`: {} went to the SAT route on their aggregate: bounded lasso search to depth {}{}{bdd}{ic3}{deeper}",
             sizes_phrase(sizes),
             t.depth.map_or("0".into(), |d| d.to_string()),
             if lassos.is_empty() {
@@ -259,45 +285,49 @@ impl AutoEngine {
         notes
     }
 
-    /// The bounded lasso search on the aggregate of `one`'s sizes (one `ltl` property);
-    /// the sizes without a lasso keep the depth searched.
+    /// The bounded lasso search (phase `ph`: its depth and budget) on the aggregate of
+    /// `one`'s sizes (one `ltl` property), the sizes it answered into `tally`; the sizes
+    /// without a lasso keep the depth searched, and the deepest is returned.
     fn lassos(
         &self,
         w: &Walk,
         one: &Problem,
+        ph: &Phase,
         ctl: &Control,
         l: &mut Book,
-        trail: &mut Trail,
-    ) -> Result<(), String> {
+        tally: &mut Tally,
+    ) -> Result<Option<usize>, String> {
+        let depth = ph.depth.unwrap_or(self.budgets.bmc_depth);
+        let budget = ph.budget.unwrap_or(self.budgets.lasso);
         let bmc = BmcEngine {
-            opts: self.bmc_options(),
+            opts: BmcOptions {
+                depth,
+                ..self.bmc_options()
+            },
             one_by_one: false,
         };
         if ctl.progress {
             crate::progress::line(format!(
-                "auto: bounded lasso search on {} (depth {}, at most {:.1}s CPU)",
+                "auto: bounded lasso search on {} (depth {depth}, at most {budget:.1}s CPU)",
                 sizes_phrase(&one.sizes()),
-                self.budgets.bmc_depth,
-                self.budgets.lasso
             ));
         }
         let mut reports = Vec::new();
-        bmc.check(one, &ctl.within_cpu(self.budgets.lasso), &mut |r| {
-            reports.push(r)
-        })?;
+        bmc.check(one, &ctl.within_cpu(budget), &mut |r| reports.push(r))?;
         let k = one.ltls[0];
+        let mut reached = None;
         for r in reports {
             let row = r.results.iter().find(|x| x.prop == PropId::Ltl(k));
             if let Some(Kind::NoViolationUpTo(d)) = row.map(|x| x.verdict.kind()) {
-                trail.depth = trail.depth.max(Some(d));
+                reached = reached.max(Some(d));
             }
             if row.is_some_and(|x| answers(&x.verdict)) {
-                trail.lassos.lassos.push(r.size);
+                tally.lassos.push(r.size);
             }
             l.meets(&r);
             l.answer(kept(r, k, w.range_known));
         }
-        Ok(())
+        Ok(reached)
     }
 
     /// Whether the BDD phase runs on `one`: the BDD engine reads the model (no `int`,

@@ -59,6 +59,8 @@ pub struct Phase {
     /// where no phase before met one: on models whose every size meets one, its budget
     /// went to nothing, before IC3 proved the property in under a second.
     pub past_range_errors: bool,
+    /// The bounded searches' depth (`None` for the other phases).
+    pub depth: Option<usize>,
 }
 
 fn phase(step: Step, what: impl Into<String>, scope: Scope, budget: Option<f64>) -> Phase {
@@ -70,6 +72,7 @@ fn phase(step: Step, what: impl Into<String>, scope: Scope, budget: Option<f64>)
         // Every budget on the aggregate counts the CPU time of the phase's thread.
         cpu: scope == Scope::Aggregate,
         past_range_errors: true,
+        depth: None,
     }
 }
 
@@ -107,7 +110,8 @@ pub fn safety(b: &Budgets, ranked: bool) -> Vec<Phase> {
 
 /// The `ltl` route (`portfolio::ltl_route`), the explicit phase named by `search`:
 /// ranking proofs first when every property is a response property they can rank
-/// (`ranks`; the run ends there when they prove every pair).
+/// (`ranks`; the run ends there when they prove every pair); after IC3, the bounded
+/// lasso search again, deeper, unless `--depth` already reached its depth.
 pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
     let mut out = vec![phase(
         Step::Explicit,
@@ -119,12 +123,7 @@ pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
         let what = "ranking proofs of the response properties, over an IC3 invariant";
         out.push(phase(Step::Rank, what, Scope::Aggregate, Some(b.rank)));
     }
-    out.push(phase(
-        Step::Lassos,
-        format!("a bounded lasso search up to depth {}", b.bmc_depth),
-        Scope::Aggregate,
-        Some(b.lasso),
-    ));
+    out.push(lassos(b.bmc_depth, b.lasso));
     let bdd = "a BDD fixpoint where no range error was met";
     out.push(Phase {
         past_range_errors: false,
@@ -136,8 +135,29 @@ pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
         Scope::Aggregate,
         Some(b.live_ic3),
     ));
+    // Deeper lassos last: on a property that holds this search only spends its budget,
+    // so it comes after the proofs, and only for the pairs they left.
+    let deeper = if b.deep_depth > b.bmc_depth {
+        b.deep_lasso
+    } else {
+        0.0
+    };
+    out.push(lassos(b.deep_depth, deeper));
     out.push(phase(Step::Again, "explicit again", Scope::Open, None));
     out
+}
+
+/// The bounded lasso search up to `depth`, within `budget` seconds of CPU.
+fn lassos(depth: usize, budget: f64) -> Phase {
+    Phase {
+        depth: Some(depth),
+        ..phase(
+            Step::Lassos,
+            format!("a bounded lasso search up to depth {depth}"),
+            Scope::Aggregate,
+            Some(budget),
+        )
+    }
 }
 
 /// `5s` or `0.2s`: whole seconds without a decimal.
@@ -239,11 +259,28 @@ mod tests {
     }
 
     #[test]
+    fn a_depth_at_or_past_the_deeper_search_leaves_it_out() {
+        // --depth 20 already searches as deep as the second lasso search would.
+        let b = Budgets {
+            bmc_depth: 20,
+            ..SHIPPED
+        };
+        let t = ltl(&b, "search", false);
+        let lassos: Vec<Option<f64>> = t
+            .iter()
+            .filter(|p| p.step == Step::Lassos)
+            .map(|p| p.budget)
+            .collect();
+        assert_eq!(lassos, [Some(2.0), Some(0.0)]);
+        assert!(!text(&t).contains("depth 20 on"), "{}", text(&t));
+    }
+
+    #[test]
     fn the_ltl_route_names_every_phase_in_order() {
         let t = text(&ltl(&SHIPPED, "nested depth-first search", true));
         assert_eq!(
             t,
-            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s CPU), a bounded lasso search up to depth 10 (at most 2.0s CPU), a BDD fixpoint where no range error was met (at most 10s CPU) and IC3 by k-liveness, then liveness-to-safety on their aggregate (at most 20s CPU, then explicit again)"
+            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s CPU), a bounded lasso search up to depth 10 (at most 2.0s CPU), a BDD fixpoint where no range error was met (at most 10s CPU), IC3 by k-liveness, then liveness-to-safety (at most 20s CPU) and a bounded lasso search up to depth 20 on their aggregate (at most 20s CPU, then explicit again)"
         );
     }
 }

@@ -184,13 +184,15 @@ fn certificate_lines(run: &Run) -> String {
 /// Where the run stopped on limit `l`, which sizes it answered and which it never ran.
 fn limit_lines(run: &Run, l: crate::verdict::Limit) -> String {
     let mut out = String::new();
-    // A size is answered when none of its verdicts is unknown.
-    let answered: Vec<usize> = run
-        .reports
-        .iter()
-        .filter(|r| r.results.iter().all(|p| p.verdict.kind() != Kind::Unknown))
-        .map(|r| r.size)
-        .collect();
+    // The pairs left `unknown`, read from every row: a size may have several reports
+    // (the default's phases hand on a range error's row apart from the property's).
+    let left = unanswered(
+        run.reports
+            .iter()
+            .flat_map(|r| &r.results)
+            .filter(|p| p.verdict.kind() == Kind::Unknown)
+            .map(|p| (p.name.as_str(), p.size)),
+    );
     let first_limited = run.reports.iter().find(|r| r.limit.is_some());
     let at = if let (true, Some(r)) = (run.per_width, first_limited) {
         format!("at size {} (sizes checked width by width)", r.size)
@@ -208,13 +210,8 @@ fn limit_lines(run: &Run, l: crate::verdict::Limit) -> String {
         )
     };
     out.push_str(&format!(
-        "\nstopped: {} {at}; sizes answered: {}\n",
-        l.text(),
-        if answered.is_empty() {
-            "none".into()
-        } else {
-            sizes_text(&answered)
-        }
+        "\nstopped: {} {at}; unanswered: {left}\n",
+        l.text()
     ));
     if l == crate::verdict::Limit::Memory {
         // The limit counts what a search stores; the summary's peak is the process's.
@@ -243,6 +240,30 @@ fn limit_lines(run: &Run, l: crate::verdict::Limit) -> String {
         ));
     }
     out
+}
+
+/// The (property, size) pairs `rows` as `P: 3..6; Q: 1, 4..6`: each property once, in
+/// the order it first comes, its sizes sorted and merged (`none` when there is none).
+fn unanswered<'a>(rows: impl Iterator<Item = (&'a str, usize)>) -> String {
+    let mut props: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (name, n) in rows {
+        match props.iter_mut().find(|(p, _)| *p == name) {
+            Some((_, sizes)) => sizes.push(n),
+            None => props.push((name, vec![n])),
+        }
+    }
+    if props.is_empty() {
+        return "none".into();
+    }
+    let parts: Vec<String> = props
+        .into_iter()
+        .map(|(name, mut sizes)| {
+            sizes.sort_unstable();
+            sizes.dedup();
+            format!("{name}: {}", sizes_text(&sizes))
+        })
+        .collect();
+    parts.join("; ")
 }
 
 /// A lasso after the table: what it violates, its length, and its steps.
@@ -663,5 +684,35 @@ fn steps(k: usize) -> String {
         "1 step".to_string()
     } else {
         format!("{k} steps")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unanswered;
+
+    #[test]
+    fn unanswered_pairs_are_merged_per_property_and_sorted() {
+        // The rows of a default run stopped by --timeout: a size's rows come in several
+        // reports, out of order and repeated.
+        let rows = [
+            ("P", 3),
+            ("Q", 6),
+            ("P", 1),
+            ("P", 2),
+            ("P", 3),
+            ("Q", 1),
+            ("P", 6),
+            ("P", 5),
+            ("Q", 4),
+            ("Q", 5),
+        ];
+        assert_eq!(unanswered(rows.into_iter()), "P: 1..3, 5..6; Q: 1, 4..6");
+    }
+
+    #[test]
+    fn no_unanswered_pair_says_none() {
+        assert_eq!(unanswered(std::iter::empty()), "none");
+        assert_eq!(unanswered([("P", 4)].into_iter()), "P: 4");
     }
 }
