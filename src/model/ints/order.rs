@@ -6,7 +6,10 @@
 //! Each int cell keeps its class among the model's literals (as in
 //! `model::ints::abstracted`), and each pair of int cells that the model compares, or
 //! whose comparison a copy or a step needs, gets a cell of relation `<`, `=` or `>`
-//! (the array `Ord_A_B[i.., j..]` says how `A[i..]` compares with `B[j..]`). Guards,
+//! (the array `Ord_A_B[i.., j..]` says how `A[i..]` compares with `B[j..]`). Only the
+//! patterns of equal indices that are compared get an array (`Pair`): where the model
+//! compares `C[s,z]` with `Clock[z]` only, `Ord_C_Clock_011[i,j]` relates `C[i,j]` with
+//! `Clock[j]`, not every cell of C with every cell of Clock. Guards,
 //! `init` and properties only compare ints, so they read exactly on the relations. A
 //! copy moves relations; a step `X + k` (k ≥ 1 a literal, or a constant the guard
 //! says is positive) is exact when X was at least the other cell (the result is then
@@ -100,6 +103,62 @@ enum Tree {
     Leaf(Leaf),
 }
 
+/// A relation array: the cells `A[ā]`, `B[b̄]` whose indices ā b̄ are equal where the
+/// pattern says so (and maybe elsewhere too). `pat` gives the block of each position
+/// of ā then b̄, numbered by first occurrence; the array has one dimension per block.
+/// Oriented so that (a, b, pat) is the smaller of the two ways round.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, std::cmp::Ord)]
+struct Pair {
+    a: VarId,
+    b: VarId,
+    pat: Vec<usize>,
+}
+
+impl Pair {
+    fn blocks(&self) -> usize {
+        self.pat.iter().max().map_or(0, |&b| b + 1)
+    }
+}
+
+/// The pattern of a list of index terms: the block of each term, the same block
+/// exactly for the same term (so equal in every state and valuation), and one term per
+/// block.
+fn pattern(terms: &[Expr]) -> (Vec<usize>, Vec<Expr>) {
+    let mut reps: Vec<Expr> = Vec::new();
+    let pat = terms
+        .iter()
+        .map(|t| match reps.iter().position(|r| r == t) {
+            Some(b) => b,
+            None => {
+                reps.push(t.clone());
+                reps.len() - 1
+            }
+        })
+        .collect();
+    (pat, reps)
+}
+
+/// The relation array of the cells `a` and `b`, whether it reads them turned round,
+/// and its index terms; `None` for one cell with itself (always `=`).
+fn pair_of(a: (VarId, &[Expr]), b: (VarId, &[Expr])) -> Option<(Pair, bool, Vec<Expr>)> {
+    if a.0 == b.0 && a.1 == b.1 {
+        return None;
+    }
+    let way = |x: (VarId, &[Expr]), y: (VarId, &[Expr])| {
+        let (pat, reps) = pattern(&[x.1, y.1].concat());
+        (
+            Pair {
+                a: x.0,
+                b: y.0,
+                pat,
+            },
+            reps,
+        )
+    };
+    let ((p, r), (q, s)) = (way(a, b), way(b, a));
+    Some(if p <= q { (p, false, r) } else { (q, true, s) })
+}
+
 /// The analysis of the model's ints, then the builder of the abstract model.
 struct Ord<'m> {
     m: &'m Model,
@@ -111,8 +170,8 @@ struct Ord<'m> {
     /// The ints `init` leaves free, written before they are read (`free`), and the
     /// literal each is taken to start at.
     assumed: Vec<(VarId, i64)>,
-    /// The pairs (a ≤ b) with a relation cell, and that cell's variable (set in build).
-    pairs: Vec<(VarId, VarId)>,
+    /// The relation arrays (`Pair`), and each one's variable (set in build).
+    pairs: Vec<Pair>,
     rel_var: Vec<VarId>,
     /// The relation values: the order (width 0) or bounded differences.
     rels: Rels,
@@ -282,6 +341,21 @@ fn subst(e: &Expr, s: &[(LocalId, Expr)]) -> Expr {
     match e.rewrite(&Subst(s)) {
         Ok(x) => x,
         Err(never) => match never {},
+    }
+}
+
+/// A tree with locals replaced.
+fn subst_tree(t: &Tree, s: &[(LocalId, Expr)]) -> Tree {
+    let all = |ix: &[Expr]| ix.iter().map(|x| subst(x, s)).collect::<Vec<_>>();
+    match t {
+        Tree::Ite(c, a, b) => Tree::Ite(
+            subst(c, s),
+            Box::new(subst_tree(a, s)),
+            Box::new(subst_tree(b, s)),
+        ),
+        Tree::Leaf(Leaf::Lit(k)) => Tree::Leaf(Leaf::Lit(*k)),
+        Tree::Leaf(Leaf::Cell(v, ix)) => Tree::Leaf(Leaf::Cell(*v, all(ix))),
+        Tree::Leaf(Leaf::Inc(v, ix, a)) => Tree::Leaf(Leaf::Inc(*v, all(ix), *a)),
     }
 }
 

@@ -3,15 +3,16 @@
 //! literal (or free but written before it is read, `free`), compared only with another int or a literal, and stored only as a
 //! literal, a copy or a step `X + k` (k ≥ 1 a literal, or an int constant that the
 //! transition's guard says is positive and that is otherwise only compared with
-//! literals). Also which pairs of ints get a relation cell: those compared, closed
-//! under the copies and steps that store into one side.
+//! literals). Also which pairs of int cells get a relation array (`Pair`, a pair of
+//! ints and a pattern of equal indices): those compared, closed under the copies and
+//! steps that store into one side.
 
 use super::*;
 
 /// One side of an int comparison.
-enum Side {
+enum Side<'e> {
     Lit(i64),
-    Cell(VarId),
+    Cell(VarId, &'e [Expr]),
     Amount,
 }
 
@@ -137,12 +138,7 @@ impl<'m> Ord<'m> {
 
     /// Check a formula: its int terms only in comparisons of two cells, or of a cell
     /// or an amount with a literal; collect the literals and the compared pairs.
-    fn formula(
-        &self,
-        e: &Expr,
-        lits: &mut Vec<i64>,
-        pairs: &mut Vec<(VarId, VarId)>,
-    ) -> Result<(), String> {
+    fn formula(&self, e: &Expr, lits: &mut Vec<i64>, pairs: &mut Vec<Pair>) -> Result<(), String> {
         match e {
             Expr::Cmp(_, a, b) if self.int_term(a) || self.int_term(b) => {
                 let (sa, sb) = (self.side(a)?, self.side(b)?);
@@ -154,9 +150,11 @@ impl<'m> Ord<'m> {
                     }
                 }
                 match (sa, sb) {
-                    (Side::Cell(v), Side::Cell(w)) => pairs.push((v.min(w), v.max(w))),
-                    (Side::Cell(_) | Side::Amount, Side::Lit(k))
-                    | (Side::Lit(k), Side::Cell(_) | Side::Amount) => lits.push(k),
+                    (Side::Cell(v, x), Side::Cell(w, y)) => {
+                        pairs.extend(pair_of((v, x), (w, y)).map(|(p, ..)| p))
+                    }
+                    (Side::Cell(..) | Side::Amount, Side::Lit(k))
+                    | (Side::Lit(k), Side::Cell(..) | Side::Amount) => lits.push(k),
                     _ => return err(
                         "an int comparison other than of two int cells, or of an int and a literal"
                             .into(),
@@ -173,12 +171,12 @@ impl<'m> Ord<'m> {
         }
     }
 
-    fn side(&self, e: &Expr) -> Result<Side, String> {
+    fn side<'e>(&self, e: &'e Expr) -> Result<Side<'e>, String> {
         if let Some(k) = self.lit(e) {
             return Ok(Side::Lit(k));
         }
         match e {
-            Expr::Read(v, _) if self.ints.contains(v) => Ok(Side::Cell(*v)),
+            Expr::Read(v, ix) if self.ints.contains(v) => Ok(Side::Cell(*v, ix)),
             Expr::Read(v, ix) if ix.is_empty() && self.amounts.contains(v) => Ok(Side::Amount),
             _ => err("an int term in a comparison other than a cell or a literal".into()),
         }
@@ -189,7 +187,7 @@ impl<'m> Ord<'m> {
         &self,
         t: &Tree,
         lits: &mut Vec<i64>,
-        pairs: &mut Vec<(VarId, VarId)>,
+        pairs: &mut Vec<Pair>,
         tr: &Transition,
     ) -> Result<(), String> {
         match t {
@@ -258,39 +256,102 @@ impl<'m> Ord<'m> {
         self.tree(e).ok().map(|tree| (u, tree))
     }
 
-    /// The pairs compared, closed under the stores: a pair (A, B) needs (C, D) for
-    /// every cell C a store into A reads (or A) and D a store into B reads (or B), in
-    /// one transition.
-    fn closure(&self, mut pairs: Vec<(VarId, VarId)>) -> Vec<(VarId, VarId)> {
+    /// The values after `t` of the two cells of relation array `p` at the index terms
+    /// `here` (one per block), as trees read on the old state.
+    pub(super) fn after(&self, t: &Transition, p: &Pair, here: &[Expr]) -> (Tree, Tree) {
+        let da = self.m.vars[p.a].dims.len();
+        let at = |pat: &[usize]| pat.iter().map(|&k| here[k].clone()).collect::<Vec<_>>();
+        (
+            self.new_value(t, p.a, at(&p.pat[..da])),
+            self.new_value(t, p.b, at(&p.pat[da..])),
+        )
+    }
+
+    /// The value after `t` of the cell `v[here]`: its store's tree where the store's
+    /// indices are `here`, the old cell elsewhere.
+    fn new_value(&self, t: &Transition, v: VarId, here: Vec<Expr>) -> Tree {
+        let old = Tree::Leaf(Leaf::Cell(v, here.clone()));
+        let Some((u, tree)) = self.update_of(t, v) else {
+            return old;
+        };
+        let mut hit = Vec::new();
+        let mut s = Vec::new();
+        for (i, ix) in u.index.iter().enumerate() {
+            match ix {
+                Index::Term(x) => hit.push(Ord::eq(here[i].clone(), x.clone())),
+                Index::Bind(l) => s.push((*l, here[i].clone())),
+            }
+        }
+        let tree = subst_tree(&tree, &s);
+        if hit.is_empty() {
+            tree
+        } else {
+            Tree::Ite(Expr::And(hit), Box::new(tree), Box::new(old))
+        }
+    }
+
+    /// The relation arrays compared, closed under the stores: for an array (A, B,
+    /// pattern) and a transition that stores into A or B, the arrays of the pairs of
+    /// cells the new values of A[ā] and B[b̄] read (their leaves, and the comparisons
+    /// of their `case` conditions), with the index terms the transition gives them.
+    fn closure(&self, mut pairs: Vec<Pair>) -> Vec<Pair> {
         pairs.sort_unstable();
         pairs.dedup();
-        loop {
-            let mut more = Vec::new();
+        let mut next = 0;
+        while next < pairs.len() {
+            let p = pairs[next].clone();
+            next += 1;
             for t in &self.m.transitions {
-                let reads = |v: VarId| {
-                    let mut out = vec![v];
-                    if let Some((_, tree)) = self.update_of(t, v) {
-                        cells(&tree, &mut out);
-                    }
-                    out
-                };
-                for &(a, b) in &pairs {
-                    for &c in &reads(a) {
-                        for &d in &reads(b) {
-                            let p = (c.min(d), c.max(d));
-                            if !pairs.contains(&p) && !more.contains(&p) {
-                                more.push(p);
-                            }
-                        }
+                if self.update_of(t, p.a).is_none() && self.update_of(t, p.b).is_none() {
+                    continue;
+                }
+                // Fresh locals for the array's indices: no term of t is one of them.
+                let here: Vec<Expr> = (0..p.blocks())
+                    .map(|k| Expr::Local(t.locals.len() + k))
+                    .collect();
+                let (x, y) = self.after(t, &p, &here);
+                let mut more = Vec::new();
+                read_pairs(self, &x, &y, &mut more);
+                for q in more {
+                    if !pairs.contains(&q) {
+                        pairs.push(q);
                     }
                 }
             }
-            if more.is_empty() {
-                return pairs;
-            }
-            pairs.extend(more);
-            pairs.sort_unstable();
         }
+        pairs.sort_unstable();
+        pairs
+    }
+}
+
+/// The relation arrays the relation of two stored values reads (`Ord::rel_tree`): those
+/// of the pairs of cells of their leaves and of the comparisons in their conditions.
+fn read_pairs(o: &Ord, x: &Tree, y: &Tree, out: &mut Vec<Pair>) {
+    let mut conds = Vec::new();
+    let (mut lx, mut ly) = (Vec::new(), Vec::new());
+    leaves_of(x, &mut lx, &mut conds);
+    leaves_of(y, &mut ly, &mut conds);
+    for c in conds {
+        // Checked by `formula` before the closure, over the transition's own terms.
+        let _ = o.formula(&c, &mut Vec::new(), out);
+    }
+    for (v, a) in &lx {
+        for (w, b) in &ly {
+            out.extend(pair_of((*v, a), (*w, b)).map(|(p, ..)| p));
+        }
+    }
+}
+
+/// The cells a stored value's leaves read, and its `case` conditions.
+fn leaves_of(t: &Tree, cells: &mut Vec<(VarId, Vec<Expr>)>, conds: &mut Vec<Expr>) {
+    match t {
+        Tree::Ite(c, a, b) => {
+            conds.push(c.clone());
+            leaves_of(a, cells, conds);
+            leaves_of(b, cells, conds);
+        }
+        Tree::Leaf(Leaf::Cell(v, ix) | Leaf::Inc(v, ix, _)) => cells.push((*v, ix.clone())),
+        Tree::Leaf(Leaf::Lit(_)) => {}
     }
 }
 
@@ -303,21 +364,5 @@ fn widen(lits: &mut Vec<i64>, k: i64) {
         for j in 1..=k {
             lits.extend([l.checked_sub(j), l.checked_add(j)].into_iter().flatten());
         }
-    }
-}
-
-/// The cells the leaves of a stored value read.
-fn cells(t: &Tree, out: &mut Vec<VarId>) {
-    match t {
-        Tree::Ite(_, a, b) => {
-            cells(a, out);
-            cells(b, out);
-        }
-        Tree::Leaf(Leaf::Cell(v, _) | Leaf::Inc(v, _, _)) => {
-            if !out.contains(v) {
-                out.push(*v);
-            }
-        }
-        Tree::Leaf(Leaf::Lit(_)) => {}
     }
 }

@@ -14,7 +14,7 @@ impl Ord<'_> {
         Expr::Const(d as i64, self.int_ty)
     }
 
-    fn eq(a: Expr, b: Expr) -> Expr {
+    pub(super) fn eq(a: Expr, b: Expr) -> Expr {
         Expr::Cmp(CmpOp::Eq, Box::new(a), Box::new(b))
     }
 
@@ -36,23 +36,19 @@ impl Ord<'_> {
             .expect("every literal has its class")
     }
 
-    /// The relation of cells `a` and `b` (`Ord_A_B`, turned round when needed).
+    /// The relation of cells `a` and `b` (on their relation array, turned round when
+    /// needed; `=` for one cell with itself).
     fn rel_cells(&self, a: (VarId, &[Expr]), b: (VarId, &[Expr])) -> Result<Expr, String> {
-        if a.0 == b.0 && a.1 == b.1 {
+        let Some((p, turn, reps)) = pair_of(a, b) else {
             return Ok(self.rc(self.rels.eq()));
-        }
-        let (lo, hi, turn) = if a.0 <= b.0 {
-            (a, b, false)
-        } else {
-            (b, a, true)
         };
-        let Some(p) = self.pairs.iter().position(|&q| q == (lo.0, hi.0)) else {
+        let Some(k) = self.pairs.iter().position(|q| *q == p) else {
             return err(format!(
-                "no relation between `{}` and `{}`",
-                self.m.vars[lo.0].name, self.m.vars[hi.0].name
+                "no relation between `{}` and `{}` (pattern {:?})",
+                self.m.vars[p.a].name, self.m.vars[p.b].name, p.pat
             ));
         };
-        let read = Expr::Read(self.rel_var[p], [lo.1, hi.1].concat());
+        let read = Expr::Read(self.rel_var[k], reps);
         Ok(if turn { self.flip(read) } else { read })
     }
 
@@ -239,21 +235,6 @@ fn step(a: Amount) -> Option<i64> {
     }
 }
 
-/// A tree with locals replaced.
-fn subst_tree(t: &Tree, s: &[(LocalId, Expr)]) -> Tree {
-    let all = |ix: &[Expr]| ix.iter().map(|x| subst(x, s)).collect::<Vec<_>>();
-    match t {
-        Tree::Ite(c, a, b) => Tree::Ite(
-            subst(c, s),
-            Box::new(subst_tree(a, s)),
-            Box::new(subst_tree(b, s)),
-        ),
-        Tree::Leaf(Leaf::Lit(k)) => Tree::Leaf(Leaf::Lit(*k)),
-        Tree::Leaf(Leaf::Cell(v, ix)) => Tree::Leaf(Leaf::Cell(*v, all(ix))),
-        Tree::Leaf(Leaf::Inc(v, ix, a)) => Tree::Leaf(Leaf::Inc(*v, all(ix), *a)),
-    }
-}
-
 /// The model over the order of its ints (module `model::ints::order`), or why its ints
 /// are not read so. It is to be printed and read back (`lang::read_back`) before use.
 pub fn ordered(m: &Model) -> Result<Model, String> {
@@ -337,12 +318,12 @@ pub fn ordered_diff(m: &Model, k: i64) -> Result<Model, String> {
         out.vars[v].ty = o.int_ty;
     }
     let name = |v: VarId| m.vars[v].name.clone();
-    for &(a, b) in &o.pairs.clone() {
-        let n = format!("Ord_{}_{}", name(a), name(b));
-        if taken(&n) {
+    for p in &o.pairs.clone() {
+        let n = rel_name(m, p);
+        if taken(&n) || out.vars.iter().any(|v| v.name == n) {
             return err(format!("the name `{n}` is the model's"));
         }
-        let dims = [&m.vars[a].dims[..], &m.vars[b].dims[..]].concat();
+        let dims = vec![Ty::Proc; p.blocks()];
         out.vars.push(Var {
             name: n,
             kind: if dims.is_empty() {
@@ -352,7 +333,7 @@ pub fn ordered_diff(m: &Model, k: i64) -> Result<Model, String> {
             },
             dims,
             ty: o.rel_ty,
-            span: m.vars[a].span,
+            span: m.vars[p.a].span,
         });
         o.rel_var.push(out.vars.len() - 1);
     }
@@ -376,11 +357,7 @@ pub fn ordered_diff(m: &Model, k: i64) -> Result<Model, String> {
     out.abs_ints = None;
     out.ord_ints = Some(OrdInts {
         vars: o.ints.iter().map(|&v| name(v)).collect(),
-        pairs: o
-            .pairs
-            .iter()
-            .map(|&(a, b)| format!("{} ? {}", name(a), name(b)))
-            .collect(),
+        pairs: o.pairs.iter().map(|p| pair_text(m, p)).collect(),
         lost,
         free: o
             .assumed
@@ -391,6 +368,33 @@ pub fn ordered_diff(m: &Model, k: i64) -> Result<Model, String> {
     });
     out.warnings.clear();
     Ok(out)
+}
+
+/// The name of a relation array: `Ord_A_B` when no indices are equal, else with
+/// the block of each index (`Ord_C_Clock_011`: `C[i,j]` against `Clock[j]`).
+fn rel_name(m: &Model, p: &Pair) -> String {
+    let base = format!("Ord_{}_{}", m.vars[p.a].name, m.vars[p.b].name);
+    if p.blocks() == p.pat.len() {
+        return base;
+    }
+    let digits: Vec<String> = p.pat.iter().map(|b| b.to_string()).collect();
+    format!("{base}_{}", digits.join(""))
+}
+
+/// A relation array for reports: `C[i,j] ? Clock[j]`.
+fn pair_text(m: &Model, p: &Pair) -> String {
+    let da = m.vars[p.a].dims.len();
+    let cell = |v: VarId, pat: &[usize]| {
+        let ix: Vec<String> = pat
+            .iter()
+            .map(|&b| ((b'i' + b as u8) as char).to_string())
+            .collect();
+        match ix.is_empty() {
+            true => m.vars[v].name.clone(),
+            false => format!("{}[{}]", m.vars[v].name, ix.join(",")),
+        }
+    };
+    format!("{} ? {}", cell(p.a, &p.pat[..da]), cell(p.b, &p.pat[da..]))
 }
 
 /// Transition `t` over the order: its formulas read on the relations, its int
@@ -429,46 +433,25 @@ fn transition(o: &Ord, t: &Transition) -> Result<Transition, String> {
             ..u.clone()
         });
     }
-    for (p, &(a, b)) in o.pairs.iter().enumerate() {
-        if o.update_of(t, a).is_none() && o.update_of(t, b).is_none() {
+    for (k, p) in o.pairs.iter().enumerate() {
+        if o.update_of(t, p.a).is_none() && o.update_of(t, p.b).is_none() {
             continue;
         }
-        let (da, db) = (o.m.vars[a].dims.len(), o.m.vars[b].dims.len());
-        let binders: Vec<LocalId> = (0..da + db)
-            .map(|k| {
+        let binders: Vec<LocalId> = (0..p.blocks())
+            .map(|b| {
                 nt.locals.push(Local {
-                    name: format!("o{p}_{k}"),
+                    name: format!("o{k}_{b}"),
                     ty: Ty::Proc,
                 });
                 nt.locals.len() - 1
             })
             .collect();
-        let new = |v: VarId, bs: &[LocalId]| -> Tree {
-            let here: Vec<Expr> = bs.iter().map(|&l| Expr::Local(l)).collect();
-            let old = Tree::Leaf(Leaf::Cell(v, here.clone()));
-            let Some((u, tree)) = o.update_of(t, v) else {
-                return old;
-            };
-            let mut hit = Vec::new();
-            let mut s = Vec::new();
-            for (i, ix) in u.index.iter().enumerate() {
-                match ix {
-                    Index::Term(x) => hit.push(Ord::eq(here[i].clone(), x.clone())),
-                    Index::Bind(l) => s.push((*l, here[i].clone())),
-                }
-            }
-            let tree = subst_tree(&tree, &s);
-            if hit.is_empty() {
-                tree
-            } else {
-                Tree::Ite(Expr::And(hit), Box::new(tree), Box::new(old))
-            }
-        };
-        let value = o.rel_tree(&new(a, &binders[..da]), &new(b, &binders[da..]))?;
+        let here: Vec<Expr> = binders.iter().map(|&l| Expr::Local(l)).collect();
+        let (x, y) = o.after(t, p, &here);
         nt.updates.push(Update {
-            var: o.rel_var[p],
+            var: o.rel_var[k],
             index: binders.iter().map(|&l| Index::Bind(l)).collect(),
-            value: UpdValue::Term(value),
+            value: UpdValue::Term(o.rel_tree(&x, &y)?),
             span: t.span,
         });
     }
@@ -511,18 +494,18 @@ fn inits(o: &Ord, start: &[(VarId, i64)], out: &mut Model) {
             .map(|&(_, k)| k)
             .unwrap_or(0)
     };
-    for (p, &(a, b)) in o.pairs.iter().enumerate() {
-        let k = o.m.vars[a].dims.len() + o.m.vars[b].dims.len();
+    for (i, p) in o.pairs.iter().enumerate() {
+        let k = p.blocks();
         let locals = proc_locals(k);
         let body = Ord::eq(
-            Expr::Read(o.rel_var[p], (0..k).map(Expr::Local).collect()),
-            o.rc(o.rels.of(at(a).saturating_sub(at(b)))),
+            Expr::Read(o.rel_var[i], (0..k).map(Expr::Local).collect()),
+            o.rc(o.rels.of(at(p.a).saturating_sub(at(p.b)))),
         );
         out.inits.push(Init {
             params: k,
             locals,
             body,
-            span: o.m.vars[a].span,
+            span: o.m.vars[p.a].span,
         });
     }
 }

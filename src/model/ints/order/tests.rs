@@ -17,11 +17,38 @@ fn a_ticket_lock_reads_back_over_its_order() {
     let back = crate::lang::read_back(&a, "the model over its order");
     assert!(back.is_ok(), "{text}\n{:?}", back.err());
     let o = a.ord_ints.unwrap();
-    // T ? T is compared. The closure (`closure`: a pair (A, B) needs (C, D) for every
-    // C a store into A reads, or A, and likewise D for B) adds, through
-    // `T[x] := Next`, T ? Next and Next ? Next (always `=`, kept by the rule's
-    // over-approximation).
-    assert_eq!(o.pairs.len(), 3, "{:?}", o.pairs);
+    // T ? T is compared. The closure (`closure`: an array of cells A[ā], B[b̄] needs
+    // the arrays of the cells the new values of A[ā] and B[b̄] read) adds, through
+    // `T[x] := Next`, T ? Next; Next against itself is one cell, always `=`, no array.
+    assert_eq!(o.pairs, vec!["T[i] ? T[j]", "T[i] ? Next"], "{:?}", o.pairs);
+}
+
+/// Timestamps in channels `C[s,r]` compared only with the receiver's clock `K[r]`.
+const STAMPS: &str = "type loc = Idle | Busy\narray A[proc] : loc\narray C[proc,proc] : int\n\
+    array K[proc] : int\nvar Clk : int\n\
+    init (z y) { A[z] = Idle && C[z,y] = 0 && K[z] = 0 && Clk = 1 }\n\
+    unsafe (x y) { A[x] = Busy && A[y] = Busy }\n\
+    transition send (z s) requires { A[z] = Idle } { C[z,s] := Clk; Clk := Clk + 1; }\n\
+    transition recv (z s) requires { A[z] = Idle && C[s,z] < K[z] } { A[z] := Busy; K[z] := Clk; Clk := Clk + 1; }\n\
+    transition done (z) requires { A[z] = Busy } { A[z] := Idle; }\n";
+
+#[test]
+fn relation_arrays_only_for_the_patterns_of_indices_compared() {
+    let m = load_str("s.cub", STAMPS).unwrap();
+    let a = ordered(&m).unwrap();
+    let text = crate::lang::print::model_text(&a);
+    let back = crate::lang::read_back(&a, "the model over its order");
+    assert!(back.is_ok(), "{text}\n{:?}", back.err());
+    // Compared: C[s,z] with K[z], so C[i,j] ? K[j] (2 dimensions, not 3). `send`
+    // stores Clk into C[z,s]: C[i,j] ? Clk; `recv` stores Clk into K[z]: K[i] ? Clk.
+    // Clk against Clk + 1 reads Clk against itself: no array.
+    let o = a.ord_ints.unwrap();
+    assert_eq!(
+        o.pairs,
+        vec!["C[i,j] ? K[j]", "C[i,j] ? Clk", "K[i] ? Clk"],
+        "{text}"
+    );
+    assert!(text.contains("Ord_C_K_011["), "{text}");
 }
 
 #[test]
