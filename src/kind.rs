@@ -144,11 +144,14 @@ impl<'a> Induction<'a> {
         p: &'a Problem<'a>,
         ctl: &'a Control,
         lemmas: Vec<Lemma>,
-    ) -> Result<Induction<'a>, String> {
+    ) -> Result<Option<Induction<'a>>, String> {
         let sym = engine.symmetry && p.model.is_symmetric() && p.max > 1;
-        let base = Unroller::from_transys(Transys::new(p.model, p.min, p.max, Encoding::Binary));
-        let step = Unroller::from_transys(Transys::new(p.model, p.min, p.max, Encoding::Binary));
         let stop = ctl.sat_stop();
+        let built = || Transys::within(p.model, p.min, p.max, Encoding::Binary, &stop);
+        let (Some(base), Some(step)) = (built(), built()) else {
+            return Ok(None);
+        };
+        let (base, step) = (Unroller::from_transys(base), Unroller::from_transys(step));
         let bs = Solver {
             s: engine.solver.create()?,
             stop: stop.clone(),
@@ -161,7 +164,7 @@ impl<'a> Induction<'a> {
             keys: finish::keys(p),
             excluded: HashMap::new(),
         };
-        Ok(Induction {
+        Ok(Some(Induction {
             engine,
             p,
             ctl,
@@ -179,7 +182,7 @@ impl<'a> Induction<'a> {
             start: Instant::now(),
             last_progress: Instant::now(),
             distinct_pairs: Default::default(),
-        })
+        }))
     }
 
     /// k = 1, 2, ...: the base case at depth k-1, then the step case at k, until every
@@ -380,7 +383,10 @@ impl KindEngine {
         if !self.strengthen {
             return Ok(Vec::new());
         }
-        let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
+        let stop = ctl.sat_stop();
+        let Some(mut ts) = Transys::within(p.model, p.min, p.max, Encoding::Binary, &stop) else {
+            return Ok(Vec::new());
+        };
         let mut opts = Ic3Engine::new(self.solver, self.symmetry).options(p, ctl);
         opts.progress = false;
         opts.max_frames = Some(STRENGTHEN_FRAMES);
@@ -392,7 +398,18 @@ impl KindEngine {
     /// search is among them).
     fn search(&self, p: &Problem, ctl: &Control) -> Result<Findings, String> {
         let lemmas = self.strengthening(p, ctl)?;
-        let mut run = Induction::new(self, p, ctl, lemmas)?;
+        let Some(mut run) = Induction::new(self, p, ctl, lemmas)? else {
+            // Stopped while its transition system was built: nothing answered.
+            let stop = ctl.sat_stop();
+            let limit = match stop.interrupted() {
+                true => Limit::Interrupted,
+                false => Limit::Timeout,
+            };
+            return Ok(Findings {
+                limit: Some(limit),
+                ..Findings::default()
+            });
+        };
         if let Err(l) = run.run() {
             run.f.limit = Some(l);
         }

@@ -91,7 +91,17 @@ impl Count<'_> {
     fn round(&mut self, k: usize) -> Result<bool, String> {
         let prod = Product::build(self.p.model, self.prop, self.p.fair, Variant::Klive(k))?;
         let (lo, hi) = (self.open[0], self.open[self.open.len() - 1]);
-        let mut ts = Transys::new(&prod.model, lo, hi, Encoding::Binary);
+        let built = Transys::within(
+            &prod.model,
+            lo,
+            hi,
+            Encoding::Binary,
+            &self.inner.sat_stop(),
+        );
+        let Some(mut ts) = built else {
+            self.limit = self.ctl.users_limit();
+            return Ok(false);
+        };
         let sym = self.engine.symmetry && prod.model.is_symmetric() && hi > 1;
         let seeds: Vec<Lemma> = self
             .carried
@@ -420,7 +430,10 @@ impl Ic3Engine {
         let mut widths: Vec<usize> = proved.iter().flat_map(|g| g.widths.clone()).collect();
         widths.sort_unstable();
         let (lo, hi) = (widths[0], widths[widths.len() - 1]);
-        let ts = Transys::new(&prod.model, lo, hi, Encoding::Binary);
+        let Some(ts) = Transys::within(&prod.model, lo, hi, Encoding::Binary, &ctl.sat_stop())
+        else {
+            return Ok(None);
+        };
         let rounds = prod.model.vars.len() - 1;
         let lemmas = product_lemmas(proved, &ts, rounds, (lo, hi));
         let pp = Problem {

@@ -307,7 +307,12 @@ impl Book {
     /// answered (pairs it leaves open stay open), or, stopped by a limit, kept as it
     /// stands.
     pub fn take_search(&mut self, r: SizeReport) {
-        if r.limit.is_none() {
+        // Rows `unknown` (a search stopped at a range error) leave their pairs open; any
+        // other row short of an answer (`incomplete`: stopped where a run leaves the int
+        // window) is the size's final word, as a limit's report is.
+        let final_or_open =
+            |x: &PropResult| answers(&x.verdict) || x.verdict.kind() == Kind::Unknown;
+        if r.limit.is_none() && r.results.iter().all(final_or_open) {
             self.answer(r)
         } else {
             self.settle(r)

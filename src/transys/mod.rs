@@ -102,6 +102,30 @@ pub struct Transys<'m> {
 impl<'m> Transys<'m> {
     /// The system of sizes `min..=max` (a single size: `min == max`).
     pub fn new(model: &'m Model, min: usize, max: usize, enc: Encoding) -> Transys<'m> {
+        Self::build(model, min, max, enc, &crate::sat::Stop::default())
+            .expect("no stop was asked for")
+    }
+
+    /// `new`, given up (`None`) as soon as `stop` says so: the step of a wide aggregate
+    /// (a liveness product over sizes 1..20, say) takes seconds to build, longer than a
+    /// limit may allow.
+    pub fn within(
+        model: &'m Model,
+        min: usize,
+        max: usize,
+        enc: Encoding,
+        stop: &crate::sat::Stop,
+    ) -> Option<Transys<'m>> {
+        Self::build(model, min, max, enc, stop)
+    }
+
+    fn build(
+        model: &'m Model,
+        min: usize,
+        max: usize,
+        enc: Encoding,
+        stop: &crate::sat::Stop,
+    ) -> Option<Transys<'m>> {
         let mut c = Circuit::template(3);
         c.route = Some(STATE);
         let agg = Agg::new(&mut c, model, min, max);
@@ -129,14 +153,14 @@ impl<'m> Transys<'m> {
             eq_next: HashMap::new(),
         };
         ts.build_init();
-        ts.build_step();
+        ts.build_step(stop)?;
         ts.c.route = None;
         let latch: std::collections::HashSet<Lit> =
             ts.latches().into_iter().map(|(x, _)| x).collect();
         ts.inputs = (2..=ts.c.cnf.num_vars)
             .filter(|&v| ts.c.gate(v).is_none() && !latch.contains(&v))
             .collect();
-        ts
+        Some(ts)
     }
 
     /// Whether this is one size (not a range of them).

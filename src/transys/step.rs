@@ -62,11 +62,15 @@ struct Effects {
 type Writers = Vec<Vec<(Lit, Term)>>;
 
 impl Transys<'_> {
-    /// The step: selectors, choices, which instance fires, and the next state.
-    pub(super) fn build_step(&mut self) {
+    /// The step: selectors, choices, which instance fires, and the next state; `None`
+    /// when `stop` said so (looked at every 64 instances and every 64 cells).
+    pub(super) fn build_step(&mut self, stop: &crate::sat::Stop) -> Option<()> {
         let n = self.instances.len();
         let mut evals = Vec::with_capacity(n);
-        for (t, params) in self.instances.clone() {
+        for (i, (t, params)) in self.instances.clone().into_iter().enumerate() {
+            if i % 64 == 63 && stop.now() {
+                return None;
+            }
             let model = self.inst.model;
             evals.push(self.eval_instance(&model.transitions[t], &params));
         }
@@ -82,12 +86,16 @@ impl Transys<'_> {
         self.footprints = self.footprints_of(&roots, written);
         let mut next = Vec::with_capacity(writers.len());
         for (s, ws) in writers.into_iter().enumerate() {
+            if s % 64 == 63 && stop.now() {
+                return None;
+            }
             next.push(self.next_cell(s, ws));
         }
         self.evals = evals;
         self.sel = sel;
         self.fire = fire;
         self.next = next;
+        Some(())
     }
 
     /// Nondeterministic inputs: one per choice key that some instance uses.
