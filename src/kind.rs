@@ -108,12 +108,17 @@ impl Solver {
         match self.s.solve(&u.c.cnf, a, &self.stop) {
             SolveResult::Sat => Ok(true),
             SolveResult::Unsat => Ok(false),
-            SolveResult::Unknown => Err(if self.stop.interrupted() {
-                Limit::Interrupted
-            } else {
-                Limit::Timeout
-            }),
+            SolveResult::Unknown => Err(stopped_by(&self.stop)),
         }
+    }
+}
+
+/// The limit that gave up a search stopped by `stop`: an interrupt, else the time.
+fn stopped_by(stop: &crate::sat::Stop) -> Limit {
+    if stop.interrupted() {
+        Limit::Interrupted
+    } else {
+        Limit::Timeout
     }
 }
 
@@ -400,13 +405,8 @@ impl KindEngine {
         let lemmas = self.strengthening(p, ctl)?;
         let Some(mut run) = Induction::new(self, p, ctl, lemmas)? else {
             // Stopped while its transition system was built: nothing answered.
-            let stop = ctl.sat_stop();
-            let limit = match stop.interrupted() {
-                true => Limit::Interrupted,
-                false => Limit::Timeout,
-            };
             return Ok(Findings {
-                limit: Some(limit),
+                limit: Some(stopped_by(&ctl.sat_stop())),
                 ..Findings::default()
             });
         };

@@ -18,19 +18,7 @@ fn run(case: &[&str], threads: usize) -> (i32, Value) {
     args.extend_from_slice(case);
     args.extend_from_slice(&["--engine", "explicit", "--threads", &t]);
     let (code, mut v) = json_run(&args);
-    fn strip(v: &mut Value) {
-        match v {
-            Value::Object(m) => {
-                for k in ["seconds", "peak_memory_bytes", "command"] {
-                    m.remove(k);
-                }
-                m.values_mut().for_each(strip);
-            }
-            Value::Array(a) => a.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    strip(&mut v);
+    common::without_keys(&mut v, &["seconds", "peak_memory_bytes", "command"]);
     (code, v)
 }
 

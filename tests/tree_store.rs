@@ -16,26 +16,17 @@ fn run(case: &[&str], store: &str, threads: usize) -> (i32, Value) {
     args.extend_from_slice(case);
     args.extend_from_slice(&["--engine", "explicit", "--threads", &t, "--store", store]);
     let (code, mut v) = json_run(&args);
-    fn strip(v: &mut Value) {
-        match v {
-            Value::Object(m) => {
-                for k in [
-                    "seconds",
-                    "peak_memory_bytes",
-                    "command",
-                    "store_bytes",
-                    "engine_text",
-                    "notes",
-                ] {
-                    m.remove(k);
-                }
-                m.values_mut().for_each(strip);
-            }
-            Value::Array(a) => a.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    strip(&mut v);
+    common::without_keys(
+        &mut v,
+        &[
+            "seconds",
+            "peak_memory_bytes",
+            "command",
+            "store_bytes",
+            "engine_text",
+            "notes",
+        ],
+    );
     (code, v)
 }
 

@@ -102,7 +102,7 @@ pub struct Transys<'m> {
 impl<'m> Transys<'m> {
     /// The system of sizes `min..=max` (a single size: `min == max`).
     pub fn new(model: &'m Model, min: usize, max: usize, enc: Encoding) -> Transys<'m> {
-        Self::build(model, min, max, enc, &crate::sat::Stop::default())
+        Self::within(model, min, max, enc, &crate::sat::Stop::default())
             .expect("no stop was asked for")
     }
 
@@ -110,16 +110,6 @@ impl<'m> Transys<'m> {
     /// (a liveness product over sizes 1..20, say) takes seconds to build, longer than a
     /// limit may allow.
     pub fn within(
-        model: &'m Model,
-        min: usize,
-        max: usize,
-        enc: Encoding,
-        stop: &crate::sat::Stop,
-    ) -> Option<Transys<'m>> {
-        Self::build(model, min, max, enc, stop)
-    }
-
-    fn build(
         model: &'m Model,
         min: usize,
         max: usize,

@@ -136,6 +136,21 @@ pub fn json_run(args: &[&str]) -> (i32, Value) {
     (code, v)
 }
 
+/// `v` without the fields named `keys`, at any depth (what differs between runs that
+/// must otherwise agree: times, memory, the command line).
+pub fn without_keys(v: &mut Value, keys: &[&str]) {
+    match v {
+        Value::Object(m) => {
+            for k in keys {
+                m.remove(*k);
+            }
+            m.values_mut().for_each(|x| without_keys(x, keys));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| without_keys(x, keys)),
+        _ => {}
+    }
+}
+
 /// The document of `nfold check/live --json`, read through the library's own types (a
 /// field missing or of the wrong shape fails the test here).
 pub fn check_doc(v: &Value) -> CheckDoc {
