@@ -115,11 +115,7 @@ impl Solver {
 
 /// The limit that gave up a search stopped by `stop`: an interrupt, else the time.
 fn stopped_by(stop: &crate::sat::Stop) -> Limit {
-    if stop.interrupted() {
-        Limit::Interrupted
-    } else {
-        Limit::Timeout
-    }
+    Limit::of(stop)
 }
 
 /// One k-induction search: the base-case and step-case unrollings with their solvers,

@@ -2,6 +2,9 @@
 //! reports (Linux `/proc`; `None` elsewhere), and the CPU time a thread has had, for
 //! the budgets of phases (`engine::Control::within_cpu`).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 fn status_kb(field: &str) -> Option<usize> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = s.lines().find(|l| l.starts_with(field))?;
@@ -55,4 +58,26 @@ pub fn cpu_seconds(clock: libc::clockid_t) -> Option<f64> {
     // SAFETY: `ts` is a valid place for the result; an invalid clock is an error code.
     let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
     (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+}
+
+/// How often the memory guard reads the process's resident memory.
+const GUARD_PERIOD: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// A flag raised once this process's resident memory passes `cap` bytes: a thread of
+/// its own reads it every `GUARD_PERIOD` while anyone else holds the flag. Engines
+/// whose memory lives in a SAT solver or a proof search cannot count their own bytes
+/// the way the explicit searches count their tables; they poll this flag beside their
+/// deadline, so `--max-memory` stops them too, before the kernel's OOM killer would.
+pub fn memory_guard(cap: usize) -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let raised = flag.clone();
+    std::thread::spawn(move || {
+        while Arc::strong_count(&raised) > 1 && !raised.load(Ordering::Relaxed) {
+            if current_memory().is_some_and(|m| m > cap) {
+                raised.store(true, Ordering::Relaxed);
+            }
+            std::thread::sleep(GUARD_PERIOD);
+        }
+    });
+    flag
 }

@@ -321,6 +321,18 @@ impl Limit {
             Limit::Interrupted => "interrupted",
         }
     }
+
+    /// The limit that gave up a search stopped by `stop`: the memory limit, an
+    /// interrupt, else the time.
+    pub fn of(stop: &crate::sat::Stop) -> Limit {
+        if stop.out_of_memory() {
+            Limit::Memory
+        } else if stop.interrupted() {
+            Limit::Interrupted
+        } else {
+            Limit::Timeout
+        }
+    }
 }
 
 /// Everything an engine reports for one size, for rendering.

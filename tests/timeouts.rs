@@ -13,6 +13,10 @@
 //! the deadline; the BDD check of a certificate, whose single operations cannot be
 //! interrupted, now leaves its thread behind at the limit.
 //! `NFOLD_STOP_SEED` fixes the draw (it is printed with a failure).
+//!
+//! `--max-memory` likewise: every run is also given a limit passed before it starts,
+//! and the engines whose memory lives in a SAT solver or BDD tables are stopped by it
+//! in the middle of their work (`memory_stops_the_proof_engines_mid_run`).
 
 use crate::common;
 
@@ -33,9 +37,19 @@ const SLACK_SECONDS: f64 = 1.0;
 fn stops_in_time(args: &str, rng: &mut Rng, seed: u64) {
     let limit = 0.2 + rng.below(2800) as f64 / 1000.0;
     let t = format!("{limit:.3}s");
-    let mut a: Vec<&str> = args.split_whitespace().collect();
-    a.extend(["--timeout", &t]);
     let what = format!("`nfold {args} --timeout {t}` (NFOLD_STOP_SEED={seed})");
+    stops_for(args, &["--timeout", &t], limit, TIME, &what);
+}
+
+/// What the document says of each limit.
+const TIME: &str = "time limit (--timeout) reached";
+const MEMORY: &str = "memory limit (--max-memory) reached";
+
+/// Run `nfold ARGS EXTRA --json` and check that it ended within `SLACK_SECONDS` of
+/// `limit` seconds, for the limit `named`, with the summary of a limited run.
+fn stops_for(args: &str, extra: &[&str], limit: f64, named: &str, what: &str) {
+    let mut a: Vec<&str> = args.split_whitespace().collect();
+    a.extend(extra);
     let t0 = Instant::now();
     let (code, v) = json_run(&a);
     let secs = t0.elapsed().as_secs_f64();
@@ -46,7 +60,7 @@ fn stops_in_time(args: &str, rng: &mut Rng, seed: u64) {
     let doc = check_doc(&v);
     assert_eq!(
         doc.limit.as_deref(),
-        Some("time limit (--timeout) reached"),
+        Some(named),
         "{what}: the limit is not reported"
     );
     // What the limit left open is `unknown`, or bounded where a bounded pass ran.
@@ -80,12 +94,40 @@ fn seed() -> u64 {
         })
 }
 
-/// Every run of `runs`, each at its own random point.
+/// Every run of `runs`, each at its own random point; and each with a memory limit it
+/// has passed before it starts (`--max-memory 1K`), which it must see at its first
+/// poll: within `SLACK_SECONDS`, the explicit searches by their tables, every other
+/// engine by the process's resident memory.
 fn all_stop_in_time(runs: &[&str]) {
     let seed = seed();
     let mut rng = Rng::new(seed);
     for args in runs {
         stops_in_time(args, &mut rng, seed);
+        let what = format!("`nfold {args} --max-memory 1K`");
+        stops_for(args, &["--max-memory", "1K"], 0.0, MEMORY, &what);
+    }
+}
+
+/// IC3, k-liveness, the ranking proofs and BDD grow past 60 MiB within seconds on
+/// these instances (an idle 2-core machine, 2026-11-29: 4.6 s, 6.1 s, 2.2 s, 0.9 s
+/// to 50 MiB; each runs on past 20 s and 75-310 MiB without a limit): the memory
+/// guard must stop each, well before the time limit that only backs the test up.
+#[test]
+fn memory_stops_the_proof_engines_mid_run() {
+    for args in [
+        "check families/german.cub --sizes 1..40 --engine ic3 --no-symmetry",
+        "live families/peterson.cub --sizes 1..20 --fair --engine kind",
+        "live families/peterson.cub --sizes 1..20 --fair --engine rank",
+        "live families/peterson.cub --sizes 1..16 --engine bdd",
+    ] {
+        let what = format!("`nfold {args} --max-memory 60M`");
+        stops_for(
+            args,
+            &["--max-memory", "60M", "--timeout", "90"],
+            90.0,
+            MEMORY,
+            &what,
+        );
     }
 }
 

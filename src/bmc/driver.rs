@@ -45,6 +45,8 @@ pub struct BmcOptions {
     pub stop: Option<Arc<AtomicBool>>,
     /// Stop when the process's resident memory exceeds this many bytes.
     pub max_memory: Option<usize>,
+    /// Raised when it did (`limits::memory_guard`): a solve in progress gives up.
+    pub memory: Option<Arc<AtomicBool>>,
     /// Progress lines on stderr (depth, clauses, time) once a run takes over a second.
     pub progress: bool,
     /// Partial-order reduction of the unrolling.
@@ -65,6 +67,7 @@ impl Default for BmcOptions {
             deadline: None,
             stop: None,
             max_memory: None,
+            memory: None,
             progress: false,
             por: Por::default(),
             whole_aggregate: false,
@@ -236,6 +239,7 @@ impl<'a> Bmc<'a> {
         let stop = Stop {
             deadline: opts.deadline,
             flag: opts.stop.clone(),
+            memory: opts.memory.clone(),
         };
         let mut keys: Vec<PropId> = props
             .iter()
@@ -379,11 +383,7 @@ impl<'a> Bmc<'a> {
 
     /// The limit that stopped a solve.
     fn stopped(&mut self) -> Halt {
-        self.limit = Some(if self.stop.interrupted() {
-            Limit::Interrupted
-        } else {
-            Limit::Timeout
-        });
+        self.limit = Some(Limit::of(&self.stop));
         Halt
     }
 

@@ -25,6 +25,7 @@ impl BmcEngine {
             deadline: ctl.deadline,
             stop: ctl.stop.clone(),
             max_memory: ctl.max_memory,
+            memory: ctl.memory.clone(),
             progress: ctl.progress,
             ..self.opts.clone()
         }

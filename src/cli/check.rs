@@ -289,6 +289,7 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
         deadline: a.run.deadline(Instant::now()),
         stop: Some(ctrl_c_flag()),
         max_memory: a.run.memory_cap(),
+        memory: a.run.memory_cap().map(crate::limits::memory_guard),
         progress: a.run.progress_on(),
         threads: a.threads.map_or(0, |t| t as usize),
     };

@@ -277,8 +277,8 @@ pub(crate) struct RunArgs {
     /// `1.5m`, `2h`, `500ms`); the answers so far are reported.
     #[arg(long, value_name = "S", value_parser = parse_duration)]
     timeout: Option<f64>,
-    /// Stop when the search's tables need more than this (e.g. `8G`, `512M`; default:
-    /// 3/4 of physical memory).
+    /// Stop when an explicit search's tables, or any other engine's whole process, need
+    /// more than this (e.g. `8G`, `512M`; default: 3/4 of physical memory).
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     max_memory: Option<usize>,
     /// Print one JSON document instead of text.

@@ -76,6 +76,9 @@ pub struct Control {
     pub stop: Option<Arc<AtomicBool>>,
     /// Stop when the process's resident memory exceeds this many bytes.
     pub max_memory: Option<usize>,
+    /// Raised when it did (`limits::memory_guard`), for the engines that cannot count
+    /// their own bytes.
+    pub memory: Option<Arc<AtomicBool>>,
     /// Progress lines on stderr.
     pub progress: bool,
     /// Threads an engine may search on (0: one per core).
@@ -83,9 +86,15 @@ pub struct Control {
 }
 
 impl Control {
-    /// The user's limit, if one has been reached: Ctrl-C, or the deadline.
+    /// The user's limit, if one has been reached: memory, Ctrl-C, or the deadline.
     pub fn users_limit(&self) -> Option<Limit> {
         if self
+            .memory
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            Some(Limit::Memory)
+        } else if self
             .stop
             .as_ref()
             .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
@@ -153,6 +162,7 @@ impl Control {
         Stop {
             deadline: self.deadline,
             flag: self.stop.clone(),
+            memory: self.memory.clone(),
         }
     }
 }

@@ -410,6 +410,7 @@ impl Ic3Engine {
             deadline: ctl.deadline,
             stop: ctl.stop.clone(),
             max_memory: ctl.max_memory,
+            memory: ctl.memory.clone(),
             ..BmcOptions::default()
         };
         let run = driver::check_aggregate(p.model, p.min, p.max, &opts)?;

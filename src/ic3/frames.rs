@@ -125,11 +125,7 @@ impl Pdr<'_, '_> {
 
     /// The search stops for the caller's deadline or interrupt; the limit says which.
     pub(super) fn stopped(&mut self) -> Stopped {
-        self.limit = Some(if self.opts.stop.interrupted() {
-            Limit::Interrupted
-        } else {
-            Limit::Timeout
-        });
+        self.limit = Some(Limit::of(&self.opts.stop));
         Stopped
     }
 

@@ -239,11 +239,7 @@ pub fn prove(ts: &mut Transys, opts: &Ic3Options) -> Result<Ic3Outcome, String> 
         }
         let n = inv.len();
         let Some(kept) = houdini::houdini(ts, inv.clone(), true, opts.solver, &opts.stop)? else {
-            out.limit = out.limit.or(Some(if opts.stop.interrupted() {
-                Limit::Interrupted
-            } else {
-                Limit::Timeout
-            }));
+            out.limit = out.limit.or(Some(Limit::of(&opts.stop)));
             return Ok(finish(out, cexs));
         };
         if opts.progress {

@@ -31,6 +31,7 @@ impl AutoEngine {
             deadline: inner.deadline,
             stop: inner.stop.clone(),
             max_memory: ctl.max_memory,
+            memory: ctl.memory.clone(),
             progress: ctl.progress,
             por: Default::default(),
             whole_aggregate: false,

@@ -48,6 +48,7 @@ pub fn shortest(
         deadline: ctl.deadline,
         stop: ctl.stop.clone(),
         max_memory: ctl.max_memory,
+        memory: ctl.memory.clone(),
         progress: false,
         por: Default::default(),
         whole_aggregate: false,
@@ -246,11 +247,7 @@ struct Decided {
 
 /// The limit `stop` was reached by.
 fn reached(stop: &Stop) -> Option<Limit> {
-    Some(if stop.interrupted() {
-        Limit::Interrupted
-    } else {
-        Limit::Timeout
-    })
+    Some(Limit::of(stop))
 }
 
 /// Every counterexample not yet decided made shortest and replayed (unknown once the

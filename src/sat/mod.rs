@@ -62,12 +62,24 @@ pub enum SolveResult {
 pub struct Stop {
     pub deadline: Option<Instant>,
     pub flag: Option<Arc<AtomicBool>>,
+    /// Raised when the process passed the memory limit (`limits::memory_guard`).
+    pub memory: Option<Arc<AtomicBool>>,
 }
 
 impl Stop {
-    /// Whether the solve should give up now: the deadline passed or the flag is set.
+    /// Whether the solve should give up now: the deadline passed, the flag is set or
+    /// the memory limit is passed.
     pub fn now(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d) || self.interrupted()
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.interrupted()
+            || self.out_of_memory()
+    }
+
+    /// Whether the process passed the memory limit.
+    pub fn out_of_memory(&self) -> bool {
+        self.memory
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     /// Whether the flag (an interrupt) is set: a solve given up without it ran out of

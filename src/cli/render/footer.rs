@@ -214,9 +214,10 @@ fn limit_lines(run: &Run, l: crate::verdict::Limit) -> String {
         l.text()
     ));
     if l == crate::verdict::Limit::Memory {
-        // The limit counts what a search stores; the summary's peak is the process's.
+        // The explicit searches count what they store; the summary's peak is the
+        // process's.
         out.push_str(
-            "note: --max-memory bounds the memory the search stores (its tables and stacks); the peak memory below is the whole process's (the program, buffers and allocator slack too) and can be well above it\n",
+            "note: --max-memory bounds what an explicit search stores (its tables and stacks) and, for the other engines, the whole process's resident memory; the peak memory below is the process's (the program, buffers and allocator slack too) and can be above the limit\n",
         );
     }
     for r in run.reports.iter().filter(|r| r.limit.is_some()) {

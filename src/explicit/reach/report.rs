@@ -58,6 +58,7 @@ pub(super) fn coverage(
         let stop = crate::sat::Stop {
             deadline: Some(opts.deadline.map_or(budget, |d| d.min(budget))),
             flag: opts.stop.clone(),
+            memory: None,
         };
         coverage.satisfiable =
             crate::explicit::vacuity::satisfiable_anywhere(model, inst.n, &holding, &stop)

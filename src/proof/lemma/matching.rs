@@ -160,7 +160,7 @@ mod tests {
         assert_eq!(l.matching(&ts, 10, &idle, &free), Ok(None));
         let past = Stop {
             deadline: Some(std::time::Instant::now()),
-            flag: None,
+            ..Stop::default()
         };
         assert_eq!(l.matching(&ts, 10, &idle, &past), Err(Interrupted));
         // A state that matches at once is found before the first poll.
