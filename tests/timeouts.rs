@@ -292,25 +292,43 @@ fn phase_stops_in_time(
         ..base.clone()
     };
     let limit = 0.1 + rng.below(500) as f64 / 1000.0;
+    // Half the draws stop the phase by its deadline, half by Ctrl-C's flag.
+    let by_flag = rng.below(2) == 1;
+    let how = if by_flag { "Ctrl-C" } else { "deadline" };
     let what = format!(
-        "auto, only `{}`, deadline {limit:.3}s (NFOLD_STOP_SEED={seed})",
+        "auto, only `{}`, {how} at {limit:.3}s (NFOLD_STOP_SEED={seed})",
         ph.what
     );
     let t0 = Instant::now();
-    let ctl = Control {
-        deadline: Some(t0 + Duration::from_secs_f64(limit)),
-        threads: 1,
-        ..Control::default()
+    let ctl = if by_flag {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let raise = flag.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(limit));
+            raise.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        Control {
+            stop: Some(flag),
+            threads: 1,
+            ..Control::default()
+        }
+    } else {
+        Control {
+            deadline: Some(t0 + Duration::from_secs_f64(limit)),
+            threads: 1,
+            ..Control::default()
+        }
     };
     let mut reports: Vec<SizeReport> = Vec::new();
     let o = engine::run(&e, p, &ctl, &mut |r| reports.push(r)).expect("no error");
     let secs = t0.elapsed().as_secs_f64();
     assert!(secs < limit + SLACK_SECONDS, "{what}: ran {secs:.2}s");
-    assert_eq!(
-        o.limit,
-        Some(Limit::Timeout),
-        "{what}: the limit is not reported"
-    );
+    let expected = if by_flag {
+        Limit::Interrupted
+    } else {
+        Limit::Timeout
+    };
+    assert_eq!(o.limit, Some(expected), "{what}: the limit is not reported");
     let asked: Vec<PropId> = p
         .props
         .iter()
@@ -351,7 +369,7 @@ fn phase_stops_in_time(
 }
 
 /// Each phase of the default route, alone, stopped at a random point (issue 44: every
-/// phase honours --timeout within 1 s), on instances none of them finishes within a
+/// phase honours --timeout and Ctrl-C within 1 s), on instances none of them finishes within a
 /// second: the safety phases on German's protocol at 1..40 without symmetry (the
 /// bounded pass and IC3 as in `sat_stops_in_time` and `proof_engines_stop_in_time`),
 /// the ints-ranked search on the ticket lock at 1..20 without symmetry, the `ltl`
