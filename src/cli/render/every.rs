@@ -147,6 +147,17 @@ pub(super) fn every_lines(m: &Model, sizes: &[usize], a: &EveryAnswers) -> Strin
     out
 }
 
+/// The most names a summary line lists.
+const LISTED: usize = 8;
+
+/// `names` joined, the first `LISTED` of them and how many more when there are more.
+fn few(names: &[String]) -> String {
+    match names.len() {
+        k if k > LISTED => format!("{} and {} more", names[..LISTED].join(", "), k - LISTED),
+        _ => names.join(", "),
+    }
+}
+
 /// The properties proved for every n, for the summary line: `holds for every n` when
 /// all are, else their names and those not proved (`every n: not proved`), so that a
 /// run that did not reach every n never ends on `holds` alone.
@@ -179,11 +190,16 @@ pub(super) fn summary_part(m: &Model, a: &EveryAnswers) -> Option<String> {
         let rest = if open.is_empty() {
             String::new()
         } else {
-            format!("; every n: not proved for {}", open.join(", "))
+            format!("; every n: not proved for {}", few(&open))
+        };
+        // A file of hundreds of properties gets a count; the block above names each.
+        let held = if proved.len() > LISTED {
+            format!("{} of the {} properties", proved.len(), a.props.len())
+        } else {
+            proved.join(", ")
         };
         Some(format!(
-            "{} hold{} {every}{assuming}{rest}",
-            proved.join(", "),
+            "{held} hold{} {every}{assuming}{rest}",
             if proved.len() == 1 { "s" } else { "" }
         ))
     }

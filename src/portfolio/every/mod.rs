@@ -298,6 +298,9 @@ struct Guessed {
     /// it (the checker is then asked first, and Houdini on 1..c only when the
     /// invariant is not inductive at some size up to the cutoff).
     upto: usize,
+    /// When the checker found them inductive up to their cutoff but not proving every
+    /// property asked: the properties they do prove (`Attempt::Rejected::holding`).
+    holding: Vec<usize>,
 }
 
 /// The candidate clauses of the states reached at sizes 1..`BRAB_SIZES` (`ic3::brab`)
@@ -349,7 +352,11 @@ fn guesses(
             t.elapsed().as_secs_f64() - t_cands
         ));
     }
-    Ok((!kept.is_empty()).then_some(Guessed { lemmas: kept, upto }))
+    Ok((!kept.is_empty()).then_some(Guessed {
+        lemmas: kept,
+        upto,
+        holding: Vec::new(),
+    }))
 }
 
 /// `prove_every` with the inductive candidates `guessed` (`guesses`): tried first on
@@ -469,6 +476,9 @@ fn tried_guesses(
         _ => 0,
     };
     if c <= g.upto {
+        if let Attempt::Rejected { holding, .. } = &first {
+            g.holding = holding.clone();
+        }
         return Ok((first, g.lemmas.clone()));
     }
     let t = Instant::now();
@@ -478,9 +488,10 @@ fn tried_guesses(
         _ => Vec::new(),
     };
     // Later tries (each property on its own) start from what Houdini kept on 1..c.
-    if let Attempt::Rejected { cert, .. } = &second {
+    if let Attempt::Rejected { cert, holding, .. } = &second {
         g.lemmas = kept.clone();
         g.upto = cert.sizes.1;
+        g.holding = holding.clone();
     }
     if ctl.progress {
         let c = match &second {
@@ -494,6 +505,42 @@ fn tried_guesses(
         guesses_progress(&second, n, c, t);
     }
     Ok((second, kept))
+}
+
+/// The part of `props` that the candidates `guessed` prove on their own, when their
+/// try on all of `props` found them inductive but some claims failed: those
+/// properties, and the answer of the checker on a certificate that claims only them.
+/// A file of hundreds of properties (candidate invariants written as `unsafe`) so
+/// gets most of them from one invariant instead of one try each.
+fn proved_part(
+    model: &Model,
+    props: &[usize],
+    guessed: &Option<Guessed>,
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<Option<(Vec<usize>, EveryN)>, String> {
+    let Some(g) = guessed else {
+        return Ok(None);
+    };
+    let part: Vec<usize> = props
+        .iter()
+        .copied()
+        .filter(|p| g.holding.contains(p))
+        .collect();
+    if part.is_empty() || part.len() == props.len() {
+        return Ok(None);
+    }
+    let start = Instant::now();
+    let engine =
+        format!("candidates from the states reached at sizes 1..{BRAB_SIZES}, filtered by Houdini");
+    let tried = attempt(model, &part, g.lemmas.clone(), engine, false, solver, ctl)?;
+    if ctl.progress {
+        guesses_progress(&tried, g.lemmas.len(), g.upto, start);
+    }
+    Ok(match tried {
+        Attempt::Proved(cert) => Some((part, proved(model, cert, start))),
+        _ => None,
+    })
 }
 
 /// The progress line of a try of `n` candidate clauses Houdini kept on 1..`upto`.
@@ -573,12 +620,14 @@ enum Attempt {
     Proved(Box<Certificate>),
     /// It did not, and why; `inductive`: the invariant held initially and was
     /// inductive at every size checked (only claimed properties failed); `kept`: the
-    /// clauses given to the checker.
+    /// clauses given to the checker; `holding`: when inductive, the properties asked
+    /// that the checker certified at every size it checked.
     Rejected {
         reason: String,
         cert: Box<Certificate>,
         inductive: bool,
         kept: Vec<Lemma>,
+        holding: Vec<usize>,
     },
     Stopped,
 }
@@ -662,6 +711,18 @@ fn attempt(
         })));
     }
     let inductive = check.refused.is_none() && check.sizes.iter().all(|s| s.only_claims_failed());
+    // Every size was checked in full (`inductive`): what did not fail is certified.
+    let certified = |p: &usize| {
+        let name = model.unsafes[*p].name.as_str();
+        check
+            .sizes
+            .iter()
+            .all(|s| !s.failed_claims().contains(&name))
+    };
+    let holding: Vec<usize> = match inductive {
+        true => props.iter().copied().filter(certified).collect(),
+        false => Vec::new(),
+    };
     let reason = match (&check.refused, check.sizes.iter().find(|s| !s.accepted())) {
         (Some(r), _) => r.clone(),
         (None, Some(s)) => format!(
@@ -676,6 +737,7 @@ fn attempt(
         cert: Box::new(cert),
         inductive,
         kept,
+        holding,
     })
 }
 

@@ -201,23 +201,62 @@ fn prove_each_as_is(
     if matches!(together, EveryN::Proved { .. }) || single {
         return Ok(EveryAnswers::same(props, together).props);
     }
-    let mut out = Vec::new();
-    for &p in props {
-        let answer = if ctl.sat_stop().now() {
-            EveryN::NotReached {
-                reason: "a limit stopped the search".into(),
-                seconds: start.elapsed().as_secs_f64(),
-                violated: Vec::new(),
-            }
-        } else {
-            prove_with(model, &[p], solver, symmetry, ctl, &mut guessed)?
-        };
-        out.push(PropEvery {
-            prop: PropId::Unsafe(p),
-            answer,
-        });
+    let alone = Alone {
+        model,
+        with: &[],
+        solver,
+        symmetry,
+        ctl,
+        start,
+    };
+    alone.each(props, &mut guessed)
+}
+
+/// How the properties not proved together are tried: each with the properties `with`
+/// (the abstraction's own), on `model`.
+struct Alone<'a> {
+    model: &'a Model,
+    with: &'a [usize],
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &'a Control,
+    start: Instant,
+}
+
+impl Alone<'_> {
+    fn with(&self, props: &[usize]) -> Vec<usize> {
+        props.iter().chain(self.with).copied().collect()
     }
-    Ok(out)
+
+    /// Each of `props` on its own (`prove_with`), but first the part of them that the
+    /// candidates `guessed` prove together (`proved_part`), which then need no try of
+    /// their own.
+    fn each(
+        &self,
+        props: &[usize],
+        guessed: &mut Option<Guessed>,
+    ) -> Result<Vec<PropEvery>, String> {
+        let (model, solver, ctl) = (self.model, self.solver, self.ctl);
+        let part = proved_part(model, &self.with(props), guessed, solver, ctl)?
+            .filter(|(ps, _)| self.with.iter().all(|l| ps.contains(l)));
+        let mut out = Vec::new();
+        for &p in props {
+            let answer = match &part {
+                Some((ps, answer)) if ps.contains(&p) => answer.clone(),
+                _ if ctl.sat_stop().now() => EveryN::NotReached {
+                    reason: "a limit stopped the search".into(),
+                    seconds: self.start.elapsed().as_secs_f64(),
+                    violated: Vec::new(),
+                },
+                _ => prove_with(model, &self.with(&[p]), solver, self.symmetry, ctl, guessed)?,
+            };
+            out.push(PropEvery {
+                prop: PropId::Unsafe(p),
+                answer,
+            });
+        }
+        Ok(out)
+    }
 }
 
 /// `prove_each` on the over-approximation over the order of the ints: every
@@ -230,6 +269,7 @@ fn prove_ordered(
     solver: SolverKind,
     ctl: &Control,
 ) -> Result<Vec<PropEvery>, String> {
+    let start = Instant::now();
     let lost: Vec<usize> = abs
         .ord_ints
         .iter()
@@ -242,13 +282,13 @@ fn prove_ordered(
     if matches!(together, EveryN::Proved { .. }) || props.len() == 1 {
         return Ok(EveryAnswers::same(props, together).props);
     }
-    let mut out = Vec::new();
-    for &p in props {
-        let answer = prove_with(abs, &with(&[p]), solver, true, ctl, &mut guessed)?;
-        out.push(PropEvery {
-            prop: PropId::Unsafe(p),
-            answer,
-        });
-    }
-    Ok(out)
+    let alone = Alone {
+        model: abs,
+        with: &lost,
+        solver,
+        symmetry: true,
+        ctl,
+        start,
+    };
+    alone.each(props, &mut guessed)
 }

@@ -124,6 +124,14 @@ impl SizeCheck {
             && self.by == Checker::Sat
             && self.failures.iter().all(|f| f.starts_with(CLAIM_FAILED))
     }
+
+    /// The claimed properties the invariant does not exclude at this size.
+    pub fn failed_claims(&self) -> Vec<&str> {
+        self.failures
+            .iter()
+            .filter_map(|f| f.strip_prefix(CLAIM_FAILED)?.strip_suffix('`'))
+            .collect()
+    }
 }
 
 /// How a counting lemma's atoms are read back: per atom, the property "P holds at
