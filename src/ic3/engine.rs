@@ -89,6 +89,8 @@ struct Small {
     seed: usize,
     invariant: Option<Vec<Lemma>>,
     bug_depth: Option<usize>,
+    /// The first violation the run found.
+    bug: Option<Cex>,
 }
 
 /// What a run on a few sizes answered: the model (its address and a hash of its text),
@@ -147,6 +149,7 @@ impl Ic3Engine {
                 seed,
                 invariant: None,
                 bug_depth: None,
+                bug: None,
             });
         }
         if let Some(s) = self.recall(p, 1, seed) {
@@ -158,6 +161,7 @@ impl Ic3Engine {
             seed,
             invariant: out.invariant,
             bug_depth: out.cexs.iter().map(|c| c.depth).max(),
+            bug: out.cexs.first().copied(),
         };
         if out.limit.is_none() {
             self.remember(p, 1, &answer);
@@ -181,6 +185,15 @@ impl Ic3Engine {
             runs.remove(0);
         }
         runs.push((key, s.clone()));
+    }
+
+    /// A violation at the small sizes 1..seed of `p` (IC3's first run there, or the one
+    /// this process remembers), with that seed: a caller that needs a proof of every
+    /// property gives up at once, without `run`'s search for the violations at every
+    /// size. `None` when `p` reaches no further than the seed.
+    pub fn small_bug(&self, p: &Problem, ctl: &Control) -> Result<Option<(Cex, usize)>, String> {
+        let small = self.small(p, ctl)?;
+        Ok(small.bug.map(|c| (c, small.seed)))
     }
 
     /// Whether this process already has the small sizes' run of `p` (`run` on it would
@@ -388,6 +401,7 @@ impl Ic3Engine {
                 seed: sub.max,
                 invariant: Some(inv),
                 bug_depth: None,
+                bug: None,
             }),
             _ => None,
         })
@@ -491,6 +505,7 @@ impl Ic3Engine {
                 seed: p.max,
                 invariant: Some(inv.clone()),
                 bug_depth: None,
+                bug: None,
             };
             self.remember(p, p.min, &s);
         }

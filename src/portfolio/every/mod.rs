@@ -392,6 +392,12 @@ fn prove_with(
             }
         }
     }
+    // A violation at the smallest sizes ends every try below: said at once (the
+    // tries would first look for it at every size by BMC).
+    let first = Problem::new(model, 1, 3, props.to_vec());
+    if let Some((c, seed)) = Ic3Engine::new(solver, true).small_bug(&first, ctl)? {
+        return Ok(not(refutation(model, &c, seed)));
+    }
     for n0 in 3..=MAX_N0 {
         let ic3 = Ic3Engine::new(solver, true);
         let small = Problem::new(model, 1, n0, props.to_vec());
