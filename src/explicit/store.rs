@@ -35,6 +35,34 @@ pub fn hash_words(key: &[u64]) -> u64 {
     h ^ (h >> 29)
 }
 
+/// `dst.copy_from_slice(src)`, inlined for the one or two words most packed states
+/// take: there a call to `memcpy` costs more than the copy.
+#[inline(always)]
+pub fn copy_words(dst: &mut [u64], src: &[u64]) {
+    match (dst, src) {
+        ([d], [s]) => *d = *s,
+        ([d0, d1], [s0, s1]) => {
+            *d0 = *s0;
+            *d1 = *s1;
+        }
+        (dst, src) => dst.copy_from_slice(src),
+    }
+}
+
+/// `v.extend_from_slice(src)`, inlined for one or two words as `copy_words`.
+#[inline(always)]
+pub fn extend_words(v: &mut Vec<u64>, src: &[u64]) {
+    match src {
+        [] => {}
+        [a] => v.push(*a),
+        [a, b] => {
+            v.push(*a);
+            v.push(*b);
+        }
+        _ => v.extend_from_slice(src),
+    }
+}
+
 /// Word-wise equality, inlined (a `memcmp` call costs more for one or two words).
 #[inline(always)]
 fn same(a: &[u64], b: &[u64]) -> bool {
@@ -390,6 +418,21 @@ impl FlagTable {
         let (kw, ew) = (self.kw, self.kw + self.vw);
         let mask = self.cap - 1;
         let mut pos = (hash as usize) & mask;
+        if let [k] = *key {
+            // The commonest key, one word: no slices per probe.
+            loop {
+                let e = &mut self.table[pos * ew];
+                if *e == k {
+                    return pos;
+                }
+                if *e == 0 {
+                    *e = k;
+                    self.len += 1;
+                    return pos;
+                }
+                pos = (pos + 1) & mask;
+            }
+        }
         loop {
             let e = &self.table[pos * ew..pos * ew + kw];
             if same(e, key) {

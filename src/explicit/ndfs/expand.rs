@@ -6,6 +6,7 @@
 //! maps the successor to it) under symmetry, and a deadlock's stutter. Also the packing
 //! of (key, automaton state) into table keys and the initial nodes.
 
+use crate::explicit::store::copy_words;
 use crate::lasso::Lasso;
 use crate::ltl::LtlProperty;
 use crate::ltl::buchi::Buchi;
@@ -72,6 +73,8 @@ pub(super) struct Expander<'a> {
     /// (`model::dead`): the search walks the normalized system.
     pub(super) dead: Option<Dead>,
     atoms: Vec<C>,
+    /// Per slot: whether an atom may read it.
+    atom_reads: Vec<bool>,
     pub(super) prop: usize,
     pub(super) process: Option<i64>,
     pub(super) n: usize,
@@ -119,7 +122,11 @@ impl<'a> Expander<'a> {
                 }
                 compile(inst, &mut env, a)
             })
-            .collect();
+            .collect::<Vec<C>>();
+        let mut atom_reads = vec![false; inst.slots.len()];
+        for a in &atoms {
+            a.mark_reads(&mut atom_reads);
+        }
         Expander {
             inst,
             compiled,
@@ -127,6 +134,7 @@ impl<'a> Expander<'a> {
             sym,
             dead,
             atoms,
+            atom_reads,
             prop: p.prop,
             process,
             n: inst.n,
@@ -152,21 +160,12 @@ impl<'a> Expander<'a> {
 
     /// The atoms that hold in a state, as a bit mask (`Err` on a range error).
     pub(super) fn atom_mask(&self, st: &[i64]) -> Result<u64, ()> {
-        let mut m = 0u64;
-        for (k, a) in self.atoms.iter().enumerate() {
-            match a.eval(st) {
-                Ok(0) => {}
-                Ok(_) => m |= 1 << k,
-                Err(_) => return Err(()),
-            }
-        }
-        Ok(m)
+        mask_of(&self.atoms, st)
     }
 
     /// Whether a state with atoms `mask` satisfies the label of automaton state `q`.
     pub(super) fn label_ok(&self, q: usize, mask: u64) -> bool {
-        let s = &self.buchi.states[q];
-        mask & s.pos == s.pos && mask & s.neg == 0
+        label_ok(self.buchi, q, mask)
     }
 
     pub(super) fn accepting(&self, q: usize) -> bool {
@@ -218,7 +217,7 @@ impl<'a> Expander<'a> {
     /// The executing process of transition instance k (0 for a transition without
     /// parameters).
     pub(super) fn process_of(&self, k: usize) -> u64 {
-        self.compiled.trans[k].params.first().copied().unwrap_or(0) as u64
+        process_of(self.compiled, k)
     }
 
     /// Call `emit` on every successor of the product node (real state `words` with
@@ -255,10 +254,113 @@ impl<'a> Expander<'a> {
         want_perm: bool,
         emit: &mut F,
     ) -> Result<(u64, bool), Fault> {
-        let mut enabled = 0u64;
-        let mut any = false;
         let mut candidates = std::mem::take(&mut self.candidates);
         self.compiled.candidates(st, &mut candidates);
+        let r = if self.sym.is_none() && self.dead.is_none() {
+            self.fire_plain(&candidates, st, words, q, emit)
+        } else {
+            self.fire_general(&candidates, st, words, q, want_perm, emit)
+        };
+        self.candidates = candidates;
+        r
+    }
+
+    /// `fire_general` without symmetry and dead cells, where a successor is its writes
+    /// patched into `words` and needs no cells of its own: none are built unless a
+    /// write reaches a cell the atoms read (else the successor's atoms are `st`'s).
+    fn fire_plain<F: FnMut(&Succ)>(
+        &mut self,
+        candidates: &[u32],
+        st: &[i64],
+        words: &[u64],
+        q: usize,
+        emit: &mut F,
+    ) -> Result<(u64, bool), Fault> {
+        // The fields apart, as the loop borrows them (no buffers taken and put back).
+        let Expander {
+            inst,
+            compiled,
+            buchi,
+            atoms,
+            atom_reads,
+            scratch,
+            next_words,
+            norm: next,
+            w,
+            ..
+        } = self;
+        let (inst, compiled, buchi) = (*inst, *compiled, *buchi);
+        // `st` was reached, so its atoms evaluated then; `None` would only re-evaluate
+        // them on every successor.
+        let here = mask_of(atoms, st).ok();
+        next_words.resize(*w, 0);
+        let succ = &buchi.states[q].succ;
+        let mut tally = Tally::default();
+        let mut fault: Option<Fault> = None;
+        for &k in candidates {
+            let k = k as usize;
+            let p = process_of(compiled, k);
+            let out = compiled.fire_writes(k, st, scratch, &mut |choice, writes| {
+                if fault.is_some() {
+                    return;
+                }
+                copy_words(next_words, words);
+                let mut touched = false;
+                for &(slot, v) in writes {
+                    inst.patch(next_words, slot, v);
+                    touched |= atom_reads[slot];
+                }
+                let via = (k as u64) << 32 | choice as u64;
+                let mask = match here {
+                    Some(m) if !touched => m,
+                    _ => {
+                        next.clear();
+                        next.extend_from_slice(st);
+                        for &(slot, v) in writes {
+                            next[slot] = v;
+                        }
+                        let Ok(m) = mask_of(atoms, next) else {
+                            fault = Some(Fault::Atom {
+                                next: next_words.clone(),
+                                via,
+                            });
+                            return;
+                        };
+                        m
+                    }
+                };
+                for &q2 in succ {
+                    if label_ok(buchi, q2, mask) {
+                        emit(&Succ {
+                            words: next_words,
+                            key: &[],
+                            perm: &[],
+                            q: q2,
+                            via,
+                            process: p,
+                        });
+                    }
+                }
+            });
+            if tally.note(out, k, p, &mut fault) {
+                break;
+            }
+        }
+        tally.result(fault)
+    }
+
+    /// The successors of `st` as cells, normalized by the dead cells and mapped to
+    /// their representatives under symmetry.
+    fn fire_general<F: FnMut(&Succ)>(
+        &mut self,
+        candidates: &[u32],
+        st: &mut [i64],
+        words: &[u64],
+        q: usize,
+        want_perm: bool,
+        emit: &mut F,
+    ) -> Result<(u64, bool), Fault> {
+        let mut tally = Tally::default();
         let mut scratch = std::mem::take(&mut self.scratch);
         let mut next_words = std::mem::take(&mut self.next_words);
         next_words.resize(self.w, 0);
@@ -269,7 +371,7 @@ impl<'a> Expander<'a> {
         let with_perm = want_perm && self.sym.is_some();
         let mut fault: Option<Fault> = None;
         let compiled = self.compiled;
-        for &k in &candidates {
+        for &k in candidates {
             let k = k as usize;
             let p = self.process_of(k);
             let out = compiled.fire(k, st, &mut scratch, &mut |choice, next, writes| {
@@ -316,34 +418,17 @@ impl<'a> Expander<'a> {
                     }
                 }
             });
-            match out {
-                Outcome::Disabled | Outcome::Enabled(0) => {}
-                Outcome::Enabled(_) => {
-                    any = true;
-                    if p > 0 {
-                        enabled |= 1 << (p - 1);
-                    }
-                }
-                // A store leaving the int window stops the search like a range error.
-                Outcome::Fault | Outcome::IntBound => {
-                    fault.get_or_insert(Fault::Trans(k));
-                }
-            }
-            if fault.is_some() {
+            if tally.note(out, k, p, &mut fault) {
                 break;
             }
         }
         self.scratch = scratch;
-        self.candidates = candidates;
         self.next_words = next_words;
         self.next_key = next_key;
         self.perm = perm;
         self.norm = norm;
         self.dead = dead;
-        match fault {
-            Some(f) => Err(f),
-            None => Ok((enabled, any)),
-        }
+        tally.result(fault)
     }
 
     /// A deadlock repeats forever: the stutter step (of no process) from `st` (packed:
@@ -379,6 +464,69 @@ impl<'a> Expander<'a> {
             }
         }
         self.perm = perm;
+    }
+}
+
+/// The atoms that hold in a state, as a bit mask (`Err` on a range error).
+fn mask_of(atoms: &[C], st: &[i64]) -> Result<u64, ()> {
+    let mut m = 0u64;
+    for (k, a) in atoms.iter().enumerate() {
+        match a.eval(st) {
+            Ok(0) => {}
+            Ok(_) => m |= 1 << k,
+            Err(_) => return Err(()),
+        }
+    }
+    Ok(m)
+}
+
+/// Whether a state with atoms `mask` satisfies the label of automaton state `q`.
+#[inline]
+fn label_ok(buchi: &Buchi, q: usize, mask: u64) -> bool {
+    let s = &buchi.states[q];
+    mask & s.pos == s.pos && mask & s.neg == 0
+}
+
+/// The executing process of transition instance k (0 for a transition without
+/// parameters).
+#[inline]
+fn process_of(compiled: &Compiled, k: usize) -> u64 {
+    compiled.trans[k].params.first().copied().unwrap_or(0) as u64
+}
+
+/// What firing a node's transition instances showed: the processes enabled (bit
+/// p - 1) and whether any step is.
+#[derive(Default)]
+struct Tally {
+    enabled: u64,
+    any: bool,
+}
+
+impl Tally {
+    /// Take in what firing instance k (of process p, 0 for none) did; a fault (the
+    /// first one stays) goes to `fault`. Returns whether to stop.
+    fn note(&mut self, out: Outcome, k: usize, p: u64, fault: &mut Option<Fault>) -> bool {
+        match out {
+            Outcome::Disabled | Outcome::Enabled(0) => {}
+            Outcome::Enabled(_) => {
+                self.any = true;
+                if p > 0 {
+                    self.enabled |= 1 << (p - 1);
+                }
+            }
+            // A store leaving the int window stops the search like a range error.
+            Outcome::Fault | Outcome::IntBound => {
+                fault.get_or_insert(Fault::Trans(k));
+            }
+        }
+        fault.is_some()
+    }
+
+    fn result(self, fault: Option<Fault>) -> Result<(u64, bool), Fault> {
+        match fault {
+            Some(f) => Err(f),
+            None => Ok((self.enabled, self.any)),
+        }
     }
 }
 
@@ -447,9 +595,10 @@ impl KeyLayout {
     }
 
     /// The key of (packed state `state`, automaton state `q`) into `key`.
+    #[inline]
     pub(super) fn fill(&self, state: &[u64], q: u64, key: &mut [u64]) {
         let w = self.w;
-        key[..w].copy_from_slice(&state[..w]);
+        copy_words(&mut key[..w], &state[..w]);
         match self.q_shift {
             Some(sh) => key[w - 1] |= q << sh,
             None => key[w] = q,

@@ -71,7 +71,7 @@ use super::expand::{Expander, Fault, KeyLayout, ROOT, each_initial};
 use super::report::{Found, Run};
 use super::unfold::range_trace;
 use super::{Algorithm, Ask, NdfsResult, NdfsStats};
-use crate::explicit::store::{FlagTable, hash_words};
+use crate::explicit::store::{FlagTable, extend_words, hash_words};
 use crate::verdict::Limit;
 use std::time::Instant;
 
@@ -125,7 +125,8 @@ pub(super) struct Scc<'a> {
     n: usize,
     /// Every process (bit p - 1).
     pub(super) all: u64,
-    /// Product state key -> its depth-first number and its place on the live stack.
+    /// Product state key -> its depth-first number and its place on the live stack, in
+    /// one word (`flags`).
     pub(super) table: FlagTable,
     key: Vec<u64>,
     pub(super) arena: Vec<u64>,
@@ -174,6 +175,17 @@ pub(super) fn orbits_served(parts: &mut [u8], served: u64) -> bool {
     (0..n).all(|i| served_class >> find(parts, i) & 1 == 1)
 }
 
+/// The most nodes a search numbers: a node's number and its place on the live stack
+/// (at most its number) share one word of the table. A table of that many nodes takes
+/// 64 GiB (16 bytes a node), so reaching it is reported as the memory limit.
+const NUM_MAX: u64 = u32::MAX as u64;
+
+/// A node's depth-first number (0: not yet visited) and its place on the live stack,
+/// from its word in the table (the table holds 16 bytes a node instead of 24).
+pub(super) fn flags(word: u64) -> (u64, usize) {
+    (word & NUM_MAX, (word >> 32) as usize)
+}
+
 fn bit(p: u64) -> u64 {
     if p == 0 { 0 } else { 1 << (p - 1) }
 }
@@ -192,7 +204,7 @@ impl<'a> Scc<'a> {
             fair,
             n,
             all: if n >= 64 { u64::MAX } else { (1 << n) - 1 },
-            table: FlagTable::new(layout.len(), 2),
+            table: FlagTable::new(layout.len(), 1),
             key: vec![0; layout.len()],
             arena: Vec::new(),
             stack: Vec::new(),
@@ -229,6 +241,7 @@ impl<'a> Scc<'a> {
     }
 
     /// The table key of a record into `self.key`.
+    #[inline]
     fn load_key(&mut self, rec: usize) {
         let src = if self.kw > 0 { rec + self.x.w } else { rec };
         let q = self.q(rec);
@@ -238,8 +251,7 @@ impl<'a> Scc<'a> {
     /// Where a visited node (its table flags) is on the live stack, if it is live: the
     /// flags hold its number and the place it took there, which a later node may have
     /// taken since it died.
-    fn live_index(&self, flags: &[u64]) -> Option<usize> {
-        let (num, at) = (flags[0], flags[1] as usize);
+    fn live_index(&self, (num, at): (u64, usize)) -> Option<usize> {
         (num != 0 && self.live_num.get(at) == Some(&num)).then_some(at)
     }
 
@@ -252,6 +264,7 @@ impl<'a> Scc<'a> {
     }
 
     /// Append a record.
+    #[inline]
     fn push_record(
         arena: &mut Vec<u64>,
         pw: usize,
@@ -261,8 +274,8 @@ impl<'a> Scc<'a> {
         via: u64,
         perm: &[i64],
     ) {
-        arena.extend_from_slice(words);
-        arena.extend_from_slice(key);
+        extend_words(arena, words);
+        extend_words(arena, key);
         arena.push(q as u64);
         arena.push(via);
         for k in 0..pw {
@@ -319,10 +332,13 @@ impl<'a> Scc<'a> {
     /// Enter the node at `rec`, whose table position is `pos`: number it, make it live
     /// and a root of its own, push its frame and expand it.
     fn enter(&mut self, rec: usize, pos: usize) -> Result<(), Halt> {
+        if self.count >= NUM_MAX {
+            return Err(Halt::Limit(Limit::Memory));
+        }
         self.count += 1;
         let num = self.count;
         let at = self.live_num.len() as u64;
-        self.table.flags_mut(pos).copy_from_slice(&[num, at]);
+        self.table.flags_mut(pos)[0] = num | at << 32;
         self.live_num.push(num);
         if self.pw > 0 {
             for i in 0..self.n {
@@ -481,11 +497,10 @@ impl<'a> Scc<'a> {
             top.next += self.rw;
             self.load_key(r);
             let pos = self.table.slot(&self.key, hash_words(&self.key));
-            let flags = self.table.flags_mut(pos);
-            let (num, at) = (flags[0], flags[1]);
+            let (num, at) = flags(self.table.flags_mut(pos)[0]);
             if num == 0 {
                 self.enter(r, pos)?;
-            } else if let Some(live) = self.live_index(&[num, at]) {
+            } else if let Some(live) = self.live_index((num, at)) {
                 self.merge_to(num);
                 self.inner_edge(r, live);
                 if self.top_violates() {

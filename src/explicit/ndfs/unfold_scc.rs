@@ -4,7 +4,7 @@
 //! inside the top partial component: the nodes live with a number at least its root's.
 
 use super::report::Found;
-use super::scc::Scc;
+use super::scc::{Scc, flags};
 use super::unfold::{deadlock_lasso, real_path};
 use super::walk::{Node, Unfold, Walk};
 use crate::explicit::store::hash_words;
@@ -35,9 +35,10 @@ impl Scc<'_> {
             all: self.all,
             member: |state: &[u64], q: u64| {
                 layout.fill(state, q, &mut key);
-                table
-                    .get(&key, hash_words(&key))
-                    .is_some_and(|f| live_num.get(f[1] as usize) == Some(&f[0]) && f[0] >= base)
+                table.get(&key, hash_words(&key)).is_some_and(|f| {
+                    let (num, at) = flags(f[0]);
+                    live_num.get(at) == Some(&num) && num >= base
+                })
             },
         };
         match walk.lasso(stem, start) {
