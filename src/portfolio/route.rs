@@ -57,7 +57,9 @@ pub struct Phase {
     /// The phase can answer a size where a range error is reachable. The BDD fixpoint
     /// cannot (such a width is `unknown` there), so the route gives it only the sizes
     /// where no phase before met one: on models whose every size meets one, its budget
-    /// went to nothing, before IC3 proved the property in under a second.
+    /// went to nothing, before IC3 proved the property in under a second. Nor can the
+    /// `ltl` route's explicit search again (it stops at the error): the last bounded
+    /// search then has no budget there (`ranged_budget`).
     pub past_range_errors: bool,
     /// The budget at the sizes where a range error was met (`None`: only the user's
     /// limits). The `ltl` searches of the explicit engine answer nothing past a range
