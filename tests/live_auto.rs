@@ -261,3 +261,135 @@ requires { F[i] = False }
         "{text}"
     );
 }
+
+/// The semaphore mutex with a way in of five steps (Idle, W1..W4, Want), its transitions
+/// in another order, and a guard that reads `Slot[0]` before its other conjunct: a range
+/// error in the first state at every size, so that the explicit search answers nothing
+/// and the route is the SAT one alone.
+pub const CHAIN_RANGED: &str = "type loc = Idle | W1 | W2 | W3 | W4 | Want | Crit
+var Sem : bool
+array A[proc] : loc
+array Lev[proc] : 0 .. 1
+array Slot[1 .. N] : bool
+init (z) { A[z] = Idle && Sem = False && Lev[z] = 0 }
+transition exit (i)
+requires { A[i] = Crit }
+{ A[i] := Idle; Sem := False; }
+transition enter (i)
+requires { Sem = False && A[i] = Want }
+{ A[i] := Crit; Sem := True; }
+transition peek (i)
+requires { Slot[Lev[i]] = True && A[i] = Idle }
+{ Lev[i] := 1; }
+transition w4 (i)
+requires { A[i] = W4 }
+{ A[i] := Want; }
+transition w3 (i)
+requires { A[i] = W3 }
+{ A[i] := W4; }
+transition w2 (i)
+requires { A[i] = W2 }
+{ A[i] := W3; }
+transition w1 (i)
+requires { A[i] = W1 }
+{ A[i] := W2; }
+transition req (i)
+requires { A[i] = Idle }
+{ A[i] := W1; }
+ltl starvation_free (i) { G (A[i] = Want => F A[i] = Crit) }
+";
+
+/// Issue 44: the default answers what the single engines answer where a range error
+/// stops the explicit search. `starvation_free` of `CHAIN_RANGED` holds at size 1 (a
+/// lone process at Want can only enter: the semaphore is free) and is violated at size 2
+/// by a lasso of 12 steps (5 to bring process 1 to Want, then process 2 around its way
+/// in and out, 7 steps, forever); `--engine ic3` says the same, `--engine sat` finds the
+/// lasso at 12 steps and nothing at size 1 up to 20, the explicit search stops at the
+/// range error. With `--engine auto --depth 20` the first bounded search is the route's last one, so
+/// where a range error was met it runs to its depth whatever its budget
+/// (`route::Phase::ranged_budget`; `portfolio::the_last_lasso_search_goes_to_its_depth_past_a_range_error`
+/// pins the deeper search's); IC3 then proves size 1.
+#[test]
+fn a_lasso_past_depth_10_behind_a_range_error() {
+    let dir = common::fresh_dir("live-auto-chain-ranged");
+    let f = common::write_file(&dir, "chain_ranged.cub", CHAIN_RANGED);
+    let args = [
+        "live", &f, "--sizes", "1..2", "--engine", "auto", "--depth", "20",
+    ];
+    let (code, v) = json_run(&args);
+    let got: Vec<(usize, String, Option<usize>)> = by_size(&rows(&v), "starvation_free")
+        .into_iter()
+        .map(|r| (r.size, r.verdict, r.depth))
+        .collect();
+    assert_eq!(
+        got,
+        [(1, "holds".into(), None), (2, "violated".into(), Some(12))],
+        "{v:#}"
+    );
+    let (_, s) = json_run(&["live", &f, "--sizes", "1..2", "--engine", "sat"]);
+    let sat: Vec<(usize, String, Option<usize>)> = by_size(&rows(&s), "starvation_free")
+        .into_iter()
+        .map(|r| (r.size, r.verdict, r.depth))
+        .collect();
+    assert_eq!(sat[1], (2, "violated".into(), Some(12)), "{s:#}");
+    assert_eq!(sat[0].1, "no_violation_up_to", "{s:#}");
+    assert!(
+        explicit_verdicts(&f, "1..2", false, "starvation_free")
+            .iter()
+            .all(|(_, v)| v == "unknown")
+    );
+    assert_eq!(code, 1, "{v:#}");
+}
+
+/// The families' Peterson lock with its transitions in another order and a ghost counter
+/// of entries that nothing reads: the family's verdicts (its header: without fairness
+/// `starvation_free` holds at 1 and 2, is violated from 3), by the explicit phase, the
+/// explicit engine agreeing.
+#[test]
+fn peterson_reordered_with_a_ghost_counter() {
+    let dir = common::fresh_dir("live-auto-peterson-ghost");
+    let f = common::write_file(
+        &dir,
+        "peterson_ghost.cub",
+        "type loc = Idle | SetV | Wait | Crit
+var Entries : 0 .. 3
+array Pc[proc] : loc
+array Lev[proc] : 0 .. N - 1
+array Victim[1 .. N - 1] : proc
+init (z) { Pc[z] = Idle && Lev[z] = 0 && Entries = 0 }
+transition exit (i)
+requires { Pc[i] = Crit }
+{ Pc[i] := Idle; Lev[i] := 0; }
+transition enter (i)
+requires { Pc[i] = Wait && Lev[i] = N - 1 && (Victim[Lev[i]] <> i || forall_other j. Lev[j] < Lev[i]) }
+{ Pc[i] := Crit; Entries := if Entries = 3 then 0 else Entries + 1; }
+transition set_victim (i)
+requires { Pc[i] = SetV }
+{ Victim[Lev[i]] := i; Pc[i] := Wait; }
+transition climb (i)
+requires { Pc[i] = Wait && Lev[i] < N - 1 && (Victim[Lev[i]] <> i || forall_other j. Lev[j] < Lev[i]) }
+{ Lev[i] := Lev[i] + 1; Pc[i] := SetV; }
+transition start_alone (i)
+requires { Pc[i] = Idle && N = 1 }
+{ Pc[i] := Crit; Entries := if Entries = 3 then 0 else Entries + 1; }
+transition start (i)
+requires { Pc[i] = Idle && N > 1 }
+{ Pc[i] := SetV; Lev[i] := 1; }
+ltl starvation_free (i) { G (Pc[i] = SetV => F Pc[i] = Crit) }
+",
+    );
+    let (_, v) = json_run(&["live", &f, "--sizes", "1..3"]);
+    let got: Vec<(usize, String)> = by_size(&rows(&v), "starvation_free")
+        .into_iter()
+        .map(|r| (r.size, r.verdict))
+        .collect();
+    let want: Vec<(usize, String)> = [(1, "holds"), (2, "holds"), (3, "violated")]
+        .into_iter()
+        .map(|(n, s)| (n, s.to_string()))
+        .collect();
+    assert_eq!(got, want, "{v:#}");
+    assert_eq!(
+        explicit_verdicts(&f, "1..3", false, "starvation_free"),
+        want
+    );
+}

@@ -251,3 +251,44 @@ fn the_search_beside_ic3_hands_each_size_over_in_time() {
     // Size 8 cannot be answered in 10 s: the run ends at the limit.
     assert_eq!(code, 3, "{v:#}");
 }
+
+/// Issue 44: where a range error was met the explicit search again cannot take over
+/// what a budget left open, so the last bounded lasso search runs there to its depth.
+/// `CHAIN_RANGED` (tests/live_auto.rs) at 2..3, lassos of 12 and 13 steps: with every
+/// SAT-route budget but the deeper search's taken away and that one 0.01 s, both lassos
+/// are found (before: `none up to` a shallow depth at both sizes).
+#[test]
+fn the_last_lasso_search_goes_to_its_depth_past_a_range_error() {
+    let m = common::model(crate::live_auto::CHAIN_RANGED);
+    let p = Problem {
+        props: Vec::new(),
+        ltls: vec![0],
+        ..Problem::new(&m, 2, 3, Vec::new())
+    };
+    let e = AutoEngine {
+        budgets: Budgets {
+            live_explicit: SHIPPED.live_explicit,
+            lasso: 0.0,
+            live_ic3: 0.0,
+            deep_lasso: 0.01,
+            rank: 0.0,
+            ..auto().budgets
+        },
+        ..auto()
+    };
+    let mut reports: Vec<SizeReport> = Vec::new();
+    engine::run(&e, &p, &Control::default(), &mut |r| reports.push(r)).unwrap();
+    let lassos: Vec<(usize, Kind, Option<usize>)> = reports
+        .iter()
+        .flat_map(|r| {
+            r.results
+                .iter()
+                .filter(|x| matches!(x.prop, nfold::verdict::PropId::Ltl(0)))
+                .map(|x| (r.size, x.verdict.kind(), x.depth()))
+        })
+        .collect();
+    assert_eq!(
+        lassos,
+        [(2, Kind::Violated, Some(12)), (3, Kind::Violated, Some(13))]
+    );
+}

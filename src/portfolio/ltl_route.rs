@@ -178,18 +178,27 @@ impl AutoEngine {
                 };
                 match ph.step {
                     // The first bounded lasso search, before the proofs, or the deeper
-                    // one after them.
-                    Step::Lassos if trail.deeper.is_none() && trail.searched => {
+                    // one after them, on the sizes where it has time.
+                    Step::Lassos if trail.searched => {
+                        let at: Vec<usize> = open
+                            .iter()
+                            .copied()
+                            .filter(|&n| ph.budget_at(l.ranged(n)) != Some(0.0))
+                            .collect();
+                        if at.is_empty() {
+                            continue;
+                        }
                         let mut t = Tally {
-                            sizes: open.clone(),
+                            sizes: at.clone(),
                             ..Tally::default()
                         };
-                        let d = self.lassos(w, &one, ph, actl, l, &mut t)?;
+                        let d = self.lassos(w, &one, &at, ph, actl, l, &mut t)?;
                         trail.deeper = Some((d, t));
                     }
                     Step::Lassos => {
                         trail.searched = true;
-                        trail.depth = self.lassos(w, &one, ph, actl, l, &mut trail.lassos)?;
+                        let t = &mut trail.lassos;
+                        trail.depth = self.lassos(w, &one, &open, ph, actl, l, t)?;
                     }
                     Step::Bdd if self.bdd_reads(&one) => {
                         let (go, ranged): (Vec<usize>, Vec<usize>) = open
@@ -285,20 +294,73 @@ impl AutoEngine {
         notes
     }
 
-    /// The bounded lasso search (phase `ph`: its depth and budget) on the aggregate of
-    /// `one`'s sizes (one `ltl` property), the sizes it answered into `tally`; the sizes
-    /// without a lasso keep the depth searched, and the deepest is returned.
+    /// The bounded lasso search (phase `ph`: its depth and budgets) on the open sizes
+    /// of `one`'s `ltl` property: on their aggregate (`one`) when they all have the same
+    /// budget, else the sizes where a range error was met (`Phase::ranged_budget`)
+    /// apart from the others, after them, each run of consecutive sizes one aggregate.
+    /// The deepest bound reached is returned.
+    #[allow(clippy::too_many_arguments)]
     fn lassos(
         &self,
         w: &Walk,
         one: &Problem,
+        open: &[usize],
         ph: &Phase,
         ctl: &Control,
         l: &mut Book,
         tally: &mut Tally,
     ) -> Result<Option<usize>, String> {
+        let budget = Some(ph.budget.unwrap_or(self.budgets.lasso));
+        let (ranged, clear): (Vec<usize>, Vec<usize>) = open.iter().partition(|&&n| l.ranged(n));
+        if ph.ranged_budget == ph.budget || ranged.is_empty() || clear.is_empty() {
+            let b = if clear.is_empty() {
+                ph.ranged_budget
+            } else {
+                budget
+            };
+            let whole = Problem {
+                min: open[0],
+                max: open[open.len() - 1],
+                ..one.clone()
+            };
+            return self.lasso_run(w, &whole, ph, b, ctl, l, tally);
+        }
+        let mut reached = None;
+        for (sizes, b) in [(clear, budget), (ranged, ph.ranged_budget)] {
+            if b == Some(0.0) {
+                continue;
+            }
+            for (a, z) in runs(&sizes) {
+                if ctl.users_limit().is_some() {
+                    return Ok(reached);
+                }
+                let part = Problem {
+                    min: a,
+                    max: z,
+                    ..one.clone()
+                };
+                reached = reached.max(self.lasso_run(w, &part, ph, b, ctl, l, tally)?);
+            }
+        }
+        Ok(reached)
+    }
+
+    /// The bounded lasso search of phase `ph` (its depth) on the aggregate of `one`'s
+    /// sizes (one `ltl` property), within `budget` seconds of CPU (`None`: to its
+    /// depth, under the user's limits), the sizes it answered into `tally`; the sizes
+    /// without a lasso keep the depth searched, and the deepest is returned.
+    #[allow(clippy::too_many_arguments)]
+    fn lasso_run(
+        &self,
+        w: &Walk,
+        one: &Problem,
+        ph: &Phase,
+        budget: Option<f64>,
+        ctl: &Control,
+        l: &mut Book,
+        tally: &mut Tally,
+    ) -> Result<Option<usize>, String> {
         let depth = ph.depth.unwrap_or(self.budgets.bmc_depth);
-        let budget = ph.budget.unwrap_or(self.budgets.lasso);
         let bmc = BmcEngine {
             opts: BmcOptions {
                 depth,
@@ -307,13 +369,17 @@ impl AutoEngine {
             one_by_one: false,
         };
         if ctl.progress {
+            let within = budget.map_or("no budget: a range error was met there".into(), |b| {
+                format!("at most {b:.1}s CPU")
+            });
             crate::progress::line(format!(
-                "auto: bounded lasso search on {} (depth {depth}, at most {budget:.1}s CPU)",
+                "auto: bounded lasso search on {} (depth {depth}, {within})",
                 sizes_phrase(&one.sizes()),
             ));
         }
         let mut reports = Vec::new();
-        bmc.check(one, &ctl.within_cpu(budget), &mut |r| reports.push(r))?;
+        let inner = budget.map_or_else(|| ctl.clone(), |b| ctl.within_cpu(b));
+        bmc.check(one, &inner, &mut |r| reports.push(r))?;
         let k = one.ltls[0];
         let mut reached = None;
         for r in reports {

@@ -57,10 +57,35 @@ pub struct Phase {
     /// The phase can answer a size where a range error is reachable. The BDD fixpoint
     /// cannot (such a width is `unknown` there), so the route gives it only the sizes
     /// where no phase before met one: on models whose every size meets one, its budget
-    /// went to nothing, before IC3 proved the property in under a second.
+    /// went to nothing, before IC3 proved the property in under a second. Nor can the
+    /// `ltl` route's explicit search again (it stops at the error): the last bounded
+    /// search then has no budget there (`ranged_budget`).
     pub past_range_errors: bool,
+    /// The budget at the sizes where a range error was met (`None`: only the user's
+    /// limits). The `ltl` searches of the explicit engine answer nothing past a range
+    /// error, so the last phase, the explicit search again, cannot take over there what
+    /// a budget left open; the last bounded search (its depth ends it) runs there to its
+    /// depth instead, as `--engine sat` does (`peterson_reordered`: its lasso of 19
+    /// steps at size 4 was past the 20 s of CPU the deeper search had).
+    pub ranged_budget: Option<f64>,
     /// The bounded searches' depth (`None` for the other phases).
     pub depth: Option<usize>,
+}
+
+impl Phase {
+    /// Whether the phase runs at all: at some sizes it has time.
+    pub fn runs(&self) -> bool {
+        self.budget != Some(0.0) || self.ranged_budget != Some(0.0)
+    }
+
+    /// The phase's budget at a size where a range error was met (`ranged`) or not.
+    pub fn budget_at(&self, ranged: bool) -> Option<f64> {
+        if ranged {
+            self.ranged_budget
+        } else {
+            self.budget
+        }
+    }
 }
 
 fn phase(step: Step, what: impl Into<String>, scope: Scope, budget: Option<f64>) -> Phase {
@@ -72,6 +97,7 @@ fn phase(step: Step, what: impl Into<String>, scope: Scope, budget: Option<f64>)
         // Every budget on the aggregate counts the CPU time of the phase's thread.
         cpu: scope == Scope::Aggregate,
         past_range_errors: true,
+        ranged_budget: budget,
         depth: None,
     }
 }
@@ -129,6 +155,7 @@ pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
         past_range_errors: false,
         ..phase(Step::Bdd, bdd, Scope::Aggregate, Some(b.live_bdd))
     });
+    let deep = b.deep_depth > b.bmc_depth;
     out.push(phase(
         Step::LiveIc3,
         "IC3 by k-liveness, then liveness-to-safety",
@@ -137,13 +164,22 @@ pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
     ));
     // Deeper lassos last: on a property that holds this search only spends its budget,
     // so it comes after the proofs, and only for the pairs they left.
-    let deeper = if b.deep_depth > b.bmc_depth {
-        b.deep_lasso
-    } else {
-        0.0
+    out.push(lassos(b.deep_depth, if deep { b.deep_lasso } else { 0.0 }));
+    let again = Phase {
+        past_range_errors: false,
+        ..phase(Step::Again, "explicit again", Scope::Open, None)
     };
-    out.push(lassos(b.deep_depth, deeper));
-    out.push(phase(Step::Again, "explicit again", Scope::Open, None));
+    // Past a range error the explicit search again proves nothing and finds only the
+    // lassos it meets before the error: the last bounded search that runs (the deeper
+    // one, or the first when `--depth` reaches past it) is the last phase there.
+    let last = out
+        .iter_mut()
+        .rev()
+        .find(|p| p.depth.is_some() && p.budget != Some(0.0));
+    if let Some(last) = last.filter(|_| !again.past_range_errors) {
+        last.ranged_budget = None;
+    }
+    out.push(again);
     out
 }
 
@@ -173,10 +209,19 @@ fn seconds(s: f64) -> String {
 /// the sizes left BMC up to depth 10 (at most 1.0s CPU) and IC3 on their aggregate (at most
 /// 20s, then explicit again)`. Phases with a budget of 0 s are left out.
 pub fn text(phases: &[Phase]) -> String {
-    let live: Vec<&Phase> = phases.iter().filter(|p| p.budget != Some(0.0)).collect();
+    let live: Vec<&Phase> = phases.iter().filter(|p| p.runs()).collect();
     let at_most = |p: &Phase| {
         let cpu = if p.cpu { " CPU" } else { "" };
-        p.budget.map(|b| format!("at most {}{cpu}", seconds(b)))
+        let met = "where a range error was met";
+        match (p.budget, p.ranged_budget) {
+            (b, r) if b == r => b.map(|b| format!("at most {}{cpu}", seconds(b))),
+            (Some(0.0), Some(r)) => Some(format!("only {met}, at most {}{cpu}", seconds(r))),
+            (Some(b), None) => Some(format!("at most {}{cpu}, to its depth {met}", seconds(b))),
+            (Some(b), Some(r)) => {
+                Some(format!("at most {}{cpu}, {} {met}", seconds(b), seconds(r)))
+            }
+            (None, _) => None,
+        }
     };
     let mut parts: Vec<String> = Vec::new();
     let mut aggregate: Vec<&Phase> = Vec::new();
@@ -280,7 +325,36 @@ mod tests {
         let t = text(&ltl(&SHIPPED, "nested depth-first search", true));
         assert_eq!(
             t,
-            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s CPU), a bounded lasso search up to depth 10 (at most 2.0s CPU), a BDD fixpoint where no range error was met (at most 10s CPU), IC3 by k-liveness, then liveness-to-safety (at most 20s CPU) and a bounded lasso search up to depth 20 on their aggregate (at most 20s CPU, then explicit again)"
+            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s CPU), a bounded lasso search up to depth 10 (at most 2.0s CPU), a BDD fixpoint where no range error was met (at most 10s CPU), IC3 by k-liveness, then liveness-to-safety (at most 20s CPU) and a bounded lasso search up to depth 20 on their aggregate (at most 20s CPU, to its depth where a range error was met, then explicit again)"
         );
+    }
+
+    /// The budgets at a size where a range error was met, lasso searches in order.
+    fn ranged_lassos(b: &Budgets) -> Vec<(Option<f64>, Option<f64>)> {
+        ltl(b, "search", false)
+            .iter()
+            .filter(|p| p.step == Step::Lassos)
+            .map(|p| (p.budget, p.ranged_budget))
+            .collect()
+    }
+
+    #[test]
+    fn past_a_range_error_the_last_lasso_search_has_no_budget() {
+        // Shipped: depth 10 (2 s), depth 20 after IC3 (20 s; to its depth there).
+        assert_eq!(
+            ranged_lassos(&SHIPPED),
+            [(Some(2.0), Some(2.0)), (Some(20.0), None)]
+        );
+        // --depth 20: the first search is the last.
+        let b = Budgets {
+            bmc_depth: 20,
+            ..SHIPPED
+        };
+        assert_eq!(
+            ranged_lassos(&b),
+            [(Some(2.0), None), (Some(0.0), Some(0.0))]
+        );
+        let explicit_again = ltl(&SHIPPED, "search", false).pop().unwrap();
+        assert!(!explicit_again.past_range_errors);
     }
 }

@@ -131,7 +131,7 @@ impl AutoEngine {
         let mut l = Ledger::new(w.p, &w.props(), report);
         let split = table.iter().position(|ph| ph.scope != Scope::EachSize);
         let (each, rest) = table.split_at(split.unwrap_or(table.len()));
-        for ph in each.iter().filter(|ph| ph.budget != Some(0.0)) {
+        for ph in each.iter().filter(|ph| ph.runs()) {
             if l.limit.is_some() || l.done() {
                 break;
             }
@@ -291,7 +291,7 @@ impl AutoEngine {
         } = *run;
         let live: Vec<&Phase> = phases
             .iter()
-            .filter(|ph| ph.scope == Scope::Aggregate && ph.budget != Some(0.0))
+            .filter(|ph| ph.scope == Scope::Aggregate && ph.runs())
             .collect();
         let mut i = 0;
         let mut stash = None;
