@@ -83,6 +83,26 @@ pub fn candidates(ts: &Transys, max_atoms: usize, cap: usize) -> Vec<Lemma> {
     out
 }
 
+/// The candidates of `cands` that no state reached on `ts` (its widths searched breadth
+/// first, `reach::MAX_STATES` in all) shows, for any member of their orbits. Houdini
+/// keeps a set that holds initially and is inductive, so true in every reachable
+/// state: a candidate a reached state violates is never kept, and dropping it first
+/// leaves Houdini's answer as it was while sparing its passes the counterexamples
+/// (each pass asks every candidate alive again). For candidates guessed at smaller
+/// sizes than Houdini's, `ts` holds the largest size alone, so that its states are
+/// not crowded out by the smaller sizes'. All the candidates when the states cannot
+/// be had.
+pub fn unshown(ts: &Transys, cands: Vec<Lemma>) -> Vec<Lemma> {
+    let Some(mut r) = Reached::new(ts) else {
+        return cands;
+    };
+    let depth = r.depth.iter().copied().max().unwrap_or(0);
+    cands
+        .into_iter()
+        .filter(|l| l.orbit(ts).iter().all(|c| r.within(c, depth).is_none()))
+        .collect()
+}
+
 /// The positions of the cells of processes 1..k and of the globals, among the slots.
 fn positions(ts: &Transys, k: usize) -> Vec<usize> {
     let model = ts.inst.model;

@@ -236,7 +236,7 @@ impl Ic3Engine {
         ctl: &Control,
         ts: &mut Transys,
         runs: &[&Small],
-        extra: &[Lemma],
+        (extra, extra_inductive): (&[Lemma], bool),
     ) -> Result<Vec<Lemma>, String> {
         let mut widened: Vec<Lemma> = Vec::new();
         // Each run's lemmas claimed at its largest size go up to the problem's; the
@@ -244,16 +244,29 @@ impl Ic3Engine {
         let first = runs.first().map_or(0, |r| r.seed);
         let lists = runs
             .iter()
-            .filter_map(|r| r.invariant.as_ref().map(|inv| (r.seed, inv.as_slice())))
-            .chain(std::iter::once((first, extra)));
-        for (seed, lemmas) in lists {
+            .filter_map(|r| {
+                r.invariant
+                    .as_ref()
+                    .map(|inv| (r.seed, inv.as_slice(), false))
+            })
+            .chain(std::iter::once((first, extra, extra_inductive)));
+        let mut known: Vec<bool> = Vec::new();
+        for (seed, lemmas, inductive) in lists {
+            // Inductive extras are kept as given (a changed range is another set).
+            let whole = inductive && lemmas.iter().all(|l| l.lo <= p.min && l.hi == p.max);
             for mut l in lemmas.iter().cloned() {
                 if l.hi == seed {
                     l.hi = p.max;
                 }
                 l.lo = l.lo.max(p.min);
-                if l.lo <= l.hi && !widened.contains(&l) {
-                    widened.push(l);
+                match widened.iter().position(|w| *w == l) {
+                    // A small size's lemma that is also a known one is known.
+                    Some(i) => known[i] |= whole,
+                    None if l.lo <= l.hi => {
+                        widened.push(l);
+                        known.push(whole);
+                    }
+                    None => {}
                 }
             }
         }
@@ -262,8 +275,8 @@ impl Ic3Engine {
         }
         let sym = self.symmetry && p.model.has_lemma_orbits() && p.max > 1;
         let (found, t1) = (widened.len(), Instant::now());
-        let kept =
-            houdini::houdini(ts, widened, sym, self.solver, &ctl.sat_stop())?.unwrap_or_default();
+        let kept = houdini::houdini_known(ts, widened, &known, sym, self.solver, &ctl.sat_stop())?
+            .unwrap_or_default();
         if ctl.progress {
             crate::progress::line(format!(
                 "ic3 seeds: {found} lemmas of sizes up to {}, {} of them inductive at sizes {}..{} ({:.2}s)",
@@ -452,17 +465,21 @@ impl Ic3Engine {
         ctl: &Control,
         skip: &[(PropId, usize)],
     ) -> Result<(Transys<'m>, Ic3Outcome), String> {
-        self.run_seeded(p, ctl, skip, &[])
+        self.run_seeded(p, ctl, skip, &[], false)
     }
 
     /// `run`, with `extra` candidate lemmas (over sizes reaching the largest, which
-    /// are claimed up to it) filtered by Houdini with the small sizes' lemmas.
+    /// are claimed up to it) filtered by Houdini with the small sizes' lemmas;
+    /// `extra_inductive`: they hold initially and their orbits are inductive together
+    /// on the problem's aggregate already (Houdini kept them there), so Houdini asks
+    /// only about the small sizes' lemmas (`houdini::houdini_known`).
     pub fn run_seeded<'m>(
         &self,
         p: &Problem<'m>,
         ctl: &Control,
         skip: &[(PropId, usize)],
         extra: &[Lemma],
+        extra_inductive: bool,
     ) -> Result<(Transys<'m>, Ic3Outcome), String> {
         let mut ts = Transys::new(p.model, p.min, p.max, Encoding::Binary);
         let small = self.small(p, ctl)?;
@@ -478,7 +495,7 @@ impl Ic3Engine {
             None
         };
         let runs: Vec<&Small> = std::iter::once(&small).chain(chunk.as_ref()).collect();
-        let seed = self.seed(p, ctl, &mut ts, &runs, extra)?;
+        let seed = self.seed(p, ctl, &mut ts, &runs, (extra, extra_inductive))?;
         let bug_depth = small.bug_depth;
         let mut found = match bug_depth {
             Some(d) => self.bmc_up_to(p, ctl, d)?,

@@ -281,6 +281,25 @@ fn prove_each(
     prove(model)
 }
 
+/// `portfolio::every::prove_each_first` (the attempt before the sizes) on the model
+/// reduced to the properties `props` (as `prove_each`); whether its answers are not
+/// final (a budget of its own cut the argument over the int window short).
+fn prove_each_first(
+    model: &Model,
+    props: &[usize],
+    o: EveryOpts,
+) -> Result<(Vec<PropEvery>, bool), String> {
+    use crate::portfolio::every;
+    let (solver, symmetry, ctl) = (o.solver, o.symmetry, o.ctl);
+    if let Some(r) = o.reduce.then(|| every::reduction(model, props)).flatten() {
+        let (answers, cut) = every::prove_each_first(&r.model, props, solver, symmetry, ctl)?;
+        if let Some(lifted) = every::lift(model, &r, answers, solver, ctl)? {
+            return Ok((lifted, cut));
+        }
+    }
+    every::prove_each_first(model, props, solver, symmetry, ctl)
+}
+
 /// Whether `unsafe` property `u` holds for every n (then at every size too, whatever
 /// the sizes checked said: within an int window, say).
 fn holds_everywhere(run: &Run, u: usize) -> bool {
@@ -537,12 +556,12 @@ pub(super) fn proved_first(
         return Ok(First::None);
     }
     let start = Instant::now();
-    let answers = prove_each(model, props, o, false)?;
+    let (answers, cut) = prove_each_first(model, props, o)?;
     let mut certs = Vec::new();
     for p in &answers {
         match &p.answer {
             EveryN::Proved { certificate, .. } => certs.push(certificate.clone()),
-            _ if ctl.sat_stop().now() => return Ok(First::None),
+            _ if ctl.sat_stop().now() || cut => return Ok(First::None),
             _ => return Ok(First::Partial(answers)),
         }
     }

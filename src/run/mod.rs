@@ -191,6 +191,29 @@ pub fn with_reduction(engine: Box<dyn Engine>, s: &Settings) -> Box<dyn Engine> 
     })
 }
 
+/// The limits of the attempt at every n before the sizes, in CPU time, so that a loaded
+/// machine does not cut it down to nothing (the route would then differ with the
+/// load). Tried by default, it is short (a model with a bug loses little). Asked for
+/// (`--every-n`), the answer for every n is what the run is for: the attempt gets
+/// `every_first_asked`, and when it proves every property no size is searched on its
+/// own (the size-4 explicit search of Cubicle's bakery over ranked tickets, 7.6
+/// million states, cost more than the proof that answers it). Its answers are reused
+/// after the sizes when it ends without proving all and was not cut short
+/// (`every::First::Partial`). With a `--timeout` it gets half the time left at most,
+/// so that the sizes still have their turn; the wall clock does not cap it otherwise.
+fn first_budget(ctl: &Control, asked: bool) -> Control {
+    if !asked {
+        return ctl.within_cpu(SHIPPED.every_first);
+    }
+    let own = ctl.deadline.map_or(ctl.clone(), |d| {
+        ctl.within(d.saturating_duration_since(Instant::now()).as_secs_f64() / 2.0)
+    });
+    Control {
+        deadline: own.deadline,
+        ..own.within_cpu(SHIPPED.every_first_asked)
+    }
+}
+
 /// Whether every n is tried: asked for, or by default for an engine that can when the
 /// sizes were not given and the model is not one instance.
 fn tries_every(engine: &dyn Engine, p: &Problem, s: &Settings) -> bool {
@@ -230,7 +253,7 @@ pub fn execute<'m>(
     // Every n first: when it proves every property, the sizes follow from it and are
     // not searched (a bounded attempt; otherwise the sizes, then every n as usual).
     let first = if try_every && p.ltls.is_empty() {
-        let fctl = ctl.within(SHIPPED.every_first);
+        let fctl = first_budget(ctl, s.every_requested);
         every::proved_first(p.model, &p.props, &run.sizes, s.every(&fctl))?
     } else {
         every::First::None

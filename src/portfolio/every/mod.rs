@@ -29,7 +29,7 @@ mod over_ints;
 
 pub use over_ints::{
     abstracted, abstracted_any, abstraction, diff_abstraction, in_reach, order_fallback,
-    prove_each, prove_each_past_window,
+    prove_each, prove_each_first, prove_each_past_window,
 };
 
 use super::reduced::Reduction;
@@ -334,7 +334,7 @@ fn guesses(
     // candidates at a fraction of the cost. The checker decides on 1..c (`prove_with`).
     let upto = cutoff::cutoff(&frag, &procs).min(PREFILTER);
     let mut ts = Transys::new(model, 1, upto, Encoding::Binary);
-    let narrowed: Vec<Lemma> = cands
+    let mut narrowed: Vec<Lemma> = cands
         .into_iter()
         .map(|l| Lemma {
             lo: 1,
@@ -342,12 +342,19 @@ fn guesses(
             ..l
         })
         .collect();
+    // The candidates a state reached at Houdini's largest size shows would be dropped
+    // by its passes; dropped here, they cost no pass (`brab::unshown`).
+    if upto > BRAB_SIZES {
+        let top = Transys::new(model, upto, upto, Encoding::Binary);
+        narrowed = crate::ic3::brab::unshown(&top, narrowed);
+    }
+    let unshown = narrowed.len();
     let Some(kept) = houdini(&mut ts, narrowed, true, solver, &ctl.sat_stop())? else {
         return Ok(None);
     };
     if ctl.progress {
         crate::progress::line(format!(
-            "every n: {found} candidate clauses from the states reached at sizes 1..{BRAB_SIZES} ({t_cands:.2}s), {} of them inductive at sizes 1..{upto} ({:.2}s)",
+            "every n: {found} candidate clauses from the states reached at sizes 1..{BRAB_SIZES} ({t_cands:.2}s), {unshown} not shown at size {upto}, {} of them inductive at sizes 1..{upto} ({:.2}s)",
             kept.len(),
             t.elapsed().as_secs_f64() - t_cands
         ));
@@ -382,13 +389,16 @@ fn prove_with(
     // Candidates from the reached states first: when their inductive part proves the
     // properties, IC3 is not needed; otherwise that part seeds IC3's first try.
     let mut seeds: Vec<Lemma> = Vec::new();
+    // The seeds are inductive together on the aggregate 1..this (Houdini kept them).
+    let mut seeds_upto = 0;
     if let Some(g) = guessed.as_mut() {
         match tried_guesses(model, props, g, solver, ctl)? {
             (Attempt::Proved(cert), _) => return Ok(proved(model, cert, start)),
             (Attempt::Stopped, _) => return Ok(not("a limit stopped the search".into())),
-            (Attempt::Rejected { reason, .. }, kept) => {
+            (Attempt::Rejected { reason, .. } | Attempt::Short { reason }, kept) => {
                 last = reason;
                 seeds = kept;
+                seeds_upto = g.upto;
             }
         }
     }
@@ -407,8 +417,10 @@ fn prove_with(
             .drain(..)
             .map(|l| Lemma { lo: 1, hi: n0, ..l })
             .collect();
-        let (_, out) = ic3.run_seeded(&small, ctl, &[], &extra)?;
-        if let Some(c) = out.cexs.first() {
+        let (_, out) = ic3.run_seeded(&small, ctl, &[], &extra, seeds_upto >= n0)?;
+        // A property's own violation first: a run leaving the window says less.
+        let own = out.cexs.iter().find(|c| matches!(c.key, PropId::Unsafe(_)));
+        if let Some(c) = own.or(out.cexs.first()) {
             return Ok(not(refutation(model, c, n0)));
         }
         let Some(inv) = out.invariant else {
@@ -434,7 +446,7 @@ fn prove_with(
         match tried {
             Attempt::Proved(cert) => return Ok(proved(model, cert, start)),
             Attempt::Stopped => return Ok(not("a limit stopped the search".into())),
-            Attempt::Rejected { reason, .. } => last = reason,
+            Attempt::Rejected { reason, .. } | Attempt::Short { reason } => last = reason,
         }
     }
     Ok(not(format!(
@@ -456,6 +468,13 @@ fn tried_guesses(
     let engine =
         format!("candidates from the states reached at sizes 1..{BRAB_SIZES}, filtered by Houdini");
     let t = Instant::now();
+    if let Some(short) = falls_short(model, props, g, solver, ctl)? {
+        if ctl.progress {
+            guesses_progress(&short, g.lemmas.len(), g.upto, t);
+        }
+        g.holding = excluded_each(model, props, g, solver, ctl)?;
+        return Ok((short, g.lemmas.clone()));
+    }
     let first = attempt(
         model,
         props,
@@ -502,10 +521,10 @@ fn tried_guesses(
     if ctl.progress {
         let c = match &second {
             Attempt::Proved(cert) | Attempt::Rejected { cert, .. } => cert.sizes.1,
-            Attempt::Stopped => g.upto,
+            Attempt::Stopped | Attempt::Short { .. } => g.upto,
         };
         let n = match &second {
-            Attempt::Stopped => g.lemmas.len(),
+            Attempt::Stopped | Attempt::Short { .. } => g.lemmas.len(),
             _ => kept.len(),
         };
         guesses_progress(&second, n, c, t);
@@ -539,7 +558,9 @@ fn proved_part(
     let start = Instant::now();
     let engine =
         format!("candidates from the states reached at sizes 1..{BRAB_SIZES}, filtered by Houdini");
-    let tried = attempt(model, &part, g.lemmas.clone(), engine, false, solver, ctl)?;
+    // Houdini on 1..c first: on `falls_short`'s path the candidates were only filtered
+    // on the small aggregate.
+    let tried = attempt(model, &part, g.lemmas.clone(), engine, true, solver, ctl)?;
     if ctl.progress {
         guesses_progress(&tried, g.lemmas.len(), g.upto, start);
     }
@@ -547,6 +568,57 @@ fn proved_part(
         Attempt::Proved(cert) => Some((part, proved(model, cert, start))),
         _ => None,
     })
+}
+
+/// The properties of `props` (several) whose bad states the candidates `g` exclude at
+/// the sizes Houdini kept them on: the ones `proved_part` gives the checker together
+/// when `falls_short` found some property they do not exclude.
+fn excluded_each(
+    model: &Model,
+    props: &[usize],
+    g: &Guessed,
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<Vec<usize>, String> {
+    if props.len() < 2 {
+        return Ok(Vec::new());
+    }
+    let mut ts = Transys::new(model, 1, g.upto, Encoding::Binary);
+    let bads: Vec<crate::sat::Lit> = props.iter().map(|&u| ts.bad(u).0).collect();
+    let stop = ctl.sat_stop();
+    let each = crate::ic3::houdini::excludes_each(&mut ts, &g.lemmas, &bads, true, solver, &stop)?;
+    Ok(props
+        .iter()
+        .zip(each)
+        .filter(|(_, e)| *e == Some(true))
+        .map(|(&p, _)| p)
+        .collect())
+}
+
+/// `Attempt::Short` when the candidates `g` allow a state where one of `props` fails at
+/// the sizes Houdini kept them on (`houdini::excludes`): the checker would refuse them
+/// at any cutoff, and Houdini on a larger aggregate only keeps fewer, so neither is
+/// asked (on the bakery with a write buffer, 1,783 candidates checked at sizes 1..4
+/// were 15% of the time); they seed IC3 as they are. `None` when they exclude every
+/// such state (the checker decides), or when a limit stopped the query.
+fn falls_short(
+    model: &Model,
+    props: &[usize],
+    g: &Guessed,
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<Option<Attempt>, String> {
+    let mut ts = Transys::new(model, 1, g.upto, Encoding::Binary);
+    let bads: Vec<crate::sat::Lit> = props.iter().map(|&u| ts.bad(u).0).collect();
+    let bad = ts.c.or(&bads);
+    let stop = ctl.sat_stop();
+    let excluded = crate::ic3::houdini::excludes(&mut ts, &g.lemmas, bad, true, solver, &stop)?;
+    Ok((excluded == Some(false)).then(|| Attempt::Short {
+        reason: format!(
+            "they allow a state where a property fails at sizes 1..{}",
+            g.upto
+        ),
+    }))
 }
 
 /// The progress line of a try of `n` candidate clauses Houdini kept on 1..`upto`.
@@ -558,7 +630,7 @@ fn guesses_progress(tried: &Attempt, n: usize, upto: usize, t: Instant) {
             Attempt::Rejected {
                 inductive: true, ..
             } => "are inductive up to the cutoff but do not prove the properties",
-            Attempt::Rejected { reason, .. } => {
+            Attempt::Rejected { reason, .. } | Attempt::Short { reason } => {
                 return crate::progress::line(format!(
                     "every n: {n} candidate clauses inductive at sizes 1..{upto} do not prove the properties: {} ({:.2}s)",
                     reason.chars().take(300).collect::<String>(),
@@ -570,6 +642,17 @@ fn guesses_progress(tried: &Attempt, n: usize, upto: usize, t: Instant) {
         t.elapsed().as_secs_f64()
     ));
 }
+
+/// Whether the answer `a` says a property was violated on the model itself (not over
+/// an abstraction of its ints, nor by a run leaving the int window): IC3 found the run
+/// at a size (`refutation`), so no argument for every n can prove it.
+pub fn refuted(a: &EveryN) -> bool {
+    matches!(a, EveryN::NotReached { reason, .. }
+        if reason.contains(" violated at size ") && reason.contains(FOUND_BY_IC3))
+}
+
+/// How a refutation by IC3 (`refutation`) ends.
+const FOUND_BY_IC3: &str = "(found by IC3 on the aggregate";
 
 /// Why IC3's counterexample `c` on the aggregate 1..`n0` leaves every n unproved. It
 /// is not replayed here: the answer is "not proved", never "violated".
@@ -596,7 +679,7 @@ fn refutation(model: &Model, c: &crate::ic3::Cex, n0: usize) -> String {
             c.width
         ),
         None => format!(
-            "{what} violated at size {} (found by IC3 on the aggregate 1..{n0})",
+            "{what} violated at size {} {FOUND_BY_IC3} 1..{n0})",
             c.width
         ),
     }
@@ -634,6 +717,11 @@ enum Attempt {
         inductive: bool,
         kept: Vec<Lemma>,
         holding: Vec<usize>,
+    },
+    /// Not given to the checker: the clauses allow a bad state at sizes they were
+    /// filtered on (`falls_short`).
+    Short {
+        reason: String,
     },
     Stopped,
 }

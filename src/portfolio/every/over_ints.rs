@@ -57,7 +57,7 @@ pub fn prove_each(
     symmetry: bool,
     ctl: &Control,
 ) -> Result<Vec<PropEvery>, String> {
-    let first = prove_each_as_is(model, props, solver, symmetry, ctl)?;
+    let first = prove_each_as_is(model, props, solver, symmetry, ctl, false)?;
     if first.iter().all(|p| p.answer.holds()) || !symmetry || ctl.sat_stop().now() {
         return Ok(first);
     }
@@ -69,6 +69,46 @@ pub fn prove_each(
     retry_unproved(props, first, |todo| {
         prove_ordered_any(model, &abs, todo, solver, ctl)
     })
+}
+
+/// `prove_each` for the attempt before the sizes (`--every-n` gives it a long budget):
+/// when the ints can also be argued over their order (`order_fallback`), the argument
+/// over the window gets `every_first` seconds of CPU time before the order is tried. A window some run leaves cannot prove anything, and IC3 may take
+/// long to find that run (Cubicle's `sense_barrier`: more than 100 s, where the
+/// sizes show it at once). Also whether that budget cut the argument over the window
+/// short while some property is not proved, or a property was found violated: those
+/// answers are then not final.
+pub fn prove_each_first(
+    model: &Model,
+    props: &[usize],
+    solver: SolverKind,
+    symmetry: bool,
+    ctl: &Control,
+) -> Result<(Vec<PropEvery>, bool), String> {
+    let abs = order_fallback(model).filter(|_| symmetry && !props.is_empty());
+    let Some(abs) = abs else {
+        let answers = prove_each_as_is(model, props, solver, symmetry, ctl, true)?;
+        let refuted = answers.iter().any(|p| super::refuted(&p.answer));
+        return Ok((answers, refuted));
+    };
+    let wctl = ctl.within_cpu(crate::portfolio::budgets::SHIPPED.every_first);
+    let first = prove_each_as_is(model, props, solver, symmetry, &wctl, true)?;
+    let cut = wctl.sat_stop().now() && !ctl.sat_stop().now();
+    if first.iter().all(|p| p.answer.holds()) || ctl.sat_stop().now() {
+        return Ok((first, false));
+    }
+    // A property violated by a run of the model: the sizes show that run, and the
+    // others are then argued on the model reduced to them, after the sizes (Cubicle's
+    // `bakery_lamport_bogus`: its `invariant1` over the order of `Max` alone, 3
+    // clauses, where with the violated property the order of every ticket is kept).
+    if first.iter().any(|p| super::refuted(&p.answer)) {
+        return Ok((first, true));
+    }
+    let answers = retry_unproved(props, first, |todo| {
+        prove_ordered_any(model, &abs, todo, solver, ctl)
+    })?;
+    let open = !answers.iter().all(|p| p.answer.holds());
+    Ok((answers, cut && open))
 }
 
 /// `prove_each` once a run is known to leave the int window (the sizes showed one):
@@ -170,12 +210,16 @@ pub fn order_fallback(model: &Model) -> Option<Model> {
 
 /// `prove_each` on the model as it is (or its over-approximation when it is outside
 /// the fragment only by its ints).
+///
+/// With `first` (the attempt before the sizes), a violation found for the properties
+/// together ends it: the sizes show the run, and tell the properties apart.
 fn prove_each_as_is(
     model: &Model,
     props: &[usize],
     solver: SolverKind,
     symmetry: bool,
     ctl: &Control,
+    first: bool,
 ) -> Result<Vec<PropEvery>, String> {
     let start = Instant::now();
     if props.is_empty() {
@@ -187,7 +231,7 @@ fn prove_each_as_is(
         if abs.ord_ints.is_some() {
             return prove_ordered_any(model, &abs, props, solver, ctl);
         }
-        return prove_each_as_is(&abs, props, solver, symmetry, ctl);
+        return prove_each_as_is(&abs, props, solver, symmetry, ctl, first);
     }
     let mut guessed = if ic3_known(model, props, solver) {
         None
@@ -197,7 +241,10 @@ fn prove_each_as_is(
     let together = prove_with(model, props, solver, symmetry, ctl, &mut guessed)?;
     let window_left =
         matches!(&together, EveryN::NotReached { reason, .. } if reason.starts_with(WINDOW_LEFT));
-    let single = props.len() == 1 || refused(model, symmetry).is_some() || window_left;
+    let single = props.len() == 1
+        || refused(model, symmetry).is_some()
+        || window_left
+        || (first && super::refuted(&together));
     if matches!(together, EveryN::Proved { .. }) || single {
         return Ok(EveryAnswers::same(props, together).props);
     }
