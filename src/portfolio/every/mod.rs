@@ -26,6 +26,8 @@
 //! size, or not proved, leaves the others' answers standing.
 
 mod over_ints;
+mod part;
+use part::{excluded_each, falls_short, proved_part};
 
 pub use over_ints::{
     abstracted, abstracted_any, abstraction, diff_abstraction, in_reach, order_fallback,
@@ -532,95 +534,6 @@ fn tried_guesses(
     Ok((second, kept))
 }
 
-/// The part of `props` that the candidates `guessed` prove on their own, when their
-/// try on all of `props` found them inductive but some claims failed: those
-/// properties, and the answer of the checker on a certificate that claims only them.
-/// A file of hundreds of properties (candidate invariants written as `unsafe`) so
-/// gets most of them from one invariant instead of one try each.
-fn proved_part(
-    model: &Model,
-    props: &[usize],
-    guessed: &Option<Guessed>,
-    solver: SolverKind,
-    ctl: &Control,
-) -> Result<Option<(Vec<usize>, EveryN)>, String> {
-    let Some(g) = guessed else {
-        return Ok(None);
-    };
-    let part: Vec<usize> = props
-        .iter()
-        .copied()
-        .filter(|p| g.holding.contains(p))
-        .collect();
-    if part.is_empty() || part.len() == props.len() {
-        return Ok(None);
-    }
-    let start = Instant::now();
-    let engine =
-        format!("candidates from the states reached at sizes 1..{BRAB_SIZES}, filtered by Houdini");
-    // Houdini on 1..c first: on `falls_short`'s path the candidates were only filtered
-    // on the small aggregate.
-    let tried = attempt(model, &part, g.lemmas.clone(), engine, true, solver, ctl)?;
-    if ctl.progress {
-        guesses_progress(&tried, g.lemmas.len(), g.upto, start);
-    }
-    Ok(match tried {
-        Attempt::Proved(cert) => Some((part, proved(model, cert, start))),
-        _ => None,
-    })
-}
-
-/// The properties of `props` (several) whose bad states the candidates `g` exclude at
-/// the sizes Houdini kept them on: the ones `proved_part` gives the checker together
-/// when `falls_short` found some property they do not exclude.
-fn excluded_each(
-    model: &Model,
-    props: &[usize],
-    g: &Guessed,
-    solver: SolverKind,
-    ctl: &Control,
-) -> Result<Vec<usize>, String> {
-    if props.len() < 2 {
-        return Ok(Vec::new());
-    }
-    let mut ts = Transys::new(model, 1, g.upto, Encoding::Binary);
-    let bads: Vec<crate::sat::Lit> = props.iter().map(|&u| ts.bad(u).0).collect();
-    let stop = ctl.sat_stop();
-    let each = crate::ic3::houdini::excludes_each(&mut ts, &g.lemmas, &bads, true, solver, &stop)?;
-    Ok(props
-        .iter()
-        .zip(each)
-        .filter(|(_, e)| *e == Some(true))
-        .map(|(&p, _)| p)
-        .collect())
-}
-
-/// `Attempt::Short` when the candidates `g` allow a state where one of `props` fails at
-/// the sizes Houdini kept them on (`houdini::excludes`): the checker would refuse them
-/// at any cutoff, and Houdini on a larger aggregate only keeps fewer, so neither is
-/// asked (on the bakery with a write buffer, 1,783 candidates checked at sizes 1..4
-/// were 15% of the time); they seed IC3 as they are. `None` when they exclude every
-/// such state (the checker decides), or when a limit stopped the query.
-fn falls_short(
-    model: &Model,
-    props: &[usize],
-    g: &Guessed,
-    solver: SolverKind,
-    ctl: &Control,
-) -> Result<Option<Attempt>, String> {
-    let mut ts = Transys::new(model, 1, g.upto, Encoding::Binary);
-    let bads: Vec<crate::sat::Lit> = props.iter().map(|&u| ts.bad(u).0).collect();
-    let bad = ts.c.or(&bads);
-    let stop = ctl.sat_stop();
-    let excluded = crate::ic3::houdini::excludes(&mut ts, &g.lemmas, bad, true, solver, &stop)?;
-    Ok((excluded == Some(false)).then(|| Attempt::Short {
-        reason: format!(
-            "they allow a state where a property fails at sizes 1..{}",
-            g.upto
-        ),
-    }))
-}
-
 /// The progress line of a try of `n` candidate clauses Houdini kept on 1..`upto`.
 fn guesses_progress(tried: &Attempt, n: usize, upto: usize, t: Instant) {
     crate::progress::line(format!(
@@ -763,40 +676,7 @@ fn attempt(
     } else {
         widened
     };
-    let lemmas: Vec<CertLemma> = kept
-        .iter()
-        .map(|l| CertLemma {
-            sizes: None,
-            ..l.to_cert(&ts, (l.lo, l.hi))
-        })
-        .collect();
-    let kept_procs: Vec<usize> = kept.iter().map(|l| l.procs).collect();
-    let c = cutoff::cutoff(frag, &kept_procs);
-    let sizes: Vec<usize> = (1..=c).collect();
-    let mut proves: Vec<(String, Vec<usize>)> = props
-        .iter()
-        .map(|&p| (model.unsafes[p].name.clone(), sizes.clone()))
-        .collect();
-    proves.push(("range_error".into(), sizes.clone()));
-    if frag.ints {
-        proves.push(("int_bound".into(), sizes.clone()));
-    }
-    let cert = Certificate {
-        model: model.source.name.clone(),
-        hash: text_hash(&model.source.text),
-        sizes: (1, c),
-        engine,
-        proves,
-        lemmas,
-        every: Some(c),
-        // Ints are in the fragment only checked over their window (`int_bound`).
-        ints: model.int_window.as_ref().map(|w| (w.lo, w.hi)),
-        assume: model.assumed.clone(),
-        abstraction: model.abs_ints.is_some() || model.ord_ints.is_some(),
-        order: model.ord_ints.is_some(),
-        order_diff: model.ord_ints.as_ref().map_or(0, |o| o.diff),
-        ..Certificate::default()
-    };
+    let cert = claimed(model, frag, props, engine, &kept, &ts);
     let check = check_every(model, &cert, solver, &ctl.sat_stop())?;
     if check.accepted() {
         return Ok(Attempt::Proved(Box::new(Certificate {
@@ -833,6 +713,53 @@ fn attempt(
         kept,
         holding,
     })
+}
+
+/// The certificate that claims `props` (with range errors, and the int window in the
+/// fragment of ints) at every size, by the clauses `kept` over `ts`, with the cutoff
+/// of their processes.
+fn claimed(
+    model: &Model,
+    frag: &cutoff::Fragment,
+    props: &[usize],
+    engine: String,
+    kept: &[Lemma],
+    ts: &Transys,
+) -> Certificate {
+    let lemmas: Vec<CertLemma> = kept
+        .iter()
+        .map(|l| CertLemma {
+            sizes: None,
+            ..l.to_cert(ts, (l.lo, l.hi))
+        })
+        .collect();
+    let kept_procs: Vec<usize> = kept.iter().map(|l| l.procs).collect();
+    let c = cutoff::cutoff(frag, &kept_procs);
+    let sizes: Vec<usize> = (1..=c).collect();
+    let mut proves: Vec<(String, Vec<usize>)> = props
+        .iter()
+        .map(|&p| (model.unsafes[p].name.clone(), sizes.clone()))
+        .collect();
+    proves.push(("range_error".into(), sizes.clone()));
+    if frag.ints {
+        proves.push(("int_bound".into(), sizes.clone()));
+    }
+    Certificate {
+        model: model.source.name.clone(),
+        hash: text_hash(&model.source.text),
+        sizes: (1, c),
+        engine,
+        proves,
+        lemmas,
+        every: Some(c),
+        // Ints are in the fragment only checked over their window (`int_bound`).
+        ints: model.int_window.as_ref().map(|w| (w.lo, w.hi)),
+        assume: model.assumed.clone(),
+        abstraction: model.abs_ints.is_some() || model.ord_ints.is_some(),
+        order: model.ord_ints.is_some(),
+        order_diff: model.ord_ints.as_ref().map_or(0, |o| o.diff),
+        ..Certificate::default()
+    }
 }
 
 /// The clauses that never read a stand-in array (an array of processes indexed by
