@@ -112,29 +112,20 @@ pub fn houdini_known(
 }
 
 /// Whether the lemmas `lemmas` (their orbits with `symmetric`) exclude every state of
-/// `ts`'s aggregate where `bad` holds: one query, no step. `None` when a limit stopped
-/// the solver. A state they allow where a property fails is allowed by them at its
-/// size, so no checker accepts them as a proof of the property at any cutoff.
-pub fn excludes(
-    ts: &mut Transys,
-    lemmas: &[Lemma],
-    bad: Lit,
-    symmetric: bool,
-    solver: SolverKind,
-    stop: &Stop,
-) -> Result<Option<bool>, String> {
-    Ok(excludes_each(ts, lemmas, &[bad], symmetric, solver, stop)?[0])
-}
-
-/// `excludes` for each of `bads`, on one solver (a query each).
-pub fn excludes_each(
+/// `ts`'s aggregate where one of `bads` holds: `Ok(None)` when they do (one query, no
+/// step), else, asked on the same solver, whether they exclude each of `bads` (`None`
+/// for a query a limit stopped; a stopped first query counts as excluded). A state
+/// they allow where a property fails is allowed by them at its size, so no checker
+/// accepts them as a proof of that property at any cutoff.
+pub fn excluded_each(
     ts: &mut Transys,
     lemmas: &[Lemma],
     bads: &[Lit],
     symmetric: bool,
     solver: SolverKind,
     stop: &Stop,
-) -> Result<Vec<Option<bool>>, String> {
+) -> Result<Option<Vec<Option<bool>>>, String> {
+    let any = ts.c.or(bads);
     let mut s = solver.create_plain()?;
     for c in ts.c.group(STATE) {
         s.add_clause(c);
@@ -144,14 +135,15 @@ pub fn excludes_each(
             s.add_clause(&c);
         }
     }
-    Ok(bads
-        .iter()
-        .map(|&bad| match s.solve(&ts.c.cnf, &[bad], stop) {
-            SolveResult::Unknown => None,
-            SolveResult::Unsat => Some(true),
-            SolveResult::Sat => Some(false),
-        })
-        .collect())
+    let mut ask = |bad: Lit| match s.solve(&ts.c.cnf, &[bad], stop) {
+        SolveResult::Unknown => None,
+        SolveResult::Unsat => Some(true),
+        SolveResult::Sat => Some(false),
+    };
+    if ask(any) != Some(false) {
+        return Ok(None);
+    }
+    Ok(Some(bads.iter().map(|&b| ask(b)).collect()))
 }
 
 /// Houdini's state: the candidates' clauses and violations, and which are alive.

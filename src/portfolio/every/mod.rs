@@ -27,7 +27,7 @@
 
 mod over_ints;
 mod part;
-use part::{excluded_each, falls_short, proved_part};
+use part::{falls_short, proved_part};
 
 pub use over_ints::{
     abstracted, abstracted_any, abstraction, diff_abstraction, in_reach, order_fallback,
@@ -470,11 +470,11 @@ fn tried_guesses(
     let engine =
         format!("candidates from the states reached at sizes 1..{BRAB_SIZES}, filtered by Houdini");
     let t = Instant::now();
-    if let Some(short) = falls_short(model, props, g, solver, ctl)? {
+    if let Some((short, excluded)) = falls_short(model, props, g, solver, ctl)? {
         if ctl.progress {
             guesses_progress(&short, g.lemmas.len(), g.upto, t);
         }
-        g.holding = excluded_each(model, props, g, solver, ctl)?;
+        g.holding = excluded;
         return Ok((short, g.lemmas.clone()));
     }
     let first = attempt(

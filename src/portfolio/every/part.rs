@@ -1,7 +1,7 @@
 //! The part of several properties that one set of candidate clauses proves
 //! (`proved_part`): found by the checker (the claims that did not fail) or, when the
 //! candidates allow a bad state of some property, by one query per property
-//! (`excluded_each`); proved together by one certificate, so that a file of hundreds
+//! (`falls_short`); proved together by one certificate, so that a file of hundreds
 //! of properties does not need one try each.
 
 use super::*;
@@ -44,53 +44,40 @@ pub(super) fn proved_part(
     })
 }
 
-/// The properties of `props` (several) whose bad states the candidates `g` exclude at
-/// the sizes Houdini kept them on: the ones `proved_part` gives the checker together
-/// when `falls_short` found some property they do not exclude.
-pub(super) fn excluded_each(
-    model: &Model,
-    props: &[usize],
-    g: &Guessed,
-    solver: SolverKind,
-    ctl: &Control,
-) -> Result<Vec<usize>, String> {
-    if props.len() < 2 {
-        return Ok(Vec::new());
-    }
-    let mut ts = Transys::new(model, 1, g.upto, Encoding::Binary);
-    let bads: Vec<crate::sat::Lit> = props.iter().map(|&u| ts.bad(u).0).collect();
-    let stop = ctl.sat_stop();
-    let each = crate::ic3::houdini::excludes_each(&mut ts, &g.lemmas, &bads, true, solver, &stop)?;
-    Ok(props
-        .iter()
-        .zip(each)
-        .filter(|(_, e)| *e == Some(true))
-        .map(|(&p, _)| p)
-        .collect())
-}
-
 /// `Attempt::Short` when the candidates `g` allow a state where one of `props` fails at
-/// the sizes Houdini kept them on (`houdini::excludes`): the checker would refuse them
-/// at any cutoff, and Houdini on a larger aggregate only keeps fewer, so neither is
-/// asked (on the bakery with a write buffer, 1,783 candidates checked at sizes 1..4
-/// were 15% of the time); they seed IC3 as they are. `None` when they exclude every
-/// such state (the checker decides), or when a limit stopped the query.
+/// the sizes Houdini kept them on (`houdini::excluded_each`): the checker would refuse
+/// them at any cutoff, and Houdini on a larger aggregate only keeps fewer, so neither
+/// is asked (on the bakery with a write buffer, 1,783 candidates checked at sizes 1..4
+/// were 15% of the time); they seed IC3 as they are. With it, when several properties
+/// were asked, those whose bad states the candidates do exclude: the ones
+/// `proved_part` gives the checker together. `None` when they exclude every such state
+/// (the checker decides), or when a limit stopped the query.
 pub(super) fn falls_short(
     model: &Model,
     props: &[usize],
     g: &Guessed,
     solver: SolverKind,
     ctl: &Control,
-) -> Result<Option<Attempt>, String> {
+) -> Result<Option<(Attempt, Vec<usize>)>, String> {
     let mut ts = Transys::new(model, 1, g.upto, Encoding::Binary);
     let bads: Vec<crate::sat::Lit> = props.iter().map(|&u| ts.bad(u).0).collect();
-    let bad = ts.c.or(&bads);
     let stop = ctl.sat_stop();
-    let excluded = crate::ic3::houdini::excludes(&mut ts, &g.lemmas, bad, true, solver, &stop)?;
-    Ok((excluded == Some(false)).then(|| Attempt::Short {
+    let Some(each) =
+        crate::ic3::houdini::excluded_each(&mut ts, &g.lemmas, &bads, true, solver, &stop)?
+    else {
+        return Ok(None);
+    };
+    let excluded: Vec<usize> = props
+        .iter()
+        .zip(each)
+        .filter(|(_, e)| props.len() > 1 && *e == Some(true))
+        .map(|(&p, _)| p)
+        .collect();
+    let short = Attempt::Short {
         reason: format!(
             "they allow a state where a property fails at sizes 1..{}",
             g.upto
         ),
-    }))
+    };
+    Ok(Some((short, excluded)))
 }
