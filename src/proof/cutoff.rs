@@ -52,9 +52,10 @@
 //!
 //! Arrays of processes indexed by processes (Flash's `UnetProc`) are covered as
 //! *stand-in arrays* (`proof::standin`): when their cells are only compared with
-//! terms the restriction keeps and lemmas never read them, every process outside S
-//! is merged into one stand-in process, so each restriction has one process more
-//! (c + 1; docs/every-n.md).
+//! terms the restriction keeps and lemmas read them only as `P[x] = y`, y a variable
+//! named nowhere else in the lemma (or a kept term), every process outside S is merged
+//! into one stand-in process, so each restriction has one process more (c + 1;
+//! docs/every-n.md).
 //!
 //! The fragment: fully symmetric or ordered-symmetric; no `N`, no `number_procs`; no
 //! range types, and arithmetic only on ints checked over their window; arrays of processes indexed by processes only as
@@ -250,9 +251,9 @@ pub fn lemma_procs(m: &Model, params: usize, body: &Expr) -> Result<usize, Strin
             m.vars[v].name
         ));
     }
-    if let Some(v) = super::standin::reads_standin(&super::standin::arrays(m), body) {
+    if let Some(v) = super::standin::lemma_reads(m, &super::standin::arrays(m), params, body) {
         return Err(format!(
-            "a lemma that reads the array `{}` of processes indexed by processes (the stand-in argument carries only invariants that never read it)",
+            "a lemma that reads the array `{0}` of processes indexed by processes other than as a conjunct `{0}[x] = y`, with y `#0`, a process global or a lemma variable named nowhere else (the stand-in argument carries only those, docs/every-n.md)",
             m.vars[v].name
         ));
     }

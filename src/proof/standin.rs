@@ -47,6 +47,70 @@ pub fn reads_standin(arrays: &[VarId], e: &Expr) -> Option<VarId> {
     found
 }
 
+/// The first stand-in array a lemma `forall distinct x1..x_params. not (body)` reads
+/// outside the one form the argument carries (docs/every-n.md, "Lemmas that read a
+/// stand-in array"): a conjunct of `body` that is `P[x] = y` (or `y = P[x]`), its index
+/// free of stand-in cells, and `y` the extra id, a process global, or a lemma variable
+/// named nowhere else in `body`. Where such a variable is the stand-in in a
+/// restriction, the atom says "P[x] points outside", and the lemma's instance at the
+/// process P[x] points to holds the same atoms in the full state.
+pub fn lemma_reads(m: &Model, arrays: &[VarId], params: usize, body: &Expr) -> Option<VarId> {
+    if arrays.is_empty() {
+        return None;
+    }
+    let mut conjuncts = Vec::new();
+    flatten_and(body, &mut conjuncts);
+    let uses = |l: LocalId| {
+        let mut n = 0;
+        body.walk(&mut |x| {
+            n += usize::from(matches!(x, Expr::Local(k) if *k == l));
+            true
+        });
+        n
+    };
+    let covered = |cell: &Expr, other: &Expr| {
+        let Expr::Read(v, ix) = cell else {
+            return false;
+        };
+        arrays.contains(v)
+            && ix.iter().all(|x| reads_standin(arrays, x).is_none())
+            && match other {
+                Expr::Local(l) => *l < params && uses(*l) == 1,
+                Expr::Const(_, Ty::Proc) => true,
+                Expr::Read(v, _) => {
+                    !arrays.contains(v)
+                        && m.vars[*v].ty == Ty::Proc
+                        && !m.vars[*v].dims.contains(&Ty::Proc)
+                }
+                _ => false,
+            }
+    };
+    for c in conjuncts {
+        if let Expr::Cmp(CmpOp::Eq, a, b) = c {
+            let (ra, rb) = (reads_standin(arrays, a), reads_standin(arrays, b));
+            let fine = match (ra, rb) {
+                (Some(_), None) => covered(a, b),
+                (None, Some(_)) => covered(b, a),
+                _ => false,
+            };
+            if fine {
+                continue;
+            }
+        }
+        if let Some(v) = reads_standin(arrays, c) {
+            return Some(v);
+        }
+    }
+    None
+}
+
+fn flatten_and<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    match e {
+        Expr::And(xs) => xs.iter().for_each(|x| flatten_and(x, out)),
+        _ => out.push(e),
+    }
+}
+
 /// What a local variable stands for, for the comparisons a stand-in cell may take part in.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Role {
@@ -387,5 +451,38 @@ mod tests {
                 .what
                 .contains("quantified")
         );
+    }
+
+    /// The form a lemma may read a stand-in array in: `P[x] = y` as a conjunct, y the
+    /// extra id, a process global or a lemma variable named nowhere else.
+    #[test]
+    fn lemmas_read_a_stand_in_array_only_in_the_carried_form() {
+        let read = |body: &str| {
+            let m = load_str("t.cub", &format!("{HEAD}unsafe (i j) {{ {body} }}\n")).unwrap();
+            let u = &m.unsafes[0];
+            lemma_reads(&m, &arrays(&m), u.params, &u.body).map(|v| m.vars[v].name.clone())
+        };
+        for ok in [
+            "P[i] = j && B[i] = True",
+            "B[i] = True && j = P[i] && Q[i] = Home",
+            "P[i] = Home && P[j] = G && B[j] = True",
+            "P[i] = #0 && B[i] = True",
+        ] {
+            assert_eq!(read(ok), None, "{ok}");
+        }
+        for (bad, v) in [
+            // The variable named twice: as the pointer's target and another's index.
+            ("P[i] = j && B[j] = True", "P"),
+            ("P[i] = j && Q[i] = j", "P"),
+            ("B[i] = True && j = P[i] && Q[j] = Home", "P"),
+            // Its own index: the stand-in's own pointer would be read as pointing home.
+            ("P[i] = i && B[j] = True", "P"),
+            ("P[i] <> j && B[i] = True", "P"),
+            ("P[i] = j || B[i] = True", "P"),
+            ("P[i] = Q[j]", "P"),
+            ("P[P[i]] = j", "P"),
+        ] {
+            assert_eq!(read(bad).as_deref(), Some(v), "{bad}");
+        }
     }
 }

@@ -42,7 +42,7 @@ use crate::ic3::houdini::houdini;
 use crate::model::ir::Model;
 use crate::proof::check::check_every;
 use crate::proof::cutoff;
-use crate::proof::lemma::Lemma;
+use crate::proof::lemma::{Lemma, PVal};
 use crate::sat::SolverKind;
 use crate::transys::Transys;
 use crate::transys::frame::Encoding;
@@ -762,19 +762,29 @@ fn claimed(
     }
 }
 
-/// The clauses that never read a stand-in array (an array of processes indexed by
-/// processes, `proof::standin`): the cutoff argument for such arrays carries only
-/// invariants that do not read them, so the others are dropped before Houdini and the
-/// checker (which refuses them too).
+/// The clauses that read a stand-in array (an array of processes indexed by
+/// processes, `proof::standin`) only as the cutoff argument carries: `P[x] = y` with y
+/// the extra id or a variable of the lemma named nowhere else (`standin::lemma_reads`,
+/// which the checker applies to the written lemma). The others are dropped before
+/// Houdini and the checker (which refuses them too).
 fn without_standins(model: &Model, lemmas: Vec<Lemma>) -> Vec<Lemma> {
     let arrays = crate::proof::standin::arrays(model);
     if arrays.is_empty() {
         return lemmas;
     }
-    lemmas
-        .into_iter()
-        .filter(|l| !l.atoms.iter().any(|a| arrays.contains(&a.var)))
-        .collect()
+    let carried = |l: &Lemma| {
+        let uses = |p: PVal| {
+            l.atoms
+                .iter()
+                .flat_map(|a| a.index.iter().chain([&a.value]))
+                .filter(|&&q| q == p)
+                .count()
+        };
+        l.atoms.iter().all(|a| {
+            !arrays.contains(&a.var) || matches!(a.value, PVal::Const(_)) || uses(a.value) == 1
+        })
+    };
+    lemmas.into_iter().filter(|l| carried(l)).collect()
 }
 
 /// The answer for a certificate the checker accepted.
