@@ -115,6 +115,7 @@ pub struct Compiled {
     pub props: Vec<CProp>,
     dispatch: Dispatch,
     /// The number of slots of a state.
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     slots: usize,
     /// Native code for the transition instances (`native`), run in place of the
     /// interpreter where it has some.
