@@ -82,6 +82,8 @@ mod live_rank;
 mod live_sat;
 #[path = "model.rs"]
 mod model;
+#[path = "native.rs"]
+mod native;
 #[path = "order.rs"]
 mod order;
 #[path = "parallel_search.rs"]

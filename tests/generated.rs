@@ -4,7 +4,8 @@
 //! `unsafe` properties; fully symmetric or not, some with range errors), and every
 //! model goes through these oracles:
 //! - printing the checked model and parsing it again gives the same model;
-//! - the compiled evaluator agrees with the reference interpreter on random states;
+//! - the compiled evaluator agrees with the reference interpreter on random states,
+//!   and its native code (`--compile jit`) with the compiled evaluator;
 //! - canonical representatives are invariant under random permutations (symmetric
 //!   families);
 //! - the explicit engine with and without symmetry reduction: same verdicts, same
@@ -123,7 +124,9 @@ fn check_compiled(m: &Model, n: usize, rng: &mut Rng) -> Result<(), String> {
     if !inst.has_states() {
         return Ok(());
     }
-    let compiled = Compiled::new(&inst);
+    let compiled = Compiled::new(&inst).interpreted();
+    // The native code (`--compile jit`) against the interpreter it replaces.
+    let native = compiled.interpreted().native();
     let mut sc = Scratch::default();
     for _ in 0..40 {
         let st: Vec<i64> = inst
@@ -131,6 +134,7 @@ fn check_compiled(m: &Model, n: usize, rng: &mut Rng) -> Result<(), String> {
             .iter()
             .map(|s| s.lo + rng.below((s.hi - s.lo + 1) as usize) as i64)
             .collect();
+        native.agrees_with(&compiled, &st)?;
         for (k, ct) in compiled.trans.iter().enumerate() {
             let mut got = Vec::new();
             let mut work = st.clone();

@@ -6,7 +6,9 @@
 
 use super::render;
 use super::traces::TraceFormat;
-use super::{EncodingArg, LoadArgs, PorArg, RunArgs, SolverArg, SymBreakArg, ctrl_c_flag, usage};
+use super::{
+    CompileArg, EncodingArg, LoadArgs, PorArg, RunArgs, SolverArg, SymBreakArg, ctrl_c_flag, usage,
+};
 use super::{lookup_property, parse_size, parse_sizes, sizes_for};
 use crate::engine::{Control, Engine, Problem};
 use crate::explicit::reach::StoreKind;
@@ -125,6 +127,12 @@ pub(crate) struct CheckArgs {
     /// docs/language.md section 4.6), which makes each size finite and exact.
     #[arg(long)]
     no_rank_ints: bool,
+    /// explicit: how guards and updates run: compiled to native code once per size
+    /// (jit, the default; needs the `jit` build feature, otherwise interp) or
+    /// interpreted (interp, the reference every trace is replayed on). The same
+    /// states, answers and traces either way (see docs/engines.md).
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = CompileArg::Jit)]
+    compile: CompileArg,
     /// Check only this property (`unsafe`, `invariant` or `ltl`; repeatable).
     #[arg(long = "property", value_name = "NAME")]
     properties: Vec<String>,
@@ -252,6 +260,7 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
             "--trace-format table shapes the text output; under --json traces are JSON (drop one of them)",
         );
     }
+    crate::model::compiled::set_native(a.compile == CompileArg::Jit);
     // A process other than 0 of a distributed search runs the same command silently.
     if a.dist.silent() {
         if let Err(e) = super::distributed::silence_stdout() {

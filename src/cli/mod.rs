@@ -123,6 +123,15 @@ impl SymBreakArg {
     }
 }
 
+/// `--compile`: how the explicit engine runs guards and updates.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum CompileArg {
+    /// Native code, compiled once per size (Cranelift).
+    Jit,
+    /// The interpreter (the reference).
+    Interp,
+}
+
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum PorArg {
     /// Idle steps only at the end of a run.

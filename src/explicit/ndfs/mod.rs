@@ -293,7 +293,7 @@ impl<'a> Ask<'a> {
     /// symmetric and of more than one process), and its dead cells (when asked).
     fn setup(&self) -> (Instance<'a>, Compiled, bool, Option<Dead>) {
         let inst = Instance::new(self.model, self.n);
-        let compiled = Compiled::new(&inst);
+        let compiled = Compiled::for_search(&inst);
         let use_sym = self.use_sym && self.model.is_symmetric() && self.n > 1;
         let dead = expand::dead_for(&inst, self.opts.dead_cells);
         (inst, compiled, use_sym, dead)

@@ -12,7 +12,7 @@ use super::parts::{NewState, Part, PartFind, StoreKind};
 use crate::explicit::par::parts::{PARTS, owner_of, part_of, place_of};
 use crate::explicit::store::{hash_words, sig_hash};
 use crate::model::canon::{CanonBuf, Delta, DeltaBuf, Symmetry};
-use crate::model::compiled::{Compiled, Outcome, Scratch};
+use crate::model::compiled::{Compiled, Fired, Outcome, Scratch};
 use crate::model::dead::{Dead, DeadArray};
 use crate::model::instance::{Instance, State};
 use crate::model::ints::ranked::RankInst;
@@ -203,9 +203,9 @@ pub(super) struct Work {
     st: State,
     words: Vec<u64>,
     pub keys: KeyBufs,
-    /// The ranked successor, the state before the firing, and the ranks' buffer.
+    /// The ranked successor, the successor, and the ranks' buffer.
     ranked: State,
-    old: State,
+    next: State,
     rank_buf: Vec<i64>,
 }
 
@@ -225,7 +225,7 @@ impl Work {
                 delta: DeltaBuf::default(),
             },
             ranked: vec![0; inst.slots.len()],
-            old: vec![0; inst.slots.len()],
+            next: vec![0; inst.slots.len()],
             rank_buf: Vec::new(),
         }
     }
@@ -374,6 +374,19 @@ impl Outbox {
         }
     }
 
+    /// A deadlock at state `node` (at `depth`) when none of its instances was enabled,
+    /// if deadlocks are looked for and none is known.
+    #[inline]
+    fn deadlock_at(&mut self, ctx: &Ctx, enabled: usize, depth: usize, node: usize) {
+        if enabled == 0 && ctx.deadlock && self.deadlock.is_none() {
+            self.deadlock = Some(Found {
+                depth,
+                node,
+                kind: Kind::Deadlock,
+            });
+        }
+    }
+
     /// Once the block is expanded: its transitions counted, and a slot in `new_at` for
     /// every successor.
     fn sealed(&mut self) {
@@ -444,79 +457,78 @@ pub(super) fn expand(ctx: &Ctx, blk: &Block, t: usize, out: &mut Outbox, work: &
         words,
         keys,
         ranked,
-        old,
+        next,
         rank_buf,
     } = work;
     for j in blk.cuts[t]..blk.cuts[t + 1] {
         let cur = &blk.words[j * w..(j + 1) * w];
         let node = blk.base + j;
         inst.unpack(cur, st);
-        compiled.candidates(st, candidates);
         let mut enabled = 0usize;
-        if ctx.rank.is_some() {
-            old.copy_from_slice(st);
-        }
-        if !direct {
-            ctx.parent_keys(st, keys);
-        }
-        for &k in candidates.iter() {
-            let from = From { node, k };
-            let out_k = if direct {
-                // No key but the packed successor, and no ranks: the writes patched
-                // into a copy of the packed state are the whole successor.
-                compiled.fire_writes(k as usize, st, scratch, &mut |c, writes| {
+        if direct {
+            // No key but the packed successor, and no ranks: the writes patched into a
+            // copy of the packed state are the whole successor.
+            compiled.fire_candidates(st, scratch, candidates, &mut |k, fired| match fired {
+                Fired::Successor(c, writes) => {
                     words.copy_from_slice(cur);
                     for &(slot, v) in writes {
                         inst.patch(words, slot, v);
                     }
                     let sig = if ctx.kind.exact() { 0 } else { sig_hash(words) };
-                    out.send(
-                        ctx,
-                        &owner,
-                        &from,
-                        c,
-                        words,
-                        (words, hash_words(words), sig),
-                    );
-                })
-            } else {
-                compiled.fire(k as usize, st, scratch, &mut |c, next, writes| {
-                    let next: &[i64] = match &ctx.rank {
-                        Some(r) => {
-                            let ct = &compiled.trans[k as usize];
-                            if c == 0
-                                && r.checks(ct.trans)
-                                && out.rank.is_none()
-                                && let Err(e) = r.check(inst, old, ct.trans, &ct.params)
-                            {
-                                out.rank = Some(e);
-                            }
-                            ranked.copy_from_slice(next);
-                            r.normalize(ranked, rank_buf);
-                            inst.pack(ranked, words);
-                            ranked
-                        }
-                        None => {
-                            words.copy_from_slice(cur);
-                            for &(slot, v) in writes {
-                                inst.patch(words, slot, v);
-                            }
-                            next
-                        }
-                    };
-                    let hashed = ctx.successor_hashes((next, writes), words, keys);
-                    out.send(ctx, &owner, &from, c, words, hashed);
-                })
-            };
-            enabled += out.outcome(out_k, k as usize, blk.depth, node);
-        }
-        if enabled == 0 && ctx.deadlock && out.deadlock.is_none() {
-            out.deadlock = Some(Found {
-                depth: blk.depth,
-                node,
-                kind: Kind::Deadlock,
+                    let hashed = (&words[..], hash_words(words), sig);
+                    out.send(ctx, &owner, &From { node, k }, c, words, hashed);
+                }
+                Fired::Done(out_k) => {
+                    enabled += out.outcome(out_k, k as usize, blk.depth, node);
+                }
             });
+            out.deadlock_at(ctx, enabled, blk.depth, node);
+            continue;
         }
+        // Each successor made in `next` from the writes, which are undone after it.
+        next.copy_from_slice(st);
+        ctx.parent_keys(st, keys);
+        compiled.fire_candidates(st, scratch, candidates, &mut |k, fired| {
+            let (c, writes) = match fired {
+                Fired::Successor(c, writes) => (c, writes),
+                Fired::Done(out_k) => {
+                    enabled += out.outcome(out_k, k as usize, blk.depth, node);
+                    return;
+                }
+            };
+            for &(slot, v) in writes {
+                next[slot] = v;
+            }
+            let succ: &[i64] = match &ctx.rank {
+                Some(r) => {
+                    let ct = &compiled.trans[k as usize];
+                    if c == 0
+                        && r.checks(ct.trans)
+                        && out.rank.is_none()
+                        && let Err(e) = r.check(inst, st, ct.trans, &ct.params)
+                    {
+                        out.rank = Some(e);
+                    }
+                    ranked.copy_from_slice(next);
+                    r.normalize(ranked, rank_buf);
+                    inst.pack(ranked, words);
+                    ranked
+                }
+                None => {
+                    words.copy_from_slice(cur);
+                    for &(slot, v) in writes {
+                        inst.patch(words, slot, v);
+                    }
+                    next
+                }
+            };
+            let hashed = ctx.successor_hashes((succ, writes), words, keys);
+            out.send(ctx, &owner, &From { node, k }, c, words, hashed);
+            for &(slot, _) in writes {
+                next[slot] = st[slot];
+            }
+        });
+        out.deadlock_at(ctx, enabled, blk.depth, node);
     }
     out.sealed();
 }

@@ -211,7 +211,7 @@ pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> ReachResult {
     };
     let ranked_model = ranking.as_ref().map(|r| r.model_for(model, n));
     let inst = Instance::new(ranked_model.as_ref().unwrap_or(model), n);
-    let compiled = Compiled::new(&inst);
+    let compiled = Compiled::for_search(&inst);
     let dead_arrays = opts.dead_arrays(model);
     let rank = ranking
         .as_ref()

@@ -11,26 +11,26 @@ use super::expr::C;
 use crate::model::ir::CmpOp;
 
 /// Where a test goes next: a test's index, or one of the two ends.
-const HOLDS: u32 = u32::MAX;
-const FAILS: u32 = u32::MAX - 1;
+pub(super) const HOLDS: u32 = u32::MAX;
+pub(super) const FAILS: u32 = u32::MAX - 1;
 
 /// A compiled formula as jumping code; no tests at all for one that always holds.
 #[derive(Clone, Debug)]
 pub struct Jumps {
-    tests: Box<[Test]>,
+    pub(super) tests: Box<[Test]>,
 }
 
 #[derive(Clone, Debug)]
-struct Test {
-    atom: Atom,
+pub(super) struct Test {
+    pub(super) atom: Atom,
     /// The next test when the atom holds, and when it fails.
-    then: u32,
-    other: u32,
+    pub(super) then: u32,
+    pub(super) other: u32,
 }
 
 /// One atomic test on the state.
 #[derive(Clone, Debug)]
-enum Atom {
+pub(super) enum Atom {
     Const(bool),
     /// `st[slot] op k`.
     SlotConst(CmpOp, u32, i64),
@@ -46,11 +46,11 @@ enum Atom {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Cell {
-    base: u32,
-    slot: u32,
-    lo: i64,
-    size: u32,
+pub(super) struct Cell {
+    pub(super) base: u32,
+    pub(super) slot: u32,
+    pub(super) lo: i64,
+    pub(super) size: u32,
 }
 
 impl Cell {

@@ -6,11 +6,15 @@
 //! interpreter, so both meet exactly the same range errors; the engines ask the
 //! reference interpreter for the message, and tests compare the two on random states.
 //!
-//! `expr` compiles and evaluates expressions, `trans` transition instances; this
-//! module holds the instances of a size, which of them a state may enable (dispatch on
-//! a `cell = const` test), and firing one.
+//! `expr` compiles and evaluates expressions, `trans` transition instances, `jit`
+//! (with the `jit` feature) turns the instances of a size into native code that runs
+//! in place of the interpreter (`Compiled::for_search`, `--compile`); this module holds
+//! the instances of a size, which of them a state may enable (dispatch on a
+//! `cell = const` test), and firing one.
 
 mod expr;
+#[cfg(feature = "jit")]
+mod jit;
 mod jump;
 mod trans;
 
@@ -21,6 +25,17 @@ pub use trans::{CTrans, Op, Target};
 use super::eval::transition_instances;
 use super::instance::Instance;
 use trans::compile_trans;
+
+/// Whether the searches run native code (`Compiled::for_search`): one setting for the
+/// process, as the code generator is a property of the run (`--compile`), not of a
+/// search.
+static NATIVE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Let the searches started from now on run native code (`true`, the default) or the
+/// interpreter alone.
+pub fn set_native(on: bool) {
+    NATIVE.store(on, std::sync::atomic::Ordering::Relaxed);
+}
 
 /// A range error (details come from the reference interpreter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +114,24 @@ pub struct Compiled {
     pub trans: Vec<CTrans>,
     pub props: Vec<CProp>,
     dispatch: Dispatch,
+    /// The number of slots of a state.
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
+    slots: usize,
+    /// Native code for the transition instances (`native`), run in place of the
+    /// interpreter where it has some.
+    #[cfg(feature = "jit")]
+    native: Option<std::sync::Arc<jit::Native>>,
+}
+
+/// What running an instance's native code gave.
+#[cfg_attr(not(feature = "jit"), allow(dead_code))]
+enum Ran {
+    /// The guard holds and the writes are staged (deterministic updates only).
+    Staged,
+    /// The guard holds; the interpreter stages the updates.
+    Guard,
+    /// No successor.
+    Out(Outcome),
 }
 
 /// Which transition instances can be enabled in a state, found without evaluating
@@ -197,6 +230,9 @@ pub struct Scratch {
     nondet: Vec<(usize, Vec<i64>)>,
     choice: Vec<usize>,
     saved: Vec<i64>,
+    /// The records of the state function (`Compiled::fire_candidates`).
+    #[cfg(feature = "jit")]
+    fused: Vec<(usize, i64)>,
 }
 
 impl Compiled {
@@ -228,6 +264,62 @@ impl Compiled {
             trans,
             props,
             dispatch,
+            slots: inst.slots.len(),
+            #[cfg(feature = "jit")]
+            native: None,
+        }
+    }
+
+    /// The instances for a search: with native code unless `set_native(false)` said
+    /// otherwise (`--compile interp`).
+    pub fn for_search(inst: &Instance) -> Compiled {
+        let c = Compiled::new(inst);
+        if NATIVE.load(std::sync::atomic::Ordering::Relaxed) {
+            c.native()
+        } else {
+            c
+        }
+    }
+
+    /// With native code for the transition instances (when built with the `jit`
+    /// feature and the host has a code generator; otherwise as it is).
+    pub fn native(self) -> Compiled {
+        #[cfg(feature = "jit")]
+        {
+            let native =
+                jit::Native::new(&self.trans, &self.dispatch, self.slots).map(std::sync::Arc::new);
+            Compiled { native, ..self }
+        }
+        #[cfg(not(feature = "jit"))]
+        self
+    }
+
+    /// Whether native code runs some transition instances.
+    pub fn is_native(&self) -> bool {
+        #[cfg(feature = "jit")]
+        return self.native.is_some();
+        #[cfg(not(feature = "jit"))]
+        false
+    }
+
+    /// The same instances, run by the interpreter alone (the reference).
+    pub fn interpreted(&self) -> Compiled {
+        Compiled {
+            #[cfg(feature = "jit")]
+            native: None,
+            ..self.clone()
+        }
+    }
+
+    /// Instance `k`'s native code run on `st`, when it has some.
+    #[inline]
+    fn run_native(&self, k: usize, st: &[i64], sc: &mut Scratch) -> Option<Ran> {
+        #[cfg(feature = "jit")]
+        return self.native.as_ref()?.run(k, st, &mut sc.writes);
+        #[cfg(not(feature = "jit"))]
+        {
+            let _ = (k, st, sc);
+            None
         }
     }
 
@@ -287,23 +379,110 @@ impl Compiled {
     #[inline]
     fn stage(&self, k: usize, st: &[i64], sc: &mut Scratch) -> Result<usize, Outcome> {
         let t = &self.trans[k];
-        match t.enabled(st) {
-            Err(Fault) => return Err(Outcome::Fault),
-            Ok(false) => return Err(Outcome::Disabled),
-            Ok(true) => {}
-        }
-        t.stage(st, sc)?;
-        let det = sc.writes.len();
-        for (slot, options) in &sc.nondet {
-            sc.writes.push((*slot, options[0]));
-        }
-        if t.may_conflict {
-            let w = &sc.writes;
-            if (1..w.len()).any(|i| w[..i].iter().any(|x| x.0 == w[i].0)) {
-                return Err(Outcome::Fault);
+        match self.run_native(k, st, sc) {
+            Some(Ran::Out(o)) => return Err(o),
+            Some(Ran::Staged) => sc.nondet.clear(),
+            Some(Ran::Guard) => t.stage(st, sc)?,
+            None => {
+                match t.enabled(st) {
+                    Err(Fault) => return Err(Outcome::Fault),
+                    Ok(false) => return Err(Outcome::Disabled),
+                    Ok(true) => {}
+                }
+                t.stage(st, sc)?;
             }
         }
-        Ok(det)
+        sc.staged(t)
+    }
+
+    /// Fire every instance `candidates` gives for `st`, in its order, as `fire_writes`
+    /// fires each: `f(k, Fired::Successor(choice, writes))` for each successor, then
+    /// `f(k, Fired::Done(outcome))`; an instance found disabled may be left out. With
+    /// native code for the whole state, one call runs the dispatch, every guard and
+    /// the deterministic writes.
+    #[inline]
+    pub fn fire_candidates<F: FnMut(u32, Fired)>(
+        &self,
+        st: &[i64],
+        sc: &mut Scratch,
+        cands: &mut Vec<u32>,
+        f: &mut F,
+    ) {
+        #[cfg(feature = "jit")]
+        if let Some(n) = &self.native {
+            let mut buf = std::mem::take(&mut sc.fused);
+            if n.run_state(st, &mut buf) {
+                self.fire_records(st, sc, &buf, f);
+                sc.fused = buf;
+                return;
+            }
+            sc.fused = buf;
+        }
+        self.candidates(st, cands);
+        for &k in cands.iter() {
+            let out =
+                self.fire_writes(k as usize, st, sc, &mut |c, w| f(k, Fired::Successor(c, w)));
+            f(k, Fired::Done(out));
+        }
+    }
+
+    /// Compare every transition instance fired on `st` by this code and by the
+    /// interpreter alone (`interpreted`): the same outcome, the same successors in the
+    /// same order with the same writes. `Err` names the first instance that differs.
+    /// For the differential tests of the native code.
+    pub fn agrees_with(&self, interp: &Compiled, st: &[i64]) -> Result<(), String> {
+        type Fired = (Outcome, Vec<(usize, Vec<i64>, Vec<(usize, i64)>)>);
+        let run = |c: &Compiled, k: usize| -> Fired {
+            let (mut cur, mut sc, mut got) = (st.to_vec(), Scratch::default(), Vec::new());
+            let out = c.fire(k, &mut cur, &mut sc, &mut |i, next, w| {
+                got.push((i, next.to_vec(), w.to_vec()))
+            });
+            let mut writes = Vec::new();
+            let out2 = c.fire_writes(k, st, &mut sc, &mut |i, w| writes.push((i, w.to_vec())));
+            let same = out == out2
+                && cur == st
+                && writes.len() == got.len()
+                && writes
+                    .iter()
+                    .zip(&got)
+                    .all(|(a, b)| a.0 == b.0 && a.1 == b.2);
+            if !same {
+                return (
+                    Outcome::Disabled,
+                    vec![(usize::MAX, Vec::new(), Vec::new())],
+                );
+            }
+            (out, got)
+        };
+        for k in 0..self.trans.len().min(interp.trans.len()) {
+            let (a, b) = (run(self, k), run(interp, k));
+            if a != b {
+                return Err(format!(
+                    "instance {k} on {st:?}: {:?} vs interpreted {:?}",
+                    a, b
+                ));
+            }
+        }
+        let (a, b) = (self.all_fired(st), interp.all_fired(st));
+        if a != b {
+            return Err(format!(
+                "all candidates on {st:?}: {a:?} vs interpreted {b:?}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// What `fire_candidates` reports on `st`, disabled instances left out:
+    /// `(instance, Ok((choice, writes)))` per successor, `(instance, Err(outcome))` once
+    /// the instance is done.
+    fn all_fired(&self, st: &[i64]) -> Vec<(u32, Result<Choice, Outcome>)> {
+        let (mut sc, mut cands, mut got) = (Scratch::default(), Vec::new(), Vec::new());
+        self.fire_candidates(st, &mut sc, &mut cands, &mut |k, fired| match fired {
+            Fired::Successor(c, w) => got.push((k, Ok((c, w.to_vec())))),
+            Fired::Done(Outcome::Disabled) => {}
+            Fired::Done(o) => got.push((k, Err(o))),
+        });
+        got
     }
 
     /// Every successor of `st`, in the order of the reference interpreter
@@ -316,7 +495,79 @@ impl Compiled {
     }
 }
 
+/// A successor's choice index and writes, as the differential tests keep them.
+type Choice = (usize, Vec<(usize, i64)>);
+
+/// What `Compiled::fire_candidates` reports of an instance.
+pub enum Fired<'w> {
+    /// A successor: its choice index and the writes that make it.
+    Successor(usize, &'w [(usize, i64)]),
+    /// The instance is done, with this outcome.
+    Done(Outcome),
+}
+
+#[cfg(feature = "jit")]
+impl Compiled {
+    /// Report the records the state function left in `buf` (`jit::Native::run_state`)
+    /// as `fire_candidates` reports them.
+    fn fire_records<F: FnMut(u32, Fired)>(
+        &self,
+        st: &[i64],
+        sc: &mut Scratch,
+        buf: &[(usize, i64)],
+        f: &mut F,
+    ) {
+        let mut at = 0;
+        while let Some(&(k, code)) = buf.get(at) {
+            at += 1;
+            let t = &self.trans[k];
+            let out = match code {
+                jit::FAULT => Outcome::Fault,
+                jit::INT_BOUND => Outcome::IntBound,
+                jit::GUARD_HOLDS => match t.stage(st, sc).and_then(|()| sc.staged(t)) {
+                    Err(o) => o,
+                    Ok(det) => Outcome::Enabled(
+                        sc.choices(det, |c, w| f(k as u32, Fired::Successor(c, w))),
+                    ),
+                },
+                n => {
+                    let w = &buf[at..at + n as usize];
+                    at += n as usize;
+                    if t.may_conflict && conflict(w) {
+                        Outcome::Fault
+                    } else {
+                        f(k as u32, Fired::Successor(0, w));
+                        Outcome::Enabled(1)
+                    }
+                }
+            };
+            f(k as u32, Fired::Done(out));
+        }
+    }
+}
+
+/// Whether two writes hit one cell.
+#[inline]
+fn conflict(w: &[(usize, i64)]) -> bool {
+    (1..w.len()).any(|i| w[..i].iter().any(|x| x.0 == w[i].0))
+}
+
 impl Scratch {
+    /// The writes staged for `t` completed: one per nondeterministic update, with its
+    /// first value, after the deterministic ones; their number, or a range error when
+    /// two hit one cell.
+    #[inline]
+    fn staged(&mut self, t: &CTrans) -> Result<usize, Outcome> {
+        let det = self.writes.len();
+        for (slot, options) in &self.nondet {
+            self.writes.push((*slot, options[0]));
+        }
+        if t.may_conflict && conflict(&self.writes) {
+            return Err(Outcome::Fault);
+        }
+        Ok(det)
+    }
+
     /// Apply the staged writes (the first `det` deterministic) to `st` and call `f` on
     /// every combination of the nondeterministic choices, the last fastest; restores
     /// `st` and returns the number of successors.

@@ -134,7 +134,7 @@ fn run_worker(
     prof: &Prof<worker::Phase>,
 ) -> Option<ReachResult> {
     let inst = Instance::new(model, n);
-    let compiled = Compiled::new(&inst);
+    let compiled = Compiled::for_search(&inst);
     let dead_arrays = opts.dead_arrays(model);
     let ctx = Ctx::new(model, (&inst, &compiled), opts, &dead_arrays, None);
     let use_sym = ctx.sym.is_some();

@@ -81,11 +81,13 @@ impl Chan {
         let inbox: Rc<RefCell<Vec<Item>>> = Rc::default();
         let sink = Rc::clone(&inbox);
         worker.dataflow::<u64, _, _>(|scope| {
-            scope
-                .input_from(&mut input)
-                .exchange(|x: &Item| x.0)
-                .inspect(move |x: &Item| sink.borrow_mut().push(x.clone()))
-                .probe_with(&probe);
+            let routed = scope.input_from(&mut input).exchange(|x: &Item| x.0);
+            // The container named: with every impl of the crate graph in view (those of
+            // `cranelift`'s `regalloc2` too), inferring it overflows.
+            Inspect::<u64, Vec<Item>>::inspect(routed, move |x: &Item| {
+                sink.borrow_mut().push(x.clone())
+            })
+            .probe_with(&probe);
         });
         Chan {
             input,

@@ -485,7 +485,7 @@ impl<'a> Search<'a> {
 pub fn check_size(model: &Model, n: usize, opts: &ReachOptions) -> Option<ReachResult> {
     let start = Instant::now();
     let inst = Instance::new(model, n);
-    let compiled = Compiled::new(&inst);
+    let compiled = Compiled::for_search(&inst);
     let props = opts.props_of(model);
     let mut s = Search::new(&inst, &compiled, props, opts.deadlock);
     let e = s.explore(opts, start).ok()?;
