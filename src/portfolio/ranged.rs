@@ -3,15 +3,17 @@
 //! search beside the SAT route (`portfolio::beside`) answers nothing, and the deeper
 //! search, which runs there to its depth, would come only after IC3's budget: it runs
 //! instead on the second core from IC3's start, size by size from the smallest. IC3
-//! takes those sizes one at a time, from the smallest open, and a lasso found beside it
-//! at any size stops its run, to start again on the smallest size still open: IC3
-//! answers an aggregate only when it ends, and its sizes may be far apart in cost
-//! (`CHAIN_RANGED` in tests/live_auto.rs: IC3 proves size 1 in 0.04 s alone, after
-//! 3.6 s on the aggregate 1..4, whose size 4 it does not answer within 60 s; the
-//! search finds the lassos at 2..4 in 2.6 s). A size IC3 ends on without an answer is
-//! not given to it again. IC3's budget counts its CPU time over all its runs; the
-//! search is stopped once every size it was given is answered, else it goes on to its
-//! depth after IC3.
+//! takes those sizes one at a time, from the smallest open (IC3 answers an aggregate
+//! only when it ends, and its sizes may be far apart in cost: `CHAIN_RANGED` in
+//! tests/live_auto.rs, whose size 1 IC3 proves in 0.04 s alone, after 3.6 s on the
+//! aggregate 1..4, whose size 4 it does not answer within 60 s; the search finds the
+//! lassos at 2..4 in 2.6 s). A lasso found at the size IC3 is on stops its run; once
+//! the search has found one, IC3 takes only the sizes the search went past without one
+//! (it waits for the search; both on the same size spend two cores on one answer),
+//! until IC3 proves a size again or the search ends. A size IC3 ends on without an
+//! answer is not given to it again. IC3's budget counts its CPU time over all its runs;
+//! the search is stopped at a size once IC3 answers it, and everywhere once every size
+//! it was given is answered; else it goes on to its depth after IC3.
 
 use super::auto::AutoEngine;
 use super::beside::cores;
@@ -23,17 +25,17 @@ use crate::engine::{Control, Problem};
 use crate::limits::{cpu_seconds, thread_cpu_clock};
 use crate::verdict::{PropId, SizeReport};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// What the search beside IC3 shares with it: the stop flag of the IC3 run under way
-/// (set when the search finds a lasso; it hands its reports over first, under the same
-/// lock), and the search's own state.
+/// What the search beside IC3 shares with it: the sizes of the IC3 run under way and its
+/// stop flag (set when the search finds a lasso at one of them; it hands its reports
+/// over first, under the same lock), and the search's own state.
 struct Shared {
     /// The sizes the search runs at.
     at: Vec<usize>,
-    ic3: Mutex<Arc<AtomicBool>>,
+    ic3: Mutex<(Vec<usize>, Arc<AtomicBool>)>,
     search: Mutex<Search>,
     /// IC3's phase has ended: the watcher of the user's interrupt ends too.
     ended: AtomicBool,
@@ -54,7 +56,7 @@ impl Shared {
         let fresh = || Arc::new(AtomicBool::new(false));
         Shared {
             at: at.to_vec(),
-            ic3: Mutex::new(fresh()),
+            ic3: Mutex::new((Vec::new(), fresh())),
             search: Mutex::new(Search {
                 answered: Vec::new(),
                 on: 0,
@@ -96,6 +98,15 @@ impl Shared {
         s.flag = Arc::new(AtomicBool::new(false));
         Some(s.flag.clone())
     }
+}
+
+/// One size the search beside IC3 is done with: its reports, whether they hold a lasso,
+/// and whether it went to its depth there without one.
+struct Done {
+    size: usize,
+    reports: Vec<SizeReport>,
+    lasso: bool,
+    cleared: bool,
 }
 
 /// Ends the search and the watcher when dropped (at the end of IC3's phase, or when a
@@ -150,7 +161,7 @@ impl AutoEngine {
         l: &mut Book,
     ) -> Result<(Tally, (Option<usize>, Tally)), String> {
         let shared = Shared::new(at);
-        let (tx, rx) = channel::<Vec<SizeReport>>();
+        let (tx, rx) = channel::<Done>();
         let k = one.ltls[0];
         let mut lassos = Tally {
             sizes: at.to_vec(),
@@ -174,7 +185,8 @@ impl AutoEngine {
                 .join()
                 .unwrap_or_else(|e| std::panic::resume_unwind(e));
             sh.ended.store(true, Relaxed);
-            let reached = lassos_into(w, k, rx.try_iter().flatten().collect(), l, &mut lassos);
+            let rest = rx.try_iter().flat_map(|d| d.reports).collect();
+            let reached = lassos_into(w, k, rest, l, &mut lassos);
             let (ic3, before) = out?;
             searched?;
             Ok((ic3, (reached.max(before), lassos)))
@@ -191,7 +203,7 @@ impl AutoEngine {
         deep: &Phase,
         actl: &Control,
         sh: &Shared,
-        tx: Sender<Vec<SizeReport>>,
+        tx: Sender<Done>,
     ) -> Result<(), String> {
         let k = one.ltls[0];
         for &n in &sh.at {
@@ -202,7 +214,7 @@ impl AutoEngine {
                 continue;
             };
             let sctl = Control {
-                stop: Some(flag),
+                stop: Some(flag.clone()),
                 ..actl.clone()
             };
             let part = Problem {
@@ -215,19 +227,25 @@ impl AutoEngine {
                 let row = r.results.iter().find(|x| x.prop == PropId::Ltl(k));
                 row.is_some_and(|x| answers(&x.verdict))
             });
+            let cleared = !lasso && !flag.load(Relaxed);
             let ic3 = sh.ic3.lock().unwrap();
-            let _ = tx.send(reports);
-            if lasso {
-                ic3.store(true, Relaxed);
+            let _ = tx.send(Done {
+                size: n,
+                reports,
+                lasso,
+                cleared,
+            });
+            if lasso && ic3.0.contains(&n) {
+                ic3.1.store(true, Relaxed);
             }
         }
         Ok(())
     }
 
-    /// IC3's runs beside the search (`sh`, its reports through `rx`, taken into `l` and
-    /// `lassos` between the runs): each on the sizes of property `k` still open, until
-    /// its budget of CPU time is spent or a run ends without the search's stopping it.
-    /// IC3's tally, and the deepest bound the search reached so far.
+    /// IC3's runs beside the search (`sh`, its sizes done through `rx`, taken into `l`
+    /// and `lassos` between the runs), on the sizes of property `k` still open as
+    /// `Pace` picks them, until its budget of CPU time is spent or no size is left for
+    /// it. IC3's tally, and the deepest bound the search reached so far.
     #[allow(clippy::too_many_arguments)]
     fn ic3_runs(
         &self,
@@ -237,7 +255,7 @@ impl AutoEngine {
         actl: &Control,
         l: &mut Book,
         sh: &Shared,
-        rx: &Receiver<Vec<SizeReport>>,
+        rx: &Receiver<Done>,
         lassos: &mut Tally,
     ) -> Result<(Tally, Option<usize>), String> {
         let used = cpu_meter();
@@ -245,24 +263,43 @@ impl AutoEngine {
             sizes: l.open_sizes_of(PropId::Ltl(k)),
             ..Tally::default()
         };
+        let mut pace = Pace::default();
         let mut reached = None;
-        // The sizes IC3 ended on without an answer.
-        let mut tried: Vec<usize> = Vec::new();
+        let mut take = |d: Done, l: &mut Book, pace: &mut Pace| {
+            pace.heard(&d);
+            reached = reached.max(lassos_into(w, k, d.reports, l, lassos));
+        };
         loop {
-            let flag = {
-                let mut slot = sh.ic3.lock().unwrap();
-                let got: Vec<SizeReport> = rx.try_iter().flatten().collect();
-                reached = reached.max(lassos_into(w, k, got, l, lassos));
-                *slot = Arc::new(AtomicBool::new(false));
-                slot.clone()
-            };
-            let mut open = l.open_sizes_of(PropId::Ltl(k));
-            open.retain(|n| !tried.contains(n));
             let left = self.budgets.live_ic3 - used();
-            if open.is_empty() || left <= 0.0 || actl.users_limit().is_some() {
+            if left <= 0.0 || actl.users_limit().is_some() {
                 break;
             }
-            let next = next_run(&open, &sh.at);
+            // The sizes done beside, and the next run, under the lock the search
+            // reports a lasso under.
+            let run = {
+                let mut slot = sh.ic3.lock().unwrap();
+                for d in rx.try_iter() {
+                    take(d, l, &mut pace);
+                }
+                let mut open = l.open_sizes_of(PropId::Ltl(k));
+                open.retain(|n| !pace.tried.contains(n));
+                if open.is_empty() {
+                    break;
+                }
+                pace.next(&open, &sh.at).map(|next| {
+                    *slot = (next.clone(), Arc::new(AtomicBool::new(false)));
+                    (next, slot.1.clone())
+                })
+            };
+            let Some((next, flag)) = run else {
+                // Wait for the search's next size.
+                match rx.recv_timeout(Duration::from_millis(20)) {
+                    Ok(d) => take(d, l, &mut pace),
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => pace.ended = true,
+                }
+                continue;
+            };
             let inner = Control {
                 stop: Some(flag.clone()),
                 ..actl.clone()
@@ -270,15 +307,59 @@ impl AutoEngine {
             .within_cpu(left);
             let t = self.live_ic3(w, one, &next, &inner, l)?;
             sh.answered(&[&t.proved[..], &t.lassos[..]].concat());
-            tally.proved.extend(t.proved);
-            tally.lassos.extend(t.lassos);
+            pace.lead |= !t.proved.is_empty();
             // Ended by itself (not by a lasso found beside it): its budget, or every
             // size of the run answered or given up.
             if !flag.load(Relaxed) {
-                tried.extend(next);
+                pace.tried.extend(next);
             }
+            tally.proved.extend(t.proved);
+            tally.lassos.extend(t.lassos);
         }
         Ok((tally, reached))
+    }
+}
+
+/// Which sizes IC3 takes next beside the search: the smallest open (`lead`, from the
+/// start and after IC3 proves a size), or, after the search found a lasso, only those
+/// the search went past without one (`cleared`) or does not search, until the search
+/// has `ended`; never the sizes IC3 ended on without an answer (`tried`).
+struct Pace {
+    lead: bool,
+    cleared: Vec<usize>,
+    ended: bool,
+    tried: Vec<usize>,
+}
+
+impl Default for Pace {
+    fn default() -> Pace {
+        Pace {
+            lead: true,
+            cleared: Vec::new(),
+            ended: false,
+            tried: Vec::new(),
+        }
+    }
+}
+
+impl Pace {
+    /// A size the search is done with.
+    fn heard(&mut self, d: &Done) {
+        if d.lasso {
+            self.lead = false;
+        }
+        if d.cleared {
+            self.cleared.push(d.size);
+        }
+    }
+
+    /// IC3's next run among the open sizes `open` (the search runs at `at`), or none
+    /// for now.
+    fn next(&self, open: &[usize], at: &[usize]) -> Option<Vec<usize>> {
+        let free =
+            |n: &usize| self.lead || self.ended || !at.contains(n) || self.cleared.contains(n);
+        let i = open.iter().position(free)?;
+        Some(next_run(&open[i..], at))
     }
 }
 
@@ -307,7 +388,7 @@ fn watch(actl: &Control, sh: &Shared) {
     while !sh.ended.load(Relaxed) {
         if asked() {
             sh.stop_search();
-            sh.ic3.lock().unwrap().store(true, Relaxed);
+            sh.ic3.lock().unwrap().1.store(true, Relaxed);
             return;
         }
         std::thread::sleep(Duration::from_millis(10));
