@@ -50,10 +50,10 @@ const BDD_MEMORY: usize = 2 << 30;
 
 /// The sizes one phase of the SAT route ran on, proved and refuted.
 #[derive(Default)]
-struct Tally {
-    sizes: Vec<usize>,
-    proved: Vec<usize>,
-    lassos: Vec<usize>,
+pub(super) struct Tally {
+    pub sizes: Vec<usize>,
+    pub proved: Vec<usize>,
+    pub lassos: Vec<usize>,
 }
 
 impl Tally {
@@ -88,6 +88,9 @@ struct Trail {
     /// The second, deeper bounded lasso search after IC3: its depth reached and what
     /// it found (`None`: it did not run).
     deeper: Option<(Option<usize>, Tally)>,
+    /// That search where it ran beside IC3 (`Phase::ranged_beside`): its depth reached
+    /// and what it found.
+    beside: Option<(Option<usize>, Tally)>,
 }
 
 impl AutoEngine {
@@ -163,7 +166,7 @@ impl AutoEngine {
                 continue;
             }
             let mut trail = Trail::default();
-            for ph in block {
+            for (j, ph) in block.iter().enumerate() {
                 if actl.users_limit().is_some() {
                     break;
                 }
@@ -180,10 +183,14 @@ impl AutoEngine {
                     // The first bounded lasso search, before the proofs, or the deeper
                     // one after them, on the sizes where it has time.
                     Step::Lassos if trail.searched => {
+                        // Not the sizes it searched beside IC3 (`Phase::ranged_beside`).
                         let at: Vec<usize> = open
                             .iter()
                             .copied()
                             .filter(|&n| ph.budget_at(l.ranged(n)) != Some(0.0))
+                            .filter(|n| {
+                                trail.beside.as_ref().is_none_or(|b| !b.1.sizes.contains(n))
+                            })
                             .collect();
                         if at.is_empty() {
                             continue;
@@ -210,14 +217,23 @@ impl AutoEngine {
                         }
                     }
                     Step::LiveIc3 => {
-                        let inner = actl.within_cpu(self.budgets.live_ic3);
-                        let ic3 = Ic3Engine::new(self.solver, self.symmetry);
-                        let what = format!(
-                            "IC3 (k-liveness, then liveness-to-safety), at most {:.0}s CPU",
-                            self.budgets.live_ic3
-                        );
-                        let t = self.settle(w, &ic3, &what, &one, &open, &inner, l)?;
-                        trail.ic3 = Some(t);
+                        // The deeper lasso search beside it where a range error was met.
+                        let deep = block.get(j + 1).copied().filter(|d| d.ranged_beside);
+                        let at = deep.map_or(Vec::new(), |d| self.beside_at(d, &open, actl, l));
+                        if at.is_empty() {
+                            let t = self.live_ic3(
+                                w,
+                                &one,
+                                &open,
+                                &actl.within_cpu(self.budgets.live_ic3),
+                                l,
+                            )?;
+                            trail.ic3 = Some(t);
+                        } else if let Some(d) = deep {
+                            let (t, b) = self.ic3_beside(w, &one, d, &at, actl, l)?;
+                            trail.ic3 = Some(t);
+                            trail.beside = Some(b);
+                        }
                     }
                     _ => {}
                 }
@@ -265,19 +281,11 @@ impl AutoEngine {
                 b.text()
             )
         });
-        let deeper = t.deeper.as_ref().map_or(String::new(), |(d, b)| {
-            format!(
-                ", then the bounded lasso search again on {} to depth {}{}",
-                sizes_phrase(&b.sizes),
-                d.map_or("0".into(), |d| d.to_string()),
-                b.text()
-            )
-        });
+        let (first, beside, deeper) = lasso_notes(t);
         let lassos = &t.lassos.lassos;
         let mut notes = vec![format!(
-            "`{name}`: {} went to the SAT route on their aggregate: bounded lasso search to depth {}{}{bdd}{ic3}{deeper}",
+            "`{name}`: {} went to the SAT route on their aggregate: {first}{}{bdd}{ic3}{beside}{deeper}",
             sizes_phrase(sizes),
-            t.depth.map_or("0".into(), |d| d.to_string()),
             if lassos.is_empty() {
                 String::new()
             } else {
@@ -318,6 +326,9 @@ impl AutoEngine {
             } else {
                 budget
             };
+            if b == Some(0.0) {
+                return Ok(None);
+            }
             let whole = Problem {
                 min: open[0],
                 max: open[open.len() - 1],
@@ -360,6 +371,20 @@ impl AutoEngine {
         l: &mut Book,
         tally: &mut Tally,
     ) -> Result<Option<usize>, String> {
+        let reports = self.lasso_reports(one, ph, budget, ctl)?;
+        Ok(lassos_into(w, one.ltls[0], reports, l, tally))
+    }
+
+    /// The reports of the bounded lasso search of phase `ph` (its depth) on the
+    /// aggregate of `one`'s sizes, within `budget` seconds of CPU of the calling thread
+    /// (`None`: to its depth, under the limits of `ctl`).
+    pub(super) fn lasso_reports(
+        &self,
+        one: &Problem,
+        ph: &Phase,
+        budget: Option<f64>,
+        ctl: &Control,
+    ) -> Result<Vec<SizeReport>, String> {
         let depth = ph.depth.unwrap_or(self.budgets.bmc_depth);
         let bmc = BmcEngine {
             opts: BmcOptions {
@@ -380,20 +405,7 @@ impl AutoEngine {
         let mut reports = Vec::new();
         let inner = budget.map_or_else(|| ctl.clone(), |b| ctl.within_cpu(b));
         bmc.check(one, &inner, &mut |r| reports.push(r))?;
-        let k = one.ltls[0];
-        let mut reached = None;
-        for r in reports {
-            let row = r.results.iter().find(|x| x.prop == PropId::Ltl(k));
-            if let Some(Kind::NoViolationUpTo(d)) = row.map(|x| x.verdict.kind()) {
-                reached = reached.max(Some(d));
-            }
-            if row.is_some_and(|x| answers(&x.verdict)) {
-                tally.lassos.push(r.size);
-            }
-            l.meets(&r);
-            l.answer(kept(r, k, w.range_known));
-        }
-        Ok(reached)
+        Ok(reports)
     }
 
     /// Whether the BDD phase runs on `one`: the BDD engine reads the model (no `int`,
@@ -431,11 +443,29 @@ impl AutoEngine {
         self.settle(w, &bdd, &what, one, open, &inner, l)
     }
 
+    /// IC3 (k-liveness, then liveness-to-safety) on the sizes `open` of `one`'s `ltl`
+    /// property, within `inner`.
+    pub(super) fn live_ic3(
+        &self,
+        w: &Walk,
+        one: &Problem,
+        open: &[usize],
+        inner: &Control,
+        l: &mut Book,
+    ) -> Result<Tally, String> {
+        let ic3 = Ic3Engine::new(self.solver, self.symmetry);
+        let what = format!(
+            "IC3 (k-liveness, then liveness-to-safety), at most {:.0}s CPU",
+            self.budgets.live_ic3
+        );
+        self.settle(w, &ic3, &what, one, open, inner, l)
+    }
+
     /// `engine` (named `what`) on the sizes `open` (for `one`'s `ltl` property), each
     /// run of consecutive sizes one aggregate, within `inner`: what it proved and
     /// refuted.
     #[allow(clippy::too_many_arguments)]
-    fn settle(
+    pub(super) fn settle(
         &self,
         w: &Walk,
         engine: &dyn Engine,
@@ -505,10 +535,64 @@ impl AutoEngine {
     }
 }
 
+/// The parts of a property's note that say what the bounded lasso searches did: the
+/// first (its depth), the deeper one beside IC3 (`Phase::ranged_beside`), and the
+/// deeper one after IC3.
+fn lasso_notes(t: &Trail) -> (String, String, String) {
+    let depth = |d: &Option<usize>| d.map_or("0".into(), |d| d.to_string());
+    // The first search does not run where a range error was met, when the deeper one
+    // runs beside IC3 there.
+    let first = match (t.depth, &t.beside) {
+        (None, Some(_)) => "no first bounded lasso search".to_string(),
+        (d, _) => format!("bounded lasso search to depth {}", depth(&d)),
+    };
+    let beside = t.beside.as_ref().map_or(String::new(), |(d, b)| {
+        format!(
+            ", the bounded lasso search to depth {} beside it from its start on {} (a range error met there){}",
+            depth(d),
+            sizes_phrase(&b.sizes),
+            b.text()
+        )
+    });
+    let deeper = t.deeper.as_ref().map_or(String::new(), |(d, b)| {
+        format!(
+            ", then the bounded lasso search again on {} to depth {}{}",
+            sizes_phrase(&b.sizes),
+            depth(d),
+            b.text()
+        )
+    });
+    (first, beside, deeper)
+}
+
+/// The reports of a bounded lasso search of `ltl` property `k` into the book, the sizes
+/// with a lasso into `tally`: the deepest bound reached without one is returned.
+pub(super) fn lassos_into(
+    w: &Walk,
+    k: usize,
+    reports: Vec<SizeReport>,
+    l: &mut Book,
+    tally: &mut Tally,
+) -> Option<usize> {
+    let mut reached = None;
+    for r in reports {
+        let row = r.results.iter().find(|x| x.prop == PropId::Ltl(k));
+        if let Some(Kind::NoViolationUpTo(d)) = row.map(|x| x.verdict.kind()) {
+            reached = reached.max(Some(d));
+        }
+        if row.is_some_and(|x| answers(&x.verdict)) {
+            tally.lassos.push(r.size);
+        }
+        l.meets(&r);
+        l.answer(kept(r, k, w.range_known));
+    }
+    reached
+}
+
 /// The rows of a SAT-route report that answer something (its `ltl` property `k`
 /// answered, or bounded; a range error met, unless `range_known`); its own budget's
 /// limit dropped (the user's is the route's).
-fn kept(mut r: SizeReport, k: usize, range_known: bool) -> SizeReport {
+pub(super) fn kept(mut r: SizeReport, k: usize, range_known: bool) -> SizeReport {
     r.results.retain(|x| match x.prop {
         PropId::Ltl(j) => j == k,
         PropId::Range | PropId::IntBound => !range_known && x.verdict.trace().is_some(),

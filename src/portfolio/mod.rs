@@ -14,6 +14,7 @@ pub mod growth;
 mod ledger;
 mod ltl_route;
 pub mod probe;
+mod ranged;
 pub mod reduced;
 pub mod registry;
 pub mod route;

@@ -68,6 +68,14 @@ pub struct Phase {
     /// depth instead, as `--engine sat` does (`peterson_reordered`: its lasso of 19
     /// steps at size 4 was past the 20 s of CPU the deeper search had).
     pub ranged_budget: Option<f64>,
+    /// At the sizes where a range error was met, the phase runs beside the phase before
+    /// it (IC3) from that one's start, on a second core, rather than after it
+    /// (`portfolio::ranged`): the deeper lasso search, which runs to its depth there,
+    /// where the explicit search beside the SAT route answers nothing. On one core it
+    /// runs after it. `CHAIN_RANGED` (tests/live_auto.rs) at 1..4: IC3 proves size 1 in
+    /// 0.04 s alone but spent its 20 s on the aggregate, before the search found the
+    /// lassos at 2..4 in 2.6 s.
+    pub ranged_beside: bool,
     /// The bounded searches' depth (`None` for the other phases).
     pub depth: Option<usize>,
 }
@@ -98,6 +106,7 @@ fn phase(step: Step, what: impl Into<String>, scope: Scope, budget: Option<f64>)
         cpu: scope == Scope::Aggregate,
         past_range_errors: true,
         ranged_budget: budget,
+        ranged_beside: false,
         depth: None,
     }
 }
@@ -173,11 +182,23 @@ pub fn ltl(b: &Budgets, search: &str, ranks: bool) -> Vec<Phase> {
     // lassos it meets before the error: the last bounded search that runs (the deeper
     // one, or the first when `--depth` reaches past it) is the last phase there.
     let last = out
-        .iter_mut()
-        .rev()
-        .find(|p| p.depth.is_some() && p.budget != Some(0.0));
-    if let Some(last) = last.filter(|_| !again.past_range_errors) {
-        last.ranged_budget = None;
+        .iter()
+        .rposition(|p| p.depth.is_some() && p.budget != Some(0.0))
+        .filter(|_| !again.past_range_errors);
+    if let Some(i) = last {
+        out[i].ranged_budget = None;
+    }
+    // The deeper search, when it is that last one and IC3 runs before it, runs there
+    // beside IC3 from its start; the first search, whose lassos it finds as well, is
+    // then not run there.
+    let ic3 = out.iter().position(|p| p.step == Step::LiveIc3 && p.runs());
+    if let (Some(i), Some(c)) = (last, ic3)
+        && i == c + 1
+    {
+        out[i].ranged_beside = true;
+        if let Some(first) = out[..c].iter_mut().find(|p| p.step == Step::Lassos) {
+            first.ranged_budget = Some(0.0);
+        }
     }
     out.push(again);
     out
@@ -213,10 +234,19 @@ pub fn text(phases: &[Phase]) -> String {
     let at_most = |p: &Phase| {
         let cpu = if p.cpu { " CPU" } else { "" };
         let met = "where a range error was met";
+        let beside = if p.ranged_beside {
+            " and there beside the phase before from its start"
+        } else {
+            ""
+        };
         match (p.budget, p.ranged_budget) {
             (b, r) if b == r => b.map(|b| format!("at most {}{cpu}", seconds(b))),
             (Some(0.0), Some(r)) => Some(format!("only {met}, at most {}{cpu}", seconds(r))),
-            (Some(b), None) => Some(format!("at most {}{cpu}, to its depth {met}", seconds(b))),
+            (Some(b), Some(0.0)) => Some(format!("at most {}{cpu}, not {met}", seconds(b))),
+            (Some(b), None) => Some(format!(
+                "at most {}{cpu}, to its depth {met}{beside}",
+                seconds(b)
+            )),
             (Some(b), Some(r)) => {
                 Some(format!("at most {}{cpu}, {} {met}", seconds(b), seconds(r)))
             }
@@ -325,7 +355,7 @@ mod tests {
         let t = text(&ltl(&SHIPPED, "nested depth-first search", true));
         assert_eq!(
             t,
-            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s CPU), a bounded lasso search up to depth 10 (at most 2.0s CPU), a BDD fixpoint where no range error was met (at most 10s CPU), IC3 by k-liveness, then liveness-to-safety (at most 20s CPU) and a bounded lasso search up to depth 20 on their aggregate (at most 20s CPU, to its depth where a range error was met, then explicit again)"
+            "nested depth-first search per size while a size takes under 1.0s, then for the sizes left ranking proofs of the response properties, over an IC3 invariant (at most 30s CPU), a bounded lasso search up to depth 10 (at most 2.0s CPU, not where a range error was met), a BDD fixpoint where no range error was met (at most 10s CPU), IC3 by k-liveness, then liveness-to-safety (at most 20s CPU) and a bounded lasso search up to depth 20 on their aggregate (at most 20s CPU, to its depth where a range error was met and there beside the phase before from its start, then explicit again)"
         );
     }
 
@@ -340,11 +370,17 @@ mod tests {
 
     #[test]
     fn past_a_range_error_the_last_lasso_search_has_no_budget() {
-        // Shipped: depth 10 (2 s), depth 20 after IC3 (20 s; to its depth there).
+        // Shipped: depth 10 (2 s; not there: the deeper search beside IC3 covers it),
+        // depth 20 after IC3 (20 s; to its depth there, beside IC3).
         assert_eq!(
             ranged_lassos(&SHIPPED),
-            [(Some(2.0), Some(2.0)), (Some(20.0), None)]
+            [(Some(2.0), Some(0.0)), (Some(20.0), None)]
         );
+        let beside: Vec<bool> = ltl(&SHIPPED, "search", false)
+            .iter()
+            .map(|p| p.ranged_beside)
+            .collect();
+        assert_eq!(beside, [false, false, false, false, true, false]);
         // --depth 20: the first search is the last.
         let b = Budgets {
             bmc_depth: 20,
@@ -354,6 +390,17 @@ mod tests {
             ranged_lassos(&b),
             [(Some(2.0), None), (Some(0.0), Some(0.0))]
         );
+        assert!(ltl(&b, "search", false).iter().all(|p| !p.ranged_beside));
+        // Without IC3 the deeper search runs after the BDD fixpoint, as before.
+        let b = Budgets {
+            live_ic3: 0.0,
+            ..SHIPPED
+        };
+        assert_eq!(
+            ranged_lassos(&b),
+            [(Some(2.0), Some(2.0)), (Some(20.0), None)]
+        );
+        assert!(ltl(&b, "search", false).iter().all(|p| !p.ranged_beside));
         let explicit_again = ltl(&SHIPPED, "search", false).pop().unwrap();
         assert!(!explicit_again.past_range_errors);
     }
