@@ -679,35 +679,34 @@ impl Gen<'_, '_> {
 
     /// `yes_v` when the formula `c` holds, else `no_v`.
     fn branches(&mut self, c: &C, yes_v: Value, no_v: Value) -> Value {
-        let (yes, no, join) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        let v = self.b.append_block_param(join, I64);
-        self.cond(c, yes, no);
-        self.b.switch_to_block(yes);
-        self.b.ins().jump(join, &[BlockArg::Value(yes_v)]);
-        self.b.switch_to_block(no);
-        self.b.ins().jump(join, &[BlockArg::Value(no_v)]);
-        self.b.switch_to_block(join);
-        v
+        self.choose(c, |_| yes_v, |_| no_v)
     }
 
     /// `if c then a else b`, evaluating only the branch taken.
     fn ite(&mut self, c: &C, a: &C, b: &C) -> Value {
-        let (yes, no, join) = (
+        self.choose(c, |s| s.val(a), |s| s.val(b))
+    }
+
+    /// The value `yes` emits when the formula `c` holds, else the one `no` emits, each
+    /// emitted in its own block, joined by a block parameter.
+    fn choose(
+        &mut self,
+        c: &C,
+        yes: impl FnOnce(&mut Self) -> Value,
+        no: impl FnOnce(&mut Self) -> Value,
+    ) -> Value {
+        let (yes_b, no_b, join) = (
             self.b.create_block(),
             self.b.create_block(),
             self.b.create_block(),
         );
         let v = self.b.append_block_param(join, I64);
-        self.cond(c, yes, no);
-        self.b.switch_to_block(yes);
-        let x = self.val(a);
+        self.cond(c, yes_b, no_b);
+        self.b.switch_to_block(yes_b);
+        let x = yes(self);
         self.b.ins().jump(join, &[BlockArg::Value(x)]);
-        self.b.switch_to_block(no);
-        let y = self.val(b);
+        self.b.switch_to_block(no_b);
+        let y = no(self);
         self.b.ins().jump(join, &[BlockArg::Value(y)]);
         self.b.switch_to_block(join);
         v
