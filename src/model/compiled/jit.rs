@@ -97,6 +97,14 @@ impl Native {
         let mut flags = settings::builder();
         flags.set("opt_level", "speed").ok()?;
         flags.set("is_pic", "false").ok()?;
+        // The IR verifier costs compile time on every size; the differential tests
+        // (tests/native.rs) are what check the code, and debug builds keep it on.
+        let verify = if cfg!(debug_assertions) {
+            "true"
+        } else {
+            "false"
+        };
+        flags.set("enable_verifier", verify).ok()?;
         let isa = cranelift_native::builder()
             .ok()?
             .finish(settings::Flags::new(flags))
