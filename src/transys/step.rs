@@ -67,8 +67,11 @@ impl Transys<'_> {
     pub(super) fn build_step(&mut self, stop: &crate::sat::Stop) -> Option<()> {
         let n = self.instances.len();
         let mut evals = Vec::with_capacity(n);
-        for (i, (t, params)) in self.instances.clone().into_iter().enumerate() {
-            if i % 64 == 63 && stop.now() {
+        // The limit is read at every instance and cell: at wide aggregates one
+        // instance takes milliseconds, and 64 of them ran seconds past the deadline
+        // on a loaded machine (Peterson 1..20 under `--engine kind`).
+        for (t, params) in self.instances.clone() {
+            if stop.now() {
                 return None;
             }
             let model = self.inst.model;
@@ -86,7 +89,7 @@ impl Transys<'_> {
         self.footprints = self.footprints_of(&roots, written);
         let mut next = Vec::with_capacity(writers.len());
         for (s, ws) in writers.into_iter().enumerate() {
-            if s % 64 == 63 && stop.now() {
+            if stop.now() {
                 return None;
             }
             next.push(self.next_cell(s, ws));
