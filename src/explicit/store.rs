@@ -246,13 +246,20 @@ impl VisitedSet {
         prefetch(&self.table[pos * self.words]);
     }
 
-    /// `insert` with the key's `hash_words` already computed.
-    #[inline]
+    /// `insert` with the key's `hash_words` already computed. Inlined where it is
+    /// called for one-word keys (a search's hot path: a call's prologue costs as much
+    /// as the probe).
+    #[inline(always)]
     pub fn insert_hashed(&mut self, key: &[u64], hash: u64) -> bool {
         debug_assert_eq!(key.len(), self.words);
         if let [one] = key {
             return self.insert_word(*one, hash);
         }
+        self.insert_words(key, hash)
+    }
+
+    /// `insert_hashed` of a key of several words.
+    fn insert_words(&mut self, key: &[u64], hash: u64) -> bool {
         if key.iter().all(|&w| w == 0) {
             let new = !self.has_zero;
             self.has_zero = true;
@@ -281,7 +288,7 @@ impl VisitedSet {
 
     /// `insert_hashed` of a one-word key (most packed states; hash compaction's
     /// signatures, a tree store's roots): word compares, without slices.
-    #[inline]
+    #[inline(always)]
     fn insert_word(&mut self, key: u64, hash: u64) -> bool {
         if key == 0 {
             let new = !self.has_zero;
