@@ -246,10 +246,20 @@ impl VisitedSet {
         prefetch(&self.table[pos * self.words]);
     }
 
-    /// `insert` with the key's `hash_words` already computed.
-    #[inline]
+    /// `insert` with the key's `hash_words` already computed. Inlined where it is
+    /// called for one-word keys (a search's hot path: a call's prologue costs as much
+    /// as the probe).
+    #[inline(always)]
     pub fn insert_hashed(&mut self, key: &[u64], hash: u64) -> bool {
         debug_assert_eq!(key.len(), self.words);
+        if let [one] = key {
+            return self.insert_word(*one, hash);
+        }
+        self.insert_words(key, hash)
+    }
+
+    /// `insert_hashed` of a key of several words.
+    fn insert_words(&mut self, key: &[u64], hash: u64) -> bool {
         if key.iter().all(|&w| w == 0) {
             let new = !self.has_zero;
             self.has_zero = true;
@@ -268,7 +278,37 @@ impl VisitedSet {
                 return false;
             }
             if e.iter().all(|&x| x == 0) {
-                e.copy_from_slice(key);
+                copy_words(e, key);
+                self.len += 1;
+                return true;
+            }
+            pos = (pos + 1) & mask;
+        }
+    }
+
+    /// `insert_hashed` of a one-word key (most packed states; hash compaction's
+    /// signatures, a tree store's roots): word compares, without slices.
+    #[inline(always)]
+    fn insert_word(&mut self, key: u64, hash: u64) -> bool {
+        if key == 0 {
+            let new = !self.has_zero;
+            self.has_zero = true;
+            self.len += new as usize;
+            return new;
+        }
+        if (self.len + 1) * 10 > self.cap * 7 {
+            self.grow();
+        }
+        let mask = self.cap - 1;
+        let table = &mut self.table[..];
+        let mut pos = (hash as usize) & mask;
+        loop {
+            let e = table[pos];
+            if e == key {
+                return false;
+            }
+            if e == 0 {
+                table[pos] = key;
                 self.len += 1;
                 return true;
             }
@@ -299,17 +339,11 @@ impl VisitedSet {
     fn grow(&mut self) {
         let w = self.words;
         let cap = self.cap * 2;
-        let mask = cap - 1;
         let mut table = Table::zeroed(cap * w);
-        for e in self.table.chunks_exact(w) {
-            if e.iter().all(|&x| x == 0) {
-                continue;
-            }
-            let mut pos = (hash_words(e) as usize) & mask;
-            while table[pos * w..pos * w + w].iter().any(|&x| x != 0) {
-                pos = (pos + 1) & mask;
-            }
-            table[pos * w..pos * w + w].copy_from_slice(e);
+        if w == 1 {
+            rehash_words(&self.table, &mut table, cap - 1);
+        } else {
+            rehash(&self.table, &mut table, w, cap - 1);
         }
         self.table = table;
         self.cap = cap;
@@ -331,6 +365,32 @@ impl VisitedSet {
                 return;
             }
         }
+    }
+}
+
+/// Move the entries of `old`, of `w` words each, into the larger empty table `new`
+/// (`mask` its entries minus one).
+fn rehash(old: &[u64], new: &mut [u64], w: usize, mask: usize) {
+    for e in old.chunks_exact(w) {
+        if e.iter().all(|&x| x == 0) {
+            continue;
+        }
+        let mut pos = (hash_words(e) as usize) & mask;
+        while new[pos * w..pos * w + w].iter().any(|&x| x != 0) {
+            pos = (pos + 1) & mask;
+        }
+        new[pos * w..pos * w + w].copy_from_slice(e);
+    }
+}
+
+/// `rehash` of one-word entries, word by word.
+fn rehash_words(old: &[u64], new: &mut [u64], mask: usize) {
+    for &e in old.iter().filter(|&&e| e != 0) {
+        let mut pos = (hash_words(&[e]) as usize) & mask;
+        while new[pos] != 0 {
+            pos = (pos + 1) & mask;
+        }
+        new[pos] = e;
     }
 }
 

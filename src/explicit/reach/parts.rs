@@ -134,9 +134,18 @@ impl Stores {
 
 impl Store {
     /// Insert a state by its key (exact), or its signature `sig` (`store::sig_hash` of
-    /// the key); `hash` is `hash_words` of the key. True when new.
-    #[inline]
+    /// the key); `hash` is `hash_words` of the key. True when new. The exact store's
+    /// insert is inlined where it is called (the hot path of a search), the others'
+    /// go through `insert_any`.
+    #[inline(always)]
     pub fn insert(&mut self, key: &[u64], hash: u64, sig: u64) -> bool {
+        if let Store::Exact(t) = self {
+            return t.insert_hashed(key, hash);
+        }
+        self.insert_any(key, hash, sig)
+    }
+
+    fn insert_any(&mut self, key: &[u64], hash: u64, sig: u64) -> bool {
         match self {
             Store::Exact(t) => t.insert_hashed(key, hash),
             Store::Tree { roots, nodes, .. } => {

@@ -19,17 +19,21 @@
 //! So the states stored, their numbers, their parents and every violation reported are
 //! the same at every thread count, and BFS order keeps every counterexample a shortest
 //! one. Blocks of fewer than `PARALLEL_FROM` states (small levels) are run by the
-//! leader alone, in steps of `ALONE_STEP` states; with one thread, every block is.
+//! leader alone, and with one thread every block is: it needs none of the phases'
+//! messages and inserts each successor as it comes (`Alone`), in the same order.
 //! `NFOLD_SEARCH_PROFILE=1` prints where the time goes (`par::prof`). (The level-synchronous
 //! scheme of distributed BFS, e.g. Stern and Dill, "Parallelizing the Murphi verifier",
 //! CAV 1997, with ranks making the outcome independent of timing.)
 
 use super::ReachOptions;
-use super::expand::{self, BIG_CHOICE, Block, Ctx, Finder, Outbox, Sink, Work};
+use super::expand::{
+    self, Ahead, BIG_CHOICE, Block, Ctx, Dest, Finder, From, Outbox, Sink, Tally, Work,
+};
 use super::parts::{Part, PartFind, Store, Stores, omission};
 use crate::explicit::par::parts::{PARTS, Parts, part_of};
 use crate::explicit::par::{prof, team};
 use crate::model::init::for_each_initial;
+use crate::model::instance::State;
 use crate::verdict::Limit;
 use std::collections::{HashMap, VecDeque};
 use std::sync::RwLock;
@@ -43,8 +47,6 @@ pub(super) const NO_PARENT: u32 = u32::MAX;
 const BLOCK: usize = 4096;
 /// Blocks of fewer states are expanded by one thread alone.
 const PARALLEL_FROM: usize = 64;
-/// States expanded at a time by one thread alone.
-const ALONE_STEP: usize = 256;
 
 /// The phases of a block (`par::prof`).
 #[derive(Clone, Copy)]
@@ -187,6 +189,27 @@ impl Records {
         super::all_done(last, depth, depth_of(&self.range_found), int)
     }
 
+    /// Take in the range errors and deadlocks a source met expanding a block's states
+    /// (depth d), in BFS order: the first one wins unless one is known shallower.
+    fn take_tally(&mut self, t: &mut Tally) {
+        self.transitions += t.transitions;
+        for (f, g) in self.fired.iter_mut().zip(&t.fired) {
+            *f |= *g;
+        }
+        if let Some(r) = t.range.take() {
+            self.range(r);
+        }
+        if let Some(r) = t.int.take() {
+            self.int_bound(r);
+        }
+        if self.deadlock_found.is_none() {
+            self.deadlock_found = t.deadlock.take();
+        }
+        if self.rank_error.is_none() {
+            self.rank_error = t.rank.take();
+        }
+    }
+
     /// Take in what the sources of a block found and numbered: append the new states
     /// numbered by the helping threads (source 0's are in already, `Sink`), in source
     /// order, which is the sequential order; then the violations, first in BFS order.
@@ -209,25 +232,8 @@ impl Records {
             }
             self.count += f.parent.len();
         }
-        // Range errors and deadlocks met expanding the block's states (depth d), in BFS
-        // order: the first one wins unless one is known shallower.
         for o in outs.iter_mut() {
-            self.transitions += o.transitions;
-            for (f, g) in self.fired.iter_mut().zip(&o.fired) {
-                *f |= *g;
-            }
-            if let Some(r) = o.range.take() {
-                self.range(r);
-            }
-            if let Some(r) = o.int.take() {
-                self.int_bound(r);
-            }
-            if self.deadlock_found.is_none() {
-                self.deadlock_found = o.deadlock.take();
-            }
-            if self.rank_error.is_none() {
-                self.rank_error = o.rank.take();
-            }
+            self.take_tally(&mut o.tally);
         }
         // Violations met on the new states (depth d + 1): the first in BFS order.
         let node = |(s, seq): (usize, usize)| {
@@ -288,14 +294,16 @@ impl Sink for Records {
     }
 }
 
-/// The findings on an initial state, numbered `idx`, straight into the records.
-struct AtRoot<'r> {
+/// The findings on a new state, numbered `idx` at `depth`, straight into the records
+/// (the first one in BFS order, as states are numbered).
+struct AtNode<'r> {
     rec: &'r mut Records,
     props: &'r [usize],
     idx: usize,
+    depth: usize,
 }
 
-impl Finder for AtRoot<'_> {
+impl Finder for AtNode<'_> {
     fn unsafe_known(&self, k: usize) -> bool {
         self.rec.unsafe_found[k].is_some()
     }
@@ -306,7 +314,7 @@ impl Finder for AtRoot<'_> {
 
     fn unsafe_hit(&mut self, k: usize, tuple: usize) {
         self.rec.unsafe_found[k] = Some(Found {
-            depth: 0,
+            depth: self.depth,
             node: self.idx,
             kind: Kind::Unsafe {
                 prop: self.props[k],
@@ -317,10 +325,83 @@ impl Finder for AtRoot<'_> {
 
     fn range_hit(&mut self, prop: usize) {
         self.rec.range(Found {
-            depth: 0,
+            depth: self.depth,
             node: self.idx,
             kind: Kind::RangeProp { prop },
         });
+    }
+}
+
+/// A thread alone: each successor inserted straight into its partition, in the order
+/// generated (a few successors later, `Ahead`), numbered when new and its properties
+/// checked at once. The order is the one the phases give (one source, every partition
+/// its own), so the states, their numbers and what is found are the same, without the
+/// outbox of the whole block, the second pass over it, or the copies of the new states.
+struct Alone<'r> {
+    rec: &'r mut Records,
+    parts: Vec<&'r mut Part>,
+    tally: &'r mut Tally,
+    ahead: Ahead,
+    /// The depth of the new states.
+    depth: usize,
+    /// A new state unpacked.
+    st: State,
+}
+
+impl Alone<'_> {
+    /// Insert the oldest successor of the ring, if any; number it and check the
+    /// properties on it when new. False when the ring was empty.
+    #[inline]
+    fn insert_oldest(&mut self, ctx: &Ctx) -> bool {
+        let Some((q, real, key, sig)) = self.ahead.take(ctx) else {
+            return false;
+        };
+        if !self.parts[part_of(q.hash)].store.insert(key, q.hash, sig) {
+            return true;
+        }
+        let idx = self.rec.number(q.parent, q.k, q.c);
+        // Word by word: `extend` from a slice costs more for a few words.
+        for &x in real {
+            self.rec.fifo.push_back(x);
+        }
+        ctx.inst.unpack(real, &mut self.st);
+        let (rec, props, depth) = (&mut *self.rec, &ctx.props, self.depth);
+        expand::eval_props(
+            ctx,
+            &self.st,
+            &mut AtNode {
+                rec,
+                props,
+                idx,
+                depth,
+            },
+        );
+        true
+    }
+}
+
+impl Dest for Alone<'_> {
+    fn begin(&mut self, _: &Block) {
+        self.tally.clear();
+    }
+
+    #[inline]
+    fn send(&mut self, ctx: &Ctx, from: &From, words: &[u64], hashed: (&[u64], u64, u64)) {
+        self.tally.transitions += 1;
+        if self.ahead.full() {
+            self.insert_oldest(ctx);
+        }
+        let (_, hash, sig) = hashed;
+        self.parts[part_of(hash)].store.prefetch(hash, sig);
+        self.ahead.put(ctx, from, words, hashed);
+    }
+
+    fn tally(&mut self) -> &mut Tally {
+        self.tally
+    }
+
+    fn end(&mut self, ctx: &Ctx) {
+        while self.insert_oldest(ctx) {}
     }
 }
 
@@ -362,8 +443,17 @@ impl<'a> Search<'a> {
                 let idx = rec.number(NO_PARENT, 0, 0);
                 rec.fifo.extend(&words);
                 rec.roots.extend(&words);
-                let props = &ctx.props;
-                expand::eval_props(ctx, st, &mut AtRoot { rec, props, idx });
+                let (props, depth) = (&ctx.props, 0);
+                expand::eval_props(
+                    ctx,
+                    st,
+                    &mut AtNode {
+                        rec,
+                        props,
+                        idx,
+                        depth,
+                    },
+                );
             }
             // Initial states can be many (cells `init` leaves free): limits apply here too.
             if init_count.is_multiple_of(1024) {
@@ -547,69 +637,70 @@ struct Shared<'s, 'a> {
 
 impl Shared<'_, '_> {
     /// Expand the states of `span` on its sources (the other threads wait at the team's
-    /// barrier), insert their successors and number the new ones.
+    /// barrier), insert their successors and number the new ones; the leader alone
+    /// inserts each successor as it comes (`Alone`).
     fn run_block(&self, rec: &mut Records, span: Span, work: &mut Work) {
-        // One thread alone goes by smaller steps, so that the successors it sends are
-        // still in cache when it inserts them. Steps never change the outcome: the
-        // numbering is the same for any cut of the queue.
-        let step = if span.sources > 1 {
-            span.to - span.from
+        let prof = &self.team.prof;
+        prof.time(0, Phase::Serial, || self.prepare(rec, span));
+        if span.sources > 1 {
+            self.run_phases(rec, span.sources, work);
         } else {
-            ALONE_STEP
-        };
-        let mut at = span.from;
-        while at < span.to {
-            let to = span.to.min(at + step);
-            self.run_step(
-                rec,
-                Span {
-                    from: at,
-                    to,
-                    ..span
-                },
-                work,
-            );
-            at = to;
+            prof.time(0, Phase::Expand, || self.run_alone(rec, span.depth, work));
         }
+        prof.end_round(span.sources, span.to - span.from);
     }
 
-    fn run_step(&self, rec: &mut Records, span: Span, work: &mut Work) {
+    /// Move the states of `span` from the queue into the block the threads share.
+    fn prepare(&self, rec: &mut Records, span: Span) {
         let Span {
             from,
             to,
             depth,
             sources,
         } = span;
+        let mut blk = self.block.write().unwrap();
+        let w = self.ctx.inst.words;
+        let n = to - from;
+        blk.base = from;
+        blk.depth = depth;
+        blk.words.clear();
+        blk.words.extend(rec.fifo.drain(..n * w));
+        blk.cuts.clear();
+        blk.cuts.extend((0..=sources).map(|t| n * t / sources));
+        blk.unsafe_known.clear();
+        blk.unsafe_known
+            .extend(rec.unsafe_found.iter().map(|f| f.is_some()));
+        blk.range_known = rec.range_found.is_some();
+    }
+
+    /// The leader alone expands the block (of states at `depth`) into the store.
+    fn run_alone(&self, rec: &mut Records, depth: usize, work: &mut Work) {
+        let blk = self.block.read().unwrap();
+        let mut out = self.outs[0].write().unwrap();
+        let mut guards = self.parts.owned(0, 1);
+        let mut alone = Alone {
+            rec: &mut *rec,
+            parts: guards.iter_mut().map(|g| &mut **g).collect(),
+            tally: &mut out.tally,
+            ahead: Ahead::new(self.ctx),
+            depth: depth + 1,
+            st: vec![0; self.ctx.inst.slots.len()],
+        };
+        expand::expand(self.ctx, &blk, 0, &mut alone, work);
+        rec.take_tally(&mut out.tally);
+    }
+
+    /// The four phases of a block on `sources` threads.
+    fn run_phases(&self, rec: &mut Records, sources: usize, work: &mut Work) {
         let (team, prof) = (self.team, &self.team.prof);
-        prof.time(0, Phase::Serial, || {
-            let mut blk = self.block.write().unwrap();
-            let w = self.ctx.inst.words;
-            let n = to - from;
-            blk.base = from;
-            blk.depth = depth;
-            blk.words.clear();
-            blk.words.extend(rec.fifo.drain(..n * w));
-            blk.cuts.clear();
-            blk.cuts.extend((0..=sources).map(|t| n * t / sources));
-            blk.unsafe_known.clear();
-            blk.unsafe_known
-                .extend(rec.unsafe_found.iter().map(|f| f.is_some()));
-            blk.range_known = rec.range_found.is_some();
-        });
         let (ctx, parts, outs, block) = (self.ctx, self.parts, self.outs, self.block);
-        if sources > 1 {
-            team.meet(0);
-        }
+        team.meet(0);
         prof.time(0, Phase::Expand, || source(0, ctx, outs, block, work));
-        if sources > 1 {
-            team.meet(0);
-        }
+        team.meet(0);
         prof.time(0, Phase::Insert, || {
             owner(0, sources, ctx, parts, outs, block)
         });
-        if sources > 1 {
-            team.meet(0);
-        }
+        team.meet(0);
         rec.block_first = rec.count;
         prof.time(0, Phase::Number, || {
             let guards = parts.read_all();
@@ -617,13 +708,10 @@ impl Shared<'_, '_> {
             let out = outs[0].read().unwrap();
             expand::number(&out, &refs, self.ctx.inst.words, rec);
         });
-        if sources > 1 {
-            team.meet(0);
-        }
+        team.meet(0);
         prof.time(0, Phase::Serial, || {
             rec.take_in(ctx, parts, outs, &block.read().unwrap())
         });
-        prof.end_round(sources, to - from);
     }
 }
 
@@ -657,7 +745,7 @@ fn bytes(parts: &Parts<Part>, outs: &[RwLock<Outbox>], rec: &Records) -> usize {
 fn source(t: usize, ctx: &Ctx, outs: &[RwLock<Outbox>], block: &RwLock<Block>, work: &mut Work) {
     let blk = block.read().unwrap();
     let mut out = outs[t].write().unwrap();
-    expand::expand(ctx, &blk, t, &mut out, work);
+    expand::expand(ctx, &blk, t, &mut *out, work);
 }
 
 /// The insert phase of owner `t` of `threads`: partitions t, t + threads, ...
