@@ -157,3 +157,56 @@ impl Closure {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proof::lemma::{Atom, PVal};
+    use crate::transys::frame::Encoding;
+
+    /// `not (Pc[x1] = v)`, or with two processes `not (Pc[x1] = v && Pc[x2] = v)`.
+    fn not_at(m: &crate::model::ir::Model, v: i64, procs: usize) -> Lemma {
+        let var = m.var_by_name("Pc").unwrap();
+        let atoms = (0..procs)
+            .map(|p| Atom {
+                var,
+                index: vec![PVal::Proc(p)],
+                value: PVal::Const(v),
+            })
+            .collect();
+        Lemma {
+            lo: 1,
+            hi: 3,
+            procs,
+            atoms,
+            ordered: false,
+        }
+    }
+
+    #[test]
+    fn only_the_needed_part_is_kept_and_a_drop_shows_a_bad_state() {
+        // C is never reached; B is, so `not Pc[x1] = B` and the pair are not inductive.
+        let m = crate::lang::load_str(
+            "t.cub",
+            "type loc = A | B | C\narray Pc[proc] : loc\ninit (z) { Pc[z] = A }\n\
+             unsafe (z) { Pc[z] = C }\nunsafe (z) { Pc[z] = B }\n\
+             transition t (i) requires { Pc[i] = A } { Pc[i] := B; }\n\
+             transition u (i) requires { Pc[i] = B } { Pc[i] := A; }\n",
+        )
+        .unwrap();
+        let cands = vec![not_at(&m, 1, 2), not_at(&m, 1, 1), not_at(&m, 2, 1)];
+        let kind = SolverKind::default_kind();
+        let stop = Stop::default();
+        let mut ts = Transys::new(&m, 1, 3, Encoding::Binary);
+        let (b, e) = ts.bad(0);
+        let bad = ts.c.and2(b, -e);
+        match cone(&mut ts, &cands, bad, true, kind, &stop).unwrap() {
+            Cone::Needed(part) => assert_eq!(part, vec![cands[2].clone()]),
+            _ => panic!("C is excluded by `not Pc[x1] = C` alone"),
+        }
+        let (b, e) = ts.bad(1);
+        let bad = ts.c.and2(b, -e);
+        let found = cone(&mut ts, &cands, bad, true, kind, &stop).unwrap();
+        assert!(matches!(found, Cone::Allowed), "B is reached");
+    }
+}

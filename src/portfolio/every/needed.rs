@@ -61,7 +61,7 @@ pub(super) fn proved_by_part(
     ctl: &Control,
 ) -> Result<Option<Attempt>, String> {
     let engine = format!(
-        "candidates from the states reached at sizes 1..{BRAB_SIZES}, the part the properties need (unsat cores, Houdini's drops made lazily)"
+        "candidates from the states reached at sizes 1..{BRAB_SIZES}, the part the properties need"
     );
     let Some(part) = needed(model, props, g, solver, ctl)? else {
         return Ok(None);
