@@ -34,6 +34,7 @@
 //! shortest trace with BMC and replays it; invariants are checked by `proof::check`.
 
 pub mod brab;
+pub mod cone;
 mod counter_view;
 pub mod engine;
 mod frames;

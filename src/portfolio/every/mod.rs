@@ -8,9 +8,11 @@
 //! (`forall i < j. not C`) and IC3's orbits are the increasing maps (`proof::lemma`).
 //!
 //! First, candidate clauses guessed from the states reached at sizes 1..2 (`ic3::brab`,
-//! after Cubicle's BRAB) are filtered by Houdini on the aggregate 1..3 and given to the
-//! checker (filtered by Houdini on 1..c first only when they are not inductive at some
-//! size up to their cutoff c); when it accepts, IC3 is not run, otherwise the
+//! after Cubicle's BRAB): the part of them the properties need on the aggregate 1..3
+//! (`ic3::cone`: unsat cores, Houdini's drops made lazily) is given to the checker;
+//! when it does not accept, all of them are filtered by Houdini on 1..3 and given to
+//! the checker (filtered by Houdini on 1..c first only when they are not inductive at
+//! some size up to their cutoff c); when it accepts, IC3 is not run, otherwise the
 //! inductive candidates seed IC3's first try.
 //!
 //! IC3 runs on the aggregate 1..n0 (n0 = 3, then 4, 5 when the lemmas of the
@@ -25,8 +27,10 @@
 //! one when one invariant for all is not found, so that a property violated at some
 //! size, or not proved, leaves the others' answers standing.
 
+mod needed;
 mod over_ints;
 mod part;
+use needed::proved_by_part;
 use part::{falls_short, proved_part};
 
 pub use over_ints::{
@@ -278,7 +282,7 @@ pub fn prove_every(
     let mut guessed = if ic3_known(model, props, solver) {
         None
     } else {
-        guesses(model, symmetry, solver, ctl)?
+        guesses(model, symmetry, ctl)?
     };
     prove_with(model, props, solver, symmetry, ctl, &mut guessed)
 }
@@ -292,30 +296,29 @@ fn ic3_known(model: &Model, props: &[usize], solver: SolverKind) -> bool {
     ic3.has_small_run(&Problem::new(model, 1, 3, props.to_vec()))
 }
 
-/// Candidate clauses from the reached states that Houdini kept (`guesses`).
+/// Candidate clauses from the reached states (`guesses`), filtered by Houdini once the
+/// part the properties need (`needed`) did not prove them.
 #[derive(Clone, Debug)]
 struct Guessed {
     lemmas: Vec<Lemma>,
-    /// Houdini kept them on the aggregate 1..this: their cutoff, or `PREFILTER` below
-    /// it (the checker is then asked first, and Houdini on 1..c only when the
-    /// invariant is not inductive at some size up to the cutoff).
+    /// Houdini kept them (or keeps them, `filtered`) on the aggregate 1..this: their
+    /// cutoff, or `PREFILTER` below it (the checker is then asked first, and Houdini on
+    /// 1..c only when the invariant is not inductive at some size up to the cutoff).
     upto: usize,
     /// When the checker found them inductive up to their cutoff but not proving every
     /// property asked: the properties they do prove (`Attempt::Rejected::holding`).
     holding: Vec<usize>,
+    /// Whether Houdini has filtered them: before, they are the candidates not shown
+    /// violated at size `upto` (`brab::unshown`), and only the part the properties
+    /// need is asked about (`needed::proved_by_part`).
+    filtered: bool,
 }
 
 /// The candidate clauses of the states reached at sizes 1..`BRAB_SIZES` (`ic3::brab`)
-/// that Houdini keeps on the aggregate 1..`PREFILTER` (on 1..c of their cutoff when
-/// that is smaller): they hold initially and are inductive there, whatever the
-/// properties. `None` outside the fragment, when there is none, or when a limit stopped
-/// Houdini.
-fn guesses(
-    model: &Model,
-    symmetry: bool,
-    solver: SolverKind,
-    ctl: &Control,
-) -> Result<Option<Guessed>, String> {
+/// that no state reached at size `upto` violates, claimed on the aggregate
+/// 1..`PREFILTER` (on 1..c of their cutoff when that is smaller), not yet filtered by
+/// Houdini (`filter`). `None` outside the fragment or when there is none.
+fn guesses(model: &Model, symmetry: bool, ctl: &Control) -> Result<Option<Guessed>, String> {
     if refused(model, symmetry).is_some() || !model.has_lemma_orbits() {
         return Ok(None);
     }
@@ -329,13 +332,12 @@ fn guesses(
     if cands.is_empty() {
         return Ok(None);
     }
-    let (found, t_cands) = (cands.len(), t.elapsed().as_secs_f64());
+    let found = cands.len();
     let procs: Vec<usize> = cands.iter().map(|l| l.procs).collect();
     // Houdini at the small sizes only: what it would keep on 1..c is inductive on
     // 1..3 too, so within what it keeps on 1..3, and the small aggregate drops most
     // candidates at a fraction of the cost. The checker decides on 1..c (`prove_with`).
     let upto = cutoff::cutoff(&frag, &procs).min(PREFILTER);
-    let mut ts = Transys::new(model, 1, upto, Encoding::Binary);
     let mut narrowed: Vec<Lemma> = cands
         .into_iter()
         .map(|l| Lemma {
@@ -350,22 +352,47 @@ fn guesses(
         let top = Transys::new(model, upto, upto, Encoding::Binary);
         narrowed = crate::ic3::brab::unshown(&top, narrowed);
     }
-    let unshown = narrowed.len();
-    let Some(kept) = houdini(&mut ts, narrowed, true, solver, &ctl.sat_stop())? else {
-        return Ok(None);
+    if ctl.progress {
+        crate::progress::line(format!(
+            "every n: {found} candidate clauses from the states reached at sizes 1..{BRAB_SIZES}, {} not shown at size {upto} ({:.2}s)",
+            narrowed.len(),
+            t.elapsed().as_secs_f64()
+        ));
+    }
+    Ok(Some(Guessed {
+        lemmas: narrowed,
+        upto,
+        holding: Vec::new(),
+        filtered: false,
+    }))
+}
+
+/// Houdini on the candidates `g` (not filtered yet) on the aggregate 1..`g.upto`:
+/// what it keeps holds initially and is inductive there, whatever the properties.
+/// False when a limit stopped it.
+fn filter(
+    model: &Model,
+    g: &mut Guessed,
+    solver: SolverKind,
+    ctl: &Control,
+) -> Result<bool, String> {
+    let t = Instant::now();
+    let mut ts = Transys::new(model, 1, g.upto, Encoding::Binary);
+    let cands = std::mem::take(&mut g.lemmas);
+    let Some(kept) = houdini(&mut ts, cands, true, solver, &ctl.sat_stop())? else {
+        return Ok(false);
     };
     if ctl.progress {
         crate::progress::line(format!(
-            "every n: {found} candidate clauses from the states reached at sizes 1..{BRAB_SIZES} ({t_cands:.2}s), {unshown} not shown at size {upto}, {} of them inductive at sizes 1..{upto} ({:.2}s)",
+            "every n: {} candidate clauses inductive at sizes 1..{} ({:.2}s)",
             kept.len(),
-            t.elapsed().as_secs_f64() - t_cands
+            g.upto,
+            t.elapsed().as_secs_f64()
         ));
     }
-    Ok((!kept.is_empty()).then_some(Guessed {
-        lemmas: kept,
-        upto,
-        holding: Vec::new(),
-    }))
+    g.lemmas = kept;
+    g.filtered = true;
+    Ok(true)
 }
 
 /// `prove_every` with the inductive candidates `guessed` (`guesses`): tried first on
@@ -469,6 +496,14 @@ fn tried_guesses(
 ) -> Result<(Attempt, Vec<Lemma>), String> {
     let engine =
         format!("candidates from the states reached at sizes 1..{BRAB_SIZES}, filtered by Houdini");
+    if !g.filtered {
+        if let Some(proved) = proved_by_part(model, props, g, solver, ctl)? {
+            return Ok((proved, Vec::new()));
+        }
+        if !filter(model, g, solver, ctl)? {
+            return Ok((Attempt::Stopped, Vec::new()));
+        }
+    }
     let t = Instant::now();
     if let Some((short, excluded)) = falls_short(model, props, g, solver, ctl)? {
         if ctl.progress {

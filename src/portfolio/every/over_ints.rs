@@ -236,7 +236,7 @@ fn prove_each_as_is(
     let mut guessed = if ic3_known(model, props, solver) {
         None
     } else {
-        guesses(model, symmetry, solver, ctl)?
+        guesses(model, symmetry, ctl)?
     };
     let together = prove_with(model, props, solver, symmetry, ctl, &mut guessed)?;
     let window_left =
@@ -324,7 +324,7 @@ fn prove_ordered(
         .filter_map(|n| abs.unsafe_by_name(n))
         .collect();
     let with = |ps: &[usize]| -> Vec<usize> { ps.iter().chain(&lost).copied().collect() };
-    let mut guessed = guesses(abs, true, solver, ctl)?;
+    let mut guessed = guesses(abs, true, ctl)?;
     let together = prove_with(abs, &with(props), solver, true, ctl, &mut guessed)?;
     if matches!(together, EveryN::Proved { .. }) || props.len() == 1 {
         return Ok(EveryAnswers::same(props, together).props);
