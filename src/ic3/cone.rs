@@ -73,6 +73,12 @@ pub fn cone(
             continue;
         }
         let target = if t < n { next[t] } else { bad };
+        if target == FALSE {
+            // Unsatisfiable with no candidate: no solve, so no core to ask the solver
+            // for (CaDiCaL aborts when asked outside an unsatisfiable state).
+            c.cores[t] = Some(Vec::new());
+            continue;
+        }
         match c.query(ts, &mut *s, target, stop) {
             SolveResult::Unknown => return Ok(Cone::Stopped),
             SolveResult::Sat if t == n => return Ok(Cone::Allowed),
@@ -106,12 +112,9 @@ impl Closure {
         violated == FALSE || s.solve(&ts.c.cnf, &[violated, ts.init], stop) == SolveResult::Unsat
     }
 
-    /// `target` (FALSE: unsatisfiable at once) assuming every candidate alive, those
-    /// taken first (a core then reuses them where it can).
+    /// `target` assuming every candidate alive, those taken first (a core then reuses
+    /// them where it can).
     fn query(&self, ts: &Transys, s: &mut dyn Backend, target: Lit, stop: &Stop) -> SolveResult {
-        if target == FALSE {
-            return SolveResult::Unsat;
-        }
         let mut a: Vec<Lit> = self.order().map(|i| self.acts[i]).collect();
         a.push(target);
         s.solve(&ts.c.cnf, &a, stop)
@@ -208,5 +211,11 @@ mod tests {
         let bad = ts.c.and2(b, -e);
         let found = cone(&mut ts, &cands, bad, true, kind, &stop).unwrap();
         assert!(matches!(found, Cone::Allowed), "B is reached");
+        // No bad state at all: nothing is needed, and the solver is not asked for the
+        // core of a query it never answered (CaDiCaL aborted there).
+        match cone(&mut ts, &cands, FALSE, true, kind, &stop).unwrap() {
+            Cone::Needed(part) => assert!(part.is_empty()),
+            _ => panic!("no bad state needs no candidate"),
+        }
     }
 }

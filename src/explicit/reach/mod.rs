@@ -8,6 +8,7 @@
 mod conjuncts;
 pub mod dist;
 mod expand;
+mod outbox;
 pub mod partial;
 mod parts;
 mod report;

@@ -1,6 +1,6 @@
 //! What one partition of the search's visited set holds (the partitions are the kit's,
 //! `par::parts`). A partition is only ever changed by one thread at a time (the owner
-//! of the insert phase, `expand::insert`), so its table needs no atomics, grows on its
+//! of the insert phase, `outbox::insert`), so its table needs no atomics, grows on its
 //! own, and the layout does not depend on the number of threads. A partition keeps the
 //! states it stored during the current block, in the order it stored them, until the
 //! merge numbers them (`search`).

@@ -8,9 +8,9 @@
 //!    `par`);
 //! 2. insert: each thread inserts what was sent to its partitions, source by source in
 //!    order, so the first copy of a state stored is the sequential search's first
-//!    (`expand::insert`), and checks the properties on the new states;
+//!    (`outbox::insert`), and checks the properties on the new states;
 //! 3. number: each source numbers its new states in the order it generated them
-//!    (`expand::number`), the leader's straight into its records, the others' into
+//!    (`outbox::number`), the leader's straight into its records, the others' into
 //!    their outboxes' buffers;
 //! 4. the leader alone appends those buffers in source order (a copy of the block's
 //!    new states), which is the sequential numbering, takes in what was found, and
@@ -26,9 +26,8 @@
 //! CAV 1997, with ranks making the outcome independent of timing.)
 
 use super::ReachOptions;
-use super::expand::{
-    self, Ahead, BIG_CHOICE, Block, Ctx, Dest, Finder, From, Outbox, Sink, Tally, Work,
-};
+use super::expand::{self, Ahead, Block, Ctx, Dest, Finder, From, Tally, Work};
+use super::outbox::{self, BIG_CHOICE, Outbox, Sink};
 use super::parts::{Part, PartFind, Store, Stores, omission};
 use crate::explicit::par::parts::{PARTS, Parts, part_of};
 use crate::explicit::par::{prof, team};
@@ -706,7 +705,7 @@ impl Shared<'_, '_> {
             let guards = parts.read_all();
             let refs: Vec<&Part> = guards.iter().map(|g| &**g).collect();
             let out = outs[0].read().unwrap();
-            expand::number(&out, &refs, self.ctx.inst.words, rec);
+            outbox::number(&out, &refs, self.ctx.inst.words, rec);
         });
         team.meet(0);
         prof.time(0, Phase::Serial, || {
@@ -765,7 +764,7 @@ fn owner(
     let refs: Vec<&Outbox> = guards.iter().map(|g| &**g).collect();
     let mut mine = parts.owned(t, threads);
     let mut mine: Vec<&mut Part> = mine.iter_mut().map(|g| &mut **g).collect();
-    expand::insert(ctx, &blk, t, threads, &mut mine, &refs);
+    outbox::insert(ctx, &blk, t, threads, &mut mine, &refs);
 }
 
 /// A helping thread: at each block, expand its share, then insert into its partitions,
@@ -799,7 +798,7 @@ fn worker(
             let out = &mut *out;
             out.fresh.clear();
             let mut fresh = std::mem::take(&mut out.fresh);
-            expand::number(out, &refs, ctx.inst.words, &mut fresh);
+            outbox::number(out, &refs, ctx.inst.words, &mut fresh);
             out.fresh = fresh;
         });
         team.meet(t);
