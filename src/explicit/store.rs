@@ -258,17 +258,29 @@ impl VisitedSet {
         self.insert_words(key, hash)
     }
 
-    /// `insert_hashed` of a key of several words.
-    fn insert_words(&mut self, key: &[u64], hash: u64) -> bool {
-        if key.iter().all(|&w| w == 0) {
-            let new = !self.has_zero;
-            self.has_zero = true;
-            self.len += new as usize;
-            return new;
-        }
+    /// The all-zero key, kept aside (zero marks an empty entry): true when new.
+    #[inline(always)]
+    fn insert_zero(&mut self) -> bool {
+        let new = !self.has_zero;
+        self.has_zero = true;
+        self.len += new as usize;
+        new
+    }
+
+    /// Grows the table before an insert would fill it past 70 %.
+    #[inline(always)]
+    fn make_room(&mut self) {
         if (self.len + 1) * 10 > self.cap * 7 {
             self.grow();
         }
+    }
+
+    /// `insert_hashed` of a key of several words.
+    fn insert_words(&mut self, key: &[u64], hash: u64) -> bool {
+        if key.iter().all(|&w| w == 0) {
+            return self.insert_zero();
+        }
+        self.make_room();
         let w = self.words;
         let mask = self.cap - 1;
         let mut pos = (hash as usize) & mask;
@@ -291,14 +303,9 @@ impl VisitedSet {
     #[inline(always)]
     fn insert_word(&mut self, key: u64, hash: u64) -> bool {
         if key == 0 {
-            let new = !self.has_zero;
-            self.has_zero = true;
-            self.len += new as usize;
-            return new;
+            return self.insert_zero();
         }
-        if (self.len + 1) * 10 > self.cap * 7 {
-            self.grow();
-        }
+        self.make_room();
         let mask = self.cap - 1;
         let table = &mut self.table[..];
         let mut pos = (hash as usize) & mask;

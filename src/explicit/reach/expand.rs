@@ -100,15 +100,13 @@ impl Ctx<'_> {
         self.kind.exact() && self.keyed()
     }
 
-    /// Words per message: the real state, then the key (`sends_key`) or the
-    /// signature (the stores other than exact).
-    pub(super) fn stride(&self) -> usize {
-        self.inst.words
-            + if self.sends_key() {
-                self.inst.words
-            } else {
-                !self.kind.exact() as usize
-            }
+    /// How a message lays out a successor (`Msgs`, `Ahead`).
+    pub(super) fn layout(&self) -> Layout {
+        Layout {
+            words: self.inst.words,
+            key: self.sends_key(),
+            sig: !self.kind.exact(),
+        }
     }
 
     /// The stored key of `st`: its dead cells normalized, then its canonical
@@ -284,6 +282,46 @@ pub(super) struct Msgs {
     pub words: Vec<u64>,
 }
 
+impl Msgs {
+    /// The words of the i-th message, `stride` words each.
+    #[inline]
+    pub fn msg(&self, i: usize, stride: usize) -> &[u64] {
+        &self.words[i * stride..(i + 1) * stride]
+    }
+}
+
+/// A message: the successor's real packed state (`words` words), then its key
+/// (`key`: an exact store with keys) or its signature (`sig`: the stores other than
+/// exact; they need only the key's hashes).
+#[derive(Clone, Copy)]
+pub(super) struct Layout {
+    words: usize,
+    key: bool,
+    sig: bool,
+}
+
+impl Layout {
+    /// Words per message.
+    pub fn stride(self) -> usize {
+        self.words
+            + if self.key {
+                self.words
+            } else {
+                self.sig as usize
+            }
+    }
+
+    /// The parts of message `m`: the real packed state, the key (the real state when
+    /// none is sent) and the signature (0 for the exact store).
+    #[inline]
+    pub fn read(self, m: &[u64]) -> (&[u64], &[u64], u64) {
+        let real = &m[..self.words];
+        let key = if self.key { &m[self.words..] } else { real };
+        let sig = if self.sig { m[self.words] } else { 0 };
+        (real, key, sig)
+    }
+}
+
 /// Successors on their way to the store of a thread alone (`search::Alone`): a ring of
 /// `AHEAD` messages laid out as in `Msgs`, each one's table entry fetched as it comes
 /// in and inserted `AHEAD` successors later, once the entry has arrived (inserting at
@@ -291,6 +329,7 @@ pub(super) struct Msgs {
 pub(super) struct Ahead {
     meta: Vec<Meta>,
     words: Vec<u64>,
+    layout: Layout,
     stride: usize,
     /// Successors put in and taken out so far.
     put: usize,
@@ -302,7 +341,8 @@ const AHEAD: usize = 32;
 
 impl Ahead {
     pub fn new(ctx: &Ctx) -> Ahead {
-        let stride = ctx.stride();
+        let layout = ctx.layout();
+        let stride = layout.stride();
         let meta = Meta {
             hash: 0,
             parent: 0,
@@ -313,6 +353,7 @@ impl Ahead {
         Ahead {
             meta: vec![meta; AHEAD],
             words: vec![0; AHEAD * stride],
+            layout,
             stride,
             put: 0,
             taken: 0,
@@ -326,13 +367,7 @@ impl Ahead {
     /// Put in choice `from.c` of `from`'s firing, packed as `words`, with its key, its
     /// hash and its signature; the ring must not be full.
     #[inline]
-    pub fn put(
-        &mut self,
-        ctx: &Ctx,
-        from: &From,
-        words: &[u64],
-        (key, hash, sig): (&[u64], u64, u64),
-    ) {
+    pub fn put(&mut self, from: &From, words: &[u64], (key, hash, sig): (&[u64], u64, u64)) {
         let i = self.put % AHEAD;
         self.put += 1;
         self.meta[i] = Meta {
@@ -345,9 +380,9 @@ impl Ahead {
         let w = words.len();
         let m = &mut self.words[i * self.stride..(i + 1) * self.stride];
         copy_words(&mut m[..w], words);
-        if ctx.sends_key() {
+        if self.layout.key {
             copy_words(&mut m[w..], key);
-        } else if !ctx.kind.exact() {
+        } else if self.layout.sig {
             m[w] = sig;
         }
     }
@@ -355,17 +390,16 @@ impl Ahead {
     /// Take out the oldest successor: where it came from, its real packed form, its
     /// key and its signature.
     #[inline]
-    pub fn take(&mut self, ctx: &Ctx) -> Option<(Meta, &[u64], &[u64], u64)> {
+    pub fn take(&mut self) -> Option<(Meta, &[u64], &[u64], u64)> {
         if self.taken == self.put {
             return None;
         }
         let i = self.taken % AHEAD;
         self.taken += 1;
-        let w = ctx.inst.words;
-        let m = &self.words[i * self.stride..(i + 1) * self.stride];
-        let key = if ctx.sends_key() { &m[w..] } else { &m[..w] };
-        let sig = if ctx.kind.exact() { 0 } else { m[w] };
-        Some((self.meta[i], &m[..w], key, sig))
+        let (real, key, sig) = self
+            .layout
+            .read(&self.words[i * self.stride..(i + 1) * self.stride]);
+        Some((self.meta[i], real, key, sig))
     }
 }
 

@@ -132,14 +132,11 @@ pub(super) fn insert(
     for part in parts.iter_mut() {
         part.begin_block();
     }
-    let w = ctx.inst.words;
-    let stride = ctx.stride();
-    let send_key = ctx.sends_key();
+    let layout = ctx.layout();
+    let stride = layout.stride();
     let mut st: State = vec![0; ctx.inst.slots.len()];
     // The position in `parts` of each partition of this owner.
     let slot: [usize; PARTS] = std::array::from_fn(|p| place_of(p, owners));
-    let lossy = !ctx.kind.exact();
-    let sig_at = |m: &Msgs, i: usize| if lossy { m.words[i * stride + w] } else { 0 };
     for (s, o) in outs.iter().enumerate() {
         let m = &o.to[t];
         let n = m.meta.len();
@@ -148,18 +145,13 @@ pub(super) fn insert(
                 let a = &m.meta[i + PREFETCH];
                 parts[slot[part_of(a.hash)]]
                     .store
-                    .prefetch(a.hash, sig_at(m, i + PREFETCH));
+                    .prefetch(a.hash, layout.read(m.msg(i + PREFETCH, stride)).2);
             }
             let q = &m.meta[i];
             let p = part_of(q.hash);
             let part = &mut *parts[slot[p]];
-            let real = &m.words[i * stride..i * stride + w];
-            let key = if send_key {
-                &m.words[i * stride + w..(i + 1) * stride]
-            } else {
-                real
-            };
-            if !part.store.insert(key, q.hash, sig_at(m, i)) {
+            let (real, key, sig) = layout.read(m.msg(i, stride));
+            if !part.store.insert(key, q.hash, sig) {
                 continue;
             }
             let ni = part.new.len();

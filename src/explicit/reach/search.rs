@@ -352,7 +352,7 @@ impl Alone<'_> {
     /// properties on it when new. False when the ring was empty.
     #[inline]
     fn insert_oldest(&mut self, ctx: &Ctx) -> bool {
-        let Some((q, real, key, sig)) = self.ahead.take(ctx) else {
+        let Some((q, real, key, sig)) = self.ahead.take() else {
             return false;
         };
         if !self.parts[part_of(q.hash)].store.insert(key, q.hash, sig) {
@@ -392,7 +392,7 @@ impl Dest for Alone<'_> {
         }
         let (_, hash, sig) = hashed;
         self.parts[part_of(hash)].store.prefetch(hash, sig);
-        self.ahead.put(ctx, from, words, hashed);
+        self.ahead.put(from, words, hashed);
     }
 
     fn tally(&mut self) -> &mut Tally {
