@@ -330,6 +330,8 @@ pub(super) struct Ahead {
     meta: Vec<Meta>,
     words: Vec<u64>,
     layout: Layout,
+    /// `layout.stride()`, kept: computed per successor it cost 1.3 % more
+    /// instructions (Peterson n = 5, one thread).
     stride: usize,
     /// Successors put in and taken out so far.
     put: usize,
