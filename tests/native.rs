@@ -83,3 +83,60 @@ fn native_code_is_built_for_the_families() {
     let inst = Instance::new(&m, 3);
     assert!(Compiled::new(&inst).interpreted().native().is_native());
 }
+
+/// A tiered search (`--compile auto`, the default) runs the interpreter until its
+/// countdown of expanded states ends, then native code: it is not native before and is
+/// after, mid-search.
+#[cfg(feature = "jit")]
+#[test]
+fn a_tiered_search_compiles_when_its_countdown_ends() {
+    let m = common::load(&common::family("peterson"));
+    let inst = Instance::new(&m, 3);
+    let tiered = Compiled::new(&inst).tiered(3);
+    let st = vec![0; inst.slots.len()];
+    let mut out = Vec::new();
+    for _ in 0..2 {
+        tiered.candidates(&st, &mut out);
+        assert!(!tiered.is_native());
+    }
+    tiered.candidates(&st, &mut out);
+    assert!(tiered.is_native());
+}
+
+/// Every `--compile` mode stores the same states and fires the same transitions, on one
+/// thread and on two, where the search passes the tiered countdown (16,384 states) and
+/// so switches from the interpreter to native code mid-search. The state counts are
+/// those of `cli.rs` (`COUNTS`).
+#[test]
+fn every_compile_mode_gives_the_same_search() {
+    for (fam, n, states) in [("peterson", "5", 386_800u64), ("german", "4", 566_892)] {
+        let f = common::family(fam);
+        let mut seen = Vec::new();
+        for compile in ["interp", "jit", "auto"] {
+            for threads in ["1", "2"] {
+                let (code, v) = common::json_run(&[
+                    "check",
+                    &f,
+                    "--size",
+                    n,
+                    "--engine",
+                    "explicit",
+                    "--no-symmetry",
+                    "--compile",
+                    compile,
+                    "--threads",
+                    threads,
+                ]);
+                assert_eq!(code, 0, "{fam} {compile} {threads}");
+                let r = &v["results"][0];
+                assert_eq!(
+                    r["states"].as_u64(),
+                    Some(states),
+                    "{fam} {compile} {threads}"
+                );
+                seen.push(r["transitions"].as_u64().expect("transitions"));
+            }
+        }
+        assert!(seen.iter().all(|&t| t == seen[0]), "{fam}: {seen:?}");
+    }
+}

@@ -126,7 +126,9 @@ impl SymBreakArg {
 /// `--compile`: how the explicit engine runs guards and updates.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum CompileArg {
-    /// Native code, compiled once per size (Cranelift).
+    /// The interpreter first, native code once a search has expanded 16,384 states.
+    Auto,
+    /// Native code from the first state, compiled once per search (Cranelift).
     Jit,
     /// The interpreter (the reference).
     Interp,

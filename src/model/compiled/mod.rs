@@ -26,15 +26,52 @@ use super::eval::transition_instances;
 use super::instance::Instance;
 use trans::compile_trans;
 
-/// Whether the searches run native code (`Compiled::for_search`): one setting for the
-/// process, as the code generator is a property of the run (`--compile`), not of a
+/// When the searches compile guards and updates to native code (`--compile`): one
+/// setting for the process, as the code generator is a property of the run, not of a
 /// search.
-static NATIVE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tiering {
+    /// The interpreter alone (the reference).
+    Interpreted,
+    /// Native code from the first state.
+    Eager,
+    /// The interpreter first, native code once the search has expanded
+    /// `TIER_UP_STATES` states (the default): most searches (the small sizes of a
+    /// range, `live`'s one search per process and fairness) never earn the compile
+    /// back.
+    Tiered,
+}
 
-/// Let the searches started from now on run native code (`true`, the default) or the
-/// interpreter alone.
-pub fn set_native(on: bool) {
-    NATIVE.store(on, std::sync::atomic::Ordering::Relaxed);
+/// States a tiered search expands interpreted before it compiles. Measured with
+/// callgrind (2026-11-30): compiling costs about 21 M instructions (Peterson) to 35 M
+/// (German), and native code saves about 1,300 to 1,600 instructions a state, so it
+/// pays from about 16,000 to 22,000 states. Compiling at that point, not knowing how
+/// large the search will be, costs at most about twice the better choice made in
+/// hindsight (the ski-rental bound).
+pub const TIER_UP_STATES: i64 = 1 << 14;
+
+static TIERING: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(2);
+
+/// How the searches started from now on run guards and updates.
+pub fn set_tiering(t: Tiering) {
+    TIERING.store(t as u8, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn tiering() -> Tiering {
+    match TIERING.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => Tiering::Interpreted,
+        1 => Tiering::Eager,
+        _ => Tiering::Tiered,
+    }
+}
+
+/// A search's native code: compiled at once, or by the first thread whose countdown
+/// of expanded states reaches zero (the others run the interpreter until it is there).
+#[cfg(feature = "jit")]
+#[derive(Debug)]
+struct Tier {
+    code: std::sync::OnceLock<Option<jit::Native>>,
+    left: std::sync::atomic::AtomicI64,
 }
 
 /// A range error (details come from the reference interpreter).
@@ -117,10 +154,10 @@ pub struct Compiled {
     /// The number of slots of a state.
     #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     slots: usize,
-    /// Native code for the transition instances (`native`), run in place of the
-    /// interpreter where it has some.
+    /// Native code for the transition instances (`native`, `for_search`), run in
+    /// place of the interpreter where it has some, once it is compiled.
     #[cfg(feature = "jit")]
-    native: Option<std::sync::Arc<jit::Native>>,
+    native: Option<std::sync::Arc<Tier>>,
 }
 
 /// What running an instance's native code gave.
@@ -270,14 +307,13 @@ impl Compiled {
         }
     }
 
-    /// The instances for a search: with native code unless `set_native(false)` said
-    /// otherwise (`--compile interp`).
+    /// The instances for a search, run as `set_tiering` said (`--compile`).
     pub fn for_search(inst: &Instance) -> Compiled {
         let c = Compiled::new(inst);
-        if NATIVE.load(std::sync::atomic::Ordering::Relaxed) {
-            c.native()
-        } else {
-            c
+        match tiering() {
+            Tiering::Interpreted => c,
+            Tiering::Eager => c.native(),
+            Tiering::Tiered => c.tiered(TIER_UP_STATES),
         }
     }
 
@@ -286,18 +322,66 @@ impl Compiled {
     pub fn native(self) -> Compiled {
         #[cfg(feature = "jit")]
         {
-            let native =
-                jit::Native::new(&self.trans, &self.dispatch, self.slots).map(std::sync::Arc::new);
-            Compiled { native, ..self }
+            let code = jit::Native::new(&self.trans, &self.dispatch, self.slots);
+            let tier = Tier {
+                code: std::sync::OnceLock::from(code),
+                left: std::sync::atomic::AtomicI64::new(0),
+            };
+            Compiled {
+                native: Some(std::sync::Arc::new(tier)),
+                ..self
+            }
         }
         #[cfg(not(feature = "jit"))]
         self
     }
 
+    /// Interpreted until `candidates` has been asked for `states` states, then with
+    /// native code (as `native`).
+    pub fn tiered(self, states: i64) -> Compiled {
+        #[cfg(feature = "jit")]
+        {
+            let tier = Tier {
+                code: std::sync::OnceLock::new(),
+                left: std::sync::atomic::AtomicI64::new(states),
+            };
+            Compiled {
+                native: Some(std::sync::Arc::new(tier)),
+                ..self
+            }
+        }
+        #[cfg(not(feature = "jit"))]
+        {
+            let _ = states;
+            self
+        }
+    }
+
+    /// The native code, once compiled.
+    #[cfg(feature = "jit")]
+    #[inline]
+    fn code(&self) -> Option<&jit::Native> {
+        self.native.as_ref()?.code.get()?.as_ref()
+    }
+
+    /// One more state expanded: the thread that ends a tiered search's countdown
+    /// compiles its native code.
+    #[inline]
+    fn count_state(&self) {
+        #[cfg(feature = "jit")]
+        if let Some(t) = &self.native
+            && t.code.get().is_none()
+            && t.left.fetch_sub(1, std::sync::atomic::Ordering::Relaxed) == 1
+        {
+            t.code
+                .get_or_init(|| jit::Native::new(&self.trans, &self.dispatch, self.slots));
+        }
+    }
+
     /// Whether native code runs some transition instances.
     pub fn is_native(&self) -> bool {
         #[cfg(feature = "jit")]
-        return self.native.is_some();
+        return self.code().is_some();
         #[cfg(not(feature = "jit"))]
         false
     }
@@ -315,7 +399,7 @@ impl Compiled {
     #[inline]
     fn run_native(&self, k: usize, st: &[i64], sc: &mut Scratch) -> Option<Ran> {
         #[cfg(feature = "jit")]
-        return self.native.as_ref()?.run(k, st, &mut sc.writes);
+        return self.code()?.run(k, st, &mut sc.writes);
         #[cfg(not(feature = "jit"))]
         {
             let _ = (k, st, sc);
@@ -326,6 +410,7 @@ impl Compiled {
     /// The transition instances that may be enabled in `st`, in a fixed order for a
     /// given state (all others fail one of their `cell = const` tests).
     pub fn candidates(&self, st: &[i64], out: &mut Vec<u32>) {
+        self.count_state();
         let d = &self.dispatch;
         out.clear();
         out.extend_from_slice(&d.always);
@@ -409,7 +494,7 @@ impl Compiled {
         f: &mut F,
     ) {
         #[cfg(feature = "jit")]
-        if let Some(n) = &self.native {
+        if let Some(n) = self.code() {
             let mut buf = std::mem::take(&mut sc.fused);
             if n.run_state(st, &mut buf) {
                 self.fire_records(st, sc, &buf, f);
