@@ -82,7 +82,7 @@ impl Budget<'_> {
         if self.ctl.users_limit().is_some() {
             return Err(Stop::Limit);
         }
-        if let (Some(max), Some(now)) = (self.ctl.max_memory, crate::limits::current_memory())
+        if let (Some(max), Some(now)) = (self.ctl.max_memory, crate::limits::recent_memory())
             && now > max
         {
             return Err(Stop::Memory);

@@ -115,7 +115,7 @@ impl Pdr<'_, '_> {
         if self
             .opts
             .max_memory
-            .is_some_and(|m| crate::limits::current_memory().is_some_and(|r| r > m))
+            .is_some_and(|m| crate::limits::recent_memory().is_some_and(|r| r > m))
         {
             self.limit = Some(Limit::Memory);
             return Err(Stopped);
