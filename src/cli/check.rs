@@ -128,9 +128,10 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     no_rank_ints: bool,
     /// explicit: how guards and updates run: compiled to native code once per size
-    /// (jit, the default; needs the `jit` build feature, otherwise interp) or
-    /// interpreted (interp, the reference every trace is replayed on). The same
-    /// states, answers and traces either way (see docs/engines.md).
+    /// (jit, the default; needs the `jit` build feature, otherwise interp), assembled
+    /// into a register bytecode once per size (bytecode) or interpreted (interp, the
+    /// reference every trace is replayed on). The same states, answers and traces
+    /// every way (see docs/engines.md).
     #[arg(long, value_enum, value_name = "HOW", default_value_t = CompileArg::Jit)]
     compile: CompileArg,
     /// Check only this property (`unsafe`, `invariant` or `ltl`; repeatable).
@@ -260,7 +261,7 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
             "--trace-format table shapes the text output; under --json traces are JSON (drop one of them)",
         );
     }
-    crate::model::compiled::set_native(a.compile == CompileArg::Jit);
+    crate::model::compiled::set_backend(a.compile.backend());
     // A process other than 0 of a distributed search runs the same command silently.
     if a.dist.silent() {
         if let Err(e) = super::distributed::silence_stdout() {

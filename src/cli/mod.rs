@@ -128,8 +128,21 @@ impl SymBreakArg {
 enum CompileArg {
     /// Native code, compiled once per size (Cranelift).
     Jit,
+    /// A register bytecode with superinstructions, assembled once per size.
+    Bytecode,
     /// The interpreter (the reference).
     Interp,
+}
+
+impl CompileArg {
+    fn backend(self) -> crate::model::compiled::Backend {
+        use crate::model::compiled::Backend;
+        match self {
+            CompileArg::Jit => Backend::Jit,
+            CompileArg::Bytecode => Backend::Bytecode,
+            CompileArg::Interp => Backend::Interp,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
