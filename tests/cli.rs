@@ -109,6 +109,28 @@ fn exact_state_counts_with_and_without_symmetry() {
     }
 }
 
+/// `--compile interp`, `bytecode`, `jit` and `auto` give the same report (times, memory and
+/// the command line aside) on a family that holds and one that fails with a trace.
+#[test]
+fn every_compile_mode_gives_the_same_report() {
+    for (fam, size) in [("peterson", "4"), ("german", "3"), ("mutex_bug", "3")] {
+        let f = family(fam);
+        let run = |how: &str| {
+            let args = ["check", &f, "--size", size, "--engine", "explicit"];
+            let (code, mut v) = json_run(&[&args[..], &["--compile", how]].concat());
+            common::without_keys(
+                &mut v,
+                &["seconds", "peak_memory_bytes", "command", "shared_time"],
+            );
+            (code, v)
+        };
+        let interp = run("interp");
+        assert_eq!(run("bytecode"), interp, "{fam}: bytecode");
+        assert_eq!(run("jit"), interp, "{fam}: jit");
+        assert_eq!(run("auto"), interp, "{fam}: auto");
+    }
+}
+
 #[test]
 fn deadlocks_and_their_shortest_depths() {
     let (code, v) = json_run(&[

@@ -127,6 +127,8 @@ fn check_compiled(m: &Model, n: usize, rng: &mut Rng) -> Result<(), String> {
     let compiled = Compiled::new(&inst).interpreted();
     // The native code (`--compile jit`) against the interpreter it replaces.
     let native = compiled.interpreted().native();
+    // The register bytecode (`--compile bytecode`) likewise.
+    let bytecode = compiled.interpreted().bytecode();
     let mut sc = Scratch::default();
     for _ in 0..40 {
         let st: Vec<i64> = inst
@@ -135,6 +137,9 @@ fn check_compiled(m: &Model, n: usize, rng: &mut Rng) -> Result<(), String> {
             .map(|s| s.lo + rng.below((s.hi - s.lo + 1) as usize) as i64)
             .collect();
         native.agrees_with(&compiled, &st)?;
+        bytecode
+            .agrees_with(&compiled, &st)
+            .map_err(|e| format!("bytecode, size {n}: {e}"))?;
         for (k, ct) in compiled.trans.iter().enumerate() {
             let mut got = Vec::new();
             let mut work = st.clone();

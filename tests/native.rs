@@ -1,5 +1,6 @@
 //! The native code of the explicit engine (`model::compiled`, built with the `jit`
-//! feature) against the interpreter it replaces, on every shipped family: every
+//! feature) and its register bytecode (`--compile bytecode`) against the interpreter
+//! they replace, on every shipped family: every
 //! transition instance fired on the same state gives the same outcome (range errors
 //! included), the same successors in the same order and the same writes. States: the
 //! first reachable ones in breadth-first order, then random valuations (which meet the
@@ -20,8 +21,8 @@ const REACHABLE: usize = 1500;
 /// Random valuations checked per family and size.
 const RANDOM: usize = 300;
 
-/// Check native against interpreted successors on `m` at size `n`; `Err` names the
-/// first disagreement.
+/// Check native and bytecode against interpreted successors on `m` at size `n`; `Err`
+/// names the first disagreement.
 fn agree(m: &Model, n: usize, rng: &mut Rng) -> Result<(), String> {
     let inst = Instance::new(m, n);
     if !inst.has_states() {
@@ -29,6 +30,13 @@ fn agree(m: &Model, n: usize, rng: &mut Rng) -> Result<(), String> {
     }
     let interp = Compiled::new(&inst);
     let native = interp.interpreted().native();
+    let bytecode = interp.interpreted().bytecode();
+    let both = |st: &[i64]| -> Result<(), String> {
+        native.agrees_with(&interp, st)?;
+        bytecode
+            .agrees_with(&interp, st)
+            .map_err(|e| format!("bytecode: {e}"))
+    };
     let mut queue: VecDeque<Vec<i64>> = VecDeque::new();
     let mut seen: HashSet<Vec<i64>> = HashSet::new();
     let _ = for_each_initial(&inst, &mut |st| {
@@ -39,7 +47,7 @@ fn agree(m: &Model, n: usize, rng: &mut Rng) -> Result<(), String> {
     });
     let mut checked = 0;
     while let Some(mut st) = queue.pop_front() {
-        native.agrees_with(&interp, &st)?;
+        both(&st)?;
         checked += 1;
         if checked >= REACHABLE {
             break;
@@ -57,7 +65,7 @@ fn agree(m: &Model, n: usize, rng: &mut Rng) -> Result<(), String> {
             .iter()
             .map(|s| rng.range(s.lo, s.hi.max(s.lo)))
             .collect();
-        native.agrees_with(&interp, &st)?;
+        both(&st)?;
     }
     Ok(())
 }
@@ -139,4 +147,13 @@ fn every_compile_mode_gives_the_same_search() {
         }
         assert!(seen.iter().all(|&t| t == seen[0]), "{fam}: {seen:?}");
     }
+}
+
+/// The bytecode is built on every build (it needs no feature).
+#[test]
+fn bytecode_is_built_for_the_families() {
+    let m = common::load(&common::family("peterson"));
+    let inst = Instance::new(&m, 3);
+    let b = Compiled::new(&inst).interpreted().bytecode();
+    assert!(b.is_bytecode() && !b.is_native());
 }

@@ -13,7 +13,6 @@ use super::{lookup_property, parse_size, parse_sizes, sizes_for};
 use crate::engine::{Control, Engine, Problem};
 use crate::explicit::reach::StoreKind;
 use crate::ic3::engine::ToSafety;
-use crate::model::compiled::Tiering;
 use crate::model::ir::Model;
 use crate::portfolio::registry::{self, Entry};
 use crate::run::{self, Run};
@@ -131,9 +130,9 @@ pub(crate) struct CheckArgs {
     /// explicit: how guards and updates run: interpreted, then compiled to native code
     /// once a search has expanded 16,384 states (auto, the default: small searches do
     /// not pay the 10-30 ms compile); compiled from the first state (jit); both need
-    /// the `jit` build feature, otherwise interp; or interpreted (interp, the
-    /// reference every trace is replayed on). The same states, answers and traces
-    /// every way (see docs/engines.md).
+    /// the `jit` build feature, otherwise interp; assembled into a register bytecode
+    /// (bytecode); or interpreted (interp, the reference every trace is replayed on).
+    /// The same states, answers and traces every way (see docs/engines.md).
     #[arg(long, value_enum, value_name = "HOW", default_value_t = CompileArg::Auto)]
     compile: CompileArg,
     /// Check only this property (`unsafe`, `invariant` or `ltl`; repeatable).
@@ -263,11 +262,7 @@ pub(crate) fn check(mut a: CheckArgs, mode: Mode) -> i32 {
             "--trace-format table shapes the text output; under --json traces are JSON (drop one of them)",
         );
     }
-    crate::model::compiled::set_tiering(match a.compile {
-        CompileArg::Auto => Tiering::Tiered,
-        CompileArg::Jit => Tiering::Eager,
-        CompileArg::Interp => Tiering::Interpreted,
-    });
+    crate::model::compiled::set_backend(a.compile.backend());
     // A process other than 0 of a distributed search runs the same command silently.
     if a.dist.silent() {
         if let Err(e) = super::distributed::silence_stdout() {

@@ -130,8 +130,22 @@ enum CompileArg {
     Auto,
     /// Native code from the first state, compiled once per search (Cranelift).
     Jit,
+    /// A register bytecode with superinstructions, assembled once per size.
+    Bytecode,
     /// The interpreter (the reference).
     Interp,
+}
+
+impl CompileArg {
+    fn backend(self) -> crate::model::compiled::Backend {
+        use crate::model::compiled::Backend;
+        match self {
+            CompileArg::Auto => Backend::Auto,
+            CompileArg::Jit => Backend::Jit,
+            CompileArg::Bytecode => Backend::Bytecode,
+            CompileArg::Interp => Backend::Interp,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,7 +17,7 @@
 use super::expr::{C, DynCell};
 use super::jump::{Atom, Cell, FAILS, HOLDS, Jumps};
 use super::trans::{CTrans, Op, Target};
-use super::{Dispatch, Outcome, Ran};
+use super::{DISABLED, Dispatch, FAULT, GUARD_HOLDS, INT_BOUND, Outcome, Ran, Write};
 use crate::model::ir::{ArithOp, CmpOp};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -30,20 +30,9 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Module, default_libcall_names};
 use std::mem::offset_of;
 
-/// What a native function returns when it stages no writes (otherwise: the number of
-/// writes it staged).
-const DISABLED: i64 = -1;
-pub(super) const FAULT: i64 = -2;
-pub(super) const INT_BOUND: i64 = -3;
-/// The guard holds; the interpreter stages the updates.
-pub(super) const GUARD_HOLDS: i64 = -4;
-
 /// The most instances fused into one state function (its compile time grows faster
 /// than their number).
 const STATE_FN_MAX: usize = 4096;
-
-/// A staged write as `Scratch::writes` holds it.
-type Write = (usize, i64);
 
 /// `fn(state, writes) -> code`: reads `state[..slots]`, writes `writes[..n]`.
 type Entry = unsafe extern "C" fn(*const i64, *mut Write) -> i64;

@@ -55,7 +55,7 @@ pub(super) struct Cell {
 
 impl Cell {
     #[inline]
-    fn read(self, st: &[i64]) -> Result<i64, Fault> {
+    pub(super) fn read(self, st: &[i64]) -> Result<i64, Fault> {
         let off = st[self.slot as usize].wrapping_sub(self.lo);
         if off < 0 || off >= self.size as i64 {
             return Err(Fault);

@@ -8,10 +8,13 @@
 //!
 //! `expr` compiles and evaluates expressions, `trans` transition instances, `jit`
 //! (with the `jit` feature) turns the instances of a size into native code that runs
-//! in place of the interpreter (`Compiled::for_search`, `--compile`); this module holds
+//! in place of the interpreter (`Compiled::for_search`, `--compile`), `bytecode` into
+//! a register bytecode with superinstructions (`--compile bytecode`, the alternative
+//! measured against it, docs/engines.md); this module holds
 //! the instances of a size, which of them a state may enable (dispatch on a
 //! `cell = const` test), and firing one.
 
+mod bytecode;
 mod expr;
 #[cfg(feature = "jit")]
 mod jit;
@@ -26,20 +29,21 @@ use super::eval::transition_instances;
 use super::instance::Instance;
 use trans::compile_trans;
 
-/// When the searches compile guards and updates to native code (`--compile`): one
-/// setting for the process, as the code generator is a property of the run, not of a
-/// search.
+/// How the searches run the transition instances (`--compile`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tiering {
+pub enum Backend {
     /// The interpreter alone (the reference).
-    Interpreted,
-    /// Native code from the first state.
-    Eager,
+    Interp,
+    /// The register bytecode (`bytecode`).
+    Bytecode,
+    /// Native code from the first state (`jit`; the interpreter without the `jit`
+    /// feature).
+    Jit,
     /// The interpreter first, native code once the search has expanded
-    /// `TIER_UP_STATES` states (the default): most searches (the small sizes of a
-    /// range, `live`'s one search per process and fairness) never earn the compile
-    /// back.
-    Tiered,
+    /// `TIER_UP_STATES` states (`auto`, the default): most searches (the small sizes
+    /// of a range, `live`'s one search per process and fairness) never earn the
+    /// compile back.
+    Auto,
 }
 
 /// States a tiered search expands interpreted before it compiles. Measured with
@@ -50,21 +54,6 @@ pub enum Tiering {
 /// hindsight (the ski-rental bound).
 pub const TIER_UP_STATES: i64 = 1 << 14;
 
-static TIERING: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(2);
-
-/// How the searches started from now on run guards and updates.
-pub fn set_tiering(t: Tiering) {
-    TIERING.store(t as u8, std::sync::atomic::Ordering::Relaxed);
-}
-
-fn tiering() -> Tiering {
-    match TIERING.load(std::sync::atomic::Ordering::Relaxed) {
-        0 => Tiering::Interpreted,
-        1 => Tiering::Eager,
-        _ => Tiering::Tiered,
-    }
-}
-
 /// A search's native code: compiled at once, or by the first thread whose countdown
 /// of expanded states reaches zero (the others run the interpreter until it is there).
 #[cfg(feature = "jit")]
@@ -73,6 +62,28 @@ struct Tier {
     code: std::sync::OnceLock<Option<jit::Native>>,
     left: std::sync::atomic::AtomicI64,
 }
+
+/// The backend of the searches (`Compiled::for_search`), as `Backend as u8`: one
+/// setting for the process, as the code generator is a property of the run
+/// (`--compile`), not of a search.
+static BACKEND: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(Backend::Auto as u8);
+
+/// Let the searches started from now on run the instances with `b` (tiered native
+/// code by default).
+pub fn set_backend(b: Backend) {
+    BACKEND.store(b as u8, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// What the code of an instance returns when it stages no writes (otherwise: the
+/// number of writes it staged), in `jit` and `bytecode` alike.
+const DISABLED: i64 = -1;
+const FAULT: i64 = -2;
+const INT_BOUND: i64 = -3;
+/// The guard holds; the interpreter stages the updates.
+const GUARD_HOLDS: i64 = -4;
+
+/// A staged write as `Scratch::writes` holds it.
+type Write = (usize, i64);
 
 /// A range error (details come from the reference interpreter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,16 +163,17 @@ pub struct Compiled {
     pub props: Vec<CProp>,
     dispatch: Dispatch,
     /// The number of slots of a state.
-    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     slots: usize,
-    /// Native code for the transition instances (`native`, `for_search`), run in
-    /// place of the interpreter where it has some, once it is compiled.
+    /// Native code for the transition instances (`native`, `tiered`), run in place
+    /// of the interpreter where it has some, once it is compiled.
     #[cfg(feature = "jit")]
     native: Option<std::sync::Arc<Tier>>,
+    /// The register bytecode of the transition instances (`bytecode`), run in place
+    /// of the interpreter when there is no native code.
+    bytecode: Option<std::sync::Arc<bytecode::Program>>,
 }
 
-/// What running an instance's native code gave.
-#[cfg_attr(not(feature = "jit"), allow(dead_code))]
+/// What running an instance's native code or bytecode gave.
 enum Ran {
     /// The guard holds and the writes are staged (deterministic updates only).
     Staged,
@@ -242,6 +254,24 @@ impl Dispatch {
         d.starts.push(d.items.len() as u32);
         d
     }
+
+    /// Call `f` on the transition instances that may be enabled in `st`, in
+    /// `Compiled::candidates`'s order.
+    #[inline]
+    fn each(&self, st: &[i64], mut f: impl FnMut(u32)) {
+        for &t in &self.always {
+            f(t);
+        }
+        for &(slot, lo, off, size) in &self.cells {
+            let v = st[slot as usize].wrapping_sub(lo) as u64;
+            if v < size as u64 {
+                let k = off as usize + v as usize;
+                for &t in &self.items[self.starts[k] as usize..self.starts[k + 1] as usize] {
+                    f(t);
+                }
+            }
+        }
+    }
 }
 
 /// Receives `(choice index, successor state, cells written)` from `Compiled::fire`.
@@ -268,8 +298,9 @@ pub struct Scratch {
     choice: Vec<usize>,
     saved: Vec<i64>,
     /// The records of the state function (`Compiled::fire_candidates`).
-    #[cfg(feature = "jit")]
     fused: Vec<(usize, i64)>,
+    /// The bytecode's registers.
+    regs: Vec<i64>,
 }
 
 impl Compiled {
@@ -304,17 +335,36 @@ impl Compiled {
             slots: inst.slots.len(),
             #[cfg(feature = "jit")]
             native: None,
+            bytecode: None,
         }
     }
 
-    /// The instances for a search, run as `set_tiering` said (`--compile`).
+    /// The instances for a search: with native code unless `set_backend` said
+    /// otherwise (`--compile interp`, `--compile bytecode`).
     pub fn for_search(inst: &Instance) -> Compiled {
         let c = Compiled::new(inst);
-        match tiering() {
-            Tiering::Interpreted => c,
-            Tiering::Eager => c.native(),
-            Tiering::Tiered => c.tiered(TIER_UP_STATES),
+        match BACKEND.load(std::sync::atomic::Ordering::Relaxed) {
+            b if b == Backend::Interp as u8 => c,
+            b if b == Backend::Bytecode as u8 => c.bytecode(),
+            b if b == Backend::Jit as u8 => c.native(),
+            _ => c.tiered(TIER_UP_STATES),
         }
+    }
+
+    /// With the register bytecode for the transition instances (and no native code).
+    pub fn bytecode(self) -> Compiled {
+        let program = bytecode::Program::new(&self.trans, self.slots);
+        Compiled {
+            bytecode: Some(std::sync::Arc::new(program)),
+            #[cfg(feature = "jit")]
+            native: None,
+            ..self
+        }
+    }
+
+    /// Whether the register bytecode runs the transition instances.
+    pub fn is_bytecode(&self) -> bool {
+        self.bytecode.is_some()
     }
 
     /// With native code for the transition instances (when built with the `jit`
@@ -329,6 +379,7 @@ impl Compiled {
             };
             Compiled {
                 native: Some(std::sync::Arc::new(tier)),
+                bytecode: None,
                 ..self
             }
         }
@@ -347,6 +398,7 @@ impl Compiled {
             };
             Compiled {
                 native: Some(std::sync::Arc::new(tier)),
+                bytecode: None,
                 ..self
             }
         }
@@ -391,38 +443,28 @@ impl Compiled {
         Compiled {
             #[cfg(feature = "jit")]
             native: None,
+            bytecode: None,
             ..self.clone()
         }
     }
 
-    /// Instance `k`'s native code run on `st`, when it has some.
+    /// Instance `k`'s native code or bytecode run on `st`, when it has some.
     #[inline]
     fn run_native(&self, k: usize, st: &[i64], sc: &mut Scratch) -> Option<Ran> {
         #[cfg(feature = "jit")]
-        return self.code()?.run(k, st, &mut sc.writes);
-        #[cfg(not(feature = "jit"))]
-        {
-            let _ = (k, st, sc);
-            None
+        if let Some(n) = self.code() {
+            return n.run(k, st, &mut sc.writes);
         }
+        let b = self.bytecode.as_ref()?;
+        b.run(k, st, &mut sc.regs, &mut sc.writes)
     }
 
     /// The transition instances that may be enabled in `st`, in a fixed order for a
     /// given state (all others fail one of their `cell = const` tests).
     pub fn candidates(&self, st: &[i64], out: &mut Vec<u32>) {
         self.count_state();
-        let d = &self.dispatch;
         out.clear();
-        out.extend_from_slice(&d.always);
-        for &(slot, lo, off, size) in &d.cells {
-            let v = st[slot as usize].wrapping_sub(lo) as u64;
-            if v < size as u64 {
-                let k = off as usize + v as usize;
-                for &t in &d.items[d.starts[k] as usize..d.starts[k + 1] as usize] {
-                    out.push(t);
-                }
-            }
-        }
+        self.dispatch.each(st, |t| out.push(t));
     }
 
     /// Fire transition instance `k` on `st`. For every successor, in the reference
@@ -497,6 +539,15 @@ impl Compiled {
         if let Some(n) = self.code() {
             let mut buf = std::mem::take(&mut sc.fused);
             if n.run_state(st, &mut buf) {
+                self.fire_records(st, sc, &buf, f);
+                sc.fused = buf;
+                return;
+            }
+            sc.fused = buf;
+        }
+        if let Some(b) = &self.bytecode {
+            let mut buf = std::mem::take(&mut sc.fused);
+            if b.run_state(&self.dispatch, st, (&mut sc.regs, cands), &mut buf) {
                 self.fire_records(st, sc, &buf, f);
                 sc.fused = buf;
                 return;
@@ -591,10 +642,9 @@ pub enum Fired<'w> {
     Done(Outcome),
 }
 
-#[cfg(feature = "jit")]
 impl Compiled {
-    /// Report the records the state function left in `buf` (`jit::Native::run_state`)
-    /// as `fire_candidates` reports them.
+    /// Report the records the state function left in `buf` (`jit::Native::run_state`,
+    /// `bytecode::Program::run_state`) as `fire_candidates` reports them.
     fn fire_records<F: FnMut(u32, Fired)>(
         &self,
         st: &[i64],
@@ -607,9 +657,9 @@ impl Compiled {
             at += 1;
             let t = &self.trans[k];
             let out = match code {
-                jit::FAULT => Outcome::Fault,
-                jit::INT_BOUND => Outcome::IntBound,
-                jit::GUARD_HOLDS => match t.stage(st, sc).and_then(|()| sc.staged(t)) {
+                FAULT => Outcome::Fault,
+                INT_BOUND => Outcome::IntBound,
+                GUARD_HOLDS => match t.stage(st, sc).and_then(|()| sc.staged(t)) {
                     Err(o) => o,
                     Ok(det) => Outcome::Enabled(
                         sc.choices(det, |c, w| f(k as u32, Fired::Successor(c, w))),
