@@ -5,7 +5,12 @@
 //! 2014), with Houdini's drops (C. Flanagan and K. R. M. Leino, FME 2001) made lazily:
 //! a candidate is asked about only once a core needs it, and dropped when a state
 //! satisfying every candidate alive steps out of it (or an initial state violates it);
-//! the queries whose cores used a dropped candidate are asked again.
+//! the queries whose cores used a dropped candidate are asked again. A query assumes
+//! only the candidates taken and those the states of its models violate, grown until
+//! it is refuted or a model's state satisfies them all (as a CEGAR loop over the
+//! assumptions): the solver then propagates a few hundred activation literals, not
+//! thousands, and the cores, drawn from fewer candidates, are smaller (Ricart-Agrawala:
+//! 62 needed, not 276, in a quarter of the time).
 //!
 //! On the order abstraction of Ricart-Agrawala and the bakery, Houdini asks each of
 //! about 2,000 candidates twice, and keeps nearly all, where the properties need a few
@@ -13,7 +18,7 @@
 //! size up to the cutoff, then checks only those. Nothing rests on the subset beyond
 //! the queries on this aggregate: the checker decides.
 
-use super::{add_guarded, new_solver, rep_violated};
+use super::{new_solver, orbit_clauses, rep_violated};
 use crate::proof::lemma::Lemma;
 use crate::sat::circuit::FALSE;
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
@@ -46,15 +51,18 @@ pub fn cone(
     // their models' phases would lead the consecution queries' cores astray (the bakery
     // without atomic reads: 757 candidates needed, not 532, and 4 times the time).
     let mut first = new_solver(ts, solver, &[STATE])?;
-    let acts: Vec<Lit> = lemmas
+    let clauses: Vec<Vec<Vec<Lit>>> = lemmas
         .iter()
-        .map(|l| add_guarded(ts, &mut *s, l, symmetric))
+        .map(|l| orbit_clauses(ts, l, symmetric))
         .collect();
+    let acts: Vec<Lit> = clauses.iter().map(|cl| guarded(ts, &mut *s, cl)).collect();
     let now: Vec<Lit> = lemmas.iter().map(|l| rep_violated(ts, l, false)).collect();
     let next: Vec<Lit> = lemmas.iter().map(|l| rep_violated(ts, l, true)).collect();
     let n = lemmas.len();
     let mut c = Closure {
         acts,
+        clauses,
+        asked: Vec::new(),
         alive: vec![true; n],
         inside: vec![false; n],
         cores: vec![None; n + 1],
@@ -95,11 +103,25 @@ pub fn cone(
     Ok(Cone::Needed(kept.map(|i| lemmas[i].clone()).collect()))
 }
 
+/// The clauses `cl` (a candidate's orbit) in solver `s` under a fresh activation
+/// literal, returned.
+fn guarded(ts: &mut Transys, s: &mut dyn Backend, cl: &[Vec<Lit>]) -> Lit {
+    let act = ts.c.var();
+    for c in cl {
+        let mut c = c.clone();
+        c.push(-act);
+        s.add_clause(&c);
+    }
+    act
+}
+
 /// The candidates alive and those taken (`inside`), every candidate's activation
-/// literal, and the core of each query answered (by target; the last is the bad
-/// states').
+/// literal and clauses, the candidates the last query assumed, and the core of each
+/// query answered (by target; the last is the bad states').
 struct Closure {
     acts: Vec<Lit>,
+    clauses: Vec<Vec<Vec<Lit>>>,
+    asked: Vec<usize>,
     alive: Vec<bool>,
     inside: Vec<bool>,
     cores: Vec<Option<Vec<usize>>>,
@@ -112,26 +134,53 @@ impl Closure {
         violated == FALSE || s.solve(&ts.c.cnf, &[violated, ts.init], stop) == SolveResult::Unsat
     }
 
-    /// `target` assuming every candidate alive, those taken first (a core then reuses
-    /// them where it can).
-    fn query(&self, ts: &Transys, s: &mut dyn Backend, target: Lit, stop: &Stop) -> SolveResult {
-        let mut a: Vec<Lit> = self.order().map(|i| self.acts[i]).collect();
-        a.push(target);
-        s.solve(&ts.c.cnf, &a, stop)
-    }
-
-    /// The candidates alive, those taken first.
-    fn order(&self) -> impl Iterator<Item = usize> + '_ {
+    /// `target` assuming the candidates taken, and of the others those the states of
+    /// the models found so far violate, added until a model's state satisfies every
+    /// candidate alive (`Sat`: a state of them all steps to the target) or none is
+    /// found (`Unsat`, the core among those assumed, `asked`). Each solve so assumes
+    /// the few hundred candidates a refutation may use, not the thousands alive (the
+    /// order abstraction of Ricart-Agrawala: 2,009 alive, 276 taken; 9 ms a query
+    /// with all of them assumed).
+    fn query(
+        &mut self,
+        ts: &Transys,
+        s: &mut dyn Backend,
+        target: Lit,
+        stop: &Stop,
+    ) -> SolveResult {
         let n = self.acts.len();
         let taken = (0..n).filter(|&i| self.alive[i] && self.inside[i]);
-        taken.chain((0..n).filter(|&i| self.alive[i] && !self.inside[i]))
+        self.asked = taken.collect();
+        let mut using: Vec<bool> = (0..n).map(|i| self.alive[i] && self.inside[i]).collect();
+        loop {
+            let mut a: Vec<Lit> = self.asked.iter().map(|&i| self.acts[i]).collect();
+            a.push(target);
+            let r = s.solve(&ts.c.cnf, &a, stop);
+            if r != SolveResult::Sat {
+                return r;
+            }
+            let violated = |cl: &Vec<Vec<Lit>>| cl.iter().any(|c| c.iter().all(|&l| !s.value(l)));
+            let more: Vec<usize> = (0..n)
+                .filter(|&j| self.alive[j] && !using[j] && violated(&self.clauses[j]))
+                .collect();
+            if more.is_empty() {
+                return r;
+            }
+            for &j in &more {
+                using[j] = true;
+            }
+            self.asked.extend(more);
+        }
     }
 
-    /// Target `t` refuted: its core (the activations the refutation used) recorded,
-    /// and the candidates in it not taken yet taken and asked about.
+    /// Target `t` refuted: its core (the activations of those the refutation used,
+    /// among those the query assumed) recorded, and the candidates in it not taken yet
+    /// taken and asked about.
     fn take(&mut self, t: usize, s: &dyn Backend, todo: &mut Vec<usize>) {
         let core: Vec<usize> = self
-            .order()
+            .asked
+            .iter()
+            .copied()
             .filter(|&i| s.failed(self.acts[i]) != Some(false))
             .collect();
         for &i in &core {

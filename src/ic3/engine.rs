@@ -196,6 +196,20 @@ impl Ic3Engine {
         Ok(small.bug.map(|c| (c, small.seed)))
     }
 
+    /// The invariant of IC3's run at the small sizes 1..seed of `p` (run now, or the one
+    /// this process remembers: the every-n step asks for it again before its IC3 tries),
+    /// with that seed; `None` when it found a violation, stopped, or `p` reaches no
+    /// further than the seed.
+    pub fn small_invariant(
+        &self,
+        p: &Problem,
+        ctl: &Control,
+    ) -> Result<Option<(Vec<Lemma>, usize)>, String> {
+        let small = self.small(p, ctl)?;
+        let inv = small.invariant.filter(|_| small.bug.is_none());
+        Ok(inv.map(|inv| (inv, small.seed)))
+    }
+
     /// Whether this process already has the small sizes' run of `p` (`run` on it would
     /// begin with that run's invariant, not with IC3 at sizes 1..seed).
     pub fn has_small_run(&self, p: &Problem) -> bool {
