@@ -18,7 +18,7 @@
 //! size up to the cutoff, then checks only those. Nothing rests on the subset beyond
 //! the queries on this aggregate: the checker decides.
 
-use super::{new_solver, orbit_clauses, rep_violated};
+use super::{add_guarded_clauses, new_solver, orbit_clauses, rep_violated};
 use crate::proof::lemma::Lemma;
 use crate::sat::circuit::FALSE;
 use crate::sat::{Backend, Lit, SolveResult, SolverKind, Stop};
@@ -55,7 +55,10 @@ pub fn cone(
         .iter()
         .map(|l| orbit_clauses(ts, l, symmetric))
         .collect();
-    let acts: Vec<Lit> = clauses.iter().map(|cl| guarded(ts, &mut *s, cl)).collect();
+    let acts: Vec<Lit> = clauses
+        .iter()
+        .map(|cl| add_guarded_clauses(ts, &mut *s, cl))
+        .collect();
     let now: Vec<Lit> = lemmas.iter().map(|l| rep_violated(ts, l, false)).collect();
     let next: Vec<Lit> = lemmas.iter().map(|l| rep_violated(ts, l, true)).collect();
     let n = lemmas.len();
@@ -101,18 +104,6 @@ pub fn cone(
     }
     let kept = (0..n).filter(|&i| c.alive[i] && c.inside[i]);
     Ok(Cone::Needed(kept.map(|i| lemmas[i].clone()).collect()))
-}
-
-/// The clauses `cl` (a candidate's orbit) in solver `s` under a fresh activation
-/// literal, returned.
-fn guarded(ts: &mut Transys, s: &mut dyn Backend, cl: &[Vec<Lit>]) -> Lit {
-    let act = ts.c.var();
-    for c in cl {
-        let mut c = c.clone();
-        c.push(-act);
-        s.add_clause(&c);
-    }
-    act
 }
 
 /// The candidates alive and those taken (`inside`), every candidate's activation

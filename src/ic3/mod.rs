@@ -346,10 +346,23 @@ pub(crate) fn add_guarded(
     l: &Lemma,
     symmetric: bool,
 ) -> Lit {
+    let clauses = orbit_clauses(ts, l, symmetric);
+    add_guarded_clauses(ts, s, &clauses)
+}
+
+/// The clauses `clauses` in solver `s` under a fresh activation literal, returned.
+pub(crate) fn add_guarded_clauses(
+    ts: &mut Transys,
+    s: &mut dyn Backend,
+    clauses: &[Vec<Lit>],
+) -> Lit {
     let act = ts.c.var();
-    for mut cl in orbit_clauses(ts, l, symmetric) {
-        cl.push(-act);
-        s.add_clause(&cl);
+    let mut guarded = Vec::new();
+    for cl in clauses {
+        guarded.clear();
+        guarded.extend_from_slice(cl);
+        guarded.push(-act);
+        s.add_clause(&guarded);
     }
     act
 }
