@@ -17,7 +17,7 @@
 use super::expr::{C, DynCell};
 use super::jump::{Atom, Cell, FAILS, HOLDS, Jumps};
 use super::trans::{CTrans, Op, Target};
-use super::{DISABLED, Dispatch, FAULT, GUARD_HOLDS, INT_BOUND, Outcome, Ran, Write};
+use super::{DISABLED, Dispatch, FAULT, GUARD_HOLDS, INT_BOUND, Ran, Write};
 use crate::model::ir::{ArithOp, CmpOp};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -122,11 +122,11 @@ impl Native {
         let fns = ids
             .iter()
             .zip(trans)
-            .map(|(id, t)| Some((entry((*id)?), staged(t).then_some(t.ops.len() as u32))))
+            .map(|(id, t)| Some((entry((*id)?), t.staged().then_some(t.ops.len() as u32))))
             .collect();
         let room = trans
             .iter()
-            .map(|t| 1 + if staged(t) { t.ops.len() } else { 0 });
+            .map(|t| 1 + if t.staged() { t.ops.len() } else { 0 });
         let state = state_id.map(|id| (entry(id), room.sum()));
         Some(Native {
             _code: Code(Some(module)),
@@ -177,25 +177,14 @@ impl Native {
         // many; it writes `writes[..n]` at most, which `reserve` made room for, as
         // plain integers of a `(usize, i64)`'s layout (`offset_of!` at definition).
         let r = unsafe { f(st.as_ptr(), writes.as_mut_ptr()) };
-        Some(match r {
-            DISABLED => Ran::Out(Outcome::Disabled),
-            FAULT => Ran::Out(Outcome::Fault),
-            INT_BOUND => Ran::Out(Outcome::IntBound),
-            GUARD_HOLDS => Ran::Guard,
-            _ => {
-                // SAFETY: returning the number of writes, the function wrote all `n`
-                // (`Gen::writes` stores each before it counts it; `r == n`), each an
-                // initialized `(usize, i64)`, in the room `reserve` made.
-                unsafe { writes.set_len(n) };
-                Ran::Staged
-            }
-        })
+        Some(Ran::from_code(r).unwrap_or_else(|| {
+            // SAFETY: returning the number of writes, the function wrote all `n`
+            // (`Gen::writes` stores each before it counts it; `r == n`), each an
+            // initialized `(usize, i64)`, in the room `reserve` made.
+            unsafe { writes.set_len(n) };
+            Ran::Staged
+        }))
     }
-}
-
-/// Whether the native code stages the instance's updates (all deterministic writes).
-fn staged(t: &CTrans) -> bool {
-    t.ops.iter().all(|op| matches!(op, Op::Write { .. }))
 }
 
 /// Whether every slot the instance can read or write lies below `slots` (constant
@@ -214,7 +203,7 @@ fn fits(t: &CTrans, slots: usize) -> bool {
         Atom::Tree(c) => mark(c),
     });
     let pre_ok = t.pre.iter().all(|&(s, _, _)| (s as usize) < slots);
-    let ops_ok = !staged(t)
+    let ops_ok = !t.staged()
         || t.ops.iter().all(|op| match op {
             Op::Write { target, value, .. } => {
                 let target_ok = match target {
@@ -364,7 +353,7 @@ fn body(b: &mut FunctionBuilder, t: &CTrans) {
     let holds = g.b.create_block();
     g.guard(t, holds, ends[0]);
     g.b.switch_to_block(holds);
-    if staged(t) {
+    if t.staged() {
         let n = g.writes(&t.ops, out, ends[2]);
         g.ret(n);
     } else {
@@ -452,11 +441,11 @@ impl Gen<'_, '_> {
             let at = self.b.ins().imul_imm_s(p, size_of::<Write>() as i64);
             let at = self.b.ins().iadd(buf, at);
             let mut n = 0;
-            if blk == holds && staged(t) {
+            if blk == holds && t.staged() {
                 let out = self.b.ins().iadd_imm_s(at, size_of::<Write>() as i64);
                 n = self.writes(&t.ops, out, int_bound);
             }
-            let code = if blk == holds && staged(t) { n } else { code };
+            let code = if blk == holds && t.staged() { n } else { code };
             let (k, code) = (
                 self.b.ins().iconst(I64, k as i64),
                 self.b.ins().iconst(I64, code),

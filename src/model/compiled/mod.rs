@@ -183,6 +183,20 @@ enum Ran {
     Out(Outcome),
 }
 
+impl Ran {
+    /// What the code `r` of an instance's compiled code (`DISABLED`, `FAULT`,
+    /// `INT_BOUND`, `GUARD_HOLDS`) stands for; `None` for a number of staged writes.
+    fn from_code(r: i64) -> Option<Ran> {
+        match r {
+            DISABLED => Some(Ran::Out(Outcome::Disabled)),
+            FAULT => Some(Ran::Out(Outcome::Fault)),
+            INT_BOUND => Some(Ran::Out(Outcome::IntBound)),
+            GUARD_HOLDS => Some(Ran::Guard),
+            _ => None,
+        }
+    }
+}
+
 /// Which transition instances can be enabled in a state, found without evaluating
 /// them: most instances test `cell = const` first, so they are filed under one such
 /// test (the rarest among all instances) and looked up by the cell's value.

@@ -50,6 +50,12 @@ pub struct CTrans {
 }
 
 impl CTrans {
+    /// Whether its updates are all deterministic writes, so that compiled code (native
+    /// or bytecode) stages them itself rather than leaving them to the interpreter.
+    pub(super) fn staged(&self) -> bool {
+        self.ops.iter().all(|op| matches!(op, Op::Write { .. }))
+    }
+
     /// Whether the guard holds: the leading tests first, then the rest of the guard.
     #[inline]
     pub(super) fn enabled(&self, st: &[i64]) -> Result<bool, Fault> {

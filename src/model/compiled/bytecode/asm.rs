@@ -7,7 +7,7 @@ use super::super::expr::{C, DynCell};
 use super::super::jump::{Atom, Cell, FAILS, HOLDS, Jumps, Test};
 use super::super::trans::{CTrans, Op, Target};
 use super::super::{DISABLED, FAULT, GUARD_HOLDS, INT_BOUND};
-use super::{Code, Ins, NEXT, Pc, Range, Reg, staged};
+use super::{Code, Ins, NEXT, Pc, Range, Reg};
 use crate::model::ir::CmpOp;
 
 /// The operands of a comparison test.
@@ -159,7 +159,7 @@ impl Asm {
         }
         self.jumps(&t.guard, holds, fails);
         self.place(holds);
-        if staged(t) {
+        if t.staged() {
             self.writes(&t.ops);
             self.op(Code::Done);
         } else {

@@ -21,8 +21,8 @@
 mod asm;
 
 use super::jump::Cell;
-use super::trans::{CTrans, Op};
-use super::{DISABLED, Dispatch, FAULT, GUARD_HOLDS, INT_BOUND, Outcome, Ran, Write};
+use super::trans::CTrans;
+use super::{DISABLED, Dispatch, FAULT, Ran, Write};
 use crate::model::ir::{ArithOp, CmpOp};
 
 /// An instruction's index (a label's number while the program is assembled).
@@ -285,7 +285,7 @@ impl Program {
                 let start = a.label();
                 a.place(start);
                 a.instance(t);
-                (start, staged(t).then_some(t.ops.len() as u32))
+                (start, t.staged().then_some(t.ops.len() as u32))
             })
             .collect::<Vec<_>>();
         let labels = a.labels;
@@ -326,13 +326,7 @@ impl Program {
         writes.clear();
         writes.reserve(n.unwrap_or(0) as usize);
         regs.resize(self.regs, 0);
-        Some(match self.exec(pc, st, regs, writes) {
-            DISABLED => Ran::Out(Outcome::Disabled),
-            FAULT => Ran::Out(Outcome::Fault),
-            INT_BOUND => Ran::Out(Outcome::IntBound),
-            GUARD_HOLDS => Ran::Guard,
-            _ => Ran::Staged,
-        })
+        Some(Ran::from_code(self.exec(pc, st, regs, writes)).unwrap_or(Ran::Staged))
     }
 
     /// Run every instance the dispatch lists for `st` (gathered in `cands` first, so
@@ -549,9 +543,4 @@ impl Program {
         }
         Ok(None)
     }
-}
-
-/// Whether the program stages the instance's updates (all deterministic writes).
-fn staged(t: &CTrans) -> bool {
-    t.ops.iter().all(|op| matches!(op, Op::Write { .. }))
 }
