@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use common::{Rng, json_run, nfold, scratch_dir};
+use common::{Rng, family, json_run, nfold, scratch_dir, write_file};
 use nfold::engine::Control;
 use nfold::explicit::reach::{ReachOptions, check_size as explicit};
 use nfold::ic3::engine::Ic3Engine;
@@ -193,6 +193,65 @@ fn a_bug_beyond_the_checked_sizes_is_not_claimed_away() {
             .contains("violated at size 5"),
         "{}",
         v["every_n"]
+    );
+}
+
+/// Semaphore mutual exclusion (families/mutex.cub: `mutex` holds for every n) with two
+/// properties beside it that fail: `idle` in the initial state (every process starts
+/// Idle), `two_want` from two processes on (both request, depth 2). The attempt before
+/// the sizes proves `mutex` without them, so the sizes are searched for the two only,
+/// and `mutex`'s row at each size is its invariant's.
+#[test]
+fn a_property_proved_for_every_n_is_not_searched_beside_violated_ones() {
+    let dir = scratch_dir("every-apart");
+    let text = std::fs::read_to_string(family("mutex")).unwrap()
+        + "unsafe idle (z) { A[z] = Idle }
+unsafe two_want (z1 z2) { A[z1] = Want && A[z2] = Want }
+";
+    let p = write_file(&dir, "apart.cub", &text);
+    let (code, v) = json_run(&["check", &p, "--every-n", "--sizes", "1..4"]);
+    assert_eq!(code, 1, "{v}");
+    let every: Vec<(String, String)> = (v["every_n"]["properties"].as_array().unwrap().iter())
+        .map(|q| {
+            (
+                q["property"].as_str().unwrap().into(),
+                q["verdict"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let want = [
+        ("mutex", "holds"),
+        ("idle", "violated"),
+        ("two_want", "violated"),
+    ];
+    assert_eq!(
+        every,
+        want.map(|(a, b)| (a.to_string(), b.to_string())),
+        "{v}"
+    );
+    let rows = v["results"].as_array().unwrap();
+    for n in 1..=4u64 {
+        let at = |name: &str| {
+            rows.iter()
+                .find(|r| r["size"] == n && r["property"] == name)
+                .unwrap_or_else(|| panic!("no row for {name} at {n}: {v}"))
+        };
+        assert_eq!(at("mutex")["verdict"], "holds");
+        assert_eq!(at("mutex")["proof"]["engine"], "every-n", "{}", at("mutex"));
+        assert_eq!(at("idle")["verdict"], "violated");
+        assert_eq!(at("idle")["depth"], 0);
+        let (verdict, depth) = if n == 1 {
+            ("holds", None)
+        } else {
+            ("violated", Some(2))
+        };
+        assert_eq!(at("two_want")["verdict"], verdict);
+        assert_eq!(at("two_want")["depth"].as_u64(), depth);
+    }
+    let (_, out, _) = nfold(&["check", &p, "--every-n", "--sizes", "1..4"]);
+    assert!(
+        out.contains("`mutex` at sizes 1..4: answered by the invariant for every n"),
+        "{out}"
     );
 }
 

@@ -522,6 +522,138 @@ pub(super) fn take_first(
     run.every = Some(every);
 }
 
+/// `prove_each_first`, and when IC3 refutes the properties argued together, the others
+/// again without the one its run violates, until none is refuted: so a property shown
+/// for every n needs no search of the sizes (`First::Partial`), where a violated one
+/// beside it used to send every property to the sizes (Cubicle's `flash_test`: its
+/// `invariant1` is violated initially, its `unsafe1` holds for every n). Whether the
+/// answers are not final (a budget cut the argument over the int window short).
+fn apart_from_refuted(
+    model: &Model,
+    props: &[usize],
+    o: EveryOpts,
+) -> Result<(Vec<PropEvery>, bool), String> {
+    use crate::portfolio::every::{refuted, refuted_prop};
+    // A refutation cuts the attempt short too (`prove_each_first`), but leaves the
+    // answers final: the sizes show its run. Only a budget's cut is kept.
+    let budget_cut =
+        |(a, cut): (Vec<PropEvery>, bool)| (cut && !a.iter().any(|x| refuted(&x.answer)), a);
+    let (mut cut, mut answers) = budget_cut(prove_each_first(model, props, o)?);
+    loop {
+        // The properties argued with a refuted one, and that one.
+        let refuted_with: Vec<usize> = answers
+            .iter()
+            .filter_map(|a| match (a.prop, refuted_prop(model, &a.answer)) {
+                (PropId::Unsafe(u), Some(r)) if r != u => Some(u),
+                _ => None,
+            })
+            .collect();
+        if refuted_with.is_empty() || refuted_with.len() == props.len() || o.ctl.sat_stop().now() {
+            break;
+        }
+        let (c, again) = budget_cut(prove_each_first(model, &refuted_with, o)?);
+        cut = c;
+        for a in again {
+            if let Some(slot) = answers.iter_mut().find(|x| x.prop == a.prop) {
+                *slot = a;
+            }
+        }
+    }
+    Ok((answers, cut))
+}
+
+/// The properties the attempt before the sizes proved when it did not prove all
+/// (`First::Partial`): the sizes need not search them, their rows come from the
+/// invariant. None on a model with an int window, which the sizes may widen (the
+/// proof is about the model as read).
+pub(super) struct Shown<'a> {
+    model: &'a Model,
+    proved: Vec<(usize, Arc<crate::cert::Certificate>)>,
+    cutoff: usize,
+}
+
+impl<'a> Shown<'a> {
+    pub fn of(model: &'a Model, known: &[PropEvery]) -> Self {
+        let mut cutoff = 1;
+        let proved = known
+            .iter()
+            .filter(|_| model.int_window.is_none())
+            .filter_map(|k| match (k.prop, &k.answer) {
+                (
+                    PropId::Unsafe(u),
+                    EveryN::Proved {
+                        certificate,
+                        cutoff: c,
+                        ..
+                    },
+                ) => {
+                    cutoff = cutoff.max(*c);
+                    Some((u, certificate.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        Shown {
+            model,
+            proved,
+            cutoff,
+        }
+    }
+
+    /// The note saying where the rows of the proved properties at `sizes` come from.
+    pub fn note(&self, sizes: &[usize]) -> Option<String> {
+        let names: Vec<String> = (self.proved.iter())
+            .map(|(u, _)| format!("`{}`", self.model.unsafes[*u].name))
+            .collect();
+        (!names.is_empty()).then(|| {
+            format!(
+                "{} at {}: answered by the invariant for every n (below), checked at {} and carried to every size by the cutoff argument; the sizes were searched for the other properties only",
+                names.join(", "),
+                sizes_phrase(sizes),
+                sizes_phrase(&(1..=self.cutoff).collect::<Vec<_>>())
+            )
+        })
+    }
+
+    /// The properties of `props` left for the sizes.
+    pub fn open(&self, props: &[usize]) -> Vec<usize> {
+        let shown = |u: &usize| self.proved.iter().any(|(p, _)| p == u);
+        props.iter().copied().filter(|u| !shown(u)).collect()
+    }
+
+    /// The rows of the proved properties put into a size's report, in the order of
+    /// the properties: `holds` by the invariant, or `vacuous` without an initial state.
+    pub fn fill(&self, r: &mut SizeReport) {
+        use crate::verdict::{Proof, PropResult, Verdict};
+        if self.proved.is_empty() {
+            return;
+        }
+        let init = engine::has_initial_state(self.model, r.size);
+        for (u, cert) in &self.proved {
+            let at = r
+                .results
+                .iter()
+                .position(|x| !matches!(x.prop, PropId::Unsafe(v) if v < *u))
+                .unwrap_or(r.results.len());
+            let verdict = if init {
+                Verdict::Holds(Proof::Invariant {
+                    engine: "every-n",
+                    certificate: cert.clone(),
+                })
+            } else {
+                Verdict::Vacuous
+            };
+            let row = PropResult {
+                size: r.size,
+                prop: PropId::Unsafe(*u),
+                name: self.model.unsafes[*u].name.clone(),
+                verdict,
+            };
+            r.results.insert(at, row);
+        }
+    }
+}
+
 /// What the attempt at every n before the sizes gave (`proved_first`).
 pub(super) enum First {
     /// Every property proved: the answers, and the rows of the sizes they imply.
@@ -556,7 +688,7 @@ pub(super) fn proved_first(
         return Ok(First::None);
     }
     let start = Instant::now();
-    let (answers, cut) = prove_each_first(model, props, o)?;
+    let (answers, cut) = apart_from_refuted(model, props, o)?;
     let mut certs = Vec::new();
     for p in &answers {
         match &p.answer {

@@ -264,13 +264,22 @@ pub fn execute<'m>(
             Vec::new()
         }
         every::First::Partial(known) => {
-            let widened = sizes(run, engine, p, ctl, s, wide, show)?;
+            // The properties it proved need no search of the sizes (their rows come
+            // from the invariant), unless a window could be widened: the proof is
+            // about the model as read.
+            let shown = every::Shown::of(p.model, &known);
+            let open = Problem {
+                props: shown.open(&p.props),
+                ..p.clone()
+            };
+            let widened = sizes(run, engine, &open, ctl, s, wide, show, &|r| shown.fill(r))?;
+            run.notes.extend(shown.note(&run.sizes));
             // The attempt before the sizes was about the model as read: a window
             // widened since asks again.
             if widened { Vec::new() } else { known }
         }
         every::First::None => {
-            sizes(run, engine, p, ctl, s, wide, show)?;
+            sizes(run, engine, p, ctl, s, wide, show, &|_| ())?;
             Vec::new()
         }
     };
@@ -324,8 +333,10 @@ pub fn execute<'m>(
     Ok(())
 }
 
-/// The sizes by the engine, then wider int windows where runs left the window; whether
+/// The sizes by the engine, each report completed by `fill` (the rows of properties
+/// answered otherwise), then wider int windows where runs left the window; whether
 /// the run ended on another model than `p`'s (a wider window).
+#[allow(clippy::too_many_arguments)]
 fn sizes<'m>(
     run: &mut Run<'m>,
     engine: &dyn Engine,
@@ -334,10 +345,12 @@ fn sizes<'m>(
     s: &Settings,
     wide: &'m OnceCell<Model>,
     show: &mut dyn FnMut(Event),
+    fill: &dyn Fn(&mut SizeReport),
 ) -> Result<bool, String> {
     let model = p.model;
     let mut reports: Vec<SizeReport> = Vec::new();
-    let outcome = engine::run(engine, p, ctl, &mut |r| {
+    let outcome = engine::run(engine, p, ctl, &mut |mut r| {
+        fill(&mut r);
         show(Event::Rows {
             model,
             report: &r,

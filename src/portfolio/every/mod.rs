@@ -599,6 +599,19 @@ pub fn refuted(a: &EveryN) -> bool {
         if reason.contains(" violated at size ") && reason.contains(FOUND_BY_IC3))
 }
 
+/// The `unsafe` property that IC3's refutation `a` (`refuted`) names: the one its
+/// counterexample violates, when several were argued together.
+pub fn refuted_prop(model: &Model, a: &EveryN) -> Option<usize> {
+    let EveryN::NotReached { reason, .. } = a else {
+        return None;
+    };
+    if !refuted(a) {
+        return None;
+    }
+    (0..model.unsafes.len())
+        .find(|&u| reason.starts_with(&format!("`{}` violated at size ", model.unsafes[u].name)))
+}
+
 /// How a refutation by IC3 (`refutation`) ends.
 const FOUND_BY_IC3: &str = "(found by IC3 on the aggregate";
 
