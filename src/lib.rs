@@ -10,6 +10,7 @@ pub mod counter;
 pub mod dot;
 pub mod engine;
 pub mod explicit;
+pub mod hash;
 pub mod ic3;
 pub mod kind;
 pub mod lang;

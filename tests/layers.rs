@@ -14,7 +14,9 @@ use std::path::Path;
 
 /// The floors, bottom first. A module may import modules of its own floor or below.
 const FLOORS: &[&[&str]] = &[
-    &["source", "sat", "limits", "progress", "schema", "cores"],
+    &[
+        "source", "sat", "limits", "progress", "schema", "cores", "hash",
+    ],
     &["model"],
     &["transys"],
     &["cert", "lang", "ltl"],

@@ -14,10 +14,10 @@
 //! state, so the candidates are the strongest clauses of their size the states allow.
 
 use super::reach::Reached;
+use crate::hash::FastSet;
 use crate::model::ir::Ty;
 use crate::proof::lemma::{Cube, Lemma};
 use crate::transys::{StateVar, Transys};
-use std::collections::HashSet;
 
 /// Candidates over at most this many processes.
 const MAX_PROCS: usize = 2;
@@ -136,25 +136,26 @@ fn views(ts: &Transys, r: &Reached, positions: &[usize], k: usize, ordered: bool
         .iter()
         .map(|&s| model.vars[ts.inst.slots[s].var].ty == Ty::Proc)
         .collect();
-    let mut views: HashSet<Vec<i64>> = HashSet::new();
+    let mut views: FastSet<Vec<i64>> = FastSet::default();
+    // One buffer for every view; a copy only for the views not seen yet.
+    let mut v: Vec<i64> = Vec::with_capacity(positions.len());
     for (i, vals) in r.values.iter().enumerate() {
         for (t, at) in &reads[r.width[i]] {
             let Some(at) = at else { continue };
-            let v: Vec<i64> = at
-                .iter()
-                .zip(&proc_valued)
-                .map(|(&j, &pv)| {
-                    let x = vals[j];
-                    if pv && x >= 1 {
-                        t.iter()
-                            .position(|&p| p == x)
-                            .map_or(OTHER, |q| q as i64 + 1)
-                    } else {
-                        x
-                    }
-                })
-                .collect();
-            views.insert(v);
+            v.clear();
+            v.extend(at.iter().zip(&proc_valued).map(|(&j, &pv)| {
+                let x = vals[j];
+                if pv && x >= 1 {
+                    t.iter()
+                        .position(|&p| p == x)
+                        .map_or(OTHER, |q| q as i64 + 1)
+                } else {
+                    x
+                }
+            }));
+            if !views.contains(&v) {
+                views.insert(v.clone());
+            }
         }
     }
     views.into_iter().collect()

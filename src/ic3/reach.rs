@@ -17,12 +17,12 @@
 //! used with the order-preserving orbits of an ordered family: those are guesses, so
 //! the frames need not contain every reached state.
 
+use crate::hash::FastMap;
 use crate::model::compiled::{Compiled, Scratch};
 use crate::model::init::for_each_initial;
 use crate::model::instance::{Instance, State};
 use crate::proof::lemma::{self, Cube};
 use crate::transys::{StateVar, Transys};
-use std::collections::HashMap;
 
 /// At most this many states, over every width (German at sizes 1..2: 1,500).
 pub(super) const MAX_STATES: usize = 20_000;
@@ -41,9 +41,9 @@ pub(super) struct Reached {
     /// `upto[d]`: the states of depth ≤ d come first, this many.
     upto: Vec<usize>,
     /// Position of each state variable in a vector.
-    pos: HashMap<StateVar, usize>,
+    pos: FastMap<StateVar, usize>,
     /// Per atom, the states satisfying it (a bit per state).
-    bits: HashMap<(StateVar, i64), Vec<u64>>,
+    bits: FastMap<(StateVar, i64), Vec<u64>>,
 }
 
 impl Reached {
@@ -61,7 +61,7 @@ impl Reached {
                 continue;
             }
             let base = found.len();
-            let mut seen: HashMap<State, usize> = HashMap::new();
+            let mut seen: FastMap<State, usize> = FastMap::default();
             let mut order: Vec<State> = Vec::new();
             let mut meta: Vec<(usize, usize)> = Vec::new();
             let room = MAX_STATES.saturating_sub(base);
@@ -125,7 +125,7 @@ impl Reached {
             parent: Vec::with_capacity(found.len()),
             upto,
             pos: svars.iter().enumerate().map(|(i, &v)| (v, i)).collect(),
-            bits: HashMap::new(),
+            bits: FastMap::default(),
         };
         let mut found: Vec<Option<Visit>> = found.into_iter().map(Some).collect();
         for &i in &idx {
@@ -188,14 +188,23 @@ impl Reached {
         if first >= end {
             return None;
         }
-        let mut acc: Vec<u64> = vec![!0u64; end.div_ceil(64)];
         for &atom in cube {
-            let b = self.atom_bits(atom)?;
-            for (a, x) in acc.iter_mut().zip(b) {
-                *a &= x;
+            self.atom_bits(atom)?;
+        }
+        let bits: Vec<&Vec<u64>> = cube.iter().filter_map(|a| self.bits.get(a)).collect();
+        // Word by word from the first state of depth 1, ending at the first state in
+        // every atom: most cubes meet one early, or an atom rules out whole words.
+        for w in first / 64..end.div_ceil(64) {
+            let mut word = bits.iter().fold(!0u64, |acc, b| acc & b[w]);
+            if w == first / 64 {
+                word &= !0u64 << (first % 64);
+            }
+            if word != 0 {
+                let i = w * 64 + word.trailing_zeros() as usize;
+                return (i < end).then_some(i);
             }
         }
-        (first..end).find(|&i| acc[i / 64] >> (i % 64) & 1 == 1)
+        None
     }
 
     /// The last state outside the cube on the breadth-first path to state `i` (which

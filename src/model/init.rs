@@ -313,12 +313,16 @@ fn for_each_initial_ordered(
     if !inst.has_states() {
         return Ok(());
     }
+    // One constraint per conjunct: a cell's value is then judged by the conjuncts that
+    // read it, not by the whole formula (Flash's `init` has some forty, over every cell).
     let mut cons = Vec::new();
     for init in &inst.model.inits {
         for tuple in inst.all_tuples(init.params) {
             let mut env = vec![0; init.locals.len().max(tuple.len())];
             env[..tuple.len()].copy_from_slice(&tuple);
-            cons.push(Constraint::new(inst, env, tuple.len(), &init.body));
+            for conjunct in conjuncts(&init.body) {
+                cons.push(Constraint::new(inst, env.clone(), tuple.len(), conjunct));
+            }
         }
     }
     let mut st: State = inst.slots.iter().map(|s| s.lo).collect();
@@ -349,6 +353,14 @@ fn for_each_initial_ordered(
         doubtful,
     };
     search.rec(0, &pending).map(|_| ())
+}
+
+/// The conjuncts of `e`, nested conjunctions flattened, in the order written.
+fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    match e {
+        Expr::And(xs) => xs.iter().flat_map(conjuncts).collect(),
+        _ => vec![e],
+    }
 }
 
 /// False when no initial state exists because the search from the first cell an

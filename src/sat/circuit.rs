@@ -8,7 +8,7 @@
 //! CNF, so that each engine chooses which constraints it loads.
 
 use super::{Cnf, Lit};
-use std::collections::HashMap;
+use crate::hash::FastMap;
 
 /// The constant true literal (variable 1, fixed by a unit clause).
 pub const TRUE: Lit = 1;
@@ -18,7 +18,7 @@ pub const FALSE: Lit = -1;
 /// A circuit builder writing its gates into a CNF.
 pub struct Circuit {
     pub cnf: Cnf,
-    ands: HashMap<Box<[Lit]>, Lit>,
+    ands: FastMap<Box<[Lit]>, Lit>,
     scratch: Vec<Lit>,
     /// Number of AND gates created.
     pub gates: usize,
@@ -46,7 +46,7 @@ impl Circuit {
         cnf.add_clause(&[TRUE]);
         Circuit {
             cnf,
-            ands: HashMap::new(),
+            ands: FastMap::default(),
             scratch: Vec::new(),
             gates: 0,
             defs: None,

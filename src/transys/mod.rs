@@ -41,6 +41,7 @@ use por::Footprint;
 pub use por::Por;
 pub use step::InstanceEval;
 
+use crate::hash::FastMap;
 use crate::model::eval::transition_instances;
 use crate::model::instance::Instance;
 use crate::model::ir::*;
@@ -95,8 +96,8 @@ pub struct Transys<'m> {
     /// Per instance: the cells (slots) its firing reads and those it may write.
     footprints: Vec<Footprint>,
     bad: HashMap<usize, (Lit, Lit)>,
-    eq_cur: HashMap<(StateVar, i64), Lit>,
-    eq_next: HashMap<(StateVar, i64), Lit>,
+    eq_cur: FastMap<(StateVar, i64), Lit>,
+    eq_next: FastMap<(StateVar, i64), Lit>,
 }
 
 impl<'m> Transys<'m> {
@@ -139,8 +140,8 @@ impl<'m> Transys<'m> {
             inputs: Vec::new(),
             bad: HashMap::new(),
             footprints: Vec::new(),
-            eq_cur: HashMap::new(),
-            eq_next: HashMap::new(),
+            eq_cur: FastMap::default(),
+            eq_next: FastMap::default(),
         };
         ts.build_init();
         ts.build_step(stop)?;

@@ -16,9 +16,9 @@
 
 use super::symbreak;
 use super::unroll::Unroller;
+use crate::hash::FastMap;
 use crate::sat::Lit;
 use crate::sat::circuit::FALSE;
-use std::collections::HashMap;
 
 /// Which symmetry-breaking constraints queries carry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,14 +44,14 @@ pub enum Target {
 /// Builds query assumptions, remembering the lex-leader activation literals.
 pub struct Queries {
     pub mode: SymBreak,
-    acts: HashMap<(usize, i64), Lit>,
+    acts: FastMap<(usize, i64), Lit>,
 }
 
 impl Queries {
     pub fn new(mode: SymBreak) -> Queries {
         Queries {
             mode,
-            acts: HashMap::new(),
+            acts: FastMap::default(),
         }
     }
 
