@@ -62,33 +62,21 @@ pub(super) fn cores(ctl: &Control) -> usize {
     }
 }
 
-/// Lowers the calling thread's scheduling priority (nice 10; the threads it spawns
-/// inherit it), so that the run beside it keeps a core of its own while both run, and
-/// the search has every core once that run ends. (Measured on the MCS lock `check`
-/// 1..10, which IC3 proves: at the same priority the search's threads took half of
-/// IC3's core, IC3 made 10,885 SAT calls in its 20 s instead of the 12,423 it needs,
-/// and the explicit search answered after 28.3 s instead of IC3's proof after 5.7 s.)
-/// Nothing is done where the system refuses.
-fn yield_to_others() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: gettid and setpriority take no pointers; a failure only leaves the
-    // priority as it was.
-    unsafe {
-        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        libc::setpriority(libc::PRIO_PROCESS, tid, 10);
-    }
-}
-
 impl<'scope, T: Send + 'scope, U: Send + 'scope> Beside<'scope, T, U> {
     /// Start `search` on `sizes` on a thread of `scope` when `ctl` allows two or more
     /// cores (`None` otherwise, or when there is nothing to search). The search gets
-    /// the user's limits, its own stop flag, and every core at a lower priority
-    /// (`yield_to_others`: the run beside it keeps its core while both run, and the
-    /// search has the machine once that run ends; MCS `check` 1..10 where IC3 could not
-    /// prove it, 34.1 s with the cores but one, 27.6 s with every core); it returns its
-    /// result and whether it answered every size, and hands each answer over through
-    /// the `Sender` it is given as it has it. With `race`, the run beside it may be
-    /// stopped by that answer (`racing`).
+    /// the user's limits, its own stop flag, and the cores the run beside it leaves
+    /// (all but one), at the same priority. It once had every core at a lower
+    /// priority (nice 10), so that the run beside it kept its core while both ran and
+    /// the search had the machine once that run ended; but beside one other busy job
+    /// such a search gets a tenth of a core, and its threads wait for each other at
+    /// every block: the MCS lock's `live --fair` 1..8 took 29.6 s instead of 3.6 s
+    /// idle (the explicit search at size 8 answering at 11 k states/s instead of 120 k),
+    /// readers/writers' 13.6 s instead of 3.0 s. The aggregate phases' budgets count
+    /// their own CPU time, so sharing a core no longer costs them answers. It returns
+    /// its result and whether it answered every size, and hands each answer over
+    /// through the `Sender` it is given as it has it. With `race`, the run beside it
+    /// may be stopped by that answer (`racing`).
     pub fn start<'env, F>(
         scope: &'scope Scope<'scope, 'env>,
         ctl: &Control,
@@ -108,14 +96,13 @@ impl<'scope, T: Send + 'scope, U: Send + 'scope> Beside<'scope, T, U> {
         let race = race.then(|| Arc::new(AtomicBool::new(false)));
         let own = Control {
             stop: Some(stop.clone()),
-            threads: cores,
+            threads: cores - 1,
             ..ctl.clone()
         };
         let sizes = sizes.to_vec();
         let (done, won) = (complete.clone(), race.clone());
         let (hand, answers) = channel();
         let handle = scope.spawn(move || {
-            yield_to_others();
             let (t, all) = search(&sizes, &own, &hand);
             if all {
                 done.store(true, Ordering::Relaxed);

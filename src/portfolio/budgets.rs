@@ -25,7 +25,12 @@ pub struct Budgets {
     pub window: f64,
     /// `ltl`: the ranking proofs, once their probe at the smallest sizes succeeded.
     pub rank: f64,
-    /// `ltl`: one size of the explicit phase.
+    /// `ltl`: one size of the explicit phase. 0.2 s as for safety (it was 1 s): on
+    /// two cores the search goes on beside the SAT route anyway, and a size that
+    /// outgrows the budget was a second lost before the BDD fixpoint, which answers
+    /// the sorting networks at every width in a tenth of that (`live --fair` 1..8 of
+    /// the liveness sort: 1.9 s to 0.85 s; readers/writers 3.0 s to 2.2 s; the MCS
+    /// lock without fairness 1.7 s to 2.0 s, the one loss; docs/engines.md).
     pub live_explicit: f64,
     /// `ltl`: the bounded lasso search.
     pub lasso: f64,
@@ -67,7 +72,7 @@ pub const SHIPPED: Budgets = Budgets {
     conclude: 20.0,
     window: 2.0,
     rank: 30.0,
-    live_explicit: 1.0,
+    live_explicit: 0.2,
     lasso: 2.0,
     live_bdd: 10.0,
     live_ic3: 20.0,
