@@ -46,9 +46,12 @@ def main(files):
     print("| command | idle (s) | loaded (s) | ratio | same answers |")
     print("|---|---|---|---|---|")
     for f in files:
-        subs = ["check"] + (["live"] if has_ltl(f) else [])
+        subs = [["check"]] + ([["live"], ["live", "--fair"]] if has_ltl(f) else [])
+        only = os.environ.get("MODES")
+        if only:
+            subs = [s for s in subs if " ".join(s) in [m.strip() for m in only.split(",")]]
         for sub in subs:
-            cmd = [nfold, sub, f, "--sizes", sizes, "--json", "--quiet"]
+            cmd = [nfold, sub[0], f, "--sizes", sizes, "--json", "--quiet"] + sub[1:]
             idle, loaded, answers = [], [], []
             for _ in range(runs):
                 w, rc, v = run(cmd, limit)
@@ -70,7 +73,7 @@ def main(files):
             counted = i >= 0.5 or l >= 1.0
             if counted:
                 worst = max(worst, ratio)
-            name = f"{sub} {os.path.relpath(f)}"
+            name = f"{' '.join(sub)} {os.path.relpath(f)}"
             print(f"| {name} | {i:.2f} | {l:.2f} | {ratio:.2f}{'' if counted else ' (short)'} | {'yes' if same else 'NO'} |",
                   flush=True)
             rows.append((name, same))

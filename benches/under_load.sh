@@ -2,7 +2,9 @@
 # The default command under load (issue 44: "the same command must give the same
 # answers with one competing CPU-bound job running, in at most 2.5x its idle time").
 # For every family (families/*.cub and the files given), `nfold check F --sizes SIZES
-# --json --quiet` (and `nfold live` for models with `ltl` properties) is run RUNS times
+# --json --quiet` (and `nfold live`, with and without `--fair`, for models with `ltl`
+# properties; MODES, e.g. `live --fair`, runs only some of `check`, `live`,
+# `live --fair`) is run RUNS times
 # idle and RUNS times beside one CPU-bound job (a busy loop, started before and stopped
 # after each run), alternating; prints per command the median wall time of each, the
 # ratio loaded / idle, and whether every (property, size) got the same verdict, then the
