@@ -575,9 +575,13 @@ pub(super) struct Shown<'a> {
 impl<'a> Shown<'a> {
     pub fn of(model: &'a Model, known: &[PropEvery]) -> Self {
         let mut cutoff = 1;
+        let known = if model.int_window.is_none() {
+            known
+        } else {
+            &[]
+        };
         let proved = known
             .iter()
-            .filter(|_| model.int_window.is_none())
             .filter_map(|k| match (k.prop, &k.answer) {
                 (
                     PropId::Unsafe(u),
@@ -624,7 +628,6 @@ impl<'a> Shown<'a> {
     /// The rows of the proved properties put into a size's report, in the order of
     /// the properties: `holds` by the invariant, or `vacuous` without an initial state.
     pub fn fill(&self, r: &mut SizeReport) {
-        use crate::verdict::{Proof, PropResult, Verdict};
         if self.proved.is_empty() {
             return;
         }
@@ -635,22 +638,35 @@ impl<'a> Shown<'a> {
                 .iter()
                 .position(|x| !matches!(x.prop, PropId::Unsafe(v) if v < *u))
                 .unwrap_or(r.results.len());
-            let verdict = if init {
-                Verdict::Holds(Proof::Invariant {
-                    engine: "every-n",
-                    certificate: cert.clone(),
-                })
-            } else {
-                Verdict::Vacuous
-            };
-            let row = PropResult {
-                size: r.size,
-                prop: PropId::Unsafe(*u),
-                name: self.model.unsafes[*u].name.clone(),
-                verdict,
-            };
+            let row = every_n_row(self.model, r.size, *u, cert, init);
             r.results.insert(at, row);
         }
+    }
+}
+
+/// The row of `unsafe` property `u` at size `n` that an invariant for every n gives:
+/// `holds` by it, or `vacuous` where the size has no initial state (`init`).
+fn every_n_row(
+    model: &Model,
+    n: usize,
+    u: usize,
+    certificate: &Arc<crate::cert::Certificate>,
+    init: bool,
+) -> crate::verdict::PropResult {
+    use crate::verdict::{Proof, PropResult, Verdict};
+    let verdict = if init {
+        Verdict::Holds(Proof::Invariant {
+            engine: "every-n",
+            certificate: certificate.clone(),
+        })
+    } else {
+        Verdict::Vacuous
+    };
+    PropResult {
+        size: n,
+        prop: PropId::Unsafe(u),
+        name: model.unsafes[u].name.clone(),
+        verdict,
     }
 }
 
@@ -676,7 +692,6 @@ pub(super) fn proved_first(
     sizes: &[usize],
     o: EveryOpts,
 ) -> Result<First, String> {
-    use crate::verdict::{Proof, PropResult, Verdict};
     let (symmetry, ctl) = (o.symmetry, o.ctl);
     let reduced = o
         .reduce
@@ -709,19 +724,7 @@ pub(super) fn proved_first(
                 results: props
                     .iter()
                     .zip(&certs)
-                    .map(|(&u, c)| PropResult {
-                        size: n,
-                        prop: PropId::Unsafe(u),
-                        name: model.unsafes[u].name.clone(),
-                        verdict: if init {
-                            Verdict::Holds(Proof::Invariant {
-                                engine: "every-n",
-                                certificate: c.clone(),
-                            })
-                        } else {
-                            Verdict::Vacuous
-                        },
-                    })
+                    .map(|(&u, c)| every_n_row(model, n, u, c, init))
                     .collect(),
                 seconds,
                 shared_time: true,

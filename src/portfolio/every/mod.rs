@@ -608,8 +608,13 @@ pub fn refuted_prop(model: &Model, a: &EveryN) -> Option<usize> {
     if !refuted(a) {
         return None;
     }
-    (0..model.unsafes.len())
-        .find(|&u| reason.starts_with(&format!("`{}` violated at size ", model.unsafes[u].name)))
+    (0..model.unsafes.len()).find(|&u| reason.starts_with(&refuted_opening(model, u)))
+}
+
+/// How the reason of a refutation of `unsafe` property `u` opens (`refutation`, read
+/// back by `refuted_prop`).
+fn refuted_opening(model: &Model, u: usize) -> String {
+    format!("`{}` violated at size ", model.unsafes[u].name)
 }
 
 /// How a refutation by IC3 (`refutation`) ends.
@@ -639,10 +644,13 @@ fn refutation(model: &Model, c: &crate::ic3::Cex, n0: usize) -> String {
             "{what} violated over the classes of the ints at size {} (found by IC3 on the aggregate 1..{n0}; the classes over-approximate the ints, so this may be no run of the model)",
             c.width
         ),
-        None => format!(
-            "{what} violated at size {} {FOUND_BY_IC3} 1..{n0})",
-            c.width
-        ),
+        None => {
+            let opening = match c.key {
+                crate::verdict::PropId::Unsafe(u) => refuted_opening(model, u),
+                _ => format!("{what} violated at size "),
+            };
+            format!("{opening}{} {FOUND_BY_IC3} 1..{n0})", c.width)
+        }
     }
 }
 
