@@ -4,10 +4,15 @@
 Runs every model of the command line in three modes (`check`, `live`, `live --fair`),
 each with the default engine and each single engine, times every run by the wall clock,
 and compares, per (property, size) pair, the default with the fastest single engine that
-answered the pair. Standard library only.
+answered the pair. A pair over the target in the default's whole run is asked again
+alone (`--sizes s..s --property p`, the run recorded as engine `default@p@s`): an
+engine's run may answer a few pairs of the range, the default's run answers them all,
+and timing the whole run against one pair measures the other pairs, not the route. Both
+figures are printed; the pair's ratio is the smaller. Standard library only.
 
     virtual_best.py FILE.cub...          measure (NFOLD, SIZES, LIMIT, OUT from the environment;
-                                         MODES, e.g. `check,live --fair`, to run only some modes)
+                                         MODES, e.g. `check,live --fair`, to run only some modes;
+                                         ALONE=0: no reruns of slow pairs alone)
     virtual_best.py --report RUNS.jsonl...  print the tables again from earlier measurements
                                          (a later run of the same model, mode and engine wins)
 """
@@ -27,8 +32,8 @@ MODES = [
 ANSWERS = {"holds", "violated", "vacuous"}
 
 
-def run_one(nfold, sub, model, sizes, limit, fair, engine):
-    cmd = [nfold, sub, model, "--sizes", sizes, "--json", "--quiet", "--timeout", str(limit)]
+def run_one(nfold, sub, model, sizes, limit, fair, engine, extra=()):
+    cmd = [nfold, sub, model, "--sizes", sizes, "--json", "--quiet", "--timeout", str(limit), *extra]
     if fair:
         cmd.append("--fair")
     if engine:
@@ -107,10 +112,12 @@ def analyse(records):
     for rec in records:
         groups.setdefault((rec["model"], rec["mode"]), {})[rec["engine"]] = rec
     order = {m[0]: i for i, m in enumerate(MODES)}
-    table, misses, disagreements = [], [], []
+    table, misses, disagreements, per_size = [], [], [], []
     worst = (0.0, None)
     for (model, mode) in sorted(groups, key=lambda k: (k[0], order.get(k[1], 9))):
         runs = groups[(model, mode)]
+        alone = {(e.split("@")[1], int(e.split("@")[2])): r for e, r in runs.items() if e.startswith("default@")}
+        runs = {e: r for e, r in runs.items() if not e.startswith("default@")}
         d = runs.get("default")
         if d is None or d["status"] == "not applicable":
             if d is not None and mode == "check":
@@ -122,6 +129,7 @@ def analyse(records):
         dans = answered(d)
         # soundness: two runs (the default included) with different definitive answers
         every = dict(ans, default=dans)
+        every.update({f"default@{p}@{k}": answered(r) for (p, k), r in alone.items() if r["status"] == "ran"})
         for pair in sorted(set().union(*every.values()) if every else set()):
             vs = {e: a[pair] for e, a in every.items() if pair in a}
             if len(set(vs.values())) > 1:
@@ -133,11 +141,19 @@ def analyse(records):
             best[pair] = (t, e)
         ratios = {}
         row_misses = []
+        relieved = []
         for pair in sorted(union):
             t, e = best[pair]
             bound = 1.5 * t + 1
             if pair in dans:
                 ratios[pair] = d["wall"] / bound
+                # the pair's own rerun, or (for a row such as `range_error`, which no
+                # --property selects) the fastest rerun at its size that answered it
+                same = [r for (_, k), r in alone.items() if k == pair[1] and answered(r).get(pair) == dans[pair]]
+                a = min(same, key=lambda r: r["wall"]) if same else None
+                if ratios[pair] > 1 and a is not None:
+                    relieved.append((pair, ratios[pair], a["wall"] / bound))
+                    ratios[pair] = min(ratios[pair], a["wall"] / bound)
                 if ratios[pair] > worst[0]:
                     worst = (ratios[pair], (model, mode, pair))
                 if ratios[pair] > 1:
@@ -147,6 +163,8 @@ def analyse(records):
         stopped = ", its run stopped by the limit" if d.get("nfold_limit") else ""
         for pair, why, t, e in row_misses:
             misses.append((model, mode, pair, why, d["wall"], t, e, stopped))
+        for pair, whole, own in relieved:
+            per_size.append((model, mode, pair, whole, own))
         # the best single engine of the row: the most pairs, then the least time
         if singles:
             be = min(singles, key=lambda e: (-len(ans[e]), singles[e]["wall"]))
@@ -170,11 +188,17 @@ def analyse(records):
             dflag += " (limit)"
         modecell = mode + (f" (n/a: {', '.join(na)})" if na else "")
         table.append([model, modecell, str(len(union)), dcell, f"{d['wall']:.2f} s{dflag}", bs, wr])
-    return table, misses, disagreements, worst
+    return table, misses, disagreements, worst, per_size
+
+
+def slow_pairs(records, model, mode):
+    """The pairs over the target in the default's whole run (no reruns yet)."""
+    _, misses, _, _, _ = analyse([r for r in records if r["model"] == model and r["mode"] == mode])
+    return sorted({pair for _, _, pair, why, *_ in misses if why == "too slow"})
 
 
 def report(records, elapsed=None, out=sys.stdout):
-    table, misses, disagreements, worst = analyse(records)
+    table, misses, disagreements, worst, per_size = analyse(records)
     w = lambda s="": print(s, file=out)
     w("| model | mode | pairs answered by some engine | by the default | default time "
       "| best single engine | worst ratio |")
@@ -190,6 +214,10 @@ def report(records, elapsed=None, out=sys.stdout):
         w(f"global worst ratio: {worst[0]:.2f} ({m}, {mode}, {pair[0]}@{pair[1]})")
     else:
         w("global worst ratio: - (no pair answered by the default and a single engine)")
+    if per_size:
+        w(f"pairs over the target in the whole run, asked again alone: {len(per_size)}")
+        for m, mode, pair, whole, own in per_size:
+            w(f"- {m} [{mode}] {pair[0]}@{pair[1]}: whole run {whole:.2f}; alone {own:.2f}")
     by = {}
     for m, mode, pair, why, dt, t, e, stopped in misses:
         by.setdefault((m, mode, why, round(dt, 2), stopped, e, round(t, 2)), set()).add(pair)
@@ -249,6 +277,27 @@ def main(argv):
                     records.append(r)
                     print(f"{f} [{mode}] {e}: {r['status']}, {r['wall']:.2f} s, "
                           f"{len(answered(r))} answered", file=sys.stderr)
+                if os.environ.get("ALONE", "1") == "0":
+                    continue
+                done = set()
+                for p, s in slow_pairs(records, f, mode):
+                    # a row no --property selects (`range_error`) is answered by the
+                    # reruns of the properties beside it
+                    props = [p] + [q for q, k in all_verdicts(d) if k == s and q != p]
+                    for q in props:
+                        if (q, s) in done:
+                            continue
+                        done.add((q, s))
+                        r = run_one(nfold, sub, f, f"{s}..{s}", limit, fair, None, ["--property", q])
+                        r["engine"] = f"default@{q}@{s}"
+                        print(f"{f} [{mode}] default on {q}@{s} alone: {r['status']}, {r['wall']:.2f} s",
+                              file=sys.stderr)
+                        if r["status"] == "not applicable":
+                            continue
+                        fo.write(json.dumps(r) + "\n"); fo.flush()
+                        records.append(r)
+                        if answered(r).get((p, s)) is not None:
+                            break
     print(f"sizes {sizes}, limit {limit} s, {os.cpu_count()} cores; raw runs in {out}")
     print()
     report(records, time.monotonic() - t0)
