@@ -89,7 +89,10 @@ fn native_code_agrees_with_the_interpreter_on_families() {
 fn native_code_is_built_for_the_families() {
     let m = common::load(&common::family("peterson"));
     let inst = Instance::new(&m, 3);
-    assert!(Compiled::new(&inst).interpreted().native().is_native());
+    let native = Compiled::new(&inst).interpreted().native();
+    assert!(native.is_native());
+    // the one property, `mutex`
+    assert_eq!(native.native_props(), 1);
 }
 
 /// A tiered search (`--compile auto`, the default) runs the interpreter until its

@@ -649,7 +649,7 @@ pub(super) fn eval_props(ctx: &Ctx, st: &[i64], f: &mut impl Finder) {
         if f.unsafe_known(k) && f.range_known() {
             continue;
         }
-        match ctx.compiled.props[u].check(st) {
+        match ctx.compiled.check_prop(u, st) {
             Ok(None) => {}
             Ok(Some(_)) if f.unsafe_known(k) => {}
             Ok(Some(t)) => f.unsafe_hit(k, t),

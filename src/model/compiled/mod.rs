@@ -19,10 +19,12 @@ mod expr;
 #[cfg(feature = "jit")]
 mod jit;
 mod jump;
+mod prop;
 mod trans;
 
 pub use expr::{C, DynCell, compile};
 pub use jump::Jumps;
+pub use prop::CProp;
 pub use trans::{CTrans, Op, Target};
 
 use super::eval::transition_instances;
@@ -88,73 +90,6 @@ type Write = (usize, i64);
 /// A range error (details come from the reference interpreter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fault;
-
-/// A compiled `unsafe` property: its body for every tuple of distinct processes.
-#[derive(Clone, Debug)]
-pub struct CProp {
-    /// The tuples of distinct processes, in the reference order.
-    pub tuples: Vec<Vec<i64>>,
-    /// Per tuple, its body as the leading `cell = const` tests and the rest.
-    tests: Vec<TupleTest>,
-}
-
-/// A tuple's body split for a quick check: most bodies start with a test of one cell
-/// of the tuple's first process, shared by the run of tuples that follow it, and most
-/// states fail it, so the whole run is skipped at once.
-#[derive(Clone, Debug)]
-struct TupleTest {
-    pre: Vec<(u32, i64, bool)>,
-    rest: Jumps,
-    /// The next tuple whose first test differs from this one's.
-    skip: usize,
-}
-
-impl CProp {
-    fn new(bodies: Vec<(Vec<i64>, C)>) -> CProp {
-        let (tuples, mut tests): (Vec<Vec<i64>>, Vec<TupleTest>) = bodies
-            .into_iter()
-            .map(|(tuple, c)| {
-                let (pre, rest) = trans::split_prefix(c);
-                (
-                    tuple,
-                    TupleTest {
-                        pre,
-                        rest: Jumps::new(&rest),
-                        skip: 0,
-                    },
-                )
-            })
-            .unzip();
-        for k in (0..tests.len()).rev() {
-            let same_next = tests
-                .get(k + 1)
-                .is_some_and(|n| !n.pre.is_empty() && n.pre.first() == tests[k].pre.first());
-            tests[k].skip = if same_next { tests[k + 1].skip } else { k + 1 };
-        }
-        CProp { tuples, tests }
-    }
-
-    /// Index of the first tuple whose body holds. The leading tests cannot fail, so
-    /// checking them first meets the range errors the reference order meets.
-    #[inline]
-    pub fn check(&self, st: &[i64]) -> Result<Option<usize>, Fault> {
-        let holds = |&(s, v, eq): &(u32, i64, bool)| (st[s as usize] == v) == eq;
-        let mut k = 0;
-        while let Some(t) = self.tests.get(k) {
-            if let Some(first) = t.pre.first()
-                && !holds(first)
-            {
-                k = t.skip;
-                continue;
-            }
-            if t.pre.iter().skip(1).all(holds) && t.rest.holds(st)? {
-                return Ok(Some(k));
-            }
-            k += 1;
-        }
-        Ok(None)
-    }
-}
 
 /// All transition and property instances of a family at one size.
 #[derive(Clone, Debug)]
@@ -386,7 +321,7 @@ impl Compiled {
     pub fn native(self) -> Compiled {
         #[cfg(feature = "jit")]
         {
-            let code = jit::Native::new(&self.trans, &self.dispatch, self.slots);
+            let code = jit::Native::new(&self.trans, &self.props, &self.dispatch, self.slots);
             self.with_tier(std::sync::OnceLock::from(code), 0)
         }
         #[cfg(not(feature = "jit"))]
@@ -436,9 +371,29 @@ impl Compiled {
             && t.code.get().is_none()
             && t.left.fetch_sub(1, std::sync::atomic::Ordering::Relaxed) == 1
         {
-            t.code
-                .get_or_init(|| jit::Native::new(&self.trans, &self.dispatch, self.slots));
+            t.code.get_or_init(|| {
+                jit::Native::new(&self.trans, &self.props, &self.dispatch, self.slots)
+            });
         }
+    }
+
+    /// Property `u` on `st`: the first tuple whose body holds (`CProp::check`), by its
+    /// native code once there is some.
+    #[inline]
+    pub fn check_prop(&self, u: usize, st: &[i64]) -> Result<Option<usize>, Fault> {
+        #[cfg(feature = "jit")]
+        if let Some(r) = self.code().and_then(|n| n.check_prop(u, st)) {
+            return r;
+        }
+        self.props[u].check(st)
+    }
+
+    /// How many properties native code checks.
+    pub fn native_props(&self) -> usize {
+        #[cfg(feature = "jit")]
+        return self.code().map_or(0, |n| n.native_props());
+        #[cfg(not(feature = "jit"))]
+        0
     }
 
     /// Whether native code runs some transition instances.
@@ -631,6 +586,14 @@ impl Compiled {
             return Err(format!(
                 "all candidates on {st:?}: {a:?} vs interpreted {b:?}"
             ));
+        }
+        for u in 0..self.props.len().min(interp.props.len()) {
+            let (a, b) = (self.check_prop(u, st), interp.check_prop(u, st));
+            if a != b {
+                return Err(format!(
+                    "property {u} on {st:?}: {a:?} vs interpreted {b:?}"
+                ));
+            }
         }
         Ok(())
     }

@@ -229,7 +229,7 @@ impl<'a> Search<'a> {
                 if self.unsafe_found[k].is_some() && self.range_found.is_some() {
                     continue;
                 }
-                match self.compiled.props[u].check(m) {
+                match self.compiled.check_prop(u, m) {
                     Ok(None) => {}
                     Ok(Some(_)) if self.unsafe_found[k].is_some() => {}
                     Ok(Some(t)) => {
