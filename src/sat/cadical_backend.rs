@@ -84,6 +84,12 @@ impl Backend for CadicalBackend {
     }
 
     fn solve(&mut self, cnf: &Cnf, assumptions: &[Lit], stop: &Stop) -> SolveResult {
+        // CaDiCaL asks its terminator only every so many steps, counted across solves
+        // (up to a thousand after its phase checks): a solve begun after the limit
+        // could run seconds before it asks.
+        if stop.now() {
+            return SolveResult::Unknown;
+        }
         let mut buf = Vec::new();
         for c in cnf.clauses_from(self.consumed) {
             buf.clear();

@@ -240,4 +240,32 @@ mod tests {
             );
         }
     }
+
+    /// A solve asked once the limit has passed answers `Unknown` at once, also on a
+    /// solver that has solved before (CaDiCaL asks its terminator only every so many
+    /// steps, counted across solves: a late solve ran seconds past `--timeout`).
+    #[test]
+    fn a_solve_after_the_deadline_gives_up_at_once() {
+        let mut kinds = vec![SolverKind::Varisat, SolverKind::Splr];
+        if cfg!(feature = "cadical") {
+            kinds.push(SolverKind::Cadical);
+        }
+        let past = Stop {
+            deadline: Some(std::time::Instant::now()),
+            ..Stop::default()
+        };
+        for k in kinds {
+            let mut easy = Cnf::default();
+            let a = easy.new_var();
+            easy.add_clause(&[a]);
+            let mut s = k.create().unwrap();
+            assert_eq!(s.solve(&easy, &[], &Stop::default()), SolveResult::Sat);
+            assert_eq!(
+                s.solve(&easy, &[a], &past),
+                SolveResult::Unknown,
+                "{}",
+                k.name()
+            );
+        }
+    }
 }
