@@ -11,7 +11,9 @@
 # vacuous. Prints a Markdown table per model and mode (pairs answered by some engine, by
 # the default, the default's time, the best single engine, the worst ratio default time /
 # (1.5 x fastest engine answering the pair + 1 s)), the misses, and loudly any two runs
-# answering a pair differently. The logic is in benches/virtual_best.py (`--report
+# answering a pair differently. A pair over the target in the default's whole run is
+# asked again alone (--sizes s..s --property p) and gets the smaller ratio (ALONE=0:
+# no reruns). The logic is in benches/virtual_best.py (`--report
 # RUNS.jsonl` prints the tables again from a file of runs).
 #
 # Usage: benches/virtual_best.sh [FILE.cub]...
