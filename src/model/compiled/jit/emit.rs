@@ -67,13 +67,19 @@ impl Gen<'_, '_> {
     /// The guard of `t`: its leading tests, then its jumping code; to `holds` when it
     /// holds, `fails` when it fails.
     pub(super) fn guard(&mut self, t: &CTrans, holds: Block, fails: Block) {
-        for &(s, v, eq) in &t.pre {
-            let x = self.slot(s);
-            let cc = if eq { IntCC::Equal } else { IntCC::NotEqual };
-            let c = self.b.ins().icmp_imm_s(cc, x, v);
-            self.check(c, fails, false);
+        for &test in &t.pre {
+            self.leading_test(test, fails);
         }
         self.jumps(&t.guard, holds, fails);
+    }
+
+    /// A leading test `st[s] = v` (`<>` when not `eq`): to `fails` when it fails, on
+    /// otherwise.
+    pub(super) fn leading_test(&mut self, (s, v, eq): (u32, i64, bool), fails: Block) {
+        let x = self.slot(s);
+        let cc = if eq { IntCC::Equal } else { IntCC::NotEqual };
+        let c = self.b.ins().icmp_imm_s(cc, x, v);
+        self.check(c, fails, false);
     }
 
     /// Instance `k` (`t`) in the state function: when it is not disabled, its record at

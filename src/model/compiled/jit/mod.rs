@@ -21,7 +21,6 @@ use super::expr::{C, DynCell};
 use super::jump::{Atom, Cell, Jumps};
 use super::trans::{CTrans, Op, Target};
 use super::{CProp, DISABLED, Dispatch, FAULT, Fault, GUARD_HOLDS, INT_BOUND, Ran, Write};
-use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{AbiParam, Block, InstBuilder, UserFuncName};
 use cranelift_codegen::settings::{self, Configurable};
@@ -443,11 +442,8 @@ fn prop_body(b: &mut FunctionBuilder, p: &CProp) {
     for (k, t) in p.tests.iter().enumerate() {
         g.b.switch_to_block(starts[k]);
         let (next, found) = (starts[k + 1], g.b.create_block());
-        for (j, &(s, v, eq)) in t.pre.iter().enumerate() {
-            let x = g.slot(s);
-            let cc = if eq { IntCC::Equal } else { IntCC::NotEqual };
-            let c = g.b.ins().icmp_imm_s(cc, x, v);
-            g.check(c, if j == 0 { starts[t.skip] } else { next }, false);
+        for (j, &test) in t.pre.iter().enumerate() {
+            g.leading_test(test, if j == 0 { starts[t.skip] } else { next });
         }
         g.jumps(&t.rest, found, next);
         g.b.switch_to_block(found);
