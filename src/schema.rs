@@ -280,6 +280,11 @@ pub struct Row {
     /// No engine ran this size: a limit came first (the verdict is `unknown`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub not_run: bool,
+    /// Seconds from the run's start until this row was printed in the text: rows are
+    /// printed as each is decided, in the table's order (absent: a row no text showed,
+    /// such as a narrower int window's before it was widened).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown_at: Option<f64>,
     /// The counterexample: a trace, or for `ltl` a lasso.
     #[serde(default)]
     pub trace: Option<TraceDoc>,

@@ -364,6 +364,9 @@ pub struct SizeReport {
     /// No engine ran this size (a limit came first): its rows are `unknown`, given so
     /// that every (property, size) asked has one.
     pub not_run: bool,
+    /// Seconds from the run's start until these rows were shown (`run::execute`): rows
+    /// are printed as each is decided, so a size's rows may come at different times.
+    pub shown_at: Option<f64>,
 }
 
 pub use crate::schema::Stats;

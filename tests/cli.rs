@@ -120,7 +120,13 @@ fn every_compile_mode_gives_the_same_report() {
             let (code, mut v) = json_run(&[&args[..], &["--compile", how]].concat());
             common::without_keys(
                 &mut v,
-                &["seconds", "peak_memory_bytes", "command", "shared_time"],
+                &[
+                    "seconds",
+                    "shown_at",
+                    "peak_memory_bytes",
+                    "command",
+                    "shared_time",
+                ],
             );
             (code, v)
         };

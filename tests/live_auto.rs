@@ -434,3 +434,47 @@ fn the_default_answers_what_sat_answers_behind_a_range_error() {
     let (_, one) = json_run(&["live", &f, "--sizes", "1..3", "--threads", "1"]);
     assert_eq!(verdicts(&one), want, "{one:#}");
 }
+
+/// A size's rows are printed as each is decided: the range error the explicit search
+/// meets in the initial state comes out before IC3 has proved the size's `ltl`
+/// property (`shown_at`, in the table's order), and the text's table has both rows.
+#[test]
+fn a_range_error_is_shown_before_the_rest_of_its_size_is_proved() {
+    let dir = common::scratch_dir("live_auto_shown");
+    // `peek(N)` reads `X[N + 1]`: a range error in the initial state; `done` holds under
+    // weak fairness (each `t(i)` stays enabled until it fires), which the explicit
+    // search, stopped at the range error, leaves to IC3.
+    let file = common::write_file(
+        &dir,
+        "peek.cub",
+        "type s = A | B\narray X[proc] : s\narray Y[proc] : s\n\
+         init (z) { X[z] = A && Y[z] = A }\nltl done (i) { F (X[i] = B) }\n\
+         transition t (i) requires { X[i] = A } { X[i] := B; }\n\
+         transition peek (i) requires { Y[i] = A } { Y[i] := X[i + 1]; }\n",
+    );
+    let (code, v) = json_run(&["live", &file, "--fair", "--sizes", "3..3"]);
+    assert_eq!(code, 1);
+    let rs = rows(&v);
+    let at = |p: &str| {
+        let r = rs.iter().find(|r| r.property == p).unwrap();
+        (r.verdict.clone(), r.engine.clone(), r.shown_at.unwrap())
+    };
+    let (range, range_engine, range_at) = at("range_error");
+    let (done, done_engine, done_at) = at("done");
+    assert_eq!(
+        (range.as_str(), range_engine.as_str()),
+        ("violated", "explicit")
+    );
+    assert_eq!(done, "holds");
+    assert_ne!(done_engine, "explicit");
+    assert!(range_at < done_at, "{range_at} !< {done_at}");
+    let total = v["seconds"].as_f64().unwrap();
+    assert!(done_at <= total, "{done_at} > {total}");
+    let (_, text, _) = nfold(&["live", &file, "--fair", "--sizes", "3..3"]);
+    let table: Vec<&str> = text.lines().filter(|l| l.starts_with("   3  ")).collect();
+    assert_eq!(table.len(), 2, "{text}");
+    assert!(
+        table[0].contains("range_error") && table[1].contains("done"),
+        "{text}"
+    );
+}

@@ -18,7 +18,10 @@ fn run(case: &[&str], threads: usize) -> (i32, Value) {
     args.extend_from_slice(case);
     args.extend_from_slice(&["--engine", "explicit", "--threads", &t]);
     let (code, mut v) = json_run(&args);
-    common::without_keys(&mut v, &["seconds", "peak_memory_bytes", "command"]);
+    common::without_keys(
+        &mut v,
+        &["seconds", "shown_at", "peak_memory_bytes", "command"],
+    );
     (code, v)
 }
 

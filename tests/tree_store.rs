@@ -20,6 +20,7 @@ fn run(case: &[&str], store: &str, threads: usize) -> (i32, Value) {
         &mut v,
         &[
             "seconds",
+            "shown_at",
             "peak_memory_bytes",
             "command",
             "store_bytes",

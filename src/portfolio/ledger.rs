@@ -1,7 +1,8 @@
 //! The one account of a run of `auto` (`portfolio::walk`): the (property, size) pairs
 //! still open, each with the depth up to which a bounded search found no violation;
-//! the rows that answered the others, handed on size by size in order as soon as a
-//! size has no open pair left; and what the run gathers on its way (notes, checked
+//! the rows that answered the others, handed on in the table's order as soon as the
+//! rows before them are (a size's rows as each is kept, the next size's once this one
+//! has no open pair left); and what the run gathers on its way (notes, checked
 //! certificates, the user's limit, the growth of the explicit searches). Every phase
 //! of the route reads the open pairs from here and writes its answers here, so that no
 //! pair is ever answered twice or dropped: `close` gives every pair still open its
@@ -351,7 +352,7 @@ impl Book {
         self.flush();
     }
 
-    /// Keeps `r` until its size is whole; a row no pair stands for (a range error)
+    /// Keeps `r` until the rows before it are handed on; a row no pair stands for (a range error)
     /// is kept once per size: several phases meet the same error (the bounded lasso
     /// search, the BDD fixpoint and IC3 of each `ltl` property), and each size gets one
     /// row of it.
@@ -369,15 +370,18 @@ impl Book {
         self.held.entry(n).or_default().push(r);
     }
 
-    /// Hands on, in order, the reports of the sizes with no open pair left.
+    /// Hands on, in order, the reports of the sizes with no open pair left, and those
+    /// kept so far of the first size still open: the rows come out in the order they
+    /// would all together, each as soon as the rows before it have (a range error met
+    /// at once is not held back while IC3 proves the size's other property).
     fn flush(&mut self) {
         while let Some(&n) = self.sizes.get(self.next) {
-            if self.open.contains_key(&n) {
-                return;
-            }
             let held = self.held.remove(&n).unwrap_or_default();
             if self.log.is_none() {
                 self.out.extend(held);
+            }
+            if self.open.contains_key(&n) {
+                return;
             }
             self.next += 1;
         }
@@ -459,5 +463,66 @@ fn unanswered(p: &Problem, n: usize, k: PropId, depth: Option<usize>) -> PropRes
         prop: k,
         name,
         verdict: depth.map_or(Verdict::Unknown, Verdict::NoViolationUpTo),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::Proof;
+
+    fn report(n: usize, rows: &[(usize, Verdict)]) -> SizeReport {
+        SizeReport {
+            size: n,
+            results: rows
+                .iter()
+                .map(|(u, v)| PropResult {
+                    size: n,
+                    prop: PropId::Unsafe(*u),
+                    name: format!("p{u}"),
+                    verdict: v.clone(),
+                })
+                .collect(),
+            ..SizeReport::default()
+        }
+    }
+
+    /// The (size, property) rows handed on so far, in order.
+    fn rows(out: &[SizeReport]) -> Vec<(usize, PropId)> {
+        out.iter()
+            .flat_map(|r| r.results.iter().map(|x| (x.size, x.prop)))
+            .collect()
+    }
+
+    #[test]
+    fn rows_come_out_in_the_tables_order_as_soon_as_the_rows_before_them_are_decided() {
+        let m = crate::lang::load_str(
+            "m.cub",
+            "type s = I | C\narray A[proc] : s\ninit (z) { A[z] = I }\n\
+             unsafe p0 (z1 z2) { A[z1] = C && A[z2] = C }\n\
+             unsafe p1 (z) { A[z] = C }\n\
+             transition go (i) requires { A[i] = I } { A[i] := C; }\n",
+        )
+        .unwrap();
+        let p = Problem::new(&m, 1, 2, vec![0, 1]);
+        let holds = Verdict::Holds(Proof::Exhaustive);
+        let out = std::cell::RefCell::new(Vec::new());
+        let mut keep = |r: SizeReport| out.borrow_mut().push(r);
+        let mut l = Ledger::new(&p, &[PropId::Unsafe(0), PropId::Unsafe(1)], &mut keep);
+        let u = PropId::Unsafe;
+        // Size 1 half answered: its row is handed on at once, the open pair is not.
+        l.answer(report(1, &[(0, holds.clone()), (1, Verdict::Unknown)]));
+        assert_eq!(rows(&out.borrow()), vec![(1, u(0))]);
+        // Size 2 whole, but size 1 still open: held back, so the table keeps its order.
+        l.answer(report(2, &[(0, holds.clone()), (1, holds.clone())]));
+        assert_eq!(rows(&out.borrow()), vec![(1, u(0))]);
+        // A detached book (phases on a thread of their own) hands nothing on.
+        let mut detached = l.detached();
+        detached.answer(report(1, &[(1, holds.clone())]));
+        assert!(detached.out.is_empty());
+        l.answer(report(1, &[(1, holds.clone())]));
+        assert!(l.close(&p).limit.is_none());
+        let all = vec![(1, u(0)), (1, u(1)), (2, u(0)), (2, u(1))];
+        assert_eq!(rows(&out.borrow()), all);
     }
 }

@@ -480,6 +480,8 @@ pub(super) fn lift_sizes(run: &mut Run) -> Vec<usize> {
             r.results.retain(|x| x.prop != PropId::IntBound);
         }
         if lifted {
+            // Decided now, by the invariant for every n printed below the table.
+            r.shown_at = Some(run.started.elapsed().as_secs_f64());
             changed.push(r.size);
         }
     }
@@ -492,9 +494,12 @@ pub(super) fn lift_sizes(run: &mut Run) -> Vec<usize> {
 pub(super) fn take_first(
     run: &mut Run,
     every: EveryAnswers,
-    reports: Vec<SizeReport>,
+    mut reports: Vec<SizeReport>,
     show: &mut dyn FnMut(Event),
 ) {
+    for r in &mut reports {
+        r.shown_at = Some(run.started.elapsed().as_secs_f64());
+    }
     let mut prev = None;
     for r in &reports {
         show(Event::Rows {

@@ -63,6 +63,8 @@ pub struct Run<'a> {
     /// What the reduction left out (`model::reduce::Plan::summary`); empty when
     /// nothing.
     pub reduced: String,
+    /// When the run began (`execute`): each report's `shown_at` counts from here.
+    pub started: Instant,
 }
 
 /// How a run is made, beyond the engine and the problem.
@@ -155,6 +157,7 @@ impl<'a> Run<'a> {
                 s,
                 !p.ltls.is_empty(),
             ),
+            started: Instant::now(),
         }
     }
 
@@ -249,6 +252,7 @@ pub fn execute<'m>(
     show: &mut dyn FnMut(Event),
 ) -> Result<(), String> {
     let start = Instant::now();
+    run.started = start;
     let try_every = tries_every(engine, p, s);
     // Every n first: when it proves every property, the sizes follow from it and are
     // not searched (a bounded attempt; otherwise the sizes, then every n as usual).
@@ -348,9 +352,11 @@ fn sizes<'m>(
     fill: &dyn Fn(&mut SizeReport),
 ) -> Result<bool, String> {
     let model = p.model;
+    let started = run.started;
     let mut reports: Vec<SizeReport> = Vec::new();
     let outcome = engine::run(engine, p, ctl, &mut |mut r| {
         fill(&mut r);
+        r.shown_at = Some(started.elapsed().as_secs_f64());
         show(Event::Rows {
             model,
             report: &r,

@@ -157,7 +157,7 @@ pub(super) fn widen(
             window.1
         );
         show(Event::Text(&heading));
-        let (fresh, outcome) = run_wider(engine, &p, ctl, &left, last, show)?;
+        let (fresh, outcome) = run_wider(engine, &p, ctl, &left, last, run.started, show)?;
         replace_rows(&mut run.reports, fresh, outcome.limit.is_some());
         run.certificates.extend(outcome.certificate);
         run.certificates.extend(outcome.certificates);
@@ -259,22 +259,24 @@ fn unbounded_notes(
 
 /// Runs the sizes `left` again on `p` (its wider window); shows the rows that are final
 /// (all of them when the window is the `last`, otherwise those that stay inside) and
-/// returns the new reports of `left`.
+/// returns the new reports of `left` (`started`: when the run began, for `shown_at`).
 fn run_wider(
     engine: &dyn Engine,
     p: &Problem,
     ctl: &Control,
     left: &[usize],
     last: bool,
+    started: std::time::Instant,
     show: &mut dyn FnMut(Event),
 ) -> Result<(Vec<SizeReport>, engine::Outcome), String> {
     // The new reports, with whether each row was shown.
     let mut fresh: Vec<(SizeReport, bool)> = Vec::new();
-    let outcome = engine::run(engine, p, ctl, &mut |r| {
+    let outcome = engine::run(engine, p, ctl, &mut |mut r| {
         if !left.contains(&r.size) {
             return;
         }
         if last || leaving(std::slice::from_ref(&r)).is_empty() {
+            r.shown_at = Some(started.elapsed().as_secs_f64());
             let shown = fresh.iter().rev().find(|x| x.1).map(|x| &x.0);
             show(Event::Rows {
                 model: p.model,

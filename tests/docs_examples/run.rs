@@ -327,7 +327,7 @@ pub fn normalise(lines: &[String], json: bool) -> Vec<String> {
 }
 
 /// JSON members whose values vary between runs.
-const VARYING_KEYS: &[&str] = &["seconds", "peak_memory_bytes", "version", "git"];
+const VARYING_KEYS: &[&str] = &["seconds", "shown_at", "peak_memory_bytes", "version", "git"];
 
 fn json_varying(v: &mut Value) {
     match v {

@@ -133,6 +133,7 @@ pub(super) fn row(m: &Model, r: &SizeReport, p: &PropResult) -> Row {
         shared_time: r.shared_time,
         answered_depth: r.answered_depth,
         not_run: r.not_run,
+        shown_at: r.shown_at.map(|t| (t * 1e4).round() / 1e4),
         trace,
         process: p.verdict.lasso().and_then(|l| l.process),
         fair: p.verdict.lasso().map(|l| l.fair),

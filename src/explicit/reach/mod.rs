@@ -275,6 +275,7 @@ impl From<ReachResult> for SizeReport {
             answered_depth: Some(r.stats.depth),
             coverage: Some(r.coverage),
             not_run: false,
+            shown_at: None,
         }
     }
 }
