@@ -251,8 +251,7 @@ pub fn execute<'m>(
     wide: &'m OnceCell<Model>,
     show: &mut dyn FnMut(Event),
 ) -> Result<(), String> {
-    let start = Instant::now();
-    run.started = start;
+    run.started = Instant::now();
     let try_every = tries_every(engine, p, s);
     // Every n first: when it proves every property, the sizes follow from it and are
     // not searched (a bounded attempt; otherwise the sizes, then every n as usual).
@@ -333,7 +332,7 @@ pub fn execute<'m>(
             x
         });
     }
-    run.seconds = start.elapsed().as_secs_f64();
+    run.seconds = run.started.elapsed().as_secs_f64();
     Ok(())
 }
 
